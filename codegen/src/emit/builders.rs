@@ -1,0 +1,281 @@
+//! Group accessors and request builders. Required parameters are constructor
+//! arguments (a missing one does not compile); optional ones are methods;
+//! `send` hands a generic request to the runtime.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::docs::doc;
+use crate::model::{Action, Charged, Group, Param, ParamType, Payload, Shape, Spec};
+
+/// Type names of the database enum used by `db` setters.
+fn database_type(spec: &Spec) -> TokenStream {
+    match &spec.common.database.ty {
+        ParamType::Enum { type_name, .. } => {
+            let t = format_ident!("{}", type_name);
+            quote!(#t)
+        }
+        // Validation guarantees an enum; a string keeps the output compilable regardless.
+        _ => quote!(&'static str),
+    }
+}
+
+/// Group accessors on `Client`, and the typed `db` setter on `ClientBuilder`.
+pub fn client_ext(spec: &Spec) -> TokenStream {
+    let accessors = spec.groups.iter().map(|g| {
+        let method = format_ident!("{}", g.rust);
+        let ty = format_ident!("{}", g.type_name);
+        let docs = doc(&[&g.description, &format!("Operations under `{}`.", g.path)]);
+        quote! {
+            #docs
+            pub fn #method(&self) -> #ty<'_> {
+                #ty { client: self }
+            }
+        }
+    });
+    let db = database_type(spec);
+    let db_doc = doc(&[&spec.common.database.description]);
+    quote! {
+        impl rt::Client {
+            #(#accessors)*
+        }
+        impl rt::ClientBuilder {
+            #db_doc
+            pub fn db(self, db: #db) -> Self {
+                self.database(db.as_str())
+            }
+        }
+    }
+}
+
+pub fn group(spec: &Spec, g: &Group) -> TokenStream {
+    let ty = format_ident!("{}", g.type_name);
+    let docs = doc(&[&g.description, &format!("Obtained from [`Client::{}`](rt::Client::{}).", g.rust, g.rust)]);
+    let constructors = spec
+        .actions
+        .iter()
+        .filter(|a| a.group == g.wire)
+        .map(constructor);
+    quote! {
+        #docs
+        #[derive(Debug, Clone, Copy)]
+        pub struct #ty<'a> {
+            client: &'a rt::Client,
+        }
+        impl #ty<'_> {
+            #(#constructors)*
+        }
+    }
+}
+
+/// How a parameter is taken by the constructor or setter, and stored.
+fn arg_type(p: &Param) -> (TokenStream, TokenStream, TokenStream) {
+    let single = match &p.ty {
+        ParamType::String => quote!(::std::string::String),
+        ParamType::Integer => quote!(i64),
+        ParamType::Date => quote!(::jiff::civil::Date),
+        ParamType::Enum { type_name, .. } => {
+            let t = format_ident!("{}", type_name);
+            quote!(#t)
+        }
+    };
+    let name = format_ident!("{}", p.rust);
+    match (p.list, &p.ty) {
+        (true, _) => (
+            quote!(impl ::core::iter::IntoIterator<Item = impl ::core::convert::Into<#single>>),
+            quote!(::std::vec::Vec<#single>),
+            quote!(#name.into_iter().map(::core::convert::Into::into).collect()),
+        ),
+        (false, ParamType::String) => (
+            quote!(impl ::core::convert::Into<::std::string::String>),
+            single,
+            quote!(#name.into()),
+        ),
+        (false, _) => (single.clone(), single, quote!(#name)),
+    }
+}
+
+fn units_text(a: &Action) -> String {
+    let units = a
+        .cost
+        .units
+        .iter()
+        .map(|u| u.to_string())
+        .collect::<Vec<_>>()
+        .join(" to ");
+    let basis = match a.cost.charged {
+        Charged::PerRow => "per returned row",
+        Charged::PerCall => "per call",
+    };
+    format!(
+        "Cost: {units} units {basis} (printed \"{}\"); at most {} {} per request and {} requests per minute (inferred from \"{}\").",
+        a.cost.printed,
+        a.cost.per_request.value,
+        match a.cost.per_request_counts {
+            crate::model::Counts::Items => "input items",
+            crate::model::Counts::Rows => "rows",
+        },
+        a.cost.requests_per_minute.value,
+        a.cost.trailing
+    )
+}
+
+fn param_doc(p: &Param) -> String {
+    let mut limits = Vec::new();
+    for (label, l) in [
+        ("at least", &p.min_items),
+        ("at most", &p.max_items),
+        ("minimum", &p.min),
+        ("maximum", &p.max),
+    ] {
+        if let Some(l) = l {
+            let unit = if label.starts_with("at") { " values" } else { "" };
+            limits.push(format!("{label} {}{unit} ({})", l.value, l.source.variant().to_lowercase()));
+        }
+    }
+    let limits = if limits.is_empty() {
+        String::new()
+    } else {
+        format!(" Limits: {}.", limits.join(", "))
+    };
+    format!("`{}`: {}{limits}", p.wire, p.description)
+}
+
+fn constructor(a: &Action) -> TokenStream {
+    let method = format_ident!("{}", a.rust);
+    let builder = format_ident!("{}", a.type_name);
+    let required: Vec<&Param> = a.params.iter().filter(|p| p.required).collect();
+    let args = required.iter().map(|p| {
+        let name = format_ident!("{}", p.rust);
+        let (arg, _, _) = arg_type(p);
+        quote!(#name: #arg)
+    });
+    let inits = a.params.iter().map(|p| {
+        let name = format_ident!("{}", p.rust);
+        if p.required {
+            let (_, _, convert) = arg_type(p);
+            quote!(#name: #convert)
+        } else {
+            quote!(#name: ::core::option::Option::None)
+        }
+    });
+    let params_doc: Vec<String> = required.iter().map(|p| format!("- {}", param_doc(p))).collect();
+    let docs = doc(&[
+        &a.description,
+        &format!("`GET {}?action={}`. {}", a.path, a.wire, units_text(a)),
+        &params_doc.join("\n"),
+    ]);
+    quote! {
+        #docs
+        pub fn #method(&self, #(#args),*) -> #builder {
+            #builder {
+                client: self.client.clone(),
+                db: ::core::option::Option::None,
+                #(#inits,)*
+            }
+        }
+    }
+}
+
+fn output_type(a: &Action) -> TokenStream {
+    let payload = match &a.response.payload {
+        Payload::Record { type_name, .. } => {
+            let t = format_ident!("{}", type_name);
+            quote!(#t)
+        }
+        Payload::Serp => quote!(rt::Serp),
+    };
+    match a.response.shape {
+        Shape::Array => quote!(::std::vec::Vec<#payload>),
+        Shape::Single => payload,
+        Shape::Map { .. } => quote!(::std::collections::BTreeMap<::std::string::String, #payload>),
+    }
+}
+
+pub fn builder(spec: &Spec, a: &Action) -> TokenStream {
+    let builder = format_ident!("{}", a.type_name);
+    let operation = format_ident!("{}", a.const_name);
+    let db = database_type(spec);
+    let output = output_type(a);
+    let fields = a.params.iter().map(|p| {
+        let name = format_ident!("{}", p.rust);
+        let (_, stored, _) = arg_type(p);
+        if p.required {
+            quote!(#name: #stored)
+        } else {
+            quote!(#name: ::core::option::Option<#stored>)
+        }
+    });
+    let setters = a.params.iter().filter(|p| !p.required).map(|p| {
+        let name = format_ident!("{}", p.rust);
+        let (arg, _, convert) = arg_type(p);
+        let default = p
+            .default
+            .as_ref()
+            .map(|d| format!("When not set, `{d}` is sent."))
+            .unwrap_or_default();
+        let docs = doc(&[&param_doc(p), &default]);
+        quote! {
+            #docs
+            pub fn #name(mut self, #name: #arg) -> Self {
+                self.#name = ::core::option::Option::Some(#convert);
+                self
+            }
+        }
+    });
+    let pushes = a.params.iter().map(|p| {
+        let name = format_ident!("{}", p.rust);
+        let wire = &p.wire;
+        match (p.required, p.list) {
+            (true, true) => quote!(request.list(#wire, &self.#name);),
+            (true, false) => quote!(request.one(#wire, &self.#name);),
+            (false, true) => quote! {
+                if let ::core::option::Option::Some(values) = &self.#name {
+                    request.list(#wire, values);
+                }
+            },
+            (false, false) => quote! {
+                if let ::core::option::Option::Some(value) = &self.#name {
+                    request.one(#wire, value);
+                }
+            },
+        }
+    });
+    let binding = if a.params.is_empty() { quote!(request) } else { quote!(mut request) };
+    let docs = doc(&[
+        &format!("Request builder for `{}` `{}`: {}", a.group, a.wire, a.description),
+        "Check it with [`request`](Self::request) and send it with [`send`](Self::send); every limit of the spec is checked before anything is sent.",
+    ]);
+    let send_doc = doc(&[&format!(
+        "Validate, send and decode. {}",
+        a.response.description
+    )]);
+    quote! {
+        #docs
+        #[derive(Debug, Clone)]
+        #[must_use = "a request does nothing until it is sent"]
+        pub struct #builder {
+            client: rt::Client,
+            db: ::core::option::Option<#db>,
+            #(#fields,)*
+        }
+        impl #builder {
+            /// Query this country database instead of the client's default.
+            pub fn db(mut self, db: #db) -> Self {
+                self.db = ::core::option::Option::Some(db);
+                self
+            }
+            #(#setters)*
+            /// The generic request this builder describes (not yet validated).
+            pub fn request(&self) -> rt::Request {
+                let #binding = rt::Request::new(&operations::#operation, self.db.map(#db::as_str));
+                #(#pushes)*
+                request
+            }
+            #send_doc
+            pub async fn send(self) -> ::core::result::Result<Envelope<#output>, rt::Error> {
+                self.client.execute(self.request()).await
+            }
+        }
+    }
+}

@@ -1,0 +1,175 @@
+//! The static operation table: what the runtime, validators, CLI, sandbox and
+//! estimator read, so that none of them names an action.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use crate::model::{Action, Charged, Counts, Limit, Param, ParamType, Payload, Rule, Shape, Source, Spec};
+
+fn option_str(s: Option<&str>) -> TokenStream {
+    match s {
+        Some(s) => quote!(::core::option::Option::Some(#s)),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+fn source(s: Source) -> TokenStream {
+    let v = format_ident!("{}", s.variant());
+    quote!(rt::table::Source::#v)
+}
+
+fn limit(l: &Option<Limit>) -> TokenStream {
+    match l {
+        Some(l) => {
+            let value = l.value;
+            let source = source(l.source);
+            let note = option_str(l.note.as_deref());
+            quote!(::core::option::Option::Some(rt::table::Limit { value: #value, source: #source, note: #note }))
+        }
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+fn limit_required(l: &Limit) -> TokenStream {
+    let value = l.value;
+    let source = source(l.source);
+    let note = option_str(l.note.as_deref());
+    quote!(rt::table::Limit { value: #value, source: #source, note: #note })
+}
+
+fn param(p: &Param) -> TokenStream {
+    let (wire, rust, description) = (&p.wire, &p.rust, &p.description);
+    let kind = match &p.ty {
+        ParamType::String => quote!(rt::table::ParamKind::Text),
+        ParamType::Integer => quote!(rt::table::ParamKind::Integer),
+        ParamType::Date => quote!(rt::table::ParamKind::Date),
+        ParamType::Enum { type_name, values } => {
+            quote!(rt::table::ParamKind::Enum { name: #type_name, values: &[#(#values),*] })
+        }
+    };
+    let (required, list, implicit) = (p.required, p.list, p.implicit);
+    let (min_items, max_items, min, max) = (limit(&p.min_items), limit(&p.max_items), limit(&p.min), limit(&p.max));
+    let default = option_str(p.default.as_deref());
+    quote! {
+        rt::table::Param {
+            wire: #wire,
+            rust: #rust,
+            kind: #kind,
+            description: #description,
+            required: #required,
+            list: #list,
+            implicit: #implicit,
+            min_items: #min_items,
+            max_items: #max_items,
+            min: #min,
+            max: #max,
+            default: #default,
+        }
+    }
+}
+
+fn rule(r: &Rule) -> TokenStream {
+    let (if_param, if_value, require, description) = (&r.if_param, &r.if_value, &r.require, &r.description);
+    let equal_to = option_str(r.equal_to.as_deref());
+    let source = source(r.source);
+    quote! {
+        rt::table::Rule {
+            if_param: #if_param,
+            if_value: #if_value,
+            require: #require,
+            equal_to: #equal_to,
+            source: #source,
+            description: #description,
+        }
+    }
+}
+
+fn operation(a: &Action) -> TokenStream {
+    let name = format_ident!("{}", a.const_name);
+    let (group, path, action, method, description) = (&a.group, &a.path, &a.wire, &a.rust, &a.description);
+    let aliases = &a.aliases;
+    let params = a.params.iter().map(param);
+    let rules = a.rules.iter().map(rule);
+    let shape = match &a.response.shape {
+        Shape::Array => quote!(rt::table::Shape::Array),
+        Shape::Single => quote!(rt::table::Shape::Single),
+        Shape::Map { key } => quote!(rt::table::Shape::Map { key: #key }),
+    };
+    let payload = match &a.response.payload {
+        Payload::Record { name, .. } => name.as_str(),
+        Payload::Serp => "serp",
+    };
+    let response_description = &a.response.description;
+    let c = &a.cost;
+    let (printed, trailing, units) = (&c.printed, &c.trailing, &c.units);
+    let charged = match c.charged {
+        Charged::PerRow => quote!(rt::table::Charged::PerRow),
+        Charged::PerCall => quote!(rt::table::Charged::PerCall),
+    };
+    let charged_source = source(c.charged_source.source);
+    let charged_note = option_str(c.charged_source.note.as_deref());
+    let counts = match c.per_request_counts {
+        Counts::Items => quote!(rt::table::Counts::Items),
+        Counts::Rows => quote!(rt::table::Counts::Rows),
+    };
+    let per_request = limit_required(&c.per_request);
+    let rpm = limit_required(&c.requests_per_minute);
+    let doc = format!("`{}` `{}`: {}", a.group, a.wire, a.description);
+    quote! {
+        #[doc = #doc]
+        pub static #name: rt::Operation = rt::Operation {
+            group: #group,
+            path: #path,
+            action: #action,
+            aliases: &[#(#aliases),*],
+            method: #method,
+            description: #description,
+            params: &[#(#params),*],
+            rules: &[#(#rules),*],
+            response: rt::table::Response {
+                shape: #shape,
+                payload: #payload,
+                description: #response_description,
+            },
+            cost: rt::table::Cost {
+                printed: #printed,
+                trailing: #trailing,
+                units: &[#(#units),*],
+                charged: #charged,
+                charged_source: #charged_source,
+                charged_note: #charged_note,
+                per_request: #per_request,
+                per_request_counts: #counts,
+                requests_per_minute: #rpm,
+            },
+        };
+    }
+}
+
+pub fn table(spec: &Spec) -> TokenStream {
+    let operations = spec.actions.iter().map(operation);
+    let names = spec.actions.iter().map(|a| format_ident!("{}", a.const_name));
+    let (base_url, title) = (&spec.base_url, &spec.title);
+    let separator = spec.list_separator;
+    let key = param(&spec.common.key);
+    let database = param(&spec.common.database);
+    let action = param(&spec.common.action);
+    quote! {
+        /// The operation table generated from the spec: one static per action.
+        pub mod operations {
+            use crate::__private as rt;
+            /// Facts common to every call.
+            pub static SERVICE: rt::table::Service = rt::table::Service {
+                title: #title,
+                base_url: #base_url,
+                list_separator: #separator,
+                key: #key,
+                database: #database,
+                action: #action,
+            };
+            #(#operations)*
+            /// Every operation, in spec order.
+            pub static OPERATIONS: &[&rt::Operation] = &[#(&#names),*];
+        }
+    }
+}

@@ -1,0 +1,275 @@
+//! Response types and enums: serde + schemars derives, wire names in renames and docs.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::docs::doc;
+use crate::model::{Enum, Envelope, Field, FieldType, ListItem, Record};
+
+const QUIRKS: &str = "crate::__private::quirks";
+
+fn quirk(name: &str) -> String {
+    format!("{QUIRKS}::{name}")
+}
+
+pub fn enum_def(e: &Enum) -> TokenStream {
+    if e.open {
+        open_enum(e)
+    } else {
+        closed_enum(e)
+    }
+}
+
+fn enum_doc(e: &Enum) -> TokenStream {
+    let values: Vec<String> = e.values.iter().map(|v| format!("`{}`", v.wire)).collect();
+    let kind = if e.open {
+        "Open set: a value the spec does not list is kept as `Other`."
+    } else {
+        "Closed set: any other value is refused."
+    };
+    let note = e.source.as_ref().and_then(|s| s.note.as_deref()).unwrap_or("");
+    doc(&[
+        &e.description,
+        &format!("Wire values: {}. {kind}", values.join(", ")),
+        note,
+    ])
+}
+
+fn closed_enum(e: &Enum) -> TokenStream {
+    let name = format_ident!("{}", e.type_name);
+    let docs = enum_doc(e);
+    let wire_name = &e.name;
+    let variants: Vec<_> = e.values.iter().map(|v| format_ident!("{}", v.variant)).collect();
+    let wires: Vec<&str> = e.values.iter().map(|v| v.wire.as_str()).collect();
+    let value_docs = e.values.iter().map(|v| doc(&[&v.description, &format!("Wire value: `{}`.", v.wire)]));
+    quote! {
+        #docs
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, ::serde::Serialize, ::serde::Deserialize, ::schemars::JsonSchema)]
+        #[non_exhaustive]
+        pub enum #name {
+            #( #value_docs #[serde(rename = #wires)] #variants, )*
+        }
+        impl #name {
+            /// Every value, in spec order.
+            pub const ALL: &'static [#name] = &[ #( #name::#variants, )* ];
+            /// The value as sent on the wire.
+            pub const fn as_str(self) -> &'static str {
+                match self { #( #name::#variants => #wires, )* }
+            }
+        }
+        impl rt::WireEnum for #name {
+            const NAME: &'static str = #wire_name;
+            const VALUES: &'static [&'static str] = &[ #( #wires, )* ];
+            fn as_wire(&self) -> &str {
+                self.as_str()
+            }
+        }
+        impl ::core::fmt::Display for #name {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+        impl ::core::str::FromStr for #name {
+            type Err = rt::UnknownValue;
+            fn from_str(value: &str) -> ::core::result::Result<Self, Self::Err> {
+                match value {
+                    #( #wires => Ok(#name::#variants), )*
+                    _ => Err(rt::UnknownValue::new::<#name>(value)),
+                }
+            }
+        }
+    }
+}
+
+fn open_enum(e: &Enum) -> TokenStream {
+    let name = format_ident!("{}", e.type_name);
+    let docs = enum_doc(e);
+    let variants: Vec<_> = e.values.iter().map(|v| format_ident!("{}", v.variant)).collect();
+    let wires: Vec<&str> = e.values.iter().map(|v| v.wire.as_str()).collect();
+    let value_docs = e.values.iter().map(|v| doc(&[&v.description, &format!("Wire value: `{}`.", v.wire)]));
+    let schema_name = &e.type_name;
+    quote! {
+        #docs
+        #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[non_exhaustive]
+        pub enum #name {
+            #( #value_docs #variants, )*
+            /// A value the spec does not list, kept as sent.
+            Other(String),
+        }
+        impl #name {
+            /// The value as sent on the wire.
+            pub fn as_str(&self) -> &str {
+                match self {
+                    #( #name::#variants => #wires, )*
+                    #name::Other(value) => value,
+                }
+            }
+        }
+        impl ::core::convert::From<&str> for #name {
+            fn from(value: &str) -> Self {
+                match value {
+                    #( #wires => #name::#variants, )*
+                    other => #name::Other(other.to_owned()),
+                }
+            }
+        }
+        impl ::core::str::FromStr for #name {
+            type Err = ::core::convert::Infallible;
+            fn from_str(value: &str) -> ::core::result::Result<Self, Self::Err> {
+                Ok(#name::from(value))
+            }
+        }
+        impl ::core::fmt::Display for #name {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+        impl ::serde::Serialize for #name {
+            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.as_str())
+            }
+        }
+        impl<'de> ::serde::Deserialize<'de> for #name {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
+                rt::quirks::open_enum(deserializer)
+            }
+        }
+        impl ::schemars::JsonSchema for #name {
+            fn schema_name() -> ::std::borrow::Cow<'static, str> {
+                #schema_name.into()
+            }
+            fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+                <::std::string::String as ::schemars::JsonSchema>::json_schema(generator)
+            }
+        }
+    }
+}
+
+pub fn record(r: &Record) -> TokenStream {
+    let name = format_ident!("{}", r.type_name);
+    let docs = doc(&[&r.description, &format!("Wire record `{}`.", r.name)]);
+    let fields = r.fields.iter().map(field);
+    quote! {
+        #docs
+        #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize, ::schemars::JsonSchema)]
+        #[non_exhaustive]
+        pub struct #name {
+            #( #fields, )*
+        }
+    }
+}
+
+/// The Rust type of a field, and the serde/schemars attributes that decode its quirks.
+fn field_type(f: &Field) -> (TokenStream, TokenStream) {
+    let option = f.is_option();
+    let (ty, serde_with, schema_as): (TokenStream, Option<(&str, &str)>, Option<TokenStream>) =
+        match &f.ty {
+            FieldType::Integer if option => (quote!(i64), Some(("deserialize_with", "option_integer")), None),
+            FieldType::Integer => (quote!(i64), Some(("deserialize_with", "integer")), None),
+            FieldType::Number => (quote!(f64), None, None),
+            FieldType::String => (quote!(::std::string::String), None, None),
+            FieldType::BoolWord => (
+                quote!(::core::option::Option<bool>),
+                Some(("with", "bool_word")),
+                Some(quote!(::core::option::Option<::std::string::String>)),
+            ),
+            FieldType::Flag => (quote!(bool), Some(("with", "flag")), Some(quote!(i64))),
+            FieldType::Date => (quote!(::jiff::civil::Date), Some(("with", "date")), Some(quote!(::std::string::String))),
+            FieldType::DateTime => (
+                quote!(::jiff::civil::DateTime),
+                Some(("with", "datetime")),
+                Some(quote!(::std::string::String)),
+            ),
+            FieldType::Time => (quote!(::jiff::civil::Time), Some(("with", "time")), Some(quote!(::std::string::String))),
+            FieldType::Serp => (quote!(rt::Serp), None, None),
+            FieldType::CommaList(item) => {
+                let item = match item {
+                    ListItem::String => quote!(::std::string::String),
+                    ListItem::Enum { type_name } => {
+                        let t = format_ident!("{}", type_name);
+                        quote!(#t)
+                    }
+                };
+                (
+                    quote!(::std::vec::Vec<#item>),
+                    Some(("with", "comma_list")),
+                    Some(quote!(::core::option::Option<::std::string::String>)),
+                )
+            }
+            FieldType::List { type_name, .. } => {
+                let t = format_ident!("{}", type_name);
+                let with = (f.nullable || f.optional).then_some(("deserialize_with", "null_as_default"));
+                (quote!(::std::vec::Vec<#t>), with, None)
+            }
+        };
+    let ty = if option { quote!(::core::option::Option<#ty>) } else { ty };
+    let wire = &f.wire;
+    let default = (f.nullable || f.optional).then(|| quote!(default,));
+    let with = serde_with.map(|(attr, module)| {
+        let attr = format_ident!("{}", attr);
+        let path = quirk(module);
+        quote!(, #attr = #path)
+    });
+    let schema = schema_as.map(|t| {
+        let t = t.to_string().replace(' ', "");
+        quote!(#[schemars(with = #t)])
+    });
+    (ty, quote! { #[serde(#default rename = #wire #with)] #schema })
+}
+
+fn field(f: &Field) -> TokenStream {
+    let name = format_ident!("{}", f.rust);
+    let mut presence = Vec::new();
+    if f.nullable {
+        presence.push("may be `null`");
+    }
+    if f.optional {
+        presence.push("may be absent");
+    }
+    let presence = if presence.is_empty() {
+        String::new()
+    } else {
+        format!(" It {}.", presence.join(" and "))
+    };
+    let docs = doc(&[&f.description, &format!("Wire name: `{}`.{presence}", f.wire)]);
+    let (ty, attrs) = field_type(f);
+    quote! { #docs #attrs pub #name: #ty }
+}
+
+pub fn envelope(e: &Envelope) -> TokenStream {
+    let member_doc = |m: &crate::model::Member| doc(&[&m.description, &format!("Wire name: `{}`.", m.wire)]);
+    let (rows_doc, used_doc, remaining_doc, response_doc) = (
+        member_doc(&e.result_rows),
+        member_doc(&e.units_used),
+        member_doc(&e.units_remaining),
+        member_doc(&e.response),
+    );
+    let (rows, used, remaining, response) = (
+        &e.result_rows.wire,
+        &e.units_used.wire,
+        &e.units_remaining.wire,
+        &e.response.wire,
+    );
+    let docs = doc(&[&e.description]);
+    let integer = quirk("integer");
+    quote! {
+        #docs
+        #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize, ::schemars::JsonSchema)]
+        #[non_exhaustive]
+        pub struct Envelope<T> {
+            #rows_doc
+            #[serde(rename = #rows, deserialize_with = #integer)]
+            pub result_rows: i64,
+            #used_doc
+            #[serde(rename = #used, deserialize_with = #integer)]
+            pub units_used: i64,
+            #remaining_doc
+            #[serde(rename = #remaining, deserialize_with = #integer)]
+            pub units_remaining: i64,
+            #response_doc
+            #[serde(rename = #response)]
+            pub response: T,
+        }
+    }
+}

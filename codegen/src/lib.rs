@@ -1,0 +1,45 @@
+//! The seozoom generator: spec (TOML) -> validated model -> Rust.
+//!
+//! Three stages, each in its own module: [`parse`] reads the file with spans,
+//! [`validate`] checks it and builds the [`model`] (collecting every error, each
+//! with file, line and column), and [`emit`] turns the model into a formatted,
+//! deterministic Rust file. A bad spec gives [`Diagnostics`], never a panic.
+
+#![forbid(unsafe_code)]
+
+pub mod diagnostics;
+pub mod emit;
+pub mod model;
+pub mod names;
+pub mod parse;
+pub mod validate;
+
+use std::path::Path;
+
+pub use diagnostics::{Diagnostic, Diagnostics, SourceFile};
+
+/// Parse and validate a spec held in memory; `name` is used in messages.
+pub fn load_str(name: &str, text: &str) -> Result<model::Spec, Diagnostics> {
+    let file = SourceFile::new(name, text);
+    let parsed = parse::parse(&file).map_err(|d| Diagnostics(vec![d]))?;
+    validate::validate(&file, &parsed)
+}
+
+/// Generate the Rust module for a spec held in memory.
+pub fn generate_str(name: &str, text: &str) -> Result<String, Diagnostics> {
+    load_str(name, text).map(|spec| emit::emit(&spec))
+}
+
+/// Generate the Rust module for the spec file at `path`.
+pub fn generate_file(path: &Path) -> Result<String, Diagnostics> {
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|err| {
+        Diagnostics(vec![Diagnostic {
+            file: name.clone(),
+            line: 0,
+            column: 0,
+            message: format!("cannot read the spec: {err}"),
+        }])
+    })?;
+    generate_str(&name, &text)
+}

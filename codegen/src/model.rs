@@ -1,0 +1,275 @@
+//! Stage 2 output: the validated model. Every name here is final (Rust-safe and
+//! unique), every reference is resolved and every figure has been checked, so the
+//! emitter only has to spell things out.
+
+/// The whole interface.
+#[derive(Debug, Clone)]
+pub struct Spec {
+    pub title: String,
+    pub description: String,
+    pub base_url: String,
+    pub list_separator: char,
+    pub notes: Vec<String>,
+    pub envelope: Envelope,
+    pub common: Common,
+    pub groups: Vec<Group>,
+    pub enums: Vec<Enum>,
+    pub records: Vec<Record>,
+    pub actions: Vec<Action>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Envelope {
+    pub description: String,
+    pub result_rows: Member,
+    pub units_used: Member,
+    pub units_remaining: Member,
+    pub response: Member,
+}
+
+#[derive(Debug, Clone)]
+pub struct Member {
+    pub wire: String,
+    pub description: String,
+}
+
+/// The parameters every call carries, by role.
+#[derive(Debug, Clone)]
+pub struct Common {
+    pub key: Param,
+    pub database: Param,
+    pub action: Param,
+}
+
+#[derive(Debug, Clone)]
+pub struct Group {
+    pub wire: String,
+    /// Accessor method on `Client`.
+    pub rust: String,
+    /// Accessor struct.
+    pub type_name: String,
+    pub path: String,
+    pub description: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct Enum {
+    pub name: String,
+    pub type_name: String,
+    pub description: String,
+    pub open: bool,
+    pub source: Option<Provenance>,
+    pub values: Vec<EnumValue>,
+}
+
+#[derive(Debug, Clone)]
+pub struct EnumValue {
+    pub wire: String,
+    pub variant: String,
+    pub description: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct Record {
+    pub name: String,
+    pub type_name: String,
+    pub description: String,
+    /// Fieldsets expanded, in order.
+    pub fields: Vec<Field>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Field {
+    pub wire: String,
+    pub rust: String,
+    pub ty: FieldType,
+    pub nullable: bool,
+    pub optional: bool,
+    pub description: String,
+}
+
+impl Field {
+    /// Whether the Rust type is wrapped in `Option`.
+    pub fn is_option(&self) -> bool {
+        (self.nullable || self.optional) && self.ty.null_means_none()
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum FieldType {
+    Integer,
+    Number,
+    String,
+    /// A string holding a boolean word (`"true"`, `"false"`, ...); `None` when absent.
+    BoolWord,
+    /// An integer flag, 1 or 0.
+    Flag,
+    Date,
+    DateTime,
+    Time,
+    /// A search-result list: position string -> URL.
+    Serp,
+    /// A comma-separated string, split into items (empty segments dropped).
+    CommaList(ListItem),
+    /// A JSON array of records.
+    List { record: String, type_name: String },
+}
+
+impl FieldType {
+    /// Types whose absence or `null` is represented by `Option`; the others have an
+    /// empty value of their own (lists) or are `Option` already (boolean words).
+    pub fn null_means_none(&self) -> bool {
+        !matches!(
+            self,
+            FieldType::BoolWord | FieldType::CommaList(_) | FieldType::List { .. }
+        )
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum ListItem {
+    String,
+    Enum { type_name: String },
+}
+
+#[derive(Debug, Clone)]
+pub struct Action {
+    pub group: String,
+    pub group_type: String,
+    pub path: String,
+    pub wire: String,
+    /// Method on the group accessor.
+    pub rust: String,
+    /// Builder struct.
+    pub type_name: String,
+    /// Name of the operation's static in the table (`DOMAINS_KEYWORDS`).
+    pub const_name: String,
+    pub aliases: Vec<String>,
+    pub description: String,
+    pub params: Vec<Param>,
+    pub rules: Vec<Rule>,
+    pub response: Response,
+    pub cost: Cost,
+}
+
+#[derive(Debug, Clone)]
+pub struct Param {
+    pub wire: String,
+    pub rust: String,
+    pub ty: ParamType,
+    pub description: String,
+    pub required: bool,
+    pub presence: Option<Provenance>,
+    pub list: bool,
+    pub min_items: Option<Limit>,
+    pub max_items: Option<Limit>,
+    pub min: Option<Limit>,
+    pub max: Option<Limit>,
+    pub default: Option<String>,
+    pub implicit: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum ParamType {
+    String,
+    Integer,
+    Date,
+    Enum {
+        type_name: String,
+        values: Vec<String>,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    Stated,
+    Inferred,
+    Observed,
+    Decided,
+}
+
+impl Source {
+    pub const ALL: [(&'static str, Source); 4] = [
+        ("stated", Source::Stated),
+        ("inferred", Source::Inferred),
+        ("observed", Source::Observed),
+        ("decided", Source::Decided),
+    ];
+
+    pub fn variant(self) -> &'static str {
+        match self {
+            Source::Stated => "Stated",
+            Source::Inferred => "Inferred",
+            Source::Observed => "Observed",
+            Source::Decided => "Decided",
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Limit {
+    pub value: i64,
+    pub source: Source,
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Provenance {
+    pub source: Source,
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Rule {
+    pub if_param: String,
+    pub if_value: String,
+    pub require: String,
+    pub equal_to: Option<String>,
+    pub source: Source,
+    pub description: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct Response {
+    pub shape: Shape,
+    pub payload: Payload,
+    pub description: String,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Shape {
+    Array,
+    Single,
+    /// Keyed by the values of a list parameter.
+    Map { key: String },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Payload {
+    Record { name: String, type_name: String },
+    Serp,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Charged {
+    PerRow,
+    PerCall,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Counts {
+    Items,
+    Rows,
+}
+
+#[derive(Debug, Clone)]
+pub struct Cost {
+    pub printed: String,
+    pub trailing: String,
+    pub units: Vec<i64>,
+    pub charged: Charged,
+    pub charged_source: Provenance,
+    pub per_request: Limit,
+    pub per_request_counts: Counts,
+    pub requests_per_minute: Limit,
+}

@@ -1,0 +1,829 @@
+//! Stage 2: check the parsed spec and build the model.
+//!
+//! Every check reports through one [`Collector`] and validation carries on, so one
+//! run shows every problem in the spec, each at its line and column.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Range;
+
+use toml::Spanned;
+
+use crate::diagnostics::{Collector, Diagnostics, SourceFile};
+use crate::model::*;
+use crate::names::{pascal_problem, snake_problem, to_pascal, to_screaming};
+use crate::parse::{self, S};
+
+/// Type names the runtime already uses; a spec name must not shadow them.
+const RUNTIME_NAMES: &[&str] = &[
+    "Client",
+    "ClientBuilder",
+    "Envelope",
+    "Error",
+    "Request",
+    "Operation",
+    "Serp",
+    "SerpResult",
+    "WireEnum",
+];
+
+fn span<T>(s: &Spanned<T>) -> Range<usize> {
+    s.span()
+}
+
+fn text(s: &S) -> String {
+    s.get_ref().clone()
+}
+
+struct Cx<'a> {
+    c: Collector<'a>,
+    enums: BTreeMap<String, (String, Vec<String>)>,
+    records: BTreeMap<String, String>,
+    type_names: BTreeSet<String>,
+}
+
+/// Validate a parsed spec into the model, or report every problem found.
+pub fn validate(file: &SourceFile, spec: &parse::SpecFile) -> Result<Spec, Diagnostics> {
+    let mut cx = Cx {
+        c: Collector::new(file),
+        enums: BTreeMap::new(),
+        records: BTreeMap::new(),
+        type_names: RUNTIME_NAMES.iter().map(|s| s.to_string()).collect(),
+    };
+
+    let api = &spec.api;
+    if !api.base_url.get_ref().starts_with("https://") {
+        cx.c.error(
+            span(&api.base_url),
+            "`base_url` must start with `https://`: the API key travels in the query string",
+        );
+    }
+    let list_separator = single_char(&mut cx, &api.list_separator);
+
+    let enums: Vec<Enum> = spec.enums.iter().map(|e| enum_def(&mut cx, e)).collect();
+    // Record names are known before fields are checked, so records may nest each other.
+    for r in &spec.records {
+        snake_name(&mut cx, &r.name);
+        let type_name = type_name(&mut cx, &r.rust);
+        if cx.enums.contains_key(r.name.get_ref())
+            || cx.records.insert(text(&r.name), type_name).is_some()
+        {
+            cx.c.error(
+                span(&r.name),
+                format!("record `{}` is defined twice", r.name.get_ref()),
+            );
+        }
+    }
+    let fieldsets: BTreeMap<String, Vec<Field>> = spec
+        .fieldsets
+        .iter()
+        .map(|fs| {
+            described(&mut cx, &fs.description);
+            let fields = fs.fields.iter().map(|f| field(&mut cx, f)).collect();
+            (text(&fs.name), fields)
+        })
+        .collect();
+    let records = spec
+        .records
+        .iter()
+        .map(|r| record(&mut cx, r, &fieldsets))
+        .collect();
+
+    let envelope = Envelope {
+        description: described(&mut cx, &spec.envelope.description),
+        result_rows: member(&mut cx, &spec.envelope.result_rows),
+        units_used: member(&mut cx, &spec.envelope.units_used),
+        units_remaining: member(&mut cx, &spec.envelope.units_remaining),
+        response: member(&mut cx, &spec.envelope.response),
+    };
+
+    let common = common(&mut cx, &spec.common);
+    let groups: Vec<Group> = spec.groups.iter().map(|g| group(&mut cx, g)).collect();
+    let mut seen_actions = BTreeSet::new();
+    let actions = spec
+        .actions
+        .iter()
+        .filter_map(|a| {
+            let action = action(&mut cx, a, &groups, &common)?;
+            if !seen_actions.insert((action.group.clone(), action.wire.clone())) {
+                cx.c.error(
+                    span(&a.wire),
+                    format!(
+                        "action `{}` is defined twice in group `{}`",
+                        action.wire, action.group
+                    ),
+                );
+            }
+            Some(action)
+        })
+        .collect();
+
+    let model = Spec {
+        title: described(&mut cx, &api.title),
+        description: described(&mut cx, &api.description),
+        base_url: text(&api.base_url),
+        list_separator,
+        notes: api.notes.iter().map(text).collect(),
+        envelope,
+        common,
+        groups,
+        enums,
+        records,
+        actions,
+    };
+    cx.c.finish().map(|()| model)
+}
+
+fn single_char(cx: &mut Cx, s: &S) -> char {
+    let mut chars = s.get_ref().chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) => c,
+        _ => {
+            cx.c.error(span(s), "`list_separator` must be exactly one character");
+            '|'
+        }
+    }
+}
+
+fn described(cx: &mut Cx, s: &S) -> String {
+    if s.get_ref().trim().is_empty() {
+        cx.c.error(span(s), "a description must not be empty: it becomes the item's docs");
+    }
+    text(s)
+}
+
+fn snake_name(cx: &mut Cx, s: &S) -> String {
+    if let Some(problem) = snake_problem(s.get_ref()) {
+        cx.c.error(span(s), problem);
+    }
+    text(s)
+}
+
+/// A PascalCase type name that no other spec or runtime item uses.
+fn type_name(cx: &mut Cx, s: &S) -> String {
+    if let Some(problem) = pascal_problem(s.get_ref()) {
+        cx.c.error(span(s), problem);
+    } else {
+        claim_type_name(cx, s.get_ref(), span(s));
+    }
+    text(s)
+}
+
+fn claim_type_name(cx: &mut Cx, name: &str, at: Range<usize>) {
+    if !cx.type_names.insert(name.to_owned()) {
+        cx.c.error(
+            at,
+            format!("type name `{name}` is already used by another item or by the runtime"),
+        );
+    }
+}
+
+fn source(cx: &mut Cx, s: &S, note: Option<&S>) -> Source {
+    let found = Source::ALL
+        .iter()
+        .find(|(name, _)| name == s.get_ref())
+        .map(|(_, source)| *source);
+    match found {
+        Some(Source::Decided) if note.is_none() => {
+            cx.c.error(
+                span(s),
+                "a `decided` value needs a `note` saying why it was decided that way",
+            );
+            Source::Decided
+        }
+        Some(source) => source,
+        None => {
+            cx.c.error(
+                span(s),
+                format!(
+                    "unknown source `{}`: expected one of stated, inferred, observed, decided",
+                    s.get_ref()
+                ),
+            );
+            Source::Decided
+        }
+    }
+}
+
+fn limit(cx: &mut Cx, l: &parse::Limit) -> Limit {
+    Limit {
+        value: *l.value.get_ref(),
+        source: source(cx, &l.source, l.note.as_ref()),
+        note: l.note.as_ref().map(text),
+    }
+}
+
+fn provenance(cx: &mut Cx, p: &parse::Provenance) -> Provenance {
+    Provenance {
+        source: source(cx, &p.source, p.note.as_ref()),
+        note: p.note.as_ref().map(text),
+    }
+}
+
+fn flag(b: &Option<Spanned<bool>>) -> bool {
+    b.as_ref().is_some_and(|b| *b.get_ref())
+}
+
+fn member(cx: &mut Cx, m: &parse::EnvelopeMember) -> Member {
+    if m.wire.get_ref().is_empty() {
+        cx.c.error(span(&m.wire), "an envelope member needs its wire name");
+    }
+    Member {
+        wire: text(&m.wire),
+        description: described(cx, &m.description),
+    }
+}
+
+fn enum_def(cx: &mut Cx, e: &parse::Enum) -> Enum {
+    snake_name(cx, &e.name);
+    let type_name = type_name(cx, &e.rust);
+    let mut wires = BTreeSet::new();
+    let mut variants = BTreeSet::new();
+    let values: Vec<EnumValue> = e
+        .values
+        .iter()
+        .map(|v| {
+            if pascal_problem(v.rust.get_ref()).is_some() || v.rust.get_ref() == "Other" {
+                cx.c.error(
+                    span(&v.rust),
+                    format!(
+                        "`{}` is not a usable variant name (PascalCase, and `Other` is kept for unknown values)",
+                        v.rust.get_ref()
+                    ),
+                );
+            }
+            if !wires.insert(text(&v.wire)) {
+                cx.c.error(span(&v.wire), format!("value `{}` is listed twice", v.wire.get_ref()));
+            }
+            if !variants.insert(text(&v.rust)) {
+                cx.c.error(span(&v.rust), format!("variant `{}` is used twice", v.rust.get_ref()));
+            }
+            EnumValue {
+                wire: text(&v.wire),
+                variant: text(&v.rust),
+                description: described(cx, &v.description),
+            }
+        })
+        .collect();
+    if values.is_empty() {
+        cx.c.error(span(&e.name), "an enum needs at least one value");
+    }
+    if cx
+        .enums
+        .insert(
+            text(&e.name),
+            (type_name.clone(), values.iter().map(|v| v.wire.clone()).collect()),
+        )
+        .is_some()
+    {
+        cx.c.error(span(&e.name), format!("enum `{}` is defined twice", e.name.get_ref()));
+    }
+    Enum {
+        name: text(&e.name),
+        type_name,
+        description: described(cx, &e.description),
+        open: flag(&e.open),
+        source: e.source.as_ref().map(|p| provenance(cx, p)),
+        values,
+    }
+}
+
+fn field(cx: &mut Cx, f: &parse::Field) -> Field {
+    let rust = match &f.rust {
+        Some(rust) => snake_name(cx, rust),
+        None => {
+            if let Some(problem) = snake_problem(f.wire.get_ref()) {
+                cx.c.error(
+                    span(&f.wire),
+                    format!("{problem}: give this field a `rust` name"),
+                );
+            }
+            text(&f.wire)
+        }
+    };
+    let ty = field_type(cx, f);
+    let nullable = flag(&f.nullable);
+    let optional = flag(&f.optional);
+    if (nullable || optional)
+        && matches!(
+            ty,
+            FieldType::Flag | FieldType::Date | FieldType::DateTime | FieldType::Time | FieldType::Serp
+        )
+    {
+        cx.c.error(
+            span(&f.ty),
+            format!(
+                "a nullable or optional `{}` field has no decoder in the runtime yet",
+                f.ty.get_ref()
+            ),
+        );
+    }
+    Field {
+        wire: text(&f.wire),
+        rust,
+        ty,
+        nullable,
+        optional,
+        description: described(cx, &f.description),
+    }
+}
+
+fn field_type(cx: &mut Cx, f: &parse::Field) -> FieldType {
+    let simple = match f.ty.get_ref().as_str() {
+        "integer" => Some(FieldType::Integer),
+        "number" => Some(FieldType::Number),
+        "string" => Some(FieldType::String),
+        "bool_word" => Some(FieldType::BoolWord),
+        "flag" => Some(FieldType::Flag),
+        "date" => Some(FieldType::Date),
+        "datetime" => Some(FieldType::DateTime),
+        "time" => Some(FieldType::Time),
+        "serp" => Some(FieldType::Serp),
+        _ => None,
+    };
+    if let Some(ty) = simple {
+        if let Some(items) = &f.items {
+            cx.c.error(span(items), "`items` applies to `list` and `comma_list` fields only");
+        }
+        return ty;
+    }
+    let kind = f.ty.get_ref().as_str();
+    if !matches!(kind, "list" | "comma_list") {
+        cx.c.error(
+            span(&f.ty),
+            format!(
+                "unknown field type `{kind}`: expected integer, number, string, bool_word, flag, date, datetime, time, serp, comma_list or list"
+            ),
+        );
+        return FieldType::String;
+    }
+    let Some(items) = &f.items else {
+        cx.c.error(span(&f.ty), format!("a `{kind}` field needs `items`"));
+        return FieldType::String;
+    };
+    let item = items.get_ref().as_str();
+    if kind == "list" {
+        return match cx.records.get(item) {
+            Some(type_name) => FieldType::List {
+                record: item.to_owned(),
+                type_name: type_name.clone(),
+            },
+            None => {
+                cx.c.error(span(items), format!("`items` names no record: `{item}`"));
+                FieldType::String
+            }
+        };
+    }
+    if item == "string" {
+        return FieldType::CommaList(ListItem::String);
+    }
+    match cx.enums.get(item) {
+        Some((type_name, _)) => FieldType::CommaList(ListItem::Enum {
+            type_name: type_name.clone(),
+        }),
+        None => {
+            cx.c.error(
+                span(items),
+                format!("`items` of a comma_list must be `string` or an enum, not `{item}`"),
+            );
+            FieldType::CommaList(ListItem::String)
+        }
+    }
+}
+
+fn record(
+    cx: &mut Cx,
+    r: &parse::Record,
+    fieldsets: &BTreeMap<String, Vec<Field>>,
+) -> Record {
+    let mut fields = Vec::new();
+    for include in &r.include {
+        match fieldsets.get(include.get_ref()) {
+            Some(set) => fields.extend(set.iter().cloned()),
+            None => cx.c.error(
+                span(include),
+                format!("`include` names no fieldset: `{}`", include.get_ref()),
+            ),
+        }
+    }
+    let own_start = fields.len();
+    fields.extend(r.fields.iter().map(|f| field(cx, f)));
+    let mut wires = BTreeSet::new();
+    let mut rusts = BTreeSet::new();
+    for (i, f) in fields.iter().enumerate() {
+        let at = r
+            .fields
+            .get(i.wrapping_sub(own_start))
+            .map_or(span(&r.name), |f| span(&f.wire));
+        if !wires.insert(f.wire.clone()) {
+            cx.c.error(at.clone(), format!("field `{}` appears twice in record `{}`", f.wire, r.name.get_ref()));
+        }
+        if !rusts.insert(f.rust.clone()) {
+            cx.c.error(at, format!("Rust name `{}` is used twice in record `{}`", f.rust, r.name.get_ref()));
+        }
+    }
+    if fields.is_empty() {
+        cx.c.error(span(&r.name), "a record needs at least one field");
+    }
+    Record {
+        name: text(&r.name),
+        type_name: text(&r.rust),
+        description: described(cx, &r.description),
+        fields,
+    }
+}
+
+fn common(cx: &mut Cx, c: &parse::Common) -> Common {
+    let key = param(cx, &c.key);
+    let database = param(cx, &c.database);
+    let action = param(cx, &c.action);
+    for (p, role) in [(&c.key, "key"), (&c.action, "action")] {
+        if !flag(&p.implicit) || p.ty.get_ref() != "string" {
+            cx.c.error(
+                span(&p.wire),
+                format!("the `{role}` parameter must be an implicit string: the client fills it in"),
+            );
+        }
+    }
+    if !matches!(database.ty, ParamType::Enum { .. }) || database.default.is_none() {
+        cx.c.error(
+            span(&c.database.ty),
+            "the `database` parameter must be an enum with a `default`",
+        );
+    }
+    Common {
+        key,
+        database,
+        action,
+    }
+}
+
+fn group(cx: &mut Cx, g: &parse::Group) -> Group {
+    let path = g.path.get_ref();
+    if !path.starts_with('/') || !path.ends_with('/') {
+        cx.c.error(
+            span(&g.path),
+            "a group path starts and ends with `/` (the service's paths keep the trailing slash)",
+        );
+    }
+    let rust = snake_name(cx, &g.rust);
+    let type_name = to_pascal(&rust);
+    claim_type_name(cx, &type_name, span(&g.rust));
+    Group {
+        wire: text(&g.name),
+        rust,
+        type_name,
+        path: text(&g.path),
+        description: described(cx, &g.description),
+    }
+}
+
+fn param(cx: &mut Cx, p: &parse::Param) -> Param {
+    let rust = match &p.rust {
+        Some(rust) => snake_name(cx, rust),
+        None => {
+            if let Some(problem) = snake_problem(p.wire.get_ref()) {
+                cx.c.error(span(&p.wire), format!("{problem}: give this parameter a `rust` name"));
+            }
+            text(&p.wire)
+        }
+    };
+    let ty = match p.ty.get_ref().as_str() {
+        "string" => ParamType::String,
+        "integer" => ParamType::Integer,
+        "date" => ParamType::Date,
+        other => match cx.enums.get(other) {
+            Some((type_name, values)) => ParamType::Enum {
+                type_name: type_name.clone(),
+                values: values.clone(),
+            },
+            None => {
+                cx.c.error(
+                    span(&p.ty),
+                    format!("unknown parameter type `{other}`: expected string, integer, date or an enum name"),
+                );
+                ParamType::String
+            }
+        },
+    };
+    let list = flag(&p.list);
+    let min_items = p.min_items.as_ref().map(|l| limit(cx, l));
+    let max_items = p.max_items.as_ref().map(|l| limit(cx, l));
+    let min = p.min.as_ref().map(|l| limit(cx, l));
+    let max = p.max.as_ref().map(|l| limit(cx, l));
+    for (l, what) in [(&p.min_items, "min_items"), (&p.max_items, "max_items")] {
+        if let Some(l) = l.as_ref().filter(|_| !list) {
+            cx.c.error(span(&l.value), format!("`{what}` applies to list parameters only (add `list = true`)"));
+        }
+    }
+    for (l, what) in [(&p.min, "min"), (&p.max, "max")] {
+        if let Some(l) = l.as_ref().filter(|_| ty != ParamType::Integer) {
+            cx.c.error(span(&l.value), format!("`{what}` applies to integer parameters only"));
+        }
+    }
+    if let (Some(lo), Some(hi)) = (&p.min, &p.max)
+        && lo.value.get_ref() > hi.value.get_ref()
+    {
+        cx.c.error(span(&hi.value), format!("`max` {} is below `min` {}", hi.value.get_ref(), lo.value.get_ref()));
+    }
+    if let (Some(lo), Some(hi)) = (&p.min_items, &p.max_items)
+        && lo.value.get_ref() > hi.value.get_ref()
+    {
+        cx.c.error(span(&hi.value), format!("`max_items` {} is below `min_items` {}", hi.value.get_ref(), lo.value.get_ref()));
+    }
+    let default = p.default.as_ref().map(|d| value_of(cx, d, &ty, min.as_ref(), max.as_ref()));
+    let required = *p.required.get_ref();
+    if required && p.default.is_some() {
+        cx.c.error(span(&p.required), "a parameter with a `default` cannot also be required");
+    }
+    Param {
+        wire: text(&p.wire),
+        rust,
+        ty,
+        description: described(cx, &p.description),
+        required,
+        presence: p.presence.as_ref().map(|pr| provenance(cx, pr)),
+        list,
+        min_items,
+        max_items,
+        min,
+        max,
+        default,
+        implicit: flag(&p.implicit),
+    }
+}
+
+/// A TOML value given for a parameter (a default, a rule's `equal_to`), as it goes on the wire.
+fn value_of(
+    cx: &mut Cx,
+    v: &Spanned<toml::Value>,
+    ty: &ParamType,
+    min: Option<&Limit>,
+    max: Option<&Limit>,
+) -> String {
+    let at = span(v);
+    match (ty, v.get_ref()) {
+        (ParamType::Integer, toml::Value::Integer(n)) => {
+            let below = min.is_some_and(|m| *n < m.value);
+            let above = max.is_some_and(|m| *n > m.value);
+            if below || above {
+                cx.c.error(at, format!("{n} is outside the parameter's own range"));
+            }
+            n.to_string()
+        }
+        (ParamType::Enum { values, .. }, toml::Value::String(s)) => {
+            if !values.contains(s) {
+                cx.c.error(at, format!("`{s}` is not one of {}", values.join(", ")));
+            }
+            s.clone()
+        }
+        (ParamType::String | ParamType::Date, toml::Value::String(s)) => s.clone(),
+        (_, other) => {
+            cx.c.error(at, format!("`{other}` does not fit the parameter's type"));
+            other.to_string()
+        }
+    }
+}
+
+fn action(cx: &mut Cx, a: &parse::Action, groups: &[Group], common: &Common) -> Option<Action> {
+    let Some(group) = groups.iter().find(|g| &g.wire == a.group.get_ref()) else {
+        cx.c.error(span(&a.group), format!("unknown group `{}`", a.group.get_ref()));
+        return None;
+    };
+    if a.wire.get_ref().is_empty() || a.wire.get_ref().contains(char::is_whitespace) {
+        cx.c.error(span(&a.wire), "an action's wire name is one word");
+    }
+    let rust = snake_name(cx, &a.rust);
+    let type_name = format!("{}{}", group.type_name, to_pascal(&rust));
+    claim_type_name(cx, &type_name, span(&a.rust));
+
+    let mut params = Vec::new();
+    let reserved = [common.key.wire.as_str(), &common.database.wire, &common.action.wire];
+    for p in &a.params {
+        let param = param(cx, p);
+        if param.implicit {
+            cx.c.error(span(&p.wire), "only common parameters are implicit");
+        }
+        if reserved.contains(&param.wire.as_str()) {
+            cx.c.error(span(&p.wire), format!("`{}` is a common parameter", param.wire));
+        }
+        if ["client", common.database.rust.as_str()].contains(&param.rust.as_str()) {
+            cx.c.error(span(&p.wire), format!("Rust name `{}` is taken by the builder itself", param.rust));
+        }
+        if params.iter().any(|q: &Param| q.wire == param.wire || q.rust == param.rust) {
+            cx.c.error(span(&p.wire), format!("parameter `{}` is defined twice", param.wire));
+        }
+        params.push(param);
+    }
+    let rules = a.rules.iter().map(|r| rule(cx, r, &params)).collect();
+    let response = response(cx, &a.response, &params);
+    let cost = cost(cx, &a.cost, a, &params);
+
+    Some(Action {
+        group: group.wire.clone(),
+        group_type: group.type_name.clone(),
+        path: group.path.clone(),
+        wire: text(&a.wire),
+        const_name: to_screaming(&format!("{}_{}", group.rust, rust)),
+        rust,
+        type_name,
+        aliases: a.aliases.iter().map(text).collect(),
+        description: described(cx, &a.description),
+        params,
+        rules,
+        response,
+        cost,
+    })
+}
+
+fn rule(cx: &mut Cx, r: &parse::Rule, params: &[Param]) -> Rule {
+    let find = |name: &S| params.iter().find(|p| &p.wire == name.get_ref());
+    match find(&r.if_param) {
+        Some(Param {
+            ty: ParamType::Enum { values, .. },
+            ..
+        }) => {
+            if !values.contains(r.if_value.get_ref()) {
+                cx.c.error(
+                    span(&r.if_value),
+                    format!("`{}` is not a value of `{}`", r.if_value.get_ref(), r.if_param.get_ref()),
+                );
+            }
+        }
+        Some(_) => cx.c.error(span(&r.if_param), "a rule's `if_param` must be an enum parameter"),
+        None => cx.c.error(span(&r.if_param), format!("no parameter `{}` in this action", r.if_param.get_ref())),
+    }
+    let equal_to = match find(&r.require) {
+        Some(p) => {
+            if p.required {
+                cx.c.error(span(&r.require), format!("`{}` is always required: the rule says nothing", p.wire));
+            }
+            r.equal_to.as_ref().map(|v| value_of(cx, v, &p.ty, p.min.as_ref(), p.max.as_ref()))
+        }
+        None => {
+            cx.c.error(span(&r.require), format!("no parameter `{}` in this action", r.require.get_ref()));
+            None
+        }
+    };
+    Rule {
+        if_param: text(&r.if_param),
+        if_value: text(&r.if_value),
+        require: text(&r.require),
+        equal_to,
+        source: source(cx, &r.source, None),
+        description: described(cx, &r.description),
+    }
+}
+
+fn response(cx: &mut Cx, r: &parse::Response, params: &[Param]) -> Response {
+    let payload = match r.of.get_ref().as_str() {
+        "serp" => Payload::Serp,
+        name => match cx.records.get(name) {
+            Some(type_name) => Payload::Record {
+                name: name.to_owned(),
+                type_name: type_name.clone(),
+            },
+            None => {
+                cx.c.error(span(&r.of), format!("`of` names no record (nor `serp`): `{name}`"));
+                Payload::Serp
+            }
+        },
+    };
+    let shape = match (r.shape.get_ref().as_str(), &r.key) {
+        ("array", None) => Shape::Array,
+        ("single", None) => Shape::Single,
+        ("map", Some(key)) => {
+            if !params.iter().any(|p| p.list && &p.wire == key.get_ref()) {
+                cx.c.error(span(key), "a map's `key` must name a list parameter of this action");
+            }
+            Shape::Map { key: text(key) }
+        }
+        ("map", None) => {
+            cx.c.error(span(&r.shape), "a `map` response needs a `key`");
+            Shape::Array
+        }
+        ("array" | "single", Some(key)) => {
+            cx.c.error(span(key), "`key` applies to `map` responses only");
+            Shape::Array
+        }
+        (other, _) => {
+            cx.c.error(span(&r.shape), format!("unknown shape `{other}`: expected array, single or map"));
+            Shape::Array
+        }
+    };
+    Response {
+        shape,
+        payload,
+        description: described(cx, &r.description),
+    }
+}
+
+/// The numbers in a printed figure: `"50 and 10"` -> `[50, 10]`, `"10.000"` -> `[10000]`
+/// (the reference writes thousands with a dot).
+fn figures(printed: &str) -> Vec<i64> {
+    printed
+        .split(|c: char| !c.is_ascii_digit() && c != '.')
+        .map(|part| part.replace('.', ""))
+        .filter(|part| !part.is_empty())
+        .filter_map(|part| part.parse().ok())
+        .collect()
+}
+
+fn cost(cx: &mut Cx, c: &parse::Cost, a: &parse::Action, params: &[Param]) -> Cost {
+    let units = c.units.get_ref().clone();
+    if units.is_empty() || units.len() > 2 || units.iter().any(|u| *u <= 0) {
+        cx.c.error(span(&c.units), "`units` holds one or two positive figures");
+    }
+    if figures(c.printed.get_ref()) != units {
+        cx.c.error(
+            span(&c.printed),
+            format!("`printed` \"{}\" does not show the figures of `units` {units:?}", c.printed.get_ref()),
+        );
+    }
+    let per_request = limit(cx, &c.per_request);
+    let requests_per_minute = limit(cx, &c.requests_per_minute);
+    let trailing = figures(c.trailing.get_ref());
+    if trailing != [per_request.value, requests_per_minute.value] {
+        cx.c.error(
+            span(&c.trailing),
+            format!(
+                "`trailing` \"{}\" reads as {trailing:?}, but `per_request` is {} and `requests_per_minute` is {}",
+                c.trailing.get_ref(),
+                per_request.value,
+                requests_per_minute.value
+            ),
+        );
+    }
+    let charged = match c.charged.get_ref().as_str() {
+        "per_row" => Charged::PerRow,
+        "per_call" => Charged::PerCall,
+        other => {
+            cx.c.error(span(&c.charged), format!("unknown `charged` `{other}`: expected per_row or per_call"));
+            Charged::PerRow
+        }
+    };
+    let per_request_counts = match c.per_request_counts.get_ref().as_str() {
+        "items" => Counts::Items,
+        "rows" => Counts::Rows,
+        other => {
+            cx.c.error(span(&c.per_request_counts), format!("unknown `per_request_counts` `{other}`: expected items or rows"));
+            Counts::Rows
+        }
+    };
+    if per_request_counts == Counts::Items {
+        let fits = params.iter().any(|p| match &p.max_items {
+            Some(max) => max.value == per_request.value,
+            None => !p.list && per_request.value == 1,
+        });
+        if !fits {
+            cx.c.error(
+                span(&c.per_request_counts),
+                format!("no parameter takes at most {} items, as `per_request` says", per_request.value),
+            );
+        }
+    }
+    // An inferred limit must be the figure it was inferred from.
+    for (p, raw) in params.iter().zip(&a.params) {
+        for (l, raw_l) in [
+            (&p.max_items, &raw.max_items),
+            (&p.max, &raw.max),
+            (&p.min_items, &raw.min_items),
+            (&p.min, &raw.min),
+        ] {
+            if let (Some(l), Some(raw_l)) = (l, raw_l)
+                && l.source == Source::Inferred
+                && l.value != per_request.value
+            {
+                cx.c.error(
+                    span(&raw_l.value),
+                    format!(
+                        "an inferred limit must equal the trailing figure it comes from ({}), not {}",
+                        per_request.value, l.value
+                    ),
+                );
+            }
+        }
+    }
+    Cost {
+        printed: text(&c.printed),
+        trailing: text(&c.trailing),
+        units,
+        charged,
+        charged_source: provenance(cx, &c.charged_source),
+        per_request,
+        per_request_counts,
+        requests_per_minute,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::figures;
+
+    #[test]
+    fn figures_read_as_printed() {
+        assert_eq!(figures("50 and 10"), vec![50, 10]);
+        assert_eq!(figures("10.000 / 20"), vec![10000, 20]);
+        assert_eq!(figures("1 / 150"), vec![1, 150]);
+        assert_eq!(figures("100"), vec![100]);
+    }
+}
