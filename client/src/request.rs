@@ -1,0 +1,298 @@
+//! A generic request (an operation and its parameter values as wire text), its
+//! validation against the operation table, and the query string it becomes.
+//!
+//! Every check reads the table; nothing here names an action.
+
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
+
+use crate::error::InvalidInput;
+use crate::table::{Limit, Operation, Param, ParamKind, Service};
+use crate::wire_enum::WireEnum;
+
+/// Characters left as they are in a query value (RFC 3986 unreserved); the rest
+/// is percent-encoded, so `&`, `=`, `#`, `+`, `|` and spaces inside a value can
+/// never be mistaken for query syntax.
+const VALUE: &AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'.').remove(b'_').remove(b'~');
+
+/// A value that can be written as query text.
+pub trait ToWire {
+    /// The value as wire text.
+    fn to_wire(&self) -> String;
+}
+
+impl ToWire for String {
+    fn to_wire(&self) -> String {
+        self.clone()
+    }
+}
+
+impl ToWire for i64 {
+    fn to_wire(&self) -> String {
+        self.to_string()
+    }
+}
+
+impl ToWire for jiff::civil::Date {
+    fn to_wire(&self) -> String {
+        self.strftime("%Y-%m-%d").to_string()
+    }
+}
+
+impl<E: WireEnum> ToWire for E {
+    fn to_wire(&self) -> String {
+        self.as_wire().to_owned()
+    }
+}
+
+/// One call, before validation: an operation, an optional database and the
+/// values given for its parameters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Request {
+    operation: &'static Operation,
+    database: Option<String>,
+    values: Vec<(String, Vec<String>)>,
+}
+
+impl Request {
+    /// An empty request for `operation`; `database` overrides the client's default.
+    pub fn new(operation: &'static Operation, database: Option<&str>) -> Self {
+        Request {
+            operation,
+            database: database.map(str::to_owned),
+            values: Vec::new(),
+        }
+    }
+
+    /// The operation.
+    pub fn operation(&self) -> &'static Operation {
+        self.operation
+    }
+
+    /// Set a parameter to one value.
+    pub fn one(&mut self, wire: &str, value: &impl ToWire) {
+        self.set(wire, vec![value.to_wire()]);
+    }
+
+    /// Set a list parameter.
+    pub fn list<T: ToWire>(&mut self, wire: &str, values: &[T]) {
+        self.set(wire, values.iter().map(ToWire::to_wire).collect());
+    }
+
+    /// Set a parameter from wire text (as a command line gives it). Validation
+    /// checks the name, the number of values and each value.
+    pub fn set(&mut self, wire: &str, values: Vec<String>) {
+        match self.values.iter_mut().find(|(w, _)| w == wire) {
+            Some((_, existing)) => *existing = values,
+            None => self.values.push((wire.to_owned(), values)),
+        }
+    }
+
+    /// Override the database (wire text, checked by validation).
+    pub fn set_database(&mut self, database: &str) {
+        self.database = Some(database.to_owned());
+    }
+
+    /// The values given for a parameter.
+    pub fn get(&self, wire: &str) -> Option<&[String]> {
+        self.values
+            .iter()
+            .find(|(w, _)| w == wire)
+            .map(|(_, v)| v.as_slice())
+    }
+
+    /// Check every limit and rule of the spec and return the query pairs to send,
+    /// without the key: database, action, then the parameters in spec order
+    /// (defaults filled in).
+    pub fn validate(
+        &self,
+        service: &Service,
+        default_database: &str,
+    ) -> Result<Vec<(&'static str, String)>, InvalidInput> {
+        let op = self.operation;
+        let fail = |param: &str, value: &str, problem: String| InvalidInput {
+            operation: op.label(),
+            param: param.to_owned(),
+            value: value.to_owned(),
+            problem,
+        };
+        if let Some((wire, values)) = self.values.iter().find(|(w, _)| op.param(w).is_none()) {
+            let known: Vec<&str> = op.params.iter().map(|p| p.wire).collect();
+            return Err(fail(
+                wire,
+                &values.join(" "),
+                format!("unknown parameter: this operation takes {}", list_or_none(&known)),
+            ));
+        }
+        let database = self.database.as_deref().unwrap_or(default_database);
+        check_value(&service.database, database).map_err(|p| fail(service.database.wire, database, p))?;
+
+        let mut query = vec![
+            (service.database.wire, database.to_owned()),
+            (service.action.wire, op.action.to_owned()),
+        ];
+        for param in op.params {
+            let given = self.get(param.wire);
+            let defaulted;
+            let values = match (given, param.default) {
+                (Some(values), _) => values,
+                (None, Some(default)) => {
+                    defaulted = [default.to_owned()];
+                    &defaulted[..]
+                }
+                (None, None) if param.required => {
+                    return Err(fail(param.wire, "(none)", "missing: this parameter is required".into()));
+                }
+                (None, None) => continue,
+            };
+            check_count(param, values).map_err(|p| fail(param.wire, &values.join(&service.list_separator.to_string()), p))?;
+            for value in values {
+                if value.contains(service.list_separator) {
+                    return Err(fail(
+                        param.wire,
+                        value,
+                        format!(
+                            "contains `{}`, which separates values on the wire, so it cannot be sent",
+                            service.list_separator
+                        ),
+                    ));
+                }
+                check_value(param, value).map_err(|p| fail(param.wire, value, p))?;
+            }
+            query.push((param.wire, values.join(&service.list_separator.to_string())));
+        }
+        for rule in op.rules {
+            let sent = |wire: &str| query.iter().find(|(w, _)| *w == wire).map(|(_, v)| v.as_str());
+            if sent(rule.if_param) != Some(rule.if_value) {
+                continue;
+            }
+            let trigger = format!("{}={}", rule.if_param, rule.if_value);
+            match (sent(rule.require), rule.equal_to) {
+                (None, _) => {
+                    return Err(fail(
+                        rule.require,
+                        "(none)",
+                        format!("required when {trigger}: {} ({})", rule.description, rule.source.phrase()),
+                    ));
+                }
+                (Some(value), Some(wanted)) if value != wanted => {
+                    return Err(fail(
+                        rule.require,
+                        value,
+                        format!("must be {wanted} when {trigger}: {} ({})", rule.description, rule.source.phrase()),
+                    ));
+                }
+                _ => {}
+            }
+        }
+        Ok(query)
+    }
+}
+
+fn list_or_none(names: &[&str]) -> String {
+    if names.is_empty() {
+        "no parameters".to_owned()
+    } else {
+        names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+    }
+}
+
+fn limit_text(l: &Limit) -> String {
+    match l.note {
+        Some(note) => format!("{}: {note}", l.source.phrase()),
+        None => l.source.phrase().to_owned(),
+    }
+}
+
+fn check_count(param: &Param, values: &[String]) -> Result<(), String> {
+    let n = values.len() as i64;
+    if !param.list && n != 1 {
+        return Err(format!("takes exactly one value, {n} given"));
+    }
+    if let Some(min) = param.min_items.filter(|m| n < m.value) {
+        return Err(format!("{n} values given, at least {} required ({})", min.value, limit_text(&min)));
+    }
+    if let Some(max) = param.max_items.filter(|m| n > m.value) {
+        return Err(format!("{n} values given, at most {} allowed ({})", max.value, limit_text(&max)));
+    }
+    Ok(())
+}
+
+fn check_value(param: &Param, value: &str) -> Result<(), String> {
+    if value.trim().is_empty() {
+        return Err("must not be empty".into());
+    }
+    match param.kind {
+        ParamKind::Text => Ok(()),
+        ParamKind::Integer => {
+            let n: i64 = value
+                .parse()
+                .map_err(|_| "must be a whole number".to_owned())?;
+            if let Some(min) = param.min.filter(|m| n < m.value) {
+                return Err(format!("below the minimum {} ({})", min.value, limit_text(&min)));
+            }
+            if let Some(max) = param.max.filter(|m| n > m.value) {
+                return Err(format!("above the maximum {} ({})", max.value, limit_text(&max)));
+            }
+            Ok(())
+        }
+        ParamKind::Date => {
+            let well_formed = value.len() == 10
+                && jiff::civil::Date::strptime("%Y-%m-%d", value).is_ok();
+            if well_formed {
+                Ok(())
+            } else {
+                Err("must be a calendar date written yyyy-MM-dd".into())
+            }
+        }
+        ParamKind::Enum { values, .. } => {
+            if values.contains(&value) {
+                Ok(())
+            } else {
+                Err(format!("must be one of {}", values.join(", ")))
+            }
+        }
+    }
+}
+
+/// One value percent-encoded for the query.
+pub(crate) fn encode_value(value: &str) -> String {
+    utf8_percent_encode(value, VALUE).to_string()
+}
+
+/// `key=value&...` with every value percent-encoded (list separators excepted).
+pub(crate) fn encode_query(pairs: &[(&str, String)], separator: char) -> String {
+    let mut out = String::new();
+    for (name, value) in pairs {
+        if !out.is_empty() {
+            out.push('&');
+        }
+        out.push_str(name);
+        out.push('=');
+        let mut first = true;
+        for part in value.split(separator) {
+            if !first {
+                out.push(separator);
+            }
+            first = false;
+            out.push_str(&encode_value(part));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::encode_query;
+
+    #[test]
+    fn values_are_encoded_and_separators_kept() {
+        let q = encode_query(
+            &[
+                ("action", "metrics".into()),
+                ("keyword", "scarpe running|caffè & latte|a+b=c".into()),
+            ],
+            '|',
+        );
+        assert_eq!(q, "action=metrics&keyword=scarpe%20running|caff%C3%A8%20%26%20latte|a%2Bb%3Dc");
+    }
+}

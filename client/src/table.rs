@@ -1,0 +1,232 @@
+//! Types of the operation table generated from the spec ([`crate::operations`]).
+//!
+//! One static [`Operation`] per action describes everything per-operation: its
+//! group and path, parameters with their limits and provenance, conditional
+//! rules, response shape and unit costs. The request validator, the runtime and
+//! every tool built on the crate read this table; none of them names an action.
+
+/// Where a figure or a rule comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Source {
+    /// Printed in the API reference.
+    Stated,
+    /// Read from the trailing figures of the reference's cost table (max items or
+    /// rows per request / requests per minute): an inference, not a statement.
+    Inferred,
+    /// Seen in the reference's example responses or in public use of the service.
+    Observed,
+    /// The reference says "not shown"; this client decided defensively (see the note).
+    Decided,
+}
+
+impl Source {
+    /// A short phrase for messages: "stated in the reference", ...
+    pub fn phrase(self) -> &'static str {
+        match self {
+            Source::Stated => "stated in the reference",
+            Source::Inferred => "inferred from the reference's cost table",
+            Source::Observed => "observed from the service",
+            Source::Decided => "a client-side rule, see the spec",
+        }
+    }
+}
+
+/// A figure with its provenance.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limit {
+    /// The figure.
+    pub value: i64,
+    /// Where it comes from.
+    pub source: Source,
+    /// Why, for inferred and decided figures.
+    pub note: Option<&'static str>,
+}
+
+/// The type of a parameter's values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ParamKind {
+    /// Free text (domains, URLs, keywords, extensions).
+    Text,
+    /// A whole number.
+    Integer,
+    /// A calendar date written `yyyy-MM-dd`.
+    Date,
+    /// One of a fixed set of values.
+    Enum {
+        /// The Rust type that holds the values.
+        name: &'static str,
+        /// The values accepted on the wire.
+        values: &'static [&'static str],
+    },
+}
+
+/// One query parameter of an operation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Param {
+    /// Name on the wire.
+    pub wire: &'static str,
+    /// Name in Rust (builder argument or method).
+    pub rust: &'static str,
+    /// Type of the values.
+    pub kind: ParamKind,
+    /// What it means.
+    pub description: &'static str,
+    /// Whether every call must carry it.
+    pub required: bool,
+    /// Whether it takes several values, joined by the list separator.
+    pub list: bool,
+    /// Filled in by the client (the key, the action), never by the caller.
+    pub implicit: bool,
+    /// Fewest values of a list.
+    pub min_items: Option<Limit>,
+    /// Most values of a list.
+    pub max_items: Option<Limit>,
+    /// Smallest integer value.
+    pub min: Option<Limit>,
+    /// Largest integer value.
+    pub max: Option<Limit>,
+    /// Value sent when the caller gives none.
+    pub default: Option<&'static str>,
+}
+
+/// `if_param = if_value` requires `require` (equal to `equal_to`, when given).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rule {
+    /// The parameter whose value triggers the rule.
+    pub if_param: &'static str,
+    /// The value that triggers it.
+    pub if_value: &'static str,
+    /// The parameter that must then be present.
+    pub require: &'static str,
+    /// The value it must then have, if any.
+    pub equal_to: Option<&'static str>,
+    /// Where the rule comes from.
+    pub source: Source,
+    /// The rule in words.
+    pub description: &'static str,
+}
+
+/// How the `response` member is laid out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Shape {
+    /// An array of payload records.
+    Array,
+    /// One payload value.
+    Single,
+    /// An object keyed by the values of the `key` parameter.
+    Map {
+        /// The list parameter whose values are the keys.
+        key: &'static str,
+    },
+}
+
+/// The response of an operation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Response {
+    /// Layout of `response`.
+    pub shape: Shape,
+    /// Record name in the spec, or `serp`.
+    pub payload: &'static str,
+    /// What it holds.
+    pub description: &'static str,
+}
+
+/// Whether units are charged per returned row or per call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Charged {
+    /// Unit figure x `ResultRows`.
+    PerRow,
+    /// The unit figure, whatever the row count.
+    PerCall,
+}
+
+/// What the first trailing figure counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Counts {
+    /// Input items (domains, URLs, keywords) per request.
+    Items,
+    /// Rows returned per request.
+    Rows,
+}
+
+/// Unit costs and request-rate figures of an operation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cost {
+    /// The unit figure(s) exactly as the reference prints them.
+    pub printed: &'static str,
+    /// The trailing figures exactly as printed.
+    pub trailing: &'static str,
+    /// The unit figures (one, or two for the ambiguous operations).
+    pub units: &'static [i64],
+    /// The reading of the figures.
+    pub charged: Charged,
+    /// Where that reading comes from.
+    pub charged_source: Source,
+    /// Why, when the reading is decided.
+    pub charged_note: Option<&'static str>,
+    /// Max items or rows per request (first trailing figure).
+    pub per_request: Limit,
+    /// What `per_request` counts.
+    pub per_request_counts: Counts,
+    /// Requests per minute (second trailing figure).
+    pub requests_per_minute: Limit,
+}
+
+/// One operation of the API.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Operation {
+    /// Group name (`domains`).
+    pub group: &'static str,
+    /// Group path with its trailing slash (`/api/v2/domains/`).
+    pub path: &'static str,
+    /// The `action` value on the wire.
+    pub action: &'static str,
+    /// Other names the reference uses for it.
+    pub aliases: &'static [&'static str],
+    /// Builder method name in Rust.
+    pub method: &'static str,
+    /// What it does.
+    pub description: &'static str,
+    /// Its own parameters, in spec order.
+    pub params: &'static [Param],
+    /// Conditional rules between its parameters.
+    pub rules: &'static [Rule],
+    /// Its response.
+    pub response: Response,
+    /// Its costs and rate figures.
+    pub cost: Cost,
+}
+
+impl Operation {
+    /// `group action`, as used in messages.
+    pub fn label(&self) -> String {
+        format!("{} {}", self.group, self.action)
+    }
+
+    /// The parameter with this wire name.
+    pub fn param(&self, wire: &str) -> Option<&'static Param> {
+        self.params.iter().find(|p| p.wire == wire)
+    }
+}
+
+/// Facts common to every call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Service {
+    /// Name of the API.
+    pub title: &'static str,
+    /// Default base URL (without `/api/v2`).
+    pub base_url: &'static str,
+    /// Separator of list values on the wire.
+    pub list_separator: char,
+    /// The API-key parameter.
+    pub key: Param,
+    /// The country-database parameter.
+    pub database: Param,
+    /// The action parameter.
+    pub action: Param,
+}
