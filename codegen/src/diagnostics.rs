@@ -114,6 +114,8 @@ impl<'a> Collector<'a> {
             return Ok(());
         }
         self.found.sort_by_key(|(start, _)| *start);
-        Err(Diagnostics(self.found.into_iter().map(|(_, d)| d).collect()))
+        Err(Diagnostics(
+            self.found.into_iter().map(|(_, d)| d).collect(),
+        ))
     }
 }

@@ -27,7 +27,15 @@ pub fn load_str(name: &str, text: &str) -> Result<model::Spec, Diagnostics> {
 
 /// Generate the Rust module for a spec held in memory.
 pub fn generate_str(name: &str, text: &str) -> Result<String, Diagnostics> {
-    load_str(name, text).map(|spec| emit::emit(&spec))
+    let spec = load_str(name, text)?;
+    emit::emit(&spec).map_err(|err| {
+        Diagnostics(vec![Diagnostic {
+            file: name.to_owned(),
+            line: 0,
+            column: 0,
+            message: format!("internal generator error, please report it: {err}"),
+        }])
+    })
 }
 
 /// Generate the Rust module for the spec file at `path`.

@@ -112,7 +112,10 @@ pub enum FieldType {
     /// A comma-separated string, split into items (empty segments dropped).
     CommaList(ListItem),
     /// A JSON array of records.
-    List { record: String, type_name: String },
+    List {
+        record: String,
+        type_name: String,
+    },
 }
 
 impl FieldType {
@@ -241,7 +244,9 @@ pub enum Shape {
     Array,
     Single,
     /// Keyed by the values of a list parameter.
-    Map { key: String },
+    Map {
+        key: String,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq)]

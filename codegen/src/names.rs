@@ -85,7 +85,10 @@ mod tests {
 
     #[test]
     fn conversions() {
-        assert_eq!(to_pascal("pages_with_more_keywords"), "PagesWithMoreKeywords");
+        assert_eq!(
+            to_pascal("pages_with_more_keywords"),
+            "PagesWithMoreKeywords"
+        );
         assert_eq!(to_pascal("ai_keywords"), "AiKeywords");
         assert_eq!(to_screaming("serp_history"), "SERP_HISTORY");
     }

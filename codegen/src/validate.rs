@@ -146,7 +146,10 @@ fn single_char(cx: &mut Cx, s: &S) -> char {
 
 fn described(cx: &mut Cx, s: &S) -> String {
     if s.get_ref().trim().is_empty() {
-        cx.c.error(span(s), "a description must not be empty: it becomes the item's docs");
+        cx.c.error(
+            span(s),
+            "a description must not be empty: it becomes the item's docs",
+        );
     }
     text(s)
 }
@@ -271,11 +274,17 @@ fn enum_def(cx: &mut Cx, e: &parse::Enum) -> Enum {
         .enums
         .insert(
             text(&e.name),
-            (type_name.clone(), values.iter().map(|v| v.wire.clone()).collect()),
+            (
+                type_name.clone(),
+                values.iter().map(|v| v.wire.clone()).collect(),
+            ),
         )
         .is_some()
     {
-        cx.c.error(span(&e.name), format!("enum `{}` is defined twice", e.name.get_ref()));
+        cx.c.error(
+            span(&e.name),
+            format!("enum `{}` is defined twice", e.name.get_ref()),
+        );
     }
     Enum {
         name: text(&e.name),
@@ -306,7 +315,11 @@ fn field(cx: &mut Cx, f: &parse::Field) -> Field {
     if (nullable || optional)
         && matches!(
             ty,
-            FieldType::Flag | FieldType::Date | FieldType::DateTime | FieldType::Time | FieldType::Serp
+            FieldType::Flag
+                | FieldType::Date
+                | FieldType::DateTime
+                | FieldType::Time
+                | FieldType::Serp
         )
     {
         cx.c.error(
@@ -342,7 +355,10 @@ fn field_type(cx: &mut Cx, f: &parse::Field) -> FieldType {
     };
     if let Some(ty) = simple {
         if let Some(items) = &f.items {
-            cx.c.error(span(items), "`items` applies to `list` and `comma_list` fields only");
+            cx.c.error(
+                span(items),
+                "`items` applies to `list` and `comma_list` fields only",
+            );
         }
         return ty;
     }
@@ -390,11 +406,7 @@ fn field_type(cx: &mut Cx, f: &parse::Field) -> FieldType {
     }
 }
 
-fn record(
-    cx: &mut Cx,
-    r: &parse::Record,
-    fieldsets: &BTreeMap<String, Vec<Field>>,
-) -> Record {
+fn record(cx: &mut Cx, r: &parse::Record, fieldsets: &BTreeMap<String, Vec<Field>>) -> Record {
     let mut fields = Vec::new();
     for include in &r.include {
         match fieldsets.get(include.get_ref()) {
@@ -415,10 +427,24 @@ fn record(
             .get(i.wrapping_sub(own_start))
             .map_or(span(&r.name), |f| span(&f.wire));
         if !wires.insert(f.wire.clone()) {
-            cx.c.error(at.clone(), format!("field `{}` appears twice in record `{}`", f.wire, r.name.get_ref()));
+            cx.c.error(
+                at.clone(),
+                format!(
+                    "field `{}` appears twice in record `{}`",
+                    f.wire,
+                    r.name.get_ref()
+                ),
+            );
         }
         if !rusts.insert(f.rust.clone()) {
-            cx.c.error(at, format!("Rust name `{}` is used twice in record `{}`", f.rust, r.name.get_ref()));
+            cx.c.error(
+                at,
+                format!(
+                    "Rust name `{}` is used twice in record `{}`",
+                    f.rust,
+                    r.name.get_ref()
+                ),
+            );
         }
     }
     if fields.is_empty() {
@@ -440,7 +466,9 @@ fn common(cx: &mut Cx, c: &parse::Common) -> Common {
         if !flag(&p.implicit) || p.ty.get_ref() != "string" {
             cx.c.error(
                 span(&p.wire),
-                format!("the `{role}` parameter must be an implicit string: the client fills it in"),
+                format!(
+                    "the `{role}` parameter must be an implicit string: the client fills it in"
+                ),
             );
         }
     }
@@ -482,7 +510,10 @@ fn param(cx: &mut Cx, p: &parse::Param) -> Param {
         Some(rust) => snake_name(cx, rust),
         None => {
             if let Some(problem) = snake_problem(p.wire.get_ref()) {
-                cx.c.error(span(&p.wire), format!("{problem}: give this parameter a `rust` name"));
+                cx.c.error(
+                    span(&p.wire),
+                    format!("{problem}: give this parameter a `rust` name"),
+                );
             }
             text(&p.wire)
         }
@@ -512,28 +543,54 @@ fn param(cx: &mut Cx, p: &parse::Param) -> Param {
     let max = p.max.as_ref().map(|l| limit(cx, l));
     for (l, what) in [(&p.min_items, "min_items"), (&p.max_items, "max_items")] {
         if let Some(l) = l.as_ref().filter(|_| !list) {
-            cx.c.error(span(&l.value), format!("`{what}` applies to list parameters only (add `list = true`)"));
+            cx.c.error(
+                span(&l.value),
+                format!("`{what}` applies to list parameters only (add `list = true`)"),
+            );
         }
     }
     for (l, what) in [(&p.min, "min"), (&p.max, "max")] {
         if let Some(l) = l.as_ref().filter(|_| ty != ParamType::Integer) {
-            cx.c.error(span(&l.value), format!("`{what}` applies to integer parameters only"));
+            cx.c.error(
+                span(&l.value),
+                format!("`{what}` applies to integer parameters only"),
+            );
         }
     }
     if let (Some(lo), Some(hi)) = (&p.min, &p.max)
         && lo.value.get_ref() > hi.value.get_ref()
     {
-        cx.c.error(span(&hi.value), format!("`max` {} is below `min` {}", hi.value.get_ref(), lo.value.get_ref()));
+        cx.c.error(
+            span(&hi.value),
+            format!(
+                "`max` {} is below `min` {}",
+                hi.value.get_ref(),
+                lo.value.get_ref()
+            ),
+        );
     }
     if let (Some(lo), Some(hi)) = (&p.min_items, &p.max_items)
         && lo.value.get_ref() > hi.value.get_ref()
     {
-        cx.c.error(span(&hi.value), format!("`max_items` {} is below `min_items` {}", hi.value.get_ref(), lo.value.get_ref()));
+        cx.c.error(
+            span(&hi.value),
+            format!(
+                "`max_items` {} is below `min_items` {}",
+                hi.value.get_ref(),
+                lo.value.get_ref()
+            ),
+        );
     }
-    let default = p.default.as_ref().map(|d| value_of(cx, d, &ty, min.as_ref(), max.as_ref()));
+    let default = p
+        .default
+        .as_ref()
+        .map(|d| value_of(cx, d, &ty, min.as_ref(), max.as_ref()));
     let required = *p.required.get_ref();
     if required && p.default.is_some() {
-        cx.c.error(span(&p.required), "a parameter with a `default` cannot also be required");
+        cx.c.error(
+            span(&p.required),
+            "a parameter with a `default` cannot also be required",
+        );
     }
     Param {
         wire: text(&p.wire),
@@ -586,7 +643,10 @@ fn value_of(
 
 fn action(cx: &mut Cx, a: &parse::Action, groups: &[Group], common: &Common) -> Option<Action> {
     let Some(group) = groups.iter().find(|g| &g.wire == a.group.get_ref()) else {
-        cx.c.error(span(&a.group), format!("unknown group `{}`", a.group.get_ref()));
+        cx.c.error(
+            span(&a.group),
+            format!("unknown group `{}`", a.group.get_ref()),
+        );
         return None;
     };
     if a.wire.get_ref().is_empty() || a.wire.get_ref().contains(char::is_whitespace) {
@@ -597,20 +657,36 @@ fn action(cx: &mut Cx, a: &parse::Action, groups: &[Group], common: &Common) -> 
     claim_type_name(cx, &type_name, span(&a.rust));
 
     let mut params = Vec::new();
-    let reserved = [common.key.wire.as_str(), &common.database.wire, &common.action.wire];
+    let reserved = [
+        common.key.wire.as_str(),
+        &common.database.wire,
+        &common.action.wire,
+    ];
     for p in &a.params {
         let param = param(cx, p);
         if param.implicit {
             cx.c.error(span(&p.wire), "only common parameters are implicit");
         }
         if reserved.contains(&param.wire.as_str()) {
-            cx.c.error(span(&p.wire), format!("`{}` is a common parameter", param.wire));
+            cx.c.error(
+                span(&p.wire),
+                format!("`{}` is a common parameter", param.wire),
+            );
         }
         if ["client", common.database.rust.as_str()].contains(&param.rust.as_str()) {
-            cx.c.error(span(&p.wire), format!("Rust name `{}` is taken by the builder itself", param.rust));
+            cx.c.error(
+                span(&p.wire),
+                format!("Rust name `{}` is taken by the builder itself", param.rust),
+            );
         }
-        if params.iter().any(|q: &Param| q.wire == param.wire || q.rust == param.rust) {
-            cx.c.error(span(&p.wire), format!("parameter `{}` is defined twice", param.wire));
+        if params
+            .iter()
+            .any(|q: &Param| q.wire == param.wire || q.rust == param.rust)
+        {
+            cx.c.error(
+                span(&p.wire),
+                format!("parameter `{}` is defined twice", param.wire),
+            );
         }
         params.push(param);
     }
@@ -645,22 +721,40 @@ fn rule(cx: &mut Cx, r: &parse::Rule, params: &[Param]) -> Rule {
             if !values.contains(r.if_value.get_ref()) {
                 cx.c.error(
                     span(&r.if_value),
-                    format!("`{}` is not a value of `{}`", r.if_value.get_ref(), r.if_param.get_ref()),
+                    format!(
+                        "`{}` is not a value of `{}`",
+                        r.if_value.get_ref(),
+                        r.if_param.get_ref()
+                    ),
                 );
             }
         }
-        Some(_) => cx.c.error(span(&r.if_param), "a rule's `if_param` must be an enum parameter"),
-        None => cx.c.error(span(&r.if_param), format!("no parameter `{}` in this action", r.if_param.get_ref())),
+        Some(_) => cx.c.error(
+            span(&r.if_param),
+            "a rule's `if_param` must be an enum parameter",
+        ),
+        None => cx.c.error(
+            span(&r.if_param),
+            format!("no parameter `{}` in this action", r.if_param.get_ref()),
+        ),
     }
     let equal_to = match find(&r.require) {
         Some(p) => {
             if p.required {
-                cx.c.error(span(&r.require), format!("`{}` is always required: the rule says nothing", p.wire));
+                cx.c.error(
+                    span(&r.require),
+                    format!("`{}` is always required: the rule says nothing", p.wire),
+                );
             }
-            r.equal_to.as_ref().map(|v| value_of(cx, v, &p.ty, p.min.as_ref(), p.max.as_ref()))
+            r.equal_to
+                .as_ref()
+                .map(|v| value_of(cx, v, &p.ty, p.min.as_ref(), p.max.as_ref()))
         }
         None => {
-            cx.c.error(span(&r.require), format!("no parameter `{}` in this action", r.require.get_ref()));
+            cx.c.error(
+                span(&r.require),
+                format!("no parameter `{}` in this action", r.require.get_ref()),
+            );
             None
         }
     };
@@ -683,7 +777,10 @@ fn response(cx: &mut Cx, r: &parse::Response, params: &[Param]) -> Response {
                 type_name: type_name.clone(),
             },
             None => {
-                cx.c.error(span(&r.of), format!("`of` names no record (nor `serp`): `{name}`"));
+                cx.c.error(
+                    span(&r.of),
+                    format!("`of` names no record (nor `serp`): `{name}`"),
+                );
                 Payload::Serp
             }
         },
@@ -693,7 +790,10 @@ fn response(cx: &mut Cx, r: &parse::Response, params: &[Param]) -> Response {
         ("single", None) => Shape::Single,
         ("map", Some(key)) => {
             if !params.iter().any(|p| p.list && &p.wire == key.get_ref()) {
-                cx.c.error(span(key), "a map's `key` must name a list parameter of this action");
+                cx.c.error(
+                    span(key),
+                    "a map's `key` must name a list parameter of this action",
+                );
             }
             Shape::Map { key: text(key) }
         }
@@ -706,7 +806,10 @@ fn response(cx: &mut Cx, r: &parse::Response, params: &[Param]) -> Response {
             Shape::Array
         }
         (other, _) => {
-            cx.c.error(span(&r.shape), format!("unknown shape `{other}`: expected array, single or map"));
+            cx.c.error(
+                span(&r.shape),
+                format!("unknown shape `{other}`: expected array, single or map"),
+            );
             Shape::Array
         }
     };
@@ -736,7 +839,10 @@ fn cost(cx: &mut Cx, c: &parse::Cost, a: &parse::Action, params: &[Param]) -> Co
     if figures(c.printed.get_ref()) != units {
         cx.c.error(
             span(&c.printed),
-            format!("`printed` \"{}\" does not show the figures of `units` {units:?}", c.printed.get_ref()),
+            format!(
+                "`printed` \"{}\" does not show the figures of `units` {units:?}",
+                c.printed.get_ref()
+            ),
         );
     }
     let per_request = limit(cx, &c.per_request);
@@ -757,7 +863,10 @@ fn cost(cx: &mut Cx, c: &parse::Cost, a: &parse::Action, params: &[Param]) -> Co
         "per_row" => Charged::PerRow,
         "per_call" => Charged::PerCall,
         other => {
-            cx.c.error(span(&c.charged), format!("unknown `charged` `{other}`: expected per_row or per_call"));
+            cx.c.error(
+                span(&c.charged),
+                format!("unknown `charged` `{other}`: expected per_row or per_call"),
+            );
             Charged::PerRow
         }
     };
@@ -765,7 +874,10 @@ fn cost(cx: &mut Cx, c: &parse::Cost, a: &parse::Action, params: &[Param]) -> Co
         "items" => Counts::Items,
         "rows" => Counts::Rows,
         other => {
-            cx.c.error(span(&c.per_request_counts), format!("unknown `per_request_counts` `{other}`: expected items or rows"));
+            cx.c.error(
+                span(&c.per_request_counts),
+                format!("unknown `per_request_counts` `{other}`: expected items or rows"),
+            );
             Counts::Rows
         }
     };
@@ -777,7 +889,10 @@ fn cost(cx: &mut Cx, c: &parse::Cost, a: &parse::Action, params: &[Param]) -> Co
         if !fits {
             cx.c.error(
                 span(&c.per_request_counts),
-                format!("no parameter takes at most {} items, as `per_request` says", per_request.value),
+                format!(
+                    "no parameter takes at most {} items, as `per_request` says",
+                    per_request.value
+                ),
             );
         }
     }

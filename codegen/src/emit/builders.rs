@@ -50,7 +50,13 @@ pub fn client_ext(spec: &Spec) -> TokenStream {
 
 pub fn group(spec: &Spec, g: &Group) -> TokenStream {
     let ty = format_ident!("{}", g.type_name);
-    let docs = doc(&[&g.description, &format!("Obtained from [`Client::{}`](rt::Client::{}).", g.rust, g.rust)]);
+    let docs = doc(&[
+        &g.description,
+        &format!(
+            "Obtained from [`Client::{}`](rt::Client::{}).",
+            g.rust, g.rust
+        ),
+    ]);
     let constructors = spec
         .actions
         .iter()
@@ -129,8 +135,16 @@ fn param_doc(p: &Param) -> String {
         ("maximum", &p.max),
     ] {
         if let Some(l) = l {
-            let unit = if label.starts_with("at") { " values" } else { "" };
-            limits.push(format!("{label} {}{unit} ({})", l.value, l.source.variant().to_lowercase()));
+            let unit = if label.starts_with("at") {
+                " values"
+            } else {
+                ""
+            };
+            limits.push(format!(
+                "{label} {}{unit} ({})",
+                l.value,
+                l.source.variant().to_lowercase()
+            ));
         }
     }
     let limits = if limits.is_empty() {
@@ -159,7 +173,10 @@ fn constructor(a: &Action) -> TokenStream {
             quote!(#name: ::core::option::Option::None)
         }
     });
-    let params_doc: Vec<String> = required.iter().map(|p| format!("- {}", param_doc(p))).collect();
+    let params_doc: Vec<String> = required
+        .iter()
+        .map(|p| format!("- {}", param_doc(p)))
+        .collect();
     let docs = doc(&[
         &a.description,
         &format!("`GET {}?action={}`. {}", a.path, a.wire, units_text(a)),
@@ -241,9 +258,16 @@ pub fn builder(spec: &Spec, a: &Action) -> TokenStream {
             },
         }
     });
-    let binding = if a.params.is_empty() { quote!(request) } else { quote!(mut request) };
+    let binding = if a.params.is_empty() {
+        quote!(request)
+    } else {
+        quote!(mut request)
+    };
     let docs = doc(&[
-        &format!("Request builder for `{}` `{}`: {}", a.group, a.wire, a.description),
+        &format!(
+            "Request builder for `{}` `{}`: {}",
+            a.group, a.wire, a.description
+        ),
         "Check it with [`request`](Self::request) and send it with [`send`](Self::send); every limit of the spec is checked before anything is sent.",
     ]);
     let send_doc = doc(&[&format!(

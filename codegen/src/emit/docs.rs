@@ -10,7 +10,12 @@ pub fn doc(paragraphs: &[&str]) -> TokenStream {
         if !lines.is_empty() {
             lines.push(String::new());
         }
-        lines.extend(paragraph.trim().lines().map(|line| format!(" {}", line.trim_end())));
+        lines.extend(
+            paragraph
+                .trim()
+                .lines()
+                .map(|line| format!(" {}", line.trim_end())),
+        );
     }
     quote! { #( #[doc = #lines] )* }
 }

@@ -4,7 +4,9 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use crate::model::{Action, Charged, Counts, Limit, Param, ParamType, Payload, Rule, Shape, Source, Spec};
+use crate::model::{
+    Action, Charged, Counts, Limit, Param, ParamType, Payload, Rule, Shape, Source, Spec,
+};
 
 fn option_str(s: Option<&str>) -> TokenStream {
     match s {
@@ -48,7 +50,12 @@ fn param(p: &Param) -> TokenStream {
         }
     };
     let (required, list, implicit) = (p.required, p.list, p.implicit);
-    let (min_items, max_items, min, max) = (limit(&p.min_items), limit(&p.max_items), limit(&p.min), limit(&p.max));
+    let (min_items, max_items, min, max) = (
+        limit(&p.min_items),
+        limit(&p.max_items),
+        limit(&p.min),
+        limit(&p.max),
+    );
     let default = option_str(p.default.as_deref());
     quote! {
         rt::table::Param {
@@ -69,7 +76,8 @@ fn param(p: &Param) -> TokenStream {
 }
 
 fn rule(r: &Rule) -> TokenStream {
-    let (if_param, if_value, require, description) = (&r.if_param, &r.if_value, &r.require, &r.description);
+    let (if_param, if_value, require, description) =
+        (&r.if_param, &r.if_value, &r.require, &r.description);
     let equal_to = option_str(r.equal_to.as_deref());
     let source = source(r.source);
     quote! {
@@ -86,7 +94,8 @@ fn rule(r: &Rule) -> TokenStream {
 
 fn operation(a: &Action) -> TokenStream {
     let name = format_ident!("{}", a.const_name);
-    let (group, path, action, method, description) = (&a.group, &a.path, &a.wire, &a.rust, &a.description);
+    let (group, path, action, method, description) =
+        (&a.group, &a.path, &a.wire, &a.rust, &a.description);
     let aliases = &a.aliases;
     let params = a.params.iter().map(param);
     let rules = a.rules.iter().map(rule);
@@ -148,7 +157,10 @@ fn operation(a: &Action) -> TokenStream {
 
 pub fn table(spec: &Spec) -> TokenStream {
     let operations = spec.actions.iter().map(operation);
-    let names = spec.actions.iter().map(|a| format_ident!("{}", a.const_name));
+    let names = spec
+        .actions
+        .iter()
+        .map(|a| format_ident!("{}", a.const_name));
     let (base_url, title) = (&spec.base_url, &spec.title);
     let separator = spec.list_separator;
     let key = param(&spec.common.key);

@@ -13,11 +13,7 @@ fn quirk(name: &str) -> String {
 }
 
 pub fn enum_def(e: &Enum) -> TokenStream {
-    if e.open {
-        open_enum(e)
-    } else {
-        closed_enum(e)
-    }
+    if e.open { open_enum(e) } else { closed_enum(e) }
 }
 
 fn enum_doc(e: &Enum) -> TokenStream {
@@ -27,7 +23,11 @@ fn enum_doc(e: &Enum) -> TokenStream {
     } else {
         "Closed set: any other value is refused."
     };
-    let note = e.source.as_ref().and_then(|s| s.note.as_deref()).unwrap_or("");
+    let note = e
+        .source
+        .as_ref()
+        .and_then(|s| s.note.as_deref())
+        .unwrap_or("");
     doc(&[
         &e.description,
         &format!("Wire values: {}. {kind}", values.join(", ")),
@@ -39,9 +39,16 @@ fn closed_enum(e: &Enum) -> TokenStream {
     let name = format_ident!("{}", e.type_name);
     let docs = enum_doc(e);
     let wire_name = &e.name;
-    let variants: Vec<_> = e.values.iter().map(|v| format_ident!("{}", v.variant)).collect();
+    let variants: Vec<_> = e
+        .values
+        .iter()
+        .map(|v| format_ident!("{}", v.variant))
+        .collect();
     let wires: Vec<&str> = e.values.iter().map(|v| v.wire.as_str()).collect();
-    let value_docs = e.values.iter().map(|v| doc(&[&v.description, &format!("Wire value: `{}`.", v.wire)]));
+    let value_docs = e
+        .values
+        .iter()
+        .map(|v| doc(&[&v.description, &format!("Wire value: `{}`.", v.wire)]));
     quote! {
         #docs
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, ::serde::Serialize, ::serde::Deserialize, ::schemars::JsonSchema)]
@@ -84,9 +91,16 @@ fn closed_enum(e: &Enum) -> TokenStream {
 fn open_enum(e: &Enum) -> TokenStream {
     let name = format_ident!("{}", e.type_name);
     let docs = enum_doc(e);
-    let variants: Vec<_> = e.values.iter().map(|v| format_ident!("{}", v.variant)).collect();
+    let variants: Vec<_> = e
+        .values
+        .iter()
+        .map(|v| format_ident!("{}", v.variant))
+        .collect();
     let wires: Vec<&str> = e.values.iter().map(|v| v.wire.as_str()).collect();
-    let value_docs = e.values.iter().map(|v| doc(&[&v.description, &format!("Wire value: `{}`.", v.wire)]));
+    let value_docs = e
+        .values
+        .iter()
+        .map(|v| doc(&[&v.description, &format!("Wire value: `{}`.", v.wire)]));
     let schema_name = &e.type_name;
     quote! {
         #docs
@@ -165,7 +179,11 @@ fn field_type(f: &Field) -> (TokenStream, TokenStream) {
     let option = f.is_option();
     let (ty, serde_with, schema_as): (TokenStream, Option<(&str, &str)>, Option<TokenStream>) =
         match &f.ty {
-            FieldType::Integer if option => (quote!(i64), Some(("deserialize_with", "option_integer")), None),
+            FieldType::Integer if option => (
+                quote!(i64),
+                Some(("deserialize_with", "option_integer")),
+                None,
+            ),
             FieldType::Integer => (quote!(i64), Some(("deserialize_with", "integer")), None),
             FieldType::Number => (quote!(f64), None, None),
             FieldType::String => (quote!(::std::string::String), None, None),
@@ -175,13 +193,21 @@ fn field_type(f: &Field) -> (TokenStream, TokenStream) {
                 Some(quote!(::core::option::Option<::std::string::String>)),
             ),
             FieldType::Flag => (quote!(bool), Some(("with", "flag")), Some(quote!(i64))),
-            FieldType::Date => (quote!(::jiff::civil::Date), Some(("with", "date")), Some(quote!(::std::string::String))),
+            FieldType::Date => (
+                quote!(::jiff::civil::Date),
+                Some(("with", "date")),
+                Some(quote!(::std::string::String)),
+            ),
             FieldType::DateTime => (
                 quote!(::jiff::civil::DateTime),
                 Some(("with", "datetime")),
                 Some(quote!(::std::string::String)),
             ),
-            FieldType::Time => (quote!(::jiff::civil::Time), Some(("with", "time")), Some(quote!(::std::string::String))),
+            FieldType::Time => (
+                quote!(::jiff::civil::Time),
+                Some(("with", "time")),
+                Some(quote!(::std::string::String)),
+            ),
             FieldType::Serp => (quote!(rt::Serp), None, None),
             FieldType::CommaList(item) => {
                 let item = match item {
@@ -199,11 +225,16 @@ fn field_type(f: &Field) -> (TokenStream, TokenStream) {
             }
             FieldType::List { type_name, .. } => {
                 let t = format_ident!("{}", type_name);
-                let with = (f.nullable || f.optional).then_some(("deserialize_with", "null_as_default"));
+                let with =
+                    (f.nullable || f.optional).then_some(("deserialize_with", "null_as_default"));
                 (quote!(::std::vec::Vec<#t>), with, None)
             }
         };
-    let ty = if option { quote!(::core::option::Option<#ty>) } else { ty };
+    let ty = if option {
+        quote!(::core::option::Option<#ty>)
+    } else {
+        ty
+    };
     let wire = &f.wire;
     let default = (f.nullable || f.optional).then(|| quote!(default,));
     let with = serde_with.map(|(attr, module)| {
@@ -215,7 +246,10 @@ fn field_type(f: &Field) -> (TokenStream, TokenStream) {
         let t = t.to_string().replace(' ', "");
         quote!(#[schemars(with = #t)])
     });
-    (ty, quote! { #[serde(#default rename = #wire #with)] #schema })
+    (
+        ty,
+        quote! { #[serde(#default rename = #wire #with)] #schema },
+    )
 }
 
 fn field(f: &Field) -> TokenStream {
@@ -232,13 +266,17 @@ fn field(f: &Field) -> TokenStream {
     } else {
         format!(" It {}.", presence.join(" and "))
     };
-    let docs = doc(&[&f.description, &format!("Wire name: `{}`.{presence}", f.wire)]);
+    let docs = doc(&[
+        &f.description,
+        &format!("Wire name: `{}`.{presence}", f.wire),
+    ]);
     let (ty, attrs) = field_type(f);
     quote! { #docs #attrs pub #name: #ty }
 }
 
 pub fn envelope(e: &Envelope) -> TokenStream {
-    let member_doc = |m: &crate::model::Member| doc(&[&m.description, &format!("Wire name: `{}`.", m.wire)]);
+    let member_doc =
+        |m: &crate::model::Member| doc(&[&m.description, &format!("Wire name: `{}`.", m.wire)]);
     let (rows_doc, used_doc, remaining_doc, response_doc) = (
         member_doc(&e.result_rows),
         member_doc(&e.units_used),
