@@ -143,9 +143,10 @@ impl ClientBuilder {
         let base_url = check_base_url(&self.base_url)?;
         let database = match self.database {
             Some(db) => db,
-            None => SERVICE.database.default.ok_or_else(|| {
-                Error::Config("the spec gives no default database".into())
-            })?,
+            None => SERVICE
+                .database
+                .default
+                .ok_or_else(|| Error::Config("the spec gives no default database".into()))?,
         };
         let http = reqwest::Client::builder()
             .connect_timeout(self.connect_timeout)
@@ -182,10 +183,16 @@ fn check_base_url(url: &str) -> Result<String, Error> {
                 "base URL `{url}` is plain http and not loopback: the API key would travel unencrypted"
             )));
         }
-        other => return Err(Error::Config(format!("base URL `{url}`: unsupported scheme `{other}`"))),
+        other => {
+            return Err(Error::Config(format!(
+                "base URL `{url}`: unsupported scheme `{other}`"
+            )));
+        }
     }
     if parsed.query().is_some() || parsed.fragment().is_some() {
-        return Err(Error::Config(format!("base URL `{url}` must not carry a query or fragment")));
+        return Err(Error::Config(format!(
+            "base URL `{url}` must not carry a query or fragment"
+        )));
     }
     Ok(url.trim_end_matches('/').to_owned())
 }
@@ -238,7 +245,10 @@ impl Client {
 
     /// Validate, send and decode a request. Generated builders call this; it is
     /// public for tools that build requests from the operation table.
-    pub async fn execute<T: DeserializeOwned>(&self, request: Request) -> Result<Envelope<T>, Error> {
+    pub async fn execute<T: DeserializeOwned>(
+        &self,
+        request: Request,
+    ) -> Result<Envelope<T>, Error> {
         let op = request.operation();
         let query = request.validate(&SERVICE, self.inner.database)?;
         let url = self.url(op, &query, &self.inner.key.0);
@@ -256,13 +266,23 @@ impl Client {
     fn scrub_error(&self, error: Error) -> Error {
         let key = &self.inner.key;
         match error {
-            Error::Service { operation, status, message, body } => Error::Service {
+            Error::Service {
+                operation,
+                status,
+                message,
+                body,
+            } => Error::Service {
                 operation,
                 status,
                 message: message.map(|m| key.scrub(&m)),
                 body: key.scrub(&body),
             },
-            Error::Decode { operation, path, message, body } => Error::Decode {
+            Error::Decode {
+                operation,
+                path,
+                message,
+                body,
+            } => Error::Decode {
                 operation,
                 path,
                 message: key.scrub(&message),
@@ -288,14 +308,20 @@ fn error_chain(error: &dyn std::error::Error) -> String {
 /// The service's own message in an error body: `message` or `error`.
 fn service_message(body: &[u8]) -> Option<String> {
     let value: serde_json::Value = serde_json::from_slice(body).ok()?;
-    ["message", "error"].iter().find_map(|k| match value.get(k)? {
-        serde_json::Value::String(s) => Some(s.clone()),
-        other => Some(other.to_string()),
-    })
+    ["message", "error"]
+        .iter()
+        .find_map(|k| match value.get(k)? {
+            serde_json::Value::String(s) => Some(s.clone()),
+            other => Some(other.to_string()),
+        })
 }
 
 /// Judge a body by its content (the service may label JSON as `text/html`).
-fn decode<T: DeserializeOwned>(op: &Operation, status: u16, body: &[u8]) -> Result<Envelope<T>, Error> {
+fn decode<T: DeserializeOwned>(
+    op: &Operation,
+    status: u16,
+    body: &[u8],
+) -> Result<Envelope<T>, Error> {
     if !(200..300).contains(&status) {
         return Err(Error::Service {
             operation: op.label(),
@@ -313,6 +339,7 @@ fn decode<T: DeserializeOwned>(op: &Operation, status: u16, body: &[u8]) -> Resu
     let mut de = serde_json::Deserializer::from_slice(body);
     let envelope = serde_path_to_error::deserialize(&mut de)
         .map_err(|e| decode_error(e.path().to_string(), e.inner().to_string()))?;
-    de.end().map_err(|e| decode_error(".".into(), e.to_string()))?;
+    de.end()
+        .map_err(|e| decode_error(".".into(), e.to_string()))?;
     Ok(envelope)
 }

@@ -43,7 +43,6 @@ mod serp;
 pub mod table;
 mod wire_enum;
 
-#[allow(clippy::all)]
 mod generated {
     include!(concat!(env!("OUT_DIR"), "/generated.rs"));
 }
@@ -62,5 +61,7 @@ pub use wire_enum::{UnknownValue, WireEnum};
 pub mod __private {
     pub use crate::quirks;
     pub use crate::table;
-    pub use crate::{Client, ClientBuilder, Error, Operation, Request, Serp, UnknownValue, WireEnum};
+    pub use crate::{
+        Client, ClientBuilder, Error, Operation, Request, Serp, UnknownValue, WireEnum,
+    };
 }

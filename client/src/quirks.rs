@@ -220,7 +220,8 @@ where
             write!(f, "{} written as {}", self.1, self.0)
         }
         fn visit_str<E: de::Error>(self, v: &str) -> Result<T, E> {
-            T::parse_format(self.0, v.trim()).ok_or_else(|| E::invalid_value(de::Unexpected::Str(v), &self))
+            T::parse_format(self.0, v.trim())
+                .ok_or_else(|| E::invalid_value(de::Unexpected::Str(v), &self))
         }
     }
     d.deserialize_str(Formatted(format, what, PhantomData))
@@ -355,7 +356,10 @@ mod tests {
 
     #[test]
     fn integral_floats_are_integers() {
-        assert_eq!(row(r#"{"n":12.0,"at":"2024-01-02 03:04:05"}"#).unwrap().n, 12);
+        assert_eq!(
+            row(r#"{"n":12.0,"at":"2024-01-02 03:04:05"}"#).unwrap().n,
+            12
+        );
         assert!(row(r#"{"n":12.5,"at":"2024-01-02 03:04:05"}"#).is_err());
         assert!(row(r#"{"n":1e300,"at":"2024-01-02 03:04:05"}"#).is_err());
     }
@@ -370,7 +374,11 @@ mod tests {
             ("null", None),
             (r#""""#, None),
         ] {
-            assert_eq!(row(&format!(r#"{{"n":1,"b":{word},{at}}}"#)).unwrap().b, want, "{word}");
+            assert_eq!(
+                row(&format!(r#"{{"n":1,"b":{word},{at}}}"#)).unwrap().b,
+                want,
+                "{word}"
+            );
         }
         assert_eq!(row(&format!(r#"{{"n":1,{at}}}"#)).unwrap().b, None);
         assert!(row(&format!(r#"{{"n":1,"b":"maybe",{at}}}"#)).is_err());

@@ -12,7 +12,11 @@ use crate::wire_enum::WireEnum;
 /// Characters left as they are in a query value (RFC 3986 unreserved); the rest
 /// is percent-encoded, so `&`, `=`, `#`, `+`, `|` and spaces inside a value can
 /// never be mistaken for query syntax.
-const VALUE: &AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'.').remove(b'_').remove(b'~');
+const VALUE: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
 
 /// A value that can be written as query text.
 pub trait ToWire {
@@ -120,11 +124,15 @@ impl Request {
             return Err(fail(
                 wire,
                 &values.join(" "),
-                format!("unknown parameter: this operation takes {}", list_or_none(&known)),
+                format!(
+                    "unknown parameter: this operation takes {}",
+                    list_or_none(&known)
+                ),
             ));
         }
         let database = self.database.as_deref().unwrap_or(default_database);
-        check_value(&service.database, database).map_err(|p| fail(service.database.wire, database, p))?;
+        check_value(&service.database, database)
+            .map_err(|p| fail(service.database.wire, database, p))?;
 
         let mut query = vec![
             (service.database.wire, database.to_owned()),
@@ -140,11 +148,21 @@ impl Request {
                     &defaulted[..]
                 }
                 (None, None) if param.required => {
-                    return Err(fail(param.wire, "(none)", "missing: this parameter is required".into()));
+                    return Err(fail(
+                        param.wire,
+                        "(none)",
+                        "missing: this parameter is required".into(),
+                    ));
                 }
                 (None, None) => continue,
             };
-            check_count(param, values).map_err(|p| fail(param.wire, &values.join(&service.list_separator.to_string()), p))?;
+            check_count(param, values).map_err(|p| {
+                fail(
+                    param.wire,
+                    &values.join(&service.list_separator.to_string()),
+                    p,
+                )
+            })?;
             for value in values {
                 if value.contains(service.list_separator) {
                     return Err(fail(
@@ -161,7 +179,12 @@ impl Request {
             query.push((param.wire, values.join(&service.list_separator.to_string())));
         }
         for rule in op.rules {
-            let sent = |wire: &str| query.iter().find(|(w, _)| *w == wire).map(|(_, v)| v.as_str());
+            let sent = |wire: &str| {
+                query
+                    .iter()
+                    .find(|(w, _)| *w == wire)
+                    .map(|(_, v)| v.as_str())
+            };
             if sent(rule.if_param) != Some(rule.if_value) {
                 continue;
             }
@@ -171,14 +194,22 @@ impl Request {
                     return Err(fail(
                         rule.require,
                         "(none)",
-                        format!("required when {trigger}: {} ({})", rule.description, rule.source.phrase()),
+                        format!(
+                            "required when {trigger}: {} ({})",
+                            rule.description,
+                            rule.source.phrase()
+                        ),
                     ));
                 }
                 (Some(value), Some(wanted)) if value != wanted => {
                     return Err(fail(
                         rule.require,
                         value,
-                        format!("must be {wanted} when {trigger}: {} ({})", rule.description, rule.source.phrase()),
+                        format!(
+                            "must be {wanted} when {trigger}: {} ({})",
+                            rule.description,
+                            rule.source.phrase()
+                        ),
                     ));
                 }
                 _ => {}
@@ -192,7 +223,11 @@ fn list_or_none(names: &[&str]) -> String {
     if names.is_empty() {
         "no parameters".to_owned()
     } else {
-        names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+        names
+            .iter()
+            .map(|n| format!("`{n}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 }
 
@@ -209,10 +244,18 @@ fn check_count(param: &Param, values: &[String]) -> Result<(), String> {
         return Err(format!("takes exactly one value, {n} given"));
     }
     if let Some(min) = param.min_items.filter(|m| n < m.value) {
-        return Err(format!("{n} values given, at least {} required ({})", min.value, limit_text(&min)));
+        return Err(format!(
+            "{n} values given, at least {} required ({})",
+            min.value,
+            limit_text(&min)
+        ));
     }
     if let Some(max) = param.max_items.filter(|m| n > m.value) {
-        return Err(format!("{n} values given, at most {} allowed ({})", max.value, limit_text(&max)));
+        return Err(format!(
+            "{n} values given, at most {} allowed ({})",
+            max.value,
+            limit_text(&max)
+        ));
     }
     Ok(())
 }
@@ -228,16 +271,24 @@ fn check_value(param: &Param, value: &str) -> Result<(), String> {
                 .parse()
                 .map_err(|_| "must be a whole number".to_owned())?;
             if let Some(min) = param.min.filter(|m| n < m.value) {
-                return Err(format!("below the minimum {} ({})", min.value, limit_text(&min)));
+                return Err(format!(
+                    "below the minimum {} ({})",
+                    min.value,
+                    limit_text(&min)
+                ));
             }
             if let Some(max) = param.max.filter(|m| n > m.value) {
-                return Err(format!("above the maximum {} ({})", max.value, limit_text(&max)));
+                return Err(format!(
+                    "above the maximum {} ({})",
+                    max.value,
+                    limit_text(&max)
+                ));
             }
             Ok(())
         }
         ParamKind::Date => {
-            let well_formed = value.len() == 10
-                && jiff::civil::Date::strptime("%Y-%m-%d", value).is_ok();
+            let well_formed =
+                value.len() == 10 && jiff::civil::Date::strptime("%Y-%m-%d", value).is_ok();
             if well_formed {
                 Ok(())
             } else {
@@ -293,6 +344,9 @@ mod tests {
             ],
             '|',
         );
-        assert_eq!(q, "action=metrics&keyword=scarpe%20running|caff%C3%A8%20%26%20latte|a%2Bb%3Dc");
+        assert_eq!(
+            q,
+            "action=metrics&keyword=scarpe%20running|caff%C3%A8%20%26%20latte|a%2Bb%3Dc"
+        );
     }
 }

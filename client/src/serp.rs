@@ -84,7 +84,11 @@ impl<'de> Visitor<'de> for SerpVisitor {
                 .parse::<u32>()
                 .ok()
                 .filter(|p| *p > 0)
-                .ok_or_else(|| de::Error::custom(format_args!("SERP position `{key}` is not a positive number")))?;
+                .ok_or_else(|| {
+                    de::Error::custom(format_args!(
+                        "SERP position `{key}` is not a positive number"
+                    ))
+                })?;
             let url: Cow<'de, str> = map.next_value()?;
             results.push(SerpResult {
                 position,
@@ -168,6 +172,9 @@ mod tests {
     #[test]
     fn round_trips_to_the_wire_shape() {
         let serp: Serp = serde_json::from_str(r#"{"2":"b","1":"a"}"#).unwrap();
-        assert_eq!(serde_json::to_string(&serp).unwrap(), r#"{"1":"a","2":"b"}"#);
+        assert_eq!(
+            serde_json::to_string(&serp).unwrap(),
+            r#"{"1":"a","2":"b"}"#
+        );
     }
 }

@@ -167,8 +167,15 @@ fn constructor(a: &Action) -> TokenStream {
     let inits = a.params.iter().map(|p| {
         let name = format_ident!("{}", p.rust);
         if p.required {
-            let (_, _, convert) = arg_type(p);
-            quote!(#name: #convert)
+            match (p.list, &p.ty) {
+                (false, ParamType::Integer | ParamType::Date | ParamType::Enum { .. }) => {
+                    quote!(#name)
+                }
+                _ => {
+                    let (_, _, convert) = arg_type(p);
+                    quote!(#name: #convert)
+                }
+            }
         } else {
             quote!(#name: ::core::option::Option::None)
         }
@@ -258,10 +265,15 @@ pub fn builder(spec: &Spec, a: &Action) -> TokenStream {
             },
         }
     });
-    let binding = if a.params.is_empty() {
-        quote!(request)
+    let new_request = quote!(rt::Request::new(&operations::#operation, self.db.map(#db::as_str)));
+    let request_body = if a.params.is_empty() {
+        new_request
     } else {
-        quote!(mut request)
+        quote! {
+            let mut request = #new_request;
+            #(#pushes)*
+            request
+        }
     };
     let docs = doc(&[
         &format!(
@@ -292,9 +304,7 @@ pub fn builder(spec: &Spec, a: &Action) -> TokenStream {
             #(#setters)*
             /// The generic request this builder describes (not yet validated).
             pub fn request(&self) -> rt::Request {
-                let #binding = rt::Request::new(&operations::#operation, self.db.map(#db::as_str));
-                #(#pushes)*
-                request
+                #request_body
             }
             #send_doc
             pub async fn send(self) -> ::core::result::Result<Envelope<#output>, rt::Error> {

@@ -1,5 +1,7 @@
 //! Shared by the codegen tests: the real spec, and ways to change it.
 
+#![allow(dead_code)] // each test binary uses a different part of it
+
 use std::path::PathBuf;
 
 pub fn spec_path() -> PathBuf {

@@ -2111,7 +2111,7 @@ impl Projects<'_> {
         ProjectsOverview {
             client: self.client.clone(),
             db: ::core::option::Option::None,
-            project_id: project_id,
+            project_id,
         }
     }
     /// Keywords monitored in a project, with their metrics and the project's rankings.
@@ -2123,7 +2123,7 @@ impl Projects<'_> {
         ProjectsKeywords {
             client: self.client.clone(),
             db: ::core::option::Option::None,
-            project_id: project_id,
+            project_id,
         }
     }
     /// Best pages of the project's domain.
@@ -2136,8 +2136,8 @@ impl Projects<'_> {
         ProjectsBestPages {
             client: self.client.clone(),
             db: ::core::option::Option::None,
-            project_id: project_id,
-            limit: limit,
+            project_id,
+            limit,
         }
     }
     /// Pages of the project's domain that rank for the most keywords.
@@ -2154,8 +2154,8 @@ impl Projects<'_> {
         ProjectsPagesWithMoreKeywords {
             client: self.client.clone(),
             db: ::core::option::Option::None,
-            project_id: project_id,
-            limit: limit,
+            project_id,
+            limit,
         }
     }
     /// Pages of the project's domain with traffic potential.
@@ -2172,8 +2172,8 @@ impl Projects<'_> {
         ProjectsPagesWithPotential {
             client: self.client.clone(),
             db: ::core::option::Option::None,
-            project_id: project_id,
-            limit: limit,
+            project_id,
+            limit,
         }
     }
     /// Pages of the project's domain that gained traffic.
@@ -2186,8 +2186,8 @@ impl Projects<'_> {
         ProjectsWinnerPages {
             client: self.client.clone(),
             db: ::core::option::Option::None,
-            project_id: project_id,
-            limit: limit,
+            project_id,
+            limit,
         }
     }
     /// Pages of the project's domain that lost traffic.
@@ -2200,8 +2200,8 @@ impl Projects<'_> {
         ProjectsLoserPages {
             client: self.client.clone(),
             db: ::core::option::Option::None,
-            project_id: project_id,
-            limit: limit,
+            project_id,
+            limit,
         }
     }
 }
@@ -2247,7 +2247,7 @@ impl Domains<'_> {
             client: self.client.clone(),
             db: ::core::option::Option::None,
             domain: domain.into_iter().map(::core::convert::Into::into).collect(),
-            date: date,
+            date,
         }
     }
     /// Authority metrics of one or more domains.
@@ -2284,7 +2284,7 @@ impl Domains<'_> {
             client: self.client.clone(),
             db: ::core::option::Option::None,
             domain: domain.into_iter().map(::core::convert::Into::into).collect(),
-            limit: limit,
+            limit,
         }
     }
     /// Best pages of a domain.
@@ -2302,7 +2302,7 @@ impl Domains<'_> {
             client: self.client.clone(),
             db: ::core::option::Option::None,
             domain: domain.into(),
-            limit: limit,
+            limit,
         }
     }
     /// Keywords a domain ranks for, selected by `type` and paginated with `offset` and `limit`.
@@ -2322,9 +2322,9 @@ impl Domains<'_> {
             client: self.client.clone(),
             db: ::core::option::Option::None,
             domain: domain.into(),
-            keyword_type: keyword_type,
+            keyword_type,
             offset: ::core::option::Option::None,
-            limit: limit,
+            limit,
             page: ::core::option::Option::None,
             position: ::core::option::Option::None,
         }
@@ -2345,7 +2345,7 @@ impl Domains<'_> {
             db: ::core::option::Option::None,
             domain: domain.into(),
             offset: ::core::option::Option::None,
-            limit: limit,
+            limit,
         }
     }
     /// Organic competitors of one or more domains. Only domains with data are returned; their number is `ResultRows`.
@@ -2365,7 +2365,7 @@ impl Domains<'_> {
             client: self.client.clone(),
             db: ::core::option::Option::None,
             domain: domain.into_iter().map(::core::convert::Into::into).collect(),
-            limit: limit,
+            limit,
         }
     }
 }
@@ -2424,7 +2424,7 @@ impl Urls<'_> {
             client: self.client.clone(),
             db: ::core::option::Option::None,
             url: url.into(),
-            limit: limit,
+            limit,
         }
     }
     /// Keywords where a URL ranks worse than similar pages of its organic competitors.
@@ -2442,7 +2442,7 @@ impl Urls<'_> {
             client: self.client.clone(),
             db: ::core::option::Option::None,
             url: url.into(),
-            limit: limit,
+            limit,
         }
     }
 }
@@ -2505,7 +2505,7 @@ impl Keywords<'_> {
             client: self.client.clone(),
             db: ::core::option::Option::None,
             keyword: keyword.into(),
-            date: date,
+            date,
         }
     }
 }
@@ -2526,11 +2526,7 @@ impl ProjectsList {
     }
     /// The generic request this builder describes (not yet validated).
     pub fn request(&self) -> rt::Request {
-        let request = rt::Request::new(
-            &operations::PROJECTS_LIST,
-            self.db.map(Db::as_str),
-        );
-        request
+        rt::Request::new(&operations::PROJECTS_LIST, self.db.map(Db::as_str))
     }
     /// Validate, send and decode. Array of project records.
     pub async fn send(
