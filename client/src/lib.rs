@@ -65,3 +65,8 @@ pub mod __private {
         Client, ClientBuilder, Error, Operation, Request, Serp, UnknownValue, WireEnum,
     };
 }
+
+/// The README's examples, compiled as doctests so they cannot go stale.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;
