@@ -27,7 +27,8 @@ fn main() {
             std::process::exit(1);
         }
     };
-    let out = Path::new(&std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR")).join("generated.rs");
+    let out =
+        Path::new(&std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR")).join("generated.rs");
     if let Err(err) = std::fs::write(&out, code) {
         eprintln!("cannot write {}: {err}", out.display());
         std::process::exit(1);
