@@ -316,6 +316,19 @@ fn service_message(body: &[u8]) -> Option<String> {
         })
 }
 
+/// serde reports a missing field at its parent; point at the field itself.
+fn field_path(path: &str, message: &str) -> String {
+    let missing = message
+        .strip_prefix("missing field `")
+        .and_then(|rest| rest.split_once('`'))
+        .map(|(field, _)| field);
+    match (missing, path) {
+        (Some(field), ".") => field.to_owned(),
+        (Some(field), parent) => format!("{parent}.{field}"),
+        (None, path) => path.to_owned(),
+    }
+}
+
 /// Judge a body by its content (the service may label JSON as `text/html`).
 fn decode<T: DeserializeOwned>(
     op: &Operation,
@@ -337,8 +350,10 @@ fn decode<T: DeserializeOwned>(
         body: snippet(body),
     };
     let mut de = serde_json::Deserializer::from_slice(body);
-    let envelope = serde_path_to_error::deserialize(&mut de)
-        .map_err(|e| decode_error(e.path().to_string(), e.inner().to_string()))?;
+    let envelope = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let message = e.inner().to_string();
+        decode_error(field_path(&e.path().to_string(), &message), message)
+    })?;
     de.end()
         .map_err(|e| decode_error(".".into(), e.to_string()))?;
     Ok(envelope)

@@ -34,6 +34,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod by_key;
 mod client;
 mod error;
 #[doc(hidden)]
@@ -47,6 +48,7 @@ mod generated {
     include!(concat!(env!("OUT_DIR"), "/generated.rs"));
 }
 
+pub use by_key::ByKey;
 pub use client::{API_KEY_ENV, Client, ClientBuilder, DEFAULT_CONNECT_TIMEOUT, DEFAULT_TIMEOUT};
 pub use error::{Error, InvalidInput};
 pub use generated::*;
@@ -62,7 +64,7 @@ pub mod __private {
     pub use crate::quirks;
     pub use crate::table;
     pub use crate::{
-        Client, ClientBuilder, Error, Operation, Request, Serp, UnknownValue, WireEnum,
+        ByKey, Client, ClientBuilder, Error, Operation, Request, Serp, UnknownValue, WireEnum,
     };
 }
 

@@ -157,11 +157,12 @@ impl Request {
                 (None, None) => continue,
             };
             check_count(param, values).map_err(|p| {
-                fail(
-                    param.wire,
-                    &values.join(&service.list_separator.to_string()),
-                    p,
-                )
+                let shown = if values.is_empty() {
+                    "(empty list)".to_owned()
+                } else {
+                    values.join(&service.list_separator.to_string())
+                };
+                fail(param.wire, &shown, p)
             })?;
             for value in values {
                 if value.contains(service.list_separator) {

@@ -1346,7 +1346,7 @@ async fn refuses_an_empty_domain_list() {
         &err,
         "domains metrics",
         "domain",
-        "",
+        "(empty list)",
         "0 values given, at least 1 required",
     );
 }
@@ -1420,9 +1420,7 @@ async fn decode_error_names_a_missing_field() {
             ..
         } => {
             assert_eq!(operation, "keywords metrics");
-            // serde reports a missing member at the row that lacks it
-            // (`response[0]`); the message names the member.
-            assert!(path.starts_with("response[0]"), "{path}");
+            assert_eq!(path, "response[0].KD");
             assert!(message.contains("missing field `KD`"), "{message}");
         }
         other => panic!("expected Error::Decode, got {other:?}"),
@@ -1482,4 +1480,22 @@ async fn no_data_found_is_a_service_error() {
         other => panic!("expected Error::Service, got {other:?}"),
     }
     assert_eq!(err.status(), Some(400));
+}
+
+#[tokio::test]
+async fn serp_with_no_keyword_results_may_arrive_as_an_empty_array() {
+    // PHP encodes an empty map as `[]`.
+    let server =
+        Server::json(r#"{"ResultRows":0,"UnitsUsed":0,"UnitsRemaining":5000,"response":[]}"#).await;
+
+    let page = server
+        .client()
+        .keywords()
+        .serp(["zzqx"])
+        .send()
+        .await
+        .unwrap();
+
+    assert!(page.response.is_empty());
+    assert_eq!(page.units_remaining, 5000);
 }

@@ -212,7 +212,7 @@ fn output_type(a: &Action) -> TokenStream {
     match a.response.shape {
         Shape::Array => quote!(::std::vec::Vec<#payload>),
         Shape::Single => payload,
-        Shape::Map { .. } => quote!(::std::collections::BTreeMap<::std::string::String, #payload>),
+        Shape::Map { .. } => quote!(rt::ByKey<#payload>),
     }
 }
 

@@ -3313,10 +3313,7 @@ impl KeywordsSerp {
     /// Validate, send and decode. Object keyed by keyword; each value is a SERP list (position to URL).
     pub async fn send(
         self,
-    ) -> ::core::result::Result<
-        Envelope<::std::collections::BTreeMap<::std::string::String, rt::Serp>>,
-        rt::Error,
-    > {
+    ) -> ::core::result::Result<Envelope<rt::ByKey<rt::Serp>>, rt::Error> {
         self.client.execute(self.request()).await
     }
 }
