@@ -35,20 +35,44 @@ fn enum_doc(e: &Enum) -> TokenStream {
     ])
 }
 
+/// What both kinds of enum spell the same way.
+struct EnumParts<'a> {
+    name: proc_macro2::Ident,
+    docs: TokenStream,
+    variants: Vec<proc_macro2::Ident>,
+    wires: Vec<&'a str>,
+    value_docs: Vec<TokenStream>,
+}
+
+impl<'a> EnumParts<'a> {
+    fn of(e: &'a Enum) -> Self {
+        EnumParts {
+            name: format_ident!("{}", e.type_name),
+            docs: enum_doc(e),
+            variants: e
+                .values
+                .iter()
+                .map(|v| format_ident!("{}", v.variant))
+                .collect(),
+            wires: e.values.iter().map(|v| v.wire.as_str()).collect(),
+            value_docs: e
+                .values
+                .iter()
+                .map(|v| doc(&[&v.description, &format!("Wire value: `{}`.", v.wire)]))
+                .collect(),
+        }
+    }
+}
+
 fn closed_enum(e: &Enum) -> TokenStream {
-    let name = format_ident!("{}", e.type_name);
-    let docs = enum_doc(e);
+    let EnumParts {
+        name,
+        docs,
+        variants,
+        wires,
+        value_docs,
+    } = EnumParts::of(e);
     let wire_name = &e.name;
-    let variants: Vec<_> = e
-        .values
-        .iter()
-        .map(|v| format_ident!("{}", v.variant))
-        .collect();
-    let wires: Vec<&str> = e.values.iter().map(|v| v.wire.as_str()).collect();
-    let value_docs = e
-        .values
-        .iter()
-        .map(|v| doc(&[&v.description, &format!("Wire value: `{}`.", v.wire)]));
     quote! {
         #docs
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, ::serde::Serialize, ::serde::Deserialize, ::schemars::JsonSchema)]
@@ -89,18 +113,13 @@ fn closed_enum(e: &Enum) -> TokenStream {
 }
 
 fn open_enum(e: &Enum) -> TokenStream {
-    let name = format_ident!("{}", e.type_name);
-    let docs = enum_doc(e);
-    let variants: Vec<_> = e
-        .values
-        .iter()
-        .map(|v| format_ident!("{}", v.variant))
-        .collect();
-    let wires: Vec<&str> = e.values.iter().map(|v| v.wire.as_str()).collect();
-    let value_docs = e
-        .values
-        .iter()
-        .map(|v| doc(&[&v.description, &format!("Wire value: `{}`.", v.wire)]));
+    let EnumParts {
+        name,
+        docs,
+        variants,
+        wires,
+        value_docs,
+    } = EnumParts::of(e);
     let schema_name = &e.type_name;
     quote! {
         #docs
