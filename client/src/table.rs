@@ -230,3 +230,67 @@ pub struct Service {
     /// The action parameter.
     pub action: Param,
 }
+
+/// The wire type of a record field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum FieldKind {
+    /// A whole number (integral floats accepted).
+    Integer,
+    /// A decimal number.
+    Number,
+    /// Text.
+    Text,
+    /// A string holding a boolean word (`"true"`/`"false"`).
+    BoolWord,
+    /// An integer flag, 1 or 0.
+    Flag,
+    /// `YYYY-MM-DD`.
+    Date,
+    /// `YYYY-MM-DD HH:MM:SS`.
+    DateTime,
+    /// `HH:MM:SS`.
+    Time,
+    /// A search-result list (position string -> URL).
+    Serp,
+    /// A comma-separated list in one string.
+    CommaList {
+        /// The known values of its items (empty: free text).
+        values: &'static [&'static str],
+    },
+    /// An array of records.
+    List {
+        /// The record's name in the spec.
+        record: &'static str,
+    },
+}
+
+/// One field of a record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FieldInfo {
+    /// Name on the wire.
+    pub wire: &'static str,
+    /// Name in Rust.
+    pub rust: &'static str,
+    /// Wire type.
+    pub kind: FieldKind,
+    /// May be `null`.
+    pub nullable: bool,
+    /// May be absent.
+    pub optional: bool,
+    /// What it means.
+    pub description: &'static str,
+}
+
+/// A response record of the spec.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RecordInfo {
+    /// Name in the spec (as in [`Response::payload`]).
+    pub name: &'static str,
+    /// The generated Rust type.
+    pub type_name: &'static str,
+    /// What it holds.
+    pub description: &'static str,
+    /// Its fields, in spec order.
+    pub fields: &'static [FieldInfo],
+}

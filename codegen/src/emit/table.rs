@@ -5,7 +5,8 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use crate::model::{
-    Action, Charged, Counts, Limit, Param, ParamType, Payload, Rule, Shape, Source, Spec,
+    Action, Charged, Counts, Field, FieldType, Limit, ListItem, Param, ParamType, Payload, Record,
+    Rule, Shape, Source, Spec,
 };
 
 fn option_str(s: Option<&str>) -> TokenStream {
@@ -155,7 +156,59 @@ fn operation(a: &Action) -> TokenStream {
     }
 }
 
+fn field(spec: &Spec, f: &Field) -> TokenStream {
+    let (wire, rust, description) = (&f.wire, &f.rust, &f.description);
+    let (nullable, optional) = (f.nullable, f.optional);
+    let kind = match &f.ty {
+        FieldType::Integer => quote!(rt::table::FieldKind::Integer),
+        FieldType::Number => quote!(rt::table::FieldKind::Number),
+        FieldType::String => quote!(rt::table::FieldKind::Text),
+        FieldType::BoolWord => quote!(rt::table::FieldKind::BoolWord),
+        FieldType::Flag => quote!(rt::table::FieldKind::Flag),
+        FieldType::Date => quote!(rt::table::FieldKind::Date),
+        FieldType::DateTime => quote!(rt::table::FieldKind::DateTime),
+        FieldType::Time => quote!(rt::table::FieldKind::Time),
+        FieldType::Serp => quote!(rt::table::FieldKind::Serp),
+        FieldType::CommaList(ListItem::String) => {
+            quote!(rt::table::FieldKind::CommaList { values: &[] })
+        }
+        FieldType::CommaList(ListItem::Enum { type_name }) => {
+            let values = spec
+                .enums
+                .iter()
+                .filter(|e| &e.type_name == type_name)
+                .flat_map(|e| e.values.iter().map(|v| v.wire.as_str()));
+            quote!(rt::table::FieldKind::CommaList { values: &[#(#values),*] })
+        }
+        FieldType::List { record, .. } => quote!(rt::table::FieldKind::List { record: #record }),
+    };
+    quote! {
+        rt::table::FieldInfo {
+            wire: #wire,
+            rust: #rust,
+            kind: #kind,
+            nullable: #nullable,
+            optional: #optional,
+            description: #description,
+        }
+    }
+}
+
+fn record(spec: &Spec, r: &Record) -> TokenStream {
+    let (name, type_name, description) = (&r.name, &r.type_name, &r.description);
+    let fields = r.fields.iter().map(|f| field(spec, f));
+    quote! {
+        rt::table::RecordInfo {
+            name: #name,
+            type_name: #type_name,
+            description: #description,
+            fields: &[#(#fields),*],
+        }
+    }
+}
+
 pub fn table(spec: &Spec) -> TokenStream {
+    let records = spec.records.iter().map(|r| record(spec, r));
     let operations = spec.actions.iter().map(operation);
     let names = spec
         .actions
@@ -182,6 +235,8 @@ pub fn table(spec: &Spec) -> TokenStream {
             #(#operations)*
             /// Every operation, in spec order.
             pub static OPERATIONS: &[&rt::Operation] = &[#(&#names),*];
+            /// Every response record, in spec order.
+            pub static RECORDS: &[rt::table::RecordInfo] = &[#(#records),*];
         }
     }
 }
