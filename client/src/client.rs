@@ -1,29 +1,38 @@
-//! `Client`: configuration, sending a validated request, decoding the envelope.
+//! `Client`: configuration, and one call from a generic request to a typed result.
 //!
 //! The API key travels in the query string, so it is kept in a type whose `Debug`
-//! is redacted, transport errors are stripped of their URL, and body excerpts are
-//! scrubbed of the key before they enter an error.
+//! is redacted, transport errors are stripped of their URL, every text taken from
+//! a response is scrubbed of the key, and tracing spans never see the URL.
 
 use std::fmt;
 use std::net::IpAddr;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde::de::DeserializeOwned;
+use tracing::Instrument;
 
 use crate::Envelope;
-use crate::error::{Error, snippet};
+use crate::decode::{Decoded, decode, empty_result};
+use crate::error::Error;
 use crate::operations::SERVICE;
 use crate::request::{Request, encode_query, encode_value};
 use crate::table::Operation;
+use crate::transport::{
+    RateLimitMode, RateLimits, RetryPolicy, next_delay, retry_after, retryable_status,
+};
+use crate::units::{Estimate, Ledger, Units, estimate};
 
 /// Environment variable read by [`Client::from_env`].
 pub const API_KEY_ENV: &str = "SEOZOOM_API_KEY";
 
 /// Default time allowed to open a connection.
 pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
-/// Default time allowed for a whole call.
+/// Default time allowed for one attempt of a call, body included.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// What replaces the key wherever text could show it.
+const REDACTED: &str = "<redacted>";
 
 /// The API key. Its `Debug` never shows it.
 #[derive(Clone, PartialEq, Eq)]
@@ -31,18 +40,52 @@ struct ApiKey(String);
 
 impl fmt::Debug for ApiKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("ApiKey(<redacted>)")
+        write!(f, "ApiKey({REDACTED})")
     }
 }
 
 impl ApiKey {
-    /// `text` with every occurrence of the key replaced.
+    /// `text` with the key (plain or percent-encoded) replaced.
     fn scrub(&self, text: &str) -> String {
-        if self.0.is_empty() {
-            return text.to_owned();
+        text.replace(&self.0, REDACTED)
+            .replace(&encode_value(&self.0), REDACTED)
+    }
+
+    fn scrub_error(&self, error: Error) -> Error {
+        match error {
+            Error::Service {
+                operation,
+                status,
+                message,
+                body,
+            } => Error::Service {
+                operation,
+                status,
+                message: message.map(|m| self.scrub(&m)),
+                body: self.scrub(&body),
+            },
+            Error::Decode {
+                operation,
+                path,
+                message,
+                body,
+            } => Error::Decode {
+                operation,
+                path,
+                message: self.scrub(&message),
+                body: self.scrub(&body),
+            },
+            Error::Transport {
+                operation,
+                message,
+                timeout,
+            } => Error::Transport {
+                operation,
+                message: self.scrub(&message),
+                timeout,
+            },
+            other => other,
         }
-        text.replace(&self.0, "<redacted>")
-            .replace(&encode_value(&self.0), "<redacted>")
     }
 }
 
@@ -51,9 +94,13 @@ struct Inner {
     key: ApiKey,
     base_url: String,
     database: &'static str,
+    retry: RetryPolicy,
+    rate_limits: RateLimits,
+    ledger: Ledger,
 }
 
-/// A client of the SEOZoom API v2. Cheap to clone; clones share one connection pool.
+/// A client of the SEOZoom API v2. Cheap to clone: clones share the connection
+/// pool, the rate limits and the units ledger.
 ///
 /// ```no_run
 /// # async fn run() -> Result<(), seozoom::Error> {
@@ -76,7 +123,10 @@ impl fmt::Debug for Client {
             .field("key", &self.inner.key)
             .field("base_url", &self.inner.base_url)
             .field("database", &self.inner.database)
-            .finish()
+            .field("retry", &self.inner.retry)
+            .field("units", &self.inner.ledger.snapshot())
+            .field("budget", &self.inner.ledger.budget())
+            .finish_non_exhaustive()
     }
 }
 
@@ -88,6 +138,10 @@ pub struct ClientBuilder {
     database: Option<&'static str>,
     connect_timeout: Duration,
     timeout: Duration,
+    retry: RetryPolicy,
+    rate_limit: RateLimitMode,
+    rate_window: Duration,
+    budget: Option<i64>,
 }
 
 impl Default for ClientBuilder {
@@ -98,6 +152,10 @@ impl Default for ClientBuilder {
             database: None,
             connect_timeout: DEFAULT_CONNECT_TIMEOUT,
             timeout: DEFAULT_TIMEOUT,
+            retry: RetryPolicy::default(),
+            rate_limit: RateLimitMode::default(),
+            rate_window: Duration::from_secs(60),
+            budget: None,
         }
     }
 }
@@ -122,15 +180,42 @@ impl ClientBuilder {
         self
     }
 
-    /// Time allowed to open a connection.
+    /// Time allowed to open a connection (default 10 s).
     pub fn connect_timeout(mut self, timeout: Duration) -> Self {
         self.connect_timeout = timeout;
         self
     }
 
-    /// Time allowed for a whole call.
+    /// Time allowed for one attempt of a call, body included (default 60 s).
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;
+        self
+    }
+
+    /// Retry policy (default [`RetryPolicy::default`]; [`RetryPolicy::none`] for none).
+    pub fn retry(mut self, policy: RetryPolicy) -> Self {
+        self.retry = policy;
+        self
+    }
+
+    /// What to do when an operation's requests-per-minute figure is used up
+    /// (default: wait).
+    pub fn rate_limit(mut self, mode: RateLimitMode) -> Self {
+        self.rate_limit = mode;
+        self
+    }
+
+    /// The period the spec's requests-per-minute figures apply to (default one
+    /// minute). Shorten it in tests; lengthen it to stay further below the service.
+    pub fn rate_window(mut self, window: Duration) -> Self {
+        self.rate_window = window;
+        self
+    }
+
+    /// A unit budget for the client and its clones: a call whose maximum estimated
+    /// cost exceeds what is left is refused before sending ([`Error::OverBudget`]).
+    pub fn budget(mut self, units: i64) -> Self {
+        self.budget = Some(units);
         self
     }
 
@@ -153,13 +238,16 @@ impl ClientBuilder {
             .timeout(self.timeout)
             .user_agent(concat!("seozoom-rs/", env!("CARGO_PKG_VERSION")))
             .build()
-            .map_err(|e| Error::Config(e.without_url().to_string()))?;
+            .map_err(|e| Error::Config(key.scrub(&e.without_url().to_string())))?;
         Ok(Client {
             inner: Arc::new(Inner {
                 http,
                 key,
                 base_url,
                 database,
+                retry: self.retry,
+                rate_limits: RateLimits::new(self.rate_limit, self.rate_window),
+                ledger: Ledger::new(self.budget),
             }),
         })
     }
@@ -179,9 +267,9 @@ fn check_base_url(url: &str) -> Result<String, Error> {
         "https" => {}
         "http" if loopback => {}
         "http" => {
-            return Err(Error::Config(format!(
-                "base URL `{url}` is plain http and not loopback: the API key would travel unencrypted"
-            )));
+            return Err(Error::InsecureUrl {
+                url: url.to_owned(),
+            });
         }
         other => {
             return Err(Error::Config(format!(
@@ -195,6 +283,14 @@ fn check_base_url(url: &str) -> Result<String, Error> {
         )));
     }
     Ok(url.trim_end_matches('/').to_owned())
+}
+
+/// A request checked and ready to go.
+struct Prepared {
+    op: &'static Operation,
+    database: String,
+    url: String,
+    estimate: Estimate,
 }
 
 impl Client {
@@ -225,75 +321,186 @@ impl Client {
         self.inner.database
     }
 
-    /// The URL a request would be sent to, with the key shown as `<redacted>`;
-    /// validation first, so an invalid request gives its error here.
+    /// Units used by this client and its clones, and the last known balance.
+    pub fn units(&self) -> Units {
+        self.inner.ledger.snapshot()
+    }
+
+    /// The unit budget, if one is set.
+    pub fn budget(&self) -> Option<i64> {
+        self.inner.ledger.budget()
+    }
+
+    /// The cost range of a request, from the spec's figures, without sending it.
+    /// Validates first, so an invalid request gives its error here.
+    pub fn estimate(&self, request: &Request) -> Result<Estimate, Error> {
+        Ok(self.prepare(request)?.estimate)
+    }
+
+    /// The URL a request would be sent to, with the key shown as `<redacted>`.
+    /// Validates first, so an invalid request gives its error here.
     pub fn redacted_url(&self, request: &Request) -> Result<String, Error> {
+        let op = request.operation();
         let query = request.validate(&SERVICE, self.inner.database)?;
-        Ok(self.url(request.operation(), &query, "<redacted>"))
+        Ok(self.url(op, &query, REDACTED))
     }
 
     fn url(&self, op: &Operation, query: &[(&str, String)], key: &str) -> String {
-        let rest = encode_query(query, SERVICE.list_separator);
+        let key = if key == REDACTED {
+            key.to_owned()
+        } else {
+            encode_value(key)
+        };
         format!(
-            "{}{}?{}={}&{rest}",
+            "{}{}?{}={key}&{}",
             self.inner.base_url,
             op.path,
             SERVICE.key.wire,
-            encode_value(key)
+            encode_query(query, SERVICE.list_separator)
         )
     }
 
-    /// Validate, send and decode a request. Generated builders call this; it is
-    /// public for tools that build requests from the operation table.
+    fn prepare(&self, request: &Request) -> Result<Prepared, Error> {
+        let op = request.operation();
+        let query = request.validate(&SERVICE, self.inner.database)?;
+        let database = query
+            .iter()
+            .find(|(wire, _)| *wire == SERVICE.database.wire)
+            .map_or_else(|| self.inner.database.to_owned(), |(_, db)| db.clone());
+        Ok(Prepared {
+            op,
+            database,
+            url: self.url(op, &query, &self.inner.key.0),
+            estimate: estimate(op, &query, SERVICE.list_separator),
+        })
+    }
+
+    /// Validate, send and decode a request into the typed result `T`. Generated
+    /// builders call this; it is public for tools that build requests from the
+    /// operation table.
+    ///
+    /// "No data found!" gives an empty result for list and map operations
+    /// ([`Envelope::no_data`] is then `true`) and [`Error::NoData`] for operations
+    /// that return one object.
     pub async fn execute<T: DeserializeOwned>(
         &self,
         request: Request,
     ) -> Result<Envelope<T>, Error> {
+        self.call(request, |op, status, body| {
+            match decode::<T>(op, status, body)? {
+                Decoded::Envelope(envelope) => Ok(envelope),
+                Decoded::NoData => empty_result::<T>(op, 0),
+            }
+        })
+        .await
+    }
+
+    /// Like [`execute`](Self::execute), for any operation: the body is decoded as
+    /// the operation's typed result and its `response` re-encoded as JSON with the
+    /// API's field names.
+    pub async fn execute_json(
+        &self,
+        request: Request,
+    ) -> Result<Envelope<serde_json::Value>, Error> {
         let op = request.operation();
-        let query = request.validate(&SERVICE, self.inner.database)?;
-        let url = self.url(op, &query, &self.inner.key.0);
+        self.call(request, op.decode).await
+    }
+
+    async fn call<T>(
+        &self,
+        request: Request,
+        decode: impl Fn(&Operation, u16, &[u8]) -> Result<Envelope<T>, Error>,
+    ) -> Result<Envelope<T>, Error> {
+        let prepared = self.prepare(&request)?;
+        let span = tracing::info_span!(
+            "seozoom.call",
+            operation = %prepared.op.label(),
+            db = %prepared.database,
+            status = tracing::field::Empty,
+            attempts = tracing::field::Empty,
+            units_used = tracing::field::Empty,
+            units_remaining = tracing::field::Empty,
+            latency_ms = tracing::field::Empty,
+        );
+        async {
+            let started = Instant::now();
+            let reservation = self
+                .inner
+                .ledger
+                .reserve(&prepared.op.label(), prepared.estimate.max)?;
+            let result = self.send(&prepared).await.and_then(|(status, body)| {
+                tracing::Span::current().record("status", status);
+                decode(prepared.op, status, &body)
+            });
+            let span = tracing::Span::current();
+            span.record("latency_ms", started.elapsed().as_millis() as u64);
+            match result {
+                Ok(mut envelope) => {
+                    let reported = (!envelope.no_data).then_some(envelope.units_remaining);
+                    reservation.settle(envelope.units_used, reported);
+                    if envelope.no_data {
+                        envelope.units_remaining = self.units().remaining.unwrap_or(0);
+                    }
+                    span.record("units_used", envelope.units_used);
+                    span.record("units_remaining", envelope.units_remaining);
+                    Ok(envelope)
+                }
+                Err(error) => {
+                    let error = self.inner.key.scrub_error(error);
+                    tracing::debug!(%error, "call failed");
+                    Err(error)
+                }
+            }
+        }
+        .instrument(span)
+        .await
+    }
+
+    /// Send with rate limiting and retries; the status and body of the last attempt.
+    async fn send(&self, prepared: &Prepared) -> Result<(u16, Vec<u8>), Error> {
+        let op = prepared.op;
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            tracing::Span::current().record("attempts", attempt);
+            self.inner.rate_limits.acquire(op).await?;
+            let outcome = self.attempt(op, &prepared.url).await;
+            let asked = match &outcome {
+                Ok((status, headers, _)) if retryable_status(*status) => retry_after(headers),
+                Ok(_) => return outcome.map(|(status, _, body)| (status, body)),
+                Err(Error::Transport { .. }) => None,
+                Err(_) => return outcome.map(|(status, _, body)| (status, body)),
+            };
+            match next_delay(&self.inner.retry, attempt, asked) {
+                Some(delay) => {
+                    tracing::debug!(attempt, delay_ms = delay.as_millis() as u64, "retrying");
+                    tokio::time::sleep(delay).await;
+                }
+                None => return outcome.map(|(status, _, body)| (status, body)),
+            }
+        }
+    }
+
+    /// One attempt: status, headers and body, or a transport error without the URL.
+    async fn attempt(
+        &self,
+        op: &Operation,
+        url: &str,
+    ) -> Result<(u16, reqwest::header::HeaderMap, Vec<u8>), Error> {
         let transport = |e: reqwest::Error| Error::Transport {
             operation: op.label(),
             timeout: e.is_timeout(),
             message: self.inner.key.scrub(&error_chain(&e.without_url())),
         };
         let response = self.inner.http.get(url).send().await.map_err(transport)?;
-        let status = response.status();
+        let status = response.status().as_u16();
+        let headers = response.headers().clone();
         let body = response.bytes().await.map_err(transport)?;
-        decode(op, status.as_u16(), &body).map_err(|e| self.scrub_error(e))
-    }
-
-    fn scrub_error(&self, error: Error) -> Error {
-        let key = &self.inner.key;
-        match error {
-            Error::Service {
-                operation,
-                status,
-                message,
-                body,
-            } => Error::Service {
-                operation,
-                status,
-                message: message.map(|m| key.scrub(&m)),
-                body: key.scrub(&body),
-            },
-            Error::Decode {
-                operation,
-                path,
-                message,
-                body,
-            } => Error::Decode {
-                operation,
-                path,
-                message: key.scrub(&message),
-                body: key.scrub(&body),
-            },
-            other => other,
-        }
+        Ok((status, headers, body.to_vec()))
     }
 }
 
-/// An error and its sources, one line.
+/// An error and its sources, on one line.
 fn error_chain(error: &dyn std::error::Error) -> String {
     let mut text = error.to_string();
     let mut source = error.source();
@@ -303,58 +510,4 @@ fn error_chain(error: &dyn std::error::Error) -> String {
         source = e.source();
     }
     text
-}
-
-/// The service's own message in an error body: `message` or `error`.
-fn service_message(body: &[u8]) -> Option<String> {
-    let value: serde_json::Value = serde_json::from_slice(body).ok()?;
-    ["message", "error"]
-        .iter()
-        .find_map(|k| match value.get(k)? {
-            serde_json::Value::String(s) => Some(s.clone()),
-            other => Some(other.to_string()),
-        })
-}
-
-/// serde reports a missing field at its parent; point at the field itself.
-fn field_path(path: &str, message: &str) -> String {
-    let missing = message
-        .strip_prefix("missing field `")
-        .and_then(|rest| rest.split_once('`'))
-        .map(|(field, _)| field);
-    match (missing, path) {
-        (Some(field), ".") => field.to_owned(),
-        (Some(field), parent) => format!("{parent}.{field}"),
-        (None, path) => path.to_owned(),
-    }
-}
-
-/// Judge a body by its content (the service may label JSON as `text/html`).
-fn decode<T: DeserializeOwned>(
-    op: &Operation,
-    status: u16,
-    body: &[u8],
-) -> Result<Envelope<T>, Error> {
-    if !(200..300).contains(&status) {
-        return Err(Error::Service {
-            operation: op.label(),
-            status,
-            message: service_message(body),
-            body: snippet(body),
-        });
-    }
-    let decode_error = |path: String, message: String| Error::Decode {
-        operation: op.label(),
-        path,
-        message,
-        body: snippet(body),
-    };
-    let mut de = serde_json::Deserializer::from_slice(body);
-    let envelope = serde_path_to_error::deserialize(&mut de).map_err(|e| {
-        let message = e.inner().to_string();
-        decode_error(field_path(&e.path().to_string(), &message), message)
-    })?;
-    de.end()
-        .map_err(|e| decode_error(".".into(), e.to_string()))?;
-    Ok(envelope)
 }

@@ -1,12 +1,15 @@
-//! The crate's error type. No variant holds the API key: messages are built from
-//! redacted text (see [`crate::client`]), so any error may be printed or logged.
+//! The crate's error type. No variant holds the API key: transport errors are
+//! stripped of their URL and every text taken from a response is scrubbed of the
+//! key (see `client`), so any error may be printed or logged.
+
+use std::time::Duration;
 
 use thiserror::Error;
 
 /// Longest piece of a response body kept in an error.
 pub const SNIPPET_LEN: usize = 200;
 
-/// A bounded, printable excerpt of a body.
+/// A bounded, printable excerpt of a body (invalid UTF-8 shown as U+FFFD).
 pub(crate) fn snippet(body: &[u8]) -> String {
     let text = String::from_utf8_lossy(body);
     let mut out: String = text.chars().take(SNIPPET_LEN).collect();
@@ -32,6 +35,9 @@ pub struct InvalidInput {
 }
 
 /// Everything that can go wrong with a call.
+///
+/// The first group of variants is refused before anything is sent
+/// ([`Error::is_refused`]); the others describe a call that was sent.
 #[derive(Debug, Error)]
 #[non_exhaustive]
 pub enum Error {
@@ -39,24 +45,74 @@ pub enum Error {
     #[error("refused before sending: {0}")]
     InvalidInput(#[from] InvalidInput),
 
-    /// Refused: the client configuration is unusable (no key, bad base URL, ...).
+    /// Refused before sending: the base URL is plain `http://` to a host that is not
+    /// loopback, and the key would travel unencrypted in the query string.
+    #[error(
+        "refused before sending: base URL `{url}` is plain http to a non-loopback host; the API key would travel unencrypted"
+    )]
+    InsecureUrl {
+        /// The base URL given.
+        url: String,
+    },
+
+    /// Refused before sending: the call's maximum estimated cost exceeds what is
+    /// left of the client's unit budget.
+    #[error(
+        "refused before sending: {operation} may cost up to {estimate_max} units, over the budget left ({budget_left} of {budget})"
+    )]
+    OverBudget {
+        /// `group action`, or the job's description.
+        operation: String,
+        /// Maximum estimated cost of the call.
+        estimate_max: i64,
+        /// Units of the budget not yet used.
+        budget_left: i64,
+        /// The whole budget.
+        budget: i64,
+    },
+
+    /// Refused before sending: the operation's requests-per-minute figure is used
+    /// up and the client is configured to refuse rather than wait.
+    #[error(
+        "refused before sending: {operation} is limited to {per_minute} requests per minute; next slot in {retry_in:?}"
+    )]
+    RateLimited {
+        /// `group action`.
+        operation: String,
+        /// The figure applied.
+        per_minute: i64,
+        /// When a request would be allowed again.
+        retry_in: Duration,
+    },
+
+    /// Refused: the client configuration is unusable (no key, unparsable URL, ...).
     #[error("configuration: {0}")]
     Config(String),
 
-    /// The service answered with an error status or an error body.
+    /// The service answered "No data found!" for an operation that returns one
+    /// object. (List operations return an empty result instead.)
+    #[error("{operation}: no data found for this query")]
+    NoData {
+        /// `group action`.
+        operation: String,
+    },
+
+    /// The service answered with an error: an error status, an error body, or a
+    /// page that is not the API's JSON.
     #[error("{operation}: the service answered HTTP {status}{}", message.as_deref().map(|m| format!(": {m}")).unwrap_or_default())]
     Service {
         /// `group action`.
         operation: String,
         /// HTTP status.
         status: u16,
-        /// The service's own message (`message` or `error` in the body), if any.
+        /// The service's own message (`message` or `error` in the body), or what the
+        /// body was instead (an HTML page, ...).
         message: Option<String>,
         /// A bounded excerpt of the raw body.
         body: String,
     },
 
-    /// The request did not complete (connection, timeout, ...).
+    /// The request did not complete (connection refused or reset, timeout, ...).
     #[error("{operation}: transport: {message}")]
     Transport {
         /// `group action`.
@@ -90,8 +146,25 @@ impl Error {
         }
     }
 
-    /// Whether nothing was sent (the call was refused by the client).
+    /// Whether the client refused the call, so nothing was sent and nothing charged.
     pub fn is_refused(&self) -> bool {
-        matches!(self, Error::InvalidInput(_) | Error::Config(_))
+        matches!(
+            self,
+            Error::InvalidInput(_)
+                | Error::InsecureUrl { .. }
+                | Error::OverBudget { .. }
+                | Error::RateLimited { .. }
+                | Error::Config(_)
+        )
+    }
+
+    /// Whether retrying the same call may succeed: connection failures, timeouts,
+    /// and HTTP 429, 500, 502, 503 and 504.
+    pub fn is_retryable(&self) -> bool {
+        match self {
+            Error::Transport { .. } => true,
+            Error::Service { status, .. } => matches!(status, 429 | 500 | 502 | 503 | 504),
+            _ => false,
+        }
     }
 }

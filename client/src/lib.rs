@@ -36,12 +36,15 @@
 
 mod by_key;
 mod client;
+mod decode;
 mod error;
 #[doc(hidden)]
 pub mod quirks;
 mod request;
 mod serp;
 pub mod table;
+mod transport;
+mod units;
 mod wire_enum;
 
 mod generated {
@@ -56,11 +59,14 @@ pub use jiff;
 pub use request::{Request, ToWire};
 pub use serp::{Serp, SerpResult};
 pub use table::Operation;
+pub use transport::{RateLimitMode, RetryPolicy};
+pub use units::{Estimate, Units};
 pub use wire_enum::{UnknownValue, WireEnum};
 
 /// The one path generated code uses to reach the runtime.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::decode::decode_json;
     pub use crate::quirks;
     pub use crate::table;
     pub use crate::{

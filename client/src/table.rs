@@ -177,8 +177,12 @@ pub struct Cost {
     pub requests_per_minute: Limit,
 }
 
+/// See [`Operation::decode`]: `(operation, HTTP status, body)` to an envelope.
+pub type Decoder =
+    fn(&Operation, u16, &[u8]) -> Result<crate::Envelope<serde_json::Value>, crate::Error>;
+
 /// One operation of the API.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy)]
 pub struct Operation {
     /// Group name (`domains`).
     pub group: &'static str,
@@ -198,6 +202,10 @@ pub struct Operation {
     pub rules: &'static [Rule],
     /// Its response.
     pub response: Response,
+    /// Decodes a body as this operation's typed result and re-encodes the
+    /// `response` as JSON with the API's field names (for tools that handle every
+    /// operation alike, such as a command line).
+    pub decode: Decoder,
     /// Its costs and rate figures.
     pub cost: Cost,
 }
@@ -223,6 +231,12 @@ pub struct Service {
     pub base_url: &'static str,
     /// Separator of list values on the wire.
     pub list_separator: char,
+    /// HTTP status of the "no match" answer.
+    pub no_data_status: u16,
+    /// `message` of the "no match" answer.
+    pub no_data_message: &'static str,
+    /// Wire name of the envelope's payload member.
+    pub envelope_response: &'static str,
     /// The API-key parameter.
     pub key: Param,
     /// The country-database parameter.
@@ -294,3 +308,12 @@ pub struct RecordInfo {
     /// Its fields, in spec order.
     pub fields: &'static [FieldInfo],
 }
+
+/// Operations are identified by group and action.
+impl PartialEq for Operation {
+    fn eq(&self, other: &Self) -> bool {
+        self.group == other.group && self.action == other.action
+    }
+}
+
+impl Eq for Operation {}

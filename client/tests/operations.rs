@@ -1447,7 +1447,7 @@ async fn decode_error_for_a_fractional_integer() {
 }
 
 #[tokio::test]
-async fn no_data_found_is_a_service_error() {
+async fn no_data_found_is_an_empty_result_for_a_list_operation() {
     let server = Server::start(
         400,
         "text/html",
@@ -1455,31 +1455,45 @@ async fn no_data_found_is_a_service_error() {
     )
     .await;
 
-    let err = server
+    let page = server
         .client()
         .domains()
         .authority(["dominio-inesistente.it"])
         .send()
         .await
-        .unwrap_err();
+        .unwrap();
 
     server.assert_sent(
         "/api/v2/domains/",
         "api_key=TEST-KEY-123&db=it&action=authority&domain=dominio-inesistente.it",
     );
+    assert!(page.no_data);
+    assert!(page.response.is_empty());
+    assert_eq!((page.result_rows, page.units_used), (0, 0));
+}
+
+#[tokio::test]
+async fn no_data_found_is_a_no_data_error_for_a_single_object_operation() {
+    let server = Server::start(
+        400,
+        "application/json",
+        r#"{"status":400,"message":"No data found!"}"#,
+    )
+    .await;
+
+    let err = server
+        .client()
+        .projects()
+        .overview(404)
+        .send()
+        .await
+        .unwrap_err();
+
     match &err {
-        Error::Service {
-            operation,
-            status,
-            message,
-            ..
-        } => {
-            assert_eq!((operation.as_str(), *status), ("domains authority", 400));
-            assert_eq!(message.as_deref(), Some("No data found!"));
-        }
-        other => panic!("expected Error::Service, got {other:?}"),
+        Error::NoData { operation } => assert_eq!(operation, "projects overview"),
+        other => panic!("expected Error::NoData, got {other:?}"),
     }
-    assert_eq!(err.status(), Some(400));
+    assert!(!err.is_refused());
 }
 
 #[tokio::test]

@@ -9,6 +9,7 @@ pub struct Spec {
     pub description: String,
     pub base_url: String,
     pub list_separator: char,
+    pub no_data: NoData,
     pub notes: Vec<String>,
     pub envelope: Envelope,
     pub common: Common,
@@ -16,6 +17,14 @@ pub struct Spec {
     pub enums: Vec<Enum>,
     pub records: Vec<Record>,
     pub actions: Vec<Action>,
+}
+
+/// How the service answers a query that matches nothing.
+#[derive(Debug, Clone)]
+pub struct NoData {
+    pub status: u16,
+    pub message: String,
+    pub source: Source,
 }
 
 #[derive(Debug, Clone)]

@@ -39,9 +39,21 @@ pub struct Api {
     pub description: S,
     pub base_url: S,
     pub list_separator: S,
+    /// How the service answers a query that matches nothing.
+    pub no_data: NoData,
     /// Provenance of facts about the service that the reference does not print.
     #[serde(default)]
     pub notes: Vec<S>,
+}
+
+/// The "no match" answer: an HTTP status and the body's `message`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NoData {
+    pub status: Spanned<i64>,
+    pub message: S,
+    pub source: S,
+    pub note: Option<S>,
 }
 
 /// The four envelope members, keyed by the role the runtime gives them.

@@ -58,6 +58,20 @@ pub fn validate(file: &SourceFile, spec: &parse::SpecFile) -> Result<Spec, Diagn
         );
     }
     let list_separator = single_char(&mut cx, &api.list_separator);
+    let no_data = NoData {
+        status: match u16::try_from(*api.no_data.status.get_ref()) {
+            Ok(status @ 100..=599) => status,
+            _ => {
+                cx.c.error(
+                    span(&api.no_data.status),
+                    "`status` must be an HTTP status code",
+                );
+                400
+            }
+        },
+        message: described(&mut cx, &api.no_data.message),
+        source: source(&mut cx, &api.no_data.source, api.no_data.note.as_ref()),
+    };
 
     let enums: Vec<Enum> = spec.enums.iter().map(|e| enum_def(&mut cx, e)).collect();
     // Record names are known before fields are checked, so records may nest each other.
@@ -122,6 +136,7 @@ pub fn validate(file: &SourceFile, spec: &parse::SpecFile) -> Result<Spec, Diagn
         description: described(&mut cx, &api.description),
         base_url: text(&api.base_url),
         list_separator,
+        no_data,
         notes: api.notes.iter().map(text).collect(),
         envelope,
         common,

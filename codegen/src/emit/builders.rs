@@ -201,7 +201,8 @@ fn constructor(a: &Action) -> TokenStream {
     }
 }
 
-fn output_type(a: &Action) -> TokenStream {
+/// The Rust type of an operation's `response`.
+pub fn output_type(a: &Action) -> TokenStream {
     let payload = match &a.response.payload {
         Payload::Record { type_name, .. } => {
             let t = format_ident!("{}", type_name);

@@ -125,6 +125,7 @@ fn operation(a: &Action) -> TokenStream {
     let per_request = limit_required(&c.per_request);
     let rpm = limit_required(&c.requests_per_minute);
     let doc = format!("`{}` `{}`: {}", a.group, a.wire, a.description);
+    let output = super::builders::output_type(a);
     quote! {
         #[doc = #doc]
         pub static #name: rt::Operation = rt::Operation {
@@ -141,6 +142,7 @@ fn operation(a: &Action) -> TokenStream {
                 payload: #payload,
                 description: #response_description,
             },
+            decode: rt::decode_json::<#output>,
             cost: rt::table::Cost {
                 printed: #printed,
                 trailing: #trailing,
@@ -216,18 +218,23 @@ pub fn table(spec: &Spec) -> TokenStream {
         .map(|a| format_ident!("{}", a.const_name));
     let (base_url, title) = (&spec.base_url, &spec.title);
     let separator = spec.list_separator;
+    let (no_data_status, no_data_message) = (spec.no_data.status, &spec.no_data.message);
+    let envelope_response = &spec.envelope.response.wire;
     let key = param(&spec.common.key);
     let database = param(&spec.common.database);
     let action = param(&spec.common.action);
     quote! {
         /// The operation table generated from the spec: one static per action.
         pub mod operations {
-            use crate::__private as rt;
+            use super::*;
             /// Facts common to every call.
             pub static SERVICE: rt::table::Service = rt::table::Service {
                 title: #title,
                 base_url: #base_url,
                 list_separator: #separator,
+                no_data_status: #no_data_status,
+                no_data_message: #no_data_message,
+                envelope_response: #envelope_response,
                 key: #key,
                 database: #database,
                 action: #action,

@@ -327,6 +327,12 @@ pub fn envelope(e: &Envelope) -> TokenStream {
             #response_doc
             #[serde(rename = #response)]
             pub response: T,
+            /// `true` when the service answered "no data found" and `response` is
+            /// the empty result made by the client. The service reports no units
+            /// then: `result_rows` and `units_used` are 0 and `units_remaining` is the
+            /// client's last known balance (0 before any call reported one).
+            #[serde(skip)]
+            pub no_data: bool,
         }
     }
 }

@@ -2052,6 +2052,12 @@ pub struct Envelope<T> {
     /// Wire name: `response`.
     #[serde(rename = "response")]
     pub response: T,
+    /// `true` when the service answered "no data found" and `response` is
+    /// the empty result made by the client. The service reports no units
+    /// then: `result_rows` and `units_used` are 0 and `units_remaining` is the
+    /// client's last known balance (0 before any call reported one).
+    #[serde(skip)]
+    pub no_data: bool,
 }
 impl rt::Client {
     /// The caller's projects: list, overview, monitored keywords, and page rankings of the project's domain.
@@ -3351,12 +3357,15 @@ impl KeywordsSerpHistory {
 }
 /// The operation table generated from the spec: one static per action.
 pub mod operations {
-    use crate::__private as rt;
+    use super::*;
     /// Facts common to every call.
     pub static SERVICE: rt::table::Service = rt::table::Service {
         title: "SEOZoom API v2",
         base_url: "https://apiv2.seozoom.com",
         list_separator: '|',
+        no_data_status: 400u16,
+        no_data_message: "No data found!",
+        envelope_response: "response",
         key: rt::table::Param {
             wire: "api_key",
             rust: "api_key",
@@ -3418,6 +3427,7 @@ pub mod operations {
             payload: "project",
             description: "Array of project records.",
         },
+        decode: rt::decode_json::<::std::vec::Vec<Project>>,
         cost: rt::table::Cost {
             printed: "100",
             trailing: "10.000 / 20",
@@ -3478,6 +3488,7 @@ pub mod operations {
             payload: "project_overview",
             description: "One project overview object.",
         },
+        decode: rt::decode_json::<ProjectOverview>,
         cost: rt::table::Cost {
             printed: "100",
             trailing: "1 / 20",
@@ -3538,6 +3549,7 @@ pub mod operations {
             payload: "monitored_keyword",
             description: "Array of monitored keyword records.",
         },
+        decode: rt::decode_json::<::std::vec::Vec<MonitoredKeyword>>,
         cost: rt::table::Cost {
             printed: "50 and 10",
             trailing: "10.000 / 20",
@@ -3624,6 +3636,7 @@ pub mod operations {
             payload: "best_page",
             description: "Array of best page records.",
         },
+        decode: rt::decode_json::<::std::vec::Vec<BestPage>>,
         cost: rt::table::Cost {
             printed: "50 and 10",
             trailing: "10.000 / 20",
@@ -3710,6 +3723,7 @@ pub mod operations {
             payload: "page_with_more_keywords",
             description: "Array of page-with-more-keywords records.",
         },
+        decode: rt::decode_json::<::std::vec::Vec<PageWithMoreKeywords>>,
         cost: rt::table::Cost {
             printed: "50 and 10",
             trailing: "10.000 / 20",
@@ -3796,6 +3810,7 @@ pub mod operations {
             payload: "page_with_potential",
             description: "Array of page-with-potential records.",
         },
+        decode: rt::decode_json::<::std::vec::Vec<PageWithPotential>>,
         cost: rt::table::Cost {
             printed: "50 and 10",
             trailing: "10.000 / 20",
@@ -3882,6 +3897,7 @@ pub mod operations {
             payload: "traffic_variation_page",
             description: "Array of winner page records (positive traffic variation).",
         },
+        decode: rt::decode_json::<::std::vec::Vec<TrafficVariationPage>>,
         cost: rt::table::Cost {
             printed: "50 and 10",
             trailing: "10.000 / 20",
@@ -3968,6 +3984,7 @@ pub mod operations {
             payload: "traffic_variation_page",
             description: "Array of loser page records (negative traffic variation).",
         },
+        decode: rt::decode_json::<::std::vec::Vec<TrafficVariationPage>>,
         cost: rt::table::Cost {
             printed: "50 and 10",
             trailing: "10.000 / 20",
@@ -4036,6 +4053,7 @@ pub mod operations {
             payload: "domain_metrics",
             description: "Array of domain metrics records, one per domain; the order can differ from the input order.",
         },
+        decode: rt::decode_json::<::std::vec::Vec<DomainMetrics>>,
         cost: rt::table::Cost {
             printed: "20",
             trailing: "50 / 20",
@@ -4118,6 +4136,7 @@ pub mod operations {
             payload: "domain_metrics",
             description: "Array of domain metrics records, without `last_traffic_variation`.",
         },
+        decode: rt::decode_json::<::std::vec::Vec<DomainMetrics>>,
         cost: rt::table::Cost {
             printed: "20 and 30",
             trailing: "50 / 20",
@@ -4186,6 +4205,7 @@ pub mod operations {
             payload: "authority",
             description: "Array of authority records.",
         },
+        decode: rt::decode_json::<::std::vec::Vec<Authority>>,
         cost: rt::table::Cost {
             printed: "10",
             trailing: "100 / 20",
@@ -4278,6 +4298,7 @@ pub mod operations {
             payload: "domain_niches",
             description: "Array of `{domain, niches}` objects, one per domain that has data.",
         },
+        decode: rt::decode_json::<::std::vec::Vec<DomainNiches>>,
         cost: rt::table::Cost {
             printed: "40",
             trailing: "10.000 / 20",
@@ -4360,6 +4381,7 @@ pub mod operations {
             payload: "best_page",
             description: "Array of best page records.",
         },
+        decode: rt::decode_json::<::std::vec::Vec<BestPage>>,
         cost: rt::table::Cost {
             printed: "20",
             trailing: "10.000 / 20",
@@ -4559,6 +4581,7 @@ pub mod operations {
             payload: "domain_keyword",
             description: "Array of domain keyword records.",
         },
+        decode: rt::decode_json::<::std::vec::Vec<DomainKeyword>>,
         cost: rt::table::Cost {
             printed: "10",
             trailing: "10.000 / 20",
@@ -4661,6 +4684,7 @@ pub mod operations {
             payload: "ai_overview_keyword",
             description: "Array of AI overview keyword records.",
         },
+        decode: rt::decode_json::<::std::vec::Vec<AiOverviewKeyword>>,
         cost: rt::table::Cost {
             printed: "10",
             trailing: "10.000 / 20",
@@ -4753,6 +4777,7 @@ pub mod operations {
             payload: "domain_competitors",
             description: "Array of `{domain, competitor}` objects, one per domain that has data.",
         },
+        decode: rt::decode_json::<::std::vec::Vec<DomainCompetitors>>,
         cost: rt::table::Cost {
             printed: "60",
             trailing: "10.000 / 20",
@@ -4809,6 +4834,7 @@ pub mod operations {
             payload: "url_page_authority",
             description: "Array with one URL page-authority record.",
         },
+        decode: rt::decode_json::<::std::vec::Vec<UrlPageAuthority>>,
         cost: rt::table::Cost {
             printed: "10",
             trailing: "1 / 150",
@@ -4875,6 +4901,7 @@ pub mod operations {
             payload: "url_metrics",
             description: "Array of URL metrics records.",
         },
+        decode: rt::decode_json::<::std::vec::Vec<UrlMetrics>>,
         cost: rt::table::Cost {
             printed: "20",
             trailing: "30 / 20",
@@ -4957,6 +4984,7 @@ pub mod operations {
             payload: "url_keyword",
             description: "Array of URL keyword records.",
         },
+        decode: rt::decode_json::<::std::vec::Vec<UrlKeyword>>,
         cost: rt::table::Cost {
             printed: "10",
             trailing: "10.000 / 10",
@@ -5039,6 +5067,7 @@ pub mod operations {
             payload: "intent_gap",
             description: "Array of intent gap records.",
         },
+        decode: rt::decode_json::<::std::vec::Vec<IntentGap>>,
         cost: rt::table::Cost {
             printed: "40 and 20",
             trailing: "10.000 / 10",
@@ -5105,6 +5134,7 @@ pub mod operations {
             payload: "keyword_metrics",
             description: "Array of keyword metrics records.",
         },
+        decode: rt::decode_json::<::std::vec::Vec<KeywordMetrics>>,
         cost: rt::table::Cost {
             printed: "10",
             trailing: "100 / 20",
@@ -5203,6 +5233,7 @@ pub mod operations {
             payload: "serp",
             description: "Object keyed by keyword; each value is a SERP list (position to URL).",
         },
+        decode: rt::decode_json::<rt::ByKey<rt::Serp>>,
         cost: rt::table::Cost {
             printed: "100",
             trailing: "100 / 20",
@@ -5273,6 +5304,7 @@ pub mod operations {
             payload: "serp",
             description: "One SERP list (position to URL) as detected on that date.",
         },
+        decode: rt::decode_json::<rt::Serp>,
         cost: rt::table::Cost {
             printed: "120",
             trailing: "1 / 20",

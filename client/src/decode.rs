@@ -1,0 +1,187 @@
+//! Judging a response by its content and decoding it.
+//!
+//! The happy path is one typed decode of the bytes. Only when it fails is the body
+//! examined further, to say what it was instead: not UTF-8, an HTML page, JSON cut
+//! short, the service's error object, or the "no data" answer.
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::Envelope;
+use crate::error::{Error, snippet};
+use crate::operations::SERVICE;
+use crate::table::{Operation, Shape};
+
+/// What a body turned out to be.
+pub(crate) enum Decoded<T> {
+    /// The documented envelope.
+    Envelope(Envelope<T>),
+    /// The service's "no data found" answer.
+    NoData,
+}
+
+/// The service's own message in an error body: `message` or `error`.
+fn service_message(value: &serde_json::Value) -> Option<String> {
+    ["message", "error"]
+        .iter()
+        .find_map(|k| match value.get(k)? {
+            serde_json::Value::String(s) => Some(s.clone()),
+            serde_json::Value::Null => None,
+            other => Some(other.to_string()),
+        })
+}
+
+fn looks_like_html(text: &str) -> bool {
+    let start = text.trim_start().as_bytes();
+    start.first() == Some(&b'<')
+}
+
+fn is_no_data(status: u16, message: Option<&str>) -> bool {
+    let matches = message.is_some_and(|m| m.trim() == SERVICE.no_data_message);
+    // The answer has been seen with its own status; accept it under 2xx as well.
+    matches && (status == SERVICE.no_data_status || (200..300).contains(&status))
+}
+
+/// serde reports a missing field at its parent; point at the field itself.
+fn field_path(path: &str, message: &str) -> String {
+    let missing = message
+        .strip_prefix("missing field `")
+        .and_then(|rest| rest.split_once('`'))
+        .map(|(field, _)| field);
+    match (missing, path) {
+        (Some(field), ".") => field.to_owned(),
+        (Some(field), parent) => format!("{parent}.{field}"),
+        (None, path) => path.to_owned(),
+    }
+}
+
+/// Decode a body received with `status` as the envelope of `T`.
+pub(crate) fn decode<T: DeserializeOwned>(
+    op: &Operation,
+    status: u16,
+    body: &[u8],
+) -> Result<Decoded<T>, Error> {
+    let success = (200..300).contains(&status);
+    let typed_error = if success {
+        let mut de = serde_json::Deserializer::from_slice(body);
+        match serde_path_to_error::deserialize::<_, Envelope<T>>(&mut de) {
+            Ok(envelope) => match de.end() {
+                Ok(()) => return Ok(Decoded::Envelope(envelope)),
+                Err(e) => Some((".".to_owned(), e.to_string())),
+            },
+            Err(e) => {
+                let message = e.inner().to_string();
+                Some((field_path(&e.path().to_string(), &message), message))
+            }
+        }
+    } else {
+        None
+    };
+    let operation = op.label();
+    let service = |message: Option<String>| Error::Service {
+        operation: operation.clone(),
+        status,
+        message,
+        body: snippet(body),
+    };
+    let decode_error = |path: String, message: String| Error::Decode {
+        operation: operation.clone(),
+        path,
+        message,
+        body: snippet(body),
+    };
+    let Ok(text) = std::str::from_utf8(body) else {
+        return Err(match success {
+            true => decode_error(".".into(), "the body is not UTF-8 text".into()),
+            false => service(Some("the body is not UTF-8 text".into())),
+        });
+    };
+    if looks_like_html(text) {
+        return Err(service(Some(
+            "an HTML page instead of the API's JSON".into(),
+        )));
+    }
+    let value = match serde_json::from_str::<serde_json::Value>(text) {
+        Ok(value) => value,
+        Err(e) if !success => {
+            let what = if e.is_eof() {
+                "a JSON body cut short"
+            } else {
+                "a body that is not JSON"
+            };
+            return Err(service(Some(what.into())));
+        }
+        Err(e) if e.is_eof() => {
+            return Err(decode_error(
+                ".".into(),
+                format!("the JSON is cut short: {e}"),
+            ));
+        }
+        Err(e) => return Err(decode_error(".".into(), format!("not JSON: {e}"))),
+    };
+    let message = service_message(&value);
+    if is_no_data(status, message.as_deref()) {
+        return Ok(Decoded::NoData);
+    }
+    let has_response = value.get(SERVICE.envelope_response).is_some();
+    match typed_error {
+        Some(_) if !has_response && message.is_some() => Err(service(message)),
+        Some((path, message)) => Err(decode_error(path, message)),
+        None => Err(service(message)),
+    }
+}
+
+/// The empty result of an operation that returns a list or a map.
+pub(crate) fn empty_result<T: DeserializeOwned>(
+    op: &Operation,
+    units_remaining: i64,
+) -> Result<Envelope<T>, Error> {
+    let empty = match op.response.shape {
+        Shape::Array => "[]",
+        Shape::Map { .. } => "{}",
+        _ => {
+            return Err(Error::NoData {
+                operation: op.label(),
+            });
+        }
+    };
+    let response = serde_json::from_str(empty).map_err(|e| Error::Decode {
+        operation: op.label(),
+        path: SERVICE.envelope_response.into(),
+        message: e.to_string(),
+        body: String::new(),
+    })?;
+    Ok(Envelope {
+        result_rows: 0,
+        units_used: 0,
+        units_remaining,
+        response,
+        no_data: true,
+    })
+}
+
+/// [`Operation::decode`](crate::table::Operation::decode) for an operation whose
+/// result is `T`: the typed decode, then `response` re-encoded as JSON.
+pub fn decode_json<T: DeserializeOwned + Serialize>(
+    op: &Operation,
+    status: u16,
+    body: &[u8],
+) -> Result<Envelope<serde_json::Value>, Error> {
+    let envelope = match decode::<T>(op, status, body)? {
+        Decoded::Envelope(envelope) => envelope,
+        Decoded::NoData => empty_result::<T>(op, 0)?,
+    };
+    let response = serde_json::to_value(&envelope.response).map_err(|e| Error::Decode {
+        operation: op.label(),
+        path: SERVICE.envelope_response.into(),
+        message: e.to_string(),
+        body: String::new(),
+    })?;
+    Ok(Envelope {
+        result_rows: envelope.result_rows,
+        units_used: envelope.units_used,
+        units_remaining: envelope.units_remaining,
+        response,
+        no_data: envelope.no_data,
+    })
+}
