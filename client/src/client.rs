@@ -84,6 +84,10 @@ impl ApiKey {
                 message: self.scrub(&message),
                 timeout,
             },
+            Error::Config(message) => Error::Config(self.scrub(&message)),
+            Error::InsecureUrl { url } => Error::InsecureUrl {
+                url: self.scrub(&url),
+            },
             other => other,
         }
     }
@@ -225,7 +229,7 @@ impl ClientBuilder {
             .key
             .filter(|k| !k.0.trim().is_empty())
             .ok_or_else(|| Error::Config(format!("no API key: pass one or set {API_KEY_ENV}")))?;
-        let base_url = check_base_url(&self.base_url)?;
+        let base_url = check_base_url(&self.base_url).map_err(|e| key.scrub_error(e))?;
         let database = match self.database {
             Some(db) => db,
             None => SERVICE
@@ -253,10 +257,19 @@ impl ClientBuilder {
     }
 }
 
+/// A URL as it may be shown: any query or fragment (where a pasted key would be) hidden.
+fn shown_url(url: &str) -> String {
+    match url.find(['?', '#']) {
+        Some(cut) => format!("{}?<hidden>", &url[..cut]),
+        None => url.to_owned(),
+    }
+}
+
 /// The base URL without a trailing slash; `http://` only towards loopback.
 fn check_base_url(url: &str) -> Result<String, Error> {
+    let shown = shown_url(url);
     let parsed = reqwest::Url::parse(url)
-        .map_err(|e| Error::Config(format!("base URL `{url}` is not a URL: {e}")))?;
+        .map_err(|e| Error::Config(format!("base URL `{shown}` is not a URL: {e}")))?;
     let loopback = match parsed.host() {
         Some(url::Host::Domain(host)) => host.eq_ignore_ascii_case("localhost"),
         Some(url::Host::Ipv4(ip)) => IpAddr::V4(ip).is_loopback(),
@@ -267,19 +280,17 @@ fn check_base_url(url: &str) -> Result<String, Error> {
         "https" => {}
         "http" if loopback => {}
         "http" => {
-            return Err(Error::InsecureUrl {
-                url: url.to_owned(),
-            });
+            return Err(Error::InsecureUrl { url: shown });
         }
         other => {
             return Err(Error::Config(format!(
-                "base URL `{url}`: unsupported scheme `{other}`"
+                "base URL `{shown}`: unsupported scheme `{other}`"
             )));
         }
     }
     if parsed.query().is_some() || parsed.fragment().is_some() {
         return Err(Error::Config(format!(
-            "base URL `{url}` must not carry a query or fragment"
+            "base URL `{shown}` must not carry a query or fragment"
         )));
     }
     Ok(url.trim_end_matches('/').to_owned())
@@ -457,26 +468,34 @@ impl Client {
     }
 
     /// Send with rate limiting and retries; the status and body of the last attempt.
+    ///
+    /// When the client refuses rather than waits for a rate-limit slot, a retry that
+    /// finds none ends the call with the answer it has: the call was sent, so it
+    /// must not be reported as refused.
     async fn send(&self, prepared: &Prepared) -> Result<(u16, Vec<u8>), Error> {
         let op = prepared.op;
+        let mut previous = None;
         let mut attempt = 0;
         loop {
             attempt += 1;
+            if let Err(refused) = self.inner.rate_limits.acquire(op).await {
+                return previous.unwrap_or(Err(refused));
+            }
             tracing::Span::current().record("attempts", attempt);
-            self.inner.rate_limits.acquire(op).await?;
             let outcome = self.attempt(op, &prepared.url).await;
             let asked = match &outcome {
                 Ok((status, headers, _)) if retryable_status(*status) => retry_after(headers),
-                Ok(_) => return outcome.map(|(status, _, body)| (status, body)),
                 Err(Error::Transport { .. }) => None,
-                Err(_) => return outcome.map(|(status, _, body)| (status, body)),
+                _ => return outcome.map(|(status, _, body)| (status, body)),
             };
+            let outcome = outcome.map(|(status, _, body)| (status, body));
             match next_delay(&self.inner.retry, attempt, asked) {
                 Some(delay) => {
                     tracing::debug!(attempt, delay_ms = delay.as_millis() as u64, "retrying");
+                    previous = Some(outcome);
                     tokio::time::sleep(delay).await;
                 }
-                None => return outcome.map(|(status, _, body)| (status, body)),
+                None => return outcome,
             }
         }
     }

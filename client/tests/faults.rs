@@ -1,0 +1,1645 @@
+//! Fault injection over real HTTP on loopback: a scripted server answers each
+//! request with the next reply of its script (status, headers, body bytes) and
+//! counts the requests; raw TCP servers reset the connection, cut a response
+//! short or never answer. Every error is rendered (`Display`, `Debug`, sources) and
+//! must not contain the key. Then retries, rate limits, the units ledger, the
+//! estimate, the budget guard, the base-URL check and the tracing span.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::State;
+use axum::http::Uri;
+use axum::response::Response;
+use seozoom::{
+    Client, ClientBuilder, Envelope, Error, Estimate, KeywordMetrics, RateLimitMode, RetryPolicy,
+};
+use tracing_subscriber::Layer;
+use tracing_subscriber::fmt::format::FmtSpan;
+use tracing_subscriber::layer::{Context, SubscriberExt};
+use tracing_subscriber::registry::LookupSpan;
+
+/// A key distinctive enough that finding it anywhere is a leak.
+const KEY: &str = "SECRET-KEY-7f3a9c";
+
+/// In a reply body, replaced by the raw query string the server received (which
+/// carries the key), to play a service that echoes the request back.
+const ECHO: &str = "{{QUERY}}";
+
+// ---------------------------------------------------------------------------
+// Scripted HTTP server
+// ---------------------------------------------------------------------------
+
+/// One scripted answer.
+#[derive(Clone, Debug)]
+struct Reply {
+    status: u16,
+    headers: Vec<(&'static str, String)>,
+    body: Vec<u8>,
+    /// Wait this long before answering.
+    delay: Duration,
+}
+
+impl Reply {
+    fn new(status: u16, content_type: &str, body: impl Into<Vec<u8>>) -> Reply {
+        Reply {
+            status,
+            headers: vec![("content-type", content_type.to_owned())],
+            body: body.into(),
+            delay: Duration::ZERO,
+        }
+    }
+
+    fn json(status: u16, body: &str) -> Reply {
+        Reply::new(status, "application/json", body)
+    }
+
+    fn header(mut self, name: &'static str, value: &str) -> Reply {
+        self.headers.push((name, value.to_owned()));
+        self
+    }
+
+    fn delay(mut self, delay: Duration) -> Reply {
+        self.delay = delay;
+        self
+    }
+}
+
+struct Script {
+    replies: Mutex<VecDeque<Reply>>,
+    /// Answer given once the script is used up: its last reply.
+    last: Mutex<Option<Reply>>,
+    seen: Mutex<Vec<String>>,
+}
+
+async fn scripted(State(script): State<Arc<Script>>, uri: Uri) -> Response {
+    let query = uri.query().unwrap_or_default().to_owned();
+    script.seen.lock().unwrap().push(query.clone());
+    let reply = {
+        let mut replies = script.replies.lock().unwrap();
+        let mut last = script.last.lock().unwrap();
+        match replies.pop_front() {
+            Some(reply) => {
+                *last = Some(reply.clone());
+                reply
+            }
+            None => last.clone().expect("a script has at least one reply"),
+        }
+    };
+    if !reply.delay.is_zero() {
+        tokio::time::sleep(reply.delay).await;
+    }
+    let body = echo(&reply.body, &query);
+    let mut response = Response::builder().status(reply.status);
+    for (name, value) in &reply.headers {
+        response = response.header(*name, value.as_str());
+    }
+    response.body(Body::from(body)).unwrap()
+}
+
+/// `body` with every [`ECHO`] replaced by `query`.
+fn echo(body: &[u8], query: &str) -> Vec<u8> {
+    let marker = ECHO.as_bytes();
+    let mut out = Vec::with_capacity(body.len());
+    let mut rest = body;
+    while !rest.is_empty() {
+        if rest.starts_with(marker) {
+            out.extend_from_slice(query.as_bytes());
+            rest = &rest[marker.len()..];
+        } else {
+            out.push(rest[0]);
+            rest = &rest[1..];
+        }
+    }
+    out
+}
+
+/// A loopback server playing a script; the last reply repeats. Stops when dropped.
+struct Server {
+    addr: SocketAddr,
+    script: Arc<Script>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Server {
+    async fn start(replies: impl IntoIterator<Item = Reply>) -> Server {
+        Server::bind("127.0.0.1:0", replies).await.unwrap()
+    }
+
+    async fn bind(addr: &str, replies: impl IntoIterator<Item = Reply>) -> std::io::Result<Server> {
+        let replies: VecDeque<Reply> = replies.into_iter().collect();
+        assert!(!replies.is_empty(), "a script needs a reply");
+        let script = Arc::new(Script {
+            replies: Mutex::new(replies),
+            last: Mutex::new(None),
+            seen: Mutex::new(Vec::new()),
+        });
+        let app = Router::new()
+            .fallback(scripted)
+            .with_state(Arc::clone(&script));
+        let listener = tokio::net::TcpListener::bind(addr).await?;
+        let addr = listener.local_addr()?;
+        let task = tokio::spawn(async move {
+            axum::serve(listener, app).await.unwrap();
+        });
+        Ok(Server { addr, script, task })
+    }
+
+    fn url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    fn builder(&self) -> ClientBuilder {
+        Client::builder().api_key(KEY).base_url(self.url())
+    }
+
+    fn client(&self, retry: RetryPolicy) -> Client {
+        self.builder().retry(retry).build().unwrap()
+    }
+
+    /// Requests received so far.
+    fn requests(&self) -> usize {
+        self.script.seen.lock().unwrap().len()
+    }
+
+    /// Raw query strings received so far.
+    fn seen(&self) -> Vec<String> {
+        self.script.seen.lock().unwrap().clone()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Raw TCP servers
+// ---------------------------------------------------------------------------
+
+#[derive(Clone, Copy)]
+enum Misbehaviour {
+    /// Read the request, then close with a TCP reset.
+    Reset,
+    /// Read the request, send headers promising more body than follows, close.
+    CutShort,
+    /// Read the request and never answer, holding the connection open.
+    Silent,
+}
+
+/// A loopback TCP server that misbehaves; counts the connections it accepted.
+struct RawServer {
+    port: u16,
+    accepted: Arc<AtomicUsize>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+/// Read what the client sent, up to the end of the request head.
+async fn read_request(stream: &tokio::net::TcpStream) {
+    let mut request = Vec::new();
+    let mut buf = [0u8; 4096];
+    while !request.windows(4).any(|w| w == b"\r\n\r\n") {
+        if stream.readable().await.is_err() {
+            return;
+        }
+        match stream.try_read(&mut buf) {
+            Ok(0) => return,
+            Ok(n) => request.extend_from_slice(&buf[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => continue,
+            Err(_) => return,
+        }
+    }
+}
+
+async fn write_all(stream: &tokio::net::TcpStream, mut data: &[u8]) {
+    while !data.is_empty() {
+        if stream.writable().await.is_err() {
+            return;
+        }
+        match stream.try_write(data) {
+            Ok(n) => data = &data[n..],
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => continue,
+            Err(_) => return,
+        }
+    }
+}
+
+impl RawServer {
+    async fn start(behaviour: Misbehaviour) -> RawServer {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let accepted = Arc::new(AtomicUsize::new(0));
+        let count = Arc::clone(&accepted);
+        let task = tokio::spawn(async move {
+            // Silent connections are kept here, open, until the server is dropped.
+            let mut held = Vec::new();
+            loop {
+                let Ok((stream, _)) = listener.accept().await else {
+                    return;
+                };
+                count.fetch_add(1, Ordering::SeqCst);
+                read_request(&stream).await;
+                match behaviour {
+                    Misbehaviour::Reset => {
+                        // SO_LINGER 0: closing sends RST instead of FIN.
+                        let _ = stream.set_zero_linger();
+                        drop(stream);
+                    }
+                    Misbehaviour::CutShort => {
+                        let head = "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 500\r\n\r\n";
+                        write_all(&stream, head.as_bytes()).await;
+                        write_all(&stream, br#"{"ResultRows":1,"UnitsUsed":10,"Units"#).await;
+                        drop(stream);
+                    }
+                    Misbehaviour::Silent => held.push(stream),
+                }
+            }
+        });
+        RawServer {
+            port,
+            accepted,
+            task,
+        }
+    }
+
+    fn client(&self, retry: RetryPolicy, timeout: Duration) -> Client {
+        Client::builder()
+            .api_key(KEY)
+            .base_url(format!("http://127.0.0.1:{}", self.port))
+            .retry(retry)
+            .timeout(timeout)
+            .build()
+            .unwrap()
+    }
+
+    fn connections(&self) -> usize {
+        self.accepted.load(Ordering::SeqCst)
+    }
+}
+
+impl Drop for RawServer {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Helpers
+// ---------------------------------------------------------------------------
+
+/// Retries as the default policy does, but fast.
+fn fast() -> RetryPolicy {
+    RetryPolicy {
+        max_attempts: 3,
+        initial_backoff: Duration::from_millis(10),
+        max_backoff: Duration::from_millis(50),
+        max_retry_after: Duration::from_secs(5),
+    }
+}
+
+/// An envelope with no rows.
+fn empty(used: i64, remaining: i64) -> Reply {
+    Reply::json(
+        200,
+        &format!(
+            r#"{{"ResultRows":0,"UnitsUsed":{used},"UnitsRemaining":{remaining},"response":[]}}"#
+        ),
+    )
+}
+
+/// A `keywords metrics` envelope with one realistic row.
+fn one_keyword() -> Reply {
+    Reply::json(
+        200,
+        r#"{"ResultRows":1,"UnitsUsed":10,"UnitsRemaining":48700,"response":[
+        {"keyword":"mutuo","lang":"it","google_ext":".it","localcode":"","search_volume":90500,
+         "ppc_competitiveness":1,"cpcapprox":4.37,"indexed_pages":21000000,"KD":71,"KO":12,
+         "jan":1,"feb":1,"mar":1,"apr":1,"may":1,"jun":1,"jul":1,"aug":1,"sep":1,"oct":1,"nov":1,"dec":1,
+         "search_intent":"informational"}]}"#,
+    )
+}
+
+type Metrics = Result<Envelope<Vec<KeywordMetrics>>, Error>;
+
+/// `keywords metrics` for one keyword: a list operation.
+async fn metrics(client: &Client) -> Metrics {
+    client.keywords().metrics(["mutuo"]).send().await
+}
+
+/// `text` with any of the `secrets` shown as `<LEAKED>`, so that a failing
+/// assertion does not print them either.
+fn masked(text: &str, secrets: &[&str]) -> String {
+    secrets
+        .iter()
+        .fold(text.to_owned(), |t, s| t.replace(s, "<LEAKED>"))
+}
+
+/// Every rendering of an error: `Display`, `Debug`, alternate `Debug`, and the
+/// `Display` of each source.
+fn renderings(err: &Error) -> Vec<String> {
+    let mut all = vec![format!("{err}"), format!("{err:?}"), format!("{err:#?}")];
+    let mut source = std::error::Error::source(err);
+    while let Some(e) = source {
+        all.push(format!("{e}"));
+        all.push(format!("{e:?}"));
+        source = e.source();
+    }
+    all
+}
+
+/// The key appears in no rendering of the error.
+#[track_caller]
+fn assert_secret(err: &Error) {
+    assert_no_secret(err, &[KEY]);
+}
+
+#[track_caller]
+fn assert_no_secret(err: &Error, secrets: &[&str]) {
+    for text in renderings(err) {
+        for secret in secrets {
+            assert!(
+                !text.contains(secret),
+                "the key leaks into an error: {}",
+                masked(&text, secrets)
+            );
+        }
+    }
+    assert!(!format!("{err}").contains(KEY) && !format!("{err:?}").contains(KEY));
+}
+
+/// The error of a call that must fail, checked for the key.
+#[track_caller]
+fn failed<T: std::fmt::Debug>(result: Result<T, Error>) -> Error {
+    match result {
+        Ok(value) => panic!("expected an error, got {value:?}"),
+        Err(err) => {
+            assert_secret(&err);
+            err
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The fault matrix
+// ---------------------------------------------------------------------------
+
+#[tokio::test]
+async fn status_500_then_200_is_retried_and_succeeds() {
+    let server = Server::start([
+        Reply::json(500, r#"{"message":"Internal Server Error"}"#),
+        one_keyword(),
+    ])
+    .await;
+    let client = server.client(fast());
+
+    let page = metrics(&client).await.unwrap();
+
+    assert_eq!(server.requests(), 2, "one retry");
+    assert_eq!(page.response.len(), 1);
+    assert_eq!(page.response[0].keyword, "mutuo");
+    assert_eq!((page.units_used, page.units_remaining), (10, 48700));
+    assert_eq!(
+        client.units().used,
+        10,
+        "the failed attempt charged nothing"
+    );
+}
+
+#[tokio::test]
+async fn status_429_with_retry_after_waits_then_succeeds() {
+    let server = Server::start([
+        Reply::json(429, r#"{"message":"Too Many Requests"}"#).header("retry-after", "1"),
+        one_keyword(),
+    ])
+    .await;
+    let client = server.client(fast());
+
+    let started = Instant::now();
+    let page = metrics(&client).await.unwrap();
+    let elapsed = started.elapsed();
+
+    assert_eq!(server.requests(), 2);
+    assert_eq!(page.response.len(), 1);
+    // The fast policy backs off 10-50 ms; only `Retry-After: 1` explains a second.
+    assert!(
+        elapsed >= Duration::from_millis(900),
+        "Retry-After: 1 was not honoured: the call took {elapsed:?}"
+    );
+}
+
+#[tokio::test]
+async fn status_503_with_retry_after_as_an_http_date_waits_then_succeeds() {
+    use seozoom::jiff::{SignedDuration, Timestamp, fmt::rfc2822, tz::TimeZone};
+    // Whole seconds: the wait is between 1 and 2 s.
+    let when = (Timestamp::now() + SignedDuration::from_secs(2)).to_zoned(TimeZone::UTC);
+    let date = rfc2822::to_string(&when).unwrap();
+    let server = Server::start([
+        Reply::json(503, r#"{"message":"Service Unavailable"}"#).header("retry-after", &date),
+        one_keyword(),
+    ])
+    .await;
+
+    let started = Instant::now();
+    metrics(&server.client(fast())).await.unwrap();
+    let elapsed = started.elapsed();
+
+    assert_eq!(server.requests(), 2);
+    assert!(
+        elapsed >= Duration::from_millis(900),
+        "Retry-After: {date} was not honoured: the call took {elapsed:?}"
+    );
+}
+
+#[tokio::test]
+async fn status_429_with_a_retry_after_beyond_the_policy_fails_at_once() {
+    let server = Server::start([
+        Reply::json(429, r#"{"message":"Too Many Requests"}"#).header("retry-after", "3600"),
+        one_keyword(),
+    ])
+    .await;
+
+    let started = Instant::now();
+    let err = failed(metrics(&server.client(fast())).await);
+
+    assert_eq!(
+        server.requests(),
+        1,
+        "a wait over max_retry_after is not made"
+    );
+    assert_eq!(err.status(), Some(429));
+    assert!(err.is_retryable());
+    assert!(started.elapsed() < Duration::from_secs(5));
+}
+
+#[tokio::test]
+async fn persistent_502_html_fails_within_bounded_time() {
+    let page = "<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head>\
+                <body><h1>Bad Gateway</h1><p>nginx</p></body></html>";
+    let server = Server::start([Reply::new(502, "text/html", page)]).await;
+    // The default policy: 3 attempts, backoff 500 ms doubling, so about 1.5 s at most.
+    let client = server.client(RetryPolicy::default());
+
+    let started = Instant::now();
+    let err = failed(metrics(&client).await);
+    let elapsed = started.elapsed();
+
+    assert_eq!(server.requests(), 3, "max_attempts of the default policy");
+    assert!(
+        elapsed < Duration::from_secs(10),
+        "a persistent 502 took {elapsed:?}"
+    );
+    match &err {
+        Error::Service {
+            operation,
+            status,
+            message,
+            body,
+        } => {
+            assert_eq!(operation, "keywords metrics");
+            assert_eq!(*status, 502);
+            assert!(
+                message.as_deref().is_some_and(|m| m.contains("HTML")),
+                "{message:?}"
+            );
+            assert!(body.contains("Bad Gateway"), "{body}");
+        }
+        other => panic!("expected Error::Service, got {other:?}"),
+    }
+    assert!(err.to_string().contains("502"), "{err}");
+    assert_eq!(err.status(), Some(502));
+    assert!(err.is_retryable());
+    assert!(!err.is_refused());
+}
+
+#[tokio::test]
+async fn status_200_with_an_error_member_is_a_service_error() {
+    // The service echoes the request, key included.
+    let server = Server::start([Reply::new(
+        200,
+        "text/html",
+        format!(r#"{{"error":"Invalid request: {ECHO}"}}"#),
+    )])
+    .await;
+
+    let err = failed(metrics(&server.client(fast())).await);
+
+    assert_eq!(
+        server.requests(),
+        1,
+        "an error body under 200 is not retried"
+    );
+    match &err {
+        Error::Service {
+            status, message, ..
+        } => {
+            assert_eq!(*status, 200);
+            assert!(
+                message
+                    .as_deref()
+                    .is_some_and(|m| m.starts_with("Invalid request: ")),
+                "{message:?}"
+            );
+        }
+        other => panic!("expected Error::Service, got {other:?}"),
+    }
+    assert!(!err.is_retryable());
+}
+
+#[tokio::test]
+async fn status_400_with_a_message_is_a_service_error() {
+    let server = Server::start([Reply::json(
+        400,
+        r#"{"status":400,"message":"Parametro keyword non valido"}"#,
+    )])
+    .await;
+
+    let err = failed(metrics(&server.client(fast())).await);
+
+    assert_eq!(server.requests(), 1, "400 is not retried");
+    match &err {
+        Error::Service {
+            status, message, ..
+        } => {
+            assert_eq!(*status, 400);
+            assert_eq!(message.as_deref(), Some("Parametro keyword non valido"));
+        }
+        other => panic!("expected Error::Service, got {other:?}"),
+    }
+    assert!(
+        err.to_string().contains("Parametro keyword non valido"),
+        "{err}"
+    );
+    assert!(!err.is_retryable());
+    assert!(!err.is_refused());
+}
+
+#[tokio::test]
+async fn status_401_is_a_service_error_without_the_key() {
+    let server = Server::start([Reply::json(
+        401,
+        &format!(r#"{{"status":401,"message":"Invalid API key ({ECHO})"}}"#),
+    )])
+    .await;
+
+    let err = failed(metrics(&server.client(fast())).await);
+
+    assert_eq!(server.requests(), 1, "401 is not retried");
+    assert_eq!(err.status(), Some(401));
+    assert!(
+        matches!(&err, Error::Service { message: Some(m), .. } if m.starts_with("Invalid API key")),
+        "{err:?}"
+    );
+    assert!(!err.is_retryable());
+}
+
+#[tokio::test]
+async fn truncated_json_is_a_decode_error() {
+    let server = Server::start([Reply::json(
+        200,
+        r#"{"ResultRows":1,"UnitsUsed":10,"UnitsRemaining":48700,"response":[{"keyword":"mu"#,
+    )])
+    .await;
+
+    let err = failed(metrics(&server.client(fast())).await);
+
+    assert_eq!(server.requests(), 1, "decode errors are not retried");
+    match &err {
+        Error::Decode {
+            operation,
+            path,
+            message,
+            body,
+        } => {
+            assert_eq!(operation, "keywords metrics");
+            assert_eq!(path, ".");
+            assert!(message.contains("cut short"), "{message}");
+            assert!(body.starts_with(r#"{"ResultRows":1"#), "{body}");
+        }
+        other => panic!("expected Error::Decode, got {other:?}"),
+    }
+    assert!(!err.is_retryable());
+}
+
+#[tokio::test]
+async fn envelope_without_response_is_a_decode_error() {
+    let server = Server::start([Reply::json(
+        200,
+        r#"{"ResultRows":0,"UnitsUsed":0,"UnitsRemaining":48700}"#,
+    )])
+    .await;
+
+    let err = failed(metrics(&server.client(fast())).await);
+
+    assert_eq!(server.requests(), 1);
+    match &err {
+        Error::Decode { path, message, .. } => {
+            assert_eq!(path, "response");
+            assert!(message.contains("missing field `response`"), "{message}");
+        }
+        other => panic!("expected Error::Decode, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn no_data_found_is_empty_for_a_list_and_no_data_for_one_object() {
+    let no_data = Reply::new(
+        400,
+        "text/html",
+        r#"{"status":400,"message":"No data found!"}"#,
+    );
+    let server = Server::start([no_data.clone(), no_data]).await;
+    let client = server.client(fast());
+
+    let page = metrics(&client).await.unwrap();
+    assert!(page.no_data);
+    assert!(page.response.is_empty());
+    assert_eq!((page.result_rows, page.units_used), (0, 0));
+
+    let err = failed(client.projects().overview(404).send().await);
+    match &err {
+        Error::NoData { operation } => assert_eq!(operation, "projects overview"),
+        other => panic!("expected Error::NoData, got {other:?}"),
+    }
+    assert_eq!(server.requests(), 2, "no data is an answer, not retried");
+    assert!(!err.is_retryable());
+    assert!(!err.is_refused());
+}
+
+#[tokio::test]
+async fn no_data_found_under_200_is_also_no_data() {
+    let server = Server::start([Reply::json(
+        200,
+        r#"{"status":200,"message":"No data found!"}"#,
+    )])
+    .await;
+
+    let page = metrics(&server.client(fast())).await.unwrap();
+
+    assert!(page.no_data);
+    assert!(page.response.is_empty());
+}
+
+#[tokio::test]
+async fn connection_reset_is_a_transport_error_and_is_retried() {
+    let server = RawServer::start(Misbehaviour::Reset).await;
+
+    let err = failed(metrics(&server.client(fast(), Duration::from_secs(5))).await);
+
+    match &err {
+        Error::Transport {
+            operation,
+            timeout,
+            message,
+        } => {
+            assert_eq!(operation, "keywords metrics");
+            assert!(!timeout, "a reset is not a timeout: {message}");
+            assert!(
+                !message.contains("127.0.0.1"),
+                "the URL is removed: {message}"
+            );
+        }
+        other => panic!("expected Error::Transport, got {other:?}"),
+    }
+    assert_eq!(server.connections(), 3, "transport errors are retried");
+    assert!(err.is_retryable());
+    assert!(!err.is_refused());
+    assert_eq!(err.status(), None);
+}
+
+#[tokio::test]
+async fn response_cut_short_is_a_transport_error() {
+    let server = RawServer::start(Misbehaviour::CutShort).await;
+
+    let err = failed(metrics(&server.client(RetryPolicy::none(), Duration::from_secs(5))).await);
+
+    assert!(
+        matches!(err, Error::Transport { timeout: false, .. }),
+        "{err:?}"
+    );
+    assert_eq!(server.connections(), 1);
+}
+
+#[tokio::test]
+async fn a_server_that_never_answers_times_out() {
+    let server = RawServer::start(Misbehaviour::Silent).await;
+    let client = server.client(RetryPolicy::none(), Duration::from_millis(300));
+
+    let started = Instant::now();
+    let err = failed(metrics(&client).await);
+    let elapsed = started.elapsed();
+
+    match &err {
+        Error::Transport {
+            timeout, message, ..
+        } => assert!(*timeout, "expected a timeout: {message}"),
+        other => panic!("expected Error::Transport, got {other:?}"),
+    }
+    assert!(elapsed >= Duration::from_millis(250), "{elapsed:?}");
+    assert!(elapsed < Duration::from_secs(10), "{elapsed:?}");
+    assert_eq!(server.connections(), 1);
+    assert!(err.is_retryable());
+}
+
+#[tokio::test]
+async fn timeouts_are_retried_under_a_retry_policy() {
+    let server = RawServer::start(Misbehaviour::Silent).await;
+    let client = server.client(fast(), Duration::from_millis(300));
+
+    let err = failed(metrics(&client).await);
+
+    assert!(
+        matches!(err, Error::Transport { timeout: true, .. }),
+        "{err:?}"
+    );
+    assert_eq!(server.connections(), 3);
+}
+
+#[tokio::test]
+async fn connection_refused_is_a_transport_error() {
+    let port = {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.local_addr().unwrap().port()
+    };
+    let client = Client::builder()
+        .api_key(KEY)
+        .base_url(format!("http://127.0.0.1:{port}"))
+        .retry(RetryPolicy::none())
+        .build()
+        .unwrap();
+
+    let err = failed(metrics(&client).await);
+
+    assert!(
+        matches!(err, Error::Transport { timeout: false, .. }),
+        "{err:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_body_that_is_not_utf8_is_a_decode_error_or_a_service_error() {
+    let bytes = b"\xff\xfe{\"ResultRows\":\xc3\x28}".to_vec();
+    let server = Server::start([
+        Reply::new(200, "application/json", bytes.clone()),
+        Reply::new(500, "text/html", bytes),
+    ])
+    .await;
+
+    let err = failed(metrics(&server.client(RetryPolicy::none())).await);
+    match &err {
+        Error::Decode { path, message, .. } => {
+            assert_eq!(path, ".");
+            assert!(message.contains("UTF-8"), "{message}");
+        }
+        other => panic!("expected Error::Decode, got {other:?}"),
+    }
+
+    let err = failed(metrics(&server.client(RetryPolicy::none())).await);
+    match &err {
+        Error::Service {
+            status, message, ..
+        } => {
+            assert_eq!(*status, 500);
+            assert!(
+                message.as_deref().is_some_and(|m| m.contains("UTF-8")),
+                "{message:?}"
+            );
+        }
+        other => panic!("expected Error::Service, got {other:?}"),
+    }
+    assert_eq!(server.requests(), 2);
+}
+
+/// Every error body of the matrix, echoing the request (key included) back.
+#[tokio::test]
+async fn bodies_echoing_the_key_are_scrubbed_in_every_error() {
+    let bodies = [
+        Reply::json(400, &format!(r#"{{"message":"bad {ECHO}"}}"#)),
+        Reply::json(401, &format!(r#"{{"error":"denied {ECHO}"}}"#)),
+        Reply::json(200, &format!(r#"{{"error":"{ECHO}"}}"#)),
+        Reply::new(502, "text/html", format!("<html>{ECHO}</html>")),
+        Reply::json(200, &format!(r#"{{"ResultRows":1,"x":"{ECHO}","resp"#)),
+        Reply::json(200, &format!(r#"{{"ResultRows":0,"x":"{ECHO}"}}"#)),
+        Reply::json(
+            200,
+            &format!(r#"{{"ResultRows":"{ECHO}","UnitsUsed":0,"UnitsRemaining":0,"response":[]}}"#),
+        ),
+        Reply::new(500, "text/plain", format!("{ECHO}\u{0}\u{7f}")),
+    ];
+    for reply in bodies {
+        let status = reply.status;
+        let server = Server::start([reply]).await;
+        let err = failed(metrics(&server.client(RetryPolicy::none())).await);
+        assert!(
+            server.seen()[0].contains(KEY),
+            "the key was sent, so the body did echo it"
+        );
+        assert!(!err.is_refused(), "status {status}: {err}");
+        // The echoed key was there, and was replaced (`redacted_url`'s marker).
+        assert!(
+            format!("{err:?}").contains("api_key=<redacted>"),
+            "status {status}: {err:?}"
+        );
+    }
+}
+
+/// A key that percent-encoding changes is scrubbed in both forms.
+#[tokio::test]
+async fn a_key_that_needs_encoding_is_scrubbed_in_both_forms() {
+    let key = "SECRET KEY+7f3a/9c&é";
+    let server = Server::start([Reply::json(
+        400,
+        &format!(r#"{{"message":"bad request {ECHO}"}}"#),
+    )])
+    .await;
+    let client = server
+        .builder()
+        .api_key(key)
+        .retry(RetryPolicy::none())
+        .build()
+        .unwrap();
+
+    let err = metrics(&client).await.unwrap_err();
+
+    let query = &server.seen()[0];
+    let sent = query
+        .split('&')
+        .find_map(|pair| pair.strip_prefix("api_key="))
+        .unwrap();
+    assert_ne!(sent, key, "the key is percent-encoded on the wire");
+    assert_no_secret(&err, &[key, sent]);
+    assert!(!format!("{client:?}").contains(key));
+}
+
+#[tokio::test]
+async fn client_builder_and_request_debug_do_not_show_the_key() {
+    let server = Server::start([empty(0, 0)]).await;
+    let builder = server.builder();
+    let client = server.client(fast());
+    let request = client.keywords().metrics(["mutuo"]);
+
+    for text in [
+        format!("{builder:?}"),
+        format!("{builder:#?}"),
+        format!("{client:?}"),
+        format!("{client:#?}"),
+        format!("{request:?}"),
+        format!("{:?}", request.request()),
+    ] {
+        assert!(!text.contains(KEY), "{}", masked(&text, &[KEY]));
+    }
+    let url = client.redacted_url(&request.request()).unwrap();
+    assert!(!url.contains(KEY), "{}", masked(&url, &[KEY]));
+    assert!(url.contains("api_key="), "{url}");
+}
+
+// ---------------------------------------------------------------------------
+// Base URL
+// ---------------------------------------------------------------------------
+
+#[test]
+fn plain_http_to_a_non_loopback_host_is_refused() {
+    for url in [
+        "http://apiv2.seozoom.com",
+        "http://10.0.0.5:8080",
+        "http://192.168.1.1",
+        "http://localhost.example.com",
+        "http://127.0.0.1.nip.io",
+        "http://[2001:db8::1]",
+    ] {
+        let err = Client::builder()
+            .api_key(KEY)
+            .base_url(url)
+            .build()
+            .unwrap_err();
+        assert_secret(&err);
+        match &err {
+            Error::InsecureUrl { url: given } => assert_eq!(given, url),
+            other => panic!("{url}: expected Error::InsecureUrl, got {other:?}"),
+        }
+        assert!(err.is_refused());
+    }
+    Client::builder()
+        .api_key(KEY)
+        .base_url("https://apiv2.seozoom.com")
+        .build()
+        .unwrap();
+}
+
+/// A base URL copied with its query (the key in it) is refused, and the error does
+/// not repeat the key.
+#[test]
+fn base_url_errors_do_not_echo_the_key() {
+    let mut leaks = Vec::new();
+    for url in [
+        format!("https://apiv2.seozoom.com/?api_key={KEY}"),
+        format!("http://apiv2.seozoom.com/api/v2/keywords/?api_key={KEY}&action=metrics"),
+    ] {
+        let err = Client::builder()
+            .api_key(KEY)
+            .base_url(url.as_str())
+            .build()
+            .unwrap_err();
+        assert!(err.is_refused(), "{}", masked(&err.to_string(), &[KEY]));
+        leaks.extend(
+            renderings(&err)
+                .into_iter()
+                .take(1)
+                .filter(|text| text.contains(KEY))
+                .map(|text| masked(&text, &[KEY])),
+        );
+    }
+    assert!(leaks.is_empty(), "the key leaks into errors: {leaks:#?}");
+}
+
+#[tokio::test]
+async fn plain_http_to_loopback_is_allowed() {
+    for host in ["127.0.0.1", "[::1]", "localhost", "LOCALHOST", "127.1.2.3"] {
+        Client::builder()
+            .api_key(KEY)
+            .base_url(format!("http://{host}:8080"))
+            .build()
+            .unwrap_or_else(|e| panic!("{host}: {e}"));
+    }
+
+    let v4 = Server::start([empty(0, 100)]).await;
+    metrics(&v4.client(RetryPolicy::none())).await.unwrap();
+    let localhost = Client::builder()
+        .api_key(KEY)
+        .base_url(format!("http://localhost:{}", v4.addr.port()))
+        .retry(RetryPolicy::none())
+        .build()
+        .unwrap();
+    metrics(&localhost).await.unwrap();
+    assert_eq!(v4.requests(), 2);
+
+    // IPv6 loopback, where the machine has it.
+    if let Ok(v6) = Server::bind("[::1]:0", [empty(0, 100)]).await {
+        assert!(v6.url().starts_with("http://[::1]:"), "{}", v6.url());
+        metrics(&v6.client(RetryPolicy::none())).await.unwrap();
+        assert_eq!(v6.requests(), 1);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Retries
+// ---------------------------------------------------------------------------
+
+#[tokio::test]
+async fn retries_can_be_switched_off() {
+    let server = Server::start([
+        Reply::json(500, r#"{"message":"Internal Server Error"}"#),
+        one_keyword(),
+    ])
+    .await;
+
+    let err = failed(metrics(&server.client(RetryPolicy::none())).await);
+
+    assert_eq!(
+        server.requests(),
+        1,
+        "RetryPolicy::none() makes one attempt"
+    );
+    assert_eq!(err.status(), Some(500));
+
+    let reset = RawServer::start(Misbehaviour::Reset).await;
+    let err = failed(metrics(&reset.client(RetryPolicy::none(), Duration::from_secs(5))).await);
+    assert!(matches!(err, Error::Transport { .. }), "{err:?}");
+    assert_eq!(reset.connections(), 1);
+}
+
+#[tokio::test]
+async fn each_retryable_status_is_retried_up_to_max_attempts() {
+    for status in [429, 500, 502, 503, 504] {
+        let server = Server::start([Reply::json(status, r#"{"message":"busy"}"#)]).await;
+        let err = failed(metrics(&server.client(fast())).await);
+        assert_eq!(err.status(), Some(status));
+        assert_eq!(server.requests(), 3, "status {status}");
+    }
+}
+
+#[tokio::test]
+async fn other_4xx_are_not_retried() {
+    for status in [400, 401, 402, 403, 404, 405, 408, 410, 422] {
+        let server = Server::start([
+            Reply::json(status, r#"{"message":"refused"}"#),
+            one_keyword(),
+        ])
+        .await;
+        let err = failed(metrics(&server.client(fast())).await);
+        assert_eq!(err.status(), Some(status));
+        assert_eq!(server.requests(), 1, "status {status} was retried");
+    }
+}
+
+#[tokio::test]
+async fn decode_errors_are_not_retried() {
+    let wrong = [
+        Reply::json(
+            200,
+            r#"{"ResultRows":1,"UnitsUsed":10,"UnitsRemaining":5,"respo"#,
+        ),
+        Reply::json(200, r#"{"ResultRows":0,"UnitsUsed":0,"UnitsRemaining":5}"#),
+        Reply::json(
+            200,
+            r#"{"ResultRows":0,"UnitsUsed":0,"UnitsRemaining":5,"response":{"not":"a list"}}"#,
+        ),
+        Reply::json(
+            200,
+            r#"{"ResultRows":0,"UnitsUsed":0,"UnitsRemaining":5,"response":[]} trailing"#,
+        ),
+        Reply::new(200, "application/json", b"\xff\xfe\xfd".to_vec()),
+    ];
+    for reply in wrong {
+        let server = Server::start([reply, one_keyword()]).await;
+        let err = failed(metrics(&server.client(fast())).await);
+        assert!(matches!(err, Error::Decode { .. }), "{err:?}");
+        assert_eq!(server.requests(), 1, "a decode error was retried: {err}");
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Rate limits
+// ---------------------------------------------------------------------------
+
+/// The spec's requests-per-minute figure of `keywords metrics`.
+const METRICS_PER_MINUTE: usize = 20;
+
+#[tokio::test]
+async fn the_call_over_the_per_minute_figure_is_refused_when_configured() {
+    let server = Server::start([empty(0, 1000)]).await;
+    let client = server
+        .builder()
+        .rate_limit(RateLimitMode::Refuse)
+        .retry(RetryPolicy::none())
+        .build()
+        .unwrap();
+    let figure = seozoom::operations::OPERATIONS
+        .iter()
+        .find(|op| op.group == "keywords" && op.action == "metrics")
+        .unwrap()
+        .cost
+        .requests_per_minute
+        .value;
+    assert_eq!(figure, METRICS_PER_MINUTE as i64);
+
+    for n in 1..=METRICS_PER_MINUTE {
+        metrics(&client)
+            .await
+            .unwrap_or_else(|e| panic!("call {n}: {e}"));
+    }
+    let err = failed(metrics(&client).await);
+
+    assert_eq!(
+        server.requests(),
+        METRICS_PER_MINUTE,
+        "the refused call sent nothing"
+    );
+    match &err {
+        Error::RateLimited {
+            operation,
+            per_minute,
+            retry_in,
+        } => {
+            assert_eq!(operation, "keywords metrics");
+            assert_eq!(*per_minute, 20);
+            assert!(*retry_in > Duration::ZERO && *retry_in <= Duration::from_secs(60));
+        }
+        other => panic!("expected Error::RateLimited, got {other:?}"),
+    }
+    assert!(err.is_refused());
+
+    // The limit is per operation: another operation still has its slots.
+    client.projects().list().send().await.unwrap();
+    assert_eq!(server.requests(), METRICS_PER_MINUTE + 1);
+}
+
+/// `is_refused()` promises that nothing was sent. A retry that meets the rate
+/// limit in refuse mode comes after an attempt that was sent, so its outcome must
+/// not claim a refusal.
+#[tokio::test]
+async fn a_retry_over_the_rate_limit_is_not_reported_as_refused() {
+    let mut script: Vec<Reply> = (1..METRICS_PER_MINUTE).map(|_| empty(0, 1000)).collect();
+    script.push(Reply::json(500, r#"{"message":"Internal Server Error"}"#));
+    script.push(empty(0, 1000));
+    let server = Server::start(script).await;
+    let client = server
+        .builder()
+        .rate_limit(RateLimitMode::Refuse)
+        .retry(fast())
+        .build()
+        .unwrap();
+    for _ in 1..METRICS_PER_MINUTE {
+        metrics(&client).await.unwrap();
+    }
+
+    // Slot 20: answered 500; the retry would need slot 21.
+    let result = metrics(&client).await;
+
+    assert_eq!(server.requests(), METRICS_PER_MINUTE);
+    if let Err(err) = result {
+        assert_secret(&err);
+        assert!(
+            !err.is_refused(),
+            "a call that was sent (HTTP 500) is reported as refused before sending: {err}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn rate_limits_are_shared_by_clones() {
+    let server = Server::start([empty(0, 1000)]).await;
+    let client = server
+        .builder()
+        .rate_limit(RateLimitMode::Refuse)
+        .build()
+        .unwrap();
+    let clone = client.clone();
+
+    for n in 0..METRICS_PER_MINUTE {
+        let which = if n % 2 == 0 { &client } else { &clone };
+        metrics(which).await.unwrap();
+    }
+    let err = failed(metrics(&clone.clone()).await);
+
+    assert!(matches!(err, Error::RateLimited { .. }), "{err:?}");
+    let err = failed(metrics(&client).await);
+    assert!(matches!(err, Error::RateLimited { .. }), "{err:?}");
+    assert_eq!(server.requests(), METRICS_PER_MINUTE);
+}
+
+#[tokio::test]
+async fn the_call_over_the_per_minute_figure_waits_by_default() {
+    let server = Server::start([empty(0, 1000)]).await;
+    // 20 requests per 2 s: a slot every 100 ms after a burst of 20.
+    let client = server
+        .builder()
+        .rate_window(Duration::from_millis(2000))
+        .build()
+        .unwrap();
+
+    let burst_started = Instant::now();
+    for _ in 0..METRICS_PER_MINUTE {
+        metrics(&client).await.unwrap();
+    }
+    let burst = burst_started.elapsed();
+    let started = Instant::now();
+    metrics(&client).await.unwrap();
+    let waited = started.elapsed();
+    let total = burst_started.elapsed();
+
+    assert_eq!(server.requests(), METRICS_PER_MINUTE + 1);
+    // The 21st slot opens 100 ms after the first; the burst itself used part of it.
+    assert!(
+        total >= Duration::from_millis(90),
+        "21 calls within {total:?}: the 21st did not wait"
+    );
+    if burst < Duration::from_millis(40) {
+        assert!(
+            waited >= Duration::from_millis(50),
+            "the 21st call took {waited:?} after a burst of {burst:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn rate_limit_off_sends_every_call() {
+    let server = Server::start([empty(0, 1000)]).await;
+    let client = server
+        .builder()
+        .rate_limit(RateLimitMode::Off)
+        .build()
+        .unwrap();
+
+    for _ in 0..METRICS_PER_MINUTE + 5 {
+        metrics(&client).await.unwrap();
+    }
+
+    assert_eq!(server.requests(), METRICS_PER_MINUTE + 5);
+}
+
+// ---------------------------------------------------------------------------
+// Units: ledger, estimate, budget
+// ---------------------------------------------------------------------------
+
+#[tokio::test]
+async fn the_ledger_is_shared_by_clones_sums_used_and_keeps_the_last_remaining() {
+    let server = Server::start([
+        empty(30, 970),
+        empty(20, 990), // topped up in between: the last figure wins, not the least
+        Reply::json(400, r#"{"status":400,"message":"No data found!"}"#),
+        Reply::json(400, r#"{"message":"refused"}"#),
+    ])
+    .await;
+    let client = server.client(RetryPolicy::none());
+    let clone = client.clone();
+    assert_eq!(client.units().used, 0);
+    assert_eq!(client.units().remaining, None);
+
+    metrics(&client).await.unwrap();
+    metrics(&clone).await.unwrap();
+
+    for units in [client.units(), clone.units()] {
+        assert_eq!(units.used, 50);
+        assert_eq!(units.remaining, Some(990));
+        assert_eq!(units.calls, 2);
+    }
+
+    // No data: nothing charged, the balance is left as it was, and the envelope
+    // carries the last known balance.
+    let page = metrics(&clone).await.unwrap();
+    assert!(page.no_data);
+    assert_eq!(page.units_remaining, 990);
+    assert_eq!(
+        (client.units().used, client.units().remaining),
+        (50, Some(990))
+    );
+
+    // An error is not an envelope: nothing recorded.
+    failed(metrics(&client).await);
+    assert_eq!(
+        (clone.units().used, clone.units().remaining),
+        (50, Some(990))
+    );
+}
+
+#[tokio::test]
+async fn estimates_come_from_the_spec_figures() {
+    let server = Server::start([empty(0, 0)]).await;
+    let client = server.client(RetryPolicy::none());
+
+    let three = client.keywords().metrics(["a", "b", "c"]).request();
+    assert_eq!(
+        client.estimate(&three).unwrap(),
+        Estimate { min: 0, max: 30 }
+    );
+
+    let list = client.projects().list().request();
+    assert_eq!(
+        client.estimate(&list).unwrap(),
+        Estimate { min: 100, max: 100 }
+    );
+
+    let best = client.projects().best_pages(48213, 10).request();
+    assert_eq!(
+        client.estimate(&best).unwrap(),
+        Estimate {
+            min: 0,
+            max: 50 * 11
+        }
+    );
+
+    // An invalid request gives its error, not an estimate.
+    let none: [&str; 0] = [];
+    let err = client
+        .estimate(&client.keywords().metrics(none).request())
+        .unwrap_err();
+    assert!(matches!(err, Error::InvalidInput(_)), "{err:?}");
+    assert_secret(&err);
+    assert_eq!(server.requests(), 0, "estimating sends nothing");
+}
+
+#[tokio::test]
+async fn an_over_budget_call_sends_nothing() {
+    let server = Server::start([empty(30, 970)]).await;
+    let client = server.builder().budget(25).build().unwrap();
+
+    let err = failed(client.keywords().metrics(["a", "b", "c"]).send().await);
+
+    assert_eq!(server.requests(), 0, "an over-budget call sends nothing");
+    match &err {
+        Error::OverBudget {
+            operation,
+            estimate_max,
+            budget_left,
+            budget,
+        } => {
+            assert_eq!(operation, "keywords metrics");
+            assert_eq!((*estimate_max, *budget_left, *budget), (30, 25, 25));
+        }
+        other => panic!("expected Error::OverBudget, got {other:?}"),
+    }
+    assert!(err.is_refused());
+    assert_eq!(client.budget(), Some(25));
+
+    // A two-figure operation: up to 50 x (10 + 1) = 550.
+    let err = failed(client.projects().best_pages(48213, 10).send().await);
+    assert!(
+        matches!(
+            err,
+            Error::OverBudget {
+                estimate_max: 550,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    assert_eq!(server.requests(), 0);
+}
+
+#[tokio::test]
+async fn calls_within_the_budget_go_and_the_budget_shrinks_with_use() {
+    let server = Server::start([empty(30, 970)]).await;
+    let client = server.builder().budget(50).build().unwrap();
+    let clone = client.clone();
+
+    // Max 30 of 50: allowed; it reports 30 used.
+    client
+        .keywords()
+        .metrics(["a", "b", "c"])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(server.requests(), 1);
+
+    // 20 left, shared by the clone: max 30 is refused, max 20 allowed.
+    let err = failed(clone.keywords().metrics(["a", "b", "c"]).send().await);
+    assert!(
+        matches!(
+            err,
+            Error::OverBudget {
+                estimate_max: 30,
+                budget_left: 20,
+                budget: 50,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    assert_eq!(server.requests(), 1);
+    clone.keywords().metrics(["a", "b"]).send().await.unwrap();
+    assert_eq!(server.requests(), 2);
+}
+
+#[tokio::test]
+async fn a_call_in_flight_holds_its_estimate_against_the_budget() {
+    let server = Server::start([
+        empty(10, 990).delay(Duration::from_millis(300)),
+        empty(10, 980),
+    ])
+    .await;
+    let client = server.builder().budget(50).build().unwrap();
+    let clone = client.clone();
+
+    let slow = tokio::spawn(async move { clone.keywords().metrics(["a", "b", "c"]).send().await });
+    // Let the first call reach the server.
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while server.requests() == 0 && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    assert_eq!(server.requests(), 1);
+
+    // 30 held for the call in flight, so 20 left.
+    let err = failed(client.keywords().metrics(["a", "b", "c"]).send().await);
+    assert!(
+        matches!(
+            err,
+            Error::OverBudget {
+                budget_left: 20,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    assert_eq!(server.requests(), 1);
+
+    slow.await.unwrap().unwrap();
+    // The call used 10: 40 left, the reservation released.
+    client
+        .keywords()
+        .metrics(["a", "b", "c"])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(server.requests(), 2);
+}
+
+// ---------------------------------------------------------------------------
+// Tracing
+// ---------------------------------------------------------------------------
+
+/// What the capturing layer saw: closed spans with their fields, event lines, and
+/// the formatted output of a `fmt` layer.
+#[derive(Default)]
+struct Captured {
+    spans: Mutex<Vec<(String, BTreeMap<String, String>)>>,
+    events: Mutex<Vec<String>>,
+    formatted: Mutex<Vec<u8>>,
+}
+
+/// The fields of a span, kept in its extensions until it closes.
+struct SpanFields(BTreeMap<String, String>);
+
+/// Records every field as text (`Display` where the value was given with `%`).
+struct Fields<'a>(&'a mut BTreeMap<String, String>);
+
+impl tracing::field::Visit for Fields<'_> {
+    fn record_str(&mut self, field: &tracing::field::Field, value: &str) {
+        self.0.insert(field.name().to_owned(), value.to_owned());
+    }
+
+    fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn std::fmt::Debug) {
+        self.0.insert(field.name().to_owned(), format!("{value:?}"));
+    }
+}
+
+/// A layer keeping every span's fields and every event.
+#[derive(Clone, Default)]
+struct Capture(Arc<Captured>);
+
+impl<S> Layer<S> for Capture
+where
+    S: tracing::Subscriber + for<'a> LookupSpan<'a>,
+{
+    fn on_new_span(
+        &self,
+        attrs: &tracing::span::Attributes<'_>,
+        id: &tracing::span::Id,
+        ctx: Context<'_, S>,
+    ) {
+        let mut fields = BTreeMap::new();
+        attrs.record(&mut Fields(&mut fields));
+        if let Some(span) = ctx.span(id) {
+            span.extensions_mut().insert(SpanFields(fields));
+        }
+    }
+
+    fn on_record(
+        &self,
+        id: &tracing::span::Id,
+        values: &tracing::span::Record<'_>,
+        ctx: Context<'_, S>,
+    ) {
+        if let Some(span) = ctx.span(id)
+            && let Some(fields) = span.extensions_mut().get_mut::<SpanFields>()
+        {
+            values.record(&mut Fields(&mut fields.0));
+        }
+    }
+
+    fn on_event(&self, event: &tracing::Event<'_>, _: Context<'_, S>) {
+        let mut fields = BTreeMap::new();
+        event.record(&mut Fields(&mut fields));
+        let meta = event.metadata();
+        self.0.events.lock().unwrap().push(format!(
+            "{} {} {} {fields:?}",
+            meta.level(),
+            meta.target(),
+            meta.name()
+        ));
+    }
+
+    fn on_close(&self, id: tracing::span::Id, ctx: Context<'_, S>) {
+        if let Some(span) = ctx.span(&id) {
+            let fields = span
+                .extensions_mut()
+                .remove::<SpanFields>()
+                .map(|f| f.0)
+                .unwrap_or_default();
+            self.0
+                .spans
+                .lock()
+                .unwrap()
+                .push((span.name().to_owned(), fields));
+        }
+    }
+}
+
+/// Where the `fmt` layer writes.
+struct Formatted(Arc<Captured>);
+
+impl std::io::Write for Formatted {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.formatted.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Capture {
+    /// A subscriber feeding this capture, both raw and through a `fmt` layer that
+    /// logs every event and every span's opening and closing.
+    fn subscriber(&self) -> impl tracing::Subscriber + Send + Sync + 'static {
+        let captured = Arc::clone(&self.0);
+        let fmt = tracing_subscriber::fmt::layer()
+            .with_ansi(false)
+            .with_span_events(FmtSpan::FULL)
+            .with_writer(move || Formatted(Arc::clone(&captured)));
+        tracing_subscriber::registry().with(self.clone()).with(fmt)
+    }
+
+    /// Fields of every closed span with this name.
+    fn spans(&self, name: &str) -> Vec<BTreeMap<String, String>> {
+        self.0
+            .spans
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|(n, _)| n == name)
+            .map(|(_, fields)| fields.clone())
+            .collect()
+    }
+
+    /// Everything captured, as text.
+    fn text(&self) -> String {
+        let mut out = String::new();
+        for (name, fields) in self.0.spans.lock().unwrap().iter() {
+            out.push_str(&format!("span {name} {fields:?}\n"));
+        }
+        for event in self.0.events.lock().unwrap().iter() {
+            out.push_str(event);
+            out.push('\n');
+        }
+        out.push_str(&String::from_utf8_lossy(&self.0.formatted.lock().unwrap()));
+        out
+    }
+}
+
+#[tokio::test]
+async fn the_call_span_records_its_fields_and_never_the_key() {
+    // tracing caches each callsite's interest for the whole process. While only one
+    // dispatcher is registered, a callsite first reached on another test's thread
+    // is judged by that thread's (absent) subscriber and cached as disabled. With a
+    // second one registered, every judgement consults all of them.
+    let _second = tracing::Dispatch::new(tracing::subscriber::NoSubscriber::default());
+    let capture = Capture::default();
+    let _guard = tracing::subscriber::set_default(capture.subscriber());
+
+    let server = Server::start([
+        Reply::json(503, &format!(r#"{{"message":"busy {ECHO}"}}"#)),
+        empty(30, 970),
+        Reply::json(400, &format!(r#"{{"message":"bad key {ECHO}"}}"#)),
+        Reply::json(200, &format!(r#"{{"ResultRows":"{ECHO}"#)),
+    ])
+    .await;
+    let client = server.client(fast());
+
+    // One success, after a retry.
+    metrics(&client).await.unwrap();
+    let spans = capture.spans("seozoom.call");
+    assert_eq!(spans.len(), 1, "one span per call");
+    let span = &spans[0];
+    assert_eq!(
+        span.get("operation").map(String::as_str),
+        Some("keywords metrics")
+    );
+    assert_eq!(span.get("db").map(String::as_str), Some("it"));
+    assert_eq!(span.get("status").map(String::as_str), Some("200"));
+    assert_eq!(span.get("attempts").map(String::as_str), Some("2"));
+    assert_eq!(span.get("units_used").map(String::as_str), Some("30"));
+    assert_eq!(span.get("units_remaining").map(String::as_str), Some("970"));
+    assert!(
+        span.get("latency_ms")
+            .is_some_and(|v| v.parse::<u64>().is_ok()),
+        "{span:?}"
+    );
+
+    // Failing calls: a service error and a decode error echoing the key, a reset,
+    // a timeout, a refusal.
+    failed(metrics(&client).await);
+    failed(metrics(&client).await);
+    let reset = RawServer::start(Misbehaviour::Reset).await;
+    failed(metrics(&reset.client(fast(), Duration::from_secs(5))).await);
+    let silent = RawServer::start(Misbehaviour::Silent).await;
+    failed(metrics(&silent.client(RetryPolicy::none(), Duration::from_millis(200))).await);
+    let budget = server.builder().budget(1).build().unwrap();
+    failed(metrics(&budget).await);
+
+    let failing = capture.spans("seozoom.call");
+    assert_eq!(failing.len(), 6);
+    assert!(
+        failing
+            .iter()
+            .any(|s| s.get("status").map(String::as_str) == Some("400")),
+        "{failing:?}"
+    );
+    assert!(
+        server.seen().iter().all(|q| q.contains(KEY)),
+        "the bodies did echo the key"
+    );
+    let text = capture.text();
+    assert!(
+        text.contains("call failed") && text.contains("retrying"),
+        "the events are captured:\n{}",
+        masked(&text, &[KEY])
+    );
+    let formatted = String::from_utf8_lossy(&capture.0.formatted.lock().unwrap()).into_owned();
+    assert!(
+        formatted.contains("seozoom.call") && formatted.contains("units_used=30"),
+        "the fmt layer saw the span:\n{}",
+        masked(&formatted, &[KEY])
+    );
+    assert!(
+        !text.contains(KEY),
+        "the key is in the trace:\n{}",
+        masked(&text, &[KEY])
+    );
+}
