@@ -41,6 +41,8 @@ mod error;
 #[doc(hidden)]
 pub mod quirks;
 mod request;
+#[cfg(feature = "sandbox")]
+pub mod sandbox;
 mod serp;
 pub mod table;
 mod transport;

@@ -1,0 +1,284 @@
+//! An offline stand-in for the service: a loopback HTTP server that answers
+//! every operation of the spec with deterministic, realistic data (feature
+//! `sandbox`).
+//!
+//! ```no_run
+//! use seozoom::sandbox::Sandbox;
+//! use seozoom::{Client, KeywordType};
+//!
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! let sandbox = Sandbox::start().await?;
+//! let client = Client::builder()
+//!     .api_key(Sandbox::API_KEY)
+//!     .base_url(sandbox.base_url())
+//!     .build()?;
+//! let page = client
+//!     .domains()
+//!     .keywords("example.it", KeywordType::ByPage, 10)
+//!     .page(2)
+//!     .send()
+//!     .await?;
+//! assert!(page.response.iter().all(|k| (11..=20).contains(&k.ranking_position)));
+//! assert_eq!(sandbox.units_remaining(), Sandbox::STARTING_UNITS - page.units_used);
+//! # Ok(()) }
+//! ```
+//!
+//! The sandbox is generic: it reads [`OPERATIONS`](crate::operations::OPERATIONS),
+//! [`RECORDS`](crate::operations::RECORDS) and
+//! [`SERVICE`](crate::operations::SERVICE) and names no action, group or record,
+//! so an action added to the spec is served with no other change. What it does
+//! with a request, in order:
+//!
+//! 1. **Route.** `GET` on an operation's group path (with its trailing slash);
+//!    `action` is the operation's wire name or one of its aliases. Another
+//!    method is 405; an unknown path, or a missing or unknown action, is 404.
+//!    Errors are `{"status": N, "message": "..."}` with that HTTP status.
+//! 2. **Key.** A missing or blank `api_key` is 401 `Invalid API key`; any other
+//!    key is accepted ([`Sandbox::API_KEY`] is a convenient one).
+//! 3. **Validate.** The query is percent-decoded (`+` is a space, as PHP reads
+//!    it; a repeated name keeps its last value), list parameters are split on the
+//!    list separator, and the result goes through the client's own validator
+//!    ([`Request::validate`](crate::Request::validate)). A refusal is 400 with
+//!    the validator's message, which names the operation, the parameter, the
+//!    value and the limit. Parameters the operation does not take are refused
+//!    the same way.
+//! 4. **Unknown inputs.** An *input* is a value of a required text parameter
+//!    (`domain`, `url`, `keyword`). An input is unknown when it is a domain or a
+//!    URL whose host is under `.invalid`, or when it starts with `zzz` (any
+//!    case). A single-valued unknown input, or a list whose items are all
+//!    unknown, is the service's "no match" answer: HTTP 400
+//!    `{"status":400,"message":"No data found!"}`, which is not charged. In a
+//!    list, unknown items are left out (and repeated items count once).
+//! 5. **Rows.** Every value is drawn from an FNV-1a hash of the path, the action
+//!    (its wire name, so an alias gives the same data), the database, every
+//!    parameter value but `limit` and `offset`, the input item and the row
+//!    index. The same query gives the same rows.
+//!    - Array responses with a list input: one row per known item (the items'
+//!      order). `ResultRows` counts these rows; nested lists are capped by
+//!      `limit`.
+//!    - Array responses whose per-request figure counts input items: one row.
+//!    - Other array responses are paged: the query has between 20 and 500 rows
+//!      (3 to 30 when the operation takes no `limit`), fixed by the hash; the
+//!      answer is rows `offset .. offset + limit` of them. Nothing left past
+//!      `offset` is "No data found!".
+//!    - Single responses: one object (a record, or one SERP list).
+//!    - Map responses: an object keyed by each known value of the key
+//!      parameter.
+//! 6. **Units.** The cost is the operation's highest unit figure, once (per
+//!    call) or times `ResultRows` (per row). It is taken from a balance shared by
+//!    all clients of the sandbox, starting at [`Sandbox::STARTING_UNITS`]; when
+//!    the balance cannot cover it the answer is 403 `Insufficient units` and
+//!    nothing is taken. The envelope reports `UnitsUsed` and the balance left in
+//!    `UnitsRemaining`.
+//! 7. **Quirks.** Bodies are JSON sent as `text/html; charset=UTF-8`, with every
+//!    `/` written `\/`. Record members come in spec order.
+//!
+//! Field values follow the field's wire type and, for realism, its wire name:
+//!
+//! | Field | Value |
+//! |---|---|
+//! | text, top-level, named like a parameter of the operation (`domain`, `url`, `keyword`) | the input echoed |
+//! | text `lang` | the database's language (`uk` gives `en`) |
+//! | text `google_ext`, `*_ext` | the database's extension (`.it`; `uk` gives `.co.uk`) |
+//! | text containing `url` | an https URL on the queried domain (the row's domain or URL input, else the request's subject; a project id stands for a made-up domain of its own) |
+//! | text ending in `domain` | top-level: the queried domain without `www.`; nested: another domain |
+//! | text containing `keyword`, `local`, `category`, `tag`, `name` | a phrase, a locality (mostly empty), an `UPPER_CASE` label, a word or empty, a title-case label |
+//! | integer ending in `position`/`posizione` | `position` if given, else within `page` (`(page-1)*10+1 ..= page*10`), else 1 to 50 |
+//! | integer or number containing `variation`/`variazione`/`trend` | signed; positive, negative or zero when an enum parameter is `up`, `down` or `stable` |
+//! | integer scores (`za`, `trust`, `KD`, `pza`, ..., `*perc*`, `*level*`) | 0 to 100 |
+//! | integer ending in `_id` | 1000 to 99999 |
+//! | other integers | 0 to 99 900, non-negative; about 1 in 10 written as an integral float (`12.0`) |
+//! | number | two decimals: `cpc*` 0.05-5.00, `*competitiveness*` 0-1, `*perc*`/`*coverage*` 0-100, others 0-10 000 |
+//! | boolean word | `"true"`/`"false"`; when optional, absent in about 1 row in 3 |
+//! | flag | 0 or 1 |
+//! | date, date-time, time | `YYYY-MM-DD` (2022-2025), `YYYY-MM-DD HH:MM:SS`, `HH:MM:SS` |
+//! | comma list | known values: a comma-joined non-empty subset; free text: 1-3 words, about 1 in 4 with an empty segment |
+//! | list of records | 1 to 5 nested records (at most `limit`) |
+//! | SERP | positions `"1"`..`"N"`, N from 10 to 50, in numeric order; every fourth URL (and a few more) has a query string with `&amp;` |
+//!
+//! Nullable fields are `null` in about 1 row in 5; other optional fields are
+//! absent in about 1 row in 4.
+
+use std::fmt;
+use std::future::{Future, poll_fn};
+use std::net::{Ipv4Addr, SocketAddr};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError, mpsc};
+use std::task::{Poll, Waker};
+
+mod data;
+mod quirks;
+mod route;
+mod seed;
+mod text;
+mod units;
+
+use route::Shared;
+use units::Balance;
+
+/// A one-shot event that any number of tasks can wait for.
+#[derive(Debug, Default)]
+struct Signal {
+    state: Mutex<(bool, Vec<Waker>)>,
+}
+
+impl Signal {
+    fn raise(&self) {
+        let wakers = {
+            let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+            state.0 = true;
+            std::mem::take(&mut state.1)
+        };
+        wakers.into_iter().for_each(Waker::wake);
+    }
+
+    fn wait(self: Arc<Self>) -> impl Future<Output = ()> + Send + 'static {
+        poll_fn(move |cx| {
+            let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+            if state.0 {
+                return Poll::Ready(());
+            }
+            if !state.1.iter().any(|w| w.will_wake(cx.waker())) {
+                state.1.push(cx.waker().clone());
+            }
+            Poll::Pending
+        })
+    }
+}
+
+/// Raises a signal when dropped, even while unwinding.
+struct RaiseOnDrop(Arc<Signal>);
+
+impl Drop for RaiseOnDrop {
+    fn drop(&mut self) {
+        self.0.raise();
+    }
+}
+
+/// A running sandbox server on `127.0.0.1`. Dropping it stops it: it stops
+/// accepting connections at once, and its thread ends when the requests in
+/// flight are answered.
+///
+/// The server runs on a thread of its own (with its own runtime), so it keeps
+/// answering whatever the caller's runtime is doing.
+pub struct Sandbox {
+    addr: SocketAddr,
+    shared: Arc<Shared>,
+    shutdown: Arc<Signal>,
+    stopped: Arc<Signal>,
+}
+
+impl fmt::Debug for Sandbox {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Sandbox")
+            .field("addr", &self.addr)
+            .field("units_remaining", &self.units_remaining())
+            .field("requests", &self.requests())
+            .finish()
+    }
+}
+
+impl Sandbox {
+    /// A key the sandbox accepts (any non-empty key is accepted).
+    pub const API_KEY: &'static str = "sandbox";
+
+    /// The balance a new sandbox starts with.
+    pub const STARTING_UNITS: i64 = 1_000_000;
+
+    /// Start a sandbox on `127.0.0.1` and a port chosen by the system.
+    pub async fn start() -> std::io::Result<Sandbox> {
+        Sandbox::start_on(0).await
+    }
+
+    /// Start a sandbox on `127.0.0.1:port` (0: a port chosen by the system).
+    pub async fn start_on(port: u16) -> std::io::Result<Sandbox> {
+        let listener = std::net::TcpListener::bind((Ipv4Addr::LOCALHOST, port))?;
+        listener.set_nonblocking(true)?;
+        let addr = listener.local_addr()?;
+        let shared = Arc::new(Shared {
+            balance: Balance::new(Sandbox::STARTING_UNITS),
+            requests: AtomicU64::new(0),
+        });
+        let shutdown = Arc::new(Signal::default());
+        let stopped = Arc::new(Signal::default());
+        let (ready_tx, ready_rx) = mpsc::channel::<std::io::Result<()>>();
+        let app = route::router(Arc::clone(&shared));
+        let (on_shutdown, on_stop) = (Arc::clone(&shutdown), Arc::clone(&stopped));
+        std::thread::Builder::new()
+            .name(format!("seozoom-sandbox-{}", addr.port()))
+            .spawn(move || {
+                let _stopped = RaiseOnDrop(on_stop);
+                let runtime = match tokio::runtime::Builder::new_multi_thread()
+                    .worker_threads(2)
+                    .thread_name("seozoom-sandbox")
+                    .enable_all()
+                    .build()
+                {
+                    Ok(runtime) => runtime,
+                    Err(e) => {
+                        let _ = ready_tx.send(Err(e));
+                        return;
+                    }
+                };
+                runtime.block_on(async move {
+                    let listener = match tokio::net::TcpListener::from_std(listener) {
+                        Ok(listener) => listener,
+                        Err(e) => {
+                            let _ = ready_tx.send(Err(e));
+                            return;
+                        }
+                    };
+                    let _ = ready_tx.send(Ok(()));
+                    let served = axum::serve(listener, app)
+                        .with_graceful_shutdown(on_shutdown.wait())
+                        .await;
+                    if let Err(error) = served {
+                        tracing::warn!(%error, "the sandbox server stopped");
+                    }
+                });
+            })?;
+        // The thread answers as soon as its runtime is up (milliseconds).
+        match ready_rx.recv() {
+            Ok(Ok(())) => Ok(Sandbox {
+                addr,
+                shared,
+                shutdown,
+                stopped,
+            }),
+            Ok(Err(e)) => Err(e),
+            Err(_) => Err(std::io::Error::other("the sandbox thread ended at start")),
+        }
+    }
+
+    /// `http://127.0.0.1:PORT`, the base URL to give a client.
+    pub fn base_url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// The address the server listens on.
+    pub fn local_addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// Units left on the sandbox's account.
+    pub fn units_remaining(&self) -> i64 {
+        self.shared.balance.remaining()
+    }
+
+    /// HTTP requests received so far, whatever their answer.
+    pub fn requests(&self) -> u64 {
+        self.shared.requests.load(Ordering::SeqCst)
+    }
+
+    /// Serve until the server stops (for a standalone sandbox, until the process
+    /// is ended).
+    pub async fn serve_forever(self) {
+        Arc::clone(&self.stopped).wait().await;
+    }
+}
+
+impl Drop for Sandbox {
+    fn drop(&mut self) {
+        self.shutdown.raise();
+    }
+}

@@ -1,0 +1,194 @@
+//! Routing and validation: from a raw HTTP request to an answer. The path picks
+//! the group, `action` (or one of its aliases) the operation; the query is
+//! checked by the client's own validator ([`Request::validate`]), so the sandbox
+//! refuses exactly what the client refuses, with the same message.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use axum::Router;
+use axum::extract::State;
+use axum::http::{Method, StatusCode, Uri};
+use axum::response::Response;
+use percent_encoding::percent_decode_str;
+
+use crate::Request;
+use crate::operations::{OPERATIONS, SERVICE};
+use crate::table::Operation;
+
+use super::data::{self, Outcome};
+use super::quirks;
+use super::units::{self, Balance};
+
+/// Message of a request without a usable key.
+pub(super) const INVALID_KEY: &str = "Invalid API key";
+/// Message of a request the balance cannot cover.
+pub(super) const INSUFFICIENT_UNITS: &str = "Insufficient units";
+
+/// State shared by every connection of a sandbox.
+#[derive(Debug)]
+pub(super) struct Shared {
+    /// The account balance.
+    pub(super) balance: Balance,
+    /// HTTP requests received.
+    pub(super) requests: AtomicU64,
+}
+
+/// Every path goes to [`handle`], which routes by the operation table.
+pub(super) fn router(shared: Arc<Shared>) -> Router {
+    Router::new().fallback(handle).with_state(shared)
+}
+
+async fn handle(State(shared): State<Arc<Shared>>, method: Method, uri: Uri) -> Response {
+    shared.requests.fetch_add(1, Ordering::SeqCst);
+    let response = answer(
+        &shared,
+        &method,
+        uri.path(),
+        uri.query().unwrap_or_default(),
+    );
+    tracing::debug!(
+        path = uri.path(),
+        status = response.status().as_u16(),
+        "sandbox request"
+    );
+    response
+}
+
+/// One query value: `+` is a space (as PHP reads a query), then percent-decoding;
+/// invalid UTF-8 becomes U+FFFD rather than an error.
+fn decode(text: &str) -> String {
+    let spaced = text.replace('+', " ");
+    percent_decode_str(&spaced).decode_utf8_lossy().into_owned()
+}
+
+/// The query's `name=value` pairs, decoded, in first-seen order; a repeated name
+/// keeps its last value (as PHP does).
+fn parse_query(raw: &str) -> Vec<(String, String)> {
+    let mut pairs: Vec<(String, String)> = Vec::new();
+    for part in raw.split('&').filter(|p| !p.is_empty()) {
+        let (name, value) = part.split_once('=').unwrap_or((part, ""));
+        let (name, value) = (decode(name), decode(value));
+        match pairs.iter_mut().find(|(n, _)| *n == name) {
+            Some(pair) => pair.1 = value,
+            None => pairs.push((name, value)),
+        }
+    }
+    pairs
+}
+
+fn lookup<'a>(pairs: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    pairs
+        .iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, v)| v.as_str())
+}
+
+/// The operation at `path` whose action or alias is `action`.
+fn operation(path: &str, action: &str) -> Option<&'static Operation> {
+    OPERATIONS
+        .iter()
+        .copied()
+        .find(|op| op.path == path && (op.action == action || op.aliases.contains(&action)))
+}
+
+/// The generic request the query describes: every pair but the key and the
+/// action, list parameters split on the separator.
+fn request(op: &'static Operation, pairs: &[(String, String)]) -> Request {
+    let mut request = Request::new(op, None);
+    for (name, value) in pairs {
+        if name == SERVICE.key.wire || name == SERVICE.action.wire {
+            continue;
+        }
+        if name == SERVICE.database.wire {
+            request.set_database(value);
+            continue;
+        }
+        let values = if op.param(name).is_some_and(|p| p.list) {
+            value
+                .split(SERVICE.list_separator)
+                .map(str::to_owned)
+                .collect()
+        } else {
+            vec![value.clone()]
+        };
+        request.set(name, values);
+    }
+    request
+}
+
+fn answer(shared: &Shared, method: &Method, path: &str, raw_query: &str) -> Response {
+    if method != Method::GET {
+        return quirks::error(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "Method not allowed: the API is read with GET",
+        );
+    }
+    if !OPERATIONS.iter().any(|op| op.path == path) {
+        return quirks::error(StatusCode::NOT_FOUND, &format!("Not found: {path}"));
+    }
+    let pairs = parse_query(raw_query);
+    let key = lookup(&pairs, SERVICE.key.wire).unwrap_or_default();
+    if key.trim().is_empty() {
+        return quirks::error(StatusCode::UNAUTHORIZED, INVALID_KEY);
+    }
+    let action = lookup(&pairs, SERVICE.action.wire).unwrap_or_default();
+    let Some(op) = operation(path, action) else {
+        let message = if action.is_empty() {
+            format!("Missing action under {path}")
+        } else {
+            format!("Unknown action `{action}` under {path}")
+        };
+        return quirks::error(StatusCode::NOT_FOUND, &message);
+    };
+    let default_db = SERVICE.database.default.unwrap_or_default();
+    let query = match request(op, &pairs).validate(&SERVICE, default_db) {
+        Ok(query) => query,
+        Err(invalid) => return quirks::error(StatusCode::BAD_REQUEST, &invalid.to_string()),
+    };
+    match data::respond(op, &query) {
+        Outcome::Data { response, rows } => {
+            let cost = units::cost(op, rows);
+            match shared.balance.spend(cost) {
+                Some(remaining) => quirks::envelope(rows, cost, remaining, response),
+                None => quirks::error(StatusCode::FORBIDDEN, INSUFFICIENT_UNITS),
+            }
+        }
+        Outcome::NoData => {
+            let status =
+                StatusCode::from_u16(SERVICE.no_data_status).unwrap_or(StatusCode::BAD_REQUEST);
+            quirks::error(status, SERVICE.no_data_message)
+        }
+        Outcome::Unsupported(message) => quirks::error(StatusCode::INTERNAL_SERVER_ERROR, &message),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn queries_are_decoded_like_php() {
+        let pairs = parse_query("a=1&&b=x+y%2Bz&a=2&c&d=caff%C3%A8|%FF");
+        assert_eq!(
+            pairs,
+            [
+                ("a".to_owned(), "2".to_owned()),
+                ("b".to_owned(), "x y+z".to_owned()),
+                ("c".to_owned(), String::new()),
+                ("d".to_owned(), "caffè|\u{fffd}".to_owned()),
+            ]
+        );
+    }
+
+    #[test]
+    fn aliases_route_to_their_operation() {
+        for op in OPERATIONS {
+            assert_eq!(operation(op.path, op.action), Some(*op));
+            for alias in op.aliases {
+                assert_eq!(operation(op.path, alias), Some(*op));
+            }
+        }
+        assert_eq!(operation("/api/v2/nowhere/", "list"), None);
+    }
+}

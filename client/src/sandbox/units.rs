@@ -1,0 +1,60 @@
+//! Units: what a request costs by the spec's figures, and the balance it is
+//! charged against.
+
+use std::sync::atomic::{AtomicI64, Ordering};
+
+use crate::table::{Charged, Operation};
+
+/// What an answered request costs: the operation's highest unit figure once
+/// (per call), or times the rows returned (per row). Two-figure operations are
+/// charged the higher figure per row, the reading the client's budget checks use.
+pub(super) fn cost(op: &Operation, rows: i64) -> i64 {
+    let figure = op.cost.units.iter().copied().max().unwrap_or(0);
+    match op.cost.charged {
+        Charged::PerCall => figure,
+        Charged::PerRow => figure.saturating_mul(rows.max(0)),
+    }
+}
+
+/// An account balance shared by every connection of a sandbox.
+#[derive(Debug)]
+pub(super) struct Balance(AtomicI64);
+
+impl Balance {
+    /// A balance holding `units`.
+    pub(super) fn new(units: i64) -> Self {
+        Balance(AtomicI64::new(units))
+    }
+
+    /// Units left.
+    pub(super) fn remaining(&self) -> i64 {
+        self.0.load(Ordering::SeqCst)
+    }
+
+    /// Take `units` if the balance covers them: the balance after, or `None`
+    /// (and nothing taken) when it does not.
+    pub(super) fn spend(&self, units: i64) -> Option<i64> {
+        let units = units.max(0);
+        self.0
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |left| {
+                (left >= units).then(|| left - units)
+            })
+            .ok()
+            .map(|before| before - units)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Balance;
+
+    #[test]
+    fn spends_only_what_is_covered() {
+        let balance = Balance::new(100);
+        assert_eq!(balance.spend(60), Some(40));
+        assert_eq!(balance.spend(41), None);
+        assert_eq!(balance.remaining(), 40);
+        assert_eq!(balance.spend(40), Some(0));
+        assert_eq!(balance.spend(0), Some(0));
+    }
+}
