@@ -151,13 +151,23 @@ pub(crate) fn empty_result<T: DeserializeOwned>(
         message: e.to_string(),
         body: String::new(),
     })?;
-    Ok(Envelope {
-        result_rows: 0,
-        units_used: 0,
-        units_remaining,
-        response,
-        no_data: true,
-    })
+    Ok(Envelope::no_data(response, units_remaining))
+}
+
+impl<T> Envelope<T> {
+    /// The result of a "no data found" answer: `response` as given (an empty list
+    /// or map, or `null` for a single object), no rows, no units charged,
+    /// `units_remaining` as last known to the caller, and [`no_data`](Self::no_data)
+    /// set.
+    pub fn no_data(response: T, units_remaining: i64) -> Self {
+        Envelope {
+            result_rows: 0,
+            units_used: 0,
+            units_remaining,
+            response,
+            no_data: true,
+        }
+    }
 }
 
 /// [`Operation::decode`](crate::table::Operation::decode) for an operation whose

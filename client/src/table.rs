@@ -222,6 +222,17 @@ impl Operation {
     }
 }
 
+/// A group of operations sharing a path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Group {
+    /// Group name (`domains`).
+    pub name: &'static str,
+    /// Its path, with the trailing slash (`/api/v2/domains/`).
+    pub path: &'static str,
+    /// What its operations give.
+    pub description: &'static str,
+}
+
 /// Facts common to every call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Service {

@@ -211,6 +211,10 @@ fn record(spec: &Spec, r: &Record) -> TokenStream {
 
 pub fn table(spec: &Spec) -> TokenStream {
     let records = spec.records.iter().map(|r| record(spec, r));
+    let groups = spec.groups.iter().map(|g| {
+        let (name, path, description) = (&g.wire, &g.path, &g.description);
+        quote!(rt::table::Group { name: #name, path: #path, description: #description })
+    });
     let operations = spec.actions.iter().map(operation);
     let names = spec
         .actions
@@ -242,6 +246,8 @@ pub fn table(spec: &Spec) -> TokenStream {
             #(#operations)*
             /// Every operation, in spec order.
             pub static OPERATIONS: &[&rt::Operation] = &[#(&#names),*];
+            /// Every group, in spec order.
+            pub static GROUPS: &[rt::table::Group] = &[#(#groups),*];
             /// Every response record, in spec order.
             pub static RECORDS: &[rt::table::RecordInfo] = &[#(#records),*];
         }

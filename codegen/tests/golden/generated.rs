@@ -5357,6 +5357,29 @@ pub mod operations {
         &KEYWORDS_SERP,
         &KEYWORDS_SERP_HISTORY,
     ];
+    /// Every group, in spec order.
+    pub static GROUPS: &[rt::table::Group] = &[
+        rt::table::Group {
+            name: "projects",
+            path: "/api/v2/projects/",
+            description: "The caller's projects: list, overview, monitored keywords, and page rankings of the project's domain.",
+        },
+        rt::table::Group {
+            name: "domains",
+            path: "/api/v2/domains/",
+            description: "Traffic and authority metrics, niches, best pages, keywords in search results and in AI overviews, organic competitors.",
+        },
+        rt::table::Group {
+            name: "urls",
+            path: "/api/v2/urls/",
+            description: "Page-level authority, metrics, ranking keywords, intent gap.",
+        },
+        rt::table::Group {
+            name: "keywords",
+            path: "/api/v2/keywords/",
+            description: "Keyword metrics, live search-result lists, historical search-result lists.",
+        },
+    ];
     /// Every response record, in spec order.
     pub static RECORDS: &[rt::table::RecordInfo] = &[
         rt::table::RecordInfo {

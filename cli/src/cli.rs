@@ -1,0 +1,500 @@
+//! The command tree, built at run time from the operation table, and reading a
+//! command line back into a generic [`Request`].
+//!
+//! Nothing here names a group, an action or a parameter of the API: groups come
+//! from the distinct [`Operation::group`]s, actions from [`Operation::action`]
+//! (with [`Operation::aliases`]), flags from [`Operation::params`], help texts from
+//! their descriptions, limits and provenance.
+//!
+//! Every parameter flag takes any number of values and none is required by clap:
+//! the library's validator checks presence, multiplicity, values and rules, so
+//! every such mistake gets one message naming the parameter, the value and the
+//! limit, and exits 2 with nothing sent.
+
+use std::ffi::OsString;
+
+use clap::{Arg, ArgAction, ArgMatches, value_parser};
+use seozoom::Operation;
+use seozoom::Request;
+use seozoom::operations::{GROUPS, OPERATIONS, SERVICE};
+use seozoom::table::{Charged, Counts, Group, Limit, Param, ParamKind};
+
+use crate::output::Format;
+
+/// Environment variable holding the key when `--api-key` is not given.
+pub const API_KEY_ENV: &str = seozoom::API_KEY_ENV;
+/// Environment variable holding the base URL when `--base-url` is not given.
+pub const BASE_URL_ENV: &str = "SEOZOOM_BASE_URL";
+
+/// Ids of the options that come before the group. A parameter's id is its wire
+/// name; these have a prefix no wire name has, so that the two never mix.
+mod opt {
+    pub const API_KEY: &str = "option:api-key";
+    pub const BASE_URL: &str = "option:base-url";
+    pub const DB: &str = "option:db";
+    pub const FORMAT: &str = "option:format";
+    pub const SANDBOX: &str = "option:sandbox";
+    pub const BUDGET: &str = "option:budget";
+    pub const PORT: &str = "option:port";
+}
+
+/// Help heading of the options that come before the group.
+const OPTIONS_HEADING: &str = "Global options";
+/// Help heading of an operation's parameters.
+const PARAMS_HEADING: &str = "Parameters";
+
+/// Name of the subcommand that runs the sandbox on its own.
+pub const SANDBOX_COMMAND: &str = "sandbox";
+
+/// What the command line asks for.
+#[derive(Debug)]
+pub enum Command {
+    /// Call one operation.
+    Call(Invocation),
+    /// Serve the sandbox until interrupted, on this port (an ephemeral one if none).
+    Sandbox {
+        /// The port to listen on.
+        port: Option<u16>,
+    },
+}
+
+/// Where a call goes.
+#[derive(Debug)]
+pub enum Target {
+    /// The service (or anything that speaks its API) at `base_url`.
+    Service {
+        /// The key, if one was given (flag or environment).
+        api_key: Option<String>,
+        /// The base URL, without `/api/v2`.
+        base_url: String,
+    },
+    /// A sandbox started in this process for the call.
+    Sandbox,
+}
+
+/// One call read from the command line.
+#[derive(Debug)]
+pub struct Invocation {
+    /// The operation and the values given, as wire text (not yet validated).
+    pub request: Request,
+    /// Where to send it.
+    pub target: Target,
+    /// How to print the result.
+    pub format: Format,
+    /// A unit budget: a call that may cost more is refused.
+    pub budget: Option<i64>,
+}
+
+/// The long flag of a parameter: its wire name with `_` written as `-`.
+pub fn flag_name(wire: &str) -> String {
+    wire.replace('_', "-")
+}
+
+/// Whether some operation has a flag with this long name (then an option of the
+/// same name cannot also be given after the group).
+fn taken_by_a_param(long: &str) -> bool {
+    OPERATIONS
+        .iter()
+        .flat_map(|op| op.params)
+        .any(|p| flag_name(p.wire) == long)
+}
+
+/// An option of the root command. It may also be written after the group and
+/// action, unless some parameter has the same flag.
+fn option(id: &'static str, long: &'static str) -> Arg {
+    Arg::new(id)
+        .long(long)
+        .global(!taken_by_a_param(long))
+        .help_heading(OPTIONS_HEADING)
+}
+
+/// `provenance` for help texts.
+fn limit_phrase(limit: &Limit) -> String {
+    format!("{} ({})", limit.value, limit.source.phrase())
+}
+
+/// The help text of a parameter: description, type, limits with provenance,
+/// presence and default.
+fn param_help(param: &Param) -> String {
+    let mut parts = vec![param.description.trim_end_matches('.').to_owned() + "."];
+    match param.kind {
+        ParamKind::Integer => parts.push("A whole number.".into()),
+        ParamKind::Date => parts.push("A date written yyyy-MM-dd.".into()),
+        ParamKind::Enum { values, .. } => parts.push(format!("One of: {}.", values.join(", "))),
+        _ => {}
+    }
+    if let Some(min) = &param.min {
+        parts.push(format!("At least {}.", limit_phrase(min)));
+    }
+    if let Some(max) = &param.max {
+        parts.push(format!("At most {}.", limit_phrase(max)));
+    }
+    if param.list {
+        let mut count = "Repeat the flag for several values".to_owned();
+        if let Some(min) = &param.min_items {
+            count.push_str(&format!(
+                "; at least {} value{} ({})",
+                min.value,
+                plural(min.value),
+                min.source.phrase()
+            ));
+        }
+        if let Some(max) = &param.max_items {
+            count.push_str(&format!(
+                "; at most {} value{} ({})",
+                max.value,
+                plural(max.value),
+                max.source.phrase()
+            ));
+        }
+        parts.push(count + ".");
+    } else {
+        parts.push("One value.".into());
+    }
+    match (param.required, param.default) {
+        (true, _) => parts.push("Required.".into()),
+        (false, Some(default)) => parts.push(format!("Default: {default}.")),
+        (false, None) => parts.push("Optional.".into()),
+    }
+    parts.join(" ")
+}
+
+fn plural(n: i64) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+/// The value placeholder of a parameter in usage lines.
+fn value_name(param: &Param) -> String {
+    match param.kind {
+        ParamKind::Date => "YYYY-MM-DD".into(),
+        ParamKind::Integer => "N".into(),
+        _ => param.wire.to_uppercase(),
+    }
+}
+
+/// The flag of one parameter: any number of values, never required by clap.
+fn param_arg(param: &'static Param) -> Arg {
+    let mut arg = Arg::new(param.wire)
+        .long(flag_name(param.wire))
+        .value_name(value_name(param))
+        .help(param_help(param))
+        .help_heading(PARAMS_HEADING)
+        .action(ArgAction::Append)
+        .num_args(1)
+        .required(false);
+    if param.kind == ParamKind::Integer {
+        // So that `--position -1` reaches the validator instead of being a flag.
+        arg = arg.allow_negative_numbers(true);
+    }
+    arg
+}
+
+/// The cost of an operation, for its long help.
+fn cost_help(op: &Operation) -> String {
+    let cost = &op.cost;
+    let charged = match cost.charged {
+        Charged::PerCall => "per call",
+        Charged::PerRow => "per returned row",
+        _ => "charged",
+    };
+    let counts = match cost.per_request_counts {
+        Counts::Items => "input values",
+        Counts::Rows => "rows",
+        _ => "items",
+    };
+    format!(
+        "Cost: {} units {charged} ({}). At most {} {counts} per request ({}); {} requests per minute ({}).",
+        cost.printed,
+        cost.charged_source.phrase(),
+        cost.per_request.value,
+        cost.per_request.source.phrase(),
+        cost.requests_per_minute.value,
+        cost.requests_per_minute.source.phrase(),
+    )
+}
+
+/// The conditional rules of an operation, for its help.
+fn rules_help(op: &Operation) -> Option<String> {
+    if op.rules.is_empty() {
+        return None;
+    }
+    let mut text = String::from("Rules:");
+    for rule in op.rules {
+        let then = match rule.equal_to {
+            Some(value) => format!("--{} must be {value}", flag_name(rule.require)),
+            None => format!("--{} is required", flag_name(rule.require)),
+        };
+        text.push_str(&format!(
+            "\n  --{} {}: {then} ({}).",
+            flag_name(rule.if_param),
+            rule.if_value,
+            rule.source.phrase(),
+        ));
+    }
+    Some(text)
+}
+
+/// The first sentence of a description, for short help.
+fn first_sentence(text: &str) -> String {
+    match text.find(". ") {
+        Some(end) => text[..=end].to_owned(),
+        None => text.to_owned(),
+    }
+}
+
+/// The subcommand of one operation.
+fn action_command(op: &'static Operation) -> clap::Command {
+    let mut long_about = format!("{}\n\n{}", op.description, cost_help(op));
+    if !op.aliases.is_empty() {
+        long_about.push_str(&format!("\n\nAlso called: {}.", op.aliases.join(", ")));
+    }
+    let mut command = clap::Command::new(op.action)
+        .visible_aliases(op.aliases.iter().copied())
+        .about(first_sentence(op.description))
+        .long_about(long_about)
+        .args(op.params.iter().filter(|p| !p.implicit).map(param_arg));
+    if let Some(rules) = rules_help(op) {
+        command = command.after_help(rules);
+    }
+    command
+}
+
+/// The subcommand of one group, with its actions.
+fn group_command(group: &'static Group) -> clap::Command {
+    let ops = OPERATIONS
+        .iter()
+        .copied()
+        .filter(|op| op.group == group.name);
+    clap::Command::new(group.name)
+        .about(format!("{} ({})", group.description, group.path))
+        .subcommand_required(true)
+        .arg_required_else_help(true)
+        .subcommands(ops.into_iter().map(action_command))
+}
+
+/// The whole command tree.
+pub fn command() -> clap::Command {
+    let databases = match SERVICE.database.kind {
+        ParamKind::Enum { values, .. } => values.join(", "),
+        _ => String::new(),
+    };
+    let default_db = SERVICE.database.default.unwrap_or("it");
+    clap::Command::new("seozoom")
+        .version(env!("CARGO_PKG_VERSION"))
+        .about(format!("Command line for the {}", SERVICE.title))
+        .long_about(format!(
+            "Command line for the {}.\n\n\
+             Every operation is `seozoom [OPTIONS] <GROUP> <ACTION> --<param> VALUE ...`; \
+             a list parameter is given by repeating its flag. Every limit and rule of the \
+             spec is checked before anything is sent.\n\n\
+             Exit codes: 0 success (\"no data\" prints an empty result); 2 refused before \
+             anything was sent; 1 the request failed.",
+            SERVICE.title
+        ))
+        .subcommand_required(true)
+        .arg_required_else_help(true)
+        .arg(
+            option(opt::API_KEY, "api-key")
+                .value_name("KEY")
+                .env(API_KEY_ENV)
+                .hide_env_values(true)
+                .help("API key (never printed)"),
+        )
+        .arg(
+            option(opt::BASE_URL, "base-url")
+                .value_name("URL")
+                .env(BASE_URL_ENV)
+                .hide_env_values(true)
+                .default_value(SERVICE.base_url)
+                .help("Service address without /api/v2; plain http only to loopback"),
+        )
+        .arg(
+            option(opt::DB, "db")
+                .value_name("DB")
+                .default_value(default_db)
+                .help(format!("Country database: one of {databases}")),
+        )
+        .arg(
+            option(opt::FORMAT, "format")
+                .value_name("FORMAT")
+                .value_parser(["json", "csv", "table"])
+                .default_value("table")
+                .help("Output: json (the envelope with the API's field names), csv or table"),
+        )
+        .arg(
+            option(opt::SANDBOX, "sandbox")
+                .action(ArgAction::SetTrue)
+                .help("Run against a built-in sandbox started for the call (no key needed; ignores --api-key and --base-url)"),
+        )
+        .arg(
+            option(opt::BUDGET, "budget")
+                .value_name("UNITS")
+                .value_parser(value_parser!(i64).range(0..))
+                .help("Refuse the call, sending nothing, if it may cost more than UNITS"),
+        )
+        .subcommands(GROUPS.iter().map(group_command))
+        .subcommand(
+            clap::Command::new(SANDBOX_COMMAND)
+                .about("Serve the built-in sandbox (key `sandbox`) until interrupted; prints its base URL")
+                .arg(
+                    Arg::new(opt::PORT)
+                        .long("port")
+                        .value_name("N")
+                        .value_parser(value_parser!(u16))
+                        .help("Port on 127.0.0.1 (default: any free port)"),
+                ),
+        )
+}
+
+/// Read a command line.
+pub fn parse<I, T>(args: I) -> Result<Command, clap::Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let mut tree = command();
+    let matches = tree.try_get_matches_from_mut(args)?;
+    let Some((group, group_matches)) = matches.subcommand() else {
+        return Err(tree.error(
+            clap::error::ErrorKind::MissingSubcommand,
+            "a group is required",
+        ));
+    };
+    if group == SANDBOX_COMMAND {
+        return Ok(Command::Sandbox {
+            port: group_matches.get_one::<u16>(opt::PORT).copied(),
+        });
+    }
+    let Some((action, action_matches)) = group_matches.subcommand() else {
+        return Err(tree.error(
+            clap::error::ErrorKind::MissingSubcommand,
+            format!("`{group}` needs an action"),
+        ));
+    };
+    let Some(op) = OPERATIONS
+        .iter()
+        .copied()
+        .find(|op| op.group == group && op.action == action)
+    else {
+        return Err(tree.error(
+            clap::error::ErrorKind::InvalidSubcommand,
+            format!("no operation `{group} {action}`"),
+        ));
+    };
+    Ok(Command::Call(invocation(op, &matches, action_matches)))
+}
+
+/// The call of `op`: options from the root, parameters from the action.
+fn invocation(op: &'static Operation, root: &ArgMatches, action: &ArgMatches) -> Invocation {
+    // Global options are propagated to the action's matches; root-only ones are
+    // read at the root.
+    let string = |id: &str| -> Option<String> {
+        action
+            .try_get_one::<String>(id)
+            .ok()
+            .flatten()
+            .or_else(|| root.get_one::<String>(id))
+            .cloned()
+    };
+    let flag = |id: &str| {
+        action
+            .try_get_one::<bool>(id)
+            .ok()
+            .flatten()
+            .copied()
+            .unwrap_or(false)
+            || root.get_flag(id)
+    };
+    let budget = action
+        .try_get_one::<i64>(opt::BUDGET)
+        .ok()
+        .flatten()
+        .or_else(|| root.get_one::<i64>(opt::BUDGET))
+        .copied();
+
+    let mut request = Request::new(op, None);
+    if let Some(db) = string(opt::DB) {
+        request.set_database(&db);
+    }
+    for param in op.params.iter().filter(|p| !p.implicit) {
+        if let Some(values) = action.get_many::<String>(param.wire) {
+            request.set(param.wire, values.cloned().collect());
+        }
+    }
+
+    let target = if flag(opt::SANDBOX) {
+        Target::Sandbox
+    } else {
+        Target::Service {
+            api_key: string(opt::API_KEY),
+            base_url: string(opt::BASE_URL).unwrap_or_else(|| SERVICE.base_url.to_owned()),
+        }
+    };
+    let format = match string(opt::FORMAT).as_deref() {
+        Some("json") => Format::Json,
+        Some("csv") => Format::Csv,
+        _ => Format::Table,
+    };
+    Invocation {
+        request,
+        target,
+        format,
+        budget,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_tree_is_well_formed() {
+        command().debug_assert();
+    }
+
+    #[test]
+    fn every_operation_is_a_subcommand() {
+        let tree = command();
+        for op in OPERATIONS {
+            let group = tree.find_subcommand(op.group).expect(op.group);
+            let action = group.find_subcommand(op.action).expect(op.action);
+            for param in op.params.iter().filter(|p| !p.implicit) {
+                assert!(
+                    action
+                        .get_arguments()
+                        .any(|a| a.get_long() == Some(flag_name(param.wire).as_str())),
+                    "{} has no --{}",
+                    op.label(),
+                    param.wire
+                );
+            }
+            for alias in op.aliases {
+                assert!(group.find_subcommand(alias).is_some(), "alias {alias}");
+            }
+        }
+    }
+
+    #[test]
+    fn values_are_read_back_as_given() {
+        let Command::Call(call) = parse([
+            "seozoom",
+            "--db",
+            "fr",
+            "keywords",
+            "metrics",
+            "--keyword",
+            "a b",
+            "--keyword",
+            "c",
+        ])
+        .unwrap() else {
+            panic!("a call expected")
+        };
+        assert_eq!(
+            call.request.get("keyword"),
+            Some(&["a b".to_owned(), "c".to_owned()][..])
+        );
+        let query = call.request.validate(&SERVICE, "it").unwrap();
+        assert_eq!(query[0], ("db", "fr".to_owned()));
+    }
+}

@@ -1,0 +1,313 @@
+//! Inputs refused before anything is sent: exit 2, a message on stderr naming the
+//! parameter and the value (and the limit), and no request at the server.
+
+mod support;
+
+use support::{KEY, Run, Server, run};
+
+/// Run `args` after `--api-key KEY --base-url <server>` against a server that
+/// must see nothing; the run must exit 2 without printing the key.
+#[track_caller]
+fn refused(args: &[&str]) -> Run {
+    let server = Server::json(r#"{"ResultRows":0,"UnitsUsed":0,"UnitsRemaining":0,"response":[]}"#);
+    let base_url = server.base_url();
+    let mut all = vec!["--api-key", KEY, "--base-url", &base_url];
+    all.extend_from_slice(args);
+    let run = run(&all);
+    run.expect_code(2).expect_no_key();
+    assert_eq!(server.seen(), [], "a refused call must send nothing");
+    assert!(run.stdout.is_empty(), "nothing on stdout: {}", run.stdout);
+    run
+}
+
+/// Assert that stderr holds every piece.
+#[track_caller]
+fn says(run: &Run, pieces: &[&str]) {
+    for piece in pieces {
+        assert!(
+            run.stderr.contains(piece),
+            "stderr lacks {piece:?}: {}",
+            run.stderr
+        );
+    }
+}
+
+#[test]
+fn too_many_items() {
+    let mut args = vec!["keywords", "metrics"];
+    let keywords: Vec<String> = (0..101).map(|i| format!("kw{i}")).collect();
+    for k in &keywords {
+        args.extend(["--keyword", k]);
+    }
+    let run = refused(&args);
+    says(
+        &run,
+        &[
+            "error: refused before sending",
+            "parameter `keyword`",
+            "kw0|kw1",
+            "kw100",
+            "101 values given, at most 100 allowed (stated in the reference)",
+        ],
+    );
+}
+
+#[test]
+fn page_above_its_maximum() {
+    let run = refused(&[
+        "domains",
+        "keywords",
+        "--domain",
+        "example.it",
+        "--type",
+        "bypage",
+        "--limit",
+        "10",
+        "--page",
+        "6",
+    ]);
+    says(&run, &["parameter `page` = 6", "above the maximum 5"]);
+}
+
+#[test]
+fn position_below_its_minimum() {
+    let run = refused(&[
+        "domains",
+        "keywords",
+        "--domain",
+        "example.it",
+        "--type",
+        "byposition",
+        "--limit",
+        "10",
+        "--position",
+        "0",
+    ]);
+    says(&run, &["parameter `position` = 0", "below the minimum 1"]);
+}
+
+#[test]
+fn a_negative_number_reaches_the_validator() {
+    let run = refused(&[
+        "domains",
+        "keywords",
+        "--domain",
+        "example.it",
+        "--type",
+        "best",
+        "--limit",
+        "-3",
+    ]);
+    says(&run, &["parameter `limit` = -3", "below the minimum 1"]);
+}
+
+#[test]
+fn not_a_number() {
+    let run = refused(&[
+        "domains",
+        "keywords",
+        "--domain",
+        "example.it",
+        "--type",
+        "best",
+        "--limit",
+        "ten",
+    ]);
+    says(&run, &["parameter `limit` = ten", "must be a whole number"]);
+}
+
+#[test]
+fn bypage_without_page() {
+    let run = refused(&[
+        "domains",
+        "keywords",
+        "--domain",
+        "example.it",
+        "--type",
+        "bypage",
+        "--limit",
+        "10",
+    ]);
+    says(
+        &run,
+        &["parameter `page` = (none)", "required when type=bypage"],
+    );
+}
+
+#[test]
+fn newentry_with_an_offset() {
+    let run = refused(&[
+        "domains",
+        "keywords",
+        "--domain",
+        "example.it",
+        "--type",
+        "newentry",
+        "--limit",
+        "10",
+        "--offset",
+        "5",
+    ]);
+    says(
+        &run,
+        &["parameter `offset` = 5", "must be 0 when type=newentry"],
+    );
+}
+
+#[test]
+fn a_date_that_does_not_exist() {
+    let run = refused(&[
+        "domains",
+        "metricshistory",
+        "--domain",
+        "example.it",
+        "--date",
+        "2024-02-30",
+    ]);
+    says(&run, &["parameter `date` = 2024-02-30", "yyyy-MM-dd"]);
+}
+
+#[test]
+fn an_unknown_database() {
+    let run = refused(&["--db", "xx", "domains", "metrics", "--domain", "example.it"]);
+    says(
+        &run,
+        &["parameter `db` = xx", "must be one of it, es, fr, de, uk"],
+    );
+}
+
+#[test]
+fn an_unknown_type() {
+    let run = refused(&[
+        "domains",
+        "keywords",
+        "--domain",
+        "example.it",
+        "--type",
+        "foo",
+        "--limit",
+        "10",
+    ]);
+    says(&run, &["parameter `type` = foo", "must be one of best"]);
+}
+
+#[test]
+fn the_list_separator_inside_a_value() {
+    let run = refused(&["keywords", "metrics", "--keyword", "a|b"]);
+    says(&run, &["parameter `keyword` = a|b", "contains `|`"]);
+}
+
+#[test]
+fn a_single_value_flag_repeated() {
+    let run = refused(&[
+        "domains",
+        "bestpages",
+        "--domain",
+        "a.it",
+        "--domain",
+        "b.it",
+        "--limit",
+        "10",
+    ]);
+    says(
+        &run,
+        &[
+            "parameter `domain` = a.it|b.it",
+            "takes exactly one value, 2 given",
+        ],
+    );
+}
+
+#[test]
+fn a_missing_required_parameter() {
+    let run = refused(&["domains", "metrics"]);
+    says(
+        &run,
+        &[
+            "domains metrics",
+            "parameter `domain` = (none)",
+            "missing: this parameter is required",
+        ],
+    );
+}
+
+#[test]
+fn an_empty_value() {
+    let run = refused(&["domains", "metrics", "--domain", ""]);
+    says(&run, &["parameter `domain`", "must not be empty"]);
+}
+
+#[test]
+fn plain_http_to_a_remote_host() {
+    // The URL is not the loopback server; nothing can be sent anywhere.
+    let run = run([
+        "--api-key",
+        KEY,
+        "--base-url",
+        "http://apiv2.seozoom.com",
+        "domains",
+        "metrics",
+        "--domain",
+        "example.it",
+    ]);
+    run.expect_code(2).expect_no_key();
+    says(
+        &run,
+        &["http://apiv2.seozoom.com", "plain http", "unencrypted"],
+    );
+}
+
+#[test]
+fn over_budget() {
+    // keywords metrics costs a figure per keyword: three keywords exceed one unit.
+    let run = refused(&[
+        "--budget",
+        "1",
+        "keywords",
+        "metrics",
+        "--keyword",
+        "a",
+        "--keyword",
+        "b",
+        "--keyword",
+        "c",
+    ]);
+    says(
+        &run,
+        &[
+            "keywords metrics may cost up to",
+            "over the budget left (1 of 1)",
+        ],
+    );
+}
+
+#[test]
+fn no_key() {
+    let server = Server::json("{}");
+    let run = run([
+        "--base-url",
+        &server.base_url(),
+        "domains",
+        "metrics",
+        "--domain",
+        "example.it",
+    ]);
+    run.expect_code(2);
+    says(&run, &["no API key", "SEOZOOM_API_KEY"]);
+    assert_eq!(server.seen(), []);
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    for args in [
+        &["domains", "metrics", "--domain", "a.it", "--nope", "x"][..],
+        &["nogroup", "metrics"],
+        &["domains", "noaction"],
+        &["domains"],
+        &["--format", "xml", "domains", "metrics", "--domain", "a.it"],
+        &["--budget", "lots", "domains", "metrics", "--domain", "a.it"],
+    ] {
+        let run = refused(args);
+        assert!(!run.stderr.is_empty(), "{args:?}");
+    }
+}
