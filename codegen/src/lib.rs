@@ -8,6 +8,7 @@
 #![forbid(unsafe_code)]
 
 pub mod diagnostics;
+pub mod diff;
 pub mod emit;
 pub mod model;
 pub mod names;

@@ -2,7 +2,7 @@
 //! model; the emitter never adjusts a name.
 
 /// Rust's strict and reserved keywords (2024 edition), which no generated name may be.
-const KEYWORDS: &[&str] = &[
+pub const KEYWORDS: &[&str] = &[
     "abstract", "as", "async", "await", "become", "box", "break", "const", "continue", "crate",
     "do", "dyn", "else", "enum", "extern", "false", "final", "fn", "for", "gen", "if", "impl",
     "in", "let", "loop", "macro", "match", "mod", "move", "mut", "override", "priv", "pub", "ref",

@@ -1,0 +1,189 @@
+//! The OpenAPI documents, 3.1 and 3.0.3.
+//!
+//! OpenAPI allows one operation per path and method, and this API selects its
+//! operation with the `action` query parameter. So each group path has one `GET`:
+//! `action` is a required enum parameter, the other parameters are those of all
+//! the group's actions (`params::union`), the 200 response is any of the actions'
+//! envelope schemas with one named example per action, and `x-actions` maps each
+//! action to its own parameters and envelope schema.
+//!
+//! The 200 schema lists the envelopes under `anyOf`, not `oneOf`: two actions of a
+//! group can answer with the same shape (`winnerpages` and `loserpages`), a row of
+//! one record can also fit another (an `urls` `keywords` row fits `intentgap`),
+//! and an empty `response` array fits every array-shaped envelope, so "exactly
+//! one" would refuse valid answers (Spectral and Redocly both reject the examples
+//! under `oneOf`). The body does not tell which action answered; the request's
+//! `action` does, and `x-actions` names its schema.
+
+use serde_json::{Map, Value, json};
+
+use seozoom_codegen::model::{Action, Group, Spec};
+
+use super::examples;
+use super::params;
+use super::wire::{self, Dialect, NO_DATA, cost_words, envelope_name, provenance};
+
+fn info(spec: &Spec) -> Value {
+    let notes: Vec<String> = spec.notes.iter().map(|n| format!("- {n}")).collect();
+    let description = format!(
+        "{}\n\nEvery operation is a `GET` on its group's path, selected by the `{}` query parameter; the API key travels in the query string (`{}`). An integer may arrive as an integral float (`12.0`), which JSON Schema counts as an integer. Generated from the seozoom spec (`seozoom-v2.json`, format `spec.schema.json`).\n\nFacts the reference does not print:\n\n{}",
+        spec.description,
+        spec.common.action.wire,
+        spec.common.key.wire,
+        notes.join("\n")
+    );
+    json!({
+        "title": spec.title,
+        "description": description,
+        "version": env!("CARGO_PKG_VERSION"),
+    })
+}
+
+/// One action in the operation's description: what it does, its rules, its cost.
+fn action_line(a: &Action) -> String {
+    let mut line = format!("- `{}`: {}", a.wire, a.description);
+    if !a.aliases.is_empty() {
+        let aliases: Vec<String> = a.aliases.iter().map(|x| format!("`{x}`")).collect();
+        line.push_str(&format!(" Aliases: {}.", aliases.join(", ")));
+    }
+    for rule in &a.rules {
+        line.push_str(&format!(" {}", rule.description));
+    }
+    let rpm = &a.cost.requests_per_minute;
+    line.push_str(&format!(
+        " Cost: {}. At most {} requests per minute ({}).",
+        cost_words(a),
+        rpm.value,
+        provenance(rpm.source, rpm.note.as_deref())
+    ));
+    line
+}
+
+fn action_parameter(spec: &Spec, actions: &[&Action]) -> Value {
+    let wires: Vec<&str> = actions.iter().map(|a| a.wire.as_str()).collect();
+    json!({
+        "name": spec.common.action.wire,
+        "in": "query",
+        "required": true,
+        "description": format!(
+            "{} Each action's own parameters and response schema are in the operation's `x-actions`.",
+            spec.common.action.description
+        ),
+        "schema": {"type": "string", "enum": wires},
+    })
+}
+
+fn db_reference(spec: &Spec) -> Value {
+    json!({"$ref": format!("#/components/parameters/{}", spec.common.database.wire)})
+}
+
+fn operation(d: Dialect, spec: &Spec, g: &Group, actions: &[&Action]) -> Result<Value, String> {
+    let mut parameters = vec![action_parameter(spec, actions), db_reference(spec)];
+    parameters.extend(params::union(spec, actions)?);
+
+    let lines: Vec<String> = actions.iter().map(|a| action_line(a)).collect();
+    let description = format!(
+        "{}\n\nThe `{}` query parameter selects the operation; `x-actions` gives each one's parameters and response schema.\n\n{}",
+        g.description,
+        spec.common.action.wire,
+        lines.join("\n")
+    );
+    let wires: Vec<&str> = actions.iter().map(|a| a.wire.as_str()).collect();
+
+    let envelopes: Vec<Value> = actions
+        .iter()
+        .map(|a| d.reference(&envelope_name(a)))
+        .collect();
+    let mut examples = Map::new();
+    let mut x_actions = Map::new();
+    for a in actions {
+        examples.insert(
+            a.wire.clone(),
+            json!({
+                "summary": format!("`{}`: {}", a.wire, a.response.description),
+                "value": examples::response(spec, a),
+            }),
+        );
+        let mut own = vec![db_reference(spec)];
+        own.extend(a.params.iter().map(|p| params::parameter(spec, p)));
+        x_actions.insert(
+            a.wire.clone(),
+            json!({"parameters": own, "response": d.reference(&envelope_name(a))}),
+        );
+    }
+
+    Ok(json!({
+        "operationId": g.wire,
+        "tags": [g.wire],
+        "summary": format!("{} actions: {}", g.wire, wires.join(", ")),
+        "description": description,
+        "parameters": parameters,
+        "responses": {
+            "200": {
+                "description": format!(
+                    "The envelope of the selected action. {} The schema of each action's envelope is named in `x-actions`.",
+                    spec.envelope.description
+                ),
+                "content": {"application/json": {
+                    "schema": {"anyOf": envelopes},
+                    "examples": examples,
+                }},
+            },
+            spec.no_data.status.to_string(): {
+                "description": format!(
+                    "No match: the query matched nothing ({}).",
+                    provenance(spec.no_data.source, None)
+                ),
+                "content": {"application/json": {
+                    "schema": d.reference(NO_DATA),
+                    "examples": {"no_data": {
+                        "summary": "The query matched nothing",
+                        "value": examples::no_data(spec),
+                    }},
+                }},
+            },
+        },
+        "x-actions": x_actions,
+    }))
+}
+
+/// The OpenAPI document in the dialect's version (3.1.0 or 3.0.3).
+pub fn document(d: Dialect, spec: &Spec) -> Result<Value, String> {
+    let version = match d {
+        Dialect::Oas30 => "3.0.3",
+        Dialect::Oas31 | Dialect::Schema => "3.1.0",
+    };
+    let mut paths = Map::new();
+    let mut tags = Vec::new();
+    for g in &spec.groups {
+        let actions: Vec<&Action> = spec.actions.iter().filter(|a| a.group == g.wire).collect();
+        if actions.is_empty() {
+            continue;
+        }
+        paths.insert(
+            g.path.clone(),
+            json!({"get": operation(d, spec, g, &actions)?}),
+        );
+        tags.push(json!({"name": g.wire, "description": g.description}));
+    }
+    let key = &spec.common.key;
+    let db = &spec.common.database;
+    Ok(json!({
+        "openapi": version,
+        "info": info(spec),
+        "servers": [{"url": spec.base_url, "description": "The service."}],
+        "security": [{key.wire.clone(): []}],
+        "tags": tags,
+        "paths": paths,
+        "components": {
+            "schemas": wire::definitions(d, spec)?,
+            "parameters": {db.wire.clone(): params::parameter(spec, db)},
+            "securitySchemes": {key.wire.clone(): {
+                "type": "apiKey",
+                "in": "query",
+                "name": key.wire,
+                "description": key.description,
+            }},
+        },
+    }))
+}

@@ -1,0 +1,322 @@
+//! `spec.schema.json`: the JSON Schema (draft 2020-12) of the spec *format*, the
+//! layout documented in `spec/README.md` and read by `parse.rs`.
+//!
+//! It holds what a schema can say: the tables and their keys (every table refuses
+//! unknown keys, as `parse.rs` does), which keys are required, value types, the
+//! closed vocabularies (`source`, field types, `shape`, `charged`, ...), name
+//! patterns, non-empty descriptions and the `note` that `decided` needs. Checks
+//! that relate one part of the spec to another (references, figures, uniqueness)
+//! stay with the generator (`validate.rs`), which remains the authority: a spec
+//! the schema accepts can still be refused there, with a located message.
+
+use serde_json::{Value, json};
+
+use seozoom_codegen::model::Source;
+use seozoom_codegen::names::KEYWORDS;
+
+/// Field types a record field may have (`validate.rs`, `field_type`).
+const FIELD_TYPES: [&str; 11] = [
+    "integer",
+    "number",
+    "string",
+    "bool_word",
+    "flag",
+    "date",
+    "datetime",
+    "time",
+    "serp",
+    "comma_list",
+    "list",
+];
+
+fn text(description: &str) -> Value {
+    json!({"type": "string", "pattern": "\\S", "description": description})
+}
+
+fn reference(name: &str, description: &str) -> Value {
+    json!({"$ref": format!("#/$defs/{name}"), "description": description})
+}
+
+fn array_of(name: &str, description: &str) -> Value {
+    json!({"type": "array", "items": {"$ref": format!("#/$defs/{name}")}, "description": description})
+}
+
+fn flag(description: &str) -> Value {
+    json!({"type": "boolean", "description": description})
+}
+
+/// A table: its keys, which of them are required, and no others.
+fn table(description: &str, required: &[&str], properties: Value) -> Value {
+    json!({
+        "type": "object",
+        "description": description,
+        "required": required,
+        "additionalProperties": false,
+        "properties": properties,
+    })
+}
+
+/// A `decided` value must say why.
+fn decided_needs_note(mut schema: Value) -> Value {
+    schema["if"] = json!({"properties": {"source": {"const": "decided"}}, "required": ["source"]});
+    schema["then"] = json!({"required": ["note"]});
+    schema
+}
+
+fn provenance_keys() -> Value {
+    json!({
+        "source": reference("source", "Provenance."),
+        "note": text("Why; required when `source` is `decided`."),
+    })
+}
+
+fn definitions() -> Value {
+    let sources: Vec<&str> = Source::ALL.iter().map(|(word, _)| *word).collect();
+    let mut limit = provenance_keys();
+    limit["value"] = json!({"type": "integer", "description": "The figure."});
+    let mut no_data = provenance_keys();
+    no_data["status"] = json!({"type": "integer", "minimum": 100, "maximum": 599, "description": "HTTP status of the answer."});
+    no_data["message"] = text("The body's `message`.");
+    json!({
+        "description": text("Docs: what the item means, from the reference when it says. Never empty."),
+        "snake_name": {
+            "type": "string",
+            "pattern": "^[a-z][a-z0-9]*(_[a-z0-9]+)*$",
+            "not": {"enum": KEYWORDS},
+            "description": "A snake_case name: lower-case ASCII letters, digits and single `_`, starting with a letter; not a Rust keyword.",
+        },
+        "pascal_name": {
+            "type": "string",
+            "pattern": "^[A-Z][A-Za-z0-9]*$",
+            "not": {"const": "Self"},
+            "description": "A PascalCase name: ASCII letters and digits, starting with an upper-case letter.",
+        },
+        "source": {
+            "enum": sources,
+            "description": "Provenance: `stated` (printed in the reference), `inferred` (read from the cost table's trailing figures), `observed` (seen in the reference's examples or in public use), `decided` (the reference says \"not shown\": a defensive choice, with a `note`).",
+        },
+        "provenance": decided_needs_note(table(
+            "Where a fact comes from: `{ source = \"...\", note = \"...\" }`. `note` is required when `source = \"decided\"`.",
+            &["source"],
+            provenance_keys(),
+        )),
+        "limit": decided_needs_note(table(
+            "A figure and its provenance: `{ value = N, source = \"...\", note = \"...\" }`.",
+            &["value", "source"],
+            limit,
+        )),
+        "api": table(
+            "The service: title, description, address, list separator, the no-match answer and facts the reference does not print.",
+            &["title", "description", "base_url", "list_separator", "no_data"],
+            json!({
+                "title": text("Crate-level title."),
+                "description": text("Crate-level docs."),
+                "base_url": {"type": "string", "pattern": "^https://", "description": "Service address without `/api/v2`. Starts with `https://`, because the key travels in the query string."},
+                "list_separator": {"type": "string", "minLength": 1, "maxLength": 1, "description": "The one character that joins the values of a list parameter on the wire (`|`). A value containing it, or an empty value, is refused before sending."},
+                "no_data": {"$ref": "#/$defs/no_data"},
+                "notes": {"type": "array", "items": {"$ref": "#/$defs/description"}, "description": "Facts known from public use of the API that the reference does not print."},
+            }),
+        ),
+        "no_data": decided_needs_note(table(
+            "How the service answers a query that matches nothing: `{ status, message, source }`.",
+            &["status", "message", "source"],
+            no_data,
+        )),
+        "envelope": table(
+            "The response envelope every operation shares. Each member is keyed by its role in the runtime; only `wire` changes if the service renames it.",
+            &["description", "result_rows", "units_used", "units_remaining", "response"],
+            json!({
+                "description": reference("description", "Docs of the envelope."),
+                "result_rows": reference("envelope_member", "The row count (`ResultRows`)."),
+                "units_used": reference("envelope_member", "The units charged (`UnitsUsed`)."),
+                "units_remaining": reference("envelope_member", "The units left (`UnitsRemaining`)."),
+                "response": reference("envelope_member", "The payload (`response`)."),
+            }),
+        ),
+        "envelope_member": table(
+            "One envelope member.",
+            &["wire", "description"],
+            json!({
+                "wire": text("Exact JSON member name."),
+                "description": reference("description", "Docs."),
+            }),
+        ),
+        "common": table(
+            "The parameters every call carries, keyed by role. `key` and `action` are implicit strings (the client fills them in); `database` is an enum with a `default`.",
+            &["key", "database", "action"],
+            json!({
+                "key": reference("param", "The API key parameter (`api_key`)."),
+                "database": reference("param", "The country database parameter (`db`)."),
+                "action": reference("param", "The action parameter (`action`)."),
+            }),
+        ),
+        "group": table(
+            "A group of operations sharing one path.",
+            &["name", "rust", "path", "description"],
+            json!({
+                "name": reference("snake_name", "Group name (`projects`, `domains`, ...)."),
+                "rust": reference("snake_name", "Accessor method on the client; its PascalCase form is the accessor type."),
+                "path": {"type": "string", "pattern": "^/(.*/)?$", "description": "Path on the service. Starts and ends with `/`; the trailing slash is kept."},
+                "description": reference("description", "Docs."),
+            }),
+        ),
+        "enum": table(
+            "A set of wire values.",
+            &["name", "rust", "description", "values"],
+            json!({
+                "name": reference("snake_name", "Name used by `type` and `items` elsewhere."),
+                "rust": reference("pascal_name", "Type name."),
+                "description": reference("description", "Docs."),
+                "open": flag("`true`: an unknown wire value is kept instead of failing. Leave it out for a closed enum."),
+                "source": reference("provenance", "Provenance of the list of values."),
+                "values": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/enum_value"}, "description": "The values, at least one."},
+            }),
+        ),
+        "enum_value": table(
+            "One value of an enum.",
+            &["wire", "rust", "description"],
+            json!({
+                "wire": text("The value on the wire."),
+                "rust": {
+                    "allOf": [{"$ref": "#/$defs/pascal_name"}, {"not": {"const": "Other"}}],
+                    "description": "PascalCase variant name (not `Other`, which open enums use for unknown values).",
+                },
+                "description": reference("description", "Docs."),
+            }),
+        ),
+        "fieldset": table(
+            "A named list of fields that several records share (`include`).",
+            &["name", "description", "fields"],
+            json!({
+                "name": reference("snake_name", "Name used by `include`."),
+                "description": reference("description", "Docs."),
+                "fields": array_of("field", "The fields, in order."),
+            }),
+        ),
+        "record": table(
+            "A response row type. Its fields are the included fieldsets' fields, in `include` order, then its own.",
+            &["name", "rust", "description"],
+            json!({
+                "name": reference("snake_name", "Record name, used by `items` and `of`."),
+                "rust": reference("pascal_name", "Type name."),
+                "description": reference("description", "Docs."),
+                "include": {"type": "array", "items": {"$ref": "#/$defs/snake_name"}, "description": "Fieldset names whose fields come first."},
+                "fields": array_of("field", "The record's own fields, in order."),
+            }),
+        ),
+        "field": table(
+            "One member of a record.",
+            &["wire", "type", "description"],
+            json!({
+                "wire": text("Exact JSON member name, including the service's spellings."),
+                "rust": reference("snake_name", "snake_case field name; leave it out when `wire` already is one."),
+                "type": {
+                    "enum": FIELD_TYPES,
+                    "description": "Wire type: integer (an integral float such as 12.0 is accepted), number, string, bool_word (a string holding a boolean word), flag (1/0), date (`YYYY-MM-DD`), datetime (`YYYY-MM-DD HH:MM:SS`), time (`HH:MM:SS`), serp (position -> URL), comma_list (comma-separated string), list (array of records).",
+                },
+                "items": reference("snake_name", "For `list`: a record name. For `comma_list`: `string` or an enum name."),
+                "nullable": flag("`true` when the value may be JSON `null`."),
+                "optional": flag("`true` when the member may be absent from a row."),
+                "description": reference("description", "Meaning, unit, format."),
+            }),
+        ),
+        "action": table(
+            "One operation: a group and the `action` value that selects it.",
+            &["group", "wire", "rust", "description", "response", "cost"],
+            json!({
+                "group": reference("snake_name", "A group `name`."),
+                "wire": {"type": "string", "pattern": "^\\S+$", "description": "The `action` value sent (one word)."},
+                "rust": reference("snake_name", "Method on the group accessor."),
+                "aliases": {"type": "array", "items": {"type": "string", "pattern": "^\\S+$"}, "description": "Other names the reference uses for the same action."},
+                "description": reference("description", "Docs."),
+                "params": array_of("param", "Parameters, in the reference's order."),
+                "rules": array_of("rule", "Conditional requirements."),
+                "response": reference("response", "The payload's layout."),
+                "cost": reference("cost", "Unit cost and per-request figures."),
+            }),
+        ),
+        "param": table(
+            "A query parameter.",
+            &["wire", "type", "description", "required"],
+            json!({
+                "wire": text("Query parameter name."),
+                "rust": reference("snake_name", "Builder name, when `wire` is not usable."),
+                "type": {"type": "string", "pattern": "^[a-z][a-z0-9_]*$", "description": "`string`, `integer`, `date` (`YYYY-MM-DD`), or an enum name."},
+                "description": reference("description", "Docs."),
+                "required": flag("`true`: every call carries it. A parameter with a `default` is not required."),
+                "presence": reference("provenance", "Provenance of `required`."),
+                "list": flag("`true`: several values, joined with `list_separator`."),
+                "min_items": reference("limit", "Fewest values (list parameters only)."),
+                "max_items": reference("limit", "Most values (list parameters only)."),
+                "min": reference("limit", "Smallest value (integer parameters only)."),
+                "max": reference("limit", "Largest value (integer parameters only)."),
+                "default": {"type": ["string", "integer"], "description": "Sent when the caller gives none; fits the type and the range."},
+                "implicit": flag("Filled in by the client (`api_key`, `action` only)."),
+            }),
+        ),
+        "rule": table(
+            "`if_param = if_value` requires `require` (equal to `equal_to`, when given).",
+            &["if_param", "if_value", "require", "source", "description"],
+            json!({
+                "if_param": text("An enum parameter of the action."),
+                "if_value": text("One of its values."),
+                "require": text("An optional parameter of the action."),
+                "equal_to": {"type": ["string", "integer"], "description": "The value `require` must then have."},
+                "source": reference("source", "Provenance."),
+                "description": reference("description", "The rule in words."),
+            }),
+        ),
+        "response": {
+            "type": "object",
+            "description": "The layout of `response`: `array` of `of`, `single` `of`, or a `map` keyed by the values of the list parameter `key`.",
+            "required": ["shape", "of", "description"],
+            "additionalProperties": false,
+            "properties": {
+                "shape": {"enum": ["array", "single", "map"], "description": "Layout."},
+                "of": reference("snake_name", "A record name, or `serp`."),
+                "key": text("For `map` only: the list parameter whose values are the keys."),
+                "description": reference("description", "Docs."),
+            },
+            "if": {"properties": {"shape": {"const": "map"}}, "required": ["shape"]},
+            "then": {"required": ["key"]},
+            "else": {"not": {"required": ["key"]}},
+        },
+        "cost": table(
+            "What an operation costs, as the reference prints it and as read.",
+            &["printed", "trailing", "units", "charged", "charged_source", "per_request", "per_request_counts", "requests_per_minute"],
+            json!({
+                "printed": text("The unit figure(s) exactly as printed (`\"100\"`, `\"50 and 10\"`)."),
+                "trailing": text("The two trailing figures exactly as printed (`\"10.000 / 20\"`; the dot separates thousands)."),
+                "units": {"type": "array", "minItems": 1, "maxItems": 2, "items": {"type": "integer", "minimum": 1}, "description": "The figures of `printed`: one or two positive integers."},
+                "charged": {"enum": ["per_row", "per_call"], "description": "`per_row` (units x `ResultRows`) or `per_call` (the figure once)."},
+                "charged_source": reference("provenance", "Provenance of `charged`."),
+                "per_request": reference("limit", "The first trailing figure."),
+                "per_request_counts": {"enum": ["items", "rows"], "description": "`items`: the figure bounds the input values of a parameter. `rows`: it bounds the rows returned."},
+                "requests_per_minute": reference("limit", "The second trailing figure."),
+            }),
+        ),
+    })
+}
+
+/// The schema of the spec format.
+pub fn spec_schema() -> Value {
+    json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "SEOZoom API spec format",
+        "description": "The format of spec/seozoom-v2.toml (documented in spec/README.md), read as JSON. Editors can validate the TOML file with it; generators in other languages can read spec/published/seozoom-v2.json with it. Cross-references and figures are checked by seozoom-codegen, which stays the authority.",
+        "type": "object",
+        "required": ["api", "envelope", "common"],
+        "additionalProperties": false,
+        "properties": {
+            "api": {"$ref": "#/$defs/api"},
+            "envelope": {"$ref": "#/$defs/envelope"},
+            "common": {"$ref": "#/$defs/common"},
+            "groups": array_of("group", "Groups, in reference order."),
+            "enums": array_of("enum", "Enums."),
+            "fieldsets": array_of("fieldset", "Fields shared by several records."),
+            "records": array_of("record", "Response row types."),
+            "actions": array_of("action", "Operations, in reference order."),
+        },
+        "$defs": definitions(),
+    })
+}

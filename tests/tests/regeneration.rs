@@ -1,0 +1,296 @@
+//! An action added to the spec appears everywhere, with no other edit.
+//!
+//! The test copies the workspace sources (manifests, lock file, spec, generator,
+//! client, command line and this package) to a scratch directory, appends the
+//! `keywords related` action and its `keyword_related` record
+//! (`codegen/tests/fixtures/keywords-related.toml`) to the copy's spec, and in
+//! that copy:
+//!
+//! - runs the generator, whose output has the new builder `KeywordsRelated`, the
+//!   record `KeywordRelated` and the accessor `client.keywords().related(..)`;
+//! - builds the command line (which compiles the regenerated client) and runs
+//!   `seozoom --sandbox --format json keywords related --keyword scarpe --limit 5`:
+//!   5 rows, each with `serp_affinity`;
+//! - reads `seozoom keywords related --help`, which lists `--keyword` and `--limit`;
+//! - checks that every copied file but the spec is still byte for byte the
+//!   original.
+//!
+//! The copy builds offline from the copied `Cargo.lock` (`--frozen`) into a
+//! target directory kept under this workspace's (`<target>/regeneration`), so
+//! its dependencies are built once and later runs only rebuild the workspace
+//! crates. It is a separate directory so that the copy's binaries never replace
+//! this workspace's.
+
+use std::collections::BTreeMap;
+use std::ffi::OsStr;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::Instant;
+
+/// This workspace's root.
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("tests/ is in the workspace")
+        .to_path_buf()
+}
+
+/// `<target>/tmp`, this package's scratch space.
+fn scratch() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+}
+
+/// Where the copy builds: beside the scratch space, under this workspace's target
+/// directory, and kept between runs.
+fn copy_target_dir() -> PathBuf {
+    scratch().parent().map_or_else(
+        || scratch().join("regeneration-target"),
+        |t| t.join("regeneration"),
+    )
+}
+
+/// What is copied, relative to the root: the files and directories the copy's
+/// workspace needs to load and build.
+const COPIED: &[&str] = &[
+    "Cargo.toml",
+    "Cargo.lock",
+    "spec",
+    "codegen",
+    "client",
+    "cli",
+    // The whole package, because its manifest names test targets that must exist.
+    "tests",
+];
+
+const SPEC: &str = "spec/seozoom-v2.toml";
+
+/// Copies `from` to `to`: files by content, directories recursively (skipping
+/// `target` and hidden entries), symbolic links recreated as links.
+fn copy(from: &Path, to: &Path) {
+    let meta = fs::symlink_metadata(from).unwrap_or_else(|e| panic!("{}: {e}", from.display()));
+    if meta.file_type().is_symlink() {
+        let link = fs::read_link(from).expect("a readable link");
+        std::os::unix::fs::symlink(&link, to)
+            .unwrap_or_else(|e| panic!("link {} -> {}: {e}", to.display(), link.display()));
+    } else if meta.is_dir() {
+        fs::create_dir_all(to).expect("directory created");
+        let mut entries: Vec<_> = fs::read_dir(from)
+            .expect("readable directory")
+            .map(|e| e.expect("directory entry").path())
+            .collect();
+        entries.sort();
+        for entry in entries {
+            let name = entry.file_name().expect("a named entry");
+            if name == "target" || name.to_string_lossy().starts_with('.') {
+                continue;
+            }
+            copy(&entry, &to.join(name));
+        }
+    } else {
+        fs::copy(from, to).unwrap_or_else(|e| panic!("{}: {e}", from.display()));
+    }
+}
+
+/// Every regular file under `root` (not following links), by path relative to it.
+fn contents(root: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<PathBuf, Vec<u8>>) {
+        for entry in fs::read_dir(dir).expect("readable directory") {
+            let path = entry.expect("directory entry").path();
+            let meta = fs::symlink_metadata(&path).expect("metadata");
+            if meta.is_dir() {
+                walk(root, &path, out);
+            } else if meta.is_file() {
+                let relative = path.strip_prefix(root).expect("under root").to_path_buf();
+                out.insert(relative, fs::read(&path).expect("readable file"));
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(root, root, &mut out);
+    out
+}
+
+fn run(program: impl AsRef<OsStr>, args: &[&str], dir: &Path, target: &Path) -> Output {
+    let program = program.as_ref();
+    Command::new(program)
+        .args(args)
+        .current_dir(dir)
+        .env("CARGO_TARGET_DIR", target)
+        // Intermediate artifacts go with the copy's target directory too: shared
+        // with this workspace's, the copy's crates (same names, same relative
+        // paths) would overwrite this workspace's.
+        .env_remove("CARGO_BUILD_BUILD_DIR")
+        .env_remove("CARGO_BUILD_TARGET_DIR")
+        .output()
+        .unwrap_or_else(|e| panic!("{}: {e}", Path::new(program).display()))
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn assert_success(what: &str, output: &Output) {
+    assert!(
+        output.status.success(),
+        "{what} failed ({}):\n--- stdout\n{}\n--- stderr\n{}",
+        output.status,
+        text(&output.stdout),
+        text(&output.stderr)
+    );
+}
+
+/// The text of the item that starts at `start` in `code`, up to its closing
+/// brace at the start of a line.
+fn item<'c>(code: &'c str, start: &str) -> &'c str {
+    let at = code
+        .find(start)
+        .unwrap_or_else(|| panic!("no `{start}` in the generated code"));
+    let end = code[at..].find("\n}\n").map_or(code.len(), |i| at + i + 3);
+    &code[at..end]
+}
+
+#[test]
+fn an_action_added_to_the_spec_appears_everywhere_with_no_other_edit() {
+    let started = Instant::now();
+    let root = workspace();
+    let copy_root = scratch().join("regeneration").join("workspace");
+    if copy_root.exists() {
+        fs::remove_dir_all(&copy_root).expect("old copy removed");
+    }
+    fs::create_dir_all(&copy_root).expect("copy directory created");
+    for name in COPIED {
+        copy(&root.join(name), &copy_root.join(name));
+    }
+    let addition = fs::read_to_string(root.join("codegen/tests/fixtures/keywords-related.toml"))
+        .expect("the fixture is readable");
+    let spec = fs::read_to_string(root.join(SPEC)).expect("the spec is readable");
+    fs::write(copy_root.join(SPEC), format!("{spec}\n{addition}")).expect("spec written");
+    // Every copied file as it is now: the originals but for the spec.
+    let snapshot = contents(&copy_root);
+    let differing: Vec<&PathBuf> = snapshot
+        .iter()
+        .filter(|(path, bytes)| fs::read(root.join(path)).ok().as_ref() != Some(bytes))
+        .map(|(path, _)| path)
+        .collect();
+    assert_eq!(
+        differing,
+        [Path::new(SPEC)],
+        "copied files that differ from the workspace"
+    );
+    let target = copy_target_dir();
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+
+    // Build the generator and the command line; the client's build script
+    // regenerates it from the copy's spec.
+    let build = run(
+        &cargo,
+        &[
+            "build",
+            "--frozen",
+            "-p",
+            "seozoom-codegen",
+            "-p",
+            "seozoom-cli",
+            "--bins",
+        ],
+        &copy_root,
+        &target,
+    );
+    assert_success("building the copy", &build);
+    let built = started.elapsed();
+    let bin = |name: &str| target.join("debug").join(name);
+
+    // (a) The generated code has the builder, the record and the accessor.
+    let generated = run(bin("seozoom-codegen"), &[SPEC], &copy_root, &target);
+    assert_success("seozoom-codegen", &generated);
+    let code = text(&generated.stdout);
+    let builder = item(&code, "pub struct KeywordsRelated {");
+    assert!(
+        builder.contains("keyword: ::std::string::String,"),
+        "{builder}"
+    );
+    assert!(builder.contains("limit: i64,"), "{builder}");
+    let record = item(&code, "pub struct KeywordRelated {");
+    for field in [
+        "pub keyword: ::std::string::String,",
+        "pub search_volume: i64,",
+        "pub serp_affinity: f64,",
+        "pub jan: i64,",
+        "pub dec: i64,",
+    ] {
+        assert!(record.contains(field), "no `{field}` in:\n{record}");
+    }
+    let accessor = item(&code, "impl Keywords<'_> {");
+    let related = &accessor[accessor
+        .find("pub fn related(")
+        .unwrap_or_else(|| panic!("no `related` on `client.keywords()`:\n{accessor}"))..];
+    let signature = &related[..related.find('{').expect("a body")];
+    assert!(
+        signature.contains("keyword: impl ::core::convert::Into<::std::string::String>")
+            && signature.contains("limit: i64")
+            && signature.contains("-> KeywordsRelated"),
+        "{signature}"
+    );
+    assert!(code.contains("pub static KEYWORDS_RELATED: rt::Operation"));
+
+    // (b) The command line calls it, here on the built-in sandbox.
+    let call = run(
+        bin("seozoom"),
+        &[
+            "--sandbox",
+            "--format",
+            "json",
+            "keywords",
+            "related",
+            "--keyword",
+            "scarpe",
+            "--limit",
+            "5",
+        ],
+        &copy_root,
+        &target,
+    );
+    assert_success("seozoom keywords related", &call);
+    let body: serde_json::Value = serde_json::from_slice(&call.stdout).expect("the output is JSON");
+    assert_eq!(body["ResultRows"], 5, "{body}");
+    let rows = body["response"].as_array().expect("an array of rows");
+    assert_eq!(rows.len(), 5, "{body}");
+    for row in rows {
+        assert!(row["serp_affinity"].is_number(), "{row}");
+        assert!(row["keyword"].is_string(), "{row}");
+        assert!(row["search_volume"].is_i64(), "{row}");
+        assert!(row["jan"].is_i64() && row["dec"].is_i64(), "{row}");
+    }
+
+    // (c) Its help lists its parameters.
+    let help = run(
+        bin("seozoom"),
+        &["keywords", "related", "--help"],
+        &copy_root,
+        &target,
+    );
+    assert_success("seozoom keywords related --help", &help);
+    let help = text(&help.stdout);
+    assert!(help.contains("--keyword"), "{help}");
+    assert!(help.contains("--limit"), "{help}");
+
+    // Building and running wrote nothing into the copy's sources (`--frozen`
+    // also keeps the lock file as it is).
+    let after = contents(&copy_root);
+    let changed: Vec<&PathBuf> = snapshot
+        .keys()
+        .chain(after.keys())
+        .filter(|path| snapshot.get(*path) != after.get(*path))
+        .collect();
+    assert!(
+        changed.is_empty(),
+        "files changed by the build: {changed:?}"
+    );
+
+    eprintln!(
+        "regeneration: copy built in {:.1?}, whole test {:.1?}",
+        built,
+        started.elapsed()
+    );
+}
