@@ -35,6 +35,7 @@ mod opt {
     pub const FORMAT: &str = "option:format";
     pub const SANDBOX: &str = "option:sandbox";
     pub const BUDGET: &str = "option:budget";
+    pub const DRY_RUN: &str = "option:dry-run";
     pub const PORT: &str = "option:port";
 }
 
@@ -42,6 +43,12 @@ mod opt {
 const OPTIONS_HEADING: &str = "Global options";
 /// Help heading of an operation's parameters.
 const PARAMS_HEADING: &str = "Parameters";
+
+/// Prefix of the id of a list parameter's `--<flag>-file` argument (no wire name
+/// has it, so the two never mix).
+const FILE_ID: &str = "file:";
+/// The file name that means standard input.
+const STDIN: &str = "-";
 
 /// Name of the subcommand that runs the sandbox on its own.
 pub const SANDBOX_COMMAND: &str = "sandbox";
@@ -83,11 +90,18 @@ pub struct Invocation {
     pub format: Format,
     /// A unit budget: a call that may cost more is refused.
     pub budget: Option<i64>,
+    /// Print the requests and the cost estimate instead of sending anything.
+    pub dry_run: bool,
 }
 
 /// The long flag of a parameter: its wire name with `_` written as `-`.
 pub fn flag_name(wire: &str) -> String {
     wire.replace('_', "-")
+}
+
+/// The long flag that reads a list parameter's values from a file.
+pub fn file_flag_name(wire: &str) -> String {
+    format!("{}-file", flag_name(wire))
 }
 
 /// Whether some operation has a flag with this long name (then an option of the
@@ -147,6 +161,12 @@ fn param_help(param: &Param) -> String {
                 max.source.phrase()
             ));
         }
+        if let Some(max) = &param.max_items {
+            count.push_str(&format!(
+                ". More values are sent as a batched job: repeated ones once, at most {} per request, results merged in input order",
+                max.value
+            ));
+        }
         parts.push(count + ".");
     } else {
         parts.push("One value.".into());
@@ -187,6 +207,22 @@ fn param_arg(param: &'static Param) -> Arg {
         arg = arg.allow_negative_numbers(true);
     }
     arg
+}
+
+/// The `--<flag>-file` argument of a list parameter.
+fn file_arg(param: &'static Param) -> Arg {
+    Arg::new(format!("{FILE_ID}{}", param.wire))
+        .long(file_flag_name(param.wire))
+        .value_name("FILE")
+        .help(format!(
+            "Read --{} values from FILE, one per line (blank lines skipped; `-` reads standard input). Adds to the values of --{}.",
+            flag_name(param.wire),
+            flag_name(param.wire)
+        ))
+        .help_heading(PARAMS_HEADING)
+        .action(ArgAction::Append)
+        .num_args(1)
+        .required(false)
 }
 
 /// The cost of an operation, for its long help.
@@ -252,7 +288,13 @@ fn action_command(op: &'static Operation) -> clap::Command {
         .visible_aliases(op.aliases.iter().copied())
         .about(first_sentence(op.description))
         .long_about(long_about)
-        .args(op.params.iter().filter(|p| !p.implicit).map(param_arg));
+        .args(op.params.iter().filter(|p| !p.implicit).map(param_arg))
+        .args(
+            op.params
+                .iter()
+                .filter(|p| !p.implicit && p.list)
+                .map(file_arg),
+        );
     if let Some(rules) = rules_help(op) {
         command = command.after_help(rules);
     }
@@ -332,6 +374,11 @@ pub fn command() -> clap::Command {
                 .value_parser(value_parser!(i64).range(0..))
                 .help("Refuse the call, sending nothing, if it may cost more than UNITS"),
         )
+        .arg(
+            option(opt::DRY_RUN, "dry-run")
+                .action(ArgAction::SetTrue)
+                .help("Print the requests (key redacted) and the cost estimate, and send nothing (no key needed)"),
+        )
         .subcommands(GROUPS.iter().map(group_command))
         .subcommand(
             clap::Command::new(SANDBOX_COMMAND)
@@ -381,11 +428,62 @@ where
             format!("no operation `{group} {action}`"),
         ));
     };
-    Ok(Command::Call(invocation(op, &matches, action_matches)))
+    let mut stdin = std::io::stdin().lock();
+    invocation(op, &matches, action_matches, &mut stdin)
+        .map(Command::Call)
+        .map_err(|message| tree.error(clap::error::ErrorKind::Io, message))
 }
 
-/// The call of `op`: options from the root, parameters from the action.
-fn invocation(op: &'static Operation, root: &ArgMatches, action: &ArgMatches) -> Invocation {
+/// The values of a list file: one per line, trimmed, blank lines skipped.
+pub fn read_values(input: impl std::io::BufRead) -> std::io::Result<Vec<String>> {
+    let mut values = Vec::new();
+    for line in input.lines() {
+        let line = line?;
+        let value = line.trim();
+        if !value.is_empty() {
+            values.push(value.to_owned());
+        }
+    }
+    Ok(values)
+}
+
+/// The values of the `--<flag>-file` arguments of `param`, in the order given
+/// (`None` when there is none); `stdin` is read for `-` (once).
+fn file_values(
+    param: &Param,
+    action: &ArgMatches,
+    stdin: &mut dyn std::io::BufRead,
+    stdin_read: &mut bool,
+) -> Result<Option<Vec<String>>, String> {
+    let Some(paths) = action.get_many::<String>(&format!("{FILE_ID}{}", param.wire)) else {
+        return Ok(None);
+    };
+    let mut values = Vec::new();
+    let flag = file_flag_name(param.wire);
+    for path in paths {
+        let read = if path == STDIN {
+            if std::mem::replace(stdin_read, true) {
+                return Err(format!(
+                    "--{flag} -: standard input can be read for one file flag only"
+                ));
+            }
+            read_values(&mut *stdin)
+        } else {
+            std::fs::File::open(path).and_then(|file| read_values(std::io::BufReader::new(file)))
+        };
+        values.extend(read.map_err(|e| format!("--{flag} {path}: cannot read it: {e}"))?);
+    }
+    Ok(Some(values))
+}
+
+/// The call of `op`: options from the root, parameters from the action, list
+/// values from files (`stdin` for `-`).
+fn invocation(
+    op: &'static Operation,
+    root: &ArgMatches,
+    action: &ArgMatches,
+    stdin: &mut dyn std::io::BufRead,
+) -> Result<Invocation, String> {
     // Global options are propagated to the action's matches; root-only ones are
     // read at the root.
     let string = |id: &str| -> Option<String> {
@@ -416,9 +514,18 @@ fn invocation(op: &'static Operation, root: &ArgMatches, action: &ArgMatches) ->
     if let Some(db) = string(opt::DB) {
         request.set_database(&db);
     }
+    let mut stdin_read = false;
     for param in op.params.iter().filter(|p| !p.implicit) {
-        if let Some(values) = action.get_many::<String>(param.wire) {
-            request.set(param.wire, values.cloned().collect());
+        let mut values: Option<Vec<String>> = action
+            .get_many::<String>(param.wire)
+            .map(|v| v.cloned().collect());
+        if param.list
+            && let Some(from_files) = file_values(param, action, stdin, &mut stdin_read)?
+        {
+            values.get_or_insert_with(Vec::new).extend(from_files);
+        }
+        if let Some(values) = values {
+            request.set(param.wire, values);
         }
     }
 
@@ -435,12 +542,13 @@ fn invocation(op: &'static Operation, root: &ArgMatches, action: &ArgMatches) ->
         Some("csv") => Format::Csv,
         _ => Format::Table,
     };
-    Invocation {
+    Ok(Invocation {
         request,
         target,
         format,
         budget,
-    }
+        dry_run: flag(opt::DRY_RUN),
+    })
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ use serde::de::DeserializeOwned;
 use tracing::Instrument;
 
 use crate::Envelope;
-use crate::decode::{Decoded, decode, empty_result};
+use crate::decode::decode_typed;
 use crate::error::Error;
 use crate::operations::SERVICE;
 use crate::request::{Request, encode_query, encode_value};
@@ -397,13 +397,7 @@ impl Client {
         &self,
         request: Request,
     ) -> Result<Envelope<T>, Error> {
-        self.call(request, |op, status, body| {
-            match decode::<T>(op, status, body)? {
-                Decoded::Envelope(envelope) => Ok(envelope),
-                Decoded::NoData => empty_result::<T>(op, 0),
-            }
-        })
-        .await
+        self.call(request, decode_typed::<T>).await
     }
 
     /// Like [`execute`](Self::execute), for any operation: the body is decoded as
@@ -511,12 +505,31 @@ impl Client {
             timeout: e.is_timeout(),
             message: self.inner.key.scrub(&error_chain(&e.without_url())),
         };
-        let response = self.inner.http.get(url).send().await.map_err(transport)?;
+        let mut response = self.inner.http.get(url).send().await.map_err(transport)?;
         let status = response.status().as_u16();
         let headers = response.headers().clone();
-        let body = response.bytes().await.map_err(transport)?;
-        Ok((status, headers, body.to_vec()))
+        let body = read_body(&mut response).await.map_err(transport)?;
+        Ok((status, headers, body))
     }
+}
+
+/// The most a body's `Content-Length` may reserve up front (64 MiB); a longer
+/// body still arrives whole, growing the buffer as it comes.
+const MAX_RESERVED_BODY: u64 = 64 << 20;
+
+/// The whole body in one buffer, reserved from `Content-Length` when it is given.
+/// Each chunk is copied once as it arrives, so a large page is held once rather
+/// than as its chunks, then a joined copy, then a `Vec` copy of that.
+async fn read_body(response: &mut reqwest::Response) -> Result<Vec<u8>, reqwest::Error> {
+    let reserve = response
+        .content_length()
+        .unwrap_or(0)
+        .min(MAX_RESERVED_BODY);
+    let mut body = Vec::with_capacity(usize::try_from(reserve).unwrap_or(0));
+    while let Some(chunk) = response.chunk().await? {
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body)
 }
 
 /// An error and its sources, on one line.
@@ -529,4 +542,12 @@ fn error_chain(error: &dyn std::error::Error) -> String {
         source = e.source();
     }
     text
+}
+
+impl Client {
+    /// The units ledger shared by this client and its clones (for bulk jobs,
+    /// which check a whole job against the budget before the first request).
+    pub(crate) fn ledger(&self) -> &Ledger {
+        &self.inner.ledger
+    }
 }

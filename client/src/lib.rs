@@ -34,6 +34,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod bulk;
 mod by_key;
 mod client;
 mod decode;
@@ -53,9 +54,11 @@ mod generated {
     include!(concat!(env!("OUT_DIR"), "/generated.rs"));
 }
 
+pub use bulk::{BATCH_CONCURRENCY, InputOrder, Job, Merge, Paging, Row};
 pub use by_key::ByKey;
 pub use client::{API_KEY_ENV, Client, ClientBuilder, DEFAULT_CONNECT_TIMEOUT, DEFAULT_TIMEOUT};
 pub use error::{Error, InvalidInput};
+pub use futures_core::Stream;
 pub use generated::*;
 pub use jiff;
 pub use request::{Request, ToWire};
@@ -68,11 +71,12 @@ pub use wire_enum::{UnknownValue, WireEnum};
 /// The one path generated code uses to reach the runtime.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::decode::decode_json;
+    pub use crate::decode::{decode_json, decode_typed};
     pub use crate::quirks;
     pub use crate::table;
     pub use crate::{
-        ByKey, Client, ClientBuilder, Error, Operation, Request, Serp, UnknownValue, WireEnum,
+        ByKey, Client, ClientBuilder, Error, Operation, Request, Row, Serp, Stream, UnknownValue,
+        WireEnum,
     };
 }
 

@@ -15,14 +15,28 @@ use crate::parse::{self, S};
 
 /// Type names the runtime already uses; a spec name must not shadow them.
 const RUNTIME_NAMES: &[&str] = &[
+    "ByKey",
     "Client",
     "ClientBuilder",
     "Envelope",
     "Error",
-    "Request",
+    "Estimate",
+    "InvalidInput",
+    "InputOrder",
+    "Job",
+    "Merge",
     "Operation",
+    "Paging",
+    "RateLimitMode",
+    "Request",
+    "RetryPolicy",
+    "Row",
     "Serp",
     "SerpResult",
+    "Stream",
+    "ToWire",
+    "UnknownValue",
+    "Units",
     "WireEnum",
 ];
 

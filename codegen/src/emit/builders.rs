@@ -6,7 +6,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::docs::doc;
-use crate::model::{Action, Charged, Group, Param, ParamType, Payload, Shape, Spec};
+use crate::model::{Action, Charged, Group, Param, ParamType, Payload, Shape, Source, Spec};
 
 /// Type names of the database enum used by `db` setters.
 fn database_type(spec: &Spec) -> TokenStream {
@@ -217,6 +217,116 @@ pub fn output_type(a: &Action) -> TokenStream {
     }
 }
 
+/// The list parameter a batched job splits: the action's one list parameter with
+/// `max_items` (as the runtime's `Operation::batch_param` reads the table), when
+/// its result can be merged (an array or a map).
+fn batch_param(a: &Action) -> Option<&Param> {
+    let mut lists = a.params.iter().filter(|p| p.list && p.max_items.is_some());
+    let param = match (lists.next(), lists.next()) {
+        (Some(param), None) => param,
+        _ => return None,
+    };
+    matches!(a.response.shape, Shape::Array | Shape::Map { .. }).then_some(param)
+}
+
+/// The offset and limit parameters of a paged action (as the runtime's
+/// `Operation::paging` reads the table), when its rows are records: the type of
+/// those rows, the offset and the limit.
+fn paging(a: &Action) -> Option<(TokenStream, &Param, &Param)> {
+    let Payload::Record { type_name, .. } = &a.response.payload else {
+        return None;
+    };
+    if a.response.shape != Shape::Array {
+        return None;
+    }
+    let integer = |p: &&Param| p.ty == ParamType::Integer && !p.list;
+    let limit = a.params.iter().filter(integer).find(|p| {
+        p.max.as_ref().is_some_and(|max| {
+            max.source == Source::Inferred && max.value == a.cost.per_request.value
+        })
+    })?;
+    let offset = a
+        .params
+        .iter()
+        .filter(integer)
+        .find(|p| p.default.is_some() && p.wire != limit.wire)?;
+    let row = format_ident!("{}", type_name);
+    Some((quote!(#row), offset, limit))
+}
+
+/// The builder's bulk methods, for its docs.
+fn bulk_doc(a: &Action) -> &'static str {
+    match (batch_param(a).is_some(), paging(a).is_some()) {
+        (true, _) => {
+            "For more values than one request takes, [`send_all`](Self::send_all) runs a batched job."
+        }
+        (_, true) => "[`pages`](Self::pages) streams the rows page by page.",
+        _ => "",
+    }
+}
+
+/// `send_all` of a batchable action: any number of values as one batched job.
+fn send_all(a: &Action, output: &TokenStream) -> Option<TokenStream> {
+    let param = batch_param(a)?;
+    let max = param.max_items.as_ref()?.value;
+    let merged = match a.response.shape {
+        Shape::Map { .. } => "merged into one map",
+        _ => "merged into one result with the rows in input order (matched by their key field)",
+    };
+    let docs = doc(&[
+        &format!(
+            "Send any number of `{}` values as one batched job: repeated values (compared trimmed) are sent once, the rest split into the fewest requests of at most {max} values, sent under the rate limit, and {merged}; `result_rows` and `units_used` are summed over the requests.",
+            param.wire
+        ),
+        "Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::execute_batched`](rt::Client::execute_batched).",
+    ]);
+    Some(quote! {
+        #docs
+        pub async fn send_all(self) -> ::core::result::Result<Envelope<#output>, rt::Error> {
+            self.client.execute_batched(self.request()).await
+        }
+    })
+}
+
+/// `pages` of a paged action: its rows as a stream, page by page.
+fn pages(a: &Action) -> Option<TokenStream> {
+    let (row, offset, limit) = paging(a)?;
+    let start = offset.default.as_deref().unwrap_or("0");
+    let pinned: Vec<String> = a
+        .rules
+        .iter()
+        .filter(|r| r.require == offset.wire && r.equal_to.is_some())
+        .map(|r| {
+            format!(
+                "With `{}` = `{}` one page is fetched. {}",
+                r.if_param, r.if_value, r.description
+            )
+        })
+        .collect();
+    let docs = doc(&[
+        &format!(
+            "Stream the rows page by page. Each request asks for `page_size` rows (this builder's `{limit}` is replaced; a last page asks only for what `max_rows` still allows), the first from this builder's `{offset}` (`{start}` when not set), each next one from where the previous ended. Paging stops when a page comes back short or `max_rows` rows have come (`None`: no cap).",
+            limit = limit.wire,
+            offset = offset.wire,
+        ),
+        &pinned.join(" "),
+        "Before the first request every page is validated and, under a budget, the whole job's maximum cost is checked (a job with no cap is then refused); a refusal or a failed page is the last item. See [`Client::pages`](rt::Client::pages).",
+    ]);
+    Some(quote! {
+        #docs
+        pub fn pages(
+            self,
+            page_size: i64,
+            max_rows: ::core::option::Option<usize>,
+        ) -> impl rt::Stream<Item = ::core::result::Result<#row, rt::Error>>
+               + ::core::marker::Send
+               + ::core::marker::Unpin
+               + 'static {
+            self.client.pages(self.request(), page_size, max_rows)
+        }
+    })
+}
+
 pub fn builder(spec: &Spec, a: &Action) -> TokenStream {
     let builder = format_ident!("{}", a.type_name);
     let operation = format_ident!("{}", a.const_name);
@@ -282,11 +392,14 @@ pub fn builder(spec: &Spec, a: &Action) -> TokenStream {
             a.group, a.wire, a.description
         ),
         "Check it with [`request`](Self::request) and send it with [`send`](Self::send); every limit of the spec is checked before anything is sent.",
+        bulk_doc(a),
     ]);
     let send_doc = doc(&[&format!(
         "Validate, send and decode. {}",
         a.response.description
     )]);
+    let send_all = send_all(a, &output);
+    let pages = pages(a);
     quote! {
         #docs
         #[derive(Debug, Clone)]
@@ -311,6 +424,8 @@ pub fn builder(spec: &Spec, a: &Action) -> TokenStream {
             pub async fn send(self) -> ::core::result::Result<Envelope<#output>, rt::Error> {
                 self.client.execute(self.request()).await
             }
+            #send_all
+            #pages
         }
     }
 }

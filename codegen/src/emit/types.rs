@@ -183,12 +183,55 @@ pub fn record(r: &Record) -> TokenStream {
     let name = format_ident!("{}", r.type_name);
     let docs = doc(&[&r.description, &format!("Wire record `{}`.", r.name)]);
     let fields = r.fields.iter().map(field);
+    let row = row_impl(r);
     quote! {
         #docs
         #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize, ::schemars::JsonSchema)]
         #[non_exhaustive]
         pub struct #name {
             #( #fields, )*
+        }
+        #row
+    }
+}
+
+/// `rt::Row` for a record: its text fields by wire name, so that the runtime can
+/// match the rows of a batched job back to their inputs without naming a record.
+fn row_impl(r: &Record) -> TokenStream {
+    let name = format_ident!("{}", r.type_name);
+    let arms: Vec<TokenStream> = r
+        .fields
+        .iter()
+        .filter(|f| f.ty == FieldType::String)
+        .map(|f| {
+            let field = format_ident!("{}", f.rust);
+            let wire = &f.wire;
+            if f.is_option() {
+                quote!(#wire => self.#field.as_deref(),)
+            } else {
+                quote!(#wire => ::core::option::Option::Some(self.#field.as_str()),)
+            }
+        })
+        .collect();
+    let body = if arms.is_empty() {
+        quote! {
+            fn text_field(&self, _wire: &str) -> ::core::option::Option<&str> {
+                ::core::option::Option::None
+            }
+        }
+    } else {
+        quote! {
+            fn text_field(&self, wire: &str) -> ::core::option::Option<&str> {
+                match wire {
+                    #(#arms)*
+                    _ => ::core::option::Option::None,
+                }
+            }
+        }
+    };
+    quote! {
+        impl rt::Row for #name {
+            #body
         }
     }
 }

@@ -442,6 +442,16 @@ pub struct Project {
     #[serde(rename = "weekly_trend")]
     pub weekly_trend: f64,
 }
+impl rt::Row for Project {
+    fn text_field(&self, wire: &str) -> ::core::option::Option<&str> {
+        match wire {
+            "project_name" => ::core::option::Option::Some(self.project_name.as_str()),
+            "url" => ::core::option::Option::Some(self.url.as_str()),
+            "category" => self.category.as_deref(),
+            _ => ::core::option::Option::None,
+        }
+    }
+}
 /// Summary of one project: monitored keywords, domain traffic and authority.
 ///
 /// Wire record `project_overview`.
@@ -563,6 +573,11 @@ pub struct ProjectOverview {
     /// Wire name: `zero_traffic_pages_perc`.
     #[serde(rename = "zero_traffic_pages_perc")]
     pub zero_traffic_pages_percent: f64,
+}
+impl rt::Row for ProjectOverview {
+    fn text_field(&self, _wire: &str) -> ::core::option::Option<&str> {
+        ::core::option::Option::None
+    }
 }
 /// A keyword monitored in a project, with its metrics and the project's ranking on it.
 ///
@@ -752,6 +767,20 @@ pub struct MonitoredKeyword {
     )]
     pub estimated_monthly_traffic: i64,
 }
+impl rt::Row for MonitoredKeyword {
+    fn text_field(&self, wire: &str) -> ::core::option::Option<&str> {
+        match wire {
+            "keyword" => ::core::option::Option::Some(self.keyword.as_str()),
+            "lang" => ::core::option::Option::Some(self.language.as_str()),
+            "google_ext" => ::core::option::Option::Some(self.google_ext.as_str()),
+            "localcode" => ::core::option::Option::Some(self.local_code.as_str()),
+            "tag" => ::core::option::Option::Some(self.tag.as_str()),
+            "url" => self.url.as_deref(),
+            "old_url" => self.old_url.as_deref(),
+            _ => ::core::option::Option::None,
+        }
+    }
+}
 /// A best page of a domain (projects `bestpages` and domains `bestpages`).
 ///
 /// Wire record `best_page`.
@@ -783,6 +812,14 @@ pub struct BestPage {
         deserialize_with = "crate::__private::quirks::integer"
     )]
     pub total_keywords: i64,
+}
+impl rt::Row for BestPage {
+    fn text_field(&self, wire: &str) -> ::core::option::Option<&str> {
+        match wire {
+            "url" => ::core::option::Option::Some(self.url.as_str()),
+            _ => ::core::option::Option::None,
+        }
+    }
 }
 /// A page of the project's domain ranking for many keywords.
 ///
@@ -819,6 +856,14 @@ pub struct PageWithMoreKeywords {
     )]
     pub total_keywords: i64,
 }
+impl rt::Row for PageWithMoreKeywords {
+    fn text_field(&self, wire: &str) -> ::core::option::Option<&str> {
+        match wire {
+            "url" => ::core::option::Option::Some(self.url.as_str()),
+            _ => ::core::option::Option::None,
+        }
+    }
+}
 /// A page of the project's domain with traffic potential.
 ///
 /// Wire record `page_with_potential`.
@@ -854,6 +899,14 @@ pub struct PageWithPotential {
     )]
     pub total_keywords: i64,
 }
+impl rt::Row for PageWithPotential {
+    fn text_field(&self, wire: &str) -> ::core::option::Option<&str> {
+        match wire {
+            "url" => ::core::option::Option::Some(self.url.as_str()),
+            _ => ::core::option::Option::None,
+        }
+    }
+}
 /// A page that gained traffic (winner pages) or lost it (loser pages).
 ///
 /// Wire record `traffic_variation_page`.
@@ -880,6 +933,14 @@ pub struct TrafficVariationPage {
         deserialize_with = "crate::__private::quirks::integer"
     )]
     pub traffic_variation: i64,
+}
+impl rt::Row for TrafficVariationPage {
+    fn text_field(&self, wire: &str) -> ::core::option::Option<&str> {
+        match wire {
+            "url" => ::core::option::Option::Some(self.url.as_str()),
+            _ => ::core::option::Option::None,
+        }
+    }
 }
 /// Traffic, authority and ranking metrics of a domain.
 ///
@@ -1018,6 +1079,15 @@ pub struct DomainMetrics {
     #[serde(rename = "cpcval")]
     pub cpc_value: f64,
 }
+impl rt::Row for DomainMetrics {
+    fn text_field(&self, wire: &str) -> ::core::option::Option<&str> {
+        match wire {
+            "domain" => ::core::option::Option::Some(self.domain.as_str()),
+            "maindomain" => ::core::option::Option::Some(self.main_domain.as_str()),
+            _ => ::core::option::Option::None,
+        }
+    }
+}
 /// Authority metrics of a domain.
 ///
 /// Wire record `authority`.
@@ -1063,6 +1133,14 @@ pub struct Authority {
     )]
     pub opportunity: i64,
 }
+impl rt::Row for Authority {
+    fn text_field(&self, wire: &str) -> ::core::option::Option<&str> {
+        match wire {
+            "domain" => ::core::option::Option::Some(self.domain.as_str()),
+            _ => ::core::option::Option::None,
+        }
+    }
+}
 /// A niche (topic) a domain is present in.
 ///
 /// Wire record `niche`.
@@ -1105,6 +1183,14 @@ pub struct Niche {
     )]
     pub niche_traffic: i64,
 }
+impl rt::Row for Niche {
+    fn text_field(&self, wire: &str) -> ::core::option::Option<&str> {
+        match wire {
+            "name" => ::core::option::Option::Some(self.name.as_str()),
+            _ => ::core::option::Option::None,
+        }
+    }
+}
 /// The niches of one requested domain.
 ///
 /// Wire record `domain_niches`.
@@ -1128,6 +1214,14 @@ pub struct DomainNiches {
     /// Wire name: `niches`.
     #[serde(rename = "niches")]
     pub niches: ::std::vec::Vec<Niche>,
+}
+impl rt::Row for DomainNiches {
+    fn text_field(&self, wire: &str) -> ::core::option::Option<&str> {
+        match wire {
+            "domain" => ::core::option::Option::Some(self.domain.as_str()),
+            _ => ::core::option::Option::None,
+        }
+    }
 }
 /// An organic competitor of a domain.
 ///
@@ -1241,6 +1335,14 @@ pub struct Competitor {
     )]
     pub current_month_traffic: i64,
 }
+impl rt::Row for Competitor {
+    fn text_field(&self, wire: &str) -> ::core::option::Option<&str> {
+        match wire {
+            "domain" => ::core::option::Option::Some(self.domain.as_str()),
+            _ => ::core::option::Option::None,
+        }
+    }
+}
 /// The organic competitors of one requested domain.
 ///
 /// Wire record `domain_competitors`.
@@ -1264,6 +1366,14 @@ pub struct DomainCompetitors {
     /// Wire name: `competitor`.
     #[serde(rename = "competitor")]
     pub competitors: ::std::vec::Vec<Competitor>,
+}
+impl rt::Row for DomainCompetitors {
+    fn text_field(&self, wire: &str) -> ::core::option::Option<&str> {
+        match wire {
+            "domain" => ::core::option::Option::Some(self.domain.as_str()),
+            _ => ::core::option::Option::None,
+        }
+    }
 }
 /// A keyword whose AI overview mentions the domain. The wire names are Italian.
 ///
@@ -1349,6 +1459,14 @@ pub struct AiOverviewKeyword {
         deserialize_with = "crate::__private::quirks::integer"
     )]
     pub traffic_variation: i64,
+}
+impl rt::Row for AiOverviewKeyword {
+    fn text_field(&self, wire: &str) -> ::core::option::Option<&str> {
+        match wire {
+            "keyword" => ::core::option::Option::Some(self.keyword.as_str()),
+            _ => ::core::option::Option::None,
+        }
+    }
 }
 /// A keyword a domain ranks for, with its metrics.
 ///
@@ -1512,6 +1630,18 @@ pub struct DomainKeyword {
     #[schemars(with = "::core::option::Option<::std::string::String>")]
     pub search_intent: ::std::vec::Vec<SearchIntent>,
 }
+impl rt::Row for DomainKeyword {
+    fn text_field(&self, wire: &str) -> ::core::option::Option<&str> {
+        match wire {
+            "keyword" => ::core::option::Option::Some(self.keyword.as_str()),
+            "lang" => ::core::option::Option::Some(self.language.as_str()),
+            "google_ext" => ::core::option::Option::Some(self.google_ext.as_str()),
+            "localcode" => ::core::option::Option::Some(self.local_code.as_str()),
+            "ranking_url" => ::core::option::Option::Some(self.ranking_url.as_str()),
+            _ => ::core::option::Option::None,
+        }
+    }
+}
 /// Ranking, traffic, advertising and authority metrics of a URL.
 ///
 /// Wire record `url_metrics`.
@@ -1655,6 +1785,14 @@ pub struct UrlMetrics {
     #[serde(rename = "zo", deserialize_with = "crate::__private::quirks::integer")]
     pub opportunity: i64,
 }
+impl rt::Row for UrlMetrics {
+    fn text_field(&self, wire: &str) -> ::core::option::Option<&str> {
+        match wire {
+            "url" => ::core::option::Option::Some(self.url.as_str()),
+            _ => ::core::option::Option::None,
+        }
+    }
+}
 /// Page authority of a URL.
 ///
 /// Wire record `url_page_authority`.
@@ -1673,6 +1811,11 @@ pub struct UrlPageAuthority {
     /// Wire name: `pza`.
     #[serde(rename = "pza", deserialize_with = "crate::__private::quirks::integer")]
     pub pza: i64,
+}
+impl rt::Row for UrlPageAuthority {
+    fn text_field(&self, _wire: &str) -> ::core::option::Option<&str> {
+        ::core::option::Option::None
+    }
 }
 /// A keyword a URL ranks for, with its metrics (the domain keyword record without `ranking_url`).
 ///
@@ -1831,6 +1974,17 @@ pub struct UrlKeyword {
     #[schemars(with = "::core::option::Option<::std::string::String>")]
     pub search_intent: ::std::vec::Vec<SearchIntent>,
 }
+impl rt::Row for UrlKeyword {
+    fn text_field(&self, wire: &str) -> ::core::option::Option<&str> {
+        match wire {
+            "keyword" => ::core::option::Option::Some(self.keyword.as_str()),
+            "lang" => ::core::option::Option::Some(self.language.as_str()),
+            "google_ext" => ::core::option::Option::Some(self.google_ext.as_str()),
+            "localcode" => ::core::option::Option::Some(self.local_code.as_str()),
+            _ => ::core::option::Option::None,
+        }
+    }
+}
 /// A keyword where the URL ranks worse than similar pages of its organic competitors.
 ///
 /// Wire record `intent_gap`.
@@ -1865,6 +2019,14 @@ pub struct IntentGap {
         deserialize_with = "crate::__private::quirks::integer"
     )]
     pub ranking_position: i64,
+}
+impl rt::Row for IntentGap {
+    fn text_field(&self, wire: &str) -> ::core::option::Option<&str> {
+        match wire {
+            "keyword" => ::core::option::Option::Some(self.keyword.as_str()),
+            _ => ::core::option::Option::None,
+        }
+    }
 }
 /// Volume, paid-search, difficulty and intent metrics of a keyword.
 ///
@@ -2011,6 +2173,17 @@ pub struct KeywordMetrics {
     )]
     #[schemars(with = "::core::option::Option<::std::string::String>")]
     pub has_ai_overview: ::core::option::Option<bool>,
+}
+impl rt::Row for KeywordMetrics {
+    fn text_field(&self, wire: &str) -> ::core::option::Option<&str> {
+        match wire {
+            "keyword" => ::core::option::Option::Some(self.keyword.as_str()),
+            "lang" => ::core::option::Option::Some(self.language.as_str()),
+            "google_ext" => ::core::option::Option::Some(self.google_ext.as_str()),
+            "localcode" => ::core::option::Option::Some(self.local_code.as_str()),
+            _ => ::core::option::Option::None,
+        }
+    }
 }
 /// Every response is a JSON object carrying the row count, the units charged, the units left and the payload.
 #[derive(
@@ -2790,6 +2963,8 @@ impl ProjectsLoserPages {
 /// Request builder for `domains` `metrics`: Traffic, authority and ranking metrics of one or more domains.
 ///
 /// Check it with [`request`](Self::request) and send it with [`send`](Self::send); every limit of the spec is checked before anything is sent.
+///
+/// For more values than one request takes, [`send_all`](Self::send_all) runs a batched job.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is sent"]
 pub struct DomainsMetrics {
@@ -2818,10 +2993,20 @@ impl DomainsMetrics {
     ) -> ::core::result::Result<Envelope<::std::vec::Vec<DomainMetrics>>, rt::Error> {
         self.client.execute(self.request()).await
     }
+    /// Send any number of `domain` values as one batched job: repeated values (compared trimmed) are sent once, the rest split into the fewest requests of at most 50 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
+    ///
+    /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::execute_batched`](rt::Client::execute_batched).
+    pub async fn send_all(
+        self,
+    ) -> ::core::result::Result<Envelope<::std::vec::Vec<DomainMetrics>>, rt::Error> {
+        self.client.execute_batched(self.request()).await
+    }
 }
 /// Request builder for `domains` `metricshistory`: Metrics of one or more domains as they were on a given day.
 ///
 /// Check it with [`request`](Self::request) and send it with [`send`](Self::send); every limit of the spec is checked before anything is sent.
+///
+/// For more values than one request takes, [`send_all`](Self::send_all) runs a batched job.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is sent"]
 pub struct DomainsMetricsHistory {
@@ -2852,10 +3037,20 @@ impl DomainsMetricsHistory {
     ) -> ::core::result::Result<Envelope<::std::vec::Vec<DomainMetrics>>, rt::Error> {
         self.client.execute(self.request()).await
     }
+    /// Send any number of `domain` values as one batched job: repeated values (compared trimmed) are sent once, the rest split into the fewest requests of at most 50 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
+    ///
+    /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::execute_batched`](rt::Client::execute_batched).
+    pub async fn send_all(
+        self,
+    ) -> ::core::result::Result<Envelope<::std::vec::Vec<DomainMetrics>>, rt::Error> {
+        self.client.execute_batched(self.request()).await
+    }
 }
 /// Request builder for `domains` `authority`: Authority metrics of one or more domains.
 ///
 /// Check it with [`request`](Self::request) and send it with [`send`](Self::send); every limit of the spec is checked before anything is sent.
+///
+/// For more values than one request takes, [`send_all`](Self::send_all) runs a batched job.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is sent"]
 pub struct DomainsAuthority {
@@ -2884,10 +3079,20 @@ impl DomainsAuthority {
     ) -> ::core::result::Result<Envelope<::std::vec::Vec<Authority>>, rt::Error> {
         self.client.execute(self.request()).await
     }
+    /// Send any number of `domain` values as one batched job: repeated values (compared trimmed) are sent once, the rest split into the fewest requests of at most 100 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
+    ///
+    /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::execute_batched`](rt::Client::execute_batched).
+    pub async fn send_all(
+        self,
+    ) -> ::core::result::Result<Envelope<::std::vec::Vec<Authority>>, rt::Error> {
+        self.client.execute_batched(self.request()).await
+    }
 }
 /// Request builder for `domains` `niches`: Niches (topics) of one or more domains. Only domains with data are returned; their number is `ResultRows`.
 ///
 /// Check it with [`request`](Self::request) and send it with [`send`](Self::send); every limit of the spec is checked before anything is sent.
+///
+/// For more values than one request takes, [`send_all`](Self::send_all) runs a batched job.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is sent"]
 pub struct DomainsNiches {
@@ -2917,6 +3122,14 @@ impl DomainsNiches {
         self,
     ) -> ::core::result::Result<Envelope<::std::vec::Vec<DomainNiches>>, rt::Error> {
         self.client.execute(self.request()).await
+    }
+    /// Send any number of `domain` values as one batched job: repeated values (compared trimmed) are sent once, the rest split into the fewest requests of at most 10 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
+    ///
+    /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::execute_batched`](rt::Client::execute_batched).
+    pub async fn send_all(
+        self,
+    ) -> ::core::result::Result<Envelope<::std::vec::Vec<DomainNiches>>, rt::Error> {
+        self.client.execute_batched(self.request()).await
     }
 }
 /// Request builder for `domains` `bestpages`: Best pages of a domain.
@@ -2956,6 +3169,8 @@ impl DomainsBestPages {
 /// Request builder for `domains` `keywords`: Keywords a domain ranks for, selected by `type` and paginated with `offset` and `limit`.
 ///
 /// Check it with [`request`](Self::request) and send it with [`send`](Self::send); every limit of the spec is checked before anything is sent.
+///
+/// [`pages`](Self::pages) streams the rows page by page.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is sent"]
 pub struct DomainsKeywords {
@@ -3017,10 +3232,26 @@ impl DomainsKeywords {
     ) -> ::core::result::Result<Envelope<::std::vec::Vec<DomainKeyword>>, rt::Error> {
         self.client.execute(self.request()).await
     }
+    /// Stream the rows page by page. Each request asks for `page_size` rows (this builder's `limit` is replaced; a last page asks only for what `max_rows` still allows), the first from this builder's `offset` (`0` when not set), each next one from where the previous ended. Paging stops when a page comes back short or `max_rows` rows have come (`None`: no cap).
+    ///
+    /// With `type` = `newentry` one page is fetched. Pagination is unsupported with `newentry`: `offset` must be 0.
+    ///
+    /// Before the first request every page is validated and, under a budget, the whole job's maximum cost is checked (a job with no cap is then refused); a refusal or a failed page is the last item. See [`Client::pages`](rt::Client::pages).
+    pub fn pages(
+        self,
+        page_size: i64,
+        max_rows: ::core::option::Option<usize>,
+    ) -> impl rt::Stream<
+        Item = ::core::result::Result<DomainKeyword, rt::Error>,
+    > + ::core::marker::Send + ::core::marker::Unpin + 'static {
+        self.client.pages(self.request(), page_size, max_rows)
+    }
 }
 /// Request builder for `domains` `aikeywords`: Keywords whose AI overviews mention a domain. The reference's description names this action `aioverview`; its example request, and public use, send `aikeywords`.
 ///
 /// Check it with [`request`](Self::request) and send it with [`send`](Self::send); every limit of the spec is checked before anything is sent.
+///
+/// [`pages`](Self::pages) streams the rows page by page.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is sent"]
 pub struct DomainsAiKeywords {
@@ -3065,10 +3296,24 @@ impl DomainsAiKeywords {
     > {
         self.client.execute(self.request()).await
     }
+    /// Stream the rows page by page. Each request asks for `page_size` rows (this builder's `limit` is replaced; a last page asks only for what `max_rows` still allows), the first from this builder's `offset` (`0` when not set), each next one from where the previous ended. Paging stops when a page comes back short or `max_rows` rows have come (`None`: no cap).
+    ///
+    /// Before the first request every page is validated and, under a budget, the whole job's maximum cost is checked (a job with no cap is then refused); a refusal or a failed page is the last item. See [`Client::pages`](rt::Client::pages).
+    pub fn pages(
+        self,
+        page_size: i64,
+        max_rows: ::core::option::Option<usize>,
+    ) -> impl rt::Stream<
+        Item = ::core::result::Result<AiOverviewKeyword, rt::Error>,
+    > + ::core::marker::Send + ::core::marker::Unpin + 'static {
+        self.client.pages(self.request(), page_size, max_rows)
+    }
 }
 /// Request builder for `domains` `competitor`: Organic competitors of one or more domains. Only domains with data are returned; their number is `ResultRows`.
 ///
 /// Check it with [`request`](Self::request) and send it with [`send`](Self::send); every limit of the spec is checked before anything is sent.
+///
+/// For more values than one request takes, [`send_all`](Self::send_all) runs a batched job.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is sent"]
 pub struct DomainsCompetitors {
@@ -3101,6 +3346,17 @@ impl DomainsCompetitors {
         rt::Error,
     > {
         self.client.execute(self.request()).await
+    }
+    /// Send any number of `domain` values as one batched job: repeated values (compared trimmed) are sent once, the rest split into the fewest requests of at most 10 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
+    ///
+    /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::execute_batched`](rt::Client::execute_batched).
+    pub async fn send_all(
+        self,
+    ) -> ::core::result::Result<
+        Envelope<::std::vec::Vec<DomainCompetitors>>,
+        rt::Error,
+    > {
+        self.client.execute_batched(self.request()).await
     }
 }
 /// Request builder for `urls` `urlpza`: Page authority of a URL.
@@ -3138,6 +3394,8 @@ impl UrlsPza {
 /// Request builder for `urls` `metrics`: Ranking, traffic, advertising and authority metrics of one or more URLs.
 ///
 /// Check it with [`request`](Self::request) and send it with [`send`](Self::send); every limit of the spec is checked before anything is sent.
+///
+/// For more values than one request takes, [`send_all`](Self::send_all) runs a batched job.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is sent"]
 pub struct UrlsMetrics {
@@ -3165,6 +3423,14 @@ impl UrlsMetrics {
         self,
     ) -> ::core::result::Result<Envelope<::std::vec::Vec<UrlMetrics>>, rt::Error> {
         self.client.execute(self.request()).await
+    }
+    /// Send any number of `url` values as one batched job: repeated values (compared trimmed) are sent once, the rest split into the fewest requests of at most 30 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
+    ///
+    /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::execute_batched`](rt::Client::execute_batched).
+    pub async fn send_all(
+        self,
+    ) -> ::core::result::Result<Envelope<::std::vec::Vec<UrlMetrics>>, rt::Error> {
+        self.client.execute_batched(self.request()).await
     }
 }
 /// Request builder for `urls` `keywords`: Keywords a URL ranks for, with their metrics.
@@ -3238,6 +3504,8 @@ impl UrlsIntentGap {
 /// Request builder for `keywords` `metrics`: Volume, paid-search, difficulty and intent metrics of one or more keywords.
 ///
 /// Check it with [`request`](Self::request) and send it with [`send`](Self::send); every limit of the spec is checked before anything is sent.
+///
+/// For more values than one request takes, [`send_all`](Self::send_all) runs a batched job.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is sent"]
 pub struct KeywordsMetrics {
@@ -3266,10 +3534,20 @@ impl KeywordsMetrics {
     ) -> ::core::result::Result<Envelope<::std::vec::Vec<KeywordMetrics>>, rt::Error> {
         self.client.execute(self.request()).await
     }
+    /// Send any number of `keyword` values as one batched job: repeated values (compared trimmed) are sent once, the rest split into the fewest requests of at most 100 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
+    ///
+    /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::execute_batched`](rt::Client::execute_batched).
+    pub async fn send_all(
+        self,
+    ) -> ::core::result::Result<Envelope<::std::vec::Vec<KeywordMetrics>>, rt::Error> {
+        self.client.execute_batched(self.request()).await
+    }
 }
 /// Request builder for `keywords` `serp`: Live search-result lists of one or more keywords: at most 50 organic results per keyword. Each keyword is one row.
 ///
 /// Check it with [`request`](Self::request) and send it with [`send`](Self::send); every limit of the spec is checked before anything is sent.
+///
+/// For more values than one request takes, [`send_all`](Self::send_all) runs a batched job.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until it is sent"]
 pub struct KeywordsSerp {
@@ -3321,6 +3599,14 @@ impl KeywordsSerp {
         self,
     ) -> ::core::result::Result<Envelope<rt::ByKey<rt::Serp>>, rt::Error> {
         self.client.execute(self.request()).await
+    }
+    /// Send any number of `keyword` values as one batched job: repeated values (compared trimmed) are sent once, the rest split into the fewest requests of at most 100 values, sent under the rate limit, and merged into one map; `result_rows` and `units_used` are summed over the requests.
+    ///
+    /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::execute_batched`](rt::Client::execute_batched).
+    pub async fn send_all(
+        self,
+    ) -> ::core::result::Result<Envelope<rt::ByKey<rt::Serp>>, rt::Error> {
+        self.client.execute_batched(self.request()).await
     }
 }
 /// Request builder for `keywords` `serphistory`: The search-result list of a keyword as detected on a given date: at most 50 organic results.

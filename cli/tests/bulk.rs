@@ -1,0 +1,272 @@
+//! Bulk jobs from the command line: list values from a file or standard input,
+//! batched jobs merged in input order, and `--dry-run`.
+
+mod support;
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use seozoom::sandbox::Sandbox;
+use support::{KEY, Run, Server, run};
+
+/// A sandbox on loopback, for a run of the binary to call and for the test to
+/// count its requests.
+fn sandbox() -> Sandbox {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(Sandbox::start())
+        .unwrap()
+}
+
+/// 250 distinct keywords in no sorted order.
+fn keywords() -> Vec<String> {
+    (0..250)
+        .map(|i| format!("mutuo {:03}", (i * 37) % 250))
+        .collect()
+}
+
+/// A file of these lines, removed when dropped.
+struct TempFile(std::path::PathBuf);
+
+impl TempFile {
+    fn with_lines(name: &str, lines: &[String]) -> TempFile {
+        let path = std::env::temp_dir().join(format!(
+            "seozoom-cli-bulk-{}-{name}.txt",
+            std::process::id()
+        ));
+        std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+        TempFile(path)
+    }
+
+    fn path(&self) -> &str {
+        self.0.to_str().unwrap()
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// The keywords of a JSON envelope's rows, in order.
+fn row_keywords(run: &Run) -> Vec<String> {
+    run.json()["response"]
+        .as_array()
+        .expect("an array of rows")
+        .iter()
+        .map(|row| row["keyword"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn a_keyword_file_of_250_lines_is_one_merged_result_in_order() {
+    let sandbox = sandbox();
+    let mut lines = keywords();
+    // Blank lines are skipped; repeats are sent once.
+    lines.insert(10, String::new());
+    lines.insert(20, "   ".into());
+    lines.push(lines[0].clone());
+    let file = TempFile::with_lines("250", &lines);
+    let run = run([
+        "--api-key",
+        KEY,
+        "--base-url",
+        &sandbox.base_url(),
+        "--format",
+        "json",
+        "keywords",
+        "metrics",
+        "--keyword-file",
+        file.path(),
+    ]);
+    run.expect_code(0).expect_no_key();
+    assert_eq!(row_keywords(&run), keywords());
+    let envelope = run.json();
+    assert_eq!(envelope["ResultRows"], 250);
+    let spent = Sandbox::STARTING_UNITS - sandbox.units_remaining();
+    assert_eq!(envelope["UnitsUsed"], spent);
+    assert_eq!(envelope["UnitsRemaining"], sandbox.units_remaining());
+    assert_eq!(sandbox.requests(), 3);
+    // Not a terminal: no progress bar.
+    assert!(run.stderr.is_empty(), "{}", run.stderr);
+}
+
+#[test]
+fn flag_values_come_first_then_the_file() {
+    let sandbox = sandbox();
+    let file = TempFile::with_lines("both", &["casa".into(), "auto".into()]);
+    let run = run([
+        "--api-key",
+        KEY,
+        "--base-url",
+        &sandbox.base_url(),
+        "--format",
+        "json",
+        "keywords",
+        "metrics",
+        "--keyword",
+        "zaino",
+        "--keyword-file",
+        file.path(),
+    ]);
+    run.expect_code(0);
+    assert_eq!(row_keywords(&run), ["zaino", "casa", "auto"]);
+    assert_eq!(sandbox.requests(), 1);
+}
+
+#[test]
+fn a_dash_reads_the_values_from_standard_input() {
+    let sandbox = sandbox();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_seozoom"))
+        .args([
+            "--api-key",
+            KEY,
+            "--base-url",
+            &sandbox.base_url(),
+            "--format",
+            "json",
+            "keywords",
+            "metrics",
+            "--keyword-file",
+            "-",
+        ])
+        .env_remove("SEOZOOM_API_KEY")
+        .env_remove("SEOZOOM_BASE_URL")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let input = keywords().join("\r\n") + "\r\n";
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    let run = Run {
+        code: output.status.code().unwrap(),
+        stdout: String::from_utf8(output.stdout).unwrap(),
+        stderr: String::from_utf8(output.stderr).unwrap(),
+    };
+    run.expect_code(0).expect_no_key();
+    assert_eq!(row_keywords(&run), keywords());
+    assert_eq!(sandbox.requests(), 3);
+}
+
+#[test]
+fn a_missing_file_is_a_usage_error() {
+    let run = run([
+        "--sandbox",
+        "keywords",
+        "metrics",
+        "--keyword-file",
+        "/nonexistent/seozoom-keywords.txt",
+    ]);
+    run.expect_code(2);
+    assert!(
+        run.stderr
+            .contains("--keyword-file /nonexistent/seozoom-keywords.txt"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn dry_run_prints_the_requests_and_the_estimate_and_sends_nothing() {
+    let server = Server::json("{}");
+    let file = TempFile::with_lines("dry", &keywords());
+    let run = run([
+        "--api-key",
+        KEY,
+        "--base-url",
+        &server.base_url(),
+        "--dry-run",
+        "keywords",
+        "metrics",
+        "--keyword-file",
+        file.path(),
+    ]);
+    run.expect_code(0).expect_no_key();
+    assert_eq!(server.seen(), [], "a dry run sends nothing");
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 4, "{}", run.stdout);
+    let prefix = format!(
+        "GET {}/api/v2/keywords/?api_key=<redacted>&db=it&action=metrics&keyword=mutuo%20000|",
+        server.base_url()
+    );
+    assert!(lines[0].starts_with(&prefix), "{}", lines[0]);
+    for line in &lines[..3] {
+        assert!(line.starts_with("GET ") && line.contains("api_key=<redacted>"));
+    }
+    assert_eq!(lines[0].matches('|').count(), 99);
+    assert_eq!(lines[2].matches('|').count(), 49);
+    let figure = seozoom::operations::KEYWORDS_METRICS.cost.units[0];
+    assert_eq!(
+        lines[3],
+        format!("3 requests, estimated cost 0..{} units", 250 * figure)
+    );
+}
+
+#[test]
+fn dry_run_needs_no_key_and_shows_a_budget_it_would_break() {
+    let server = Server::json("{}");
+    let run = run([
+        "--base-url",
+        &server.base_url(),
+        "--dry-run",
+        "--budget",
+        "5",
+        "keywords",
+        "metrics",
+        "--keyword",
+        "casa",
+    ]);
+    run.expect_code(0);
+    assert_eq!(server.seen(), []);
+    assert!(
+        run.stdout.contains("api_key=<redacted>") && run.stdout.contains("keyword=casa"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("1 request, estimated cost"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("over the budget of 5"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn a_batched_job_over_budget_is_refused_whole() {
+    let sandbox = sandbox();
+    let file = TempFile::with_lines("budget", &keywords());
+    let run = run([
+        "--api-key",
+        KEY,
+        "--base-url",
+        &sandbox.base_url(),
+        "--budget",
+        "100",
+        "keywords",
+        "metrics",
+        "--keyword-file",
+        file.path(),
+    ]);
+    run.expect_code(2).expect_no_key();
+    assert!(
+        run.stderr
+            .contains("keywords metrics (3 requests) may cost up to"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(sandbox.requests(), 0);
+}
