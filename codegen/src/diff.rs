@@ -37,7 +37,7 @@ use std::fmt::{self, Write as _};
 use std::path::Path;
 use std::process::ExitCode;
 
-use crate::diagnostics::{Diagnostic, Diagnostics, SourceFile};
+use crate::diagnostics::Diagnostics;
 use crate::model::{
     Action, Charged, Counts, Enum, EnumValue, Field, FieldType, Group, Limit, ListItem, Member,
     Param, ParamType, Payload, Record, Rule, Shape, Source, Spec,
@@ -420,18 +420,7 @@ fn parse_args(args: &[OsString]) -> Result<Option<Args>, String> {
 
 /// Read and validate the spec at `path`; every problem as a located diagnostic.
 pub fn load(path: &Path) -> Result<Spec, Diagnostics> {
-    let name = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|err| {
-        Diagnostics(vec![Diagnostic {
-            file: name.clone(),
-            line: 0,
-            column: 0,
-            message: format!("cannot read the spec: {err}"),
-        }])
-    })?;
-    let file = SourceFile::new(name, text);
-    let parsed = crate::parse::parse(&file).map_err(|d| Diagnostics(vec![d]))?;
-    crate::validate::validate(&file, &parsed)
+    super::load_file(path)
 }
 
 /// `seozoom-codegen diff [--json] [--current VERSION] OLD NEW`, given the

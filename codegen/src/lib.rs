@@ -39,8 +39,8 @@ pub fn generate_str(name: &str, text: &str) -> Result<String, Diagnostics> {
     })
 }
 
-/// Generate the Rust module for the spec file at `path`.
-pub fn generate_file(path: &Path) -> Result<String, Diagnostics> {
+/// The spec file at `path` and the name it is reported under.
+fn read_spec(path: &Path) -> Result<(String, String), Diagnostics> {
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|err| {
         Diagnostics(vec![Diagnostic {
@@ -50,5 +50,17 @@ pub fn generate_file(path: &Path) -> Result<String, Diagnostics> {
             message: format!("cannot read the spec: {err}"),
         }])
     })?;
+    Ok((name, text))
+}
+
+/// Parse and validate the spec file at `path`.
+pub fn load_file(path: &Path) -> Result<model::Spec, Diagnostics> {
+    let (name, text) = read_spec(path)?;
+    load_str(&name, &text)
+}
+
+/// Generate the Rust module for the spec file at `path`.
+pub fn generate_file(path: &Path) -> Result<String, Diagnostics> {
+    let (name, text) = read_spec(path)?;
     generate_str(&name, &text)
 }
