@@ -635,6 +635,24 @@ impl Differ {
         });
     }
 
+    /// The items only one side has, where a removal is always breaking (code
+    /// that used the item no longer compiles) and an addition never is.
+    fn removed_and_added<T>(
+        &mut self,
+        removed: &[&T],
+        added: &[&T],
+        item: impl Fn(&T) -> String,
+        removed_note: impl Fn(&T) -> String,
+        added_note: impl Fn(&T) -> String,
+    ) {
+        for &t in removed {
+            self.push(Level::Breaking, Kind::Removed, &item(t), removed_note(t));
+        }
+        for &t in added {
+            self.push(Level::Minor, Kind::Added, &item(t), added_note(t));
+        }
+    }
+
     /// A changed property, when `old != new`.
     fn changed(
         &mut self,
@@ -756,22 +774,13 @@ impl Differ {
 
     fn groups(&mut self, old: &[Group], new: &[Group]) {
         let (pairs, removed, added) = pair(old, new, |g| g.wire.clone(), |g| g.rust.clone());
-        for g in removed {
-            self.push(
-                Level::Breaking,
-                Kind::Removed,
-                &format!("group {}", g.wire),
-                format!("`client.{}()` and `{}`", g.rust, g.type_name),
-            );
-        }
-        for g in added {
-            self.push(
-                Level::Minor,
-                Kind::Added,
-                &format!("group {}", g.wire),
-                format!("`client.{}()` -> `{}`", g.rust, g.type_name),
-            );
-        }
+        self.removed_and_added(
+            &removed,
+            &added,
+            |g| format!("group {}", g.wire),
+            |g| format!("`client.{}()` and `{}`", g.rust, g.type_name),
+            |g| format!("`client.{}()` -> `{}`", g.rust, g.type_name),
+        );
         for (o, n) in pairs {
             let item = format!("group {}", o.wire);
             self.changed(
@@ -804,27 +813,20 @@ impl Differ {
 
     fn enums(&mut self, old: &[Enum], new: &[Enum]) {
         let (pairs, removed, added) = pair(old, new, |e| e.name.clone(), |e| e.type_name.clone());
-        for e in removed {
-            self.push(
-                Level::Breaking,
-                Kind::Removed,
-                &format!("enum {}", e.name),
-                quoted(&e.type_name),
-            );
-        }
-        for e in added {
-            self.push(
-                Level::Minor,
-                Kind::Added,
-                &format!("enum {}", e.name),
+        self.removed_and_added(
+            &removed,
+            &added,
+            |e| format!("enum {}", e.name),
+            |e| quoted(&e.type_name),
+            |e| {
                 format!(
                     "`{}` ({}, {} values)",
                     e.type_name,
                     if e.open { "open" } else { "closed" },
                     e.values.len()
-                ),
-            );
-        }
+                )
+            },
+        );
         for (o, n) in pairs {
             let item = format!("enum {}", o.name);
             self.changed(
@@ -878,30 +880,23 @@ impl Differ {
             |v: &EnumValue| v.wire.clone(),
             |v: &EnumValue| v.variant.clone(),
         );
-        for v in removed {
-            let then = if o.open {
-                "the value now decodes as `Other`"
-            } else {
-                "the value is now refused"
-            };
-            self.push(
-                Level::Breaking,
-                Kind::Removed,
-                &format!("{item} / value {}", v.wire),
-                format!("`{}::{}` ({then})", o.type_name, v.variant),
-            );
-        }
-        for v in added {
-            self.push(
-                Level::Minor,
-                Kind::Added,
-                &format!("{item} / value {}", v.wire),
+        let then = if o.open {
+            "the value now decodes as `Other`"
+        } else {
+            "the value is now refused"
+        };
+        self.removed_and_added(
+            &removed,
+            &added,
+            |v| format!("{item} / value {}", v.wire),
+            |v| format!("`{}::{}` ({then})", o.type_name, v.variant),
+            |v| {
                 format!(
                     "`{}::{}` (the enum is `#[non_exhaustive]`)",
                     n.type_name, v.variant
-                ),
-            );
-        }
+                )
+            },
+        );
         for (ov, nv) in pairs {
             let item = format!("{item} / value {}", ov.wire);
             self.changed(
@@ -926,22 +921,13 @@ impl Differ {
 
     fn records(&mut self, old: &[Record], new: &[Record]) {
         let (pairs, removed, added) = pair(old, new, |r| r.name.clone(), |r| r.type_name.clone());
-        for r in removed {
-            self.push(
-                Level::Breaking,
-                Kind::Removed,
-                &format!("record {}", r.name),
-                quoted(&r.type_name),
-            );
-        }
-        for r in added {
-            self.push(
-                Level::Minor,
-                Kind::Added,
-                &format!("record {}", r.name),
-                format!("`{}` ({} fields)", r.type_name, r.fields.len()),
-            );
-        }
+        self.removed_and_added(
+            &removed,
+            &added,
+            |r| format!("record {}", r.name),
+            |r| quoted(&r.type_name),
+            |r| format!("`{}` ({} fields)", r.type_name, r.fields.len()),
+        );
         for (o, n) in pairs {
             let item = format!("record {}", o.name);
             self.changed(
@@ -972,27 +958,20 @@ impl Differ {
             |f: &Field| f.wire.clone(),
             |f: &Field| f.rust.clone(),
         );
-        for f in removed {
-            self.push(
-                Level::Breaking,
-                Kind::Removed,
-                &format!("{item} / field {}", f.wire),
-                format!("`{}::{}` ({})", o.type_name, f.rust, field_rust_type(f)),
-            );
-        }
-        for f in added {
-            self.push(
-                Level::Minor,
-                Kind::Added,
-                &format!("{item} / field {}", f.wire),
+        self.removed_and_added(
+            &removed,
+            &added,
+            |f| format!("{item} / field {}", f.wire),
+            |f| format!("`{}::{}` ({})", o.type_name, f.rust, field_rust_type(f)),
+            |f| {
                 format!(
                     "`{}::{}` ({}; the record is `#[non_exhaustive]`)",
                     n.type_name,
                     f.rust,
                     field_rust_type(f)
-                ),
-            );
-        }
+                )
+            },
+        );
         for (of, nf) in pairs {
             let item = format!("{item} / field {}", of.wire);
             self.changed(
@@ -1065,22 +1044,13 @@ impl Differ {
             |a| format!("{} {}", a.group, a.wire),
             |a| format!("{} {}", a.group, a.rust),
         );
-        for a in removed {
-            self.push(
-                Level::Breaking,
-                Kind::Removed,
-                &format!("action {} {}", a.group, a.wire),
-                format!("`{}` and `{}`", call(a), a.type_name),
-            );
-        }
-        for a in added {
-            self.push(
-                Level::Minor,
-                Kind::Added,
-                &format!("action {} {}", a.group, a.wire),
-                format!("`{}` -> `{}`", call(a), a.type_name),
-            );
-        }
+        self.removed_and_added(
+            &removed,
+            &added,
+            |a| format!("action {} {}", a.group, a.wire),
+            |a| format!("`{}` and `{}`", call(a), a.type_name),
+            |a| format!("`{}` -> `{}`", call(a), a.type_name),
+        );
         for (o, n) in pairs {
             self.action(o, n);
         }
