@@ -16,7 +16,7 @@ use crate::Envelope;
 use crate::decode::decode_typed;
 use crate::error::Error;
 use crate::operations::SERVICE;
-use crate::request::{Request, encode_query, encode_value};
+use crate::request::{Request, encode_value, push_query};
 use crate::table::Operation;
 use crate::transport::{
     RateLimitMode, RateLimits, RetryPolicy, next_delay, retry_after, retryable_status,
@@ -362,13 +362,12 @@ impl Client {
         } else {
             encode_value(key)
         };
-        format!(
-            "{}{}?{}={key}&{}",
-            self.inner.base_url,
-            op.path,
-            SERVICE.key.wire,
-            encode_query(query, SERVICE.list_separator)
-        )
+        let mut url = format!(
+            "{}{}?{}={key}&",
+            self.inner.base_url, op.path, SERVICE.key.wire
+        );
+        push_query(&mut url, query, SERVICE.list_separator);
+        url
     }
 
     fn prepare(&self, request: &Request) -> Result<Prepared, Error> {

@@ -312,24 +312,35 @@ pub(crate) fn encode_value(value: &str) -> String {
 }
 
 /// `key=value&...` with every value percent-encoded (list separators excepted).
-pub(crate) fn encode_query(pairs: &[(&str, String)], separator: char) -> String {
+#[cfg(test)]
+fn encode_query(pairs: &[(&str, String)], separator: char) -> String {
     let mut out = String::new();
-    for (name, value) in pairs {
-        if !out.is_empty() {
+    push_query(&mut out, pairs, separator);
+    out
+}
+
+/// Appends `key=value&...` to `out`, every value percent-encoded (list
+/// separators excepted).
+///
+/// The encoder yields borrowed slices (runs of unchanged text and `%XX`
+/// escapes), so no value gets a `String` of its own; the room reserved up front
+/// covers the text and a few escapes (spaces, accents).
+pub(crate) fn push_query(out: &mut String, pairs: &[(&str, String)], separator: char) {
+    let unescaped: usize = pairs.iter().map(|(n, v)| n.len() + v.len() + 2).sum();
+    out.reserve(unescaped + unescaped / 4);
+    for (i, (name, value)) in pairs.iter().enumerate() {
+        if i > 0 {
             out.push('&');
         }
         out.push_str(name);
         out.push('=');
-        let mut first = true;
-        for part in value.split(separator) {
-            if !first {
+        for (j, part) in value.split(separator).enumerate() {
+            if j > 0 {
                 out.push(separator);
             }
-            first = false;
-            out.push_str(&encode_value(part));
+            out.extend(utf8_percent_encode(part, VALUE));
         }
     }
-    out
 }
 
 #[cfg(test)]

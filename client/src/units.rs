@@ -36,7 +36,7 @@ fn max_rows(op: &Operation, query: &[(&'static str, String)], separator: char) -
             continue;
         };
         if param.list {
-            rows = rows.min(value.split(separator).count() as i64);
+            rows = rows.min(value.matches(separator).count() as i64 + 1);
         }
         let bounds_rows = param.max.is_some_and(|max| {
             max.source == Source::Inferred && max.value == op.cost.per_request.value
