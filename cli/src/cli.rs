@@ -36,6 +36,7 @@ mod opt {
     pub const SANDBOX: &str = "option:sandbox";
     pub const BUDGET: &str = "option:budget";
     pub const DRY_RUN: &str = "option:dry-run";
+    pub const MAX_ROWS: &str = "option:max-rows";
     pub const PORT: &str = "option:port";
 }
 
@@ -92,6 +93,8 @@ pub struct Invocation {
     pub budget: Option<i64>,
     /// Print the requests and the cost estimate instead of sending anything.
     pub dry_run: bool,
+    /// Page through a paged operation's rows up to this many (`--max-rows`).
+    pub max_rows: Option<usize>,
 }
 
 /// The long flag of a parameter: its wire name with `_` written as `-`.
@@ -295,10 +298,27 @@ fn action_command(op: &'static Operation) -> clap::Command {
                 .filter(|p| !p.implicit && p.list)
                 .map(file_arg),
         );
+    if let Some(paging) = op.paging() {
+        command = command.arg(max_rows_arg(op, &paging));
+    }
     if let Some(rules) = rules_help(op) {
         command = command.after_help(rules);
     }
     command
+}
+
+/// `--max-rows` of a paged operation ([`Operation::paging`]).
+fn max_rows_arg(op: &Operation, paging: &seozoom::Paging) -> Arg {
+    let (offset, limit) = (flag_name(paging.offset.wire), flag_name(paging.limit.wire));
+    Arg::new(opt::MAX_ROWS)
+        .long("max-rows")
+        .value_name("N")
+        .value_parser(value_parser!(u64).range(1..))
+        .help(format!(
+            "Page through the rows: requests of --{limit} rows each (default {}, the most one request takes) from --{offset} on, until a page comes back short or N rows have come; the rows are printed as one result. The estimate and --budget cover the whole job.",
+            op.cost.per_request.value
+        ))
+        .help_heading(PARAMS_HEADING)
 }
 
 /// The subcommand of one group, with its actions.
@@ -529,6 +549,18 @@ fn invocation(
         }
     }
 
+    let max_rows = action
+        .try_get_one::<u64>(opt::MAX_ROWS)
+        .ok()
+        .flatten()
+        .map(|&n| usize::try_from(n).unwrap_or(usize::MAX));
+    if let (Some(_), Some(paging)) = (max_rows, op.paging())
+        && request.get(paging.limit.wire).is_none()
+    {
+        // Pages as large as one request takes: the fewest requests.
+        request.one(paging.limit.wire, &op.cost.per_request.value);
+    }
+
     let target = if flag(opt::SANDBOX) {
         Target::Sandbox
     } else {
@@ -548,6 +580,7 @@ fn invocation(
         format,
         budget,
         dry_run: flag(opt::DRY_RUN),
+        max_rows,
     })
 }
 

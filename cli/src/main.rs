@@ -15,8 +15,10 @@
 //! input, one value per line). A list longer than one request takes is a batched
 //! job: repeated values are sent once, the rest split into the fewest requests
 //! (a progress bar on stderr when it is a terminal) and the answers merged into
-//! one result in input order. `--dry-run` prints the requests (key redacted) and
-//! the cost estimate of the whole job, and sends nothing.
+//! one result in input order. An operation that pages takes `--max-rows N`:
+//! pages of `--limit` rows until a short page or N rows, printed as one result.
+//! `--dry-run` prints the requests (key redacted) and the cost estimate of the
+//! whole job, and sends nothing.
 //!
 //! Exit codes: `0` success (including "No data found!", printed as an empty
 //! result); `2` refused before anything was sent (a usage error, a parameter
@@ -82,8 +84,18 @@ async fn call(invocation: Invocation) -> u8 {
             return report(&Error::InvalidInput(invalid));
         }
     }
+    let pages = match invocation.max_rows {
+        Some(max_rows) => match paged_job(&invocation.request, max_rows) {
+            Ok(job) => Some(job),
+            Err(error) => return report(&error),
+        },
+        None => None,
+    };
     if invocation.dry_run {
-        return dry_run(&invocation, &batches);
+        return match pages {
+            Some((page_size, max_rows)) => dry_run_pages(&invocation, page_size, max_rows),
+            None => dry_run(&invocation, &batches),
+        };
     }
 
     // Kept alive until the call is done; it stops when dropped.
@@ -116,10 +128,12 @@ async fn call(invocation: Invocation) -> u8 {
 
     let op = invocation.request.operation();
     let format = invocation.format;
-    let result = if op.batch_param().is_some() {
+    let result = if let Some((page_size, max_rows)) = pages {
+        fetch_pages(&client, invocation.request, page_size, max_rows).await
+    } else if op.batch_param().is_some() {
         // Repeated inputs are sent once, more than one request takes are split,
         // and the answers merged in input order.
-        let progress = progress_bar(batches.len());
+        let progress = progress_bar(batches.len(), "requests");
         let result = client
             .execute_json_batched(invocation.request, |done, _| {
                 if let Some(bar) = &progress {
@@ -144,16 +158,90 @@ async fn call(invocation: Invocation) -> u8 {
     }
 }
 
-/// A progress bar on stderr for a job of `total` requests, when there is more
-/// than one and stderr is a terminal.
-fn progress_bar(total: usize) -> Option<indicatif::ProgressBar> {
+/// `--max-rows`: the page size (the request's limit, which the command line
+/// sets when it is not given) and the row cap; refused when the operation does
+/// not page or a page would break a limit.
+fn paged_job(request: &seozoom::Request, max_rows: usize) -> Result<(i64, usize), Error> {
+    let op = request.operation();
+    let limit = op
+        .paging()
+        .and_then(|paging| request.get(paging.limit.wire));
+    let page_size = match limit {
+        Some([one]) => one.trim().parse().ok(),
+        _ => None,
+    };
+    // The request has passed the validator, so a paged operation's limit is a
+    // whole number here; only an operation that does not page has none.
+    let page_size = page_size.ok_or_else(|| Error::InvalidInput(not_paged(request, max_rows)))?;
+    Ok((page_size, max_rows))
+}
+
+/// The refusal of `--max-rows` on a request whose rows cannot be paged.
+fn not_paged(request: &seozoom::Request, max_rows: usize) -> seozoom::InvalidInput {
+    seozoom::InvalidInput {
+        operation: request.operation().label(),
+        param: "max-rows".into(),
+        value: max_rows.to_string(),
+        problem: "this operation does not page".into(),
+    }
+}
+
+/// Every row of a paged job, one page after another, as one envelope:
+/// `ResultRows` the rows printed, `UnitsUsed` what the job's requests were
+/// charged, `UnitsRemaining` the last balance reported.
+async fn fetch_pages(
+    client: &Client,
+    request: seozoom::Request,
+    page_size: i64,
+    max_rows: usize,
+) -> Result<seozoom::Envelope<serde_json::Value>, Error> {
+    use futures_util::TryStreamExt;
+
+    let before = client.units();
+    let progress = progress_bar(max_rows, "rows");
+    let rows: Vec<serde_json::Value> = client
+        .pages_json(request, page_size, Some(max_rows))
+        .inspect_ok(|_| {
+            if let Some(bar) = &progress {
+                bar.inc(1);
+            }
+        })
+        .try_collect()
+        .await?;
+    if let Some(bar) = progress {
+        bar.finish_and_clear();
+    }
+    let after = client.units();
+    let remaining = after.remaining.unwrap_or(0);
+    let used = after.used - before.used;
+    if rows.is_empty() && used == 0 {
+        // The first page was "no data found": nothing was charged, and the
+        // result is the empty list a single call gives.
+        return Ok(seozoom::Envelope::no_data(
+            serde_json::Value::Array(rows),
+            remaining,
+        ));
+    }
+    // `Envelope` is `#[non_exhaustive]`: built from its one constructor, then
+    // filled in.
+    let mut envelope = seozoom::Envelope::no_data(serde_json::Value::Null, remaining);
+    envelope.no_data = false;
+    envelope.result_rows = i64::try_from(rows.len()).unwrap_or(i64::MAX);
+    envelope.units_used = used;
+    envelope.response = serde_json::Value::Array(rows);
+    Ok(envelope)
+}
+
+/// A progress bar on stderr for a job of `total` steps (requests, rows), when
+/// there is more than one and stderr is a terminal.
+fn progress_bar(total: usize, what: &str) -> Option<indicatif::ProgressBar> {
     if total < 2 || !std::io::stderr().is_terminal() {
         return None;
     }
     let bar = indicatif::ProgressBar::new(total as u64);
-    if let Ok(style) = indicatif::ProgressStyle::with_template(
-        "{spinner} [{bar:30}] {pos}/{len} requests {elapsed}",
-    ) {
+    if let Ok(style) = indicatif::ProgressStyle::with_template(&format!(
+        "{{spinner}} [{{bar:30}}] {{pos}}/{{len}} {what} {{elapsed}}"
+    )) {
         bar.set_style(style.progress_chars("=> "));
     }
     bar.enable_steady_tick(std::time::Duration::from_millis(120));
@@ -163,20 +251,11 @@ fn progress_bar(total: usize) -> Option<indicatif::ProgressBar> {
 /// `--dry-run`: print each request the call would send (key redacted) and the
 /// estimate of the whole job, send nothing; the exit code. No key is needed.
 fn dry_run(invocation: &Invocation, batches: &[seozoom::Request]) -> u8 {
-    let base_url = match &invocation.target {
-        Target::Service { base_url, .. } => base_url.clone(),
-        Target::Sandbox => seozoom::operations::SERVICE.base_url.to_owned(),
-    };
-    // The key is only shown redacted; a placeholder stands in for it.
-    let client = match Client::builder()
-        .api_key(DRY_RUN_KEY)
-        .base_url(base_url)
-        .build()
-    {
+    let client = match dry_run_client(invocation) {
         Ok(client) => client,
         Err(error) => return report(&error),
     };
-    let mut out = String::new();
+    let mut lines = Vec::new();
     let mut total = seozoom::Estimate { min: 0, max: 0 };
     for batch in batches {
         let line = client
@@ -184,28 +263,76 @@ fn dry_run(invocation: &Invocation, batches: &[seozoom::Request]) -> u8 {
             .and_then(|url| Ok((url, client.estimate(batch)?)));
         match line {
             Ok((url, estimate)) => {
-                out.push_str(&format!("GET {url}\n"));
+                lines.push(format!("GET {url}"));
                 total = total.plus(estimate);
             }
             Err(error) => return report(&error),
         }
     }
     let requests = batches.len();
-    out.push_str(&format!(
-        "{requests} request{}, estimated cost {}..{} units",
+    lines.push(format!(
+        "{requests} request{}, estimated cost {}..{} units{}",
         if requests == 1 { "" } else { "s" },
         total.min,
-        total.max
+        total.max,
+        over_budget(invocation.budget, total.max),
     ));
-    if let Some(budget) = invocation.budget.filter(|budget| total.max > *budget) {
-        out.push_str(&format!(
-            " (over the budget of {budget}: the call would be refused)"
-        ));
+    print_lines(&lines)
+}
+
+/// `--dry-run --max-rows`: the pages a job sends at most (key redacted) and the
+/// estimate of the whole job; nothing is sent.
+fn dry_run_pages(invocation: &Invocation, page_size: i64, max_rows: usize) -> u8 {
+    let request = &invocation.request;
+    let client = match dry_run_client(invocation) {
+        Ok(client) => client,
+        Err(error) => return report(&error),
+    };
+    let job = seozoom::Job::Pages {
+        page_size,
+        max_rows: Some(max_rows),
+    };
+    let estimate = match client.estimate_job(request, job) {
+        Ok(estimate) => estimate,
+        Err(error) => return report(&error),
+    };
+    let pages = match request.pages(page_size, max_rows) {
+        Ok(pages) => pages,
+        Err(error) => return report(&error),
+    };
+    let mut lines = Vec::new();
+    for page in pages {
+        match client.redacted_url(&page) {
+            Ok(url) => lines.push(format!("GET {url}")),
+            Err(error) => return report(&error),
+        }
     }
-    out.push('\n');
+    let requests = lines.len();
+    lines.push(format!(
+        "at most {requests} request{} (fewer if a page comes back short), estimated cost {}..{} units{}",
+        if requests == 1 { "" } else { "s" },
+        estimate.min,
+        estimate.max,
+        over_budget(invocation.budget, estimate.max),
+    ));
+    print_lines(&lines)
+}
+
+/// The note of a dry run whose job may cost more than the budget.
+fn over_budget(budget: Option<i64>, max: i64) -> String {
+    match budget.filter(|budget| max > *budget) {
+        Some(budget) => format!(" (over the budget of {budget}: the call would be refused)"),
+        None => String::new(),
+    }
+}
+
+/// Print a dry run's lines on stdout; the exit code.
+fn print_lines(lines: &[String]) -> u8 {
+    let mut text = lines.join("\n");
+    text.push('\n');
     let mut stdout = std::io::stdout().lock();
     match stdout
-        .write_all(out.as_bytes())
+        .write_all(text.as_bytes())
         .and_then(|()| stdout.flush())
     {
         Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => {
@@ -214,6 +341,19 @@ fn dry_run(invocation: &Invocation, batches: &[seozoom::Request]) -> u8 {
         }
         _ => EXIT_OK,
     }
+}
+
+/// The client a dry run estimates with and shows URLs of: a placeholder key,
+/// only ever shown redacted, and the target's base URL.
+fn dry_run_client(invocation: &Invocation) -> Result<Client, Error> {
+    let base_url = match &invocation.target {
+        Target::Service { base_url, .. } => base_url.clone(),
+        Target::Sandbox => seozoom::operations::SERVICE.base_url.to_owned(),
+    };
+    Client::builder()
+        .api_key(DRY_RUN_KEY)
+        .base_url(base_url)
+        .build()
 }
 
 /// Print an envelope in the chosen format; the exit code.

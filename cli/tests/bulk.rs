@@ -270,3 +270,156 @@ fn a_batched_job_over_budget_is_refused_whole() {
     );
     assert_eq!(sandbox.requests(), 0);
 }
+
+/// The rows of `domains keywords` for one domain, from the sandbox at `base_url`,
+/// with these extra arguments.
+fn domain_keywords(base_url: &str, extra: &[&str]) -> Run {
+    let mut args = vec![
+        "--api-key",
+        KEY,
+        "--base-url",
+        base_url,
+        "--format",
+        "json",
+        "domains",
+        "keywords",
+        "--domain",
+        "example.it",
+        "--type",
+        "best",
+    ];
+    args.extend_from_slice(extra);
+    run(args)
+}
+
+#[test]
+fn max_rows_pages_through_the_rows_and_prints_them_as_one_result() {
+    let whole = sandbox();
+    let one_call = domain_keywords(&whole.base_url(), &["--limit", "25"]);
+    one_call.expect_code(0);
+
+    let paged = sandbox();
+    let run = domain_keywords(&paged.base_url(), &["--limit", "10", "--max-rows", "25"]);
+    run.expect_code(0).expect_no_key();
+    // 25 rows with pages of 10: offsets 0, 10 and 20, the last asking for 5.
+    assert_eq!(paged.requests(), 3);
+    let envelope = run.json();
+    assert_eq!(envelope["response"], one_call.json()["response"]);
+    assert_eq!(envelope["ResultRows"], 25);
+    let spent = Sandbox::STARTING_UNITS - paged.units_remaining();
+    assert_eq!(envelope["UnitsUsed"], spent);
+    assert_eq!(envelope["UnitsRemaining"], paged.units_remaining());
+    assert_eq!(spent, one_call.json()["UnitsUsed"]);
+}
+
+#[test]
+fn max_rows_stops_at_a_short_page() {
+    let whole = sandbox();
+    let one_call = domain_keywords(&whole.base_url(), &["--limit", "10000"]);
+    one_call.expect_code(0);
+    let available = one_call.json()["response"].as_array().unwrap().len();
+    // Enough for several pages of 50, and not a multiple of 50: the last page
+    // is short.
+    assert!(available > 100 && !available.is_multiple_of(50), "{available}");
+
+    let paged = sandbox();
+    let run = domain_keywords(
+        &paged.base_url(),
+        &["--limit", "50", "--max-rows", "100000"],
+    );
+    run.expect_code(0);
+    assert_eq!(run.json()["response"], one_call.json()["response"]);
+    // Full pages, then one short (or empty: "no data found") page.
+    assert_eq!(paged.requests(), available as u64 / 50 + 1);
+
+    // Without --limit, the pages are as large as one request takes.
+    let default_pages = sandbox();
+    let run = domain_keywords(&default_pages.base_url(), &["--max-rows", "100000"]);
+    run.expect_code(0);
+    assert_eq!(run.json()["response"], one_call.json()["response"]);
+    assert_eq!(default_pages.requests(), 1);
+}
+
+#[test]
+fn max_rows_fetches_one_page_when_a_rule_pins_the_offset() {
+    let sandbox = sandbox();
+    let run = run([
+        "--api-key",
+        KEY,
+        "--base-url",
+        &sandbox.base_url(),
+        "--format",
+        "json",
+        "domains",
+        "keywords",
+        "--domain",
+        "example.it",
+        "--type",
+        "newentry",
+        "--limit",
+        "5",
+        "--max-rows",
+        "50",
+    ]);
+    run.expect_code(0);
+    assert_eq!(sandbox.requests(), 1);
+    assert_eq!(run.json()["ResultRows"], 5);
+}
+
+#[test]
+fn max_rows_dry_run_lists_the_pages_and_the_whole_estimate() {
+    let server = Server::json("{}");
+    let run = domain_keywords(
+        &server.base_url(),
+        &["--dry-run", "--limit", "10", "--max-rows", "25"],
+    );
+    run.expect_code(0).expect_no_key();
+    assert_eq!(server.seen(), [], "a dry run sends nothing");
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 4, "{}", run.stdout);
+    for (line, (offset, limit)) in lines.iter().zip([(0, 10), (10, 10), (20, 5)]) {
+        assert!(
+            line.starts_with("GET ") && line.ends_with(&format!("&offset={offset}&limit={limit}")),
+            "{line}"
+        );
+    }
+    let figure = seozoom::operations::DOMAINS_KEYWORDS.cost.units[0];
+    assert_eq!(
+        lines[3],
+        format!(
+            "at most 3 requests (fewer if a page comes back short), estimated cost 0..{} units",
+            25 * figure
+        )
+    );
+}
+
+#[test]
+fn a_paged_job_over_budget_is_refused_whole() {
+    let sandbox = sandbox();
+    let run = domain_keywords(
+        &sandbox.base_url(),
+        &["--budget", "100", "--limit", "10", "--max-rows", "25"],
+    );
+    run.expect_code(2).expect_no_key();
+    assert!(
+        run.stderr.contains("domains keywords may cost up to"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(sandbox.requests(), 0);
+}
+
+#[test]
+fn max_rows_is_only_a_flag_of_paged_operations() {
+    let run = run([
+        "--sandbox",
+        "domains",
+        "metrics",
+        "--domain",
+        "example.it",
+        "--max-rows",
+        "5",
+    ]);
+    run.expect_code(2);
+    assert!(run.stderr.contains("--max-rows"), "{}", run.stderr);
+}

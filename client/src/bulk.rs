@@ -22,6 +22,7 @@ use std::collections::HashMap;
 use std::future::Future;
 
 use futures_core::Stream;
+use futures_util::future::BoxFuture;
 use futures_util::stream::{self, StreamExt};
 use serde::de::DeserializeOwned;
 
@@ -115,6 +116,31 @@ fn dedupe(values: &[String]) -> Vec<String> {
 }
 
 impl Request {
+    /// The requests a paged job ([`Client::pages`]) with this page size and a
+    /// cap of `max_rows` rows sends at most, in order; fewer go out when a page
+    /// comes back short, and one when a rule pins the offset. For dry runs: the
+    /// requests are made lazily and not validated (each is checked when
+    /// estimated or sent).
+    pub fn pages(
+        &self,
+        page_size: i64,
+        max_rows: usize,
+    ) -> Result<impl Iterator<Item = Request> + '_, Error> {
+        let plan = plan_pages(self, page_size, Some(max_rows))?;
+        let (mut offset, mut fetched, mut done) = (plan.start, 0usize, false);
+        Ok(std::iter::from_fn(move || {
+            let limit = plan.next_limit(fetched);
+            if done || limit == 0 {
+                return None;
+            }
+            let page = plan.page(self, offset, limit);
+            done = plan.single;
+            fetched = fetched.saturating_add(usize::try_from(limit).unwrap_or(usize::MAX));
+            offset = offset.saturating_add(limit);
+            Some(page)
+        }))
+    }
+
     /// The requests a batched job sends for this one: the values of the
     /// operation's batch parameter ([`Operation::batch_param`]) without repeats
     /// (the first occurrence of each trimmed value, sent as given), split into
@@ -561,18 +587,57 @@ impl Client {
     where
         T: DeserializeOwned + Send + 'static,
     {
+        let fetch: Fetch<T> = |client, page| {
+            Box::pin(async move { Ok(client.execute::<Vec<T>>(page).await?.response) })
+        };
+        self.pager(request, page_size, max_rows, fetch)
+    }
+
+    /// Like [`pages`](Self::pages), for any paged operation: each row is decoded
+    /// as the operation's typed record, as with
+    /// [`execute_json`](Self::execute_json), and re-encoded as JSON with the
+    /// API's field names.
+    pub fn pages_json(
+        &self,
+        request: Request,
+        page_size: i64,
+        max_rows: Option<usize>,
+    ) -> impl Stream<Item = Result<serde_json::Value, Error>> + Send + Unpin + use<> {
+        let fetch: Fetch<serde_json::Value> = |client, page| {
+            Box::pin(async move {
+                Ok(match client.execute_json(page).await?.response {
+                    serde_json::Value::Array(rows) => rows,
+                    serde_json::Value::Null => Vec::new(),
+                    other => vec![other],
+                })
+            })
+        };
+        self.pager(request, page_size, max_rows, fetch)
+    }
+
+    fn pager<T: Send + 'static>(
+        &self,
+        request: Request,
+        page_size: i64,
+        max_rows: Option<usize>,
+        fetch: Fetch<T>,
+    ) -> impl Stream<Item = Result<T, Error>> + Send + Unpin + use<T> {
         let pager = Pager {
             client: self.clone(),
             request,
             page_size,
             max_rows,
             state: PagerState::Start,
+            fetch,
         };
         stream::unfold(pager, Pager::step)
             .flat_map(stream::iter)
             .boxed()
     }
 }
+
+/// How a paged job fetches the rows of one page.
+type Fetch<T> = fn(Client, Request) -> BoxFuture<'static, Result<Vec<T>, Error>>;
 
 /// Where a paged job stands.
 #[derive(Debug)]
@@ -589,17 +654,18 @@ enum PagerState {
     Done,
 }
 
-struct Pager {
+struct Pager<T> {
     client: Client,
     request: Request,
     page_size: i64,
     max_rows: Option<usize>,
     state: PagerState,
+    fetch: Fetch<T>,
 }
 
-impl Pager {
+impl<T> Pager<T> {
     /// One page: its rows (or the error that ends the stream) and what follows.
-    async fn step<T: DeserializeOwned>(mut self) -> Option<(Vec<Result<T, Error>>, Self)> {
+    async fn step(mut self) -> Option<(Vec<Result<T, Error>>, Self)> {
         let (plan, offset, fetched) = match std::mem::replace(&mut self.state, PagerState::Done) {
             PagerState::Done => return None,
             PagerState::Next {
@@ -620,8 +686,8 @@ impl Pager {
             return None;
         }
         let page = plan.page(&self.request, offset, limit);
-        let mut rows = match self.client.execute::<Vec<T>>(page).await {
-            Ok(envelope) => envelope.response,
+        let mut rows = match (self.fetch)(self.client.clone(), page).await {
+            Ok(rows) => rows,
             Err(error) => return Some((vec![Err(error)], self)),
         };
         let asked = usize::try_from(limit).unwrap_or(usize::MAX);
@@ -810,6 +876,29 @@ mod tests {
         let merged = ByKey::merge(vec![a, b], &InputOrder::default());
         assert_eq!(merged.get("x"), Some(&1));
         assert_eq!(merged.get("y"), Some(&2));
+    }
+
+    #[test]
+    fn the_pages_of_a_capped_job_cover_the_cap() {
+        let keywords = op("domains", "keywords");
+        let mut request = Request::new(keywords, None);
+        request.one("domain", &"example.it".to_owned());
+        request.one("type", &"best".to_owned());
+        request.one("offset", &40i64);
+        let pages: Vec<(String, String)> = request
+            .pages(10, 25)
+            .unwrap()
+            .map(|page| {
+                let get = |wire| page.get(wire).unwrap()[0].clone();
+                (get("offset"), get("limit"))
+            })
+            .collect();
+        let expected = [("40", "10"), ("50", "10"), ("60", "5")];
+        assert_eq!(pages, expected.map(|(o, l)| (o.to_owned(), l.to_owned())));
+        request.one("type", &"newentry".to_owned());
+        assert_eq!(request.pages(10, 25).unwrap().count(), 1);
+        let not_paged = Request::new(op("domains", "metrics"), None);
+        assert!(not_paged.pages(10, 25).is_err());
     }
 
     #[test]

@@ -359,6 +359,34 @@ async fn a_stream_of_25_rows_in_pages_of_10_is_3_requests() {
 }
 
 #[tokio::test]
+async fn json_pages_are_the_typed_rows_with_the_apis_field_names() {
+    let sandbox = Sandbox::start().await.unwrap();
+    let c = client(&sandbox);
+    let request = c
+        .domains()
+        .keywords("example.it", KeywordType::Best, 1)
+        .request();
+    let typed: Vec<seozoom::DomainKeyword> = c
+        .pages(request.clone(), 10, Some(25))
+        .map(Result::unwrap)
+        .collect()
+        .await;
+    let json: Vec<serde_json::Value> = c
+        .pages_json(request, 10, Some(25))
+        .map(Result::unwrap)
+        .collect()
+        .await;
+    assert_eq!(sandbox.requests(), 6, "3 pages each");
+    assert_eq!(json.len(), 25);
+    assert_eq!(
+        json,
+        serde_json::to_value(&typed).unwrap().as_array().unwrap()[..]
+    );
+    // Field names are the wire's, whatever the Rust names.
+    assert!(json[0].get("extimated_traffic").is_some(), "{}", json[0]);
+}
+
+#[tokio::test]
 async fn pages_start_at_the_builders_offset() {
     let sandbox = Sandbox::start().await.unwrap();
     let c = client(&sandbox);
@@ -558,4 +586,9 @@ fn jobs_are_send() {
             .keywords("example.it", KeywordType::Best, 1)
             .pages(10, None),
     );
+    let request = c
+        .domains()
+        .keywords("example.it", KeywordType::Best, 1)
+        .request();
+    spawnable(&c.pages_json(request, 10, None));
 }
