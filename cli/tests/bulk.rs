@@ -320,7 +320,10 @@ fn max_rows_stops_at_a_short_page() {
     let available = one_call.json()["response"].as_array().unwrap().len();
     // Enough for several pages of 50, and not a multiple of 50: the last page
     // is short.
-    assert!(available > 100 && !available.is_multiple_of(50), "{available}");
+    assert!(
+        available > 100 && !available.is_multiple_of(50),
+        "{available}"
+    );
 
     let paged = sandbox();
     let run = domain_keywords(

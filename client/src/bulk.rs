@@ -20,6 +20,7 @@
 
 use std::collections::HashMap;
 use std::future::Future;
+use std::sync::Arc;
 
 use futures_core::Stream;
 use futures_util::future::BoxFuture;
@@ -33,7 +34,7 @@ use crate::error::{Error, InvalidInput};
 use crate::operations::RECORDS;
 use crate::request::Request;
 use crate::table::{FieldKind, Operation, Param, ParamKind, Source};
-use crate::units::Estimate;
+use crate::units::{Estimate, JobHold};
 
 /// Requests of one batched job in flight at once. Each request also waits for
 /// its operation's rate-limit slot, so this only bounds the parallelism within
@@ -416,11 +417,13 @@ impl Client {
         Ok(sum)
     }
 
-    /// Refuse a job whose maximum estimate exceeds what is left of the budget.
-    /// Nothing is held: each request still holds its own estimate while in flight.
-    fn check_job_budget(&self, what: &str, estimate: Estimate) -> Result<(), Error> {
+    /// Hold a job's maximum estimate against the budget until the job ends, or
+    /// refuse the job when it exceeds what is left. The job's requests reserve
+    /// from the hold, so other calls and jobs on this client and its clones
+    /// cannot take what the job was admitted with.
+    fn hold_job(&self, what: &str, estimate: Estimate) -> Result<Arc<JobHold>, Error> {
         let Some(budget) = self.budget() else {
-            return Ok(());
+            return self.ledger().hold_job(what, estimate.max).map(Arc::new);
         };
         if estimate.max == i64::MAX {
             return Err(Error::OverBudget {
@@ -430,7 +433,7 @@ impl Client {
                 budget,
             });
         }
-        self.ledger().reserve(what, estimate.max).map(drop)
+        self.ledger().hold_job(what, estimate.max).map(Arc::new)
     }
 
     /// Send a request of any size as a batched job and merge the results into
@@ -438,8 +441,9 @@ impl Client {
     ///
     /// The inputs of the operation's batch parameter are deduplicated and split
     /// into the fewest requests ([`Request::batches`]); every request is
-    /// validated and the whole job's maximum estimate checked against the budget
-    /// before the first is sent ([`Error::OverBudget`], nothing sent). Requests go
+    /// validated and the whole job's maximum estimate held against the budget
+    /// from before the first is sent until the job ends ([`Error::OverBudget`]
+    /// when it does not fit: nothing sent). Requests go
     /// under the rate limits, at most [`BATCH_CONCURRENCY`] at once. The merged
     /// envelope has the rows in input order (matched back by their key field:
     /// the service may reorder them), `result_rows` and `units_used` summed over
@@ -468,8 +472,10 @@ impl Client {
         request: Request,
         on_batch: impl FnMut(usize, usize) + Send,
     ) -> Result<Envelope<T>, Error> {
-        self.run_batched(request, on_batch, |batch| self.execute::<T>(batch))
-            .await
+        self.run_batched(request, on_batch, |batch, job| {
+            self.execute_in::<T>(batch, job)
+        })
+        .await
     }
 
     /// Like [`execute_batched_with`](Self::execute_batched_with), for any
@@ -481,15 +487,17 @@ impl Client {
         request: Request,
         on_batch: impl FnMut(usize, usize) + Send,
     ) -> Result<Envelope<serde_json::Value>, Error> {
-        self.run_batched(request, on_batch, |batch| self.execute_json(batch))
-            .await
+        self.run_batched(request, on_batch, |batch, job| {
+            self.execute_json_in(batch, job)
+        })
+        .await
     }
 
     async fn run_batched<T, F>(
         &self,
         request: Request,
         mut on_batch: impl FnMut(usize, usize) + Send,
-        send: impl Fn(Request) -> F,
+        send: impl Fn(Request, Arc<JobHold>) -> F,
     ) -> Result<Envelope<T>, Error>
     where
         T: Merge,
@@ -507,7 +515,8 @@ impl Client {
             1 => op.label(),
             n => format!("{} ({n} requests)", op.label()),
         };
-        self.check_job_budget(&what, estimate)?;
+        // Held until the job ends, when this is dropped.
+        let job = self.hold_job(&what, estimate)?;
 
         let order = match op.batch_param() {
             Some(param) => {
@@ -520,7 +529,9 @@ impl Client {
             None => InputOrder::default(),
         };
 
-        let mut results = stream::iter(batches).map(send).buffered(BATCH_CONCURRENCY);
+        let mut results = stream::iter(batches)
+            .map(|batch| send(batch, Arc::clone(&job)))
+            .buffered(BATCH_CONCURRENCY);
 
         let mut parts = Vec::with_capacity(total);
         let mut empty = None;
@@ -572,7 +583,8 @@ impl Client {
     /// fetched.
     ///
     /// Before the first request, the pages are validated and the whole job's
-    /// maximum estimate ([`Job::Pages`]) is checked against the budget; a job
+    /// maximum estimate ([`Job::Pages`]) is held against the budget until the
+    /// last page (or until the stream is dropped); a job
     /// without a row cap has no finite maximum, so under a budget it is refused.
     /// A refusal or a failed page is the stream's last item.
     ///
@@ -587,8 +599,8 @@ impl Client {
     where
         T: DeserializeOwned + Send + 'static,
     {
-        let fetch: Fetch<T> = |client, page| {
-            Box::pin(async move { Ok(client.execute::<Vec<T>>(page).await?.response) })
+        let fetch: Fetch<T> = |client, page, job| {
+            Box::pin(async move { Ok(client.execute_in::<Vec<T>>(page, job).await?.response) })
         };
         self.pager(request, page_size, max_rows, fetch)
     }
@@ -603,9 +615,9 @@ impl Client {
         page_size: i64,
         max_rows: Option<usize>,
     ) -> impl Stream<Item = Result<serde_json::Value, Error>> + Send + Unpin + use<> {
-        let fetch: Fetch<serde_json::Value> = |client, page| {
+        let fetch: Fetch<serde_json::Value> = |client, page, job| {
             Box::pin(async move {
-                Ok(match client.execute_json(page).await?.response {
+                Ok(match client.execute_json_in(page, job).await?.response {
                     serde_json::Value::Array(rows) => rows,
                     serde_json::Value::Null => Vec::new(),
                     other => vec![other],
@@ -629,6 +641,7 @@ impl Client {
             max_rows,
             state: PagerState::Start,
             fetch,
+            job: None,
         };
         stream::unfold(pager, Pager::step)
             .flat_map(stream::iter)
@@ -637,7 +650,7 @@ impl Client {
 }
 
 /// How a paged job fetches the rows of one page.
-type Fetch<T> = fn(Client, Request) -> BoxFuture<'static, Result<Vec<T>, Error>>;
+type Fetch<T> = fn(Client, Request, Arc<JobHold>) -> BoxFuture<'static, Result<Vec<T>, Error>>;
 
 /// Where a paged job stands.
 #[derive(Debug)]
@@ -661,6 +674,8 @@ struct Pager<T> {
     max_rows: Option<usize>,
     state: PagerState,
     fetch: Fetch<T>,
+    /// The job's hold against the budget, from its start until its last page.
+    job: Option<Arc<JobHold>>,
 }
 
 impl<T> Pager<T> {
@@ -674,7 +689,8 @@ impl<T> Pager<T> {
                 fetched,
             } => (plan, offset, fetched),
             PagerState::Start => match self.start() {
-                Ok(plan) => {
+                Ok((plan, job)) => {
+                    self.job = Some(job);
                     let start = plan.start;
                     (plan, start, 0)
                 }
@@ -686,9 +702,13 @@ impl<T> Pager<T> {
             return None;
         }
         let page = plan.page(&self.request, offset, limit);
-        let mut rows = match (self.fetch)(self.client.clone(), page).await {
+        let job = self.job.clone()?;
+        let mut rows = match (self.fetch)(self.client.clone(), page, job).await {
             Ok(rows) => rows,
-            Err(error) => return Some((vec![Err(error)], self)),
+            Err(error) => {
+                self.job = None;
+                return Some((vec![Err(error)], self));
+            }
         };
         let asked = usize::try_from(limit).unwrap_or(usize::MAX);
         let full = rows.len() >= asked;
@@ -701,17 +721,20 @@ impl<T> Pager<T> {
                 fetched,
                 plan,
             };
+        } else {
+            // The job is done: what it held and did not spend is free again.
+            self.job = None;
         }
         Some((rows.into_iter().map(Ok).collect(), self))
     }
 
-    /// Plan the job, validate it and check its cost against the budget.
-    fn start(&self) -> Result<PagePlan, Error> {
+    /// Plan the job, validate it and hold its cost against the budget.
+    fn start(&self) -> Result<(PagePlan, Arc<JobHold>), Error> {
         let plan = plan_pages(&self.request, self.page_size, self.max_rows)?;
         let estimate = self.client.estimate_pages(&self.request, &plan)?;
         let what = self.request.operation().label();
-        self.client.check_job_budget(&what, estimate)?;
-        Ok(plan)
+        let job = self.client.hold_job(&what, estimate)?;
+        Ok((plan, job))
     }
 }
 

@@ -21,7 +21,7 @@ use crate::table::Operation;
 use crate::transport::{
     RateLimitMode, RateLimits, RetryPolicy, next_delay, retry_after, retryable_status,
 };
-use crate::units::{Estimate, Ledger, Units, estimate};
+use crate::units::{Estimate, JobHold, Ledger, Units, estimate};
 
 /// Environment variable read by [`Client::from_env`].
 pub const API_KEY_ENV: &str = "SEOZOOM_API_KEY";
@@ -100,7 +100,7 @@ struct Inner {
     database: &'static str,
     retry: RetryPolicy,
     rate_limits: RateLimits,
-    ledger: Ledger,
+    ledger: Arc<Ledger>,
 }
 
 /// A client of the SEOZoom API v2. Cheap to clone: clones share the connection
@@ -218,6 +218,9 @@ impl ClientBuilder {
 
     /// A unit budget for the client and its clones: a call whose maximum estimated
     /// cost exceeds what is left is refused before sending ([`Error::OverBudget`]).
+    /// What is left is the budget less the units spent, the maximum estimates of
+    /// calls in flight and what running bulk jobs hold for their remaining
+    /// requests.
     pub fn budget(mut self, units: i64) -> Self {
         self.budget = Some(units);
         self
@@ -251,7 +254,7 @@ impl ClientBuilder {
                 database,
                 retry: self.retry,
                 rate_limits: RateLimits::new(self.rate_limit, self.rate_window),
-                ledger: Ledger::new(self.budget),
+                ledger: Arc::new(Ledger::new(self.budget)),
             }),
         })
     }
@@ -396,7 +399,7 @@ impl Client {
         &self,
         request: Request,
     ) -> Result<Envelope<T>, Error> {
-        self.call(request, decode_typed::<T>).await
+        self.call(request, decode_typed::<T>, None).await
     }
 
     /// Like [`execute`](Self::execute), for any operation: the body is decoded as
@@ -407,13 +410,34 @@ impl Client {
         request: Request,
     ) -> Result<Envelope<serde_json::Value>, Error> {
         let op = request.operation();
-        self.call(request, op.decode).await
+        self.call(request, op.decode, None).await
+    }
+
+    /// [`execute`](Self::execute) for a call of a job, reserving from its hold.
+    pub(crate) async fn execute_in<T: DeserializeOwned>(
+        &self,
+        request: Request,
+        job: Arc<JobHold>,
+    ) -> Result<Envelope<T>, Error> {
+        self.call(request, decode_typed::<T>, Some(&job)).await
+    }
+
+    /// [`execute_json`](Self::execute_json) for a call of a job, reserving from
+    /// its hold.
+    pub(crate) async fn execute_json_in(
+        &self,
+        request: Request,
+        job: Arc<JobHold>,
+    ) -> Result<Envelope<serde_json::Value>, Error> {
+        let op = request.operation();
+        self.call(request, op.decode, Some(&job)).await
     }
 
     async fn call<T>(
         &self,
         request: Request,
         decode: impl Fn(&Operation, u16, &[u8]) -> Result<Envelope<T>, Error>,
+        job: Option<&JobHold>,
     ) -> Result<Envelope<T>, Error> {
         let prepared = self.prepare(&request)?;
         let span = tracing::info_span!(
@@ -428,10 +452,10 @@ impl Client {
         );
         async {
             let started = Instant::now();
-            let reservation = self
-                .inner
-                .ledger
-                .reserve(&prepared.op.label(), prepared.estimate.max)?;
+            let reservation =
+                self.inner
+                    .ledger
+                    .reserve_in(job, &prepared.op.label(), prepared.estimate.max)?;
             let result = self.send(&prepared).await.and_then(|(status, body)| {
                 tracing::Span::current().record("status", status);
                 decode(prepared.op, status, &body)
@@ -545,8 +569,8 @@ fn error_chain(error: &dyn std::error::Error) -> String {
 
 impl Client {
     /// The units ledger shared by this client and its clones (for bulk jobs,
-    /// which check a whole job against the budget before the first request).
-    pub(crate) fn ledger(&self) -> &Ledger {
+    /// which hold a whole job's estimate against the budget while they run).
+    pub(crate) fn ledger(&self) -> &Arc<Ledger> {
         &self.inner.ledger
     }
 }

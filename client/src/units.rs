@@ -2,7 +2,7 @@
 //! before it is sent, and the budget guard. All figures come from the operation
 //! table; nothing here names an action.
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use crate::error::Error;
 use crate::table::{Charged, Operation, ParamKind, Source};
@@ -129,22 +129,65 @@ impl Ledger {
         self.budget
     }
 
-    /// Hold `max` units against the budget for a call about to be sent, or refuse it.
-    pub(crate) fn reserve(&self, what: &str, max: i64) -> Result<Reservation<'_>, Error> {
+    /// Hold `max` units against the budget for a call about to be sent, or refuse
+    /// it. For a call of a job, as much of `max` as the job still holds is taken
+    /// from its hold (already counted against the budget), and only the rest is
+    /// held anew.
+    pub(crate) fn reserve_in(
+        &self,
+        job: Option<&JobHold>,
+        what: &str,
+        max: i64,
+    ) -> Result<Reservation<'_>, Error> {
         let mut state = self.lock();
-        if let Some(budget) = self.budget {
-            let left = budget - state.units.used - state.reserved;
-            if max > left {
-                return Err(Error::OverBudget {
-                    operation: what.to_owned(),
-                    estimate_max: max,
-                    budget_left: left.max(0),
-                    budget,
-                });
-            }
+        let held = job.map_or(0, |job| job.left(&state));
+        let from_job = max.clamp(0, held);
+        let extra = max - from_job;
+        self.check(&state, what, max, held)?;
+        state.reserved = state.reserved.saturating_add(extra);
+        if let Some(job) = job {
+            job.set_left(&mut state, held - from_job);
         }
-        state.reserved += max;
         Ok(Reservation { ledger: self, max })
+    }
+
+    /// Hold a whole job's maximum estimate against the budget until the job ends,
+    /// or refuse the job. Its calls take their reservations from the hold
+    /// ([`reserve_in`](Self::reserve_in)), so other calls and jobs on this client
+    /// and its clones cannot spend what the job was admitted with. Without a
+    /// budget nothing is held.
+    pub(crate) fn hold_job(self: &Arc<Self>, what: &str, max: i64) -> Result<JobHold, Error> {
+        let mut state = self.lock();
+        let held = match self.budget {
+            Some(_) => {
+                self.check(&state, what, max, 0)?;
+                state.reserved = state.reserved.saturating_add(max);
+                max
+            }
+            None => 0,
+        };
+        Ok(JobHold {
+            ledger: Arc::clone(self),
+            left: Mutex::new(held),
+        })
+    }
+
+    /// Refuse a call or job of up to `max` units that would take the spending
+    /// past the budget; `held` of them are already held for it (by its job).
+    fn check(&self, state: &LedgerState, what: &str, max: i64, held: i64) -> Result<(), Error> {
+        let Some(budget) = self.budget else {
+            return Ok(());
+        };
+        let left = budget - state.units.used - state.reserved + held;
+        if max > left {
+            return Err(Error::OverBudget {
+                operation: what.to_owned(),
+                estimate_max: max,
+                budget_left: left.max(0),
+                budget,
+            });
+        }
+        Ok(())
     }
 
     fn record(&self, used: i64, remaining: Option<i64>) {
@@ -173,5 +216,40 @@ impl Reservation<'_> {
 impl Drop for Reservation<'_> {
     fn drop(&mut self) {
         self.ledger.lock().reserved -= self.max;
+    }
+}
+
+/// The units a job was admitted with and has not yet handed to its calls, held
+/// against the budget until the job ends (when this is dropped).
+#[derive(Debug)]
+pub(crate) struct JobHold {
+    ledger: Arc<Ledger>,
+    /// Read and written only under the ledger's lock, so that it and the
+    /// ledger's `reserved` always change together.
+    left: Mutex<i64>,
+}
+
+impl JobHold {
+    fn left(&self, _ledger: &LedgerState) -> i64 {
+        *self
+            .left
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn set_left(&self, _ledger: &mut LedgerState, left: i64) {
+        *self
+            .left
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner()) = left;
+    }
+}
+
+impl Drop for JobHold {
+    fn drop(&mut self) {
+        let mut state = self.ledger.lock();
+        let left = self.left(&state);
+        state.reserved -= left;
+        self.set_left(&mut state, 0);
     }
 }

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use futures_util::StreamExt;
+use futures_util::{FutureExt, StreamExt};
 use seozoom::sandbox::Sandbox;
 use seozoom::{Client, Error, Estimate, Job, KeywordType, Request, RetryPolicy};
 
@@ -318,6 +318,91 @@ async fn a_batched_job_over_budget_sends_nothing() {
     let c = client_of(&sandbox.base_url(), Some(job.max));
     c.keywords().metrics(keywords()).send_all().await.unwrap();
     assert_eq!(sandbox.requests(), 3);
+}
+
+#[tokio::test]
+async fn a_running_job_holds_its_estimate_against_calls_on_clones() {
+    let sandbox = Sandbox::start().await.unwrap();
+    let probe = client(&sandbox);
+    let request = probe.keywords().metrics(keywords()).request();
+    let job_max = probe.estimate_job(&request, Job::Batched).unwrap().max;
+    let extra = probe.keywords().metrics(["extra"]).request();
+    let one = probe.estimate(&extra).unwrap().max;
+    // The job fits, and so would the extra call on its own, but not both.
+    let c = client_of(&sandbox.base_url(), Some(job_max + one - 1));
+    let clone = c.clone();
+
+    let job = c.keywords().metrics(keywords()).send_all();
+    let mut job = std::pin::pin!(job);
+    // Started: the job is admitted and its first requests are in flight.
+    assert!(job.as_mut().now_or_never().is_none());
+    let err = clone
+        .keywords()
+        .metrics(["extra"])
+        .send()
+        .await
+        .unwrap_err();
+    match &err {
+        Error::OverBudget {
+            estimate_max,
+            budget_left,
+            ..
+        } => {
+            assert_eq!(*estimate_max, one);
+            assert_eq!(*budget_left, one - 1, "all but the job's hold");
+        }
+        other => panic!("expected OverBudget, got {other:?}"),
+    }
+    // The job was not starved by the call: it runs to the end.
+    let metrics = job.await.unwrap();
+    assert_eq!(metrics.response.len(), 250);
+    assert_eq!(sandbox.requests(), 3, "the extra call was never sent");
+}
+
+#[tokio::test]
+async fn a_job_frees_what_it_held_and_did_not_spend() {
+    let sandbox = Sandbox::start().await.unwrap();
+    let probe = client(&sandbox);
+    let request = probe
+        .domains()
+        .keywords("example.it", KeywordType::Best, 1)
+        .request();
+    // Far more rows than the sandbox has for the query: the job ends at a short
+    // page having spent less than it held.
+    let job = Job::Pages {
+        page_size: 100,
+        max_rows: Some(1_000),
+    };
+    let held = probe.estimate_job(&request, job).unwrap().max;
+    let c = client_of(&sandbox.base_url(), Some(held));
+    let rows: Vec<_> = c
+        .pages::<seozoom::DomainKeyword>(request.clone(), 100, Some(1_000))
+        .collect()
+        .await;
+    assert!(rows.iter().all(Result::is_ok));
+    let spent = c.units().used;
+    assert!(spent > 0 && spent < held, "{spent} of {held}");
+    // What is left of the budget is free again for one call of that size.
+    let rest = held - spent;
+    let fits = c.estimate(&request).unwrap().max;
+    assert!(fits <= rest);
+    c.execute::<Vec<seozoom::DomainKeyword>>(request.clone())
+        .await
+        .unwrap();
+
+    // A stream dropped after its first page frees the rest as well.
+    let c = client_of(&sandbox.base_url(), Some(held));
+    let mut pages = c.pages::<seozoom::DomainKeyword>(request.clone(), 100, Some(1_000));
+    pages.next().await.unwrap().unwrap();
+    drop(pages);
+    let after_one_page = c.units().used;
+    let mut last = request.clone();
+    let left = held - after_one_page;
+    let per_row = seozoom::operations::DOMAINS_KEYWORDS.cost.units[0];
+    last.one("limit", &(left / per_row));
+    c.execute::<Vec<seozoom::DomainKeyword>>(last)
+        .await
+        .unwrap();
 }
 
 #[tokio::test]
