@@ -6,7 +6,7 @@
 //! `common/mod.rs`), on the same bytes:
 //!
 //! - `seozoom`: the client's decode of a 2xx body (`Envelope<Vec<DomainKeyword>>`,
-//!   quirks and all), exactly as `Client::execute` runs it;
+//!   quirks and all), exactly as a list operation's `send()` runs it (`Client::execute_rows`);
 //! - `serde_json_value`: `serde_json::from_slice::<serde_json::Value>`;
 //! - `serde_json_typed`: the same struct through plain `serde_json::from_slice`;
 //! - `path_to_error`: the same struct through `serde_path_to_error` over
@@ -57,7 +57,7 @@ const TYPED: [&str; 5] = [
 ];
 
 fn seozoom_decode(body: &[u8]) -> Page {
-    seozoom::__private::decode_typed::<Vec<DomainKeyword>>(&DOMAINS_KEYWORDS, 200, body)
+    seozoom::__private::decode_rows::<DomainKeyword>(&DOMAINS_KEYWORDS, 200, body)
         .expect("the generated page decodes")
 }
 
@@ -142,7 +142,7 @@ fn bench_request(c: &mut Criterion) {
     let keywords = common::metrics_keywords(100);
     let answer = common::keyword_metrics(100);
     let decoded =
-        seozoom::__private::decode_typed::<Vec<KeywordMetrics>>(&KEYWORDS_METRICS, 200, &answer)
+        seozoom::__private::decode_rows::<KeywordMetrics>(&KEYWORDS_METRICS, 200, &answer)
             .expect("the generated answer decodes");
     assert_eq!(decoded.response.len(), 100);
     client
@@ -181,7 +181,7 @@ fn bench_request(c: &mut Criterion) {
     });
     group.bench_function("decode_100_rows", |b| {
         b.iter(|| {
-            seozoom::__private::decode_typed::<Vec<KeywordMetrics>>(
+            seozoom::__private::decode_rows::<KeywordMetrics>(
                 &KEYWORDS_METRICS,
                 200,
                 black_box(&answer),

@@ -600,7 +600,7 @@ impl Client {
         T: DeserializeOwned + Send + 'static,
     {
         let fetch: Fetch<T> = |client, page, job| {
-            Box::pin(async move { Ok(client.execute_in::<Vec<T>>(page, job).await?.response) })
+            Box::pin(async move { Ok(client.execute_rows_in::<T>(page, job).await?.response) })
         };
         self.pager(request, page_size, max_rows, fetch)
     }

@@ -13,7 +13,7 @@ use serde::de::DeserializeOwned;
 use tracing::Instrument;
 
 use crate::Envelope;
-use crate::decode::decode_typed;
+use crate::decode::{decode_rows, decode_typed};
 use crate::error::Error;
 use crate::operations::SERVICE;
 use crate::request::{Request, encode_value, push_query};
@@ -411,6 +411,28 @@ impl Client {
     ) -> Result<Envelope<serde_json::Value>, Error> {
         let op = request.operation();
         self.call(request, op.decode, None).await
+    }
+
+    /// [`execute`](Self::execute) for an operation that answers a list of rows:
+    /// the same result, decoded with the rows' `Vec` reserved from the
+    /// envelope's `ResultRows` (bounded by the body's size) rather than grown by
+    /// doubling, which keeps the peak memory of a large page near the size of
+    /// its rows. Generated builders of list operations call this.
+    pub async fn execute_rows<R: DeserializeOwned>(
+        &self,
+        request: Request,
+    ) -> Result<Envelope<Vec<R>>, Error> {
+        self.call(request, decode_rows::<R>, None).await
+    }
+
+    /// [`execute_rows`](Self::execute_rows) for a page of a job, reserving from
+    /// its hold.
+    pub(crate) async fn execute_rows_in<R: DeserializeOwned>(
+        &self,
+        request: Request,
+        job: Arc<JobHold>,
+    ) -> Result<Envelope<Vec<R>>, Error> {
+        self.call(request, decode_rows::<R>, Some(&job)).await
     }
 
     /// [`execute`](Self::execute) for a call of a job, reserving from its hold.

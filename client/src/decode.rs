@@ -73,8 +73,19 @@ pub(crate) fn decode<T: DeserializeOwned>(
     status: u16,
     body: &[u8],
 ) -> Result<Decoded<T>, Error> {
+    decode_with(op, status, body, fast_decode::<T>)
+}
+
+/// [`decode`] with another happy path, which must decode what the derived
+/// `Envelope<T>` decodes, to the same value, and fail on the rest.
+fn decode_with<T: DeserializeOwned>(
+    op: &Operation,
+    status: u16,
+    body: &[u8],
+    fast: impl FnOnce(&[u8]) -> Option<Envelope<T>>,
+) -> Result<Decoded<T>, Error> {
     let success = (200..300).contains(&status);
-    if success && let Some(envelope) = fast_decode::<T>(body) {
+    if success && let Some(envelope) = fast(body) {
         return Ok(Decoded::Envelope(envelope));
     }
     // Not the documented envelope: decode again, tracking the path this time, and
@@ -161,6 +172,21 @@ pub fn decode_typed<T: DeserializeOwned>(
     match decode::<T>(op, status, body)? {
         Decoded::Envelope(envelope) => Ok(envelope),
         Decoded::NoData => empty_result::<T>(op, 0),
+    }
+}
+
+/// [`decode_typed`] for an operation that answers a list of rows: the rows'
+/// `Vec` is reserved from `ResultRows` instead of grown by doubling (see
+/// `rows.rs`). Errors are those of [`decode_typed`].
+pub fn decode_rows<R: DeserializeOwned>(
+    op: &Operation,
+    status: u16,
+    body: &[u8],
+) -> Result<Envelope<Vec<R>>, Error> {
+    let fast = |body: &[u8]| crate::rows::decode::<R>(std::str::from_utf8(body).ok()?);
+    match decode_with(op, status, body, fast)? {
+        Decoded::Envelope(envelope) => Ok(envelope),
+        Decoded::NoData => empty_result::<Vec<R>>(op, 0),
     }
 }
 

@@ -42,6 +42,7 @@ mod error;
 #[doc(hidden)]
 pub mod quirks;
 mod request;
+mod rows;
 #[cfg(feature = "sandbox")]
 pub mod sandbox;
 mod serp;
@@ -71,7 +72,7 @@ pub use wire_enum::{UnknownValue, WireEnum};
 /// The one path generated code uses to reach the runtime.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::decode::{decode_json, decode_typed};
+    pub use crate::decode::{decode_json, decode_rows, decode_typed};
     pub use crate::quirks;
     pub use crate::table;
     pub use crate::{

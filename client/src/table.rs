@@ -248,6 +248,12 @@ pub struct Service {
     pub no_data_message: &'static str,
     /// Wire name of the envelope's payload member.
     pub envelope_response: &'static str,
+    /// Wire name of the envelope's row count.
+    pub envelope_result_rows: &'static str,
+    /// Wire name of the envelope's units charged for the call.
+    pub envelope_units_used: &'static str,
+    /// Wire name of the envelope's units left on the account.
+    pub envelope_units_remaining: &'static str,
     /// The API-key parameter.
     pub key: Param,
     /// The country-database parameter.

@@ -398,6 +398,11 @@ pub fn builder(spec: &Spec, a: &Action) -> TokenStream {
         "Validate, send and decode. {}",
         a.response.description
     )]);
+    // A list of rows is decoded with its `Vec` reserved from `ResultRows`.
+    let execute = match a.response.shape {
+        Shape::Array => quote!(execute_rows),
+        _ => quote!(execute),
+    };
     let send_all = send_all(a, &output);
     let pages = pages(a);
     quote! {
@@ -422,7 +427,7 @@ pub fn builder(spec: &Spec, a: &Action) -> TokenStream {
             }
             #send_doc
             pub async fn send(self) -> ::core::result::Result<Envelope<#output>, rt::Error> {
-                self.client.execute(self.request()).await
+                self.client.#execute(self.request()).await
             }
             #send_all
             #pages

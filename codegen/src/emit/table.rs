@@ -224,6 +224,9 @@ pub fn table(spec: &Spec) -> TokenStream {
     let separator = spec.list_separator;
     let (no_data_status, no_data_message) = (spec.no_data.status, &spec.no_data.message);
     let envelope_response = &spec.envelope.response.wire;
+    let envelope_result_rows = &spec.envelope.result_rows.wire;
+    let envelope_units_used = &spec.envelope.units_used.wire;
+    let envelope_units_remaining = &spec.envelope.units_remaining.wire;
     let key = param(&spec.common.key);
     let database = param(&spec.common.database);
     let action = param(&spec.common.action);
@@ -239,6 +242,9 @@ pub fn table(spec: &Spec) -> TokenStream {
                 no_data_status: #no_data_status,
                 no_data_message: #no_data_message,
                 envelope_response: #envelope_response,
+                envelope_result_rows: #envelope_result_rows,
+                envelope_units_used: #envelope_units_used,
+                envelope_units_remaining: #envelope_units_remaining,
                 key: #key,
                 database: #database,
                 action: #action,

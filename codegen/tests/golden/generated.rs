@@ -2711,7 +2711,7 @@ impl ProjectsList {
     pub async fn send(
         self,
     ) -> ::core::result::Result<Envelope<::std::vec::Vec<Project>>, rt::Error> {
-        self.client.execute(self.request()).await
+        self.client.execute_rows(self.request()).await
     }
 }
 /// Request builder for `projects` `overview`: Overview of one project: monitored keywords, domain traffic and authority.
@@ -2775,7 +2775,7 @@ impl ProjectsKeywords {
     pub async fn send(
         self,
     ) -> ::core::result::Result<Envelope<::std::vec::Vec<MonitoredKeyword>>, rt::Error> {
-        self.client.execute(self.request()).await
+        self.client.execute_rows(self.request()).await
     }
 }
 /// Request builder for `projects` `bestpages`: Best pages of the project's domain.
@@ -2809,7 +2809,7 @@ impl ProjectsBestPages {
     pub async fn send(
         self,
     ) -> ::core::result::Result<Envelope<::std::vec::Vec<BestPage>>, rt::Error> {
-        self.client.execute(self.request()).await
+        self.client.execute_rows(self.request()).await
     }
 }
 /// Request builder for `projects` `pageswithmorekeywords`: Pages of the project's domain that rank for the most keywords.
@@ -2846,7 +2846,7 @@ impl ProjectsPagesWithMoreKeywords {
         Envelope<::std::vec::Vec<PageWithMoreKeywords>>,
         rt::Error,
     > {
-        self.client.execute(self.request()).await
+        self.client.execute_rows(self.request()).await
     }
 }
 /// Request builder for `projects` `pageswithpotential`: Pages of the project's domain with traffic potential.
@@ -2883,7 +2883,7 @@ impl ProjectsPagesWithPotential {
         Envelope<::std::vec::Vec<PageWithPotential>>,
         rt::Error,
     > {
-        self.client.execute(self.request()).await
+        self.client.execute_rows(self.request()).await
     }
 }
 /// Request builder for `projects` `winnerpages`: Pages of the project's domain that gained traffic.
@@ -2920,7 +2920,7 @@ impl ProjectsWinnerPages {
         Envelope<::std::vec::Vec<TrafficVariationPage>>,
         rt::Error,
     > {
-        self.client.execute(self.request()).await
+        self.client.execute_rows(self.request()).await
     }
 }
 /// Request builder for `projects` `loserpages`: Pages of the project's domain that lost traffic.
@@ -2957,7 +2957,7 @@ impl ProjectsLoserPages {
         Envelope<::std::vec::Vec<TrafficVariationPage>>,
         rt::Error,
     > {
-        self.client.execute(self.request()).await
+        self.client.execute_rows(self.request()).await
     }
 }
 /// Request builder for `domains` `metrics`: Traffic, authority and ranking metrics of one or more domains.
@@ -2991,7 +2991,7 @@ impl DomainsMetrics {
     pub async fn send(
         self,
     ) -> ::core::result::Result<Envelope<::std::vec::Vec<DomainMetrics>>, rt::Error> {
-        self.client.execute(self.request()).await
+        self.client.execute_rows(self.request()).await
     }
     /// Send any number of `domain` values as one batched job: repeated values (compared trimmed) are sent once, the rest split into the fewest requests of at most 50 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
     ///
@@ -3035,7 +3035,7 @@ impl DomainsMetricsHistory {
     pub async fn send(
         self,
     ) -> ::core::result::Result<Envelope<::std::vec::Vec<DomainMetrics>>, rt::Error> {
-        self.client.execute(self.request()).await
+        self.client.execute_rows(self.request()).await
     }
     /// Send any number of `domain` values as one batched job: repeated values (compared trimmed) are sent once, the rest split into the fewest requests of at most 50 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
     ///
@@ -3077,7 +3077,7 @@ impl DomainsAuthority {
     pub async fn send(
         self,
     ) -> ::core::result::Result<Envelope<::std::vec::Vec<Authority>>, rt::Error> {
-        self.client.execute(self.request()).await
+        self.client.execute_rows(self.request()).await
     }
     /// Send any number of `domain` values as one batched job: repeated values (compared trimmed) are sent once, the rest split into the fewest requests of at most 100 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
     ///
@@ -3121,7 +3121,7 @@ impl DomainsNiches {
     pub async fn send(
         self,
     ) -> ::core::result::Result<Envelope<::std::vec::Vec<DomainNiches>>, rt::Error> {
-        self.client.execute(self.request()).await
+        self.client.execute_rows(self.request()).await
     }
     /// Send any number of `domain` values as one batched job: repeated values (compared trimmed) are sent once, the rest split into the fewest requests of at most 10 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
     ///
@@ -3163,7 +3163,7 @@ impl DomainsBestPages {
     pub async fn send(
         self,
     ) -> ::core::result::Result<Envelope<::std::vec::Vec<BestPage>>, rt::Error> {
-        self.client.execute(self.request()).await
+        self.client.execute_rows(self.request()).await
     }
 }
 /// Request builder for `domains` `keywords`: Keywords a domain ranks for, selected by `type` and paginated with `offset` and `limit`.
@@ -3230,7 +3230,7 @@ impl DomainsKeywords {
     pub async fn send(
         self,
     ) -> ::core::result::Result<Envelope<::std::vec::Vec<DomainKeyword>>, rt::Error> {
-        self.client.execute(self.request()).await
+        self.client.execute_rows(self.request()).await
     }
     /// Stream the rows page by page. Each request asks for `page_size` rows (this builder's `limit` is replaced; a last page asks only for what `max_rows` still allows), the first from this builder's `offset` (`0` when not set), each next one from where the previous ended. Paging stops when a page comes back short or `max_rows` rows have come (`None`: no cap).
     ///
@@ -3294,7 +3294,7 @@ impl DomainsAiKeywords {
         Envelope<::std::vec::Vec<AiOverviewKeyword>>,
         rt::Error,
     > {
-        self.client.execute(self.request()).await
+        self.client.execute_rows(self.request()).await
     }
     /// Stream the rows page by page. Each request asks for `page_size` rows (this builder's `limit` is replaced; a last page asks only for what `max_rows` still allows), the first from this builder's `offset` (`0` when not set), each next one from where the previous ended. Paging stops when a page comes back short or `max_rows` rows have come (`None`: no cap).
     ///
@@ -3345,7 +3345,7 @@ impl DomainsCompetitors {
         Envelope<::std::vec::Vec<DomainCompetitors>>,
         rt::Error,
     > {
-        self.client.execute(self.request()).await
+        self.client.execute_rows(self.request()).await
     }
     /// Send any number of `domain` values as one batched job: repeated values (compared trimmed) are sent once, the rest split into the fewest requests of at most 10 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
     ///
@@ -3388,7 +3388,7 @@ impl UrlsPza {
     pub async fn send(
         self,
     ) -> ::core::result::Result<Envelope<::std::vec::Vec<UrlPageAuthority>>, rt::Error> {
-        self.client.execute(self.request()).await
+        self.client.execute_rows(self.request()).await
     }
 }
 /// Request builder for `urls` `metrics`: Ranking, traffic, advertising and authority metrics of one or more URLs.
@@ -3422,7 +3422,7 @@ impl UrlsMetrics {
     pub async fn send(
         self,
     ) -> ::core::result::Result<Envelope<::std::vec::Vec<UrlMetrics>>, rt::Error> {
-        self.client.execute(self.request()).await
+        self.client.execute_rows(self.request()).await
     }
     /// Send any number of `url` values as one batched job: repeated values (compared trimmed) are sent once, the rest split into the fewest requests of at most 30 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
     ///
@@ -3464,7 +3464,7 @@ impl UrlsKeywords {
     pub async fn send(
         self,
     ) -> ::core::result::Result<Envelope<::std::vec::Vec<UrlKeyword>>, rt::Error> {
-        self.client.execute(self.request()).await
+        self.client.execute_rows(self.request()).await
     }
 }
 /// Request builder for `urls` `intentgap`: Keywords where a URL ranks worse than similar pages of its organic competitors.
@@ -3498,7 +3498,7 @@ impl UrlsIntentGap {
     pub async fn send(
         self,
     ) -> ::core::result::Result<Envelope<::std::vec::Vec<IntentGap>>, rt::Error> {
-        self.client.execute(self.request()).await
+        self.client.execute_rows(self.request()).await
     }
 }
 /// Request builder for `keywords` `metrics`: Volume, paid-search, difficulty and intent metrics of one or more keywords.
@@ -3532,7 +3532,7 @@ impl KeywordsMetrics {
     pub async fn send(
         self,
     ) -> ::core::result::Result<Envelope<::std::vec::Vec<KeywordMetrics>>, rt::Error> {
-        self.client.execute(self.request()).await
+        self.client.execute_rows(self.request()).await
     }
     /// Send any number of `keyword` values as one batched job: repeated values (compared trimmed) are sent once, the rest split into the fewest requests of at most 100 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
     ///
@@ -3652,6 +3652,9 @@ pub mod operations {
         no_data_status: 400u16,
         no_data_message: "No data found!",
         envelope_response: "response",
+        envelope_result_rows: "ResultRows",
+        envelope_units_used: "UnitsUsed",
+        envelope_units_remaining: "UnitsRemaining",
         key: rt::table::Param {
             wire: "api_key",
             rust: "api_key",
