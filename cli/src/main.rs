@@ -46,6 +46,9 @@ const EXIT_OK: u8 = 0;
 const EXIT_FAILED: u8 = 1;
 /// Exit code of a call refused before anything was sent (also clap's usage errors).
 const EXIT_REFUSED: u8 = 2;
+/// The most pages a dry run of a paged job lists one by one; the rest are
+/// counted (a cap of millions of rows in small pages would be millions of lines).
+const DRY_RUN_PAGES_SHOWN: usize = 100;
 /// The key a dry run builds its client with: it is never sent, and URLs show it
 /// redacted.
 const DRY_RUN_KEY: &str = "dry-run";
@@ -251,71 +254,86 @@ fn progress_bar(total: usize, what: &str) -> Option<indicatif::ProgressBar> {
 /// `--dry-run`: print each request the call would send (key redacted) and the
 /// estimate of the whole job, send nothing; the exit code. No key is needed.
 fn dry_run(invocation: &Invocation, batches: &[seozoom::Request]) -> u8 {
-    let client = match dry_run_client(invocation) {
-        Ok(client) => client,
-        Err(error) => return report(&error),
-    };
-    let mut lines = Vec::new();
-    let mut total = seozoom::Estimate { min: 0, max: 0 };
-    for batch in batches {
-        let line = client
-            .redacted_url(batch)
-            .and_then(|url| Ok((url, client.estimate(batch)?)));
-        match line {
-            Ok((url, estimate)) => {
-                lines.push(format!("GET {url}"));
-                total = total.plus(estimate);
-            }
-            Err(error) => return report(&error),
+    let lines = || -> Result<Vec<String>, Error> {
+        let client = dry_run_client(invocation)?;
+        let mut lines = Vec::with_capacity(batches.len() + 1);
+        let mut total = seozoom::Estimate { min: 0, max: 0 };
+        for batch in batches {
+            lines.push(format!("GET {}", client.redacted_url(batch)?));
+            total = total.plus(client.estimate(batch)?);
         }
+        lines.push(job_summary(
+            requests(batches.len()),
+            total,
+            invocation.budget,
+        ));
+        Ok(lines)
+    };
+    match lines() {
+        Ok(lines) => print_lines(&lines),
+        Err(error) => report(&error),
     }
-    let requests = batches.len();
-    lines.push(format!(
-        "{requests} request{}, estimated cost {}..{} units{}",
-        if requests == 1 { "" } else { "s" },
-        total.min,
-        total.max,
-        over_budget(invocation.budget, total.max),
-    ));
-    print_lines(&lines)
 }
 
 /// `--dry-run --max-rows`: the pages a job sends at most (key redacted) and the
 /// estimate of the whole job; nothing is sent.
 fn dry_run_pages(invocation: &Invocation, page_size: i64, max_rows: usize) -> u8 {
     let request = &invocation.request;
-    let client = match dry_run_client(invocation) {
-        Ok(client) => client,
-        Err(error) => return report(&error),
-    };
-    let job = seozoom::Job::Pages {
-        page_size,
-        max_rows: Some(max_rows),
-    };
-    let estimate = match client.estimate_job(request, job) {
-        Ok(estimate) => estimate,
-        Err(error) => return report(&error),
-    };
-    let pages = match request.pages(page_size, max_rows) {
-        Ok(pages) => pages,
-        Err(error) => return report(&error),
-    };
-    let mut lines = Vec::new();
-    for page in pages {
-        match client.redacted_url(&page) {
-            Ok(url) => lines.push(format!("GET {url}")),
-            Err(error) => return report(&error),
+    let lines = || -> Result<Vec<String>, Error> {
+        let client = dry_run_client(invocation)?;
+        let job = seozoom::Job::Pages {
+            page_size,
+            max_rows: Some(max_rows),
+        };
+        let estimate = client.estimate_job(request, job)?;
+        let mut lines = request
+            .pages(page_size, max_rows)?
+            .take(DRY_RUN_PAGES_SHOWN + 1)
+            .map(|page| Ok(format!("GET {}", client.redacted_url(&page)?)))
+            .collect::<Result<Vec<_>, Error>>()?;
+        let mut pages = lines.len();
+        if pages > DRY_RUN_PAGES_SHOWN {
+            // Full pages but a last one: the cap over the page size, rounded up
+            // (the page size passed the validator, so it is at least 1).
+            let size = usize::try_from(page_size).unwrap_or(1).max(1);
+            pages = max_rows.div_ceil(size);
+            lines.truncate(DRY_RUN_PAGES_SHOWN);
+            lines.push(format!(
+                "... {} more pages like these",
+                pages - DRY_RUN_PAGES_SHOWN
+            ));
         }
+        let summary = job_summary(
+            format!(
+                "at most {} (fewer if a page comes back short)",
+                requests(pages)
+            ),
+            estimate,
+            invocation.budget,
+        );
+        lines.push(summary);
+        Ok(lines)
+    };
+    match lines() {
+        Ok(lines) => print_lines(&lines),
+        Err(error) => report(&error),
     }
-    let requests = lines.len();
-    lines.push(format!(
-        "at most {requests} request{} (fewer if a page comes back short), estimated cost {}..{} units{}",
-        if requests == 1 { "" } else { "s" },
+}
+
+/// `1 request`, `3 requests`.
+fn requests(n: usize) -> String {
+    format!("{n} request{}", if n == 1 { "" } else { "s" })
+}
+
+/// The last line of a dry run: how many requests, the job's estimate, and a
+/// note when it is over the budget.
+fn job_summary(requests: String, estimate: seozoom::Estimate, budget: Option<i64>) -> String {
+    format!(
+        "{requests}, estimated cost {}..{} units{}",
         estimate.min,
         estimate.max,
-        over_budget(invocation.budget, estimate.max),
-    ));
-    print_lines(&lines)
+        over_budget(budget, estimate.max),
+    )
 }
 
 /// The note of a dry run whose job may cost more than the budget.

@@ -397,6 +397,26 @@ fn max_rows_dry_run_lists_the_pages_and_the_whole_estimate() {
 }
 
 #[test]
+fn a_dry_run_of_many_pages_lists_the_first_and_counts_the_rest() {
+    let server = Server::json("{}");
+    let run = domain_keywords(
+        &server.base_url(),
+        &["--dry-run", "--limit", "1", "--max-rows", "1000000000"],
+    );
+    run.expect_code(0).expect_no_key();
+    assert_eq!(server.seen(), []);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 102, "{}", run.stdout);
+    assert!(lines[99].ends_with("&offset=99&limit=1"), "{}", lines[99]);
+    assert_eq!(lines[100], "... 999999900 more pages like these");
+    assert!(
+        lines[101].starts_with("at most 1000000000 requests (fewer if a page comes back short)"),
+        "{}",
+        lines[101]
+    );
+}
+
+#[test]
 fn a_paged_job_over_budget_is_refused_whole() {
     let sandbox = sandbox();
     let run = domain_keywords(
