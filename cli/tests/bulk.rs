@@ -369,17 +369,22 @@ fn max_rows_fetches_one_page_when_a_rule_pins_the_offset() {
     assert_eq!(run.json()["ResultRows"], 5);
 }
 
-#[test]
-fn max_rows_dry_run_lists_the_pages_and_the_whole_estimate() {
+/// The lines a `--dry-run` of `domains keywords` with these arguments prints,
+/// having checked that it succeeds, sends nothing and never shows the key.
+fn paged_dry_run(extra: &[&str]) -> Vec<String> {
     let server = Server::json("{}");
-    let run = domain_keywords(
-        &server.base_url(),
-        &["--dry-run", "--limit", "10", "--max-rows", "25"],
-    );
+    let mut args = vec!["--dry-run"];
+    args.extend_from_slice(extra);
+    let run = domain_keywords(&server.base_url(), &args);
     run.expect_code(0).expect_no_key();
     assert_eq!(server.seen(), [], "a dry run sends nothing");
-    let lines: Vec<&str> = run.stdout.lines().collect();
-    assert_eq!(lines.len(), 4, "{}", run.stdout);
+    run.stdout.lines().map(str::to_owned).collect()
+}
+
+#[test]
+fn max_rows_dry_run_lists_the_pages_and_the_whole_estimate() {
+    let lines = paged_dry_run(&["--limit", "10", "--max-rows", "25"]);
+    assert_eq!(lines.len(), 4, "{lines:?}");
     for (line, (offset, limit)) in lines.iter().zip([(0, 10), (10, 10), (20, 5)]) {
         assert!(
             line.starts_with("GET ") && line.ends_with(&format!("&offset={offset}&limit={limit}")),
@@ -398,15 +403,8 @@ fn max_rows_dry_run_lists_the_pages_and_the_whole_estimate() {
 
 #[test]
 fn a_dry_run_of_many_pages_lists_the_first_and_counts_the_rest() {
-    let server = Server::json("{}");
-    let run = domain_keywords(
-        &server.base_url(),
-        &["--dry-run", "--limit", "1", "--max-rows", "1000000000"],
-    );
-    run.expect_code(0).expect_no_key();
-    assert_eq!(server.seen(), []);
-    let lines: Vec<&str> = run.stdout.lines().collect();
-    assert_eq!(lines.len(), 102, "{}", run.stdout);
+    let lines = paged_dry_run(&["--limit", "1", "--max-rows", "1000000000"]);
+    assert_eq!(lines.len(), 102, "{lines:?}");
     assert!(lines[99].ends_with("&offset=99&limit=1"), "{}", lines[99]);
     assert_eq!(lines[100], "... 999999900 more pages like these");
     assert!(
