@@ -422,18 +422,13 @@ impl Client {
     /// from the hold, so other calls and jobs on this client and its clones
     /// cannot take what the job was admitted with.
     fn hold_job(&self, what: &str, estimate: Estimate) -> Result<Arc<JobHold>, Error> {
-        let Some(budget) = self.budget() else {
-            return self.ledger().hold_job(what, estimate.max).map(Arc::new);
+        // No finite budget covers an unbounded job: the ledger refuses it; the
+        // name says how to bound it.
+        let what = match estimate.max {
+            i64::MAX => format!("{what} (no row cap: give one to bound the cost)"),
+            _ => what.to_owned(),
         };
-        if estimate.max == i64::MAX {
-            return Err(Error::OverBudget {
-                operation: format!("{what} (no row cap: give one to bound the cost)"),
-                estimate_max: estimate.max,
-                budget_left: (budget - self.units().used).max(0),
-                budget,
-            });
-        }
-        self.ledger().hold_job(what, estimate.max).map(Arc::new)
+        self.ledger().hold_job(&what, estimate.max).map(Arc::new)
     }
 
     /// Send a request of any size as a batched job and merge the results into

@@ -2,6 +2,7 @@
 //! before it is sent, and the budget guard. All figures come from the operation
 //! table; nothing here names an action.
 
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crate::error::Error;
@@ -168,7 +169,7 @@ impl Ledger {
         };
         Ok(JobHold {
             ledger: Arc::clone(self),
-            left: Mutex::new(held),
+            left: AtomicI64::new(held),
         })
     }
 
@@ -224,24 +225,19 @@ impl Drop for Reservation<'_> {
 #[derive(Debug)]
 pub(crate) struct JobHold {
     ledger: Arc<Ledger>,
-    /// Read and written only under the ledger's lock, so that it and the
-    /// ledger's `reserved` always change together.
-    left: Mutex<i64>,
+    /// Read and written only under the ledger's lock (the accessors take its
+    /// state as proof), so that it and the ledger's `reserved` always change
+    /// together; atomic only so that the hold can be shared.
+    left: AtomicI64,
 }
 
 impl JobHold {
     fn left(&self, _ledger: &LedgerState) -> i64 {
-        *self
-            .left
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.left.load(Ordering::Relaxed)
     }
 
     fn set_left(&self, _ledger: &mut LedgerState, left: i64) {
-        *self
-            .left
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner()) = left;
+        self.left.store(left, Ordering::Relaxed);
     }
 }
 
