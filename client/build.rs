@@ -12,7 +12,7 @@ mod seozoom_codegen;
 // The generator's modules refer to each other through `crate::`; re-export them at
 // this crate's root so those paths resolve here as they do in `seozoom-codegen`.
 #[allow(unused_imports)]
-use seozoom_codegen::{diagnostics, emit, model, names, parse, validate};
+use seozoom_codegen::{diagnostics, emit, model, names, parse, resolve, validate};
 
 use std::path::Path;
 

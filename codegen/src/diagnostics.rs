@@ -44,7 +44,7 @@ impl SourceFile {
 }
 
 /// One problem in the spec, with where it is.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Diagnostic {
     /// Spec file as given to the generator.
     pub file: String,
@@ -109,13 +109,24 @@ impl<'a> Collector<'a> {
     }
 
     /// All problems sorted by position, or `Ok` when there were none.
-    pub fn finish(mut self) -> Result<(), Diagnostics> {
+    pub fn finish(self) -> Result<(), Diagnostics> {
         if self.found.is_empty() {
             return Ok(());
         }
+        Err(self.into_diagnostics())
+    }
+
+    /// All problems sorted by position, each once: a shared definition used
+    /// by several actions is reported once, where it is written.
+    pub fn into_diagnostics(mut self) -> Diagnostics {
         self.found.sort_by_key(|(start, _)| *start);
-        Err(Diagnostics(
-            self.found.into_iter().map(|(_, d)| d).collect(),
-        ))
+        let mut seen = std::collections::HashSet::new();
+        Diagnostics(
+            self.found
+                .into_iter()
+                .map(|(_, d)| d)
+                .filter(|d| seen.insert(d.clone()))
+                .collect(),
+        )
     }
 }

@@ -1,6 +1,7 @@
 //! The seozoom generator: spec (TOML) -> validated model -> Rust.
 //!
-//! Three stages, each in its own module: [`parse`] reads the file with spans,
+//! Three stages, each in its own module: [`parse`] reads the file with spans
+//! (and [`resolve`] expands its references to shared definitions),
 //! [`validate`] checks it and builds the [`model`] (collecting every error, each
 //! with file, line and column), and [`emit`] turns the model into a formatted,
 //! deterministic Rust file. A bad spec gives [`Diagnostics`], never a panic.
@@ -13,6 +14,7 @@ pub mod emit;
 pub mod model;
 pub mod names;
 pub mod parse;
+pub mod resolve;
 pub mod validate;
 
 use std::path::Path;

@@ -1,17 +1,63 @@
 //! Stage 1: the spec file as written, deserialized with byte spans.
 //!
-//! These types mirror the TOML layout documented in `spec/README.md` one to one.
-//! They make no decisions: names are not checked, references are not resolved and
-//! figures are not compared here; `validate` does all of that, with the spans kept
-//! here pointing back at the spec text.
+//! These types mirror the TOML layout documented in `spec/README.md` one to one,
+//! references included: a parameter, a cost, a provenance or a fieldset may be
+//! written once under a name and referred to by that name. Nothing is resolved
+//! or checked here; [`crate::resolve`] expands the references and
+//! [`crate::validate`] checks the result, both with the spans kept here pointing
+//! back at the spec text.
 
-use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::marker::PhantomData;
+
+use serde::de::{self, Deserializer, MapAccess, Visitor};
+use serde::{Deserialize, de::value::MapAccessDeserializer};
 use toml::Spanned;
 
 use crate::diagnostics::{Diagnostic, SourceFile};
 
 /// A string with the byte range it came from.
 pub type S = Spanned<String>;
+
+/// Either a name that refers to a definition written elsewhere in the spec, or
+/// the definition itself, inline. In TOML: `"limit"` or `{ use = "limit", ... }`.
+#[derive(Debug, Clone)]
+pub enum Entry<T> {
+    /// A reference by name (its span is the span of the surrounding `Spanned`).
+    Name(String),
+    /// A table written in place.
+    Inline(T),
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Entry<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct EntryVisitor<T>(PhantomData<T>);
+
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for EntryVisitor<T> {
+            type Value = Entry<T>;
+
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a name (string) or a table")
+            }
+
+            fn visit_str<E: de::Error>(self, name: &str) -> Result<Self::Value, E> {
+                Ok(Entry::Name(name.to_owned()))
+            }
+
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+                // The table's own keys keep their spans: each value is read by
+                // the TOML deserializer itself.
+                T::deserialize(MapAccessDeserializer::new(map)).map(Entry::Inline)
+            }
+        }
+
+        deserializer.deserialize_any(EntryVisitor(PhantomData))
+    }
+}
+
+/// A reference or an inline definition, with where it is written.
+pub type Ref<T> = Spanned<Entry<T>>;
 
 /// The whole spec file.
 #[derive(Debug, Deserialize)]
@@ -20,6 +66,15 @@ pub struct SpecFile {
     pub api: Api,
     pub envelope: Envelope,
     pub common: Common,
+    /// Provenance written once and referred to by name.
+    #[serde(default)]
+    pub provenance: BTreeMap<String, Provenance>,
+    /// Parameters written once and referred to by name from the actions.
+    #[serde(default)]
+    pub params: BTreeMap<String, Spanned<ParamDef>>,
+    /// Cost readings written once and referred to by name from the actions.
+    #[serde(default)]
+    pub costs: BTreeMap<String, Spanned<CostDef>>,
     #[serde(default)]
     pub groups: Vec<Group>,
     #[serde(default)]
@@ -78,9 +133,9 @@ pub struct EnvelopeMember {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Common {
-    pub key: Param,
-    pub database: Param,
-    pub action: Param,
+    pub key: Spanned<ParamDef>,
+    pub database: Spanned<ParamDef>,
+    pub action: Spanned<ParamDef>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -101,7 +156,7 @@ pub struct Enum {
     /// An open enum keeps values it does not know (`Other(String)`).
     #[serde(default)]
     pub open: Option<Spanned<bool>>,
-    pub source: Option<Provenance>,
+    pub source: Option<Ref<Provenance>>,
     pub values: Vec<EnumValue>,
 }
 
@@ -128,14 +183,16 @@ pub struct Record {
     pub name: S,
     pub rust: S,
     pub description: S,
-    /// Fieldsets whose fields come first, in this order.
+    /// Fieldsets whose fields come first, in this order (the plain form; a
+    /// fieldset's name among `fields` says the same in place).
     #[serde(default)]
     pub include: Vec<S>,
+    /// The record's fields in order: a fieldset's name stands for its fields.
     #[serde(default)]
-    pub fields: Vec<Field>,
+    pub fields: Vec<Ref<Field>>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Field {
     pub wire: S,
@@ -165,48 +222,59 @@ pub struct Action {
     #[serde(default)]
     pub aliases: Vec<S>,
     pub description: S,
+    /// Shared parameters by name, a shared one with overrides
+    /// (`{ use = "limit", description = "..." }`) or one written in place.
     #[serde(default)]
-    pub params: Vec<Param>,
+    pub params: Vec<Ref<ParamDef>>,
     #[serde(default)]
     pub rules: Vec<Rule>,
     pub response: Response,
-    pub cost: Cost,
+    /// A shared cost reading by name, or a table (usually `use` plus the
+    /// figures the reference prints for this action).
+    pub cost: Ref<CostDef>,
 }
 
-#[derive(Debug, Deserialize)]
+/// A parameter as written: every key is optional here because a definition may
+/// build on another (`use`); [`crate::resolve`] says which are missing.
+#[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Param {
-    pub wire: S,
+pub struct ParamDef {
+    /// The definition this one builds on.
+    #[serde(rename = "use")]
+    pub base: Option<S>,
+    pub wire: Option<S>,
     pub rust: Option<S>,
     #[serde(rename = "type")]
-    pub ty: S,
-    pub description: S,
-    pub required: Spanned<bool>,
+    pub ty: Option<S>,
+    pub description: Option<S>,
+    pub required: Option<Spanned<bool>>,
     /// Why the parameter is required or optional (the reference rarely says).
-    pub presence: Option<Provenance>,
-    #[serde(default)]
+    pub presence: Option<Ref<Provenance>>,
     pub list: Option<Spanned<bool>>,
-    pub min_items: Option<Limit>,
-    pub max_items: Option<Limit>,
-    pub min: Option<Limit>,
-    pub max: Option<Limit>,
+    pub min_items: Option<Ref<LimitDef>>,
+    pub max_items: Option<Ref<LimitDef>>,
+    pub min: Option<Ref<LimitDef>>,
+    pub max: Option<Ref<LimitDef>>,
     /// Sent when the caller gives no value.
     pub default: Option<Spanned<toml::Value>>,
     /// Filled in by the client, never by the caller (`api_key`, `action`).
-    #[serde(default)]
     pub implicit: Option<Spanned<bool>>,
 }
 
-/// A figure and where it comes from.
-#[derive(Debug, Deserialize)]
+/// A figure and where it comes from: `{ value, source, note }`, or
+/// `{ value, why = "name" }` with the provenance written once under `[provenance]`.
+/// As a name, `"per_request"` is the action's first trailing cost figure.
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Limit {
-    pub value: Spanned<i64>,
-    pub source: S,
+pub struct LimitDef {
+    pub value: Option<Spanned<i64>>,
+    pub source: Option<S>,
     pub note: Option<S>,
+    /// A provenance written once under `[provenance]`.
+    pub why: Option<S>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Provenance {
     pub source: S,
@@ -235,19 +303,27 @@ pub struct Response {
     pub description: S,
 }
 
-#[derive(Debug, Deserialize)]
+/// A cost as written; like [`ParamDef`], it may build on another (`use`).
+#[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Cost {
+pub struct CostDef {
+    /// The definition this one builds on.
+    #[serde(rename = "use")]
+    pub base: Option<S>,
     /// The unit figure(s) exactly as the reference prints them.
-    pub printed: S,
+    pub printed: Option<S>,
     /// The two trailing figures exactly as printed.
-    pub trailing: S,
-    pub units: Spanned<Vec<i64>>,
-    pub charged: S,
-    pub charged_source: Provenance,
-    pub per_request: Limit,
-    pub per_request_counts: S,
-    pub requests_per_minute: Limit,
+    pub trailing: Option<S>,
+    /// The figures of `printed` as numbers (the plain form); read from
+    /// `printed` when left out.
+    pub units: Option<Spanned<Vec<i64>>>,
+    pub charged: Option<S>,
+    pub charged_source: Option<Ref<Provenance>>,
+    /// Without a `value`, the first figure of `trailing`.
+    pub per_request: Option<Ref<LimitDef>>,
+    pub per_request_counts: Option<S>,
+    /// Without a `value`, the second figure of `trailing`.
+    pub requests_per_minute: Option<Ref<LimitDef>>,
 }
 
 /// Parse the spec text; a syntax or shape error becomes one located diagnostic.

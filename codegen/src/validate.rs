@@ -12,6 +12,7 @@ use crate::diagnostics::{Collector, Diagnostics, SourceFile};
 use crate::model::*;
 use crate::names::{pascal_problem, snake_problem, to_pascal, to_screaming};
 use crate::parse::{self, S};
+use crate::resolve::{self, figures};
 
 /// Type names the runtime already uses; a spec name must not shadow them.
 const RUNTIME_NAMES: &[&str] = &[
@@ -87,7 +88,13 @@ pub fn validate(file: &SourceFile, spec: &parse::SpecFile) -> Result<Spec, Diagn
         source: source(&mut cx, &api.no_data.source, api.no_data.note.as_ref()),
     };
 
-    let enums: Vec<Enum> = spec.enums.iter().map(|e| enum_def(&mut cx, e)).collect();
+    let resolved = resolve::resolve(&mut cx.c, spec);
+    let enums: Vec<Enum> = spec
+        .enums
+        .iter()
+        .zip(&resolved.enum_sources)
+        .map(|(e, source)| enum_def(&mut cx, e, source.as_ref()))
+        .collect();
     // Record names are known before fields are checked, so records may nest each other.
     for r in &spec.records {
         snake_name(&mut cx, &r.name);
@@ -101,19 +108,17 @@ pub fn validate(file: &SourceFile, spec: &parse::SpecFile) -> Result<Spec, Diagn
             );
         }
     }
-    let fieldsets: BTreeMap<String, Vec<Field>> = spec
-        .fieldsets
-        .iter()
-        .map(|fs| {
-            described(&mut cx, &fs.description);
-            let fields = fs.fields.iter().map(|f| field(&mut cx, f)).collect();
-            (text(&fs.name), fields)
-        })
-        .collect();
-    let records = spec
+    // A fieldset is checked where it is written, used or not.
+    for fs in &spec.fieldsets {
+        described(&mut cx, &fs.description);
+        for f in &fs.fields {
+            field(&mut cx, f);
+        }
+    }
+    let records = resolved
         .records
         .iter()
-        .map(|r| record(&mut cx, r, &fieldsets))
+        .map(|r| record(&mut cx, r))
         .collect();
 
     let envelope = Envelope {
@@ -124,17 +129,21 @@ pub fn validate(file: &SourceFile, spec: &parse::SpecFile) -> Result<Spec, Diagn
         response: member(&mut cx, &spec.envelope.response),
     };
 
-    let common = common(&mut cx, &spec.common);
+    // Without the common parameters no action can be checked; what made them
+    // unreadable has been reported.
+    let Some(common) = common(&mut cx, &resolved.common) else {
+        return Err(cx.c.into_diagnostics());
+    };
     let groups: Vec<Group> = spec.groups.iter().map(|g| group(&mut cx, g)).collect();
     let mut seen_actions = BTreeSet::new();
-    let actions = spec
+    let actions = resolved
         .actions
         .iter()
         .filter_map(|a| {
             let action = action(&mut cx, a, &groups, &common)?;
             if !seen_actions.insert((action.group.clone(), action.wire.clone())) {
                 cx.c.error(
-                    span(&a.wire),
+                    span(&a.raw.wire),
                     format!(
                         "action `{}` is defined twice in group `{}`",
                         action.wire, action.group
@@ -236,7 +245,7 @@ fn source(cx: &mut Cx, s: &S, note: Option<&S>) -> Source {
     }
 }
 
-fn limit(cx: &mut Cx, l: &parse::Limit) -> Limit {
+fn limit(cx: &mut Cx, l: &resolve::Limit) -> Limit {
     Limit {
         value: *l.value.get_ref(),
         source: source(cx, &l.source, l.note.as_ref()),
@@ -265,7 +274,7 @@ fn member(cx: &mut Cx, m: &parse::EnvelopeMember) -> Member {
     }
 }
 
-fn enum_def(cx: &mut Cx, e: &parse::Enum) -> Enum {
+fn enum_def(cx: &mut Cx, e: &parse::Enum, source: Option<&resolve::Provenance>) -> Enum {
     snake_name(cx, &e.name);
     let type_name = type_name(cx, &e.rust);
     let mut wires = BTreeSet::new();
@@ -320,7 +329,7 @@ fn enum_def(cx: &mut Cx, e: &parse::Enum) -> Enum {
         type_name,
         description: described(cx, &e.description),
         open: flag(&e.open),
-        source: e.source.as_ref().map(|p| provenance(cx, p)),
+        source: source.map(|p| provenance(cx, p)),
         values,
     }
 }
@@ -435,26 +444,13 @@ fn field_type(cx: &mut Cx, f: &parse::Field) -> FieldType {
     }
 }
 
-fn record(cx: &mut Cx, r: &parse::Record, fieldsets: &BTreeMap<String, Vec<Field>>) -> Record {
-    let mut fields = Vec::new();
-    for include in &r.include {
-        match fieldsets.get(include.get_ref()) {
-            Some(set) => fields.extend(set.iter().cloned()),
-            None => cx.c.error(
-                span(include),
-                format!("`include` names no fieldset: `{}`", include.get_ref()),
-            ),
-        }
-    }
-    let own_start = fields.len();
-    fields.extend(r.fields.iter().map(|f| field(cx, f)));
+fn record(cx: &mut Cx, resolved: &resolve::Record) -> Record {
+    let r = resolved.raw;
+    let fields: Vec<Field> = resolved.fields.iter().map(|f| field(cx, f)).collect();
     let mut wires = BTreeSet::new();
     let mut rusts = BTreeSet::new();
     for (i, f) in fields.iter().enumerate() {
-        let at = r
-            .fields
-            .get(i.wrapping_sub(own_start))
-            .map_or(span(&r.name), |f| span(&f.wire));
+        let at = span(&resolved.fields[i].wire);
         if !wires.insert(f.wire.clone()) {
             cx.c.error(
                 at.clone(),
@@ -487,11 +483,15 @@ fn record(cx: &mut Cx, r: &parse::Record, fieldsets: &BTreeMap<String, Vec<Field
     }
 }
 
-fn common(cx: &mut Cx, c: &parse::Common) -> Common {
-    let key = param(cx, &c.key);
-    let database = param(cx, &c.database);
-    let action = param(cx, &c.action);
-    for (p, role) in [(&c.key, "key"), (&c.action, "action")] {
+fn common(cx: &mut Cx, c: &resolve::Common) -> Option<Common> {
+    let (Some(raw_key), Some(raw_database), Some(raw_action)) = (&c.key, &c.database, &c.action)
+    else {
+        return None;
+    };
+    let key = param(cx, raw_key);
+    let database = param(cx, raw_database);
+    let action = param(cx, raw_action);
+    for (p, role) in [(raw_key, "key"), (raw_action, "action")] {
         if !flag(&p.implicit) || p.ty.get_ref() != "string" {
             cx.c.error(
                 span(&p.wire),
@@ -503,15 +503,15 @@ fn common(cx: &mut Cx, c: &parse::Common) -> Common {
     }
     if !matches!(database.ty, ParamType::Enum { .. }) || database.default.is_none() {
         cx.c.error(
-            span(&c.database.ty),
+            span(&raw_database.ty),
             "the `database` parameter must be an enum with a `default`",
         );
     }
-    Common {
+    Some(Common {
         key,
         database,
         action,
-    }
+    })
 }
 
 fn group(cx: &mut Cx, g: &parse::Group) -> Group {
@@ -534,7 +534,7 @@ fn group(cx: &mut Cx, g: &parse::Group) -> Group {
     }
 }
 
-fn param(cx: &mut Cx, p: &parse::Param) -> Param {
+fn param(cx: &mut Cx, p: &resolve::Param) -> Param {
     let rust = match &p.rust {
         Some(rust) => snake_name(cx, rust),
         None => {
@@ -670,7 +670,13 @@ fn value_of(
     }
 }
 
-fn action(cx: &mut Cx, a: &parse::Action, groups: &[Group], common: &Common) -> Option<Action> {
+fn action(
+    cx: &mut Cx,
+    resolved: &resolve::Action,
+    groups: &[Group],
+    common: &Common,
+) -> Option<Action> {
+    let a = resolved.raw;
     let Some(group) = groups.iter().find(|g| &g.wire == a.group.get_ref()) else {
         cx.c.error(
             span(&a.group),
@@ -691,7 +697,7 @@ fn action(cx: &mut Cx, a: &parse::Action, groups: &[Group], common: &Common) -> 
         &common.database.wire,
         &common.action.wire,
     ];
-    for p in &a.params {
+    for p in &resolved.params {
         let param = param(cx, p);
         if param.implicit {
             cx.c.error(span(&p.wire), "only common parameters are implicit");
@@ -721,7 +727,7 @@ fn action(cx: &mut Cx, a: &parse::Action, groups: &[Group], common: &Common) -> 
     }
     let rules = a.rules.iter().map(|r| rule(cx, r, &params)).collect();
     let response = response(cx, &a.response, &params);
-    let cost = cost(cx, &a.cost, a, &params);
+    let cost = cost(cx, resolved.cost.as_ref()?, &resolved.params, &params);
 
     Some(Action {
         group: group.wire.clone(),
@@ -849,29 +855,24 @@ fn response(cx: &mut Cx, r: &parse::Response, params: &[Param]) -> Response {
     }
 }
 
-/// The numbers in a printed figure: `"50 and 10"` -> `[50, 10]`, `"10.000"` -> `[10000]`
-/// (the reference writes thousands with a dot).
-fn figures(printed: &str) -> Vec<i64> {
-    printed
-        .split(|c: char| !c.is_ascii_digit() && c != '.')
-        .map(|part| part.replace('.', ""))
-        .filter(|part| !part.is_empty())
-        .filter_map(|part| part.parse().ok())
-        .collect()
-}
-
-fn cost(cx: &mut Cx, c: &parse::Cost, a: &parse::Action, params: &[Param]) -> Cost {
-    let units = c.units.get_ref().clone();
-    if units.is_empty() || units.len() > 2 || units.iter().any(|u| *u <= 0) {
-        cx.c.error(span(&c.units), "`units` holds one or two positive figures");
+fn cost(cx: &mut Cx, c: &resolve::Cost, raw_params: &[resolve::Param], params: &[Param]) -> Cost {
+    let units = figures(c.printed.get_ref());
+    if let Some(given) = &c.units
+        && given.get_ref() != &units
+    {
+        cx.c.error(
+            span(given),
+            format!(
+                "`printed` \"{}\" does not show the figures of `units` {:?}",
+                c.printed.get_ref(),
+                given.get_ref()
+            ),
+        );
     }
-    if figures(c.printed.get_ref()) != units {
+    if units.is_empty() || units.len() > 2 || units.iter().any(|u| *u <= 0) {
         cx.c.error(
             span(&c.printed),
-            format!(
-                "`printed` \"{}\" does not show the figures of `units` {units:?}",
-                c.printed.get_ref()
-            ),
+            "`printed` shows one or two positive unit figures",
         );
     }
     let per_request = limit(cx, &c.per_request);
@@ -926,7 +927,7 @@ fn cost(cx: &mut Cx, c: &parse::Cost, a: &parse::Action, params: &[Param]) -> Co
         }
     }
     // An inferred limit must be the figure it was inferred from.
-    for (p, raw) in params.iter().zip(&a.params) {
+    for (p, raw) in params.iter().zip(raw_params) {
         for (l, raw_l) in [
             (&p.max_items, &raw.max_items),
             (&p.max, &raw.max),
@@ -956,18 +957,5 @@ fn cost(cx: &mut Cx, c: &parse::Cost, a: &parse::Action, params: &[Param]) -> Co
         per_request,
         per_request_counts,
         requests_per_minute,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::figures;
-
-    #[test]
-    fn figures_read_as_printed() {
-        assert_eq!(figures("50 and 10"), vec![50, 10]);
-        assert_eq!(figures("10.000 / 20"), vec![10000, 20]);
-        assert_eq!(figures("1 / 150"), vec![1, 150]);
-        assert_eq!(figures("100"), vec![100]);
     }
 }

@@ -8,9 +8,7 @@ use std::ffi::OsStr;
 use std::path::Path;
 use std::process::{Command, Output};
 
-use common::{
-    replaced, scratch_file, spec_text, spec_with_keywords_related, with_table_after, without_table,
-};
+use common::{replaced, scratch_file, spec_text, spec_with_keywords_related, without_line};
 use seozoom_codegen::diff::{self, Level, Version};
 use seozoom_codegen::load_str;
 
@@ -42,23 +40,15 @@ fn report(new: &str) -> String {
 
 /// The domain keyword record loses `ranking_url`.
 fn removed_field(text: &str) -> String {
-    without_table(text, "wire = \"ranking_url\"")
+    without_line(text, "wire = \"ranking_url\"")
 }
 
 /// `urls keywords` gets an optional `offset`.
 fn added_optional_param(text: &str) -> String {
-    with_table_after(
+    replaced(
         text,
-        "description = \"Maximum number of keywords to return.\"",
-        r#"
-[[actions.params]]
-wire = "offset"
-type = "integer"
-description = "Index from which results start; 0 starts at the first keyword."
-required = false
-presence = { source = "decided", note = "as in domains keywords" }
-min = { value = 0, source = "decided", note = "an index cannot be negative" }
-"#,
+        r#"{ use = "limit", description = "Maximum number of keywords to return." }]"#,
+        r#"{ use = "limit", description = "Maximum number of keywords to return." }, { wire = "offset", type = "integer", description = "Index from which results start; 0 starts at the first keyword.", required = false, presence = { source = "decided", note = "as in domains keywords" }, min = { value = 0, source = "decided", note = "an index cannot be negative" } }]"#,
     )
 }
 
@@ -91,7 +81,7 @@ fn a_removed_field_is_breaking() {
 
 #[test]
 fn a_field_removed_from_a_fieldset_is_removed_from_every_record_that_includes_it() {
-    let text = without_table(&spec_text(), "wire = \"KD\"");
+    let text = without_line(&spec_text(), "wire = \"KD\"");
     assert_eq!(
         lines(&text),
         [
@@ -173,8 +163,8 @@ fn each_kind_of_change_is_classified() {
         (
             replaced(
                 &added_optional_param(&spec),
-                "first keyword.\"\nrequired = false",
-                "first keyword.\"\nrequired = true",
+                "first keyword.\", required = false",
+                "first keyword.\", required = true",
             ),
             "BREAKING  added     action urls keywords / param offset: required integer, a new argument: `client.urls().keywords(url, limit, offset)`",
         ),
@@ -182,8 +172,8 @@ fn each_kind_of_change_is_classified() {
         (
             replaced(
                 &spec,
-                "wire = \"tag\"\ntype = \"string\"",
-                "wire = \"tag\"\ntype = \"string\"\nnullable = true",
+                "wire = \"tag\", type = \"string\",",
+                "wire = \"tag\", type = \"string\", nullable = true,",
             ),
             "BREAKING  changed   record monitored_keyword / field tag: type String (string) -> Option<String> (string, nullable); the field's Rust type changes",
         ),
@@ -191,8 +181,8 @@ fn each_kind_of_change_is_classified() {
         (
             replaced(
                 &spec,
-                "wire = \"posizione\"\nrust = \"position\"",
-                "wire = \"posizione\"\nrust = \"rank\"",
+                "wire = \"posizione\", rust = \"position\"",
+                "wire = \"posizione\", rust = \"rank\"",
             ),
             "BREAKING  changed   record ai_overview_keyword / field posizione: rust `AiOverviewKeyword::position` -> `AiOverviewKeyword::rank`; renamed field",
         ),
@@ -200,14 +190,14 @@ fn each_kind_of_change_is_classified() {
         (
             replaced(
                 &spec,
-                "[[enums.values]]\nwire = \"navigational\"",
-                "[[enums.values]]\nwire = \"commercial\"\nrust = \"Commercial\"\ndescription = \"Looking to compare before buying.\"\n\n[[enums.values]]\nwire = \"navigational\"",
+                "{ wire = \"navigational\"",
+                "{ wire = \"commercial\", rust = \"Commercial\", description = \"Looking to compare before buying.\" },\n    { wire = \"navigational\"",
             ),
             "minor     added     enum search_intent / value commercial: `SearchIntent::Commercial` (the enum is `#[non_exhaustive]`)",
         ),
         // A value removed from a closed enum.
         (
-            without_table(&spec, "wire = \"exited\""),
+            without_line(&spec, "wire = \"exited\""),
             "BREAKING  removed   enum keyword_type / value exited: `KeywordType::Exited` (the value is now refused)",
         ),
         // Provenance of a limit, a cost figure and a description: documentation and figures.
@@ -220,11 +210,8 @@ fn each_kind_of_change_is_classified() {
             "patch     changed   action urls metrics / param url: max_items 30 (stated) -> 30 (observed); provenance only",
         ),
         (
-            replaced(&spec, "trailing = \"1 / 150\"", "trailing = \"1 / 100\"").replacen(
-                "value = 150, source = \"inferred\"",
-                "value = 100, source = \"inferred\"",
-                1,
-            ),
+            // The requests-per-minute figure is read from `trailing`.
+            replaced(&spec, "trailing = \"1 / 150\"", "trailing = \"1 / 100\""),
             "patch     changed   action urls urlpza / cost: requests_per_minute 150 (inferred) -> 100 (inferred); the client's rate limit for the operation",
         ),
         (
@@ -246,12 +233,12 @@ fn required_ness_and_list_ness_changes_are_breaking() {
     let spec = spec_text();
     let required = replaced(
         &spec,
-        "Result page, 1 to 5; required when `type` is `bypage`.\"\nrequired = false",
-        "Result page, 1 to 5; required when `type` is `bypage`.\"\nrequired = true",
+        "Result page, 1 to 5; required when `type` is `bypage`.\", required = false",
+        "Result page, 1 to 5; required when `type` is `bypage`.\", required = true",
     );
     // The validator refuses a rule about a parameter that is always required, so
     // drop that rule too; its removal is a compatible change of its own.
-    let required = without_table(&required, "if_value = \"bypage\"");
+    let required = without_line(&required, "if_value = \"bypage\"");
     assert_eq!(
         lines(&required),
         [
@@ -261,8 +248,9 @@ fn required_ness_and_list_ness_changes_are_breaking() {
     );
     let single = replaced(
         &spec,
-        "list = true\nmin_items = { value = 1, source = \"decided\", note = \"an empty list would be a charged call with no input\" }\nmax_items = { value = 10, source = \"stated\" }",
-        "",
+        // The first is niches'.
+        r#"{ use = "domains", max_items = { value = 10, source = "stated" } },"#,
+        r#"{ use = "domain", description = "Domains to query, joined with `|` on the wire." },"#,
     );
     assert_eq!(
         lines(&single),

@@ -63,8 +63,8 @@ fn output_is_formatted_rust() {
 #[test]
 fn a_field_added_to_the_spec_appears_in_the_generated_type() {
     let text = common::edited(
-        "wire = \"pza\"\ntype = \"integer\"",
-        "wire = \"pza_trend\"\nrust = \"page_authority_trend\"\ntype = \"number\"\nnullable = true\ndescription = \"Change of page authority over the last month.\"\n\n[[records.fields]]\nwire = \"pza\"\ntype = \"integer\"",
+        "{ wire = \"pza\", type = \"integer\"",
+        "{ wire = \"pza_trend\", rust = \"page_authority_trend\", type = \"number\", nullable = true, description = \"Change of page authority over the last month.\" },\n    { wire = \"pza\", type = \"integer\"",
     );
     let before = generate(&common::spec_text());
     let after = generate(&text);

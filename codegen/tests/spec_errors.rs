@@ -63,8 +63,8 @@ fn an_unknown_key_is_located() {
 fn a_wire_name_that_is_not_a_rust_name_needs_one() {
     // `1a3` is the competitor record's wire name; without its `rust` name it cannot be a field.
     let text = edited(
-        "wire = \"1a3\"\nrust = \"positions_1_to_3\"",
-        "wire = \"1a3\"",
+        "wire = \"1a3\", rust = \"positions_1_to_3\",",
+        "wire = \"1a3\",",
     );
     let diagnostics = errors(&text);
     assert_error_at(
@@ -77,16 +77,20 @@ fn a_wire_name_that_is_not_a_rust_name_needs_one() {
 
 #[test]
 fn every_error_is_reported_in_one_run() {
-    let text = edited("trailing = \"10.000 / 20\"", "trailing = \"10.000 / 25\"");
-    let text = text.replacen("type = \"integer\"", "type = \"int\"", 1);
+    let text = edited("params = [\"project_id\"]", "params = [\"projekt_id\"]");
+    let text = text.replacen(
+        "type = \"integer\", description",
+        "type = \"int\", description",
+        1,
+    );
     let text = text.replacen("of = \"project\"", "of = \"projekt\"", 1);
     let diagnostics = errors(&text);
     assert_eq!(diagnostics.0.len(), 3, "{diagnostics}");
     assert_error_at(
         &diagnostics,
         &text,
-        "\"10.000 / 25\"",
-        "reads as [10000, 25]",
+        "\"projekt_id\"",
+        "unknown name `projekt_id`: no `[params.projekt_id]`",
     );
     assert_error_at(&diagnostics, &text, "\"int\"", "unknown field type `int`");
     assert_error_at(&diagnostics, &text, "\"projekt\"", "`of` names no record");
@@ -97,21 +101,33 @@ fn every_error_is_reported_in_one_run() {
 
 #[test]
 fn printed_figures_must_match_units() {
-    let text = edited("printed = \"50 and 10\"", "printed = \"50 and 15\"");
+    // `units` is read from `printed`; the plain form may give both, and then they agree.
+    let text = edited(
+        "printed = \"50 and 10\"",
+        "printed = \"50 and 15\"\nunits = [50, 10]",
+    );
     let diagnostics = errors(&text);
     assert_error_at(
         &diagnostics,
         &text,
-        "\"50 and 15\"",
+        "[50, 10]",
         "does not show the figures of `units` [50, 10]",
+    );
+    let text = edited("printed = \"50 and 10\"", "printed = \"50, 10 and 5\"");
+    let diagnostics = errors(&text);
+    assert_error_at(
+        &diagnostics,
+        &text,
+        "\"50, 10 and 5\"",
+        "one or two positive unit figures",
     );
 }
 
 #[test]
 fn an_inferred_limit_must_be_its_trailing_figure() {
     let text = edited(
-        "max = { value = 10000, source = \"inferred\"",
-        "max = { value = 1000, source = \"inferred\"",
+        "max = \"per_request\"",
+        "max = { value = 1000, source = \"inferred\" }",
     );
     let diagnostics = errors(&text);
     assert_error_at(
@@ -163,7 +179,7 @@ fn a_keyword_is_not_a_rust_name() {
     assert_error_at(
         &diagnostics,
         &text,
-        "\"type\"\ntype",
+        "\"type\", type",
         "`type` is a Rust keyword",
     );
 }
@@ -198,4 +214,119 @@ fn garbage_never_panics() {
     ] {
         assert!(generate_str(FILE, text).is_err(), "{text:?} was accepted");
     }
+}
+
+// --- shared definitions -------------------------------------------------------
+
+#[test]
+fn a_reference_to_an_unknown_name_is_located() {
+    for (from, to, at, message) in [
+        (
+            "cost = \"project_rows\"",
+            "cost = \"project_row\"",
+            "\"project_row\"",
+            "unknown name `project_row`: no `[costs.project_row]`",
+        ),
+        (
+            "\npresence = \"always_sent\"",
+            "\npresence = \"allways_sent\"",
+            "\"allways_sent\"",
+            "unknown provenance `allways_sent`",
+        ),
+        (
+            "why = \"no_empty_list\" }\n",
+            "why = \"no_empty_lists\" }\n",
+            "\"no_empty_lists\"",
+            "unknown provenance `no_empty_lists`",
+        ),
+        (
+            "    \"authority\",",
+            "    \"authorities\",",
+            "\"authorities\"",
+            "unknown fieldset `authorities`",
+        ),
+        (
+            "use = \"domain\"",
+            "use = \"domian\"",
+            "\"domian\"",
+            "unknown name `domian`: no `[params.domian]`",
+        ),
+    ] {
+        let text = edited(from, to);
+        assert_error_at(&errors(&text), &text, at, message);
+    }
+}
+
+#[test]
+fn a_cycle_of_use_is_located() {
+    // `limit` builds on `page_limit`, which builds on `limit`.
+    let text = edited(
+        "[params.limit]\nwire = \"limit\"",
+        "[params.limit]\nuse = \"page_limit\"\nwire = \"limit\"",
+    );
+    let diagnostics = errors(&text);
+    assert_error_at(
+        &diagnostics,
+        &text,
+        "\"page_limit\"\nwire",
+        "`use` makes a cycle: `[params.page_limit]` ends up building on itself",
+    );
+    let text = edited("[costs.rows]\n", "[costs.rows]\nuse = \"two_figures\"\n");
+    assert!(
+        errors(&text).to_string().contains("makes a cycle"),
+        "{}",
+        errors(&text)
+    );
+}
+
+#[test]
+fn an_override_of_something_that_does_not_exist_is_located() {
+    // `[params.url]` has no list limits: an action cannot add one by overriding.
+    let text = edited(
+        "params = [\"url\", \"limit\"]",
+        "params = [{ use = \"url\", max_items = { value = 7, source = \"stated\" } }, \"limit\"]",
+    );
+    let diagnostics = errors(&text);
+    assert_error_at(
+        &diagnostics,
+        &text,
+        "{ value = 7",
+        "`max_items` overrides nothing: `[params.url]` has no `max_items`",
+    );
+}
+
+#[test]
+fn a_shared_definition_reports_what_it_lacks_once() {
+    // `wire` gone from a parameter that seven actions use: one error, at the definition.
+    let text = edited(
+        "[params.project_id]\nwire = \"id\"\n",
+        "[params.project_id]\n",
+    );
+    let diagnostics = errors(&text);
+    let missing: Vec<_> = diagnostics
+        .0
+        .iter()
+        .filter(|d| d.message.contains("has no `wire`"))
+        .collect();
+    assert!(!missing.is_empty(), "{diagnostics}");
+    assert!(
+        missing
+            .iter()
+            .all(|d| d.line > position_of(&text, "[[actions]]").0),
+        "reported where the actions use it: {diagnostics}"
+    );
+}
+
+#[test]
+fn per_request_is_a_figure_of_an_action() {
+    let text = edited(
+        "wire = \"api_key\"",
+        "wire = \"api_key\"\nmax = \"per_request\"",
+    );
+    assert_error_at(
+        &errors(&text),
+        &text,
+        "\"per_request\"\n",
+        "`per_request` is a figure of an action's cost",
+    );
 }

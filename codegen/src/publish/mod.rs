@@ -19,23 +19,31 @@ mod examples;
 mod json;
 mod openapi;
 mod params;
+mod plain;
 mod spec_schema;
 mod wire;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use seozoom_codegen::diagnostics::{Collector, SourceFile};
 use seozoom_codegen::model::Spec;
+use seozoom_codegen::{parse, resolve};
 
 use wire::{Dialect, NO_DATA, SERP};
 
 /// Files under the output directory, by relative path (`/`-separated).
 pub type Files = BTreeMap<String, String>;
 
-/// The spec file's data as JSON: tables become objects, arrays of tables arrays
-/// (in the file's order); nothing is added or dropped.
+/// The spec's data as JSON, every reference to a shared definition written out
+/// in place (`plain.rs`).
 fn spec_json(spec_text: &str) -> Result<serde_json::Value, String> {
-    toml::from_str(spec_text).map_err(|err| format!("cannot read the spec as data: {err}"))
+    let file = SourceFile::new("spec", spec_text);
+    let parsed = parse::parse(&file).map_err(|d| d.to_string())?;
+    let mut found = Collector::new(&file);
+    let resolved = resolve::resolve(&mut found, &parsed);
+    found.finish().map_err(|d| d.to_string())?;
+    Ok(plain::plain(&parsed, &resolved))
 }
 
 fn record_path(name: &str) -> String {

@@ -37,6 +37,20 @@ fn reference(name: &str, description: &str) -> Value {
     json!({"$ref": format!("#/$defs/{name}"), "description": description})
 }
 
+/// A name (string) that refers to a definition written once, or a table of
+/// the kind `name` written in place.
+fn named_or(name: &str, what: &str, description: &str) -> Value {
+    json!({
+        "anyOf": [{"type": "string", "description": what}, {"$ref": format!("#/$defs/{name}")}],
+        "description": description,
+    })
+}
+
+/// Named definitions: a table whose keys are names and whose values are `name` tables.
+fn named_tables(name: &str, description: &str) -> Value {
+    json!({"type": "object", "additionalProperties": {"$ref": format!("#/$defs/{name}")}, "description": description})
+}
+
 fn array_of(name: &str, description: &str) -> Value {
     json!({"type": "array", "items": {"$ref": format!("#/$defs/{name}")}, "description": description})
 }
@@ -73,7 +87,35 @@ fn provenance_keys() -> Value {
 fn definitions() -> Value {
     let sources: Vec<&str> = Source::ALL.iter().map(|(word, _)| *word).collect();
     let mut limit = provenance_keys();
-    limit["value"] = json!({"type": "integer", "description": "The figure."});
+    limit["value"] = json!({"type": "integer", "description": "The figure. A cost's `per_request` or `requests_per_minute` without one takes it from `trailing`."});
+    limit["why"] = json!({"type": "string", "description": "The name of a provenance under `[provenance]`, instead of `source` and `note`."});
+    let param_keys = json!({
+        "use": {"type": "string", "description": "A shared parameter (`[params.NAME]`) this one builds on."},
+        "wire": text("Query parameter name."),
+        "rust": reference("snake_name", "Builder name, when `wire` is not usable."),
+        "type": {"type": "string", "pattern": "^[a-z][a-z0-9_]*$", "description": "`string`, `integer`, `date` (`YYYY-MM-DD`), or an enum name."},
+        "description": reference("description", "Docs."),
+        "required": flag("`true`: every call carries it. A parameter with a `default` is not required."),
+        "presence": named_or("provenance", "A provenance under `[provenance]`.", "Provenance of `required`."),
+        "list": flag("`true`: several values, joined with `list_separator`."),
+        "min_items": named_or("limit", "`per_request`: the action's first trailing figure.", "Fewest values (list parameters only)."),
+        "max_items": named_or("limit", "`per_request`: the action's first trailing figure.", "Most values (list parameters only)."),
+        "min": named_or("limit", "`per_request`: the action's first trailing figure.", "Smallest value (integer parameters only)."),
+        "max": named_or("limit", "`per_request`: the action's first trailing figure.", "Largest value (integer parameters only)."),
+        "default": {"type": ["string", "integer"], "description": "Sent when the caller gives none; fits the type and the range."},
+        "implicit": flag("Filled in by the client (`api_key`, `action` only)."),
+    });
+    let cost_keys = json!({
+        "use": {"type": "string", "description": "A shared cost reading (`[costs.NAME]`) this one builds on."},
+        "printed": text("The unit figure(s) exactly as printed (`\"100\"`, `\"50 and 10\"`)."),
+        "trailing": text("The two trailing figures exactly as printed (`\"10.000 / 20\"`; the dot separates thousands)."),
+        "units": {"type": "array", "minItems": 1, "maxItems": 2, "items": {"type": "integer", "minimum": 1}, "description": "The figures of `printed`: one or two positive integers. Read from `printed` when left out."},
+        "charged": {"enum": ["per_row", "per_call"], "description": "`per_row` (units x `ResultRows`) or `per_call` (the figure once)."},
+        "charged_source": named_or("provenance", "A provenance under `[provenance]`.", "Provenance of `charged`."),
+        "per_request": named_or("limit", "Not a name here.", "The first trailing figure."),
+        "per_request_counts": {"enum": ["items", "rows"], "description": "`items`: the figure bounds the input values of a parameter. `rows`: it bounds the rows returned."},
+        "requests_per_minute": named_or("limit", "Not a name here.", "The second trailing figure."),
+    });
     let mut no_data = provenance_keys();
     no_data["status"] = json!({"type": "integer", "minimum": 100, "maximum": 599, "description": "HTTP status of the answer."});
     no_data["message"] = text("The body's `message`.");
@@ -101,8 +143,8 @@ fn definitions() -> Value {
             provenance_keys(),
         )),
         "limit": decided_needs_note(table(
-            "A figure and its provenance: `{ value = N, source = \"...\", note = \"...\" }`.",
-            &["value", "source"],
+            "A figure and its provenance: `{ value = N, source = \"...\", note = \"...\" }`, or `{ value = N, why = \"NAME\" }` with the provenance written once under `[provenance]`.",
+            &[],
             limit,
         )),
         "api": table(
@@ -168,7 +210,7 @@ fn definitions() -> Value {
                 "rust": reference("pascal_name", "Type name."),
                 "description": reference("description", "Docs."),
                 "open": flag("`true`: an unknown wire value is kept instead of failing. Leave it out for a closed enum."),
-                "source": reference("provenance", "Provenance of the list of values."),
+                "source": named_or("provenance", "A provenance under `[provenance]`.", "Provenance of the list of values."),
                 "values": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/enum_value"}, "description": "The values, at least one."},
             }),
         ),
@@ -185,7 +227,7 @@ fn definitions() -> Value {
             }),
         ),
         "fieldset": table(
-            "A named list of fields that several records share (`include`).",
+            "A named list of fields that several records share (named among a record's `fields`, or in its `include`).",
             &["name", "description", "fields"],
             json!({
                 "name": reference("snake_name", "Name used by `include`."),
@@ -201,7 +243,7 @@ fn definitions() -> Value {
                 "rust": reference("pascal_name", "Type name."),
                 "description": reference("description", "Docs."),
                 "include": {"type": "array", "items": {"$ref": "#/$defs/snake_name"}, "description": "Fieldset names whose fields come first."},
-                "fields": array_of("field", "The record's own fields, in order."),
+                "fields": {"type": "array", "items": named_or("field", "A fieldset name: its fields, in this place.", "A field."), "description": "The record's fields, in order (after the `include`d ones)."},
             }),
         ),
         "field": table(
@@ -229,11 +271,21 @@ fn definitions() -> Value {
                 "rust": reference("snake_name", "Method on the group accessor."),
                 "aliases": {"type": "array", "items": {"type": "string", "pattern": "^\\S+$"}, "description": "Other names the reference uses for the same action."},
                 "description": reference("description", "Docs."),
-                "params": array_of("param", "Parameters, in the reference's order."),
+                "params": {"type": "array", "items": named_or("param_def", "A shared parameter (`[params.NAME]`).", "A parameter: a shared one by name, a shared one with overrides (`use`), or one written in place."), "description": "Parameters, in the reference's order."},
                 "rules": array_of("rule", "Conditional requirements."),
                 "response": reference("response", "The payload's layout."),
-                "cost": reference("cost", "Unit cost and per-request figures."),
+                "cost": named_or("cost_def", "A shared cost reading (`[costs.NAME]`).", "Unit cost and per-request figures."),
             }),
+        ),
+        "param_def": table(
+            "A parameter as written: a shared definition or an action's own. With `use`, it builds on a shared parameter; in an action, it may then only replace what that one has.",
+            &[],
+            param_keys.clone(),
+        ),
+        "cost_def": table(
+            "A cost as written: a shared reading or an action's own, which may build on a shared one (`use`).",
+            &[],
+            cost_keys,
         ),
         "param": table(
             "A query parameter.",
@@ -281,20 +333,6 @@ fn definitions() -> Value {
             "then": {"required": ["key"]},
             "else": {"not": {"required": ["key"]}},
         },
-        "cost": table(
-            "What an operation costs, as the reference prints it and as read.",
-            &["printed", "trailing", "units", "charged", "charged_source", "per_request", "per_request_counts", "requests_per_minute"],
-            json!({
-                "printed": text("The unit figure(s) exactly as printed (`\"100\"`, `\"50 and 10\"`)."),
-                "trailing": text("The two trailing figures exactly as printed (`\"10.000 / 20\"`; the dot separates thousands)."),
-                "units": {"type": "array", "minItems": 1, "maxItems": 2, "items": {"type": "integer", "minimum": 1}, "description": "The figures of `printed`: one or two positive integers."},
-                "charged": {"enum": ["per_row", "per_call"], "description": "`per_row` (units x `ResultRows`) or `per_call` (the figure once)."},
-                "charged_source": reference("provenance", "Provenance of `charged`."),
-                "per_request": reference("limit", "The first trailing figure."),
-                "per_request_counts": {"enum": ["items", "rows"], "description": "`items`: the figure bounds the input values of a parameter. `rows`: it bounds the rows returned."},
-                "requests_per_minute": reference("limit", "The second trailing figure."),
-            }),
-        ),
     })
 }
 
@@ -313,6 +351,9 @@ pub fn spec_schema() -> Value {
             "common": {"$ref": "#/$defs/common"},
             "groups": array_of("group", "Groups, in reference order."),
             "enums": array_of("enum", "Enums."),
+            "provenance": {"type": "object", "additionalProperties": {"$ref": "#/$defs/provenance"}, "description": "Provenance written once, named by `why` in a limit or by its name where a provenance goes."},
+            "params": named_tables("param_def", "Parameters written once; actions name them."),
+            "costs": named_tables("cost_def", "Cost readings written once; actions name them."),
             "fieldsets": array_of("fieldset", "Fields shared by several records."),
             "records": array_of("record", "Response row types."),
             "actions": array_of("action", "Operations, in reference order."),

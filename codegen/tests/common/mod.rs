@@ -73,6 +73,17 @@ pub fn without_table(text: &str, needle: &str) -> String {
     format!("{}{}", &text[..start], &text[end..])
 }
 
+/// `text` without the line that holds the first occurrence of `needle` (a field,
+/// an enum value or a rule written on one line); panics when `needle` is not there.
+pub fn without_line(text: &str, needle: &str) -> String {
+    let at = text
+        .find(needle)
+        .unwrap_or_else(|| panic!("the text no longer contains {needle:?}"));
+    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[at..].find('\n').map_or(text.len(), |i| at + i + 1);
+    format!("{}{}", &text[..start], &text[end..])
+}
+
 /// `text` with `table` inserted after the table that holds the first occurrence
 /// of `needle`; panics when `needle` is not there.
 pub fn with_table_after(text: &str, needle: &str, table: &str) -> String {

@@ -1,0 +1,268 @@
+//! The spec as data for generators in other languages: every reference to a
+//! shared definition (`[params.X]`, `[costs.X]`, `[provenance]`, a fieldset
+//! named among a record's fields) written out in place, in the plain form of
+//! the format (`spec/README.md`, "The plain form"), so that a reader needs no
+//! resolver. A record's leading fieldsets stay as its `include`; a fieldset
+//! named later in the list is written out there.
+
+use serde_json::{Map, Value, json};
+
+use seozoom_codegen::parse::{self, Entry, S, SpecFile};
+use seozoom_codegen::resolve::{self, Resolved, figures};
+
+/// `spec` with its references expanded (`resolved`), as one JSON value.
+pub fn plain(spec: &SpecFile, resolved: &Resolved) -> Value {
+    let common = &resolved.common;
+    let mut top = Map::new();
+    top.insert("api".into(), api(&spec.api));
+    top.insert("envelope".into(), envelope(&spec.envelope));
+    top.insert(
+        "common".into(),
+        json!({
+            "key": common.key.as_ref().map(param),
+            "database": common.database.as_ref().map(param),
+            "action": common.action.as_ref().map(param),
+        }),
+    );
+    top.insert("groups".into(), spec.groups.iter().map(group).collect());
+    top.insert(
+        "enums".into(),
+        spec.enums
+            .iter()
+            .zip(&resolved.enum_sources)
+            .map(|(e, source)| enumeration(e, source.as_ref()))
+            .collect(),
+    );
+    top.insert(
+        "fieldsets".into(),
+        spec.fieldsets
+            .iter()
+            .map(|fs| {
+                json!({
+                    "name": s(&fs.name),
+                    "description": s(&fs.description),
+                    "fields": fs.fields.iter().map(field).collect::<Vec<_>>(),
+                })
+            })
+            .collect(),
+    );
+    top.insert(
+        "records".into(),
+        spec.records.iter().map(|r| record(spec, r)).collect(),
+    );
+    top.insert(
+        "actions".into(),
+        resolved.actions.iter().map(action).collect(),
+    );
+    Value::Object(top)
+}
+
+fn s(text: &S) -> Value {
+    Value::String(text.get_ref().clone())
+}
+
+/// An object of the given members, leaving out those that are absent.
+fn object<'a>(members: impl IntoIterator<Item = (&'a str, Option<Value>)>) -> Value {
+    Value::Object(
+        members
+            .into_iter()
+            .filter_map(|(k, v)| Some((k.to_owned(), v?)))
+            .collect(),
+    )
+}
+
+fn flag(b: &Option<toml::Spanned<bool>>) -> Option<Value> {
+    b.as_ref().map(|b| Value::Bool(*b.get_ref()))
+}
+
+fn toml_value(v: &toml::Value) -> Value {
+    serde_json::to_value(v).unwrap_or(Value::Null)
+}
+
+fn api(a: &parse::Api) -> Value {
+    json!({
+        "title": s(&a.title),
+        "description": s(&a.description),
+        "base_url": s(&a.base_url),
+        "list_separator": s(&a.list_separator),
+        "no_data": object([
+            ("status", Some(json!(a.no_data.status.get_ref()))),
+            ("message", Some(s(&a.no_data.message))),
+            ("source", Some(s(&a.no_data.source))),
+            ("note", a.no_data.note.as_ref().map(s)),
+        ]),
+        "notes": a.notes.iter().map(s).collect::<Vec<_>>(),
+    })
+}
+
+fn envelope(e: &parse::Envelope) -> Value {
+    let member =
+        |m: &parse::EnvelopeMember| json!({"wire": s(&m.wire), "description": s(&m.description)});
+    json!({
+        "description": s(&e.description),
+        "result_rows": member(&e.result_rows),
+        "units_used": member(&e.units_used),
+        "units_remaining": member(&e.units_remaining),
+        "response": member(&e.response),
+    })
+}
+
+fn group(g: &parse::Group) -> Value {
+    json!({
+        "name": s(&g.name),
+        "rust": s(&g.rust),
+        "path": s(&g.path),
+        "description": s(&g.description),
+    })
+}
+
+fn provenance(p: &resolve::Provenance) -> Value {
+    object([
+        ("source", Some(s(&p.source))),
+        ("note", p.note.as_ref().map(s)),
+    ])
+}
+
+fn limit(l: &resolve::Limit) -> Value {
+    object([
+        ("value", Some(json!(l.value.get_ref()))),
+        ("source", Some(s(&l.source))),
+        ("note", l.note.as_ref().map(s)),
+    ])
+}
+
+fn enumeration(e: &parse::Enum, source: Option<&resolve::Provenance>) -> Value {
+    let values: Vec<Value> = e
+        .values
+        .iter()
+        .map(|v| json!({"wire": s(&v.wire), "rust": s(&v.rust), "description": s(&v.description)}))
+        .collect();
+    object([
+        ("name", Some(s(&e.name))),
+        ("rust", Some(s(&e.rust))),
+        ("description", Some(s(&e.description))),
+        ("open", flag(&e.open)),
+        ("source", source.map(provenance)),
+        ("values", Some(Value::Array(values))),
+    ])
+}
+
+fn field(f: &parse::Field) -> Value {
+    object([
+        ("wire", Some(s(&f.wire))),
+        ("rust", f.rust.as_ref().map(s)),
+        ("type", Some(s(&f.ty))),
+        ("items", f.items.as_ref().map(s)),
+        ("nullable", flag(&f.nullable)),
+        ("optional", flag(&f.optional)),
+        ("description", Some(s(&f.description))),
+    ])
+}
+
+fn record(spec: &SpecFile, r: &parse::Record) -> Value {
+    let fieldset = |name: &str| spec.fieldsets.iter().find(|fs| fs.name.get_ref() == name);
+    let mut include: Vec<Value> = r.include.iter().map(s).collect();
+    let mut fields = Vec::new();
+    for entry in &r.fields {
+        match entry.get_ref() {
+            Entry::Name(name) if fields.is_empty() => include.push(Value::String(name.clone())),
+            Entry::Name(name) => fields.extend(
+                fieldset(name)
+                    .into_iter()
+                    .flat_map(|fs| fs.fields.iter().map(field)),
+            ),
+            Entry::Inline(f) => fields.push(field(f)),
+        }
+    }
+    object([
+        ("name", Some(s(&r.name))),
+        ("rust", Some(s(&r.rust))),
+        ("description", Some(s(&r.description))),
+        (
+            "include",
+            (!include.is_empty()).then_some(Value::Array(include)),
+        ),
+        ("fields", Some(Value::Array(fields))),
+    ])
+}
+
+fn param(p: &resolve::Param) -> Value {
+    object([
+        ("wire", Some(s(&p.wire))),
+        ("rust", p.rust.as_ref().map(s)),
+        ("type", Some(s(&p.ty))),
+        ("description", Some(s(&p.description))),
+        ("required", Some(Value::Bool(*p.required.get_ref()))),
+        ("presence", p.presence.as_ref().map(provenance)),
+        ("list", flag(&p.list)),
+        ("min_items", p.min_items.as_ref().map(limit)),
+        ("max_items", p.max_items.as_ref().map(limit)),
+        ("min", p.min.as_ref().map(limit)),
+        ("max", p.max.as_ref().map(limit)),
+        (
+            "default",
+            p.default.as_ref().map(|d| toml_value(d.get_ref())),
+        ),
+        ("implicit", flag(&p.implicit)),
+    ])
+}
+
+fn action(a: &resolve::Action) -> Value {
+    let raw = a.raw;
+    let rules: Vec<Value> = raw
+        .rules
+        .iter()
+        .map(|r| {
+            object([
+                ("if_param", Some(s(&r.if_param))),
+                ("if_value", Some(s(&r.if_value))),
+                ("require", Some(s(&r.require))),
+                (
+                    "equal_to",
+                    r.equal_to.as_ref().map(|v| toml_value(v.get_ref())),
+                ),
+                ("source", Some(s(&r.source))),
+                ("description", Some(s(&r.description))),
+            ])
+        })
+        .collect();
+    let response = &raw.response;
+    object([
+        ("group", Some(s(&raw.group))),
+        ("wire", Some(s(&raw.wire))),
+        ("rust", Some(s(&raw.rust))),
+        (
+            "aliases",
+            (!raw.aliases.is_empty()).then(|| raw.aliases.iter().map(s).collect()),
+        ),
+        ("description", Some(s(&raw.description))),
+        (
+            "params",
+            (!a.params.is_empty()).then(|| a.params.iter().map(param).collect()),
+        ),
+        ("rules", (!rules.is_empty()).then_some(Value::Array(rules))),
+        (
+            "response",
+            Some(object([
+                ("shape", Some(s(&response.shape))),
+                ("of", Some(s(&response.of))),
+                ("key", response.key.as_ref().map(s)),
+                ("description", Some(s(&response.description))),
+            ])),
+        ),
+        ("cost", a.cost.as_ref().map(cost)),
+    ])
+}
+
+fn cost(c: &resolve::Cost) -> Value {
+    json!({
+        "printed": s(&c.printed),
+        "trailing": s(&c.trailing),
+        "units": figures(c.printed.get_ref()),
+        "charged": s(&c.charged),
+        "charged_source": provenance(&c.charged_source),
+        "per_request": limit(&c.per_request),
+        "per_request_counts": s(&c.per_request_counts),
+        "requests_per_minute": limit(&c.requests_per_minute),
+    })
+}
