@@ -371,7 +371,7 @@ pub fn command() -> clap::Command {
                 .help("Service address without /api/v2; plain http only to loopback"),
         )
         .arg(
-            option(opt::DB, "db")
+            option(opt::DB, SERVICE.database.wire)
                 .value_name("DB")
                 .default_value(default_db)
                 .help(format!("Country database: one of {databases}")),

@@ -4,16 +4,15 @@
 //!
 //! Everything is read from the operation table; nothing here names an action.
 //!
-//! - **Batchable** operations have one list parameter with a `max_items` limit
-//!   (stated or inferred): [`Operation::batch_param`]. A job's inputs are
+//! - **Batchable** operations have a list parameter with the `input` role and
+//!   a `max_items` limit: [`Operation::batch_param`]. A job's inputs are
 //!   deduplicated (first occurrence wins, compared after trimming; the exact
 //!   text of that occurrence is sent), split into the fewest requests of at
 //!   most `max_items` values ([`Request::batches`]), sent under the rate limits
 //!   with at most [`BATCH_CONCURRENCY`] requests in flight, and merged into one
 //!   result ([`Merge`]): rows back in input order, matched by their key field.
-//! - **Paged** operations have an integer parameter with a `default` (the
-//!   offset) and an integer parameter whose maximum is the inferred per-request
-//!   figure (the limit): [`Operation::paging`]. [`Client::pages`] streams their
+//! - **Paged** operations have a parameter with the `offset` role and one
+//!   with the `page_size` role: [`Operation::paging`]. [`Client::pages`] streams their
 //!   rows page by page until a page comes back short or a row cap is reached. A
 //!   rule that pins the offset to one value (`newentry`: offset must be 0) means
 //!   the service does not page that query: one page is fetched.
@@ -33,7 +32,7 @@ use crate::client::Client;
 use crate::error::{Error, InvalidInput};
 use crate::operations::RECORDS;
 use crate::request::Request;
-use crate::table::{FieldKind, Operation, Param, ParamKind, Source};
+use crate::table::{Operation, Param, Role};
 use crate::units::{Estimate, JobHold};
 
 /// Requests of one batched job in flight at once. Each request also waits for
@@ -53,56 +52,36 @@ pub trait Row {
 /// The two parameters that page an operation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Paging {
-    /// The integer parameter with a default: where a page starts (`offset`).
+    /// Where a page starts (the parameter with the `offset` role).
     pub offset: &'static Param,
-    /// The integer parameter bounded by the inferred per-request figure: rows per
-    /// page (`limit`).
+    /// Rows per page (the parameter with the `page_size` role).
     pub limit: &'static Param,
 }
 
 impl Operation {
-    /// The list parameter a batched job splits: the operation's one list
-    /// parameter with a `max_items` limit. `None` when there is none (or more
-    /// than one, which no split could satisfy).
+    /// The list parameter a batched job splits: the operation's list input
+    /// (role `input`) with a `max_items` limit. `None` when there is none.
     pub fn batch_param(&self) -> Option<&'static Param> {
-        let mut lists = self
-            .params
-            .iter()
-            .filter(|p| p.list && p.max_items.is_some());
-        match (lists.next(), lists.next()) {
-            (Some(param), None) => Some(param),
-            _ => None,
-        }
+        self.param_with(Role::Input)
+            .filter(|p| p.list && p.max_items.is_some())
     }
 
-    /// The parameters that page the operation: an integer parameter with a
-    /// default (the offset) and an integer parameter whose maximum is the
-    /// inferred per-request figure (the limit). `None` when it has not both.
+    /// The parameters that page the operation: the ones with the `offset` and
+    /// `page_size` roles. `None` when it has not both.
     pub fn paging(&self) -> Option<Paging> {
-        let integer = |p: &&'static Param| p.kind == ParamKind::Integer && !p.list;
-        let limit = self.params.iter().filter(integer).find(|p| {
-            p.max.is_some_and(|max| {
-                max.source == Source::Inferred && max.value == self.cost.per_request.value
-            })
-        })?;
-        let offset = self
-            .params
-            .iter()
-            .filter(integer)
-            .find(|p| p.default.is_some() && p.wire != limit.wire)?;
-        Some(Paging { offset, limit })
+        Some(Paging {
+            offset: self.param_with(Role::Offset)?,
+            limit: self.param_with(Role::PageSize)?,
+        })
     }
 
-    /// The field of the response record that names a row's input: the text field
-    /// whose wire name is the batch parameter's, else the first text field whose
-    /// wire name contains it (`maindomain` for `domain`).
-    fn key_field(&self, param: &Param) -> Option<&'static str> {
-        let record = RECORDS.iter().find(|r| r.name == self.response.payload)?;
-        let text = || record.fields.iter().filter(|f| f.kind == FieldKind::Text);
-        text()
-            .find(|f| f.wire == param.wire)
-            .or_else(|| text().find(|f| f.wire.contains(param.wire)))
-            .map(|f| f.wire)
+    /// The field of the response record that names a row's input: the
+    /// record's `key` in the spec.
+    fn key_field(&self) -> Option<&'static str> {
+        RECORDS
+            .iter()
+            .find(|r| r.name == self.response.payload)?
+            .key
     }
 }
 
@@ -519,7 +498,7 @@ impl Client {
                     .iter()
                     .flat_map(|b| b.get(param.wire).unwrap_or_default().iter().cloned())
                     .collect();
-                InputOrder::new(&inputs, op.key_field(param))
+                InputOrder::new(&inputs, op.key_field())
             }
             None => InputOrder::default(),
         };
@@ -830,19 +809,13 @@ mod tests {
     }
 
     #[test]
-    fn key_fields_fall_back_to_a_field_containing_the_name() {
+    fn key_fields_come_from_the_spec() {
         let metrics = op("domains", "metrics");
-        assert_eq!(
-            metrics.key_field(metrics.batch_param().unwrap()),
-            Some("domain")
-        );
+        assert_eq!(metrics.key_field(), Some("domain"));
         let keywords = op("keywords", "metrics");
-        assert_eq!(
-            keywords.key_field(keywords.batch_param().unwrap()),
-            Some("keyword")
-        );
+        assert_eq!(keywords.key_field(), Some("keyword"));
         let urls = op("urls", "metrics");
-        assert_eq!(urls.key_field(urls.batch_param().unwrap()), Some("url"));
+        assert_eq!(urls.key_field(), Some("url"));
     }
 
     #[test]

@@ -89,6 +89,80 @@ pub struct Param {
     pub max: Option<Limit>,
     /// Value sent when the caller gives none.
     pub default: Option<&'static str>,
+    /// What the runtime does with it, when anything special.
+    pub role: Option<Role>,
+}
+
+/// What the runtime does with a parameter (the spec's `role`). Tools find a
+/// parameter by its role, never by its wire name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Role {
+    /// What the call is about (a domain, a URL, a keyword). A list input is
+    /// what a batched job splits.
+    Input,
+    /// The identifier of what the call is about (a project id).
+    Id,
+    /// Where a page of rows starts.
+    Offset,
+    /// How many rows a request returns at most.
+    PageSize,
+    /// A result page of the search results.
+    ResultPage,
+    /// A position in the search results.
+    ResultPosition,
+    /// The day the data is for.
+    Day,
+}
+
+/// What a field's value is (the spec's value hint): for tools that show, check
+/// or make up values. Hints describe; they never make the client refuse data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Hint {
+    /// The kind of value.
+    pub kind: ValueKind,
+    /// The range the reference gives for it, if any.
+    pub range: Option<(i64, i64)>,
+}
+
+/// The kinds of value a [`Hint`] names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ValueKind {
+    /// A page address.
+    Url,
+    /// A domain name.
+    Domain,
+    /// A search keyword.
+    Keyword,
+    /// A count (keywords, pages, visits, volume).
+    Count,
+    /// A percentage, 0 to 100 unless a range says otherwise.
+    Percent,
+    /// A score, 0 to 100 unless a range says otherwise.
+    Score,
+    /// An amount of money (currency not shown).
+    Money,
+    /// A calendar date.
+    Date,
+    /// A ranking position in the search results.
+    Position,
+    /// A change, positive or negative.
+    Change,
+    /// An identifier.
+    Id,
+    /// A language code.
+    Language,
+    /// A search-engine extension (`.it`).
+    SearchEngine,
+    /// A locality.
+    Locality,
+    /// An upper-case category label.
+    Category,
+    /// A tag.
+    Tag,
+    /// A human-readable label.
+    Label,
 }
 
 /// `if_param = if_value` requires `require` (equal to `equal_to`, when given).
@@ -220,6 +294,11 @@ impl Operation {
     pub fn param(&self, wire: &str) -> Option<&'static Param> {
         self.params.iter().find(|p| p.wire == wire)
     }
+
+    /// The parameter with this role, if the operation has one.
+    pub fn param_with(&self, role: Role) -> Option<&'static Param> {
+        self.params.iter().find(|p| p.role == Some(role))
+    }
 }
 
 /// A group of operations sharing a path.
@@ -309,6 +388,8 @@ pub struct FieldInfo {
     pub nullable: bool,
     /// May be absent.
     pub optional: bool,
+    /// What its value is, when the spec says.
+    pub hint: Option<Hint>,
     /// What it means.
     pub description: &'static str,
 }
@@ -324,6 +405,9 @@ pub struct RecordInfo {
     pub description: &'static str,
     /// Its fields, in spec order.
     pub fields: &'static [FieldInfo],
+    /// Wire name of the text field that names a row's input: how the rows of
+    /// a batched job are matched back to its inputs.
+    pub key: Option<&'static str>,
 }
 
 /// Operations are identified by group and action.

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crate::error::Error;
-use crate::table::{Charged, Operation, ParamKind, Source};
+use crate::table::{Charged, Operation, Role};
 
 /// The cost range of a request, from the spec's figures, before it is sent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -28,8 +28,8 @@ impl Estimate {
 }
 
 /// Most rows a validated request can return: the smallest of the number of list
-/// items, any integer parameter whose maximum is the inferred per-request figure
-/// (the `limit`), and the per-request figure itself.
+/// items, the page size (the parameter with the `page_size` role), and the
+/// per-request figure itself.
 fn max_rows(op: &Operation, query: &[(&'static str, String)], separator: char) -> i64 {
     let mut rows = op.cost.per_request.value;
     for param in op.params {
@@ -39,10 +39,7 @@ fn max_rows(op: &Operation, query: &[(&'static str, String)], separator: char) -
         if param.list {
             rows = rows.min(value.matches(separator).count() as i64 + 1);
         }
-        let bounds_rows = param.max.is_some_and(|max| {
-            max.source == Source::Inferred && max.value == op.cost.per_request.value
-        });
-        if param.kind == ParamKind::Integer && bounds_rows {
+        if param.role == Some(Role::PageSize) {
             rows = rows.min(value.parse().unwrap_or(rows));
         }
     }

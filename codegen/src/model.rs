@@ -85,6 +85,8 @@ pub struct Record {
     pub description: String,
     /// Fieldsets expanded, in order.
     pub fields: Vec<Field>,
+    /// Wire name of the text field that names a row's input.
+    pub key: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -94,7 +96,103 @@ pub struct Field {
     pub ty: FieldType,
     pub nullable: bool,
     pub optional: bool,
+    pub hint: Option<Hint>,
     pub description: String,
+}
+
+/// What a field's value is, as the reference describes it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Hint {
+    pub kind: ValueKind,
+    pub range: Option<(i64, i64)>,
+}
+
+/// Declares a vocabulary read from the spec: its words, their variants, and
+/// which wire types each word fits.
+macro_rules! vocabulary {
+    ($(#[$doc:meta])* $name:ident { $($word:literal => $variant:ident),+ $(,)? }) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub enum $name { $($variant),+ }
+
+        impl $name {
+            pub const ALL: &'static [(&'static str, $name)] = &[$(($word, $name::$variant)),+];
+
+            pub fn word(self) -> &'static str {
+                match self { $($name::$variant => $word),+ }
+            }
+
+            pub fn variant(self) -> &'static str {
+                match self { $($name::$variant => stringify!($variant)),+ }
+            }
+        }
+    };
+}
+
+vocabulary! {
+    /// What a value is, for tools that show, check or make up values.
+    ValueKind {
+        "url" => Url,
+        "domain" => Domain,
+        "keyword" => Keyword,
+        "count" => Count,
+        "percent" => Percent,
+        "score" => Score,
+        "money" => Money,
+        "date" => Date,
+        "position" => Position,
+        "change" => Change,
+        "id" => Id,
+        "language" => Language,
+        "search_engine" => SearchEngine,
+        "locality" => Locality,
+        "category" => Category,
+        "tag" => Tag,
+        "label" => Label,
+    }
+}
+
+impl ValueKind {
+    /// Whether the kind describes text (else a number).
+    pub fn is_text(self) -> bool {
+        matches!(
+            self,
+            ValueKind::Url
+                | ValueKind::Domain
+                | ValueKind::Keyword
+                | ValueKind::Date
+                | ValueKind::Language
+                | ValueKind::SearchEngine
+                | ValueKind::Locality
+                | ValueKind::Category
+                | ValueKind::Tag
+                | ValueKind::Label
+        )
+    }
+}
+
+vocabulary! {
+    /// What the runtime does with a parameter.
+    Role {
+        "input" => Input,
+        "id" => Id,
+        "offset" => Offset,
+        "page_size" => PageSize,
+        "result_page" => ResultPage,
+        "result_position" => ResultPosition,
+        "day" => Day,
+    }
+}
+
+impl Role {
+    /// The parameter type the role needs.
+    pub fn fits(self, ty: &ParamType) -> bool {
+        match self {
+            Role::Input => *ty == ParamType::String,
+            Role::Day => *ty == ParamType::Date,
+            _ => *ty == ParamType::Integer,
+        }
+    }
 }
 
 impl Field {
@@ -179,6 +277,7 @@ pub struct Param {
     pub max: Option<Limit>,
     pub default: Option<String>,
     pub implicit: bool,
+    pub role: Option<Role>,
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -183,6 +183,8 @@ pub struct Record {
     pub name: S,
     pub rust: S,
     pub description: S,
+    /// The text field that names a row's input (how batched rows are matched).
+    pub key: Option<S>,
     /// Fieldsets whose fields come first, in this order (the plain form; a
     /// fieldset's name among `fields` says the same in place).
     #[serde(default)]
@@ -207,6 +209,10 @@ pub struct Field {
     /// The field may be missing from a row.
     #[serde(default)]
     pub optional: Option<Spanned<bool>>,
+    /// What the value is (a value hint): `url`, `score`, `position`, ...
+    pub kind: Option<S>,
+    /// The range the reference gives for the value, `[low, high]`.
+    pub range: Option<Spanned<Vec<i64>>>,
     pub description: S,
 }
 
@@ -259,6 +265,8 @@ pub struct ParamDef {
     pub default: Option<Spanned<toml::Value>>,
     /// Filled in by the client, never by the caller (`api_key`, `action`).
     pub implicit: Option<Spanned<bool>>,
+    /// What the runtime does with it: `input`, `page_size`, `offset`, ...
+    pub role: Option<S>,
 }
 
 /// A figure and where it comes from: `{ value, source, note }`, or

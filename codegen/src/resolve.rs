@@ -43,6 +43,7 @@ pub struct Param {
     pub max: Option<Limit>,
     pub default: Option<Spanned<toml::Value>>,
     pub implicit: Option<Spanned<bool>>,
+    pub role: Option<S>,
 }
 
 /// A figure and its provenance.
@@ -178,7 +179,7 @@ impl Layered for ParamDef {
 
     fn over(&self, under: Self) -> Self {
         overlay!(self, under; wire, rust, ty, description, required, presence, list,
-            min_items, max_items, min, max, default, implicit)
+            min_items, max_items, min, max, default, implicit, role)
     }
 }
 
@@ -499,6 +500,7 @@ impl<'a> Cx<'_, 'a, '_> {
             max,
             default: def.default.clone(),
             implicit: def.implicit.clone(),
+            role: def.role.clone(),
         })
     }
 

@@ -368,14 +368,71 @@ fn field(cx: &mut Cx, f: &parse::Field) -> Field {
             ),
         );
     }
+    let hint = hint(cx, f, &ty);
     Field {
         wire: text(&f.wire),
         rust,
         ty,
         nullable,
         optional,
+        hint,
         description: described(cx, &f.description),
     }
+}
+
+/// A word of a vocabulary read from the spec, or a located error listing the words.
+fn word<T: Copy>(cx: &mut Cx, s: &S, all: &[(&str, T)], what: &str) -> Option<T> {
+    let found = all.iter().find(|(w, _)| w == s.get_ref()).map(|(_, v)| *v);
+    if found.is_none() {
+        let words: Vec<&str> = all.iter().map(|(w, _)| *w).collect();
+        cx.c.error(
+            span(s),
+            format!(
+                "unknown {what} `{}`: expected one of {}",
+                s.get_ref(),
+                words.join(", ")
+            ),
+        );
+    }
+    found
+}
+
+/// A field's value hint: a kind that fits its wire type, and a range.
+fn hint(cx: &mut Cx, f: &parse::Field, ty: &FieldType) -> Option<Hint> {
+    let range = f.range.as_ref().and_then(|r| match r.get_ref().as_slice() {
+        [lo, hi] if lo <= hi => Some((*lo, *hi)),
+        _ => {
+            cx.c.error(span(r), "a `range` is `[low, high]` with low <= high");
+            None
+        }
+    });
+    let Some(kind_text) = &f.kind else {
+        if let Some(r) = &f.range {
+            cx.c.error(span(r), "a `range` goes with a `kind`");
+        }
+        return None;
+    };
+    let kind = word(cx, kind_text, ValueKind::ALL, "value kind")?;
+    let fits = match ty {
+        FieldType::String => kind.is_text() && kind != ValueKind::Date,
+        FieldType::Date => kind == ValueKind::Date,
+        FieldType::Integer | FieldType::Number => !kind.is_text(),
+        _ => false,
+    };
+    if !fits {
+        cx.c.error(
+            span(kind_text),
+            format!(
+                "a `{}` field cannot hold a `{}` value",
+                f.ty.get_ref(),
+                kind.word()
+            ),
+        );
+    }
+    if let (Some(r), true) = (&f.range, kind.is_text()) {
+        cx.c.error(span(r), "a `range` applies to numeric kinds only");
+    }
+    Some(Hint { kind, range })
 }
 
 fn field_type(cx: &mut Cx, f: &parse::Field) -> FieldType {
@@ -475,11 +532,26 @@ fn record(cx: &mut Cx, resolved: &resolve::Record) -> Record {
     if fields.is_empty() {
         cx.c.error(span(&r.name), "a record needs at least one field");
     }
+    if let Some(key) = &r.key
+        && !fields
+            .iter()
+            .any(|f| &f.wire == key.get_ref() && f.ty == FieldType::String)
+    {
+        cx.c.error(
+            span(key),
+            format!(
+                "`key` names no text field of record `{}`: `{}`",
+                r.name.get_ref(),
+                key.get_ref()
+            ),
+        );
+    }
     Record {
         name: text(&r.name),
         type_name: text(&r.rust),
         description: described(cx, &r.description),
         fields,
+        key: r.key.as_ref().map(text),
     }
 }
 
@@ -621,7 +693,22 @@ fn param(cx: &mut Cx, p: &resolve::Param) -> Param {
             "a parameter with a `default` cannot also be required",
         );
     }
+    let role = p.role.as_ref().and_then(|r| {
+        let role = word(cx, r, Role::ALL, "role")?;
+        if !role.fits(&ty) {
+            cx.c.error(
+                span(r),
+                format!(
+                    "the role `{}` does not fit a `{}` parameter",
+                    role.word(),
+                    p.ty.get_ref()
+                ),
+            );
+        }
+        Some(role)
+    });
     Param {
+        role,
         wire: text(&p.wire),
         rust,
         ty,
@@ -721,6 +808,17 @@ fn action(
             cx.c.error(
                 span(&p.wire),
                 format!("parameter `{}` is defined twice", param.wire),
+            );
+        }
+        if let Some(role) = param.role
+            && params.iter().any(|q: &Param| q.role == Some(role))
+        {
+            cx.c.error(
+                span(&p.wire),
+                format!(
+                    "two parameters of this action have the role `{}`",
+                    role.word()
+                ),
             );
         }
         params.push(param);

@@ -330,3 +330,44 @@ fn per_request_is_a_figure_of_an_action() {
         "`per_request` is a figure of an action's cost",
     );
 }
+
+// --- roles and hints ----------------------------------------------------------
+
+#[test]
+fn a_role_on_a_parameter_of_the_wrong_type_is_located() {
+    let text = edited("role = \"page_size\"", "role = \"day\"");
+    assert_error_at(
+        &errors(&text),
+        &text,
+        "\"day\"\n\n[params.page_limit]",
+        "the role `day` does not fit a `integer` parameter",
+    );
+    let text = edited("role = \"page_size\"", "role = \"pagesize\"");
+    assert_error_at(
+        &errors(&text),
+        &text,
+        "\"pagesize\"",
+        "unknown role `pagesize`",
+    );
+}
+
+#[test]
+fn a_hint_must_fit_its_field_and_a_key_must_name_a_text_field() {
+    let text = edited(
+        "{ wire = \"pza\", type = \"integer\", kind = \"score\"",
+        "{ wire = \"pza\", type = \"integer\", kind = \"url\"",
+    );
+    assert_error_at(
+        &errors(&text),
+        &text,
+        "\"url\", description = \"Page authority",
+        "a `integer` field cannot hold a `url` value",
+    );
+    let text = edited("key = \"url\"", "key = \"pza\"");
+    assert_error_at(
+        &errors(&text),
+        &text,
+        "\"pza\"\n",
+        "`key` names no text field of record `url_metrics`",
+    );
+}

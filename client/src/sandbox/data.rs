@@ -1,22 +1,18 @@
 //! Data generation: the rows of a validated request, read from the operation's
-//! parameters, its response shape and its record in [`RECORDS`]. Nothing here
-//! names an action, a group or a record; the rules are in the module docs of
+//! parameters (by their roles), its response shape and its record in
+//! [`RECORDS`] (values by their hints). Nothing here names an action, a group,
+//! a record, a parameter or a field; the rules are in the module docs of
 //! [`crate::sandbox`].
 
 use crate::operations::{RECORDS, SERVICE};
-use crate::table::{Counts, FieldInfo, FieldKind, Operation, ParamKind, RecordInfo, Shape};
+use crate::table::{
+    Counts, FieldInfo, FieldKind, Operation, ParamKind, RecordInfo, Role, Shape, ValueKind,
+};
 
 use super::quirks::Node;
 use super::seed::Seed;
 use super::text;
 
-/// The payload name of a search-result list ([`crate::table::Response::payload`]).
-const SERP: &str = "serp";
-/// Parameters with a meaning for paging and positions, by wire name.
-const LIMIT: &str = "limit";
-const OFFSET: &str = "offset";
-const PAGE: &str = "page";
-const POSITION: &str = "position";
 /// Results per search-result page.
 const PAGE_SIZE: i64 = 10;
 /// Positions generated when neither `page` nor `position` is given.
@@ -30,20 +26,8 @@ const NESTED: (i64, i64) = (1, 5);
 const SERP_RESULTS: (i64, i64) = (10, 50);
 /// Deepest nesting of records generated (guards a record that lists itself).
 const MAX_DEPTH: u8 = 4;
-/// Integer fields holding a 0-100 score, by lower-case wire name.
-const SCORES: &[&str] = &[
-    "za",
-    "zt",
-    "zs",
-    "zo",
-    "pza",
-    "tza",
-    "kd",
-    "ko",
-    "trust",
-    "stability",
-    "opportunity",
-];
+/// The range of a score or a percentage when the spec gives none.
+const HUNDRED: (i64, i64) = (0, 100);
 
 /// What a valid request gives.
 #[derive(Debug, Clone, PartialEq)]
@@ -80,10 +64,10 @@ struct Row<'a> {
     top: bool,
 }
 
-/// A parameter that names what is queried: a required text parameter
-/// (`domain`, `url`, `keyword`).
+/// A parameter that names what is queried (role `input`: a domain, a URL, a
+/// keyword).
 fn is_input(param: &crate::table::Param) -> bool {
-    param.required && param.kind == ParamKind::Text
+    param.role == Some(Role::Input)
 }
 
 struct Context<'q> {
@@ -108,20 +92,28 @@ impl<'q> Context<'q> {
                 .find(|(w, _)| *w == wire)
                 .map(|(_, v)| v.as_str())
         };
-        let int = |wire: &str| find(wire).and_then(|v| v.trim().parse::<i64>().ok());
+        let int =
+            |role: Role| find(op.param_with(role)?.wire).and_then(|v| v.trim().parse::<i64>().ok());
+        let has_role = |wire: &str, roles: &[Role]| {
+            op.param(wire)
+                .and_then(|p| p.role)
+                .is_some_and(|r| roles.contains(&r))
+        };
         let db = find(SERVICE.database.wire)
             .or(SERVICE.database.default)
             .unwrap_or_default();
         let per_item = op.params.iter().find(|p| p.list && is_input(p));
-        let paging = [SERVICE.database.wire, SERVICE.action.wire, LIMIT, OFFSET];
+        let common = [SERVICE.database.wire, SERVICE.action.wire];
         let mut base = Seed::root().child(op.path).child(op.action).child(db);
         for (wire, value) in query {
-            let skip = paging.contains(wire) || per_item.is_some_and(|p| p.wire == *wire);
+            let skip = common.contains(wire)
+                || has_role(wire, &[Role::Offset, Role::PageSize])
+                || per_item.is_some_and(|p| p.wire == *wire);
             if !skip {
                 base = base.child(wire).child(value);
             }
         }
-        let positions = match (int(POSITION), int(PAGE)) {
+        let positions = match (int(Role::ResultPosition), int(Role::ResultPage)) {
             (Some(p), _) => (p, p),
             (None, Some(page)) => (
                 page.saturating_sub(1).saturating_mul(PAGE_SIZE) + 1,
@@ -145,11 +137,7 @@ impl<'q> Context<'q> {
             .params
             .iter()
             .find(|p| is_input(p) && !p.list)
-            .or_else(|| {
-                op.params.iter().find(|p| {
-                    p.required && p.kind == ParamKind::Integer && ![LIMIT, OFFSET].contains(&p.wire)
-                })
-            })
+            .or_else(|| op.param_with(Role::Id))
             .and_then(|p| find(p.wire));
         Context {
             op,
@@ -157,8 +145,8 @@ impl<'q> Context<'q> {
             db,
             lang: text::lang(db),
             base,
-            limit: int(LIMIT).filter(|_| op.param(LIMIT).is_some()),
-            offset: int(OFFSET).unwrap_or(0).max(0),
+            limit: int(Role::PageSize),
+            offset: int(Role::Offset).unwrap_or(0).max(0),
             positions,
             trend,
             subject,
@@ -242,14 +230,10 @@ impl<'q> Context<'q> {
     }
 
     fn payload(&self, row: Row<'_>) -> Result<Node, String> {
-        let payload = self.op.response.payload;
-        match record(payload) {
+        // The spec's payload is a record or, when it names none, a SERP.
+        match record(self.op.response.payload) {
             Some(rec) => Ok(self.record(rec, row, 0)),
-            None if payload == SERP => Ok(self.serp(row.seed)),
-            None => Err(format!(
-                "sandbox: no generator for the payload `{payload}` of {}",
-                self.op.label()
-            )),
+            None => Ok(self.serp(row.seed)),
         }
     }
 
@@ -257,7 +241,7 @@ impl<'q> Context<'q> {
         let mut members = Vec::with_capacity(rec.fields.len());
         for field in rec.fields {
             let seed = row.seed.child(field.wire);
-            if let Some(echo) = self.echo(field, &row) {
+            if let Some(echo) = self.echo(rec, field, &row) {
                 members.push((field.wire.to_owned(), Node::Str(echo)));
                 continue;
             }
@@ -279,12 +263,12 @@ impl<'q> Context<'q> {
         Node::Obj(members)
     }
 
-    /// A top-level text field named like a parameter echoes the input.
-    fn echo(&self, field: &FieldInfo, row: &Row<'_>) -> Option<String> {
-        if !row.top || field.kind != FieldKind::Text {
+    /// A top-level row's key field (the spec's record `key`) echoes the input.
+    fn echo(&self, rec: &RecordInfo, field: &FieldInfo, row: &Row<'_>) -> Option<String> {
+        if !row.top || rec.key != Some(field.wire) {
             return None;
         }
-        let param = self.op.param(field.wire)?;
+        let param = self.op.param_with(Role::Input)?;
         if param.list {
             row.item.map(str::to_owned)
         } else {
@@ -295,7 +279,7 @@ impl<'q> Context<'q> {
     fn field(&self, field: &FieldInfo, seed: Seed, row: &Row<'_>, depth: u8) -> Node {
         match field.kind {
             FieldKind::Integer => {
-                let n = self.integer(field.wire, seed);
+                let n = self.integer(field, seed);
                 // The service sometimes writes integers as integral floats.
                 if seed.child("float").one_in(10) {
                     Node::Float(n as f64)
@@ -303,8 +287,8 @@ impl<'q> Context<'q> {
                     Node::Int(n)
                 }
             }
-            FieldKind::Number => Node::Float(self.number(field.wire, seed)),
-            FieldKind::Text => Node::Str(self.text(field.wire, seed, row)),
+            FieldKind::Number => Node::Float(self.number(field, seed)),
+            FieldKind::Text => Node::Str(self.text(field, seed, row)),
             FieldKind::BoolWord => Node::Str(if seed.one_in(2) { "true" } else { "false" }.into()),
             FieldKind::Flag => Node::Int(seed.between(0, 1)),
             FieldKind::Date => Node::Str(date(seed)),
@@ -344,73 +328,64 @@ impl<'q> Context<'q> {
         }
     }
 
-    fn integer(&self, wire: &str, seed: Seed) -> i64 {
-        let name = wire.to_ascii_lowercase();
-        if is_position(&name) {
-            seed.between(self.positions.0, self.positions.1)
-        } else if is_signed(&name) {
-            self.signed(seed, 500)
-        } else if is_score(&name) {
-            seed.between(0, 100)
-        } else if name == "id" || name.ends_with("_id") {
-            seed.between(1_000, 99_999)
-        } else {
-            // Counts, volumes and traffic: 0-999 scaled by 1, 10 or 100.
-            let scale = 10_i64.pow(seed.child("scale").below(3) as u32);
-            seed.between(0, 999).saturating_mul(scale)
+    fn integer(&self, field: &FieldInfo, seed: Seed) -> i64 {
+        let (kind, range) = hint(field);
+        match kind {
+            Some(ValueKind::Position) => seed.between(self.positions.0, self.positions.1),
+            Some(ValueKind::Change) => self.signed(seed, 500),
+            Some(ValueKind::Score | ValueKind::Percent) => {
+                let (lo, hi) = range.unwrap_or(HUNDRED);
+                seed.between(lo, hi)
+            }
+            Some(ValueKind::Id) => seed.between(1_000, 99_999),
+            _ => {
+                // Counts, volumes and traffic: 0-999 scaled by 1, 10 or 100.
+                let scale = 10_i64.pow(seed.child("scale").below(3) as u32);
+                seed.between(0, 999).saturating_mul(scale)
+            }
         }
     }
 
-    fn number(&self, wire: &str, seed: Seed) -> f64 {
-        let name = wire.to_ascii_lowercase();
-        let cents = if name.contains("cpc") {
-            seed.between(5, 500)
-        } else if name.contains("competitiveness") {
-            seed.between(0, 100)
-        } else if name.contains("perc") || name.contains("coverage") {
-            seed.between(0, 10_000)
-        } else if is_signed(&name) {
-            self.signed(seed, 5_000)
-        } else if is_position(&name) {
-            seed.between(self.positions.0 * 100, self.positions.1 * 100)
-        } else {
-            seed.between(0, 1_000_000)
+    fn number(&self, field: &FieldInfo, seed: Seed) -> f64 {
+        let (kind, range) = hint(field);
+        let cents = match kind {
+            Some(ValueKind::Money) => seed.between(5, 500),
+            Some(ValueKind::Score | ValueKind::Percent) => {
+                let (lo, hi) = range.unwrap_or(HUNDRED);
+                seed.between(lo.saturating_mul(100), hi.saturating_mul(100))
+            }
+            Some(ValueKind::Change) => self.signed(seed, 5_000),
+            Some(ValueKind::Position) => {
+                seed.between(self.positions.0 * 100, self.positions.1 * 100)
+            }
+            _ => seed.between(0, 1_000_000),
         };
         cents as f64 / 100.0
     }
 
-    fn text(&self, wire: &str, seed: Seed, row: &Row<'_>) -> String {
-        let name = wire.to_ascii_lowercase();
-        if name == "lang" || name.ends_with("_lang") {
-            self.lang.to_owned()
-        } else if name == "ext" || name.ends_with("_ext") {
-            text::google_ext(self.db)
-        } else if name.contains("url") {
-            text::url(seed, &self.site(row))
-        } else if name.ends_with("domain") {
-            if row.top {
+    fn text(&self, field: &FieldInfo, seed: Seed, row: &Row<'_>) -> String {
+        match hint(field).0 {
+            Some(ValueKind::Language) => self.lang.to_owned(),
+            Some(ValueKind::SearchEngine) => text::google_ext(self.db),
+            Some(ValueKind::Url) => text::url(seed, &self.site(row)),
+            Some(ValueKind::Domain) if row.top => {
                 let site = self.site(row);
                 site.strip_prefix("www.")
                     .map_or(site.clone(), str::to_owned)
-            } else {
-                text::host(seed, self.db)
             }
-        } else if name.contains("keyword") {
-            text::keyword(seed, self.lang)
-        } else if name.contains("local") {
-            text::locality(seed)
-        } else if name.contains("category") {
-            text::constant(seed)
-        } else if name.contains("tag") {
-            if seed.child("empty").one_in(3) {
-                String::new()
-            } else {
-                text::word(seed, self.lang)
+            Some(ValueKind::Domain) => text::host(seed, self.db),
+            Some(ValueKind::Locality) => text::locality(seed),
+            Some(ValueKind::Category) => text::constant(seed),
+            Some(ValueKind::Tag) => {
+                if seed.child("empty").one_in(3) {
+                    String::new()
+                } else {
+                    text::word(seed, self.lang)
+                }
             }
-        } else if name.contains("name") {
-            text::label(seed, self.lang)
-        } else {
-            text::keyword(seed, self.lang)
+            Some(ValueKind::Label) => text::label(seed, self.lang),
+            // Keywords, and text the spec says nothing more of.
+            _ => text::keyword(seed, self.lang),
         }
     }
 
@@ -461,18 +436,12 @@ fn record(name: &str) -> Option<&'static RecordInfo> {
     RECORDS.iter().find(|r| r.name == name)
 }
 
-fn is_position(name: &str) -> bool {
-    name.ends_with("position") || name.ends_with("posizione")
-}
-
-fn is_signed(name: &str) -> bool {
-    ["variation", "variazione", "trend"]
-        .iter()
-        .any(|w| name.contains(w))
-}
-
-fn is_score(name: &str) -> bool {
-    SCORES.contains(&name) || name.contains("perc") || name.contains("level")
+/// A field's value kind and range, as the spec hints them.
+fn hint(field: &FieldInfo) -> (Option<ValueKind>, Option<(i64, i64)>) {
+    match field.hint {
+        Some(h) => (Some(h.kind), h.range),
+        None => (None, None),
+    }
 }
 
 fn date(seed: Seed) -> String {

@@ -5,8 +5,8 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use crate::model::{
-    Action, Charged, Counts, Field, FieldType, Limit, ListItem, Param, ParamType, Payload, Record,
-    Rule, Shape, Source, Spec,
+    Action, Charged, Counts, Field, FieldType, Hint, Limit, ListItem, Param, ParamType, Payload,
+    Record, Role, Rule, Shape, Source, Spec, ValueKind,
 };
 
 fn option_str(s: Option<&str>) -> TokenStream {
@@ -19,6 +19,31 @@ fn option_str(s: Option<&str>) -> TokenStream {
 fn source(s: Source) -> TokenStream {
     let v = format_ident!("{}", s.variant());
     quote!(rt::table::Source::#v)
+}
+
+fn role(r: Option<Role>) -> TokenStream {
+    match r {
+        Some(r) => {
+            let v = format_ident!("{}", r.variant());
+            quote!(::core::option::Option::Some(rt::table::Role::#v))
+        }
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+fn hint(h: &Option<Hint>) -> TokenStream {
+    match h {
+        Some(Hint { kind, range }) => {
+            let kind: ValueKind = *kind;
+            let v = format_ident!("{}", kind.variant());
+            let range = match range {
+                Some((lo, hi)) => quote!(::core::option::Option::Some((#lo, #hi))),
+                None => quote!(::core::option::Option::None),
+            };
+            quote!(::core::option::Option::Some(rt::table::Hint { kind: rt::table::ValueKind::#v, range: #range }))
+        }
+        None => quote!(::core::option::Option::None),
+    }
 }
 
 fn limit(l: &Option<Limit>) -> TokenStream {
@@ -58,6 +83,7 @@ fn param(p: &Param) -> TokenStream {
         limit(&p.max),
     );
     let default = option_str(p.default.as_deref());
+    let role = role(p.role);
     quote! {
         rt::table::Param {
             wire: #wire,
@@ -72,6 +98,7 @@ fn param(p: &Param) -> TokenStream {
             min: #min,
             max: #max,
             default: #default,
+            role: #role,
         }
     }
 }
@@ -184,6 +211,7 @@ fn field(spec: &Spec, f: &Field) -> TokenStream {
         }
         FieldType::List { record, .. } => quote!(rt::table::FieldKind::List { record: #record }),
     };
+    let hint = hint(&f.hint);
     quote! {
         rt::table::FieldInfo {
             wire: #wire,
@@ -191,6 +219,7 @@ fn field(spec: &Spec, f: &Field) -> TokenStream {
             kind: #kind,
             nullable: #nullable,
             optional: #optional,
+            hint: #hint,
             description: #description,
         }
     }
@@ -199,12 +228,14 @@ fn field(spec: &Spec, f: &Field) -> TokenStream {
 fn record(spec: &Spec, r: &Record) -> TokenStream {
     let (name, type_name, description) = (&r.name, &r.type_name, &r.description);
     let fields = r.fields.iter().map(|f| field(spec, f));
+    let key = option_str(r.key.as_deref());
     quote! {
         rt::table::RecordInfo {
             name: #name,
             type_name: #type_name,
             description: #description,
             fields: &[#(#fields),*],
+            key: #key,
         }
     }
 }

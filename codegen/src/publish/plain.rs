@@ -155,6 +155,8 @@ fn field(f: &parse::Field) -> Value {
         ("items", f.items.as_ref().map(s)),
         ("nullable", flag(&f.nullable)),
         ("optional", flag(&f.optional)),
+        ("kind", f.kind.as_ref().map(s)),
+        ("range", f.range.as_ref().map(|r| json!(r.get_ref()))),
         ("description", Some(s(&f.description))),
     ])
 }
@@ -178,6 +180,7 @@ fn record(spec: &SpecFile, r: &parse::Record) -> Value {
         ("name", Some(s(&r.name))),
         ("rust", Some(s(&r.rust))),
         ("description", Some(s(&r.description))),
+        ("key", r.key.as_ref().map(s)),
         (
             "include",
             (!include.is_empty()).then_some(Value::Array(include)),
@@ -204,6 +207,7 @@ fn param(p: &resolve::Param) -> Value {
             p.default.as_ref().map(|d| toml_value(d.get_ref())),
         ),
         ("implicit", flag(&p.implicit)),
+        ("role", p.role.as_ref().map(s)),
     ])
 }
 

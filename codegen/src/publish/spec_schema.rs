@@ -11,7 +11,7 @@
 
 use serde_json::{Value, json};
 
-use seozoom_codegen::model::Source;
+use seozoom_codegen::model::{Role, Source, ValueKind};
 use seozoom_codegen::names::KEYWORDS;
 
 /// Field types a record field may have (`validate.rs`, `field_type`).
@@ -86,6 +86,9 @@ fn provenance_keys() -> Value {
 
 fn definitions() -> Value {
     let sources: Vec<&str> = Source::ALL.iter().map(|(word, _)| *word).collect();
+    let roles: Vec<&str> = Role::ALL.iter().map(|(word, _)| *word).collect();
+    let kinds: Vec<&str> = ValueKind::ALL.iter().map(|(word, _)| *word).collect();
+    let role = json!({"enum": roles, "description": "What the runtime does with the parameter: `input` (what the call is about; a list input is what batching splits), `id`, `offset` and `page_size` (paging), `result_page`, `result_position`, `day`."});
     let mut limit = provenance_keys();
     limit["value"] = json!({"type": "integer", "description": "The figure. A cost's `per_request` or `requests_per_minute` without one takes it from `trailing`."});
     limit["why"] = json!({"type": "string", "description": "The name of a provenance under `[provenance]`, instead of `source` and `note`."});
@@ -104,6 +107,7 @@ fn definitions() -> Value {
         "max": named_or("limit", "`per_request`: the action's first trailing figure.", "Largest value (integer parameters only)."),
         "default": {"type": ["string", "integer"], "description": "Sent when the caller gives none; fits the type and the range."},
         "implicit": flag("Filled in by the client (`api_key`, `action` only)."),
+        "role": role.clone(),
     });
     let cost_keys = json!({
         "use": {"type": "string", "description": "A shared cost reading (`[costs.NAME]`) this one builds on."},
@@ -242,6 +246,7 @@ fn definitions() -> Value {
                 "name": reference("snake_name", "Record name, used by `items` and `of`."),
                 "rust": reference("pascal_name", "Type name."),
                 "description": reference("description", "Docs."),
+                "key": text("The text field that names a row's input: how the rows of a batched job are matched to its inputs."),
                 "include": {"type": "array", "items": {"$ref": "#/$defs/snake_name"}, "description": "Fieldset names whose fields come first."},
                 "fields": {"type": "array", "items": named_or("field", "A fieldset name: its fields, in this place.", "A field."), "description": "The record's fields, in order (after the `include`d ones)."},
             }),
@@ -259,6 +264,8 @@ fn definitions() -> Value {
                 "items": reference("snake_name", "For `list`: a record name. For `comma_list`: `string` or an enum name."),
                 "nullable": flag("`true` when the value may be JSON `null`."),
                 "optional": flag("`true` when the member may be absent from a row."),
+                "kind": {"enum": kinds, "description": "Value hint: what the value is. Published as `x-seozoom-kind`; never a constraint."},
+                "range": {"type": "array", "minItems": 2, "maxItems": 2, "items": {"type": "integer"}, "description": "Value hint: the range the reference gives, `[low, high]`. Published as `x-seozoom-range`; never a constraint."},
                 "description": reference("description", "Meaning, unit, format."),
             }),
         ),
@@ -304,6 +311,7 @@ fn definitions() -> Value {
                 "max": reference("limit", "Largest value (integer parameters only)."),
                 "default": {"type": ["string", "integer"], "description": "Sent when the caller gives none; fits the type and the range."},
                 "implicit": flag("Filled in by the client (`api_key`, `action` only)."),
+                "role": role,
             }),
         ),
         "rule": table(

@@ -212,6 +212,14 @@ fn field(d: Dialect, spec: &Spec, f: &Field) -> Value {
         None => f.description.clone(),
     };
     schema.insert("description".into(), json!(description));
+    // Value hints are annotations, never constraints: data outside a hinted
+    // range is still valid.
+    if let Some(hint) = &f.hint {
+        schema.insert("x-seozoom-kind".into(), json!(hint.kind.word()));
+        if let Some((lo, hi)) = hint.range {
+            schema.insert("x-seozoom-range".into(), json!([lo, hi]));
+        }
+    }
     Value::Object(schema)
 }
 

@@ -3668,6 +3668,7 @@ pub mod operations {
             min: ::core::option::Option::None,
             max: ::core::option::Option::None,
             default: ::core::option::Option::None,
+            role: ::core::option::Option::None,
         },
         database: rt::table::Param {
             wire: "db",
@@ -3685,6 +3686,7 @@ pub mod operations {
             min: ::core::option::Option::None,
             max: ::core::option::Option::None,
             default: ::core::option::Option::Some("it"),
+            role: ::core::option::Option::None,
         },
         action: rt::table::Param {
             wire: "action",
@@ -3699,6 +3701,7 @@ pub mod operations {
             min: ::core::option::Option::None,
             max: ::core::option::Option::None,
             default: ::core::option::Option::None,
+            role: ::core::option::Option::None,
         },
     };
     ///`projects` `list`: The caller's projects.
@@ -3769,6 +3772,7 @@ pub mod operations {
                 }),
                 max: ::core::option::Option::None,
                 default: ::core::option::Option::None,
+                role: ::core::option::Option::Some(rt::table::Role::Id),
             },
         ],
         rules: &[],
@@ -3830,6 +3834,7 @@ pub mod operations {
                 }),
                 max: ::core::option::Option::None,
                 default: ::core::option::Option::None,
+                role: ::core::option::Option::Some(rt::table::Role::Id),
             },
         ],
         rules: &[],
@@ -3891,6 +3896,7 @@ pub mod operations {
                 }),
                 max: ::core::option::Option::None,
                 default: ::core::option::Option::None,
+                role: ::core::option::Option::Some(rt::table::Role::Id),
             },
             rt::table::Param {
                 wire: "limit",
@@ -3917,6 +3923,7 @@ pub mod operations {
                     ),
                 }),
                 default: ::core::option::Option::None,
+                role: ::core::option::Option::Some(rt::table::Role::PageSize),
             },
         ],
         rules: &[],
@@ -3978,6 +3985,7 @@ pub mod operations {
                 }),
                 max: ::core::option::Option::None,
                 default: ::core::option::Option::None,
+                role: ::core::option::Option::Some(rt::table::Role::Id),
             },
             rt::table::Param {
                 wire: "limit",
@@ -4004,6 +4012,7 @@ pub mod operations {
                     ),
                 }),
                 default: ::core::option::Option::None,
+                role: ::core::option::Option::Some(rt::table::Role::PageSize),
             },
         ],
         rules: &[],
@@ -4065,6 +4074,7 @@ pub mod operations {
                 }),
                 max: ::core::option::Option::None,
                 default: ::core::option::Option::None,
+                role: ::core::option::Option::Some(rt::table::Role::Id),
             },
             rt::table::Param {
                 wire: "limit",
@@ -4091,6 +4101,7 @@ pub mod operations {
                     ),
                 }),
                 default: ::core::option::Option::None,
+                role: ::core::option::Option::Some(rt::table::Role::PageSize),
             },
         ],
         rules: &[],
@@ -4152,6 +4163,7 @@ pub mod operations {
                 }),
                 max: ::core::option::Option::None,
                 default: ::core::option::Option::None,
+                role: ::core::option::Option::Some(rt::table::Role::Id),
             },
             rt::table::Param {
                 wire: "limit",
@@ -4178,6 +4190,7 @@ pub mod operations {
                     ),
                 }),
                 default: ::core::option::Option::None,
+                role: ::core::option::Option::Some(rt::table::Role::PageSize),
             },
         ],
         rules: &[],
@@ -4239,6 +4252,7 @@ pub mod operations {
                 }),
                 max: ::core::option::Option::None,
                 default: ::core::option::Option::None,
+                role: ::core::option::Option::Some(rt::table::Role::Id),
             },
             rt::table::Param {
                 wire: "limit",
@@ -4265,6 +4279,7 @@ pub mod operations {
                     ),
                 }),
                 default: ::core::option::Option::None,
+                role: ::core::option::Option::Some(rt::table::Role::PageSize),
             },
         ],
         rules: &[],
@@ -4334,6 +4349,7 @@ pub mod operations {
                 min: ::core::option::Option::None,
                 max: ::core::option::Option::None,
                 default: ::core::option::Option::None,
+                role: ::core::option::Option::Some(rt::table::Role::Input),
             },
         ],
         rules: &[],
@@ -4403,6 +4419,7 @@ pub mod operations {
                 min: ::core::option::Option::None,
                 max: ::core::option::Option::None,
                 default: ::core::option::Option::None,
+                role: ::core::option::Option::Some(rt::table::Role::Input),
             },
             rt::table::Param {
                 wire: "date",
@@ -4417,6 +4434,7 @@ pub mod operations {
                 min: ::core::option::Option::None,
                 max: ::core::option::Option::None,
                 default: ::core::option::Option::None,
+                role: ::core::option::Option::Some(rt::table::Role::Day),
             },
         ],
         rules: &[],
@@ -4486,6 +4504,7 @@ pub mod operations {
                 min: ::core::option::Option::None,
                 max: ::core::option::Option::None,
                 default: ::core::option::Option::None,
+                role: ::core::option::Option::Some(rt::table::Role::Input),
             },
         ],
         rules: &[],
@@ -4553,6 +4572,7 @@ pub mod operations {
                 min: ::core::option::Option::None,
                 max: ::core::option::Option::None,
                 default: ::core::option::Option::None,
+                role: ::core::option::Option::Some(rt::table::Role::Input),
             },
             rt::table::Param {
                 wire: "limit",
@@ -4579,6 +4599,7 @@ pub mod operations {
                     ),
                 }),
                 default: ::core::option::Option::None,
+                role: ::core::option::Option::Some(rt::table::Role::PageSize),
             },
         ],
         rules: &[],
@@ -4636,6 +4657,7 @@ pub mod operations {
                 min: ::core::option::Option::None,
                 max: ::core::option::Option::None,
                 default: ::core::option::Option::None,
+                role: ::core::option::Option::Some(rt::table::Role::Input),
             },
             rt::table::Param {
                 wire: "limit",
@@ -4662,6 +4684,7 @@ pub mod operations {
                     ),
                 }),
                 default: ::core::option::Option::None,
+                role: ::core::option::Option::Some(rt::table::Role::PageSize),
             },
         ],
         rules: &[],
@@ -4719,6 +4742,7 @@ pub mod operations {
                 min: ::core::option::Option::None,
                 max: ::core::option::Option::None,
                 default: ::core::option::Option::None,
+                role: ::core::option::Option::Some(rt::table::Role::Input),
             },
             rt::table::Param {
                 wire: "type",
@@ -4747,6 +4771,7 @@ pub mod operations {
                 min: ::core::option::Option::None,
                 max: ::core::option::Option::None,
                 default: ::core::option::Option::None,
+                role: ::core::option::Option::None,
             },
             rt::table::Param {
                 wire: "offset",
@@ -4767,6 +4792,7 @@ pub mod operations {
                 }),
                 max: ::core::option::Option::None,
                 default: ::core::option::Option::Some("0"),
+                role: ::core::option::Option::Some(rt::table::Role::Offset),
             },
             rt::table::Param {
                 wire: "limit",
@@ -4793,6 +4819,7 @@ pub mod operations {
                     ),
                 }),
                 default: ::core::option::Option::None,
+                role: ::core::option::Option::Some(rt::table::Role::PageSize),
             },
             rt::table::Param {
                 wire: "page",
@@ -4815,6 +4842,7 @@ pub mod operations {
                     note: ::core::option::Option::None,
                 }),
                 default: ::core::option::Option::None,
+                role: ::core::option::Option::Some(rt::table::Role::ResultPage),
             },
             rt::table::Param {
                 wire: "position",
@@ -4837,6 +4865,7 @@ pub mod operations {
                     note: ::core::option::Option::None,
                 }),
                 default: ::core::option::Option::None,
+                role: ::core::option::Option::Some(rt::table::Role::ResultPosition),
             },
         ],
         rules: &[
@@ -4919,6 +4948,7 @@ pub mod operations {
                 min: ::core::option::Option::None,
                 max: ::core::option::Option::None,
                 default: ::core::option::Option::None,
+                role: ::core::option::Option::Some(rt::table::Role::Input),
             },
             rt::table::Param {
                 wire: "offset",
@@ -4939,6 +4969,7 @@ pub mod operations {
                 }),
                 max: ::core::option::Option::None,
                 default: ::core::option::Option::Some("0"),
+                role: ::core::option::Option::Some(rt::table::Role::Offset),
             },
             rt::table::Param {
                 wire: "limit",
@@ -4965,6 +4996,7 @@ pub mod operations {
                     ),
                 }),
                 default: ::core::option::Option::None,
+                role: ::core::option::Option::Some(rt::table::Role::PageSize),
             },
         ],
         rules: &[],
@@ -5032,6 +5064,7 @@ pub mod operations {
                 min: ::core::option::Option::None,
                 max: ::core::option::Option::None,
                 default: ::core::option::Option::None,
+                role: ::core::option::Option::Some(rt::table::Role::Input),
             },
             rt::table::Param {
                 wire: "limit",
@@ -5058,6 +5091,7 @@ pub mod operations {
                     ),
                 }),
                 default: ::core::option::Option::None,
+                role: ::core::option::Option::Some(rt::table::Role::PageSize),
             },
         ],
         rules: &[],
@@ -5115,6 +5149,7 @@ pub mod operations {
                 min: ::core::option::Option::None,
                 max: ::core::option::Option::None,
                 default: ::core::option::Option::None,
+                role: ::core::option::Option::Some(rt::table::Role::Input),
             },
         ],
         rules: &[],
@@ -5182,6 +5217,7 @@ pub mod operations {
                 min: ::core::option::Option::None,
                 max: ::core::option::Option::None,
                 default: ::core::option::Option::None,
+                role: ::core::option::Option::Some(rt::table::Role::Input),
             },
         ],
         rules: &[],
@@ -5239,6 +5275,7 @@ pub mod operations {
                 min: ::core::option::Option::None,
                 max: ::core::option::Option::None,
                 default: ::core::option::Option::None,
+                role: ::core::option::Option::Some(rt::table::Role::Input),
             },
             rt::table::Param {
                 wire: "limit",
@@ -5265,6 +5302,7 @@ pub mod operations {
                     ),
                 }),
                 default: ::core::option::Option::None,
+                role: ::core::option::Option::Some(rt::table::Role::PageSize),
             },
         ],
         rules: &[],
@@ -5322,6 +5360,7 @@ pub mod operations {
                 min: ::core::option::Option::None,
                 max: ::core::option::Option::None,
                 default: ::core::option::Option::None,
+                role: ::core::option::Option::Some(rt::table::Role::Input),
             },
             rt::table::Param {
                 wire: "limit",
@@ -5348,6 +5387,7 @@ pub mod operations {
                     ),
                 }),
                 default: ::core::option::Option::None,
+                role: ::core::option::Option::Some(rt::table::Role::PageSize),
             },
         ],
         rules: &[],
@@ -5415,6 +5455,7 @@ pub mod operations {
                 min: ::core::option::Option::None,
                 max: ::core::option::Option::None,
                 default: ::core::option::Option::None,
+                role: ::core::option::Option::Some(rt::table::Role::Input),
             },
         ],
         rules: &[],
@@ -5484,6 +5525,7 @@ pub mod operations {
                 min: ::core::option::Option::None,
                 max: ::core::option::Option::None,
                 default: ::core::option::Option::None,
+                role: ::core::option::Option::Some(rt::table::Role::Input),
             },
             rt::table::Param {
                 wire: "google_ext",
@@ -5498,6 +5540,7 @@ pub mod operations {
                 min: ::core::option::Option::None,
                 max: ::core::option::Option::None,
                 default: ::core::option::Option::None,
+                role: ::core::option::Option::None,
             },
             rt::table::Param {
                 wire: "localcode",
@@ -5512,6 +5555,7 @@ pub mod operations {
                 min: ::core::option::Option::None,
                 max: ::core::option::Option::None,
                 default: ::core::option::Option::None,
+                role: ::core::option::Option::None,
             },
         ],
         rules: &[],
@@ -5571,6 +5615,7 @@ pub mod operations {
                 min: ::core::option::Option::None,
                 max: ::core::option::Option::None,
                 default: ::core::option::Option::None,
+                role: ::core::option::Option::Some(rt::table::Role::Input),
             },
             rt::table::Param {
                 wire: "date",
@@ -5585,6 +5630,7 @@ pub mod operations {
                 min: ::core::option::Option::None,
                 max: ::core::option::Option::None,
                 default: ::core::option::Option::None,
+                role: ::core::option::Option::Some(rt::table::Role::Day),
             },
         ],
         rules: &[],
@@ -5682,6 +5728,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Id,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Project identifier, used as `id` in the other project operations.",
                 },
                 rt::table::FieldInfo {
@@ -5690,6 +5740,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Flag,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Whether the project is live (1) or not (0).",
                 },
                 rt::table::FieldInfo {
@@ -5698,6 +5749,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::DateTime,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "When the project was created, `YYYY-MM-DD HH:MM:SS`.",
                 },
                 rt::table::FieldInfo {
@@ -5706,6 +5758,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Text,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Label,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Name of the project.",
                 },
                 rt::table::FieldInfo {
@@ -5716,6 +5772,7 @@ pub mod operations {
                     },
                     nullable: true,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Tags of the project, comma-separated on the wire; empty segments dropped; empty when null.",
                 },
                 rt::table::FieldInfo {
@@ -5724,6 +5781,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Text,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Url,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Site address of the project.",
                 },
                 rt::table::FieldInfo {
@@ -5732,6 +5793,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Text,
                     nullable: true,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Category,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Upper-case, underscore-separated category label; allowed values not shown.",
                 },
                 rt::table::FieldInfo {
@@ -5740,6 +5805,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Score,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Domain authority score.",
                 },
                 rt::table::FieldInfo {
@@ -5748,6 +5817,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Monitored keywords whose position improved.",
                 },
                 rt::table::FieldInfo {
@@ -5756,6 +5826,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Monitored keywords whose position dropped.",
                 },
                 rt::table::FieldInfo {
@@ -5764,6 +5835,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Monitored keywords whose position is stable.",
                 },
                 rt::table::FieldInfo {
@@ -5772,6 +5844,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Number of monitored keywords.",
                 },
                 rt::table::FieldInfo {
@@ -5780,6 +5853,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Average search volume over the last week.",
                 },
                 rt::table::FieldInfo {
@@ -5788,6 +5862,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Average search volume over the last month.",
                 },
                 rt::table::FieldInfo {
@@ -5796,6 +5871,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Current volume.",
                 },
                 rt::table::FieldInfo {
@@ -5804,6 +5880,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Date,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Date of the last update, `YYYY-MM-DD`.",
                 },
                 rt::table::FieldInfo {
@@ -5812,6 +5889,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Time,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Time of the last update, `HH:MM:SS`.",
                 },
                 rt::table::FieldInfo {
@@ -5820,6 +5898,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Number,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Change,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Monthly trend, a decimal percentage.",
                 },
                 rt::table::FieldInfo {
@@ -5828,9 +5910,14 @@ pub mod operations {
                     kind: rt::table::FieldKind::Number,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Change,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Weekly trend, a decimal percentage.",
                 },
             ],
+            key: ::core::option::Option::None,
         },
         rt::table::RecordInfo {
             name: "project_overview",
@@ -5843,6 +5930,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Number of monitored keywords.",
                 },
                 rt::table::FieldInfo {
@@ -5851,6 +5939,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Traffic of the monitored keywords.",
                 },
                 rt::table::FieldInfo {
@@ -5859,6 +5948,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Previous traffic of the monitored keywords.",
                 },
                 rt::table::FieldInfo {
@@ -5867,6 +5957,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Number,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Change,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Variation of the monitored keywords' traffic (decimal).",
                 },
                 rt::table::FieldInfo {
@@ -5875,6 +5969,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Monitored keywords whose position improved.",
                 },
                 rt::table::FieldInfo {
@@ -5883,6 +5978,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Monitored keywords whose position dropped.",
                 },
                 rt::table::FieldInfo {
@@ -5891,6 +5987,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Monitored keywords whose position is stable.",
                 },
                 rt::table::FieldInfo {
@@ -5899,6 +5996,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Traffic of the project's domain.",
                 },
                 rt::table::FieldInfo {
@@ -5907,6 +6005,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Change,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Variation of the domain's traffic.",
                 },
                 rt::table::FieldInfo {
@@ -5915,6 +6017,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Score,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Domain authority.",
                 },
                 rt::table::FieldInfo {
@@ -5923,6 +6029,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Score,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Trust (authority metric).",
                 },
                 rt::table::FieldInfo {
@@ -5931,6 +6041,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Score,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Stability (authority metric).",
                 },
                 rt::table::FieldInfo {
@@ -5939,6 +6053,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Score,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Opportunity (authority metric).",
                 },
                 rt::table::FieldInfo {
@@ -5947,6 +6065,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Number of pages with no traffic.",
                 },
                 rt::table::FieldInfo {
@@ -5955,9 +6074,14 @@ pub mod operations {
                     kind: rt::table::FieldKind::Number,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Percent,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Share of pages with no traffic, a decimal percentage.",
                 },
             ],
+            key: ::core::option::Option::None,
         },
         rt::table::RecordInfo {
             name: "monitored_keyword",
@@ -5970,6 +6094,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Text,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Keyword,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "The keyword.",
                 },
                 rt::table::FieldInfo {
@@ -5978,6 +6106,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Text,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Language,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Language code.",
                 },
                 rt::table::FieldInfo {
@@ -5986,6 +6118,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Text,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::SearchEngine,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search-engine extension, e.g. a country suffix beginning with a dot (`.it`).",
                 },
                 rt::table::FieldInfo {
@@ -5994,6 +6130,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Text,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Locality,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Locality; empty string when none.",
                 },
                 rt::table::FieldInfo {
@@ -6002,6 +6142,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search volume of the keyword.",
                 },
                 rt::table::FieldInfo {
@@ -6010,6 +6151,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Number,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Competition among advertisers on the keyword in paid search (decimal); scale not shown.",
                 },
                 rt::table::FieldInfo {
@@ -6018,6 +6160,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Number,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Money,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Approximate cost per click (decimal); currency not shown.",
                 },
                 rt::table::FieldInfo {
@@ -6026,6 +6172,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Number of pages indexed for the keyword.",
                 },
                 rt::table::FieldInfo {
@@ -6034,6 +6181,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Score,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Keyword difficulty; definition and scale not shown.",
                 },
                 rt::table::FieldInfo {
@@ -6042,6 +6193,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Score,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Keyword opportunity; definition and scale not shown.",
                 },
                 rt::table::FieldInfo {
@@ -6050,6 +6205,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search volume in January.",
                 },
                 rt::table::FieldInfo {
@@ -6058,6 +6214,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search volume in February.",
                 },
                 rt::table::FieldInfo {
@@ -6066,6 +6223,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search volume in March.",
                 },
                 rt::table::FieldInfo {
@@ -6074,6 +6232,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search volume in April.",
                 },
                 rt::table::FieldInfo {
@@ -6082,6 +6241,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search volume in May.",
                 },
                 rt::table::FieldInfo {
@@ -6090,6 +6250,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search volume in June.",
                 },
                 rt::table::FieldInfo {
@@ -6098,6 +6259,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search volume in July.",
                 },
                 rt::table::FieldInfo {
@@ -6106,6 +6268,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search volume in August.",
                 },
                 rt::table::FieldInfo {
@@ -6114,6 +6277,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search volume in September.",
                 },
                 rt::table::FieldInfo {
@@ -6122,6 +6286,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search volume in October.",
                 },
                 rt::table::FieldInfo {
@@ -6130,6 +6295,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search volume in November.",
                 },
                 rt::table::FieldInfo {
@@ -6138,6 +6304,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search volume in December.",
                 },
                 rt::table::FieldInfo {
@@ -6146,6 +6313,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Position,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Position when monitoring began.",
                 },
                 rt::table::FieldInfo {
@@ -6154,6 +6325,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Position,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Current position.",
                 },
                 rt::table::FieldInfo {
@@ -6162,6 +6337,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Number,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Position,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Average position (decimal).",
                 },
                 rt::table::FieldInfo {
@@ -6170,6 +6349,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Change,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Last position change, positive or negative.",
                 },
                 rt::table::FieldInfo {
@@ -6178,6 +6361,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Text,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Tag,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Tag of the keyword; can be empty.",
                 },
                 rt::table::FieldInfo {
@@ -6186,6 +6373,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Text,
                     nullable: true,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Url,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Ranking URL; null when none.",
                 },
                 rt::table::FieldInfo {
@@ -6194,6 +6385,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Text,
                     nullable: true,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Url,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Previous ranking URL; null when none.",
                 },
                 rt::table::FieldInfo {
@@ -6202,6 +6397,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Flag,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Whether the ranking URL changed (1) or not (0).",
                 },
                 rt::table::FieldInfo {
@@ -6210,9 +6406,11 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Estimated monthly traffic from the keyword.",
                 },
             ],
+            key: ::core::option::Option::None,
         },
         rt::table::RecordInfo {
             name: "best_page",
@@ -6225,6 +6423,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Text,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Url,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Page URL.",
                 },
                 rt::table::FieldInfo {
@@ -6233,6 +6435,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Score,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Page authority.",
                 },
                 rt::table::FieldInfo {
@@ -6241,9 +6447,11 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Number of keywords the page ranks for.",
                 },
             ],
+            key: ::core::option::Option::None,
         },
         rt::table::RecordInfo {
             name: "page_with_more_keywords",
@@ -6256,6 +6464,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Text,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Url,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Page URL.",
                 },
                 rt::table::FieldInfo {
@@ -6264,6 +6476,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Estimated traffic of the page.",
                 },
                 rt::table::FieldInfo {
@@ -6272,9 +6485,11 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Number of keywords the page ranks for.",
                 },
             ],
+            key: ::core::option::Option::None,
         },
         rt::table::RecordInfo {
             name: "page_with_potential",
@@ -6287,6 +6502,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Text,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Url,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Page URL.",
                 },
                 rt::table::FieldInfo {
@@ -6295,6 +6514,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Potential traffic of the page.",
                 },
                 rt::table::FieldInfo {
@@ -6303,9 +6523,11 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Number of keywords the page ranks for.",
                 },
             ],
+            key: ::core::option::Option::None,
         },
         rt::table::RecordInfo {
             name: "traffic_variation_page",
@@ -6318,6 +6540,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Text,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Url,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Page URL.",
                 },
                 rt::table::FieldInfo {
@@ -6326,9 +6552,14 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Change,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Traffic variation: positive for winners, negative for losers.",
                 },
             ],
+            key: ::core::option::Option::None,
         },
         rt::table::RecordInfo {
             name: "domain_metrics",
@@ -6341,6 +6572,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Text,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Domain,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Domain as requested or as stored.",
                 },
                 rt::table::FieldInfo {
@@ -6349,6 +6584,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Text,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Domain,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Domain without the `www` prefix.",
                 },
                 rt::table::FieldInfo {
@@ -6357,6 +6596,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Score,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Domain authority.",
                 },
                 rt::table::FieldInfo {
@@ -6365,6 +6608,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Score,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Trust (authority metric).",
                 },
                 rt::table::FieldInfo {
@@ -6373,6 +6620,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Score,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Stability (authority metric).",
                 },
                 rt::table::FieldInfo {
@@ -6381,6 +6632,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Score,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Opportunity (authority metric).",
                 },
                 rt::table::FieldInfo {
@@ -6389,6 +6644,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Estimated traffic of the domain.",
                 },
                 rt::table::FieldInfo {
@@ -6397,6 +6653,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Traffic in the current month.",
                 },
                 rt::table::FieldInfo {
@@ -6405,6 +6662,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: true,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Change,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Last traffic variation. Present in `metrics`, absent in `metricshistory`.",
                 },
                 rt::table::FieldInfo {
@@ -6413,6 +6674,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Number of keywords the domain ranks for.",
                 },
                 rt::table::FieldInfo {
@@ -6421,6 +6683,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Keywords ranking on result page 1.",
                 },
                 rt::table::FieldInfo {
@@ -6429,6 +6692,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Keywords ranking on result page 2.",
                 },
                 rt::table::FieldInfo {
@@ -6437,6 +6701,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Keywords ranking on result page 3.",
                 },
                 rt::table::FieldInfo {
@@ -6445,6 +6710,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Keywords ranking on result page 4.",
                 },
                 rt::table::FieldInfo {
@@ -6453,6 +6719,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Keywords ranking on result page 5.",
                 },
                 rt::table::FieldInfo {
@@ -6461,6 +6728,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Keywords ranking at positions 1 to 3.",
                 },
                 rt::table::FieldInfo {
@@ -6469,6 +6737,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Keywords ranking at positions 4 to 6.",
                 },
                 rt::table::FieldInfo {
@@ -6477,6 +6746,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Keywords ranking at positions 7 to 10.",
                 },
                 rt::table::FieldInfo {
@@ -6485,9 +6755,14 @@ pub mod operations {
                     kind: rt::table::FieldKind::Number,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Money,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Cost-per-click value (decimal); currency not shown.",
                 },
             ],
+            key: ::core::option::Option::Some("domain"),
         },
         rt::table::RecordInfo {
             name: "authority",
@@ -6500,6 +6775,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Text,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Domain,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "The domain.",
                 },
                 rt::table::FieldInfo {
@@ -6508,6 +6787,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Score,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Domain authority.",
                 },
                 rt::table::FieldInfo {
@@ -6516,6 +6799,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Score,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Trust (authority metric).",
                 },
                 rt::table::FieldInfo {
@@ -6524,6 +6811,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Score,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Stability (authority metric).",
                 },
                 rt::table::FieldInfo {
@@ -6532,9 +6823,14 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Score,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Opportunity (authority metric).",
                 },
             ],
+            key: ::core::option::Option::Some("domain"),
         },
         rt::table::RecordInfo {
             name: "niche",
@@ -6547,6 +6843,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Score,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Topical authority of the domain in the niche.",
                 },
                 rt::table::FieldInfo {
@@ -6555,6 +6855,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Text,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Label,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Niche name, as a localised label.",
                 },
                 rt::table::FieldInfo {
@@ -6563,6 +6867,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Number,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Percent,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Share of the domain in the niche, percent (decimal).",
                 },
                 rt::table::FieldInfo {
@@ -6571,6 +6879,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Number of keywords in the niche.",
                 },
                 rt::table::FieldInfo {
@@ -6579,9 +6888,11 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Estimated traffic on the niche's keywords.",
                 },
             ],
+            key: ::core::option::Option::None,
         },
         rt::table::RecordInfo {
             name: "domain_niches",
@@ -6594,6 +6905,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Text,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Domain,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "The domain.",
                 },
                 rt::table::FieldInfo {
@@ -6604,9 +6919,11 @@ pub mod operations {
                     },
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Niches of the domain, at most `limit` of them.",
                 },
             ],
+            key: ::core::option::Option::Some("domain"),
         },
         rt::table::RecordInfo {
             name: "competitor",
@@ -6619,6 +6936,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Text,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Domain,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Competitor domain.",
                 },
                 rt::table::FieldInfo {
@@ -6627,6 +6948,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Score,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Domain authority of the competitor.",
                 },
                 rt::table::FieldInfo {
@@ -6635,6 +6960,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Keywords ranking at positions 1 to 3.",
                 },
                 rt::table::FieldInfo {
@@ -6643,6 +6969,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Keywords ranking at positions 4 to 6.",
                 },
                 rt::table::FieldInfo {
@@ -6651,6 +6978,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Keywords ranking at positions 7 to 10.",
                 },
                 rt::table::FieldInfo {
@@ -6659,6 +6987,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Keywords ranking on result page 1.",
                 },
                 rt::table::FieldInfo {
@@ -6667,6 +6996,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Keywords ranking on result page 2.",
                 },
                 rt::table::FieldInfo {
@@ -6675,6 +7005,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Keywords ranking on result page 3.",
                 },
                 rt::table::FieldInfo {
@@ -6683,6 +7014,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Keywords ranking on result page 4.",
                 },
                 rt::table::FieldInfo {
@@ -6691,6 +7023,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Keywords ranking on result page 5.",
                 },
                 rt::table::FieldInfo {
@@ -6699,6 +7032,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Number of keywords the competitor ranks for.",
                 },
                 rt::table::FieldInfo {
@@ -6707,6 +7041,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Keywords shared with the queried domain.",
                 },
                 rt::table::FieldInfo {
@@ -6715,6 +7050,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Score,
+                        range: ::core::option::Option::Some((0i64, 100i64)),
+                    }),
                     description: "Competition level, 0 to 100.",
                 },
                 rt::table::FieldInfo {
@@ -6723,6 +7062,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Previous traffic of the competitor.",
                 },
                 rt::table::FieldInfo {
@@ -6731,6 +7071,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Estimated traffic of the competitor.",
                 },
                 rt::table::FieldInfo {
@@ -6739,9 +7080,11 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Traffic in the current month.",
                 },
             ],
+            key: ::core::option::Option::None,
         },
         rt::table::RecordInfo {
             name: "domain_competitors",
@@ -6754,6 +7097,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Text,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Domain,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "The domain.",
                 },
                 rt::table::FieldInfo {
@@ -6764,9 +7111,11 @@ pub mod operations {
                     },
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Competitors of the domain, at most `limit` of them.",
                 },
             ],
+            key: ::core::option::Option::Some("domain"),
         },
         rt::table::RecordInfo {
             name: "ai_overview_keyword",
@@ -6779,6 +7128,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Text,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Keyword,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "The keyword.",
                 },
                 rt::table::FieldInfo {
@@ -6787,6 +7140,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Position,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Position of the domain.",
                 },
                 rt::table::FieldInfo {
@@ -6795,6 +7152,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search volume of the keyword.",
                 },
                 rt::table::FieldInfo {
@@ -6803,6 +7161,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Visibility rank.",
                 },
                 rt::table::FieldInfo {
@@ -6811,6 +7170,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Number of mentions.",
                 },
                 rt::table::FieldInfo {
@@ -6819,6 +7179,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Mentions as the first result.",
                 },
                 rt::table::FieldInfo {
@@ -6827,6 +7188,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Percent,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Mentions as the first result, percent (integer).",
                 },
                 rt::table::FieldInfo {
@@ -6835,6 +7200,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Visibility.",
                 },
                 rt::table::FieldInfo {
@@ -6843,6 +7209,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Traffic.",
                 },
                 rt::table::FieldInfo {
@@ -6851,9 +7218,14 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Change,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Traffic variation.",
                 },
             ],
+            key: ::core::option::Option::None,
         },
         rt::table::RecordInfo {
             name: "domain_keyword",
@@ -6866,6 +7238,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Text,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Keyword,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "The keyword.",
                 },
                 rt::table::FieldInfo {
@@ -6874,6 +7250,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Text,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Language,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Language code.",
                 },
                 rt::table::FieldInfo {
@@ -6882,6 +7262,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Text,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::SearchEngine,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search-engine extension, e.g. a country suffix beginning with a dot (`.it`).",
                 },
                 rt::table::FieldInfo {
@@ -6890,6 +7274,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Text,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Locality,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Locality; empty string when none.",
                 },
                 rt::table::FieldInfo {
@@ -6898,6 +7286,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search volume of the keyword.",
                 },
                 rt::table::FieldInfo {
@@ -6906,6 +7295,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Number,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Competition among advertisers on the keyword in paid search (decimal); scale not shown.",
                 },
                 rt::table::FieldInfo {
@@ -6914,6 +7304,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Number,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Money,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Approximate cost per click (decimal); currency not shown.",
                 },
                 rt::table::FieldInfo {
@@ -6922,6 +7316,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Number of pages indexed for the keyword.",
                 },
                 rt::table::FieldInfo {
@@ -6930,6 +7325,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Score,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Keyword difficulty; definition and scale not shown.",
                 },
                 rt::table::FieldInfo {
@@ -6938,6 +7337,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Score,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Keyword opportunity; definition and scale not shown.",
                 },
                 rt::table::FieldInfo {
@@ -6946,6 +7349,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search volume in January.",
                 },
                 rt::table::FieldInfo {
@@ -6954,6 +7358,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search volume in February.",
                 },
                 rt::table::FieldInfo {
@@ -6962,6 +7367,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search volume in March.",
                 },
                 rt::table::FieldInfo {
@@ -6970,6 +7376,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search volume in April.",
                 },
                 rt::table::FieldInfo {
@@ -6978,6 +7385,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search volume in May.",
                 },
                 rt::table::FieldInfo {
@@ -6986,6 +7394,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search volume in June.",
                 },
                 rt::table::FieldInfo {
@@ -6994,6 +7403,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search volume in July.",
                 },
                 rt::table::FieldInfo {
@@ -7002,6 +7412,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search volume in August.",
                 },
                 rt::table::FieldInfo {
@@ -7010,6 +7421,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search volume in September.",
                 },
                 rt::table::FieldInfo {
@@ -7018,6 +7430,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search volume in October.",
                 },
                 rt::table::FieldInfo {
@@ -7026,6 +7439,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search volume in November.",
                 },
                 rt::table::FieldInfo {
@@ -7034,6 +7448,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search volume in December.",
                 },
                 rt::table::FieldInfo {
@@ -7042,6 +7457,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Position,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Position of the domain for the keyword.",
                 },
                 rt::table::FieldInfo {
@@ -7050,6 +7469,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Text,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Url,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "URL of the domain that ranks for the keyword.",
                 },
                 rt::table::FieldInfo {
@@ -7058,6 +7481,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Change,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Last position change, positive or negative.",
                 },
                 rt::table::FieldInfo {
@@ -7066,6 +7493,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Number,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Estimated traffic from the keyword; may be decimal.",
                 },
                 rt::table::FieldInfo {
@@ -7076,9 +7504,11 @@ pub mod operations {
                     },
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search intents of the keyword, comma-separated on the wire.",
                 },
             ],
+            key: ::core::option::Option::None,
         },
         rt::table::RecordInfo {
             name: "url_metrics",
@@ -7091,6 +7521,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Text,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Url,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "The URL.",
                 },
                 rt::table::FieldInfo {
@@ -7099,6 +7533,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Number of keywords the URL ranks for.",
                 },
                 rt::table::FieldInfo {
@@ -7107,6 +7542,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Keywords ranking at positions 1 to 3.",
                 },
                 rt::table::FieldInfo {
@@ -7115,6 +7551,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Keywords ranking at positions 4 to 6.",
                 },
                 rt::table::FieldInfo {
@@ -7123,6 +7560,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Keywords ranking at positions 7 to 10.",
                 },
                 rt::table::FieldInfo {
@@ -7131,6 +7569,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Keywords ranking on result page 1.",
                 },
                 rt::table::FieldInfo {
@@ -7139,6 +7578,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Keywords ranking on result page 2.",
                 },
                 rt::table::FieldInfo {
@@ -7147,6 +7587,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Keywords ranking on result page 3.",
                 },
                 rt::table::FieldInfo {
@@ -7155,6 +7596,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Keywords ranking on result page 4.",
                 },
                 rt::table::FieldInfo {
@@ -7163,6 +7605,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Keywords ranking on result page 5.",
                 },
                 rt::table::FieldInfo {
@@ -7171,6 +7614,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Traffic of the URL's domain.",
                 },
                 rt::table::FieldInfo {
@@ -7179,6 +7623,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Estimated traffic of the URL.",
                 },
                 rt::table::FieldInfo {
@@ -7187,6 +7632,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Potential traffic of the URL.",
                 },
                 rt::table::FieldInfo {
@@ -7195,6 +7641,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Change,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Last traffic variation of the URL's domain.",
                 },
                 rt::table::FieldInfo {
@@ -7203,6 +7653,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Number,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Percent,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Advertising coverage (decimal).",
                 },
                 rt::table::FieldInfo {
@@ -7211,6 +7665,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Number,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Advertising total (decimal).",
                 },
                 rt::table::FieldInfo {
@@ -7219,6 +7674,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Score,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Page authority.",
                 },
                 rt::table::FieldInfo {
@@ -7227,6 +7686,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Score,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Domain authority.",
                 },
                 rt::table::FieldInfo {
@@ -7235,6 +7698,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Score,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Domain trust.",
                 },
                 rt::table::FieldInfo {
@@ -7243,6 +7710,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Score,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Domain stability.",
                 },
                 rt::table::FieldInfo {
@@ -7251,9 +7722,14 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Score,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Domain opportunity.",
                 },
             ],
+            key: ::core::option::Option::Some("url"),
         },
         rt::table::RecordInfo {
             name: "url_page_authority",
@@ -7266,9 +7742,14 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Score,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Page authority.",
                 },
             ],
+            key: ::core::option::Option::None,
         },
         rt::table::RecordInfo {
             name: "url_keyword",
@@ -7281,6 +7762,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Text,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Keyword,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "The keyword.",
                 },
                 rt::table::FieldInfo {
@@ -7289,6 +7774,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Text,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Language,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Language code.",
                 },
                 rt::table::FieldInfo {
@@ -7297,6 +7786,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Text,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::SearchEngine,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search-engine extension, e.g. a country suffix beginning with a dot (`.it`).",
                 },
                 rt::table::FieldInfo {
@@ -7305,6 +7798,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Text,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Locality,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Locality; empty string when none.",
                 },
                 rt::table::FieldInfo {
@@ -7313,6 +7810,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search volume of the keyword.",
                 },
                 rt::table::FieldInfo {
@@ -7321,6 +7819,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Number,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Competition among advertisers on the keyword in paid search (decimal); scale not shown.",
                 },
                 rt::table::FieldInfo {
@@ -7329,6 +7828,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Number,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Money,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Approximate cost per click (decimal); currency not shown.",
                 },
                 rt::table::FieldInfo {
@@ -7337,6 +7840,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Number of pages indexed for the keyword.",
                 },
                 rt::table::FieldInfo {
@@ -7345,6 +7849,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Score,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Keyword difficulty; definition and scale not shown.",
                 },
                 rt::table::FieldInfo {
@@ -7353,6 +7861,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Score,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Keyword opportunity; definition and scale not shown.",
                 },
                 rt::table::FieldInfo {
@@ -7361,6 +7873,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search volume in January.",
                 },
                 rt::table::FieldInfo {
@@ -7369,6 +7882,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search volume in February.",
                 },
                 rt::table::FieldInfo {
@@ -7377,6 +7891,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search volume in March.",
                 },
                 rt::table::FieldInfo {
@@ -7385,6 +7900,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search volume in April.",
                 },
                 rt::table::FieldInfo {
@@ -7393,6 +7909,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search volume in May.",
                 },
                 rt::table::FieldInfo {
@@ -7401,6 +7918,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search volume in June.",
                 },
                 rt::table::FieldInfo {
@@ -7409,6 +7927,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search volume in July.",
                 },
                 rt::table::FieldInfo {
@@ -7417,6 +7936,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search volume in August.",
                 },
                 rt::table::FieldInfo {
@@ -7425,6 +7945,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search volume in September.",
                 },
                 rt::table::FieldInfo {
@@ -7433,6 +7954,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search volume in October.",
                 },
                 rt::table::FieldInfo {
@@ -7441,6 +7963,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search volume in November.",
                 },
                 rt::table::FieldInfo {
@@ -7449,6 +7972,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search volume in December.",
                 },
                 rt::table::FieldInfo {
@@ -7457,6 +7981,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Position,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Position of the URL for the keyword.",
                 },
                 rt::table::FieldInfo {
@@ -7465,6 +7993,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Change,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Last position change, positive or negative.",
                 },
                 rt::table::FieldInfo {
@@ -7473,6 +8005,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Number,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Estimated traffic from the keyword; may be decimal.",
                 },
                 rt::table::FieldInfo {
@@ -7483,9 +8016,11 @@ pub mod operations {
                     },
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search intents of the keyword, comma-separated on the wire.",
                 },
             ],
+            key: ::core::option::Option::None,
         },
         rt::table::RecordInfo {
             name: "intent_gap",
@@ -7498,6 +8033,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Text,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Keyword,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "The keyword.",
                 },
                 rt::table::FieldInfo {
@@ -7506,6 +8045,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search volume of the keyword.",
                 },
                 rt::table::FieldInfo {
@@ -7514,9 +8054,14 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Position,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Position of the URL for the keyword.",
                 },
             ],
+            key: ::core::option::Option::None,
         },
         rt::table::RecordInfo {
             name: "keyword_metrics",
@@ -7529,6 +8074,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Text,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Keyword,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "The keyword.",
                 },
                 rt::table::FieldInfo {
@@ -7537,6 +8086,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Text,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Language,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Language code.",
                 },
                 rt::table::FieldInfo {
@@ -7545,6 +8098,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Text,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::SearchEngine,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search-engine extension, e.g. a country suffix beginning with a dot (`.it`).",
                 },
                 rt::table::FieldInfo {
@@ -7553,6 +8110,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Text,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Locality,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Locality; empty string when none.",
                 },
                 rt::table::FieldInfo {
@@ -7561,6 +8122,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search volume of the keyword.",
                 },
                 rt::table::FieldInfo {
@@ -7569,6 +8131,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Number,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Competition among advertisers on the keyword in paid search (decimal); scale not shown.",
                 },
                 rt::table::FieldInfo {
@@ -7577,6 +8140,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Number,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Money,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Approximate cost per click (decimal); currency not shown.",
                 },
                 rt::table::FieldInfo {
@@ -7585,6 +8152,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Number of pages indexed for the keyword.",
                 },
                 rt::table::FieldInfo {
@@ -7593,6 +8161,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Score,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Keyword difficulty; definition and scale not shown.",
                 },
                 rt::table::FieldInfo {
@@ -7601,6 +8173,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Score,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Keyword opportunity; definition and scale not shown.",
                 },
                 rt::table::FieldInfo {
@@ -7609,6 +8185,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search volume in January.",
                 },
                 rt::table::FieldInfo {
@@ -7617,6 +8194,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search volume in February.",
                 },
                 rt::table::FieldInfo {
@@ -7625,6 +8203,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search volume in March.",
                 },
                 rt::table::FieldInfo {
@@ -7633,6 +8212,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search volume in April.",
                 },
                 rt::table::FieldInfo {
@@ -7641,6 +8221,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search volume in May.",
                 },
                 rt::table::FieldInfo {
@@ -7649,6 +8230,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search volume in June.",
                 },
                 rt::table::FieldInfo {
@@ -7657,6 +8239,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search volume in July.",
                 },
                 rt::table::FieldInfo {
@@ -7665,6 +8248,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search volume in August.",
                 },
                 rt::table::FieldInfo {
@@ -7673,6 +8257,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search volume in September.",
                 },
                 rt::table::FieldInfo {
@@ -7681,6 +8266,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search volume in October.",
                 },
                 rt::table::FieldInfo {
@@ -7689,6 +8275,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search volume in November.",
                 },
                 rt::table::FieldInfo {
@@ -7697,6 +8284,7 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search volume in December.",
                 },
                 rt::table::FieldInfo {
@@ -7707,6 +8295,7 @@ pub mod operations {
                     },
                     nullable: false,
                     optional: false,
+                    hint: ::core::option::Option::None,
                     description: "Search intents of the keyword, comma-separated on the wire.",
                 },
                 rt::table::FieldInfo {
@@ -7715,9 +8304,11 @@ pub mod operations {
                     kind: rt::table::FieldKind::BoolWord,
                     nullable: false,
                     optional: true,
+                    hint: ::core::option::Option::None,
                     description: "Whether the keyword's results show an AI overview; a boolean word on the wire, present on some rows only.",
                 },
             ],
+            key: ::core::option::Option::Some("keyword"),
         },
     ];
 }
