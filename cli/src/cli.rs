@@ -241,9 +241,12 @@ fn cost_help(op: &Operation) -> String {
         Counts::Rows => "rows",
         _ => "items",
     };
+    let units = match (cost.printed, cost.charged) {
+        (Some(printed), _) => format!("{printed} units {charged}"),
+        _ => "unknown, the reference prints none; --budget refuses the call".to_owned(),
+    };
     format!(
-        "Cost: {} units {charged} ({}). At most {} {counts} per request ({}); {} requests per minute ({}).",
-        cost.printed,
+        "Cost: {units} ({}). At most {} {counts} per request ({}); {} requests per minute ({}).",
         cost.charged_source.phrase(),
         cost.per_request.value,
         cost.per_request.source.phrase(),

@@ -257,7 +257,7 @@ fn dry_run(invocation: &Invocation, batches: &[seozoom::Request]) -> u8 {
     let lines = || -> Result<Vec<String>, Error> {
         let client = dry_run_client(invocation)?;
         let mut lines = Vec::with_capacity(batches.len() + 1);
-        let mut total = seozoom::Estimate { min: 0, max: 0 };
+        let mut total = seozoom::Estimate::ZERO;
         for batch in batches {
             lines.push(format!("GET {}", client.redacted_url(batch)?));
             total = total.plus(client.estimate(batch)?);
@@ -329,18 +329,24 @@ fn requests(n: usize) -> String {
 /// note when it is over the budget.
 fn job_summary(requests: String, estimate: seozoom::Estimate, budget: Option<i64>) -> String {
     format!(
-        "{requests}, estimated cost {}..{} units{}",
-        estimate.min,
-        estimate.max,
-        over_budget(budget, estimate.max),
+        "{requests}, estimated cost {estimate}{}",
+        over_budget(budget, estimate),
     )
 }
 
-/// The note of a dry run whose job may cost more than the budget.
-fn over_budget(budget: Option<i64>, max: i64) -> String {
-    match budget.filter(|budget| max > *budget) {
-        Some(budget) => format!(" (over the budget of {budget}: the call would be refused)"),
-        None => String::new(),
+/// The note of a dry run whose job may cost more than the budget, or whose
+/// cost no budget can cover.
+fn over_budget(budget: Option<i64>, estimate: seozoom::Estimate) -> String {
+    match budget {
+        Some(budget) if estimate.unknown => {
+            format!(
+                " (a budget of {budget} cannot cover an unknown cost: the call would be refused)"
+            )
+        }
+        Some(budget) if estimate.max > budget => {
+            format!(" (over the budget of {budget}: the call would be refused)")
+        }
+        _ => String::new(),
     }
 }
 

@@ -353,7 +353,7 @@ impl Client {
             Job::Batched => request
                 .batches()
                 .iter()
-                .try_fold(Estimate { min: 0, max: 0 }, |sum, batch| {
+                .try_fold(Estimate::ZERO, |sum, batch| {
                     Ok(sum.plus(self.estimate(batch)?))
                 }),
             Job::Pages {
@@ -372,7 +372,7 @@ impl Client {
         let full_page = self.estimate(&plan.page(request, plan.start, plan.page_size))?;
         let first = plan.next_limit(0);
         if first == 0 {
-            return Ok(Estimate { min: 0, max: 0 });
+            return Ok(Estimate::ZERO);
         }
         let first_page = self.estimate(&plan.page(request, plan.start, first))?;
         if plan.single {
@@ -380,8 +380,8 @@ impl Client {
         }
         let Some(cap) = plan.max_rows else {
             return Ok(Estimate {
-                min: first_page.min,
                 max: i64::MAX,
+                ..first_page
             });
         };
         let (full, rest) = page_counts(plan.page_size, cap);
@@ -389,6 +389,7 @@ impl Client {
         let mut sum = Estimate {
             min: full_page.min.saturating_mul(full),
             max: full_page.max.saturating_mul(full),
+            unknown: full_page.unknown,
         };
         if rest > 0 {
             sum = sum.plus(self.estimate(&plan.page(request, plan.start, rest))?);
@@ -401,6 +402,7 @@ impl Client {
     /// from the hold, so other calls and jobs on this client and its clones
     /// cannot take what the job was admitted with.
     fn hold_job(&self, what: &str, estimate: Estimate) -> Result<Arc<JobHold>, Error> {
+        self.ledger().admit(what, estimate)?;
         // No finite budget covers an unbounded job: the ledger refuses it; the
         // name says how to bound it.
         let what = match estimate.max {
@@ -480,11 +482,9 @@ impl Client {
         let op = request.operation();
         let batches = request.batches();
         let total = batches.len();
-        let estimate = batches
-            .iter()
-            .try_fold(Estimate { min: 0, max: 0 }, |sum, batch| {
-                Ok::<_, Error>(sum.plus(self.estimate(batch)?))
-            })?;
+        let estimate = batches.iter().try_fold(Estimate::ZERO, |sum, batch| {
+            Ok::<_, Error>(sum.plus(self.estimate(batch)?))
+        })?;
         let what = match total {
             1 => op.label(),
             n => format!("{} ({n} requests)", op.label()),

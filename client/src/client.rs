@@ -474,10 +474,10 @@ impl Client {
         );
         async {
             let started = Instant::now();
+            let ledger = &self.inner.ledger;
+            ledger.admit(&prepared.op.label(), prepared.estimate)?;
             let reservation =
-                self.inner
-                    .ledger
-                    .reserve_in(job, &prepared.op.label(), prepared.estimate.max)?;
+                ledger.reserve_in(job, &prepared.op.label(), prepared.estimate.max)?;
             let result = self.send(&prepared).await.and_then(|(status, body)| {
                 tracing::Span::current().record("status", status);
                 decode(prepared.op, status, &body)

@@ -71,6 +71,18 @@ pub enum Error {
         budget: i64,
     },
 
+    /// Refused before sending: the client has a unit budget, and the reference
+    /// prints no cost for the operation, so no budget can cover the call.
+    #[error(
+        "refused before sending: the cost of {operation} is unknown (the reference prints none), so a budget of {budget} units cannot cover it; call it without a budget to have the units it reports counted"
+    )]
+    UnknownCost {
+        /// `group action`, or the job's description.
+        operation: String,
+        /// The whole budget.
+        budget: i64,
+    },
+
     /// Refused before sending: the operation's requests-per-minute figure is used
     /// up and the client is configured to refuse rather than wait.
     #[error(
@@ -153,6 +165,7 @@ impl Error {
             Error::InvalidInput(_)
                 | Error::InsecureUrl { .. }
                 | Error::OverBudget { .. }
+                | Error::UnknownCost { .. }
                 | Error::RateLimited { .. }
                 | Error::Config(_)
         )

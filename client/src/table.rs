@@ -216,6 +216,10 @@ pub enum Charged {
     PerRow,
     /// The unit figure, whatever the row count.
     PerCall,
+    /// The reference prints no cost for the operation: its estimate is
+    /// unknown ([`crate::Estimate::unknown`]), a client with a budget refuses
+    /// it, and the units a call reports are counted as usual.
+    Unknown,
 }
 
 /// What the first trailing figure counts.
@@ -231,11 +235,14 @@ pub enum Counts {
 /// Unit costs and request-rate figures of an operation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Cost {
-    /// The unit figure(s) exactly as the reference prints them.
-    pub printed: &'static str,
-    /// The trailing figures exactly as printed.
-    pub trailing: &'static str,
-    /// The unit figures (one, or two for the ambiguous operations).
+    /// The unit figure(s) exactly as the reference prints them; `None` when the
+    /// cost is unknown.
+    pub printed: Option<&'static str>,
+    /// The trailing figures exactly as printed; `None` when the figures come
+    /// from elsewhere (public use).
+    pub trailing: Option<&'static str>,
+    /// The unit figures (one, or two for the ambiguous operations; none when
+    /// the cost is unknown).
     pub units: &'static [i64],
     /// The reading of the figures.
     pub charged: Charged,

@@ -13,16 +13,51 @@ use crate::table::{Charged, Operation, Role};
 pub struct Estimate {
     /// The least it may cost (no rows returned, or the single per-call figure).
     pub min: i64,
-    /// The most it may cost.
+    /// The most it may cost; `i64::MAX` when the cost is unknown.
     pub max: i64,
+    /// The spec gives no unit cost for (some of) the requests: the range says
+    /// nothing, and no budget can cover them.
+    pub unknown: bool,
 }
 
 impl Estimate {
-    /// The sum of two estimates (for a job of several requests).
+    /// Nothing: the start of a sum.
+    pub const ZERO: Estimate = Estimate::range(0, 0);
+
+    /// A request whose cost the spec does not know.
+    pub const UNKNOWN: Estimate = Estimate {
+        min: 0,
+        max: i64::MAX,
+        unknown: true,
+    };
+
+    /// A known range.
+    pub const fn range(min: i64, max: i64) -> Estimate {
+        Estimate {
+            min,
+            max,
+            unknown: false,
+        }
+    }
+
+    /// The sum of two estimates (for a job of several requests); unknown when
+    /// either is.
     pub fn plus(self, other: Estimate) -> Estimate {
         Estimate {
             min: self.min.saturating_add(other.min),
             max: self.max.saturating_add(other.max),
+            unknown: self.unknown || other.unknown,
+        }
+    }
+}
+
+impl std::fmt::Display for Estimate {
+    /// `10..200 units`, or `unknown (the spec gives no unit cost)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.unknown {
+            f.write_str("unknown (the reference prints no unit cost)")
+        } else {
+            write!(f, "{}..{} units", self.min, self.max)
         }
     }
 }
@@ -60,10 +95,8 @@ pub(crate) fn estimate(
     let low = op.cost.units.iter().copied().min().unwrap_or(0);
     let high = op.cost.units.iter().copied().max().unwrap_or(0);
     match op.cost.charged {
-        Charged::PerCall => Estimate {
-            min: low,
-            max: high,
-        },
+        Charged::Unknown => Estimate::UNKNOWN,
+        Charged::PerCall => Estimate::range(low, high),
         _ => {
             let rows = max_rows(op, query, separator);
             let rows = if op.cost.units.len() > 1 {
@@ -71,10 +104,7 @@ pub(crate) fn estimate(
             } else {
                 rows
             };
-            Estimate {
-                min: 0,
-                max: high.saturating_mul(rows),
-            }
+            Estimate::range(0, high.saturating_mul(rows))
         }
     }
 }
@@ -168,6 +198,18 @@ impl Ledger {
             ledger: Arc::clone(self),
             left: AtomicI64::new(held),
         })
+    }
+
+    /// Refuse a call or job whose cost is unknown when there is a budget: no
+    /// budget can cover a cost nobody can bound.
+    pub(crate) fn admit(&self, what: &str, estimate: Estimate) -> Result<(), Error> {
+        match self.budget {
+            Some(budget) if estimate.unknown => Err(Error::UnknownCost {
+                operation: what.to_owned(),
+                budget,
+            }),
+            _ => Ok(()),
+        }
     }
 
     /// Refuse a call or job of up to `max` units that would take the spending

@@ -272,7 +272,7 @@ async fn the_batched_estimate_is_the_sum_of_its_requests() {
         .batches()
         .iter()
         .map(|b| c.estimate(b).unwrap())
-        .fold(Estimate { min: 0, max: 0 }, Estimate::plus);
+        .fold(Estimate::ZERO, Estimate::plus);
     let job = c.estimate_job(&request, Job::Batched).unwrap();
     assert_eq!(job, sum);
     let figure = request.operation().cost.units[0];

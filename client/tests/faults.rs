@@ -1274,25 +1274,13 @@ async fn estimates_come_from_the_spec_figures() {
     let client = server.client(RetryPolicy::none());
 
     let three = client.keywords().metrics(["a", "b", "c"]).request();
-    assert_eq!(
-        client.estimate(&three).unwrap(),
-        Estimate { min: 0, max: 30 }
-    );
+    assert_eq!(client.estimate(&three).unwrap(), Estimate::range(0, 30));
 
     let list = client.projects().list().request();
-    assert_eq!(
-        client.estimate(&list).unwrap(),
-        Estimate { min: 100, max: 100 }
-    );
+    assert_eq!(client.estimate(&list).unwrap(), Estimate::range(100, 100));
 
     let best = client.projects().best_pages(48213, 10).request();
-    assert_eq!(
-        client.estimate(&best).unwrap(),
-        Estimate {
-            min: 0,
-            max: 50 * 11
-        }
-    );
+    assert_eq!(client.estimate(&best).unwrap(), Estimate::range(0, 50 * 11));
 
     // An invalid request gives its error, not an estimate.
     let none: [&str; 0] = [];

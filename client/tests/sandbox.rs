@@ -42,11 +42,13 @@ fn message(body: &str) -> String {
     value["message"].as_str().unwrap().to_owned()
 }
 
+/// What the sandbox charges: the spec's highest figure once or per row; one
+/// unit per row when the spec knows no cost (the sandbox's documented stand-in).
 fn charged(op: &Operation, rows: i64) -> i64 {
-    let figure = op.cost.units.iter().copied().max().unwrap();
     match op.cost.charged {
-        Charged::PerCall => figure,
-        _ => figure * rows,
+        Charged::Unknown => rows,
+        Charged::PerCall => op.cost.units.iter().copied().max().unwrap(),
+        _ => op.cost.units.iter().copied().max().unwrap() * rows,
     }
 }
 
@@ -198,9 +200,12 @@ async fn every_operation_decodes_through_its_typed_builder() {
     }
     let one = k.serp_history("mutuo", day).send().await.unwrap();
     assert!(!one.response.is_empty());
+    let related = k.related("mutuo", 4).send().await.unwrap();
+    assert_eq!(related.response.len(), 4);
+    assert!(related.response.iter().all(|r| r.keyword != "mutuo"));
 
-    assert_eq!(OPERATIONS.len(), 23);
-    assert_eq!(sandbox.requests(), 23);
+    assert_eq!(OPERATIONS.len(), 24);
+    assert_eq!(sandbox.requests(), 24);
 }
 
 /// Minimal valid wire values for a parameter, from the table alone.
@@ -853,4 +858,69 @@ fn works_from_a_current_thread_runtime_and_a_blocking_caller() {
         .block_on(c.urls().metrics(["https://example.it/"]).send())
         .unwrap();
     assert_eq!(rows.response[0].url, "https://example.it/");
+}
+
+/// `keywords related` has no printed cost: its estimate is unknown (never 0),
+/// a budget refuses it before sending, and without one the units it reports
+/// are counted as usual.
+#[tokio::test]
+async fn an_unknown_cost_is_estimated_as_unknown_and_refused_under_a_budget() {
+    let sandbox = Sandbox::start().await.unwrap();
+    let build = |budget: Option<i64>| {
+        let builder = Client::builder()
+            .api_key(Sandbox::API_KEY)
+            .base_url(sandbox.base_url());
+        match budget {
+            Some(units) => builder.budget(units),
+            None => builder,
+        }
+        .build()
+        .unwrap()
+    };
+    let client = build(None);
+    let request = client.keywords().related("scarpe running", 5).request();
+    let estimate = client.estimate(&request).unwrap();
+    assert!(estimate.unknown, "{estimate:?}");
+    assert_eq!(estimate.max, i64::MAX);
+    assert_eq!(
+        estimate.to_string(),
+        "unknown (the reference prints no unit cost)"
+    );
+    assert!(estimate.plus(seozoom::Estimate::range(1, 2)).unknown);
+
+    let budgeted = build(Some(1_000_000));
+    let err = budgeted
+        .keywords()
+        .related("scarpe running", 5)
+        .send()
+        .await
+        .unwrap_err();
+    assert!(err.is_refused(), "{err}");
+    assert!(
+        matches!(
+            err,
+            seozoom::Error::UnknownCost {
+                budget: 1_000_000,
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert_eq!(sandbox.requests(), 0, "nothing is sent");
+
+    let answer = client
+        .keywords()
+        .related("scarpe running", 5)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.response.len(), 5);
+    assert!(
+        answer
+            .response
+            .iter()
+            .all(|r| (0..=100).contains(&r.serp_affinity))
+    );
+    assert_eq!(client.units().used, answer.units_used);
+    assert!(answer.units_used > 0);
 }

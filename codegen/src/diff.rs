@@ -1393,11 +1393,13 @@ impl Differ {
             "estimates and budget checks",
         );
         if oc.units == nc.units {
-            self.docs(&item, "printed", &oc.printed, &nc.printed);
+            let printed = |c: &crate::model::Cost| c.printed.clone().unwrap_or_default();
+            self.docs(&item, "printed", &printed(oc), &printed(nc));
         }
         let charged = |c: Charged| match c {
             Charged::PerRow => "per_row",
             Charged::PerCall => "per_call",
+            Charged::Unknown => "unknown",
         };
         self.changed(
             Level::Patch,
@@ -1446,7 +1448,8 @@ impl Differ {
         if oc.per_request.value == nc.per_request.value
             && oc.requests_per_minute.value == nc.requests_per_minute.value
         {
-            self.docs(&item, "trailing", &oc.trailing, &nc.trailing);
+            let trailing = |c: &crate::model::Cost| c.trailing.clone().unwrap_or_default();
+            self.docs(&item, "trailing", &trailing(oc), &trailing(nc));
         }
     }
 }

@@ -255,6 +255,8 @@ pub struct Action {
     /// Name of the operation's static in the table (`DOMAINS_KEYWORDS`).
     pub const_name: String,
     pub aliases: Vec<String>,
+    /// Where the action is known from, when not the reference.
+    pub source: Option<Provenance>,
     pub description: String,
     pub params: Vec<Param>,
     pub rules: Vec<Rule>,
@@ -367,6 +369,8 @@ pub enum Payload {
 pub enum Charged {
     PerRow,
     PerCall,
+    /// The reference prints no cost: the estimate says so, a budget refuses it.
+    Unknown,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -377,8 +381,11 @@ pub enum Counts {
 
 #[derive(Debug, Clone)]
 pub struct Cost {
-    pub printed: String,
-    pub trailing: String,
+    /// `None` when the cost is unknown.
+    pub printed: Option<String>,
+    /// `None` when the figures are not the reference's.
+    pub trailing: Option<String>,
+    /// Empty when the cost is unknown.
     pub units: Vec<i64>,
     pub charged: Charged,
     pub charged_source: Provenance,

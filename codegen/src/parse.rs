@@ -227,6 +227,8 @@ pub struct Action {
     /// Other names the reference uses for the same action.
     #[serde(default)]
     pub aliases: Vec<S>,
+    /// Where the action itself is known from, when not from the reference.
+    pub source: Option<Ref<Provenance>>,
     pub description: S,
     /// Shared parameters by name, a shared one with overrides
     /// (`{ use = "limit", description = "..." }`) or one written in place.

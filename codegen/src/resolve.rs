@@ -59,8 +59,10 @@ pub type Provenance = parse::Provenance;
 /// A cost with every reference expanded.
 #[derive(Debug, Clone)]
 pub struct Cost {
-    pub printed: S,
-    pub trailing: S,
+    /// Absent when the reference prints no cost (`charged = "unknown"`).
+    pub printed: Option<S>,
+    /// Absent when the figures are not the reference's.
+    pub trailing: Option<S>,
     /// Given in the plain form; otherwise read from `printed`.
     pub units: Option<Spanned<Vec<i64>>>,
     pub charged: S,
@@ -81,6 +83,8 @@ pub struct Record<'a> {
 #[derive(Debug)]
 pub struct Action<'a> {
     pub raw: &'a parse::Action,
+    /// Where the action is known from, when the spec says.
+    pub source: Option<Provenance>,
     pub params: Vec<Param>,
     /// `None` when the cost could not be read (an error was reported).
     pub cost: Option<Cost>,
@@ -389,8 +393,10 @@ impl<'a> Cx<'_, 'a, '_> {
                 self.complete_param(&flat, entry.span(), per_request)
             })
             .collect();
+        let source = a.source.as_ref().and_then(|s| self.provenance(s));
         Action {
             raw: a,
+            source,
             params,
             cost,
         }
@@ -516,8 +522,6 @@ impl<'a> Cx<'_, 'a, '_> {
             }
             value
         };
-        let printed = need(flat.printed.clone(), "printed", self.c);
-        let trailing = need(flat.trailing.clone(), "trailing", self.c);
         let charged = need(flat.charged.clone(), "charged", self.c);
         let counts = need(
             flat.per_request_counts.clone(),
@@ -532,6 +536,9 @@ impl<'a> Cx<'_, 'a, '_> {
                 None
             }
         };
+        // Whether `printed` and `trailing` must be there is `validate`'s call:
+        // a cost the reference does not print has neither.
+        let (printed, trailing) = (flat.printed.clone(), flat.trailing.clone());
         let read = figures(trailing.as_ref().map_or("", |t| t.get_ref()));
         let per_request = self.figure(
             &flat.per_request,
@@ -548,8 +555,8 @@ impl<'a> Cx<'_, 'a, '_> {
             &at,
         );
         Some(Cost {
-            printed: printed?,
-            trailing: trailing?,
+            printed,
+            trailing,
             units: flat.units.clone(),
             charged: charged?,
             charged_source: charged_source?,

@@ -836,6 +836,7 @@ fn action(
         rust,
         type_name,
         aliases: a.aliases.iter().map(text).collect(),
+        source: resolved.source.as_ref().map(|p| provenance(cx, p)),
         description: described(cx, &a.description),
         params,
         rules,
@@ -954,50 +955,82 @@ fn response(cx: &mut Cx, r: &parse::Response, params: &[Param]) -> Response {
 }
 
 fn cost(cx: &mut Cx, c: &resolve::Cost, raw_params: &[resolve::Param], params: &[Param]) -> Cost {
-    let units = figures(c.printed.get_ref());
-    if let Some(given) = &c.units
-        && given.get_ref() != &units
-    {
-        cx.c.error(
-            span(given),
-            format!(
-                "`printed` \"{}\" does not show the figures of `units` {:?}",
-                c.printed.get_ref(),
-                given.get_ref()
-            ),
-        );
-    }
-    if units.is_empty() || units.len() > 2 || units.iter().any(|u| *u <= 0) {
-        cx.c.error(
-            span(&c.printed),
-            "`printed` shows one or two positive unit figures",
-        );
-    }
-    let per_request = limit(cx, &c.per_request);
-    let requests_per_minute = limit(cx, &c.requests_per_minute);
-    let trailing = figures(c.trailing.get_ref());
-    if trailing != [per_request.value, requests_per_minute.value] {
-        cx.c.error(
-            span(&c.trailing),
-            format!(
-                "`trailing` \"{}\" reads as {trailing:?}, but `per_request` is {} and `requests_per_minute` is {}",
-                c.trailing.get_ref(),
-                per_request.value,
-                requests_per_minute.value
-            ),
-        );
-    }
     let charged = match c.charged.get_ref().as_str() {
         "per_row" => Charged::PerRow,
         "per_call" => Charged::PerCall,
+        "unknown" => Charged::Unknown,
         other => {
             cx.c.error(
                 span(&c.charged),
-                format!("unknown `charged` `{other}`: expected per_row or per_call"),
+                format!("unknown `charged` `{other}`: expected per_row, per_call or unknown"),
             );
             Charged::PerRow
         }
     };
+    let units = match (&c.printed, charged) {
+        (Some(printed), Charged::Unknown) => {
+            cx.c.error(
+                span(printed),
+                "a cost that is `unknown` has no `printed` figures",
+            );
+            Vec::new()
+        }
+        (None, Charged::Unknown) => Vec::new(),
+        (None, _) => {
+            cx.c.error(
+                span(&c.charged),
+                "this cost has no `printed`: give the figures the reference prints, or say `charged = \"unknown\"`",
+            );
+            Vec::new()
+        }
+        (Some(printed), _) => {
+            let units = figures(printed.get_ref());
+            if let Some(given) = &c.units
+                && given.get_ref() != &units
+            {
+                cx.c.error(
+                    span(given),
+                    format!(
+                        "`printed` \"{}\" does not show the figures of `units` {:?}",
+                        printed.get_ref(),
+                        given.get_ref()
+                    ),
+                );
+            }
+            if units.is_empty() || units.len() > 2 || units.iter().any(|u| *u <= 0) {
+                cx.c.error(
+                    span(printed),
+                    "`printed` shows one or two positive unit figures",
+                );
+            }
+            units
+        }
+    };
+    let per_request = limit(cx, &c.per_request);
+    let requests_per_minute = limit(cx, &c.requests_per_minute);
+    match &c.trailing {
+        Some(trailing_text) => {
+            let trailing = figures(trailing_text.get_ref());
+            if trailing != [per_request.value, requests_per_minute.value] {
+                cx.c.error(
+                    span(trailing_text),
+                    format!(
+                        "`trailing` \"{}\" reads as {trailing:?}, but `per_request` is {} and `requests_per_minute` is {}",
+                        trailing_text.get_ref(),
+                        per_request.value,
+                        requests_per_minute.value
+                    ),
+                );
+            }
+        }
+        None if [per_request.source, requests_per_minute.source].contains(&Source::Inferred) => {
+            cx.c.error(
+                span(&c.charged),
+                "`inferred` figures are read from the cost table: give the `trailing` they come from",
+            );
+        }
+        None => {}
+    }
     let per_request_counts = match c.per_request_counts.get_ref().as_str() {
         "items" => Counts::Items,
         "rows" => Counts::Rows,
@@ -1047,8 +1080,8 @@ fn cost(cx: &mut Cx, c: &resolve::Cost, raw_params: &[resolve::Param], params: &
         }
     }
     Cost {
-        printed: text(&c.printed),
-        trailing: text(&c.trailing),
+        printed: c.printed.as_ref().map(text),
+        trailing: c.trailing.as_ref().map(text),
         units,
         charged,
         charged_source: provenance(cx, &c.charged_source),

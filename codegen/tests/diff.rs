@@ -8,7 +8,7 @@ use std::ffi::OsStr;
 use std::path::Path;
 use std::process::{Command, Output};
 
-use common::{replaced, scratch_file, spec_text, spec_with_keywords_related, without_line};
+use common::{replaced, scratch_file, spec_text, spec_with_keywords_suggestions, without_line};
 use seozoom_codegen::diff::{self, Level, Version};
 use seozoom_codegen::load_str;
 
@@ -143,13 +143,13 @@ fn the_three_together_give_one_sorted_report_and_a_breaking_bump() {
 #[test]
 fn an_added_action_is_not_breaking() {
     assert_eq!(
-        lines(&spec_with_keywords_related()),
+        lines(&spec_with_keywords_suggestions()),
         [
-            "minor     added     action keywords related: `client.keywords().related(keyword, limit)` -> `KeywordsRelated`",
-            "minor     added     record keyword_related: `KeywordRelated` (15 fields)",
+            "minor     added     action keywords suggestions: `client.keywords().suggestions(keyword, limit)` -> `KeywordsSuggestions`",
+            "minor     added     record keyword_suggestion: `KeywordSuggestion` (15 fields)",
         ]
     );
-    let changes = changes(&spec_text(), &spec_with_keywords_related());
+    let changes = changes(&spec_text(), &spec_with_keywords_suggestions());
     assert_eq!(diff::level(&changes), Some(Level::Minor));
     assert_eq!(V0_1_0.bumped(Level::Minor).to_string(), "0.1.1");
 }
@@ -327,11 +327,11 @@ fn the_command_exits_0_without_a_breaking_change() {
     assert_eq!(same.status.code(), Some(0), "{same:?}");
     assert!(stdout(&same).starts_with("no changes\nsemver: no bump needed ("));
 
-    let new = scratch_file(dir, "new.toml", &spec_with_keywords_related());
+    let new = scratch_file(dir, "new.toml", &spec_with_keywords_suggestions());
     let added = diff_command(&old, &new, &["--current", "0.1.0"]);
     assert_eq!(added.status.code(), Some(0), "{added:?}");
     assert!(
-        stdout(&added).contains("minor     added     action keywords related: "),
+        stdout(&added).contains("minor     added     action keywords suggestions: "),
         "{}",
         stdout(&added)
     );

@@ -371,3 +371,44 @@ fn a_hint_must_fit_its_field_and_a_key_must_name_a_text_field() {
         "`key` names no text field of record `url_metrics`",
     );
 }
+
+// --- unknown costs ------------------------------------------------------------
+
+#[test]
+fn an_unknown_cost_prints_no_figures_and_a_known_one_does() {
+    let text = edited(
+        "cost = { use = \"rows\", charged = \"unknown\",",
+        "cost = { use = \"rows\", printed = \"10\", charged = \"unknown\",",
+    );
+    assert_error_at(
+        &errors(&text),
+        &text,
+        "\"10\", charged = \"unknown\"",
+        "a cost that is `unknown` has no `printed` figures",
+    );
+    let text = edited(
+        "cost = { use = \"rows\", charged = \"unknown\",",
+        "cost = { use = \"rows\", charged = \"per_row\",",
+    );
+    assert_error_at(
+        &errors(&text),
+        &text,
+        "\"per_row\", charged_source = { source = \"observed\", note = \"the reference prints no",
+        "this cost has no `printed`",
+    );
+}
+
+#[test]
+fn inferred_figures_need_the_trailing_they_are_read_from() {
+    let text = edited(
+        "per_request = { value = 10000, source = \"observed\"",
+        "per_request = { value = 10000, source = \"inferred\"",
+    );
+    assert!(
+        errors(&text)
+            .to_string()
+            .contains("`inferred` figures are read from the cost table: give the `trailing`"),
+        "{}",
+        errors(&text)
+    );
+}

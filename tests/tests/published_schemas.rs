@@ -83,6 +83,7 @@ fn rust_records() -> BTreeMap<String, Value> {
         UrlKeyword,
         IntentGap,
         KeywordMetrics,
+        KeywordRelated,
     ]
 }
 

@@ -2,16 +2,16 @@
 //!
 //! The test copies the workspace sources (manifests, lock file, spec, generator,
 //! client, command line and this package) to a scratch directory, appends the
-//! `keywords related` action and its `keyword_related` record
-//! (`codegen/tests/fixtures/keywords-related.toml`) to the copy's spec, and in
+//! `keywords suggestions` action and its `keyword_suggestion` record
+//! (`codegen/tests/fixtures/keywords-suggestions.toml`) to the copy's spec, and in
 //! that copy:
 //!
-//! - runs the generator, whose output has the new builder `KeywordsRelated`, the
-//!   record `KeywordRelated` and the accessor `client.keywords().related(..)`;
+//! - runs the generator, whose output has the new builder `KeywordsSuggestions`, the
+//!   record `KeywordSuggestion` and the accessor `client.keywords().suggestions(..)`;
 //! - builds the command line (which compiles the regenerated client) and runs
-//!   `seozoom --sandbox --format json keywords related --keyword scarpe --limit 5`:
+//!   `seozoom --sandbox --format json keywords suggestions --keyword scarpe --limit 5`:
 //!   5 rows, each with `serp_affinity`;
-//! - reads `seozoom keywords related --help`, which lists `--keyword` and `--limit`;
+//! - reads `seozoom keywords suggestions --help`, which lists `--keyword` and `--limit`;
 //! - checks that every copied file but the spec is still byte for byte the
 //!   original.
 //!
@@ -162,8 +162,9 @@ fn an_action_added_to_the_spec_appears_everywhere_with_no_other_edit() {
     for name in COPIED {
         copy(&root.join(name), &copy_root.join(name));
     }
-    let addition = fs::read_to_string(root.join("codegen/tests/fixtures/keywords-related.toml"))
-        .expect("the fixture is readable");
+    let addition =
+        fs::read_to_string(root.join("codegen/tests/fixtures/keywords-suggestions.toml"))
+            .expect("the fixture is readable");
     let spec = fs::read_to_string(root.join(SPEC)).expect("the spec is readable");
     fs::write(copy_root.join(SPEC), format!("{spec}\n{addition}")).expect("spec written");
     // Every copied file as it is now: the originals but for the spec.
@@ -205,13 +206,13 @@ fn an_action_added_to_the_spec_appears_everywhere_with_no_other_edit() {
     let generated = run(bin("seozoom-codegen"), &[SPEC], &copy_root, &target);
     assert_success("seozoom-codegen", &generated);
     let code = text(&generated.stdout);
-    let builder = item(&code, "pub struct KeywordsRelated {");
+    let builder = item(&code, "pub struct KeywordsSuggestions {");
     assert!(
         builder.contains("keyword: ::std::string::String,"),
         "{builder}"
     );
     assert!(builder.contains("limit: i64,"), "{builder}");
-    let record = item(&code, "pub struct KeywordRelated {");
+    let record = item(&code, "pub struct KeywordSuggestion {");
     for field in [
         "pub keyword: ::std::string::String,",
         "pub search_volume: i64,",
@@ -222,17 +223,17 @@ fn an_action_added_to_the_spec_appears_everywhere_with_no_other_edit() {
         assert!(record.contains(field), "no `{field}` in:\n{record}");
     }
     let accessor = item(&code, "impl Keywords<'_> {");
-    let related = &accessor[accessor
-        .find("pub fn related(")
-        .unwrap_or_else(|| panic!("no `related` on `client.keywords()`:\n{accessor}"))..];
-    let signature = &related[..related.find('{').expect("a body")];
+    let suggestions = &accessor[accessor
+        .find("pub fn suggestions(")
+        .unwrap_or_else(|| panic!("no `suggestions` on `client.keywords()`:\n{accessor}"))..];
+    let signature = &suggestions[..suggestions.find('{').expect("a body")];
     assert!(
         signature.contains("keyword: impl ::core::convert::Into<::std::string::String>")
             && signature.contains("limit: i64")
-            && signature.contains("-> KeywordsRelated"),
+            && signature.contains("-> KeywordsSuggestions"),
         "{signature}"
     );
-    assert!(code.contains("pub static KEYWORDS_RELATED: rt::Operation"));
+    assert!(code.contains("pub static KEYWORDS_SUGGESTIONS: rt::Operation"));
 
     // (b) The command line calls it, here on the built-in sandbox.
     let call = run(
@@ -242,7 +243,7 @@ fn an_action_added_to_the_spec_appears_everywhere_with_no_other_edit() {
             "--format",
             "json",
             "keywords",
-            "related",
+            "suggestions",
             "--keyword",
             "scarpe",
             "--limit",
@@ -251,7 +252,7 @@ fn an_action_added_to_the_spec_appears_everywhere_with_no_other_edit() {
         &copy_root,
         &target,
     );
-    assert_success("seozoom keywords related", &call);
+    assert_success("seozoom keywords suggestions", &call);
     let body: serde_json::Value = serde_json::from_slice(&call.stdout).expect("the output is JSON");
     assert_eq!(body["ResultRows"], 5, "{body}");
     let rows = body["response"].as_array().expect("an array of rows");
@@ -266,11 +267,11 @@ fn an_action_added_to_the_spec_appears_everywhere_with_no_other_edit() {
     // (c) Its help lists its parameters.
     let help = run(
         bin("seozoom"),
-        &["keywords", "related", "--help"],
+        &["keywords", "suggestions", "--help"],
         &copy_root,
         &target,
     );
-    assert_success("seozoom keywords related --help", &help);
+    assert_success("seozoom keywords suggestions --help", &help);
     let help = text(&help.stdout);
     assert!(help.contains("--keyword"), "{help}");
     assert!(help.contains("--limit"), "{help}");

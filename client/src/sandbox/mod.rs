@@ -65,7 +65,8 @@
 //!    - Map responses: an object keyed by each known value of the key
 //!      parameter.
 //! 6. **Units.** The cost is the operation's highest unit figure, once (per
-//!    call) or times `ResultRows` (per row). It is taken from a balance shared by
+//!    call) or times `ResultRows` (per row); an operation whose cost the spec
+//!    does not know is charged one unit per row. It is taken from a balance shared by
 //!    all clients of the sandbox, starting at [`Sandbox::STARTING_UNITS`]; when
 //!    the balance cannot cover it the answer is 403 `Insufficient units` and
 //!    nothing is taken. The envelope reports `UnitsUsed` and the balance left in

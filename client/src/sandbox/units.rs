@@ -5,14 +5,20 @@ use std::sync::atomic::{AtomicI64, Ordering};
 
 use crate::table::{Charged, Operation};
 
+/// What the sandbox charges per row for an operation whose cost the spec does
+/// not know: some figure has to stand for the service's.
+pub(super) const UNKNOWN_COST_PER_ROW: i64 = 1;
+
 /// What an answered request costs: the operation's highest unit figure once
 /// (per call), or times the rows returned (per row). Two-figure operations are
-/// charged the higher figure per row, the reading the client's budget checks use.
+/// charged the higher figure per row, the reading the client's budget checks use;
+/// an operation whose cost is unknown, [`UNKNOWN_COST_PER_ROW`] per row.
 pub(super) fn cost(op: &Operation, rows: i64) -> i64 {
     let figure = op.cost.units.iter().copied().max().unwrap_or(0);
     match op.cost.charged {
         Charged::PerCall => figure,
-        Charged::PerRow => figure.saturating_mul(rows.max(0)),
+        Charged::Unknown => UNKNOWN_COST_PER_ROW.saturating_mul(rows.max(0)),
+        _ => figure.saturating_mul(rows.max(0)),
     }
 }
 

@@ -101,6 +101,15 @@ fn arg_type(p: &Param) -> (TokenStream, TokenStream, TokenStream) {
     }
 }
 
+/// `text` with its first letter in upper case.
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
 fn units_text(a: &Action) -> String {
     let units = a
         .cost
@@ -112,18 +121,34 @@ fn units_text(a: &Action) -> String {
     let basis = match a.cost.charged {
         Charged::PerRow => "per returned row",
         Charged::PerCall => "per call",
+        Charged::Unknown => "",
     };
-    format!(
-        "Cost: {units} units {basis} (printed \"{}\"); at most {} {} per request and {} requests per minute (inferred from \"{}\").",
-        a.cost.printed,
-        a.cost.per_request.value,
-        match a.cost.per_request_counts {
-            crate::model::Counts::Items => "input items",
-            crate::model::Counts::Rows => "rows",
-        },
-        a.cost.requests_per_minute.value,
-        a.cost.trailing
-    )
+    let counts = match a.cost.per_request_counts {
+        crate::model::Counts::Items => "input items",
+        crate::model::Counts::Rows => "rows",
+    };
+    let limits = format!(
+        "at most {} {counts} per request and {} requests per minute",
+        a.cost.per_request.value, a.cost.requests_per_minute.value,
+    );
+    let from = match &a.cost.trailing {
+        Some(trailing) => format!("inferred from \"{trailing}\""),
+        None => a
+            .cost
+            .per_request
+            .note
+            .clone()
+            .unwrap_or_else(|| "not from the reference".to_owned()),
+    };
+    match &a.cost.printed {
+        Some(printed) => {
+            format!("Cost: {units} units {basis} (printed \"{printed}\"); {limits} ({from}).")
+        }
+        None => format!(
+            "Cost: unknown, the reference prints none; a client with a budget refuses the call, and without one the units it reports are counted. {} ({from}).",
+            capitalised(&limits)
+        ),
+    }
 }
 
 fn param_doc(p: &Param) -> String {

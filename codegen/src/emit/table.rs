@@ -138,10 +138,15 @@ fn operation(a: &Action) -> TokenStream {
     };
     let response_description = &a.response.description;
     let c = &a.cost;
-    let (printed, trailing, units) = (&c.printed, &c.trailing, &c.units);
+    let (printed, trailing, units) = (
+        option_str(c.printed.as_deref()),
+        option_str(c.trailing.as_deref()),
+        &c.units,
+    );
     let charged = match c.charged {
         Charged::PerRow => quote!(rt::table::Charged::PerRow),
         Charged::PerCall => quote!(rt::table::Charged::PerCall),
+        Charged::Unknown => quote!(rt::table::Charged::Unknown),
     };
     let charged_source = source(c.charged_source.source);
     let charged_note = option_str(c.charged_source.note.as_deref());

@@ -144,6 +144,8 @@ pub fn response(spec: &Spec, action: &Action) -> Value {
     let used = match action.cost.charged {
         Charged::PerRow => figure * rows,
         Charged::PerCall => figure,
+        // No figure to show: the example says nothing was charged.
+        Charged::Unknown => 0,
     };
     let e = &spec.envelope;
     let mut envelope = Map::new();

@@ -239,6 +239,7 @@ fn action(a: &resolve::Action) -> Value {
             "aliases",
             (!raw.aliases.is_empty()).then(|| raw.aliases.iter().map(s).collect()),
         ),
+        ("source", a.source.as_ref().map(provenance)),
         ("description", Some(s(&raw.description))),
         (
             "params",
@@ -259,14 +260,17 @@ fn action(a: &resolve::Action) -> Value {
 }
 
 fn cost(c: &resolve::Cost) -> Value {
-    json!({
-        "printed": s(&c.printed),
-        "trailing": s(&c.trailing),
-        "units": figures(c.printed.get_ref()),
-        "charged": s(&c.charged),
-        "charged_source": provenance(&c.charged_source),
-        "per_request": limit(&c.per_request),
-        "per_request_counts": s(&c.per_request_counts),
-        "requests_per_minute": limit(&c.requests_per_minute),
-    })
+    object([
+        ("printed", c.printed.as_ref().map(s)),
+        ("trailing", c.trailing.as_ref().map(s)),
+        (
+            "units",
+            c.printed.as_ref().map(|p| json!(figures(p.get_ref()))),
+        ),
+        ("charged", Some(s(&c.charged))),
+        ("charged_source", Some(provenance(&c.charged_source))),
+        ("per_request", Some(limit(&c.per_request))),
+        ("per_request_counts", Some(s(&c.per_request_counts))),
+        ("requests_per_minute", Some(limit(&c.requests_per_minute))),
+    ])
 }

@@ -297,12 +297,20 @@ pub fn cost_words(action: &Action) -> String {
         [one] => format!("{one} units"),
         figures => {
             let figures: Vec<String> = figures.iter().map(i64::to_string).collect();
-            format!("{} units (printed \"{}\")", figures.join(" or "), c.printed)
+            format!(
+                "{} units (printed \"{}\")",
+                figures.join(" or "),
+                c.printed.as_deref().unwrap_or_default()
+            )
         }
     };
     let reading = match c.charged {
         Charged::PerRow => format!("{units} per row: `UnitsUsed` = figure x `ResultRows`"),
         Charged::PerCall => format!("{units} per call, whatever the row count"),
+        Charged::Unknown => {
+            "unknown: the reference prints no unit cost; `UnitsUsed` says what a call cost"
+                .to_owned()
+        }
     };
     format!(
         "{reading} ({})",

@@ -46,10 +46,10 @@ pub fn fixture(name: &str) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()))
 }
 
-/// The real spec with the `keywords related` action and its `keyword_related`
-/// record appended (`tests/fixtures/keywords-related.toml`).
-pub fn spec_with_keywords_related() -> String {
-    format!("{}\n{}", spec_text(), fixture("keywords-related.toml"))
+/// The real spec with the `keywords suggestions` action and its `keyword_suggestion`
+/// record appended (`tests/fixtures/keywords-suggestions.toml`).
+pub fn spec_with_keywords_suggestions() -> String {
+    format!("{}\n{}", spec_text(), fixture("keywords-suggestions.toml"))
 }
 
 /// Writes `text` to a file named `name` in a directory of its own under the

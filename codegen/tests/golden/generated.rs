@@ -2185,6 +2185,109 @@ impl rt::Row for KeywordMetrics {
         }
     }
 }
+/// A keyword related to the one queried, with its search volume, how much its search results overlap the queried keyword's, and its monthly volumes. Known from public use of the API, not from the reference.
+///
+/// Wire record `keyword_related`.
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::serde::Serialize,
+    ::serde::Deserialize,
+    ::schemars::JsonSchema
+)]
+#[non_exhaustive]
+pub struct KeywordRelated {
+    /// The related keyword.
+    ///
+    /// Wire name: `keyword`.
+    #[serde(rename = "keyword")]
+    pub keyword: ::std::string::String,
+    /// Search volume of the related keyword.
+    ///
+    /// Wire name: `search_volume`.
+    #[serde(
+        rename = "search_volume",
+        deserialize_with = "crate::__private::quirks::integer"
+    )]
+    pub search_volume: i64,
+    /// How much the search results of the two keywords overlap, 0 to 100.
+    ///
+    /// Wire name: `serp_affinity`.
+    #[serde(
+        rename = "serp_affinity",
+        deserialize_with = "crate::__private::quirks::integer"
+    )]
+    pub serp_affinity: i64,
+    /// Search volume in January.
+    ///
+    /// Wire name: `jan`.
+    #[serde(rename = "jan", deserialize_with = "crate::__private::quirks::integer")]
+    pub jan: i64,
+    /// Search volume in February.
+    ///
+    /// Wire name: `feb`.
+    #[serde(rename = "feb", deserialize_with = "crate::__private::quirks::integer")]
+    pub feb: i64,
+    /// Search volume in March.
+    ///
+    /// Wire name: `mar`.
+    #[serde(rename = "mar", deserialize_with = "crate::__private::quirks::integer")]
+    pub mar: i64,
+    /// Search volume in April.
+    ///
+    /// Wire name: `apr`.
+    #[serde(rename = "apr", deserialize_with = "crate::__private::quirks::integer")]
+    pub apr: i64,
+    /// Search volume in May.
+    ///
+    /// Wire name: `may`.
+    #[serde(rename = "may", deserialize_with = "crate::__private::quirks::integer")]
+    pub may: i64,
+    /// Search volume in June.
+    ///
+    /// Wire name: `jun`.
+    #[serde(rename = "jun", deserialize_with = "crate::__private::quirks::integer")]
+    pub jun: i64,
+    /// Search volume in July.
+    ///
+    /// Wire name: `jul`.
+    #[serde(rename = "jul", deserialize_with = "crate::__private::quirks::integer")]
+    pub jul: i64,
+    /// Search volume in August.
+    ///
+    /// Wire name: `aug`.
+    #[serde(rename = "aug", deserialize_with = "crate::__private::quirks::integer")]
+    pub aug: i64,
+    /// Search volume in September.
+    ///
+    /// Wire name: `sep`.
+    #[serde(rename = "sep", deserialize_with = "crate::__private::quirks::integer")]
+    pub sep: i64,
+    /// Search volume in October.
+    ///
+    /// Wire name: `oct`.
+    #[serde(rename = "oct", deserialize_with = "crate::__private::quirks::integer")]
+    pub oct: i64,
+    /// Search volume in November.
+    ///
+    /// Wire name: `nov`.
+    #[serde(rename = "nov", deserialize_with = "crate::__private::quirks::integer")]
+    pub nov: i64,
+    /// Search volume in December.
+    ///
+    /// Wire name: `dec`.
+    #[serde(rename = "dec", deserialize_with = "crate::__private::quirks::integer")]
+    pub dec: i64,
+}
+impl rt::Row for KeywordRelated {
+    fn text_field(&self, wire: &str) -> ::core::option::Option<&str> {
+        match wire {
+            "keyword" => ::core::option::Option::Some(self.keyword.as_str()),
+            _ => ::core::option::Option::None,
+        }
+    }
+}
 /// Every response is a JSON object carrying the row count, the units charged, the units left and the payload.
 #[derive(
     Debug,
@@ -2685,6 +2788,24 @@ impl Keywords<'_> {
             db: ::core::option::Option::None,
             keyword: keyword.into(),
             date,
+        }
+    }
+    /// Keywords related to one keyword, with their search volume, SERP affinity and monthly volumes. Not in the reference; known from public use of the API.
+    ///
+    /// `GET /api/v2/keywords/?action=related`. Cost: unknown, the reference prints none; a client with a budget refuses the call, and without one the units it reports are counted. At most 10000 rows per request and 20 requests per minute (public use reports up to 10,000 rows a call).
+    ///
+    /// - `keyword`: The keyword to query, URL-encoded; public clients send one keyword per call.
+    /// - `limit`: Maximum number of related keywords to return. Limits: minimum 1 (decided), maximum 10000 (observed).
+    pub fn related(
+        &self,
+        keyword: impl ::core::convert::Into<::std::string::String>,
+        limit: i64,
+    ) -> KeywordsRelated {
+        KeywordsRelated {
+            client: self.client.clone(),
+            db: ::core::option::Option::None,
+            keyword: keyword.into(),
+            limit,
         }
     }
 }
@@ -3641,6 +3762,40 @@ impl KeywordsSerpHistory {
         self.client.execute(self.request()).await
     }
 }
+/// Request builder for `keywords` `related`: Keywords related to one keyword, with their search volume, SERP affinity and monthly volumes. Not in the reference; known from public use of the API.
+///
+/// Check it with [`request`](Self::request) and send it with [`send`](Self::send); every limit of the spec is checked before anything is sent.
+#[derive(Debug, Clone)]
+#[must_use = "a request does nothing until it is sent"]
+pub struct KeywordsRelated {
+    client: rt::Client,
+    db: ::core::option::Option<Db>,
+    keyword: ::std::string::String,
+    limit: i64,
+}
+impl KeywordsRelated {
+    /// Query this country database instead of the client's default.
+    pub fn db(mut self, db: Db) -> Self {
+        self.db = ::core::option::Option::Some(db);
+        self
+    }
+    /// The generic request this builder describes (not yet validated).
+    pub fn request(&self) -> rt::Request {
+        let mut request = rt::Request::new(
+            &operations::KEYWORDS_RELATED,
+            self.db.map(Db::as_str),
+        );
+        request.one("keyword", &self.keyword);
+        request.one("limit", &self.limit);
+        request
+    }
+    /// Validate, send and decode. Array of related keyword records.
+    pub async fn send(
+        self,
+    ) -> ::core::result::Result<Envelope<::std::vec::Vec<KeywordRelated>>, rt::Error> {
+        self.client.execute_rows(self.request()).await
+    }
+}
 /// The operation table generated from the spec: one static per action.
 pub mod operations {
     use super::*;
@@ -3721,8 +3876,8 @@ pub mod operations {
         },
         decode: rt::decode_json::<::std::vec::Vec<Project>>,
         cost: rt::table::Cost {
-            printed: "100",
-            trailing: "10.000 / 20",
+            printed: ::core::option::Option::Some("100"),
+            trailing: ::core::option::Option::Some("10.000 / 20"),
             units: &[100i64],
             charged: rt::table::Charged::PerCall,
             charged_source: rt::table::Source::Observed,
@@ -3783,8 +3938,8 @@ pub mod operations {
         },
         decode: rt::decode_json::<ProjectOverview>,
         cost: rt::table::Cost {
-            printed: "100",
-            trailing: "1 / 20",
+            printed: ::core::option::Option::Some("100"),
+            trailing: ::core::option::Option::Some("1 / 20"),
             units: &[100i64],
             charged: rt::table::Charged::PerCall,
             charged_source: rt::table::Source::Observed,
@@ -3845,8 +4000,8 @@ pub mod operations {
         },
         decode: rt::decode_json::<::std::vec::Vec<MonitoredKeyword>>,
         cost: rt::table::Cost {
-            printed: "50 and 10",
-            trailing: "10.000 / 20",
+            printed: ::core::option::Option::Some("50 and 10"),
+            trailing: ::core::option::Option::Some("10.000 / 20"),
             units: &[50i64, 10i64],
             charged: rt::table::Charged::PerRow,
             charged_source: rt::table::Source::Decided,
@@ -3934,8 +4089,8 @@ pub mod operations {
         },
         decode: rt::decode_json::<::std::vec::Vec<BestPage>>,
         cost: rt::table::Cost {
-            printed: "50 and 10",
-            trailing: "10.000 / 20",
+            printed: ::core::option::Option::Some("50 and 10"),
+            trailing: ::core::option::Option::Some("10.000 / 20"),
             units: &[50i64, 10i64],
             charged: rt::table::Charged::PerRow,
             charged_source: rt::table::Source::Decided,
@@ -4023,8 +4178,8 @@ pub mod operations {
         },
         decode: rt::decode_json::<::std::vec::Vec<PageWithMoreKeywords>>,
         cost: rt::table::Cost {
-            printed: "50 and 10",
-            trailing: "10.000 / 20",
+            printed: ::core::option::Option::Some("50 and 10"),
+            trailing: ::core::option::Option::Some("10.000 / 20"),
             units: &[50i64, 10i64],
             charged: rt::table::Charged::PerRow,
             charged_source: rt::table::Source::Decided,
@@ -4112,8 +4267,8 @@ pub mod operations {
         },
         decode: rt::decode_json::<::std::vec::Vec<PageWithPotential>>,
         cost: rt::table::Cost {
-            printed: "50 and 10",
-            trailing: "10.000 / 20",
+            printed: ::core::option::Option::Some("50 and 10"),
+            trailing: ::core::option::Option::Some("10.000 / 20"),
             units: &[50i64, 10i64],
             charged: rt::table::Charged::PerRow,
             charged_source: rt::table::Source::Decided,
@@ -4201,8 +4356,8 @@ pub mod operations {
         },
         decode: rt::decode_json::<::std::vec::Vec<TrafficVariationPage>>,
         cost: rt::table::Cost {
-            printed: "50 and 10",
-            trailing: "10.000 / 20",
+            printed: ::core::option::Option::Some("50 and 10"),
+            trailing: ::core::option::Option::Some("10.000 / 20"),
             units: &[50i64, 10i64],
             charged: rt::table::Charged::PerRow,
             charged_source: rt::table::Source::Decided,
@@ -4290,8 +4445,8 @@ pub mod operations {
         },
         decode: rt::decode_json::<::std::vec::Vec<TrafficVariationPage>>,
         cost: rt::table::Cost {
-            printed: "50 and 10",
-            trailing: "10.000 / 20",
+            printed: ::core::option::Option::Some("50 and 10"),
+            trailing: ::core::option::Option::Some("10.000 / 20"),
             units: &[50i64, 10i64],
             charged: rt::table::Charged::PerRow,
             charged_source: rt::table::Source::Decided,
@@ -4360,8 +4515,8 @@ pub mod operations {
         },
         decode: rt::decode_json::<::std::vec::Vec<DomainMetrics>>,
         cost: rt::table::Cost {
-            printed: "20",
-            trailing: "50 / 20",
+            printed: ::core::option::Option::Some("20"),
+            trailing: ::core::option::Option::Some("50 / 20"),
             units: &[20i64],
             charged: rt::table::Charged::PerRow,
             charged_source: rt::table::Source::Observed,
@@ -4445,8 +4600,8 @@ pub mod operations {
         },
         decode: rt::decode_json::<::std::vec::Vec<DomainMetrics>>,
         cost: rt::table::Cost {
-            printed: "20 and 30",
-            trailing: "50 / 20",
+            printed: ::core::option::Option::Some("20 and 30"),
+            trailing: ::core::option::Option::Some("50 / 20"),
             units: &[20i64, 30i64],
             charged: rt::table::Charged::PerRow,
             charged_source: rt::table::Source::Decided,
@@ -4515,8 +4670,8 @@ pub mod operations {
         },
         decode: rt::decode_json::<::std::vec::Vec<Authority>>,
         cost: rt::table::Cost {
-            printed: "10",
-            trailing: "100 / 20",
+            printed: ::core::option::Option::Some("10"),
+            trailing: ::core::option::Option::Some("100 / 20"),
             units: &[10i64],
             charged: rt::table::Charged::PerRow,
             charged_source: rt::table::Source::Observed,
@@ -4610,8 +4765,8 @@ pub mod operations {
         },
         decode: rt::decode_json::<::std::vec::Vec<DomainNiches>>,
         cost: rt::table::Cost {
-            printed: "40",
-            trailing: "10.000 / 20",
+            printed: ::core::option::Option::Some("40"),
+            trailing: ::core::option::Option::Some("10.000 / 20"),
             units: &[40i64],
             charged: rt::table::Charged::PerRow,
             charged_source: rt::table::Source::Observed,
@@ -4695,8 +4850,8 @@ pub mod operations {
         },
         decode: rt::decode_json::<::std::vec::Vec<BestPage>>,
         cost: rt::table::Cost {
-            printed: "20",
-            trailing: "10.000 / 20",
+            printed: ::core::option::Option::Some("20"),
+            trailing: ::core::option::Option::Some("10.000 / 20"),
             units: &[20i64],
             charged: rt::table::Charged::PerRow,
             charged_source: rt::table::Source::Observed,
@@ -4901,8 +5056,8 @@ pub mod operations {
         },
         decode: rt::decode_json::<::std::vec::Vec<DomainKeyword>>,
         cost: rt::table::Cost {
-            printed: "10",
-            trailing: "10.000 / 20",
+            printed: ::core::option::Option::Some("10"),
+            trailing: ::core::option::Option::Some("10.000 / 20"),
             units: &[10i64],
             charged: rt::table::Charged::PerRow,
             charged_source: rt::table::Source::Observed,
@@ -5007,8 +5162,8 @@ pub mod operations {
         },
         decode: rt::decode_json::<::std::vec::Vec<AiOverviewKeyword>>,
         cost: rt::table::Cost {
-            printed: "10",
-            trailing: "10.000 / 20",
+            printed: ::core::option::Option::Some("10"),
+            trailing: ::core::option::Option::Some("10.000 / 20"),
             units: &[10i64],
             charged: rt::table::Charged::PerRow,
             charged_source: rt::table::Source::Observed,
@@ -5102,8 +5257,8 @@ pub mod operations {
         },
         decode: rt::decode_json::<::std::vec::Vec<DomainCompetitors>>,
         cost: rt::table::Cost {
-            printed: "60",
-            trailing: "10.000 / 20",
+            printed: ::core::option::Option::Some("60"),
+            trailing: ::core::option::Option::Some("10.000 / 20"),
             units: &[60i64],
             charged: rt::table::Charged::PerRow,
             charged_source: rt::table::Source::Observed,
@@ -5160,8 +5315,8 @@ pub mod operations {
         },
         decode: rt::decode_json::<::std::vec::Vec<UrlPageAuthority>>,
         cost: rt::table::Cost {
-            printed: "10",
-            trailing: "1 / 150",
+            printed: ::core::option::Option::Some("10"),
+            trailing: ::core::option::Option::Some("1 / 150"),
             units: &[10i64],
             charged: rt::table::Charged::PerRow,
             charged_source: rt::table::Source::Observed,
@@ -5228,8 +5383,8 @@ pub mod operations {
         },
         decode: rt::decode_json::<::std::vec::Vec<UrlMetrics>>,
         cost: rt::table::Cost {
-            printed: "20",
-            trailing: "30 / 20",
+            printed: ::core::option::Option::Some("20"),
+            trailing: ::core::option::Option::Some("30 / 20"),
             units: &[20i64],
             charged: rt::table::Charged::PerRow,
             charged_source: rt::table::Source::Observed,
@@ -5313,8 +5468,8 @@ pub mod operations {
         },
         decode: rt::decode_json::<::std::vec::Vec<UrlKeyword>>,
         cost: rt::table::Cost {
-            printed: "10",
-            trailing: "10.000 / 10",
+            printed: ::core::option::Option::Some("10"),
+            trailing: ::core::option::Option::Some("10.000 / 10"),
             units: &[10i64],
             charged: rt::table::Charged::PerRow,
             charged_source: rt::table::Source::Observed,
@@ -5398,8 +5553,8 @@ pub mod operations {
         },
         decode: rt::decode_json::<::std::vec::Vec<IntentGap>>,
         cost: rt::table::Cost {
-            printed: "40 and 20",
-            trailing: "10.000 / 10",
+            printed: ::core::option::Option::Some("40 and 20"),
+            trailing: ::core::option::Option::Some("10.000 / 10"),
             units: &[40i64, 20i64],
             charged: rt::table::Charged::PerRow,
             charged_source: rt::table::Source::Decided,
@@ -5466,8 +5621,8 @@ pub mod operations {
         },
         decode: rt::decode_json::<::std::vec::Vec<KeywordMetrics>>,
         cost: rt::table::Cost {
-            printed: "10",
-            trailing: "100 / 20",
+            printed: ::core::option::Option::Some("10"),
+            trailing: ::core::option::Option::Some("100 / 20"),
             units: &[10i64],
             charged: rt::table::Charged::PerRow,
             charged_source: rt::table::Source::Observed,
@@ -5568,8 +5723,8 @@ pub mod operations {
         },
         decode: rt::decode_json::<rt::ByKey<rt::Serp>>,
         cost: rt::table::Cost {
-            printed: "100",
-            trailing: "100 / 20",
+            printed: ::core::option::Option::Some("100"),
+            trailing: ::core::option::Option::Some("100 / 20"),
             units: &[100i64],
             charged: rt::table::Charged::PerRow,
             charged_source: rt::table::Source::Observed,
@@ -5641,8 +5796,8 @@ pub mod operations {
         },
         decode: rt::decode_json::<rt::Serp>,
         cost: rt::table::Cost {
-            printed: "120",
-            trailing: "1 / 20",
+            printed: ::core::option::Option::Some("120"),
+            trailing: ::core::option::Option::Some("1 / 20"),
             units: &[120i64],
             charged: rt::table::Charged::PerRow,
             charged_source: rt::table::Source::Observed,
@@ -5662,6 +5817,91 @@ pub mod operations {
                 source: rt::table::Source::Inferred,
                 note: ::core::option::Option::Some(
                     "second trailing figure of the cost table: requests per minute",
+                ),
+            },
+        },
+    };
+    ///`keywords` `related`: Keywords related to one keyword, with their search volume, SERP affinity and monthly volumes. Not in the reference; known from public use of the API.
+    pub static KEYWORDS_RELATED: rt::Operation = rt::Operation {
+        group: "keywords",
+        path: "/api/v2/keywords/",
+        action: "related",
+        aliases: &[],
+        method: "related",
+        description: "Keywords related to one keyword, with their search volume, SERP affinity and monthly volumes. Not in the reference; known from public use of the API.",
+        params: &[
+            rt::table::Param {
+                wire: "keyword",
+                rust: "keyword",
+                kind: rt::table::ParamKind::Text,
+                description: "The keyword to query, URL-encoded; public clients send one keyword per call.",
+                required: true,
+                list: false,
+                implicit: false,
+                min_items: ::core::option::Option::None,
+                max_items: ::core::option::Option::None,
+                min: ::core::option::Option::None,
+                max: ::core::option::Option::None,
+                default: ::core::option::Option::None,
+                role: ::core::option::Option::Some(rt::table::Role::Input),
+            },
+            rt::table::Param {
+                wire: "limit",
+                rust: "limit",
+                kind: rt::table::ParamKind::Integer,
+                description: "Maximum number of related keywords to return.",
+                required: true,
+                list: false,
+                implicit: false,
+                min_items: ::core::option::Option::None,
+                max_items: ::core::option::Option::None,
+                min: ::core::option::Option::Some(rt::table::Limit {
+                    value: 1i64,
+                    source: rt::table::Source::Decided,
+                    note: ::core::option::Option::Some(
+                        "a limit of 0 would ask for nothing",
+                    ),
+                }),
+                max: ::core::option::Option::Some(rt::table::Limit {
+                    value: 10000i64,
+                    source: rt::table::Source::Observed,
+                    note: ::core::option::Option::Some(
+                        "public use reports up to 10,000 rows a call",
+                    ),
+                }),
+                default: ::core::option::Option::None,
+                role: ::core::option::Option::Some(rt::table::Role::PageSize),
+            },
+        ],
+        rules: &[],
+        response: rt::table::Response {
+            shape: rt::table::Shape::Array,
+            payload: "keyword_related",
+            description: "Array of related keyword records.",
+        },
+        decode: rt::decode_json::<::std::vec::Vec<KeywordRelated>>,
+        cost: rt::table::Cost {
+            printed: ::core::option::Option::None,
+            trailing: ::core::option::Option::None,
+            units: &[],
+            charged: rt::table::Charged::Unknown,
+            charged_source: rt::table::Source::Observed,
+            charged_note: ::core::option::Option::Some(
+                "the reference prints no unit cost for `related`; a call reports what it cost in UnitsUsed",
+            ),
+            per_request: rt::table::Limit {
+                value: 10000i64,
+                source: rt::table::Source::Observed,
+                note: ::core::option::Option::Some(
+                    "public use reports up to 10,000 rows a call",
+                ),
+            },
+            per_request_counts: rt::table::Counts::Rows,
+            requests_per_minute: rt::table::Limit {
+                value: 20i64,
+                source: rt::table::Source::Observed,
+                note: ::core::option::Option::Some(
+                    "public use reports 20 requests a minute",
                 ),
             },
         },
@@ -5691,6 +5931,7 @@ pub mod operations {
         &KEYWORDS_METRICS,
         &KEYWORDS_SERP,
         &KEYWORDS_SERP_HISTORY,
+        &KEYWORDS_RELATED,
     ];
     /// Every group, in spec order.
     pub static GROUPS: &[rt::table::Group] = &[
@@ -8309,6 +8550,155 @@ pub mod operations {
                 },
             ],
             key: ::core::option::Option::Some("keyword"),
+        },
+        rt::table::RecordInfo {
+            name: "keyword_related",
+            type_name: "KeywordRelated",
+            description: "A keyword related to the one queried, with its search volume, how much its search results overlap the queried keyword's, and its monthly volumes. Known from public use of the API, not from the reference.",
+            fields: &[
+                rt::table::FieldInfo {
+                    wire: "keyword",
+                    rust: "keyword",
+                    kind: rt::table::FieldKind::Text,
+                    nullable: false,
+                    optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Keyword,
+                        range: ::core::option::Option::None,
+                    }),
+                    description: "The related keyword.",
+                },
+                rt::table::FieldInfo {
+                    wire: "search_volume",
+                    rust: "search_volume",
+                    kind: rt::table::FieldKind::Integer,
+                    nullable: false,
+                    optional: false,
+                    hint: ::core::option::Option::None,
+                    description: "Search volume of the related keyword.",
+                },
+                rt::table::FieldInfo {
+                    wire: "serp_affinity",
+                    rust: "serp_affinity",
+                    kind: rt::table::FieldKind::Integer,
+                    nullable: false,
+                    optional: false,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::Score,
+                        range: ::core::option::Option::Some((0i64, 100i64)),
+                    }),
+                    description: "How much the search results of the two keywords overlap, 0 to 100.",
+                },
+                rt::table::FieldInfo {
+                    wire: "jan",
+                    rust: "jan",
+                    kind: rt::table::FieldKind::Integer,
+                    nullable: false,
+                    optional: false,
+                    hint: ::core::option::Option::None,
+                    description: "Search volume in January.",
+                },
+                rt::table::FieldInfo {
+                    wire: "feb",
+                    rust: "feb",
+                    kind: rt::table::FieldKind::Integer,
+                    nullable: false,
+                    optional: false,
+                    hint: ::core::option::Option::None,
+                    description: "Search volume in February.",
+                },
+                rt::table::FieldInfo {
+                    wire: "mar",
+                    rust: "mar",
+                    kind: rt::table::FieldKind::Integer,
+                    nullable: false,
+                    optional: false,
+                    hint: ::core::option::Option::None,
+                    description: "Search volume in March.",
+                },
+                rt::table::FieldInfo {
+                    wire: "apr",
+                    rust: "apr",
+                    kind: rt::table::FieldKind::Integer,
+                    nullable: false,
+                    optional: false,
+                    hint: ::core::option::Option::None,
+                    description: "Search volume in April.",
+                },
+                rt::table::FieldInfo {
+                    wire: "may",
+                    rust: "may",
+                    kind: rt::table::FieldKind::Integer,
+                    nullable: false,
+                    optional: false,
+                    hint: ::core::option::Option::None,
+                    description: "Search volume in May.",
+                },
+                rt::table::FieldInfo {
+                    wire: "jun",
+                    rust: "jun",
+                    kind: rt::table::FieldKind::Integer,
+                    nullable: false,
+                    optional: false,
+                    hint: ::core::option::Option::None,
+                    description: "Search volume in June.",
+                },
+                rt::table::FieldInfo {
+                    wire: "jul",
+                    rust: "jul",
+                    kind: rt::table::FieldKind::Integer,
+                    nullable: false,
+                    optional: false,
+                    hint: ::core::option::Option::None,
+                    description: "Search volume in July.",
+                },
+                rt::table::FieldInfo {
+                    wire: "aug",
+                    rust: "aug",
+                    kind: rt::table::FieldKind::Integer,
+                    nullable: false,
+                    optional: false,
+                    hint: ::core::option::Option::None,
+                    description: "Search volume in August.",
+                },
+                rt::table::FieldInfo {
+                    wire: "sep",
+                    rust: "sep",
+                    kind: rt::table::FieldKind::Integer,
+                    nullable: false,
+                    optional: false,
+                    hint: ::core::option::Option::None,
+                    description: "Search volume in September.",
+                },
+                rt::table::FieldInfo {
+                    wire: "oct",
+                    rust: "oct",
+                    kind: rt::table::FieldKind::Integer,
+                    nullable: false,
+                    optional: false,
+                    hint: ::core::option::Option::None,
+                    description: "Search volume in October.",
+                },
+                rt::table::FieldInfo {
+                    wire: "nov",
+                    rust: "nov",
+                    kind: rt::table::FieldKind::Integer,
+                    nullable: false,
+                    optional: false,
+                    hint: ::core::option::Option::None,
+                    description: "Search volume in November.",
+                },
+                rt::table::FieldInfo {
+                    wire: "dec",
+                    rust: "dec",
+                    kind: rt::table::FieldKind::Integer,
+                    nullable: false,
+                    optional: false,
+                    hint: ::core::option::Option::None,
+                    description: "Search volume in December.",
+                },
+            ],
+            key: ::core::option::Option::None,
         },
     ];
 }
