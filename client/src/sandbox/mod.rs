@@ -72,6 +72,11 @@
 //!    `UnitsRemaining`.
 //! 7. **Quirks.** Bodies are JSON sent as `text/html; charset=UTF-8`, with every
 //!    `/` written `\/`. Record members come in spec order.
+//! 8. **Faults** (only when started with [`SandboxBuilder::faults`]): before
+//!    any of the above, a request may be answered with an injected [`Fault`]
+//!    (a 429 with or without `Retry-After`, a 500, a reset, a slow answer, a
+//!    truncated body, "No data found!"), at random or on a given input; see
+//!    [`Faults`].
 //!
 //! Field values follow the field's wire type and, for realism, its wire name:
 //!
@@ -99,6 +104,7 @@
 //! Nullable fields are `null` in about 1 row in 5; other optional fields are
 //! absent in about 1 row in 4.
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::future::{Future, poll_fn};
 use std::net::{Ipv4Addr, SocketAddr};
@@ -106,13 +112,17 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, mpsc};
 use std::task::{Poll, Waker};
 
+use axum::serve::ListenerExt;
+
 mod data;
+mod faults;
 mod quirks;
 mod route;
 mod seed;
 mod text;
 mod units;
 
+pub use faults::{Fault, Faults};
 use route::Shared;
 use units::Balance;
 
@@ -192,12 +202,25 @@ impl Sandbox {
 
     /// Start a sandbox on `127.0.0.1:port` (0: a port chosen by the system).
     pub async fn start_on(port: u16) -> std::io::Result<Sandbox> {
+        Sandbox::builder().port(port).start().await
+    }
+
+    /// A sandbox with other settings: a port, injected faults.
+    pub fn builder() -> SandboxBuilder {
+        SandboxBuilder::default()
+    }
+
+    async fn run(port: u16, faults: Option<Faults>) -> std::io::Result<Sandbox> {
         let listener = std::net::TcpListener::bind((Ipv4Addr::LOCALHOST, port))?;
         listener.set_nonblocking(true)?;
         let addr = listener.local_addr()?;
+        // With faults, connections close with a reset rather than a FIN, so
+        // that an injected reset is one (see `Fault::Reset`).
+        let linger_zero = faults.is_some();
         let shared = Arc::new(Shared {
             balance: Balance::new(Sandbox::STARTING_UNITS),
             requests: AtomicU64::new(0),
+            faults: faults.map(faults::Injector::new),
         });
         let shutdown = Arc::new(Signal::default());
         let stopped = Arc::new(Signal::default());
@@ -228,6 +251,12 @@ impl Sandbox {
                             return;
                         }
                     };
+                    let listener = listener.tap_io(move |tcp| {
+                        if linger_zero {
+                            // Best effort: without it a reset is a plain close.
+                            let _ = tcp.set_zero_linger();
+                        }
+                    });
                     let _ = ready_tx.send(Ok(()));
                     let served = axum::serve(listener, app)
                         .with_graceful_shutdown(on_shutdown.wait())
@@ -270,10 +299,50 @@ impl Sandbox {
         self.shared.requests.load(Ordering::SeqCst)
     }
 
+    /// The faults injected so far, by kind (empty without
+    /// [`SandboxBuilder::faults`]).
+    pub fn faults_injected(&self) -> BTreeMap<Fault, u64> {
+        self.shared
+            .faults
+            .as_ref()
+            .map(faults::Injector::injected)
+            .unwrap_or_default()
+    }
+
     /// Serve until the server stops (for a standalone sandbox, until the process
     /// is ended).
     pub async fn serve_forever(self) {
         Arc::clone(&self.stopped).wait().await;
+    }
+}
+
+/// Settings of a [`Sandbox`] other than the defaults: made by
+/// [`Sandbox::builder`], started by [`start`](Self::start).
+#[derive(Debug, Clone, Default)]
+pub struct SandboxBuilder {
+    port: u16,
+    faults: Option<Faults>,
+}
+
+impl SandboxBuilder {
+    /// Listen on `127.0.0.1:port` (default 0: a port chosen by the system).
+    pub fn port(mut self, port: u16) -> Self {
+        self.port = port;
+        self
+    }
+
+    /// Answer some requests with injected faults instead of data: 429s with
+    /// and without `Retry-After`, 500s, resets, slow answers, truncated bodies
+    /// and "No data found!", at random or on given inputs (see [`Faults`]).
+    /// A sandbox with faults also closes its connections with a TCP reset.
+    pub fn faults(mut self, faults: Faults) -> Self {
+        self.faults = Some(faults);
+        self
+    }
+
+    /// Start the sandbox.
+    pub async fn start(self) -> std::io::Result<Sandbox> {
+        Sandbox::run(self.port, self.faults).await
     }
 }
 
