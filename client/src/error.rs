@@ -6,6 +6,8 @@ use std::time::Duration;
 
 use thiserror::Error;
 
+use crate::partial::Partial;
+
 /// Longest piece of a response body kept in an error.
 pub const SNIPPET_LEN: usize = 200;
 
@@ -135,13 +137,26 @@ pub enum Error {
         /// A bounded excerpt of the raw body.
         body: String,
     },
+
+    /// A batched job failed after some of its requests were answered: the rows
+    /// they paid for (in input order), the inputs without an answer and the
+    /// error that stopped the job. Not refused (requests were sent and
+    /// charged) and not retryable as a whole: send [`Missing::values`]
+    /// again instead. A job whose every request failed gives the first
+    /// request's error itself.
+    ///
+    /// [`Missing::values`]: crate::Missing::values
+    #[error(transparent)]
+    Partial(Box<Partial>),
 }
 
 impl Error {
-    /// HTTP status of a service error.
+    /// HTTP status of a service error (for [`Error::Partial`], of the error
+    /// that stopped the job).
     pub fn status(&self) -> Option<u16> {
         match self {
             Error::Service { status, .. } => Some(*status),
+            Error::Partial(partial) => partial.cause().status(),
             _ => None,
         }
     }
@@ -159,7 +174,8 @@ impl Error {
     }
 
     /// Whether retrying the same call may succeed: connection failures, timeouts,
-    /// and HTTP 429, 500, 502, 503 and 504.
+    /// and HTTP 429, 500, 502, 503 and 504. Never for [`Error::Partial`]: the
+    /// whole job again would pay again for the rows received.
     pub fn is_retryable(&self) -> bool {
         match self {
             Error::Transport { .. } => true,
