@@ -21,6 +21,24 @@ pub(crate) fn snippet(body: &[u8]) -> String {
     out
 }
 
+/// Longest text taken from a response into an error (the service's message, a
+/// decoder's message, a field path), in characters: a body can hold a
+/// megabyte-long message or key, and an error must stay printable.
+pub(crate) const MESSAGE_LEN: usize = 500;
+
+/// `text` cut to [`MESSAGE_LEN`] characters (with `…` when cut).
+pub(crate) fn bounded(text: String) -> String {
+    match text.char_indices().nth(MESSAGE_LEN) {
+        Some((cut, _)) => {
+            let mut out = text;
+            out.truncate(cut);
+            out.push('…');
+            out
+        }
+        None => text,
+    }
+}
+
 /// An input the client refuses before sending: it names the operation, the
 /// parameter, the value and the limit it breaks.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
