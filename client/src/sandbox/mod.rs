@@ -66,7 +66,8 @@
 //!      parameter.
 //! 6. **Units.** The cost is the operation's highest unit figure, once (per
 //!    call) or times `ResultRows` (per row). It is taken from a balance shared by
-//!    all clients of the sandbox, starting at [`Sandbox::STARTING_UNITS`]; when
+//!    all clients of the sandbox, starting at [`Sandbox::STARTING_UNITS`] (or
+//!    [`SandboxBuilder::units`]); when
 //!    the balance cannot cover it the answer is 403 `Insufficient units` and
 //!    nothing is taken. The envelope reports `UnitsUsed` and the balance left in
 //!    `UnitsRemaining`.
@@ -210,7 +211,7 @@ impl Sandbox {
         SandboxBuilder::default()
     }
 
-    async fn run(port: u16, faults: Option<Faults>) -> std::io::Result<Sandbox> {
+    async fn run(port: u16, faults: Option<Faults>, units: i64) -> std::io::Result<Sandbox> {
         let listener = std::net::TcpListener::bind((Ipv4Addr::LOCALHOST, port))?;
         listener.set_nonblocking(true)?;
         let addr = listener.local_addr()?;
@@ -218,7 +219,7 @@ impl Sandbox {
         // that an injected reset is one (see `Fault::Reset`).
         let linger_zero = faults.is_some();
         let shared = Arc::new(Shared {
-            balance: Balance::new(Sandbox::STARTING_UNITS),
+            balance: Balance::new(units),
             requests: AtomicU64::new(0),
             faults: faults.map(faults::Injector::new),
         });
@@ -318,13 +319,31 @@ impl Sandbox {
 
 /// Settings of a [`Sandbox`] other than the defaults: made by
 /// [`Sandbox::builder`], started by [`start`](Self::start).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct SandboxBuilder {
     port: u16,
     faults: Option<Faults>,
+    units: i64,
+}
+
+impl Default for SandboxBuilder {
+    fn default() -> Self {
+        SandboxBuilder {
+            port: 0,
+            faults: None,
+            units: Sandbox::STARTING_UNITS,
+        }
+    }
 }
 
 impl SandboxBuilder {
+    /// The balance the account starts with (default
+    /// [`Sandbox::STARTING_UNITS`]); long runs may need more.
+    pub fn units(mut self, units: i64) -> Self {
+        self.units = units;
+        self
+    }
+
     /// Listen on `127.0.0.1:port` (default 0: a port chosen by the system).
     pub fn port(mut self, port: u16) -> Self {
         self.port = port;
@@ -342,7 +361,7 @@ impl SandboxBuilder {
 
     /// Start the sandbox.
     pub async fn start(self) -> std::io::Result<Sandbox> {
-        Sandbox::run(self.port, self.faults).await
+        Sandbox::run(self.port, self.faults, self.units).await
     }
 }
 
