@@ -20,9 +20,9 @@ pub enum Failure {
 impl From<Error> for Failure {
     fn from(error: Error) -> Self {
         match error {
-            Error::Partial(partial) => match Stopped::batched(*partial) {
+            Error::Partial(partial) => match Stopped::batched(partial) {
                 Ok(stopped) => Failure::Stopped(Box::new(stopped)),
-                Err(partial) => Failure::Error(Error::Partial(Box::new(partial))),
+                Err(partial) => Failure::Error(Error::Partial(partial)),
             },
             error => Failure::Error(error),
         }
@@ -42,7 +42,7 @@ pub struct Stopped {
 
 impl Stopped {
     /// A batched job run with JSON rows; the partial back if it was not.
-    fn batched(partial: Partial) -> Result<Stopped, Partial> {
+    fn batched(partial: Box<Partial>) -> Result<Stopped, Box<Partial>> {
         let requests = partial.requests();
         let (received, missing, cause) = partial.into_parts::<Value>()?;
         let missing = format!(

@@ -99,7 +99,11 @@ impl Partial {
     /// The received result, what is missing and the error that stopped the job,
     /// when `T` is the type the job was run with; the `Partial` itself back
     /// otherwise.
-    pub fn into_parts<T: 'static>(self) -> Result<(Envelope<T>, Missing, Error), Self> {
+    ///
+    /// It takes the box [`Error::Partial`] holds, and gives it back.
+    pub fn into_parts<T: 'static>(
+        self: Box<Self>,
+    ) -> Result<(Envelope<T>, Missing, Error), Box<Self>> {
         let Partial {
             operation,
             received,
@@ -109,10 +113,10 @@ impl Partial {
             requests,
             missing,
             cause,
-        } = self;
+        } = *self;
         match received.downcast::<Envelope<T>>() {
             Ok(envelope) => Ok((*envelope, missing, cause)),
-            Err(received) => Err(Partial {
+            Err(received) => Err(Box::new(Partial {
                 operation,
                 received,
                 received_type,
@@ -121,7 +125,7 @@ impl Partial {
                 requests,
                 missing,
                 cause,
-            }),
+            })),
         }
     }
 

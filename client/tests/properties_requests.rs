@@ -167,9 +167,12 @@ fn value_ok(param: &Param, value: &str) -> bool {
     }
 }
 
+/// Parameter values by wire name, as given to a request.
+type Given = BTreeMap<String, Vec<String>>;
+
 /// The oracle: whether the spec's table accepts a request of `op` with this
 /// database and these values, from the table alone.
-fn accepted(op: &Operation, database: Option<&str>, given: &BTreeMap<String, Vec<String>>) -> bool {
+fn accepted(op: &Operation, database: Option<&str>, given: &Given) -> bool {
     if given.keys().any(|wire| op.param(wire).is_none()) {
         return false;
     }
@@ -254,9 +257,7 @@ fn any_values(param: &'static Param) -> BoxedStrategy<Vec<String>> {
 
 /// A request of `op` from a valid one, with up to three changes: a parameter
 /// removed, given other values, or an unknown parameter added.
-fn any_request(
-    op: &'static Operation,
-) -> BoxedStrategy<(Option<String>, BTreeMap<String, Vec<String>>)> {
+fn any_request(op: &'static Operation) -> BoxedStrategy<(Option<String>, Given)> {
     let wires: Vec<&'static str> = op.params.iter().map(|p| p.wire).collect();
     let change = prop_oneof![
         2 => prop::sample::select(op.params.iter().collect::<Vec<&'static Param>>())
@@ -277,7 +278,7 @@ fn any_request(
         database,
     )
         .prop_map(move |(request, changes, database)| {
-            let mut given: BTreeMap<String, Vec<String>> = op
+            let mut given: Given = op
                 .params
                 .iter()
                 .filter_map(|p| Some((p.wire.to_owned(), request.get(p.wire)?.to_vec())))

@@ -188,7 +188,7 @@ fn twenty_thousand_calls_with_faults_hold_their_bounds() {
                 }
             };
             *tally.lock().unwrap().entry(label).or_default() += 1;
-            if done % BLOCK == 0 || done == calls {
+            if done.is_multiple_of(BLOCK) || done == calls {
                 memory.push((done, rss_kb()));
             }
         }

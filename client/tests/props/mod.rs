@@ -81,7 +81,7 @@ pub fn valid_values(param: &'static Param, most_items: usize) -> BoxedStrategy<V
 }
 
 /// The value a request sends for `wire`: given, or the default.
-fn effective<'a>(op: &Operation, request: &'a Request, wire: &str) -> Option<String> {
+fn effective(op: &Operation, request: &Request, wire: &str) -> Option<String> {
     match request.get(wire) {
         Some(values) => Some(values.join(&SERVICE.list_separator.to_string())),
         None => op.param(wire)?.default.map(str::to_owned),
