@@ -23,13 +23,16 @@
 //! Exit codes: `0` success (including "No data found!", printed as an empty
 //! result); `2` refused before anything was sent (a usage error, a parameter
 //! breaking a limit or rule, an insecure URL, over budget, no key); `1` the request
-//! failed (service error, transport, decode). The API key is never printed.
+//! failed (service error, transport, decode). A bulk job that fails after some
+//! of its requests were answered prints the rows they paid for, says on stderr
+//! what is missing and why, and exits `1`. The API key is never printed.
 
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
 mod cli;
 mod output;
+mod partial;
 mod sandbox;
 
 use std::io::{IsTerminal, Write};
@@ -39,6 +42,7 @@ use seozoom::{Client, Error};
 
 use crate::cli::{Command, Invocation, Target};
 use crate::output::Format;
+use crate::partial::{Failure, Stopped};
 
 /// Exit code of a call that succeeded (or found no data).
 const EXIT_OK: u8 = 0;
@@ -147,18 +151,37 @@ async fn call(invocation: Invocation) -> u8 {
         if let Some(bar) = progress {
             bar.finish_and_clear();
         }
-        result
+        result.map_err(Failure::from)
     } else {
-        client.execute_json(invocation.request).await
+        client
+            .execute_json(invocation.request)
+            .await
+            .map_err(Failure::from)
     };
     match result {
         Ok(envelope) => print_result(format, op, &envelope),
-        Err(Error::NoData { .. }) => {
+        Err(Failure::Error(Error::NoData { .. })) => {
             let envelope = output::empty_envelope(op, client.units().remaining.unwrap_or(0));
             print_result(format, op, &envelope)
         }
-        Err(error) => report(&error),
+        Err(Failure::Error(error)) => report(&error),
+        Err(Failure::Stopped(stopped)) => print_stopped(format, op, &stopped),
     }
+}
+
+/// A job that stopped part-way: its rows printed as a result, then what is
+/// missing and why on stderr; exit code 1 whatever the cause (requests were
+/// sent and charged).
+fn print_stopped(format: Format, op: &'static seozoom::Operation, stopped: &Stopped) -> u8 {
+    print_result(format, op, &stopped.received);
+    eprintln!(
+        "error: {}: the job stopped part-way; the {} rows received are printed, and missing are {}",
+        op.label(),
+        stopped.received.result_rows,
+        stopped.missing,
+    );
+    eprintln!("error: {}", stopped.cause);
+    EXIT_FAILED
 }
 
 /// `--max-rows`: the page size (the request's limit, which the command line
@@ -191,32 +214,54 @@ fn not_paged(request: &seozoom::Request, max_rows: usize) -> seozoom::InvalidInp
 
 /// Every row of a paged job, one page after another, as one envelope:
 /// `ResultRows` the rows printed, `UnitsUsed` what the job's requests were
-/// charged, `UnitsRemaining` the last balance reported.
+/// charged, `UnitsRemaining` the last balance reported. A page that fails after
+/// rows came stops the job with those rows ([`Failure::Stopped`]).
 async fn fetch_pages(
     client: &Client,
     request: seozoom::Request,
     page_size: i64,
     max_rows: usize,
-) -> Result<seozoom::Envelope<serde_json::Value>, Error> {
-    use futures_util::TryStreamExt;
+) -> Result<seozoom::Envelope<serde_json::Value>, Failure> {
+    use futures_util::StreamExt;
 
     let before = client.units();
     let progress = progress_bar(max_rows, "rows");
-    let rows: Vec<serde_json::Value> = client
-        .pages_json(request, page_size, Some(max_rows))
-        .inspect_ok(|_| {
-            if let Some(bar) = &progress {
-                bar.inc(1);
+    let mut stream = client.pages_json(request.clone(), page_size, Some(max_rows));
+    let mut rows = Vec::new();
+    let mut failure = None;
+    while let Some(row) = stream.next().await {
+        match row {
+            Ok(row) => {
+                if let Some(bar) = &progress {
+                    bar.inc(1);
+                }
+                rows.push(row);
             }
-        })
-        .try_collect()
-        .await?;
+            // A failed page is the stream's last item.
+            Err(error) => failure = Some(error),
+        }
+    }
     if let Some(bar) = progress {
         bar.finish_and_clear();
     }
     let after = client.units();
     let remaining = after.remaining.unwrap_or(0);
     let used = after.used - before.used;
+    match failure {
+        // Refused, or the first page failed: nothing to print.
+        Some(error) if rows.is_empty() => return Err(Failure::Error(error)),
+        Some(error) => {
+            let stopped = Stopped::paged(
+                &request,
+                (page_size, max_rows),
+                rows,
+                (used, remaining),
+                error,
+            );
+            return Err(Failure::Stopped(Box::new(stopped)));
+        }
+        None => {}
+    }
     if rows.is_empty() && used == 0 {
         // The first page was "no data found": nothing was charged, and the
         // result is the empty list a single call gives.

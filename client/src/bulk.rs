@@ -23,14 +23,16 @@ use std::sync::Arc;
 
 use futures_core::Stream;
 use futures_util::future::BoxFuture;
-use futures_util::stream::{self, StreamExt};
+use futures_util::stream::{self, FuturesUnordered, StreamExt};
 use serde::de::DeserializeOwned;
 
 use crate::Envelope;
+use crate::answers::Answers;
 use crate::by_key::ByKey;
 use crate::client::Client;
 use crate::error::{Error, InvalidInput};
 use crate::operations::RECORDS;
+use crate::partial::{Missing, Partial};
 use crate::request::Request;
 use crate::table::{Operation, Param, Role};
 use crate::units::{Estimate, JobHold};
@@ -428,12 +430,16 @@ impl Client {
     /// answered "no data found" adds nothing, and `no_data` is set only when
     /// every batch was.
     ///
-    /// The first failing request ends the job with its error; the units of the
-    /// requests already answered are in [`Client::units`]. Under
+    /// The first failing request stops the job: nothing more is sent, and the
+    /// requests already in flight are awaited (the service may have charged
+    /// them). When some requests were answered, the error is
+    /// [`Error::Partial`]: it holds their merged result (rows in input order,
+    /// units summed), the inputs without an answer and the error that stopped
+    /// the job. When none was, it is that error itself. Under
     /// [`RateLimitMode::Refuse`](crate::RateLimitMode::Refuse), a job that needs
-    /// more requests than the operation has slots left fails at the first one
+    /// more requests than the operation has slots left stops at the first one
     /// refused.
-    pub async fn execute_batched<T: DeserializeOwned + Merge>(
+    pub async fn execute_batched<T: DeserializeOwned + Merge + Send + Sync + 'static>(
         &self,
         request: Request,
     ) -> Result<Envelope<T>, Error> {
@@ -441,9 +447,9 @@ impl Client {
     }
 
     /// Like [`execute_batched`](Self::execute_batched), calling
-    /// `on_batch(done, total)` as each request of the job is answered (in batch
-    /// order), for a progress display.
-    pub async fn execute_batched_with<T: DeserializeOwned + Merge>(
+    /// `on_batch(done, total)` as each request of the job is answered (`done`
+    /// counts them, whatever their order), for a progress display.
+    pub async fn execute_batched_with<T: DeserializeOwned + Merge + Send + Sync + 'static>(
         &self,
         request: Request,
         on_batch: impl FnMut(usize, usize) + Send,
@@ -476,7 +482,7 @@ impl Client {
         send: impl Fn(Request, Arc<JobHold>) -> F,
     ) -> Result<Envelope<T>, Error>
     where
-        T: Merge,
+        T: Merge + Send + Sync + 'static,
         F: Future<Output = Result<Envelope<T>, Error>>,
     {
         let op = request.operation();
@@ -503,46 +509,76 @@ impl Client {
             None => InputOrder::default(),
         };
 
-        let mut results = stream::iter(batches)
-            .map(|batch| send(batch, Arc::clone(&job)))
-            .buffered(BATCH_CONCURRENCY);
-
-        let mut parts = Vec::with_capacity(total);
-        let mut empty = None;
-        let (mut rows, mut used) = (0i64, 0i64);
-        // Requests in flight together may be charged in any order, so the
-        // latest balance is the lowest one reported.
-        let mut latest: Option<i64> = None;
-        let mut done = 0;
-        while let Some(result) = results.next().await {
-            let envelope = result?;
-            done += 1;
-            on_batch(done, total);
-            if envelope.no_data {
-                empty.get_or_insert(envelope);
-                continue;
+        // Each batch's answer, kept in its slot: they come in any order, and
+        // are merged in batch order.
+        let mut slots: Vec<Option<Envelope<T>>> = Vec::with_capacity(total);
+        slots.resize_with(total, || None);
+        let mut queue = batches.iter().cloned().enumerate();
+        let mut in_flight = FuturesUnordered::new();
+        let mut failures: Vec<(usize, Error)> = Vec::new();
+        let mut answered = 0;
+        loop {
+            // After a failure nothing more is started; the requests already in
+            // flight are awaited, since the service may have charged them.
+            while failures.is_empty() && in_flight.len() < BATCH_CONCURRENCY {
+                let Some((index, batch)) = queue.next() else {
+                    break;
+                };
+                let answer = send(batch, Arc::clone(&job));
+                in_flight.push(async move { (index, answer.await) });
             }
-            rows = rows.saturating_add(envelope.result_rows);
-            used = used.saturating_add(envelope.units_used);
-            latest = Some(latest.map_or(envelope.units_remaining, |l| {
-                l.min(envelope.units_remaining)
-            }));
-            parts.push(envelope.response);
-        }
-        let remaining = latest.unwrap_or_else(|| self.units().remaining.unwrap_or(0));
-        match (parts.is_empty(), empty) {
-            (true, Some(mut envelope)) => {
-                envelope.units_remaining = remaining;
-                Ok(envelope)
+            let Some((index, result)) = in_flight.next().await else {
+                break;
+            };
+            match result {
+                Ok(envelope) => {
+                    answered += 1;
+                    on_batch(answered, total);
+                    if let Some(slot) = slots.get_mut(index) {
+                        *slot = Some(envelope);
+                    }
+                }
+                Err(error) => failures.push((index, error)),
             }
-            _ => Ok(Envelope {
-                result_rows: rows,
-                units_used: used,
-                units_remaining: remaining,
-                response: T::merge(parts, &order),
-                no_data: false,
-            }),
         }
+        let mut answers = Answers::new(total);
+        let mut unanswered = Vec::new();
+        for (index, slot) in slots.into_iter().enumerate() {
+            match slot {
+                Some(envelope) => answers.add(envelope),
+                None => unanswered.push(index),
+            }
+        }
+        let known_remaining = self.units().remaining.unwrap_or(0);
+        // The error that stopped the job is the first failure in input order.
+        failures.sort_by_key(|(index, _)| *index);
+        let Some((_, cause)) = failures.into_iter().next() else {
+            return Ok(answers.merge(&order, known_remaining));
+        };
+        if answers.answered() == 0 {
+            return Err(cause);
+        }
+        // The inputs without an answer, in input order: the batches are.
+        let param = op.batch_param().map_or("", |p| p.wire);
+        let values = unanswered
+            .iter()
+            .filter_map(|&i| batches.get(i)?.get(param))
+            .flatten()
+            .cloned()
+            .collect();
+        let missing = Missing {
+            param,
+            values,
+            requests: unanswered.len(),
+        };
+        let received = answers.merge(&order, known_remaining);
+        Err(Error::Partial(Box::new(Partial::new(
+            op.label(),
+            received,
+            total,
+            missing,
+            cause,
+        ))))
     }
 
     /// The rows of a paged operation ([`Operation::paging`]) as a stream, page by

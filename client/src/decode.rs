@@ -8,9 +8,12 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::Envelope;
-use crate::error::{Error, snippet};
+use crate::error::{Error, bounded, snippet};
 use crate::operations::SERVICE;
 use crate::table::{Operation, Shape};
+
+/// The UTF-8 encoding of U+FEFF, the byte-order mark.
+const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// What a body turned out to be.
 pub(crate) enum Decoded<T> {
@@ -25,9 +28,9 @@ fn service_message(value: &serde_json::Value) -> Option<String> {
     ["message", "error"]
         .iter()
         .find_map(|k| match value.get(k)? {
-            serde_json::Value::String(s) => Some(s.clone()),
+            serde_json::Value::String(s) => Some(bounded(s.clone())),
             serde_json::Value::Null => None,
-            other => Some(other.to_string()),
+            other => Some(bounded(other.to_string())),
         })
 }
 
@@ -84,6 +87,9 @@ fn decode_with<T: DeserializeOwned>(
     body: &[u8],
     fast: impl FnOnce(&[u8]) -> Option<Envelope<T>>,
 ) -> Result<Decoded<T>, Error> {
+    // A UTF-8 byte-order mark, as a PHP file saved with one puts before its
+    // output, is not JSON; what follows it is read.
+    let body = body.strip_prefix(UTF8_BOM).unwrap_or(body);
     let success = (200..300).contains(&status);
     if success && let Some(envelope) = fast(body) {
         return Ok(Decoded::Envelope(envelope));
@@ -112,10 +118,12 @@ fn decode_with<T: DeserializeOwned>(
         message,
         body: snippet(body),
     };
+    // serde's messages quote the offending value, and paths name map keys:
+    // either can be as long as the body.
     let decode_error = |path: String, message: String| Error::Decode {
         operation: operation.clone(),
-        path,
-        message,
+        path: bounded(path),
+        message: bounded(message),
         body: snippet(body),
     };
     let Ok(text) = std::str::from_utf8(body) else {

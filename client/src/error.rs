@@ -6,6 +6,8 @@ use std::time::Duration;
 
 use thiserror::Error;
 
+use crate::partial::Partial;
+
 /// Longest piece of a response body kept in an error.
 pub const SNIPPET_LEN: usize = 200;
 
@@ -17,6 +19,24 @@ pub(crate) fn snippet(body: &[u8]) -> String {
         out.push('…');
     }
     out
+}
+
+/// Longest text taken from a response into an error (the service's message, a
+/// decoder's message, a field path), in characters: a body can hold a
+/// megabyte-long message or key, and an error must stay printable.
+pub(crate) const MESSAGE_LEN: usize = 500;
+
+/// `text` cut to [`MESSAGE_LEN`] characters (with `…` when cut).
+pub(crate) fn bounded(text: String) -> String {
+    match text.char_indices().nth(MESSAGE_LEN) {
+        Some((cut, _)) => {
+            let mut out = text;
+            out.truncate(cut);
+            out.push('…');
+            out
+        }
+        None => text,
+    }
 }
 
 /// An input the client refuses before sending: it names the operation, the
@@ -147,13 +167,26 @@ pub enum Error {
         /// A bounded excerpt of the raw body.
         body: String,
     },
+
+    /// A batched job failed after some of its requests were answered: the rows
+    /// they paid for (in input order), the inputs without an answer and the
+    /// error that stopped the job. Not refused (requests were sent and
+    /// charged) and not retryable as a whole: send [`Missing::values`]
+    /// again instead. A job whose every request failed gives the first
+    /// request's error itself.
+    ///
+    /// [`Missing::values`]: crate::Missing::values
+    #[error(transparent)]
+    Partial(Box<Partial>),
 }
 
 impl Error {
-    /// HTTP status of a service error.
+    /// HTTP status of a service error (for [`Error::Partial`], of the error
+    /// that stopped the job).
     pub fn status(&self) -> Option<u16> {
         match self {
             Error::Service { status, .. } => Some(*status),
+            Error::Partial(partial) => partial.cause().status(),
             _ => None,
         }
     }
@@ -172,7 +205,8 @@ impl Error {
     }
 
     /// Whether retrying the same call may succeed: connection failures, timeouts,
-    /// and HTTP 429, 500, 502, 503 and 504.
+    /// and HTTP 429, 500, 502, 503 and 504. Never for [`Error::Partial`]: the
+    /// whole job again would pay again for the rows received.
     pub fn is_retryable(&self) -> bool {
         match self {
             Error::Transport { .. } => true,

@@ -34,11 +34,13 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod answers;
 mod bulk;
 mod by_key;
 mod client;
 mod decode;
 mod error;
+mod partial;
 #[doc(hidden)]
 pub mod quirks;
 mod request;
@@ -62,6 +64,7 @@ pub use error::{Error, InvalidInput};
 pub use futures_core::Stream;
 pub use generated::*;
 pub use jiff;
+pub use partial::{Missing, Partial};
 pub use request::{Request, ToWire};
 pub use serp::{Serp, SerpResult};
 pub use table::Operation;

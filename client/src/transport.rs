@@ -134,14 +134,31 @@ impl RateLimits {
 }
 
 /// The delay a `Retry-After` header asks for: seconds, or an HTTP date.
+///
+/// A number of seconds too large for a `u64` is a wait longer than any policy
+/// allows ([`Duration::MAX`]), not a header to ignore. Anything else that is
+/// neither (a negative number, a fraction, a word) is ignored: the policy's
+/// own backoff applies.
 pub(crate) fn retry_after(headers: &HeaderMap) -> Option<Duration> {
     let value = headers.get(RETRY_AFTER)?.to_str().ok()?.trim();
-    if let Ok(seconds) = value.parse::<u64>() {
+    if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) {
+        let seconds = value.parse::<u64>().unwrap_or(u64::MAX);
         return Some(Duration::from_secs(seconds));
     }
-    let when = jiff::fmt::rfc2822::parse(value).ok()?;
+    // The weekday is redundant; a wrong one does not make the date unreadable.
+    let parser = jiff::fmt::rfc2822::DateTimeParser::new().relaxed_weekday(true);
+    let Ok(when) = parser.parse_zoned(value) else {
+        return beyond_timestamps(value).then_some(Duration::MAX);
+    };
     let wait = jiff::Timestamp::now().duration_until(when.timestamp());
     Some(Duration::try_from(wait).unwrap_or(Duration::ZERO))
+}
+
+/// Whether `value` is a well-formed HTTP date that no timestamp can hold (the
+/// last hours of the year 9999): a wait longer than any policy allows.
+fn beyond_timestamps(value: &str) -> bool {
+    let date = value.split_once(", ").map_or(value, |(_, date)| date);
+    jiff::civil::DateTime::strptime("%d %b %Y %H:%M:%S GMT", date).is_ok()
 }
 
 /// Whether an answer with this status is worth another attempt.
@@ -210,6 +227,28 @@ mod tests {
             "{wait:?}"
         );
         headers.insert(RETRY_AFTER, "soon".parse().unwrap());
+        assert_eq!(retry_after(&headers), None);
+        for ignored in ["-5", "1.5", "+3", "", "1e3"] {
+            headers.insert(RETRY_AFTER, ignored.parse().unwrap());
+            assert_eq!(retry_after(&headers), None, "{ignored:?}");
+        }
+        headers.insert(RETRY_AFTER, "99999999999999999999999".parse().unwrap());
+        assert_eq!(retry_after(&headers), Some(Duration::from_secs(u64::MAX)));
+        headers.insert(
+            RETRY_AFTER,
+            "Fri, 31 Dec 9999 23:59:59 GMT".parse().unwrap(),
+        );
+        assert_eq!(retry_after(&headers), Some(Duration::MAX));
+        // 2094-11-06 is a Saturday.
+        headers.insert(
+            RETRY_AFTER,
+            "Sun, 06 Nov 2094 08:49:37 GMT".parse().unwrap(),
+        );
+        assert!(retry_after(&headers).is_some_and(|d| d > Duration::from_secs(3600)));
+        headers.insert(
+            RETRY_AFTER,
+            "Sun, 99 Foo 2094 08:49:37 GMT".parse().unwrap(),
+        );
         assert_eq!(retry_after(&headers), None);
     }
 

@@ -112,7 +112,8 @@ pub(crate) fn estimate(
 /// What a client has spent, as the service reported it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Units {
-    /// Units charged by all calls so far (sum of `UnitsUsed`).
+    /// Units charged by all calls so far (sum of `UnitsUsed`; a negative
+    /// figure counts as 0, so that it frees no budget).
     pub used: i64,
     /// `UnitsRemaining` of the latest answer, if any call has reported one.
     pub remaining: Option<i64>,
@@ -218,7 +219,11 @@ impl Ledger {
         let Some(budget) = self.budget else {
             return Ok(());
         };
-        let left = budget - state.units.used - state.reserved + held;
+        // Saturating: the service's figures may be anything up to i64::MAX.
+        let left = budget
+            .saturating_sub(state.units.used)
+            .saturating_sub(state.reserved)
+            .saturating_add(held);
         if max > left {
             return Err(Error::OverBudget {
                 operation: what.to_owned(),
@@ -232,7 +237,8 @@ impl Ledger {
 
     fn record(&self, used: i64, remaining: Option<i64>) {
         let mut state = self.lock();
-        state.units.used = state.units.used.saturating_add(used);
+        // A negative charge from the service frees no budget.
+        state.units.used = state.units.used.saturating_add(used.max(0));
         if remaining.is_some() {
             state.units.remaining = remaining;
         }
@@ -255,7 +261,8 @@ impl Reservation<'_> {
 
 impl Drop for Reservation<'_> {
     fn drop(&mut self) {
-        self.ledger.lock().reserved -= self.max;
+        let mut state = self.ledger.lock();
+        state.reserved = state.reserved.saturating_sub(self.max);
     }
 }
 
@@ -284,7 +291,7 @@ impl Drop for JobHold {
     fn drop(&mut self) {
         let mut state = self.ledger.lock();
         let left = self.left(&state);
-        state.reserved -= left;
+        state.reserved = state.reserved.saturating_sub(left);
         self.set_left(&mut state, 0);
     }
 }

@@ -28,6 +28,11 @@ const NOT_NAMES: &[(&str, &str, &str)] = &[
         "url",
         "the column of a SERP result's URL",
     ),
+    (
+        "cli/src/partial.rs",
+        "page",
+        "the English noun of a stopped paged job's message (\"up to 40 rows in 4 pages\")",
+    ),
 ];
 
 /// Every parameter and field wire name of the spec.

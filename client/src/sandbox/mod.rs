@@ -66,30 +66,37 @@
 //!      parameter.
 //! 6. **Units.** The cost is the operation's highest unit figure, once (per
 //!    call) or times `ResultRows` (per row); an operation whose cost the spec
-//!    does not know is charged one unit per row. It is taken from a balance shared by
-//!    all clients of the sandbox, starting at [`Sandbox::STARTING_UNITS`]; when
+//!    does not know is charged one unit per row. It is taken from a balance
+//!    shared by all clients of the sandbox, starting at
+//!    [`Sandbox::STARTING_UNITS`] (or [`SandboxBuilder::units`]); when
 //!    the balance cannot cover it the answer is 403 `Insufficient units` and
 //!    nothing is taken. The envelope reports `UnitsUsed` and the balance left in
 //!    `UnitsRemaining`.
 //! 7. **Quirks.** Bodies are JSON sent as `text/html; charset=UTF-8`, with every
 //!    `/` written `\/`. Record members come in spec order.
+//! 8. **Faults** (only when started with [`SandboxBuilder::faults`]): before
+//!    any of the above, a request may be answered with an injected [`Fault`]
+//!    (a 429 with or without `Retry-After`, a 500, a reset, a slow answer, a
+//!    truncated body, "No data found!"), at random or on a given input; see
+//!    [`Faults`].
 //!
-//! Field values follow the field's wire type and, for realism, its wire name:
+//! Field values follow the field's wire type and, for realism, its value hint
+//! in the spec (`kind`, `range`); the parameters are read by their roles:
 //!
 //! | Field | Value |
 //! |---|---|
-//! | text, top-level, named like a parameter of the operation (`domain`, `url`, `keyword`) | the input echoed |
-//! | text `lang` | the database's language (`uk` gives `en`) |
-//! | text `google_ext`, `*_ext` | the database's extension (`.it`; `uk` gives `.co.uk`) |
-//! | text containing `url` | an https URL on the queried domain (the row's domain or URL input, else the request's subject; a project id stands for a made-up domain of its own) |
-//! | text ending in `domain` | top-level: the queried domain without `www.`; nested: another domain |
-//! | text containing `keyword`, `local`, `category`, `tag`, `name` | a phrase, a locality (mostly empty), an `UPPER_CASE` label, a word or empty, a title-case label |
-//! | integer ending in `position`/`posizione` | `position` if given, else within `page` (`(page-1)*10+1 ..= page*10`), else 1 to 50 |
-//! | integer or number containing `variation`/`variazione`/`trend` | signed; positive, negative or zero when an enum parameter is `up`, `down` or `stable` |
-//! | integer scores (`za`, `trust`, `KD`, `pza`, ..., `*perc*`, `*level*`) | 0 to 100 |
-//! | integer ending in `_id` | 1000 to 99999 |
+//! | text, top-level, the record's `key` | the input echoed |
+//! | text `language` | the database's language (`uk` gives `en`) |
+//! | text `search_engine` | the database's extension (`.it`; `uk` gives `.co.uk`) |
+//! | text `url` | an https URL on the queried domain (the row's domain or URL input, else the request's subject; a project id stands for a made-up domain of its own) |
+//! | text `domain` | top-level: the queried domain without `www.`; nested: another domain |
+//! | text `keyword` (or no hint), `locality`, `category`, `tag`, `label` | a phrase, a locality (mostly empty), an `UPPER_CASE` label, a word or empty, a title-case label |
+//! | integer `position` | the `result_position` parameter if given, else within the `result_page` (`(page-1)*10+1 ..= page*10`), else 1 to 50 |
+//! | integer or number `change` | signed; positive, negative or zero when an enum parameter is `up`, `down` or `stable` |
+//! | integer `score`, `percent` | within the hinted range, else 0 to 100 |
+//! | integer `id` | 1000 to 99999 |
 //! | other integers | 0 to 99 900, non-negative; about 1 in 10 written as an integral float (`12.0`) |
-//! | number | two decimals: `cpc*` 0.05-5.00, `*competitiveness*` 0-1, `*perc*`/`*coverage*` 0-100, others 0-10 000 |
+//! | number | two decimals: `money` 0.05-5.00, `score`/`percent` within the range (else 0-100), `position` within the positions, others 0-10 000 |
 //! | boolean word | `"true"`/`"false"`; when optional, absent in about 1 row in 3 |
 //! | flag | 0 or 1 |
 //! | date, date-time, time | `YYYY-MM-DD` (2022-2025), `YYYY-MM-DD HH:MM:SS`, `HH:MM:SS` |
@@ -100,6 +107,7 @@
 //! Nullable fields are `null` in about 1 row in 5; other optional fields are
 //! absent in about 1 row in 4.
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::future::{Future, poll_fn};
 use std::net::{Ipv4Addr, SocketAddr};
@@ -107,13 +115,17 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, mpsc};
 use std::task::{Poll, Waker};
 
+use axum::serve::ListenerExt;
+
 mod data;
+mod faults;
 mod quirks;
 mod route;
 mod seed;
 mod text;
 mod units;
 
+pub use faults::{Fault, Faults};
 use route::Shared;
 use units::Balance;
 
@@ -193,12 +205,25 @@ impl Sandbox {
 
     /// Start a sandbox on `127.0.0.1:port` (0: a port chosen by the system).
     pub async fn start_on(port: u16) -> std::io::Result<Sandbox> {
+        Sandbox::builder().port(port).start().await
+    }
+
+    /// A sandbox with other settings: a port, injected faults.
+    pub fn builder() -> SandboxBuilder {
+        SandboxBuilder::default()
+    }
+
+    async fn run(port: u16, faults: Option<Faults>, units: i64) -> std::io::Result<Sandbox> {
         let listener = std::net::TcpListener::bind((Ipv4Addr::LOCALHOST, port))?;
         listener.set_nonblocking(true)?;
         let addr = listener.local_addr()?;
+        // With faults, connections close with a reset rather than a FIN, so
+        // that an injected reset is one (see `Fault::Reset`).
+        let linger_zero = faults.is_some();
         let shared = Arc::new(Shared {
-            balance: Balance::new(Sandbox::STARTING_UNITS),
+            balance: Balance::new(units),
             requests: AtomicU64::new(0),
+            faults: faults.map(faults::Injector::new),
         });
         let shutdown = Arc::new(Signal::default());
         let stopped = Arc::new(Signal::default());
@@ -229,6 +254,12 @@ impl Sandbox {
                             return;
                         }
                     };
+                    let listener = listener.tap_io(move |tcp| {
+                        if linger_zero {
+                            // Best effort: without it a reset is a plain close.
+                            let _ = tcp.set_zero_linger();
+                        }
+                    });
                     let _ = ready_tx.send(Ok(()));
                     let served = axum::serve(listener, app)
                         .with_graceful_shutdown(on_shutdown.wait())
@@ -271,10 +302,68 @@ impl Sandbox {
         self.shared.requests.load(Ordering::SeqCst)
     }
 
+    /// The faults injected so far, by kind (empty without
+    /// [`SandboxBuilder::faults`]).
+    pub fn faults_injected(&self) -> BTreeMap<Fault, u64> {
+        self.shared
+            .faults
+            .as_ref()
+            .map(faults::Injector::injected)
+            .unwrap_or_default()
+    }
+
     /// Serve until the server stops (for a standalone sandbox, until the process
     /// is ended).
     pub async fn serve_forever(self) {
         Arc::clone(&self.stopped).wait().await;
+    }
+}
+
+/// Settings of a [`Sandbox`] other than the defaults: made by
+/// [`Sandbox::builder`], started by [`start`](Self::start).
+#[derive(Debug, Clone)]
+pub struct SandboxBuilder {
+    port: u16,
+    faults: Option<Faults>,
+    units: i64,
+}
+
+impl Default for SandboxBuilder {
+    fn default() -> Self {
+        SandboxBuilder {
+            port: 0,
+            faults: None,
+            units: Sandbox::STARTING_UNITS,
+        }
+    }
+}
+
+impl SandboxBuilder {
+    /// The balance the account starts with (default
+    /// [`Sandbox::STARTING_UNITS`]); long runs may need more.
+    pub fn units(mut self, units: i64) -> Self {
+        self.units = units;
+        self
+    }
+
+    /// Listen on `127.0.0.1:port` (default 0: a port chosen by the system).
+    pub fn port(mut self, port: u16) -> Self {
+        self.port = port;
+        self
+    }
+
+    /// Answer some requests with injected faults instead of data: 429s with
+    /// and without `Retry-After`, 500s, resets, slow answers, truncated bodies
+    /// and "No data found!", at random or on given inputs (see [`Faults`]).
+    /// A sandbox with faults also closes its connections with a TCP reset.
+    pub fn faults(mut self, faults: Faults) -> Self {
+        self.faults = Some(faults);
+        self
+    }
+
+    /// Start the sandbox.
+    pub async fn start(self) -> std::io::Result<Sandbox> {
+        Sandbox::run(self.port, self.faults, self.units).await
     }
 }
 

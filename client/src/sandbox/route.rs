@@ -17,6 +17,7 @@ use crate::operations::{OPERATIONS, SERVICE};
 use crate::table::Operation;
 
 use super::data::{self, Outcome};
+use super::faults::Injector;
 use super::quirks;
 use super::units::{self, Balance};
 
@@ -32,6 +33,8 @@ pub(super) struct Shared {
     pub(super) balance: Balance,
     /// HTTP requests received.
     pub(super) requests: AtomicU64,
+    /// The faults it injects, if any.
+    pub(super) faults: Option<Injector>,
 }
 
 /// Every path goes to [`handle`], which routes by the operation table.
@@ -41,12 +44,16 @@ pub(super) fn router(shared: Arc<Shared>) -> Router {
 
 async fn handle(State(shared): State<Arc<Shared>>, method: Method, uri: Uri) -> Response {
     shared.requests.fetch_add(1, Ordering::SeqCst);
-    let response = answer(
-        &shared,
-        &method,
-        uri.path(),
-        uri.query().unwrap_or_default(),
-    );
+    let query = uri.query().unwrap_or_default();
+    let real = || answer(&shared, &method, uri.path(), query);
+    let fault = shared
+        .faults
+        .as_ref()
+        .and_then(|faults| Some((faults, faults.pick(&parse_query(query))?)));
+    let response = match fault {
+        Some((faults, fault)) => faults.answer(fault, real).await,
+        None => real(),
+    };
     tracing::debug!(
         path = uri.path(),
         status = response.status().as_u16(),
@@ -64,7 +71,7 @@ fn decode(text: &str) -> String {
 
 /// The query's `name=value` pairs, decoded, in first-seen order; a repeated name
 /// keeps its last value (as PHP does).
-fn parse_query(raw: &str) -> Vec<(String, String)> {
+pub(super) fn parse_query(raw: &str) -> Vec<(String, String)> {
     let mut pairs: Vec<(String, String)> = Vec::new();
     for part in raw.split('&').filter(|p| !p.is_empty()) {
         let (name, value) = part.split_once('=').unwrap_or((part, ""));

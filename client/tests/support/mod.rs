@@ -1,5 +1,6 @@
 //! A loopback HTTP server for the operation tests: it records the path and the raw
-//! query string of every request and answers each one with the same canned body.
+//! query string of every request and answers each one with the same canned
+//! status, headers and body.
 
 use std::fmt::Debug;
 use std::future::Future;
@@ -27,6 +28,8 @@ pub struct Seen {
 struct Canned {
     status: StatusCode,
     content_type: &'static str,
+    /// Further headers, as given.
+    headers: Arc<[(String, String)]>,
     body: Arc<str>,
     seen: Arc<Mutex<Vec<Seen>>>,
 }
@@ -36,12 +39,21 @@ async fn answer(State(canned): State<Canned>, uri: Uri) -> Response {
         path: uri.path().to_owned(),
         query: uri.query().unwrap_or_default().to_owned(),
     });
-    (
+    let mut response = (
         canned.status,
         [(header::CONTENT_TYPE, canned.content_type)],
         canned.body.to_string(),
     )
-        .into_response()
+        .into_response();
+    for (name, value) in canned.headers.iter() {
+        if let (Ok(name), Ok(value)) = (
+            header::HeaderName::try_from(name.as_str()),
+            header::HeaderValue::try_from(value.as_str()),
+        ) {
+            response.headers_mut().append(name, value);
+        }
+    }
+    response
 }
 
 /// A running server; it stops when dropped.
@@ -54,10 +66,25 @@ pub struct Server {
 impl Server {
     /// Serve `body` with this status and content type to every request.
     pub async fn start(status: u16, content_type: &'static str, body: impl Into<String>) -> Server {
+        Server::with_headers(status, content_type, &[], body).await
+    }
+
+    /// Serve `body` with this status, content type and further headers to
+    /// every request.
+    pub async fn with_headers(
+        status: u16,
+        content_type: &'static str,
+        headers: &[(&str, &str)],
+        body: impl Into<String>,
+    ) -> Server {
         let seen = Arc::new(Mutex::new(Vec::new()));
         let canned = Canned {
             status: StatusCode::from_u16(status).unwrap(),
             content_type,
+            headers: headers
+                .iter()
+                .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
+                .collect(),
             body: body.into().into(),
             seen: Arc::clone(&seen),
         };
@@ -75,11 +102,16 @@ impl Server {
         Server::start(200, "application/json", body).await
     }
 
+    /// `http://127.0.0.1:PORT`.
+    pub fn base_url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+
     /// A client of this server with the test key and the default database.
     pub fn client(&self) -> Client {
         Client::builder()
             .api_key(KEY)
-            .base_url(format!("http://127.0.0.1:{}", self.port))
+            .base_url(self.base_url())
             .build()
             .unwrap()
     }

@@ -1,0 +1,73 @@
+//! The answers of a batched job's requests, gathered as they come and merged
+//! into one envelope: the whole result of a job that succeeded, or the part
+//! that was paid for of one that failed ([`crate::Partial`]).
+
+use crate::Envelope;
+use crate::bulk::{InputOrder, Merge};
+
+/// The answered requests of one job, in batch order.
+pub(crate) struct Answers<T> {
+    parts: Vec<T>,
+    /// The first "no data found" answer, returned as is when every answer was.
+    empty: Option<Envelope<T>>,
+    rows: i64,
+    used: i64,
+    /// Requests in flight together may be charged in any order, so the latest
+    /// balance is the lowest one reported.
+    latest: Option<i64>,
+    answered: usize,
+}
+
+impl<T: Merge> Answers<T> {
+    /// Room for the answers of `requests` requests.
+    pub(crate) fn new(requests: usize) -> Self {
+        Answers {
+            parts: Vec::with_capacity(requests),
+            empty: None,
+            rows: 0,
+            used: 0,
+            latest: None,
+            answered: 0,
+        }
+    }
+
+    /// Requests answered so far.
+    pub(crate) fn answered(&self) -> usize {
+        self.answered
+    }
+
+    /// One more answer, in batch order. A "no data found" answer adds nothing.
+    pub(crate) fn add(&mut self, envelope: Envelope<T>) {
+        self.answered += 1;
+        if envelope.no_data {
+            self.empty.get_or_insert(envelope);
+            return;
+        }
+        self.rows = self.rows.saturating_add(envelope.result_rows);
+        self.used = self.used.saturating_add(envelope.units_used);
+        let remaining = envelope.units_remaining;
+        self.latest = Some(self.latest.map_or(remaining, |l| l.min(remaining)));
+        self.parts.push(envelope.response);
+    }
+
+    /// One envelope: the rows in input order, `result_rows` and `units_used`
+    /// summed, the lowest balance reported (else `known_remaining`, the
+    /// client's last known one); the "no data found" envelope when every answer
+    /// was that.
+    pub(crate) fn merge(self, order: &InputOrder, known_remaining: i64) -> Envelope<T> {
+        let remaining = self.latest.unwrap_or(known_remaining);
+        match (self.parts.is_empty(), self.empty) {
+            (true, Some(mut envelope)) => {
+                envelope.units_remaining = remaining;
+                envelope
+            }
+            _ => Envelope {
+                result_rows: self.rows,
+                units_used: self.used,
+                units_remaining: remaining,
+                response: T::merge(self.parts, order),
+                no_data: false,
+            },
+        }
+    }
+}
