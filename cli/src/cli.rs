@@ -28,7 +28,7 @@ pub const BASE_URL_ENV: &str = "SEOZOOM_BASE_URL";
 
 /// Ids of the options that come before the group. A parameter's id is its wire
 /// name; these have a prefix no wire name has, so that the two never mix.
-mod opt {
+pub(crate) mod opt {
     pub const API_KEY: &str = "option:api-key";
     pub const BASE_URL: &str = "option:base-url";
     pub const DB: &str = "option:db";
@@ -64,6 +64,8 @@ pub enum Command {
         /// The port to listen on.
         port: Option<u16>,
     },
+    /// Serve the Model Context Protocol (`seozoom mcp`).
+    Mcp(crate::mcp::Options),
 }
 
 /// Where a call goes.
@@ -414,6 +416,7 @@ pub fn command() -> clap::Command {
                         .help("Port on 127.0.0.1 (default: any free port)"),
                 ),
         )
+        .subcommand(crate::mcp::subcommand())
 }
 
 /// Read a command line.
@@ -434,6 +437,11 @@ where
         return Ok(Command::Sandbox {
             port: group_matches.get_one::<u16>(opt::PORT).copied(),
         });
+    }
+    if group == crate::mcp::COMMAND {
+        return crate::mcp::read(&matches, group_matches)
+            .map(Command::Mcp)
+            .map_err(|(kind, message)| tree.error(kind, message));
     }
     let Some((action, action_matches)) = group_matches.subcommand() else {
         return Err(tree.error(

@@ -3,6 +3,7 @@
 //! ```text
 //! seozoom [OPTIONS] <GROUP> <ACTION> [PARAMS]
 //! seozoom sandbox [--port N]
+//! seozoom [OPTIONS] mcp [--http ADDR] [--max-result-rows N]
 //! ```
 //!
 //! The whole command tree (groups, actions, their aliases, parameter flags and
@@ -31,6 +32,7 @@
 #![forbid(unsafe_code)]
 
 mod cli;
+mod mcp;
 mod output;
 mod partial;
 mod sandbox;
@@ -76,6 +78,7 @@ fn main() -> ExitCode {
     let code = match command {
         Command::Call(invocation) => runtime.block_on(call(invocation)),
         Command::Sandbox { port } => runtime.block_on(serve_sandbox(port)),
+        Command::Mcp(options) => runtime.block_on(mcp::serve(options)),
     };
     ExitCode::from(code)
 }

@@ -1,0 +1,71 @@
+//! Calling an operation's tool: the arguments read into a request, checked,
+//! sent (a long list as a batched job) under the session's budget, and the
+//! answer cut to the row cap. Every failure is a tool result with `isError`,
+//! whose text says what went wrong: a refusal names the parameter, the value
+//! and the limit, or the budget left.
+
+use rmcp::model::{CallToolResult, ContentBlock};
+use seozoom::{Error, Operation};
+use serde_json::{Map, Value};
+
+use super::session::Session;
+use super::{args, envelope, tools};
+use crate::output;
+
+/// Call `op` (the tool `tool`) with these arguments.
+pub async fn operation(
+    session: &Session,
+    tool: &str,
+    op: &'static Operation,
+    arguments: Option<&Map<String, Value>>,
+) -> CallToolResult {
+    let request = match args::request(op, arguments, &session.database) {
+        Ok(request) => request,
+        Err(invalid) => return failure(&Error::InvalidInput(invalid)),
+    };
+    let client = &session.client;
+    // A batched job checks every one of its requests and holds its whole
+    // estimate against the budget before the first is sent.
+    let result = if op.batch_param().is_some() {
+        client.execute_json_batched(request, |_, _| {}).await
+    } else {
+        client.execute_json(request).await
+    };
+    let answer = match result {
+        Ok(answer) => answer,
+        // An operation that returns one object and found nothing: an empty
+        // result, as on the command line, not a failure.
+        Err(Error::NoData { .. }) => {
+            output::empty_envelope(op, client.units().remaining.unwrap_or(0))
+        }
+        Err(error) => return failure(&error),
+    };
+    CallToolResult::structured(envelope::structured(
+        op,
+        tool,
+        answer,
+        session.max_rows,
+        &session.held,
+    ))
+}
+
+/// The tool result of an error: `isError`, with the library's message (which
+/// never holds the key) and, for a refusal over the budget, what is left of it.
+pub fn failure(error: &Error) -> CallToolResult {
+    let mut text = error.to_string();
+    if let Error::OverBudget {
+        budget,
+        budget_left,
+        ..
+    } = error
+    {
+        text.push_str(&format!(
+            ". Nothing was sent. The session's budget is {budget} units and {budget_left} are left; `{}` gives a call's cost before sending, `{}` the session's spending. Ask for fewer items or rows, or start the server with a larger --budget.",
+            tools::ESTIMATE,
+            tools::USAGE
+        ));
+    } else if error.is_refused() {
+        text.push_str(". Nothing was sent and nothing charged.");
+    }
+    CallToolResult::error(vec![ContentBlock::text(text)])
+}

@@ -1,0 +1,162 @@
+//! `seozoom [global options] mcp [--http ADDR] [--max-result-rows N]`: the
+//! subcommand's arguments, and reading them back with the global options that
+//! apply to a session (key, base URL, database, budget, sandbox).
+
+use std::net::SocketAddr;
+
+use clap::error::ErrorKind;
+use clap::parser::ValueSource;
+use clap::{Arg, ArgMatches, value_parser};
+use seozoom::operations::SERVICE;
+use seozoom::table::ParamKind;
+
+use crate::cli::opt;
+
+/// Name of the subcommand.
+pub const COMMAND: &str = "mcp";
+
+/// Rows of one result shown to an agent when `--max-result-rows` is not given:
+/// enough for most questions, small enough not to flood its context.
+pub const DEFAULT_MAX_RESULT_ROWS: usize = 100;
+
+/// Ids of the subcommand's own arguments (prefixed like the root's, so they
+/// never meet a parameter's wire name).
+const HTTP: &str = "mcp:http";
+const MAX_RESULT_ROWS: &str = "mcp:max-result-rows";
+
+/// A session as the command line asks for it. Its `Debug` never shows the key.
+pub struct Options {
+    /// The key given (flag or environment), if not blank.
+    pub api_key: Option<String>,
+    /// The service's base URL (ignored with `sandbox`).
+    pub base_url: String,
+    /// Send the calls to a built-in sandbox started for the session.
+    pub sandbox: bool,
+    /// The database of a call that names none (`--db`).
+    pub database: String,
+    /// Units the whole session may spend (`--budget`).
+    pub budget: Option<i64>,
+    /// The most rows of a result put in one tool answer.
+    pub max_result_rows: usize,
+    /// Serve streamable HTTP on this loopback address instead of stdio.
+    pub http: Option<SocketAddr>,
+}
+
+impl std::fmt::Debug for Options {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Options")
+            .field("api_key", &self.api_key.as_ref().map(|_| "<redacted>"))
+            .field("base_url", &self.base_url)
+            .field("sandbox", &self.sandbox)
+            .field("database", &self.database)
+            .field("budget", &self.budget)
+            .field("max_result_rows", &self.max_result_rows)
+            .field("http", &self.http)
+            .finish()
+    }
+}
+
+/// The `mcp` subcommand.
+pub fn subcommand() -> clap::Command {
+    clap::Command::new(COMMAND)
+        .about("Serve the Model Context Protocol over stdio: one tool per operation, with cost estimates and the --budget guard")
+        .long_about(
+            "Serve the Model Context Protocol over stdio (or streamable HTTP on loopback with --http), for AI agents.\n\n\
+             Every operation of the spec is a tool named <group>_<action> (keywords_metrics, domains_aikeywords, ...), \
+             with typed arguments and results. Three more tools: `estimate` (the cost range of a call, nothing sent), \
+             `usage` (the session's spending) and `more` (the rest of a result that was cut to --max-result-rows, free).\n\n\
+             The global options --api-key (or SEOZOOM_API_KEY), --base-url, --db (the default database), --budget \
+             (for the whole session: a call that may go over is refused before sending) and --sandbox apply. With \
+             --sandbox no key is needed; a key given is sent to the sandbox, which takes any.",
+        )
+        .arg(
+            Arg::new(HTTP)
+                .long("http")
+                .value_name("ADDR")
+                .value_parser(value_parser!(SocketAddr))
+                .help("Serve streamable HTTP at http://ADDR/mcp instead of stdio; ADDR must be a loopback address such as 127.0.0.1:8750 (port 0: any free port, printed on stdout)"),
+        )
+        .arg(
+            Arg::new(MAX_RESULT_ROWS)
+                .long("max-result-rows")
+                .value_name("N")
+                .value_parser(value_parser!(u64).range(1..))
+                .default_value(DEFAULT_MAX_RESULT_ROWS.to_string())
+                .help("The most rows of a result put in one tool answer; the rest is held for the `more` tool"),
+        )
+}
+
+/// The session asked for by the root's matches and the subcommand's; a usage
+/// error (kind and message) for options that do not apply or are out of range.
+pub fn read(root: &ArgMatches, sub: &ArgMatches) -> Result<Options, (ErrorKind, String)> {
+    // Global options may be written before or after `mcp`.
+    let string = |id: &str| -> Option<String> {
+        sub.try_get_one::<String>(id)
+            .ok()
+            .flatten()
+            .or_else(|| root.get_one::<String>(id))
+            .cloned()
+    };
+    let given = |id: &str| {
+        [sub, root]
+            .iter()
+            .any(|m| matches!(m.value_source(id), Some(ValueSource::CommandLine)))
+    };
+    if given(opt::DRY_RUN) {
+        return Err((
+            ErrorKind::ArgumentConflict,
+            "--dry-run does not apply to `mcp`: its `estimate` tool gives the cost of a call without sending it".into(),
+        ));
+    }
+    let database = string(opt::DB).unwrap_or_default();
+    if let ParamKind::Enum { values, .. } = SERVICE.database.kind
+        && !values.contains(&database.as_str())
+    {
+        return Err((
+            ErrorKind::InvalidValue,
+            format!("--db {database}: must be one of {}", values.join(", ")),
+        ));
+    }
+    let budget = sub
+        .try_get_one::<i64>(opt::BUDGET)
+        .ok()
+        .flatten()
+        .or_else(|| root.get_one::<i64>(opt::BUDGET))
+        .copied();
+    let sandbox = [sub, root].iter().any(|m| {
+        m.try_get_one::<bool>(opt::SANDBOX)
+            .ok()
+            .flatten()
+            .copied()
+            .unwrap_or(false)
+    });
+    let api_key = string(opt::API_KEY).filter(|key| !key.trim().is_empty());
+    let base_url = string(opt::BASE_URL).unwrap_or_else(|| SERVICE.base_url.to_owned());
+    let http = sub.get_one::<SocketAddr>(HTTP).copied();
+    if let Some(addr) = http
+        && !addr.ip().is_loopback()
+    {
+        // The endpoint has no authentication: anyone who reaches it spends the
+        // key's units.
+        return Err((
+            ErrorKind::InvalidValue,
+            format!(
+                "--http {addr}: must be a loopback address (127.0.0.1 or [::1]); the endpoint has no authentication"
+            ),
+        ));
+    }
+    let max_result_rows = sub
+        .get_one::<u64>(MAX_RESULT_ROWS)
+        .map_or(DEFAULT_MAX_RESULT_ROWS, |&n| {
+            usize::try_from(n).unwrap_or(usize::MAX)
+        });
+    Ok(Options {
+        api_key,
+        base_url,
+        sandbox,
+        database,
+        budget,
+        max_result_rows,
+        http,
+    })
+}

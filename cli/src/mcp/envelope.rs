@@ -1,0 +1,134 @@
+//! A tool's `structuredContent`: the service's envelope (`ResultRows`,
+//! `UnitsUsed`, `UnitsRemaining`, `response`, with the API's names) and this
+//! server's members: whether it came from a cache, whether nothing was found,
+//! which rows it shows, and how to get the rest.
+//!
+//! A result is cut to the session's row cap so that it does not flood an
+//! agent's context: an array's items or a map's members past the cap are held
+//! by the server ([`super::held`]) and handed out by the `more` tool.
+
+use std::sync::Arc;
+
+use seozoom::operations::SERVICE;
+use seozoom::table::Shape;
+use seozoom::{Envelope, Operation};
+use serde_json::{Map, Value, json};
+
+use super::held::{Held, HeldResult};
+
+/// Whether the result came from a cache (none exists yet: always false).
+pub const FROM_CACHE: &str = "from_cache";
+/// Whether the service found nothing.
+pub const NO_DATA: &str = "no_data";
+/// Which items of the whole result are shown.
+pub const ROWS: &str = "rows";
+/// How to get the items that were cut.
+pub const MORE: &str = "more";
+/// Position of the first item shown (in `rows`), or of the next (in `more`).
+pub const OFFSET: &str = "offset";
+/// Items shown.
+pub const RETURNED: &str = "returned";
+/// Items in the whole result.
+pub const TOTAL: &str = "total";
+/// Id of a held result.
+pub const RESULT: &str = "result";
+/// How to get more, in words.
+pub const HINT: &str = "hint";
+/// The tool a held result came from (in the `more` tool's answer).
+pub const TOOL: &str = "tool";
+
+/// Items of a response that can be cut: an array's items or a map's members.
+/// A single object is one item and is never cut.
+pub fn total(shape: Shape, response: &Value) -> usize {
+    match (shape, response) {
+        (Shape::Array, Value::Array(items)) => items.len(),
+        (Shape::Map { .. }, Value::Object(members)) => members.len(),
+        (_, Value::Null) => 0,
+        _ => 1,
+    }
+}
+
+/// At most `limit` items of `response` from `offset` on.
+pub fn window(shape: Shape, response: &Value, offset: usize, limit: usize) -> Value {
+    match (shape, response) {
+        (Shape::Array, Value::Array(items)) => {
+            Value::Array(items.iter().skip(offset).take(limit).cloned().collect())
+        }
+        (Shape::Map { .. }, Value::Object(members)) => Value::Object(
+            members
+                .iter()
+                .skip(offset)
+                .take(limit)
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+        ),
+        _ => response.clone(),
+    }
+}
+
+/// `rows`: `returned` items from `offset`, of `total`.
+pub fn rows(offset: usize, returned: usize, total: usize) -> Value {
+    json!({OFFSET: offset, RETURNED: returned, TOTAL: total})
+}
+
+/// `more`: the held result's id and where the next items start, or `null`.
+pub fn more(held: Option<&str>, next: usize, total: usize) -> Value {
+    match held {
+        Some(id) if next < total => json!({
+            RESULT: id,
+            OFFSET: next,
+            HINT: format!(
+                "{} more of {total} items: call the `{}` tool with {{\"{RESULT}\": \"{id}\", \"{OFFSET}\": {next}}} for them (no units charged).",
+                total - next,
+                super::tools::MORE
+            ),
+        }),
+        _ => Value::Null,
+    }
+}
+
+/// The structured content of an answer of `tool` (operation `op`): the first
+/// `cap` items of the response; when there are more, the whole response is
+/// held in `held` and `more` says how to get the rest.
+pub fn structured(
+    op: &Operation,
+    tool: &str,
+    mut envelope: Envelope<Value>,
+    cap: usize,
+    held: &Held,
+) -> Value {
+    let shape = op.response.shape;
+    let total = total(shape, &envelope.response);
+    let whole = std::mem::take(&mut envelope.response);
+    let (response, returned, more) = if total > cap {
+        let whole = Arc::new(whole);
+        let shown = window(shape, &whole, 0, cap);
+        let id = held.hold(HeldResult {
+            tool: tool.to_owned(),
+            shape,
+            response: whole,
+        });
+        (shown, cap, more(Some(&id), cap, total))
+    } else {
+        (whole, total, Value::Null)
+    };
+    let mut content = Map::new();
+    content.insert(
+        SERVICE.envelope_result_rows.into(),
+        json!(envelope.result_rows),
+    );
+    content.insert(
+        SERVICE.envelope_units_used.into(),
+        json!(envelope.units_used),
+    );
+    content.insert(
+        SERVICE.envelope_units_remaining.into(),
+        json!(envelope.units_remaining),
+    );
+    content.insert(SERVICE.envelope_response.into(), response);
+    content.insert(FROM_CACHE.into(), json!(false));
+    content.insert(NO_DATA.into(), json!(envelope.no_data));
+    content.insert(ROWS.into(), rows(0, returned, total));
+    content.insert(MORE.into(), more);
+    Value::Object(content)
+}

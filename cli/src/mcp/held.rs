@@ -1,0 +1,88 @@
+//! Results cut to the row cap, held whole so that the `more` tool can hand out
+//! the rest without sending (and paying for) the call again.
+//!
+//! Only the latest few are kept, so that a long session's memory stays
+//! bounded; an agent that comes back for an older one is told to call again.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use seozoom::table::Shape;
+use serde_json::Value;
+
+/// Cut results kept at once; the oldest is dropped first.
+pub const KEPT: usize = 8;
+
+/// One held result.
+#[derive(Debug, Clone)]
+pub struct HeldResult {
+    /// The tool that answered it.
+    pub tool: String,
+    /// The layout of `response`.
+    pub shape: Shape,
+    /// The whole `response`.
+    pub response: Arc<Value>,
+}
+
+/// The held results of a session.
+#[derive(Debug, Default)]
+pub struct Held {
+    inner: Mutex<Inner>,
+}
+
+#[derive(Debug, Default)]
+struct Inner {
+    /// Results given so far: the next id's number.
+    issued: u64,
+    results: VecDeque<(String, HeldResult)>,
+}
+
+impl Held {
+    /// Hold a result; its id.
+    pub fn hold(&self, result: HeldResult) -> String {
+        // A panic elsewhere while the lock was held leaves the list as it was
+        // between two whole updates, so it is still usable.
+        let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        inner.issued += 1;
+        let id = format!("r{}", inner.issued);
+        if inner.results.len() == KEPT {
+            inner.results.pop_front();
+        }
+        inner.results.push_back((id.clone(), result));
+        id
+    }
+
+    /// The result held under `id`, if it is still kept.
+    pub fn get(&self, id: &str) -> Option<HeldResult> {
+        let inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        inner
+            .results
+            .iter()
+            .find(|(held, _)| held == id)
+            .map(|(_, result)| result.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn result(n: i64) -> HeldResult {
+        HeldResult {
+            tool: "t".into(),
+            shape: Shape::Array,
+            response: Arc::new(Value::from(n)),
+        }
+    }
+
+    #[test]
+    fn the_oldest_is_dropped_past_the_limit() {
+        let held = Held::default();
+        let ids: Vec<String> = (0..=KEPT as i64).map(|n| held.hold(result(n))).collect();
+        assert!(held.get(&ids[0]).is_none(), "the first is dropped");
+        for (n, id) in ids.iter().enumerate().skip(1) {
+            assert_eq!(*held.get(id).expect("kept").response, Value::from(n as i64));
+        }
+        assert!(held.get("r999").is_none());
+    }
+}

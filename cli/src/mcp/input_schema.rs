@@ -1,0 +1,184 @@
+//! A tool's `inputSchema`, from its operation's parameters in the table: types,
+//! `required`, enums, `minimum`/`maximum`, the date format, lists as arrays, and
+//! the country database as an optional enum. Nothing here names a parameter.
+//!
+//! The schema says what the validator checks, so that a client can catch a
+//! mistake before calling; the validator still checks everything, and its
+//! message names the parameter, the value and the limit. Conditional rules are
+//! in the tool's description, not here: JSON Schema `if`/`then` is hard for an
+//! agent to read and for many clients to use.
+
+use seozoom::Operation;
+use seozoom::operations::SERVICE;
+use seozoom::table::{Limit, Param, ParamKind};
+use serde_json::{Map, Value, json};
+
+/// `^...$` pattern of a date written `yyyy-MM-dd`.
+const DATE_PATTERN: &str = "^[0-9]{4}-[0-9]{2}-[0-9]{2}$";
+
+/// The `inputSchema` of `op`'s tool: one property per parameter the caller
+/// gives, and the database, whose default is `default_database`.
+pub fn input_schema(op: &Operation, default_database: &str) -> Map<String, Value> {
+    let mut properties = Map::new();
+    let mut required = Vec::new();
+    for param in op.params.iter().filter(|p| !p.implicit) {
+        properties.insert(param.wire.to_owned(), param_schema(op, param));
+        if param.required {
+            required.push(json!(param.wire));
+        }
+    }
+    if !properties.contains_key(SERVICE.database.wire) {
+        properties.insert(
+            SERVICE.database.wire.to_owned(),
+            database_schema(default_database),
+        );
+    }
+    object(properties, required)
+}
+
+/// An object schema with these properties, of which `required` must be given,
+/// and no others.
+pub fn object(properties: Map<String, Value>, required: Vec<Value>) -> Map<String, Value> {
+    let mut schema = Map::new();
+    schema.insert("type".into(), json!("object"));
+    schema.insert("properties".into(), Value::Object(properties));
+    if !required.is_empty() {
+        schema.insert("required".into(), Value::Array(required));
+    }
+    schema.insert("additionalProperties".into(), json!(false));
+    schema
+}
+
+/// The database parameter: optional, one of the spec's values.
+fn database_schema(default_database: &str) -> Value {
+    let param = &SERVICE.database;
+    let mut schema = value_schema(param);
+    schema.insert(
+        "description".into(),
+        json!(format!(
+            "{} Default for this session: {default_database}.",
+            sentence(param.description)
+        )),
+    );
+    schema.insert("default".into(), json!(default_database));
+    Value::Object(schema)
+}
+
+/// The schema of one parameter: its value's, or an array of them for a list.
+fn param_schema(op: &Operation, param: &Param) -> Value {
+    let value = value_schema(param);
+    let mut schema = if param.list {
+        let mut list = Map::new();
+        list.insert("type".into(), json!("array"));
+        list.insert("items".into(), Value::Object(value));
+        if let Some(min) = &param.min_items {
+            list.insert("minItems".into(), json!(min.value.max(0)));
+        }
+        // The batch parameter takes any number of values: a longer list is a
+        // batched job. Another list is refused past its limit.
+        let batched = op.batch_param().is_some_and(|p| p.wire == param.wire);
+        if let (Some(max), false) = (&param.max_items, batched) {
+            list.insert("maxItems".into(), json!(max.value.max(0)));
+        }
+        list
+    } else {
+        value
+    };
+    if let Some(default) = param.default {
+        let default = match param.kind {
+            ParamKind::Integer => default
+                .parse::<i64>()
+                .map_or_else(|_| json!(default), |n| json!(n)),
+            _ => json!(default),
+        };
+        schema.insert("default".into(), default);
+    }
+    schema.insert("description".into(), json!(describe(op, param)));
+    Value::Object(schema)
+}
+
+/// The schema of one value of a parameter.
+fn value_schema(param: &Param) -> Map<String, Value> {
+    let mut schema = Map::new();
+    match param.kind {
+        ParamKind::Integer => {
+            schema.insert("type".into(), json!("integer"));
+            if let Some(min) = &param.min {
+                schema.insert("minimum".into(), json!(min.value));
+            }
+            if let Some(max) = &param.max {
+                schema.insert("maximum".into(), json!(max.value));
+            }
+        }
+        ParamKind::Date => {
+            schema.insert("type".into(), json!("string"));
+            schema.insert("format".into(), json!("date"));
+            schema.insert("pattern".into(), json!(DATE_PATTERN));
+        }
+        ParamKind::Enum { values, .. } => {
+            schema.insert("type".into(), json!("string"));
+            schema.insert("enum".into(), json!(values));
+        }
+        // Text, and any kind a later spec adds: the validator checks it.
+        _ => {
+            schema.insert("type".into(), json!("string"));
+            schema.insert("minLength".into(), json!(1));
+        }
+    }
+    schema
+}
+
+/// A parameter's description: what it means, its limits with their provenance,
+/// and how a long list is sent.
+fn describe(op: &Operation, param: &Param) -> String {
+    let mut parts = vec![sentence(param.description)];
+    if param.kind == ParamKind::Date {
+        parts.push("A date written yyyy-MM-dd.".into());
+    }
+    if let Some(min) = &param.min {
+        parts.push(format!("At least {}.", limit(min)));
+    }
+    if let Some(max) = &param.max {
+        parts.push(format!("At most {}.", limit(max)));
+    }
+    if let Some(min) = &param.min_items {
+        parts.push(format!(
+            "At least {} value(s) ({}).",
+            min.value,
+            min.source.phrase()
+        ));
+    }
+    if let Some(max) = &param.max_items {
+        let batched = op.batch_param().is_some_and(|p| p.wire == param.wire);
+        if batched {
+            parts.push(format!(
+                "At most {} values per request ({}); a longer list is sent as a batched job (repeated values once, the fewest requests, results merged in input order, units summed), so it costs more: see `estimate`.",
+                max.value,
+                max.source.phrase()
+            ));
+        } else {
+            parts.push(format!(
+                "At most {} values ({}).",
+                max.value,
+                max.source.phrase()
+            ));
+        }
+    }
+    if param.required {
+        parts.push("Required.".into());
+    }
+    parts.join(" ")
+}
+
+/// `10000 (inferred from the reference's cost table: why)`.
+fn limit(limit: &Limit) -> String {
+    match limit.note {
+        Some(note) => format!("{} ({}: {note})", limit.value, limit.source.phrase()),
+        None => format!("{} ({})", limit.value, limit.source.phrase()),
+    }
+}
+
+/// `text` ending in one full stop.
+pub fn sentence(text: &str) -> String {
+    format!("{}.", text.trim().trim_end_matches('.'))
+}

@@ -1,0 +1,118 @@
+//! `seozoom mcp`: the Model Context Protocol server, for AI agents.
+//!
+//! Every operation of the spec is a tool, built at start from the operation
+//! table ([`seozoom::operations::OPERATIONS`] and `RECORDS`) with no per-tool
+//! code: its name (`<group>_<action>`), description with costs and rules,
+//! `inputSchema` from the parameters and `outputSchema` from the records. The
+//! calls go through the same client as the command line: the same validation,
+//! batching of long lists, and one budget for the whole session.
+//!
+//! - [`command`]: the subcommand's arguments and the session they ask for;
+//! - [`tools`], [`describe`], [`input_schema`], [`output_schema`]: the tool list;
+//! - [`args`]: a call's JSON arguments to a request;
+//! - [`call`], [`own`]: answering the operations' tools and the server's own;
+//! - [`envelope`], [`held`]: the structured answer, cut to the row cap;
+//! - [`session`], [`server`], [`http`]: the state, the protocol handler, and
+//!   the HTTP transport.
+
+mod args;
+mod call;
+mod command;
+mod describe;
+mod envelope;
+mod held;
+mod http;
+mod input_schema;
+mod output_schema;
+mod own;
+mod server;
+mod session;
+mod tools;
+
+use rmcp::ServiceExt;
+use seozoom::Client;
+
+pub use command::{COMMAND, Options, read, subcommand};
+
+use crate::{EXIT_FAILED, EXIT_OK, EXIT_REFUSED, sandbox};
+use server::Server;
+use session::Session;
+
+/// Serve a session as `options` ask; the exit code.
+pub async fn serve(options: Options) -> u8 {
+    // Kept alive for the session; it stops when dropped.
+    let _sandbox;
+    let (key, base_url) = if options.sandbox {
+        match sandbox::start().await {
+            Ok(running) => {
+                let base_url = running.base_url();
+                _sandbox = running;
+                // The sandbox takes any key: a key given is used, so that it
+                // is handled as it would be against the service.
+                let key = options
+                    .api_key
+                    .clone()
+                    .unwrap_or_else(|| sandbox::API_KEY.to_owned());
+                (key, base_url)
+            }
+            Err(error) => {
+                eprintln!("error: cannot start the sandbox: {error}");
+                return EXIT_FAILED;
+            }
+        }
+    } else {
+        match options.api_key.clone() {
+            Some(key) => (key, options.base_url.clone()),
+            None => {
+                eprintln!(
+                    "error: no API key: pass --api-key or set {} (or use --sandbox)",
+                    seozoom::API_KEY_ENV
+                );
+                return EXIT_REFUSED;
+            }
+        }
+    };
+    let mut builder = Client::builder().api_key(key.clone()).base_url(base_url);
+    if let Some(budget) = options.budget {
+        builder = builder.budget(budget);
+    }
+    let client = match builder.build() {
+        Ok(client) => client,
+        Err(error) => {
+            eprintln!("error: {error}");
+            return if error.is_refused() {
+                EXIT_REFUSED
+            } else {
+                EXIT_FAILED
+            };
+        }
+    };
+    let server = Server::new(Session::new(
+        client,
+        &key,
+        options.database,
+        options.max_result_rows,
+    ));
+    match options.http {
+        Some(addr) => http::serve(server, addr).await,
+        None => serve_stdio(server).await,
+    }
+}
+
+/// Serve over stdio until the client closes it; the exit code.
+async fn serve_stdio(server: Server) -> u8 {
+    let running = match server.serve(rmcp::transport::stdio()).await {
+        Ok(running) => running,
+        Err(error) => {
+            eprintln!("error: the MCP session did not start: {error}");
+            return EXIT_FAILED;
+        }
+    };
+    match running.waiting().await {
+        Ok(_) => EXIT_OK,
+        Err(error) => {
+            eprintln!("error: the MCP session ended abnormally: {error}");
+            EXIT_FAILED
+        }
+    }
+}

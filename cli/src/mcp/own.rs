@@ -1,0 +1,203 @@
+//! The server's own tools: `estimate` (a call's cost range, nothing sent),
+//! `usage` (the session's spending) and `more` (the rest of a cut result).
+
+use rmcp::model::CallToolResult;
+use seozoom::operations::SERVICE;
+use seozoom::{Error, InvalidInput, Job};
+use serde_json::{Map, Value, json};
+
+use super::args::{self, shown};
+use super::call::failure;
+use super::envelope;
+use super::held::{self, HeldResult};
+use super::session::Session;
+use super::tools::{ARG_ARGUMENTS, ARG_LIMIT, ARG_TOOL, ESTIMATE, MORE};
+
+/// `estimate`: the cost range of calling a tool with some arguments.
+pub fn estimate(session: &Session, arguments: Option<&Map<String, Value>>) -> CallToolResult {
+    let empty = Map::new();
+    let arguments = arguments.unwrap_or(&empty);
+    let refuse = |param: &str, value: &Value, problem: String| {
+        failure(&Error::InvalidInput(InvalidInput {
+            operation: ESTIMATE.into(),
+            param: param.into(),
+            value: shown(value),
+            problem,
+        }))
+    };
+    if let Some((name, value)) = arguments
+        .iter()
+        .find(|(name, _)| *name != ARG_TOOL && *name != ARG_ARGUMENTS)
+    {
+        return refuse(
+            name,
+            value,
+            format!("unknown parameter: this tool takes `{ARG_TOOL}`, `{ARG_ARGUMENTS}`"),
+        );
+    }
+    let tool = arguments.get(ARG_TOOL).unwrap_or(&Value::Null);
+    let Some(op) = tool
+        .as_str()
+        .and_then(|name| session.catalog.operation(name))
+    else {
+        return refuse(
+            ARG_TOOL,
+            tool,
+            "must be the name of an operation's tool, such as `keywords_metrics` (see tools/list)"
+                .into(),
+        );
+    };
+    let call_arguments = match arguments.get(ARG_ARGUMENTS) {
+        None | Some(Value::Null) => None,
+        Some(Value::Object(map)) => Some(map),
+        Some(other) => return refuse(ARG_ARGUMENTS, other, "must be an object".into()),
+    };
+    let request = match args::request(op, call_arguments, &session.database) {
+        Ok(request) => request,
+        Err(invalid) => return failure(&Error::InvalidInput(invalid)),
+    };
+    let client = &session.client;
+    let (requests, estimate) = if op.batch_param().is_some() {
+        (
+            request.batches().len(),
+            client.estimate_job(&request, Job::Batched),
+        )
+    } else {
+        (1, client.estimate(&request))
+    };
+    let estimate = match estimate {
+        Ok(estimate) => estimate,
+        Err(error) => return failure(&error),
+    };
+    let (budget, budget_left) = budget(session);
+    CallToolResult::structured(json!({
+        ARG_TOOL: tool,
+        "requests": requests,
+        "min": estimate.min,
+        "max": estimate.max,
+        "budget": budget,
+        "budget_left": budget_left,
+        "within_budget": budget_left.is_none_or(|left| estimate.max <= left),
+    }))
+}
+
+/// `usage`: what the session has spent, and its budget.
+pub fn usage(session: &Session, arguments: Option<&Map<String, Value>>) -> CallToolResult {
+    if let Some((name, value)) = arguments.and_then(|a| a.iter().next()) {
+        return failure(&Error::InvalidInput(InvalidInput {
+            operation: super::tools::USAGE.into(),
+            param: name.clone(),
+            value: shown(value),
+            problem: "unknown parameter: this tool takes none".into(),
+        }));
+    }
+    let units = session.client.units();
+    let (budget, budget_left) = budget(session);
+    CallToolResult::structured(json!({
+        "units_used": units.used,
+        "calls": units.calls,
+        "units_remaining": units.remaining,
+        "budget": budget,
+        "budget_left": budget_left,
+    }))
+}
+
+/// The session's budget and the units of it not yet spent.
+fn budget(session: &Session) -> (Option<i64>, Option<i64>) {
+    let budget = session.client.budget();
+    let used = session.client.units().used;
+    (budget, budget.map(|budget| (budget - used).max(0)))
+}
+
+/// `more`: items of a held result.
+pub fn more(session: &Session, arguments: Option<&Map<String, Value>>) -> CallToolResult {
+    let (id, held, offset, limit) = match more_arguments(session, arguments) {
+        Ok(read) => read,
+        Err(invalid) => return failure(&Error::InvalidInput(invalid)),
+    };
+    let total = envelope::total(held.shape, &held.response);
+    let shown_items = envelope::window(held.shape, &held.response, offset, limit);
+    let returned = envelope::total(held.shape, &shown_items);
+    let next = offset.saturating_add(returned);
+    let mut content = Map::new();
+    content.insert(envelope::RESULT.into(), json!(id));
+    content.insert(envelope::TOOL.into(), json!(held.tool));
+    content.insert(SERVICE.envelope_response.into(), shown_items);
+    content.insert(
+        envelope::ROWS.into(),
+        envelope::rows(offset, returned, total),
+    );
+    content.insert(
+        envelope::MORE.into(),
+        envelope::more(Some(&id), next, total),
+    );
+    CallToolResult::structured(Value::Object(content))
+}
+
+/// The arguments of `more`: the held result's id and the result, the offset
+/// and the limit.
+fn more_arguments(
+    session: &Session,
+    arguments: Option<&Map<String, Value>>,
+) -> Result<(String, HeldResult, usize, usize), InvalidInput> {
+    let empty = Map::new();
+    let arguments = arguments.unwrap_or(&empty);
+    let refuse = |param: &str, value: &Value, problem: String| InvalidInput {
+        operation: MORE.into(),
+        param: param.into(),
+        value: shown(value),
+        problem,
+    };
+    let known = [envelope::RESULT, envelope::OFFSET, ARG_LIMIT];
+    if let Some((name, value)) = arguments
+        .iter()
+        .find(|(name, _)| !known.contains(&name.as_str()))
+    {
+        return Err(refuse(
+            name,
+            value,
+            format!(
+                "unknown parameter: this tool takes `{}`",
+                known.join("`, `")
+            ),
+        ));
+    }
+    let id = arguments.get(envelope::RESULT).unwrap_or(&Value::Null);
+    let Some((id, held)) = id
+        .as_str()
+        .and_then(|text| Some((text.to_owned(), session.held.get(text)?)))
+    else {
+        return Err(refuse(
+            envelope::RESULT,
+            id,
+            format!(
+                "no such held result: only the latest {} cut results are held; call the tool again",
+                held::KEPT
+            ),
+        ));
+    };
+    // A whole number from `least` to `most`; `default` when not given.
+    let count = |name: &str, least: usize, most: usize, default: Option<usize>| {
+        let value = arguments.get(name).unwrap_or(&Value::Null);
+        let number = value
+            .as_u64()
+            .map(|n| usize::try_from(n).unwrap_or(usize::MAX));
+        match (number, default) {
+            (Some(n), _) if (least..=most).contains(&n) => Ok(n),
+            (None, Some(default)) if value.is_null() => Ok(default),
+            _ if most == usize::MAX => Err(refuse(
+                name,
+                value,
+                format!("must be a whole number, at least {least}"),
+            )),
+            _ => Err(refuse(
+                name,
+                value,
+                format!("must be a whole number from {least} to {most} (the session's row cap)"),
+            )),
+        }
+    };
+    let offset = count(envelope::OFFSET, 0, usize::MAX, None)?;
+    let limit = count(ARG_LIMIT, 1, session.max_rows, Some(session.max_rows))?;
+    Ok((id, held, offset, limit))
+}

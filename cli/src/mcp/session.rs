@@ -1,0 +1,138 @@
+//! What a session holds: the client (its units ledger and budget are the
+//! session's), the default database, the row cap, the held results and the
+//! tools; and the last guard on the key, which no answer may carry.
+
+use rmcp::model::{CallToolResult, ContentBlock};
+use seozoom::Client;
+
+use super::held::Held;
+use super::tools::Catalog;
+
+/// Shortest key scrubbed from answers. Real keys are long; a shorter one (the
+/// sandbox takes any) would match ordinary text and garble the answers.
+const SCRUBBED_KEY_LEN: usize = 8;
+
+/// One session's state, shared by its requests.
+#[derive(Debug)]
+pub struct Session {
+    /// Sends the calls; clones share its ledger and budget.
+    pub client: Client,
+    /// The database of a call that names none.
+    pub database: String,
+    /// The most items of a result in one answer.
+    pub max_rows: usize,
+    /// Results cut to `max_rows`, for the `more` tool.
+    pub held: Held,
+    /// The tools.
+    pub catalog: Catalog,
+    /// The forms of the key that must not appear in an answer.
+    secret: Secret,
+}
+
+/// The forms of the key; its `Debug` does not show them.
+struct Secret(Vec<String>);
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("<redacted>")
+    }
+}
+
+impl Session {
+    /// A session with this client and settings; `key` is what the client
+    /// sends (never shown).
+    pub fn new(client: Client, key: &str, database: String, max_rows: usize) -> Session {
+        let catalog = Catalog::new(&database, max_rows);
+        let secret = if key.len() >= SCRUBBED_KEY_LEN {
+            let mut forms = vec![key.to_owned(), percent_encoded(key)];
+            forms.dedup();
+            forms
+        } else {
+            Vec::new()
+        };
+        Session {
+            client,
+            database,
+            max_rows,
+            held: Held::default(),
+            catalog,
+            secret: Secret(secret),
+        }
+    }
+
+    /// `result` with the key replaced wherever it appears. The client keeps it
+    /// out of its errors already; this also covers text a service might echo.
+    pub fn scrub(&self, result: CallToolResult) -> CallToolResult {
+        let secret = &self.secret.0;
+        if secret.is_empty() {
+            return result;
+        }
+        let Ok(text) = serde_json::to_string(&result) else {
+            return result;
+        };
+        if !secret.iter().any(|form| text.contains(form.as_str())) {
+            return result;
+        }
+        let mut scrubbed = text;
+        for form in secret {
+            scrubbed = scrubbed.replace(form.as_str(), "<redacted>");
+        }
+        serde_json::from_str(&scrubbed).unwrap_or_else(|_| {
+            CallToolResult::error(vec![ContentBlock::text(
+                "the answer was withheld: it held the API key",
+            )])
+        })
+    }
+}
+
+/// `text` percent-encoded as a query value (RFC 3986 unreserved kept).
+fn percent_encoded(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for byte in text.bytes() {
+        if byte.is_ascii_alphanumeric() || b"-._~".contains(&byte) {
+            out.push(char::from(byte));
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn session(key: &str) -> Session {
+        let client = Client::builder()
+            .api_key(key)
+            .base_url("http://127.0.0.1:1")
+            .build()
+            .unwrap();
+        Session::new(client, key, "it".into(), 10)
+    }
+
+    #[test]
+    fn the_key_is_scrubbed_in_both_forms() {
+        let session = session("KEY WITH/SPACE-123");
+        let result = CallToolResult::structured(serde_json::json!({
+            "a": "x KEY WITH/SPACE-123 y",
+            "b": "api_key=KEY%20WITH%2FSPACE-123",
+        }));
+        let text = serde_json::to_string(&session.scrub(result)).unwrap();
+        assert!(!text.contains("KEY WITH"), "{text}");
+        assert!(text.contains("<redacted>"), "{text}");
+    }
+
+    #[test]
+    fn debug_does_not_show_the_key() {
+        let session = session("KEY-IN-DEBUG-4711");
+        assert!(!format!("{session:?}").contains("KEY-IN-DEBUG-4711"));
+    }
+
+    #[test]
+    fn a_short_key_is_not_scrubbed_from_ordinary_text() {
+        let session = session("it");
+        let result = CallToolResult::structured(serde_json::json!({"db": "it"}));
+        assert_eq!(session.scrub(result.clone()), result);
+    }
+}

@@ -1,0 +1,295 @@
+//! The tool list, built at start from the operation table: one tool per
+//! operation, named `<group>_<action>` with the wire names, and three of the
+//! server's own (`estimate`, `usage`, `more`), whose names have no `_` so that
+//! no operation's can be the same.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use rmcp::model::{JsonObject, Tool, ToolAnnotations};
+use seozoom::Operation;
+use seozoom::operations::{OPERATIONS, SERVICE};
+use serde_json::{Map, Value, json};
+
+use super::envelope;
+use super::input_schema::{input_schema, object};
+use super::output_schema::{more_schema, output_schema, rows_schema};
+use super::{describe, held};
+
+/// The tool that gives a call's cost range without sending it.
+pub const ESTIMATE: &str = "estimate";
+/// The tool that reports the session's spending.
+pub const USAGE: &str = "usage";
+/// The tool that hands out the rest of a cut result.
+pub const MORE: &str = "more";
+
+/// Arguments of `estimate` and `more`.
+pub const ARG_TOOL: &str = "tool";
+/// Arguments of `estimate`.
+pub const ARG_ARGUMENTS: &str = "arguments";
+/// Arguments of `more`.
+pub const ARG_LIMIT: &str = "limit";
+
+/// What a tool does.
+#[derive(Debug, Clone, Copy)]
+pub enum Kind {
+    /// Call this operation.
+    Operation(&'static Operation),
+    /// The cost range of an operation's call.
+    Estimate,
+    /// The session's spending.
+    Usage,
+    /// The rest of a cut result.
+    More,
+}
+
+/// Every tool, in list order, and what each does by name.
+#[derive(Debug)]
+pub struct Catalog {
+    /// The tools as `tools/list` gives them.
+    pub tools: Vec<Tool>,
+    kinds: HashMap<String, (Kind, usize)>,
+}
+
+impl Catalog {
+    /// The tools of a session whose calls name no database go to
+    /// `database`, and whose results are cut to `max_rows` items.
+    pub fn new(database: &str, max_rows: usize) -> Catalog {
+        let mut tools: Vec<(Kind, Tool)> = OPERATIONS
+            .iter()
+            .copied()
+            .map(|op| (Kind::Operation(op), operation_tool(op, database)))
+            .collect();
+        tools.push((Kind::Estimate, estimate_tool()));
+        tools.push((Kind::Usage, usage_tool()));
+        tools.push((Kind::More, more_tool(max_rows)));
+        let kinds = tools
+            .iter()
+            .enumerate()
+            .map(|(i, (kind, tool))| (tool.name.to_string(), (*kind, i)))
+            .collect();
+        Catalog {
+            tools: tools.into_iter().map(|(_, tool)| tool).collect(),
+            kinds,
+        }
+    }
+
+    /// What the tool of this name does.
+    pub fn kind(&self, name: &str) -> Option<Kind> {
+        self.kinds.get(name).map(|(kind, _)| *kind)
+    }
+
+    /// The tool of this name.
+    pub fn tool(&self, name: &str) -> Option<&Tool> {
+        self.kinds.get(name).and_then(|(_, i)| self.tools.get(*i))
+    }
+
+    /// The operation whose tool has this name.
+    pub fn operation(&self, name: &str) -> Option<&'static Operation> {
+        match self.kind(name) {
+            Some(Kind::Operation(op)) => Some(op),
+            _ => None,
+        }
+    }
+}
+
+/// The name of an operation's tool: `<group>_<action>`, wire names.
+pub fn tool_name(op: &Operation) -> String {
+    format!("{}_{}", op.group, op.action)
+}
+
+fn operation_tool(op: &'static Operation, database: &str) -> Tool {
+    Tool::new(
+        tool_name(op),
+        describe::operation(op),
+        Arc::new(input_schema(op, database)),
+    )
+    .with_title(op.label())
+    .with_raw_output_schema(Arc::new(output_schema(op)))
+    // Read-only: the API only reads; open world: it reaches a paid service
+    // whose data changes. Not idempotent: every call is charged.
+    .with_annotations(ToolAnnotations::new().read_only(true).open_world(true))
+}
+
+/// A tool of the server's own: read-only, and it never reaches the service.
+fn own_tool(
+    name: &'static str,
+    title: &str,
+    description: String,
+    input: JsonObject,
+    output: JsonObject,
+) -> Tool {
+    Tool::new(name, description, Arc::new(input))
+        .with_title(title)
+        .with_raw_output_schema(Arc::new(output))
+        .with_annotations(ToolAnnotations::new().read_only(true).open_world(false))
+}
+
+fn estimate_tool() -> Tool {
+    let names: Vec<String> = OPERATIONS.iter().map(|op| tool_name(op)).collect();
+    let mut properties = Map::new();
+    properties.insert(
+        ARG_TOOL.into(),
+        json!({"type": "string", "enum": names, "description": "The operation's tool."}),
+    );
+    properties.insert(
+        ARG_ARGUMENTS.into(),
+        json!({"type": "object", "description": "The arguments the call would have.", "default": {}}),
+    );
+    let input = object(properties, vec![json!(ARG_TOOL)]);
+    let output = object_schema(
+        &[
+            (ARG_TOOL, json!({"type": "string"})),
+            (
+                "requests",
+                json!({"type": "integer", "minimum": 0, "description": "Requests the call sends (more than one for a batched job)."}),
+            ),
+            (
+                "min",
+                json!({"type": "integer", "description": "The least the call may cost, in units."}),
+            ),
+            (
+                "max",
+                json!({"type": "integer", "description": "The most the call may cost, in units."}),
+            ),
+            (
+                "budget",
+                json!({"type": ["integer", "null"], "description": "The session's budget (--budget), or null for none."}),
+            ),
+            (
+                "budget_left",
+                json!({"type": ["integer", "null"], "description": "Units of the budget not yet spent, or null for no budget."}),
+            ),
+            (
+                "within_budget",
+                json!({"type": "boolean", "description": "Whether the call would be sent: its maximum is within what is left of the budget."}),
+            ),
+        ],
+        &[
+            ARG_TOOL,
+            "requests",
+            "min",
+            "max",
+            "budget",
+            "budget_left",
+            "within_budget",
+        ],
+    );
+    own_tool(
+        ESTIMATE,
+        "estimate a call's cost",
+        "The cost range in units of calling an operation's tool with these arguments, from the spec's figures; nothing is sent and nothing charged. The arguments are checked as the call would check them. A batched job (a list longer than one request takes) is estimated whole.".into(),
+        input,
+        output,
+    )
+}
+
+fn usage_tool() -> Tool {
+    let output = object_schema(
+        &[
+            (
+                "units_used",
+                json!({"type": "integer", "description": "Units charged to this session so far."}),
+            ),
+            (
+                "calls",
+                json!({"type": "integer", "description": "Requests answered so far (a batched job sends several)."}),
+            ),
+            (
+                "units_remaining",
+                json!({"type": ["integer", "null"], "description": "Units left on the account, as the latest answer reported; null before any."}),
+            ),
+            (
+                "budget",
+                json!({"type": ["integer", "null"], "description": "The session's budget (--budget), or null for none."}),
+            ),
+            (
+                "budget_left",
+                json!({"type": ["integer", "null"], "description": "Units of the budget not yet spent, or null for no budget."}),
+            ),
+        ],
+        &[
+            "units_used",
+            "calls",
+            "units_remaining",
+            "budget",
+            "budget_left",
+        ],
+    );
+    own_tool(
+        USAGE,
+        "the session's spending",
+        "Units this session has spent, requests answered, the account's balance as last reported, and the session's budget and what is left of it. Free.".into(),
+        object(Map::new(), Vec::new()),
+        output,
+    )
+}
+
+fn more_tool(max_rows: usize) -> Tool {
+    let mut properties = Map::new();
+    properties.insert(
+        envelope::RESULT.into(),
+        json!({"type": "string", "description": "The held result's id, from the `more` member of a cut result."}),
+    );
+    properties.insert(
+        envelope::OFFSET.into(),
+        json!({"type": "integer", "minimum": 0, "description": "Position of the first item wanted."}),
+    );
+    properties.insert(
+        ARG_LIMIT.into(),
+        json!({"type": "integer", "minimum": 1, "maximum": max_rows, "default": max_rows, "description": "Items wanted at most."}),
+    );
+    let input = object(
+        properties,
+        vec![json!(envelope::RESULT), json!(envelope::OFFSET)],
+    );
+    let output = object_schema(
+        &[
+            (envelope::RESULT, json!({"type": "string"})),
+            (
+                envelope::TOOL,
+                json!({"type": "string", "description": "The tool that answered the call."}),
+            ),
+            (
+                SERVICE.envelope_response,
+                json!({"type": ["array", "object"], "description": "The items asked for, as in the call's `response`."}),
+            ),
+            (envelope::ROWS, rows_schema()),
+            (envelope::MORE, more_schema()),
+        ],
+        &[
+            envelope::RESULT,
+            envelope::TOOL,
+            SERVICE.envelope_response,
+            envelope::ROWS,
+            envelope::MORE,
+        ],
+    );
+    own_tool(
+        MORE,
+        "the rest of a cut result",
+        format!(
+            "More items of a result that was cut to the session's row cap ({max_rows}): the call is not sent again and nothing is charged. The latest {} cut results are held.",
+            held::KEPT
+        ),
+        input,
+        output,
+    )
+}
+
+/// An object schema with these properties, all of `required` present.
+fn object_schema(properties: &[(&str, Value)], required: &[&str]) -> JsonObject {
+    let mut schema = Map::new();
+    schema.insert("type".into(), json!("object"));
+    schema.insert(
+        "properties".into(),
+        Value::Object(
+            properties
+                .iter()
+                .map(|(name, schema)| ((*name).to_owned(), schema.clone()))
+                .collect(),
+        ),
+    );
+    schema.insert("required".into(), json!(required));
+    schema
+}
