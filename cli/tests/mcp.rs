@@ -1,0 +1,480 @@
+//! `seozoom mcp` driven over stdio with real JSON-RPC, as an MCP client would:
+//! the tool list built from the operation table, calls through the sandbox and
+//! through a loopback server that records what is sent, bad input, the budget,
+//! long lists, and the key kept out of everything the client receives.
+
+mod support;
+
+use std::collections::BTreeSet;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+use seozoom::Operation;
+use seozoom::operations::{OPERATIONS, SERVICE};
+use seozoom::table::ParamKind;
+use serde_json::{Map, Value, json};
+use support::{KEY, Server, envelope, expected_query, sample_params, sample_response};
+
+/// The server's own tools.
+const OWN_TOOLS: [&str; 3] = ["estimate", "usage", "more"];
+
+/// A running `seozoom ... mcp`, initialized, and everything it sent.
+struct Mcp {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    stdout: BufReader<ChildStdout>,
+    next_id: u64,
+    /// Every line received on stdout.
+    received: Vec<String>,
+}
+
+impl Mcp {
+    /// Start `seozoom <args>` (which end in `mcp`) and initialize a session.
+    fn start(args: &[&str]) -> Mcp {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_seozoom"))
+            .args(args)
+            .env_remove("SEOZOOM_BASE_URL")
+            .env("SEOZOOM_API_KEY", KEY)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary starts");
+        let stdin = child.stdin.take();
+        let stdout = BufReader::new(child.stdout.take().expect("stdout is piped"));
+        let mut mcp = Mcp {
+            child,
+            stdin,
+            stdout,
+            next_id: 0,
+            received: Vec::new(),
+        };
+        let init = mcp.request(
+            "initialize",
+            json!({
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "seozoom-tests", "version": "0"},
+            }),
+        );
+        assert_eq!(init["result"]["serverInfo"]["name"], "seozoom", "{init}");
+        assert!(
+            init["result"]["capabilities"]["tools"].is_object(),
+            "{init}"
+        );
+        mcp.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        mcp
+    }
+
+    fn send(&mut self, message: &Value) {
+        let stdin = self.stdin.as_mut().expect("stdin is open");
+        writeln!(stdin, "{message}").expect("the server reads stdin");
+        stdin.flush().expect("stdin flushed");
+    }
+
+    /// Send a request; its response (notifications in between are skipped).
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        self.next_id += 1;
+        let id = self.next_id;
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        loop {
+            let mut line = String::new();
+            let read = self
+                .stdout
+                .read_line(&mut line)
+                .expect("stdout is readable");
+            assert!(
+                read > 0,
+                "the server closed stdout before answering {method}"
+            );
+            self.received.push(line.clone());
+            let message: Value = serde_json::from_str(&line)
+                .unwrap_or_else(|e| panic!("not JSON-RPC ({e}): {line}"));
+            if message["id"] == json!(id) {
+                return message;
+            }
+        }
+    }
+
+    /// The tools listed.
+    fn tools(&mut self) -> Vec<Value> {
+        let list = self.request("tools/list", json!({}));
+        list["result"]["tools"]
+            .as_array()
+            .unwrap_or_else(|| panic!("no tools: {list}"))
+            .clone()
+    }
+
+    /// Call a tool; the result (which may be an error result).
+    fn call(&mut self, name: &str, arguments: Value) -> Value {
+        let response = self.request("tools/call", json!({"name": name, "arguments": arguments}));
+        assert!(
+            response.get("error").is_none(),
+            "{name}: a protocol error: {response}"
+        );
+        response["result"].clone()
+    }
+
+    /// Call a tool that must succeed; its structured content.
+    #[track_caller]
+    fn structured(&mut self, name: &str, arguments: Value) -> Value {
+        let result = self.call(name, arguments.clone());
+        assert_ne!(result["isError"], true, "{name} {arguments}: {result}");
+        let content = result["structuredContent"].clone();
+        assert!(
+            content.is_object(),
+            "{name}: no structured content: {result}"
+        );
+        let text = result["content"][0]["text"].as_str().expect("a text block");
+        assert_eq!(
+            serde_json::from_str::<Value>(text).expect("the text is JSON"),
+            content,
+            "{name}: the text is not the structured content"
+        );
+        content
+    }
+
+    /// Call a tool that must fail; the error text.
+    #[track_caller]
+    fn error(&mut self, name: &str, arguments: Value) -> String {
+        let result = self.call(name, arguments.clone());
+        assert_eq!(result["isError"], true, "{name} {arguments}: {result}");
+        result["content"][0]["text"]
+            .as_str()
+            .expect("a text block")
+            .to_owned()
+    }
+
+    /// Close stdin, wait for the end; the exit code and stderr. The key must
+    /// be in nothing received.
+    fn finish(mut self) -> (i32, String) {
+        drop(self.stdin.take());
+        let mut rest = String::new();
+        std::io::Read::read_to_string(&mut self.stdout, &mut rest).expect("stdout readable");
+        self.received.push(rest);
+        let output = self.child.wait_with_output().expect("the server ends");
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        for text in self.received.iter().chain([&stderr]) {
+            assert!(!text.contains(KEY), "the key was received: {text}");
+        }
+        (output.status.code().expect("exited"), stderr)
+    }
+}
+
+/// The tool name of an operation.
+fn tool_name(op: &Operation) -> String {
+    format!("{}_{}", op.group, op.action)
+}
+
+/// Parameter values as tool arguments: lists as arrays, integers as numbers.
+fn arguments(op: &Operation, params: &[(&'static str, Vec<String>)]) -> Value {
+    let mut arguments = Map::new();
+    for (wire, values) in params {
+        let param = op.param(wire).expect("a parameter of the operation");
+        let value = |text: &String| match param.kind {
+            ParamKind::Integer => json!(text.parse::<i64>().expect("an integer sample")),
+            _ => json!(text),
+        };
+        let value = if param.list {
+            Value::Array(values.iter().map(value).collect())
+        } else {
+            value(&values[0])
+        };
+        arguments.insert((*wire).to_owned(), value);
+    }
+    Value::Object(arguments)
+}
+
+#[test]
+fn tools_list_has_one_tool_per_operation_built_from_the_table() {
+    let mut mcp = Mcp::start(&["--sandbox", "mcp"]);
+    let tools = mcp.tools();
+    let names: BTreeSet<String> = tools
+        .iter()
+        .map(|t| t["name"].as_str().expect("a name").to_owned())
+        .collect();
+    let mut expected: BTreeSet<String> = OPERATIONS.iter().map(|op| tool_name(op)).collect();
+    expected.extend(OWN_TOOLS.map(str::to_owned));
+    assert_eq!(names, expected);
+    assert_eq!(tools.len(), OPERATIONS.len() + OWN_TOOLS.len());
+
+    for op in OPERATIONS {
+        let name = tool_name(op);
+        let tool = tools.iter().find(|t| t["name"] == name.as_str()).unwrap();
+        let description = tool["description"].as_str().expect("a description");
+        assert!(
+            description.contains(op.cost.printed) && description.contains("units"),
+            "{name}: no cost in {description}"
+        );
+        for rule in op.rules {
+            assert!(
+                description.contains(&format!("`{}`", rule.require)),
+                "{name}: rule on {} not described",
+                rule.require
+            );
+        }
+        assert_eq!(tool["annotations"]["readOnlyHint"], true, "{name}");
+        assert_eq!(tool["annotations"]["openWorldHint"], true, "{name}");
+
+        let input = &tool["inputSchema"];
+        assert_eq!(input["type"], "object", "{name}");
+        let properties: BTreeSet<&str> = input["properties"]
+            .as_object()
+            .expect("properties")
+            .keys()
+            .map(String::as_str)
+            .collect();
+        let mut params: BTreeSet<&str> = op
+            .params
+            .iter()
+            .filter(|p| !p.implicit)
+            .map(|p| p.wire)
+            .collect();
+        params.insert(SERVICE.database.wire);
+        assert_eq!(
+            properties, params,
+            "{name}: one property per parameter and db"
+        );
+        let required: BTreeSet<&str> = input["required"]
+            .as_array()
+            .map(|r| r.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let wanted: BTreeSet<&str> = op
+            .params
+            .iter()
+            .filter(|p| p.required && !p.implicit)
+            .map(|p| p.wire)
+            .collect();
+        assert_eq!(required, wanted, "{name}: required");
+        for param in op.params.iter().filter(|p| !p.implicit) {
+            let schema = &input["properties"][param.wire];
+            let value = if param.list {
+                assert_eq!(schema["type"], "array", "{name}.{}", param.wire);
+                &schema["items"]
+            } else {
+                schema
+            };
+            match param.kind {
+                ParamKind::Integer => {
+                    assert_eq!(value["type"], "integer", "{name}.{}", param.wire);
+                    if let Some(max) = param.max {
+                        assert_eq!(value["maximum"], max.value, "{name}.{}", param.wire);
+                    }
+                }
+                ParamKind::Enum { values, .. } => {
+                    assert_eq!(value["enum"], json!(values), "{name}.{}", param.wire)
+                }
+                ParamKind::Date => assert_eq!(value["format"], "date", "{name}.{}", param.wire),
+                _ => assert_eq!(value["type"], "string", "{name}.{}", param.wire),
+            }
+        }
+        let db = &input["properties"][SERVICE.database.wire];
+        assert!(db["enum"].is_array(), "{name}: db is an enum");
+
+        let output = &tool["outputSchema"];
+        for member in [
+            SERVICE.envelope_result_rows,
+            SERVICE.envelope_units_used,
+            SERVICE.envelope_units_remaining,
+            SERVICE.envelope_response,
+            "from_cache",
+        ] {
+            assert!(
+                output["required"]
+                    .as_array()
+                    .unwrap()
+                    .contains(&json!(member)),
+                "{name}: outputSchema lacks {member}"
+            );
+        }
+    }
+    let (code, _) = mcp.finish();
+    assert_eq!(code, 0, "the server ends when stdin closes");
+}
+
+/// Each operation's tool sends the request the command line would: every
+/// argument as wire text, in spec order, with the key, which no answer shows.
+#[test]
+fn every_tool_sends_its_operation_with_the_arguments_given() {
+    for op in OPERATIONS {
+        let params = sample_params(op);
+        let server = Server::json(envelope(&sample_response(op, &params)));
+        let base_url = server.base_url();
+        let mut mcp = Mcp::start(&["--base-url", &base_url, "--db", "fr", "mcp"]);
+        let name = tool_name(op);
+        let content = mcp.structured(&name, arguments(op, &params));
+        assert_eq!(content["UnitsUsed"], 20, "{name}: {content}");
+        assert_eq!(content["UnitsRemaining"], 980, "{name}: {content}");
+        assert_eq!(content["from_cache"], false, "{name}");
+        assert_eq!(content["no_data"], false, "{name}");
+        let seen = server.seen();
+        assert_eq!(seen.len(), 1, "{name}: {seen:?}");
+        assert_eq!(seen[0].path, op.path, "{name}");
+        assert_eq!(
+            seen[0].query,
+            expected_query(op, KEY, "fr", &params),
+            "{name}"
+        );
+        let usage = mcp.structured("usage", json!({}));
+        assert_eq!(usage["units_used"], 20, "{name}: {usage}");
+        assert_eq!(usage["calls"], 1, "{name}: {usage}");
+        mcp.finish();
+    }
+}
+
+#[test]
+fn bad_input_is_a_tool_error_naming_the_parameter_and_the_value() {
+    let mut mcp = Mcp::start(&["--sandbox", "mcp"]);
+    let cases = [
+        (
+            "keywords_metrics",
+            json!({"keyword": ["a|b"]}),
+            ["`keyword`", "a|b"],
+        ),
+        ("keywords_metrics", json!({}), ["`keyword`", "required"]),
+        (
+            "domains_keywords",
+            json!({"domain": "example.it", "type": "best", "limit": 10001}),
+            ["`limit`", "10001"],
+        ),
+        (
+            "domains_keywords",
+            json!({"domain": "example.it", "type": "byposition", "limit": 5}),
+            ["`position`", "byposition"],
+        ),
+        (
+            "domains_keywords",
+            json!({"domain": "example.it", "type": "sideways", "limit": 5}),
+            ["`type`", "sideways"],
+        ),
+        (
+            "domains_keywords",
+            json!({"domain": ["a.it", "b.it"], "type": "best", "limit": 5}),
+            ["`domain`", "one value"],
+        ),
+        (
+            "keywords_metrics",
+            json!({"keyword": [true]}),
+            ["`keyword`", "true"],
+        ),
+        (
+            "keywords_metrics",
+            json!({"keyword": ["x"], "api_key": "stolen"}),
+            ["`api_key`", "unknown parameter"],
+        ),
+        (
+            "estimate",
+            json!({"tool": "nothing"}),
+            ["`tool`", "nothing"],
+        ),
+        (
+            "more",
+            json!({"result": "r1", "offset": -1}),
+            ["`result`", "r1"],
+        ),
+    ];
+    for (tool, arguments, pieces) in cases {
+        let text = mcp.error(tool, arguments.clone());
+        for piece in pieces {
+            assert!(
+                text.contains(piece),
+                "{tool} {arguments}: {piece:?} not in {text}"
+            );
+        }
+    }
+    let usage = mcp.structured("usage", json!({}));
+    assert_eq!(usage["units_used"], 0, "nothing was spent: {usage}");
+
+    let unknown = mcp.request(
+        "tools/call",
+        json!({"name": "no_such_tool", "arguments": {}}),
+    );
+    assert_eq!(unknown["error"]["code"], -32602, "{unknown}");
+    let (code, _) = mcp.finish();
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn a_call_over_the_budget_is_refused_before_sending_naming_the_budget_left() {
+    let server = Server::json(envelope(&json!([])));
+    let base_url = server.base_url();
+    let mut mcp = Mcp::start(&["--base-url", &base_url, "--budget", "30", "mcp"]);
+    let arguments = json!({"domain": "example.it", "type": "best", "limit": 1000});
+    let estimate = mcp.structured(
+        "estimate",
+        json!({"tool": "domains_keywords", "arguments": arguments}),
+    );
+    assert_eq!(estimate["within_budget"], false, "{estimate}");
+    assert_eq!(estimate["budget_left"], 30, "{estimate}");
+    assert_eq!(estimate["requests"], 1, "{estimate}");
+    let text = mcp.error("domains_keywords", arguments);
+    assert!(text.contains("budget"), "{text}");
+    assert!(text.contains("30 are left"), "{text}");
+    assert_eq!(server.seen(), [], "a refused call sends nothing");
+
+    // Within the budget the call goes, and what it cost is taken off.
+    mcp.structured(
+        "domains_keywords",
+        json!({"domain": "example.it", "type": "best", "limit": 1}),
+    );
+    assert_eq!(server.seen().len(), 1);
+    let usage = mcp.structured("usage", json!({}));
+    assert_eq!(usage["budget"], 30, "{usage}");
+    assert_eq!(usage["budget_left"], 10, "{usage}");
+    mcp.finish();
+}
+
+#[test]
+fn a_long_list_is_one_batched_call_and_the_rows_past_the_cap_are_held() {
+    let mut mcp = Mcp::start(&["--sandbox", "mcp", "--max-result-rows", "60"]);
+    let keywords: Vec<String> = (0..150).map(|i| format!("parola {i}")).collect();
+    let estimate = mcp.structured(
+        "estimate",
+        json!({"tool": "keywords_metrics", "arguments": {"keyword": keywords}}),
+    );
+    assert_eq!(estimate["requests"], 2, "{estimate}");
+
+    let first = mcp.structured("keywords_metrics", json!({"keyword": keywords}));
+    assert_eq!(first["ResultRows"], 150, "{first}");
+    assert_eq!(
+        first["rows"],
+        json!({"offset": 0, "returned": 60, "total": 150})
+    );
+    let mut rows = first["response"].as_array().unwrap().clone();
+    let mut more = first["more"].clone();
+    while !more.is_null() {
+        let next = mcp.structured(
+            "more",
+            json!({"result": more["result"], "offset": more["offset"]}),
+        );
+        rows.extend(next["response"].as_array().unwrap().iter().cloned());
+        more = next["more"].clone();
+    }
+    let got: Vec<&str> = rows
+        .iter()
+        .map(|r| r["keyword"].as_str().unwrap())
+        .collect();
+    assert_eq!(got, keywords, "every row, in input order");
+
+    let usage = mcp.structured("usage", json!({}));
+    assert_eq!(
+        usage["calls"], 2,
+        "two requests, `more` sends none: {usage}"
+    );
+    assert_eq!(usage["units_used"], first["UnitsUsed"], "{usage}");
+    mcp.finish();
+}
+
+#[test]
+fn the_command_refuses_what_it_cannot_serve() {
+    for (args, piece) in [
+        (&["mcp"][..], "no API key"),
+        (&["--dry-run", "--sandbox", "mcp"][..], "estimate"),
+        (&["--sandbox", "mcp", "--http", "0.0.0.0:0"][..], "loopback"),
+        (&["--sandbox", "--db", "xx", "mcp"][..], "--db xx"),
+    ] {
+        let run = support::run(args);
+        run.expect_code(2);
+        assert!(run.stderr.contains(piece), "{args:?}: {}", run.stderr);
+    }
+}
