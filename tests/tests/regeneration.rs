@@ -12,6 +12,8 @@
 //!   `seozoom --sandbox --format json keywords suggestions --keyword scarpe --limit 5`:
 //!   5 rows, each with `serp_affinity`;
 //! - reads `seozoom keywords suggestions --help`, which lists `--keyword` and `--limit`;
+//! - lists the tools of `seozoom --sandbox mcp`, which has `keywords_suggestions`
+//!   with both parameters, and calls it;
 //! - checks that every copied file but the spec is still byte for byte the
 //!   original.
 //!
@@ -150,6 +152,71 @@ fn item<'c>(code: &'c str, start: &str) -> &'c str {
     &code[at..end]
 }
 
+/// `seozoom --sandbox mcp` of the copy, over stdio with JSON-RPC: `tools/list`
+/// has `keywords_suggestions` with `keyword` and `limit` in its input schema, and
+/// calling it gives 5 rows.
+fn mcp_has_the_added_tool(bin: &Path, dir: &Path) {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::Stdio;
+
+    let mut child = Command::new(bin)
+        .args(["--sandbox", "mcp"])
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("seozoom mcp starts");
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    let mut stdout = BufReader::new(child.stdout.take().expect("stdout is piped"));
+    let mut request = |id: u64, method: &str, params: serde_json::Value| {
+        let message =
+            serde_json::json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        writeln!(stdin, "{message}").expect("the server reads");
+        if method == "initialize" {
+            writeln!(
+                stdin,
+                r#"{{"jsonrpc":"2.0","method":"notifications/initialized"}}"#
+            )
+            .expect("the server reads");
+        }
+        loop {
+            let mut line = String::new();
+            assert!(
+                stdout.read_line(&mut line).expect("readable") > 0,
+                "no answer to {method}"
+            );
+            let answer: serde_json::Value = serde_json::from_str(&line).expect("JSON-RPC");
+            if answer["id"] == id {
+                return answer;
+            }
+        }
+    };
+    let client = serde_json::json!({"name": "regeneration", "version": "0"});
+    request(
+        1,
+        "initialize",
+        serde_json::json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": client}),
+    );
+    let list = request(2, "tools/list", serde_json::json!({}));
+    let tools = list["result"]["tools"].as_array().expect("a tool list");
+    let tool = tools
+        .iter()
+        .find(|t| t["name"] == "keywords_suggestions")
+        .unwrap_or_else(|| panic!("no keywords_suggestions in tools/list: {list}"));
+    let properties = &tool["inputSchema"]["properties"];
+    assert!(properties["keyword"].is_object(), "{tool}");
+    assert_eq!(properties["limit"]["maximum"], 10000, "{tool}");
+    let call = request(
+        3,
+        "tools/call",
+        serde_json::json!({"name": "keywords_suggestions", "arguments": {"keyword": "scarpe", "limit": 5}}),
+    );
+    let content = &call["result"]["structuredContent"];
+    assert_eq!(content["ResultRows"], 5, "{call}");
+    drop(stdin);
+    assert!(child.wait().expect("the server ends").success());
+}
+
 #[test]
 fn an_action_added_to_the_spec_appears_everywhere_with_no_other_edit() {
     let started = Instant::now();
@@ -275,6 +342,9 @@ fn an_action_added_to_the_spec_appears_everywhere_with_no_other_edit() {
     let help = text(&help.stdout);
     assert!(help.contains("--keyword"), "{help}");
     assert!(help.contains("--limit"), "{help}");
+
+    // (d) The MCP server lists it as a tool, with its parameters, and calls it.
+    mcp_has_the_added_tool(&bin("seozoom"), &copy_root);
 
     // Building and running wrote nothing into the copy's sources (`--frozen`
     // also keeps the lock file as it is).
