@@ -7,9 +7,10 @@ use std::net::SocketAddr;
 use clap::error::ErrorKind;
 use clap::parser::ValueSource;
 use clap::{Arg, ArgMatches, value_parser};
-use seozoom::operations::SERVICE;
+use seozoom::operations::{OPERATIONS, SERVICE};
 use seozoom::table::ParamKind;
 
+use super::tools::{ESTIMATE, MORE, USAGE, tool_name};
 use crate::cli::opt;
 
 /// Name of the subcommand.
@@ -60,15 +61,21 @@ impl std::fmt::Debug for Options {
 pub fn subcommand() -> clap::Command {
     clap::Command::new(COMMAND)
         .about("Serve the Model Context Protocol over stdio: one tool per operation, with cost estimates and the --budget guard")
-        .long_about(
+        .long_about(format!(
             "Serve the Model Context Protocol over stdio (or streamable HTTP on loopback with --http), for AI agents.\n\n\
-             Every operation of the spec is a tool named <group>_<action> (keywords_metrics, domains_aikeywords, ...), \
-             with typed arguments and results. Three more tools: `estimate` (the cost range of a call, nothing sent), \
-             `usage` (the session's spending) and `more` (the rest of a result that was cut to --max-result-rows, free).\n\n\
+             Every operation of the spec is a tool named <group>_<action> ({}, ...), \
+             with typed arguments and results. Three more tools: `{ESTIMATE}` (the cost range of a call, nothing sent), \
+             `{USAGE}` (the session's spending) and `{MORE}` (the rest of a result that was cut to --max-result-rows, free).\n\n\
              The global options --api-key (or SEOZOOM_API_KEY), --base-url, --db (the default database), --budget \
              (for the whole session: a call that may go over is refused before sending) and --sandbox apply. With \
              --sandbox no key is needed; a key given is sent to the sandbox, which takes any.",
-        )
+            OPERATIONS
+                .iter()
+                .take(2)
+                .map(|op| tool_name(op))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
         .arg(
             Arg::new(HTTP)
                 .long("http")

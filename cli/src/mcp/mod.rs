@@ -29,6 +29,8 @@ mod server;
 mod session;
 mod tools;
 
+use std::io::IsTerminal;
+
 use rmcp::ServiceExt;
 use seozoom::Client;
 
@@ -101,6 +103,13 @@ pub async fn serve(options: Options) -> u8 {
 
 /// Serve over stdio until the client closes it; the exit code.
 async fn serve_stdio(server: Server) -> u8 {
+    if std::io::stdin().is_terminal() {
+        // Someone ran it by hand: say what it waits for (stdout is the
+        // protocol's, so this goes to stderr).
+        eprintln!(
+            "mcp: serving the Model Context Protocol on stdin/stdout; an MCP client starts this command (see `seozoom mcp --help`). Stop with Ctrl-D."
+        );
+    }
     let running = match server.serve(rmcp::transport::stdio()).await {
         Ok(running) => running,
         Err(error) => {

@@ -40,11 +40,16 @@ pub fn estimate(session: &Session, arguments: Option<&Map<String, Value>>) -> Ca
         .as_str()
         .and_then(|name| session.catalog.operation(name))
     else {
+        let example = session
+            .catalog
+            .tools
+            .first()
+            .map(|t| format!(", such as `{}`", t.name))
+            .unwrap_or_default();
         return refuse(
             ARG_TOOL,
             tool,
-            "must be the name of an operation's tool, such as `keywords_metrics` (see tools/list)"
-                .into(),
+            format!("must be the name of an operation's tool{example} (see tools/list)"),
         );
     };
     let call_arguments = match arguments.get(ARG_ARGUMENTS) {
