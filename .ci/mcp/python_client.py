@@ -168,7 +168,7 @@ async def main_session(binary, spec, received, errlog):
             await expect_refused(session, received, "keywords_metrics",
                                  {"keyword": ["scarpe"], "db": "xx"}, ["`db`", "xx"])
             await expect_refused(session, received, "more",
-                                 {"result": "r999", "offset": 0}, ["`result`", "r999"])
+                                 {"result": "r999", "start": 0}, ["`result`", "r999"])
             try:
                 received.keep(await session.call_tool("no_such_tool", {}))
                 check(False, "an unknown tool was answered")
@@ -190,12 +190,12 @@ async def main_session(binary, spec, received, errlog):
             check(not result.is_error, text_of(result))
             content = result.structured_content
             check(content["ResultRows"] == 150, content["ResultRows"])
-            check(content["rows"] == {"offset": 0, "returned": ROW_CAP, "total": 150},
+            check(content["rows"] == {"start": 0, "returned": ROW_CAP, "total": 150},
                   content["rows"])
             more = content["more"]
-            check(more and more["offset"] == ROW_CAP, more)
+            check(more and more["start"] == ROW_CAP, more)
             rest = await call(session, received, "more",
-                              {"result": more["result"], "offset": more["offset"]})
+                              {"result": more["result"], "start": more["start"]})
             check(not rest.is_error, text_of(rest))
             jsonschema.validate(rest.structured_content, tools["more"].output_schema)
             check(rest.structured_content["more"] is None, rest.structured_content["more"])

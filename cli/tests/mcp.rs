@@ -369,7 +369,7 @@ fn bad_input_is_a_tool_error_naming_the_parameter_and_the_value() {
         ),
         (
             "more",
-            json!({"result": "r1", "offset": -1}),
+            json!({"result": "r1", "start": -1}),
             ["`result`", "r1"],
         ),
     ];
@@ -438,14 +438,14 @@ fn a_long_list_is_one_batched_call_and_the_rows_past_the_cap_are_held() {
     assert_eq!(first["ResultRows"], 150, "{first}");
     assert_eq!(
         first["rows"],
-        json!({"offset": 0, "returned": 60, "total": 150})
+        json!({"start": 0, "returned": 60, "total": 150})
     );
     let mut rows = first["response"].as_array().unwrap().clone();
     let mut more = first["more"].clone();
     while !more.is_null() {
         let next = mcp.structured(
             "more",
-            json!({"result": more["result"], "offset": more["offset"]}),
+            json!({"result": more["result"], "start": more["start"]}),
         );
         rows.extend(next["response"].as_array().unwrap().iter().cloned());
         more = next["more"].clone();

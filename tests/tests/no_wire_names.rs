@@ -33,6 +33,16 @@ const NOT_NAMES: &[(&str, &str, &str)] = &[
         "page",
         "the English noun of a stopped paged job's message (\"up to 40 rows in 4 pages\")",
     ),
+    (
+        "cli/src/mcp/json_schema.rs",
+        "type",
+        "the JSON Schema keyword of a value's type, in the MCP tools' schemas",
+    ),
+    (
+        "cli/src/mcp/json_schema.rs",
+        "date",
+        "the JSON Schema format of a calendar date, in the MCP tools' schemas",
+    ),
 ];
 
 /// Every parameter and field wire name of the spec.

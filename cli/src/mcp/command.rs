@@ -46,7 +46,7 @@ pub struct Options {
 impl std::fmt::Debug for Options {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Options")
-            .field("api_key", &self.api_key.as_ref().map(|_| "<redacted>"))
+            .field("key", &self.api_key.as_ref().map(|_| "<redacted>"))
             .field("base_url", &self.base_url)
             .field("sandbox", &self.sandbox)
             .field("database", &self.database)

@@ -25,7 +25,8 @@ pub const ROWS: &str = "rows";
 /// How to get the items that were cut.
 pub const MORE: &str = "more";
 /// Position of the first item shown (in `rows`), or of the next (in `more`).
-pub const OFFSET: &str = "offset";
+/// (Not `offset`, which some operations take as a parameter.)
+pub const START: &str = "start";
 /// Items shown.
 pub const RETURNED: &str = "returned";
 /// Items in the whole result.
@@ -68,7 +69,7 @@ pub fn window(shape: Shape, response: &Value, offset: usize, limit: usize) -> Va
 
 /// `rows`: `returned` items from `offset`, of `total`.
 pub fn rows(offset: usize, returned: usize, total: usize) -> Value {
-    json!({OFFSET: offset, RETURNED: returned, TOTAL: total})
+    json!({START: offset, RETURNED: returned, TOTAL: total})
 }
 
 /// `more`: the held result's id and where the next items start, or `null`.
@@ -76,9 +77,9 @@ pub fn more(held: Option<&str>, next: usize, total: usize) -> Value {
     match held {
         Some(id) if next < total => json!({
             RESULT: id,
-            OFFSET: next,
+            START: next,
             HINT: format!(
-                "{} more of {total} items: call the `{}` tool with {{\"{RESULT}\": \"{id}\", \"{OFFSET}\": {next}}} for them (no units charged).",
+                "{} more of {total} items: call the `{}` tool with {{\"{RESULT}\": \"{id}\", \"{START}\": {next}}} for them (no units charged).",
                 total - next,
                 super::tools::MORE
             ),

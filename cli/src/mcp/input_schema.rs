@@ -13,6 +13,8 @@ use seozoom::operations::SERVICE;
 use seozoom::table::{Limit, Param, ParamKind};
 use serde_json::{Map, Value, json};
 
+use super::json_schema::{DATE, TYPE};
+
 /// `^...$` pattern of a date written `yyyy-MM-dd`.
 const DATE_PATTERN: &str = "^[0-9]{4}-[0-9]{2}-[0-9]{2}$";
 
@@ -40,7 +42,7 @@ pub fn input_schema(op: &Operation, default_database: &str) -> Map<String, Value
 /// and no others.
 pub fn object(properties: Map<String, Value>, required: Vec<Value>) -> Map<String, Value> {
     let mut schema = Map::new();
-    schema.insert("type".into(), json!("object"));
+    schema.insert(TYPE.into(), json!("object"));
     schema.insert("properties".into(), Value::Object(properties));
     if !required.is_empty() {
         schema.insert("required".into(), Value::Array(required));
@@ -69,7 +71,7 @@ fn param_schema(op: &Operation, param: &Param) -> Value {
     let value = value_schema(param);
     let mut schema = if param.list {
         let mut list = Map::new();
-        list.insert("type".into(), json!("array"));
+        list.insert(TYPE.into(), json!("array"));
         list.insert("items".into(), Value::Object(value));
         if let Some(min) = &param.min_items {
             list.insert("minItems".into(), json!(min.value.max(0)));
@@ -102,7 +104,7 @@ fn value_schema(param: &Param) -> Map<String, Value> {
     let mut schema = Map::new();
     match param.kind {
         ParamKind::Integer => {
-            schema.insert("type".into(), json!("integer"));
+            schema.insert(TYPE.into(), json!("integer"));
             if let Some(min) = &param.min {
                 schema.insert("minimum".into(), json!(min.value));
             }
@@ -111,17 +113,17 @@ fn value_schema(param: &Param) -> Map<String, Value> {
             }
         }
         ParamKind::Date => {
-            schema.insert("type".into(), json!("string"));
-            schema.insert("format".into(), json!("date"));
+            schema.insert(TYPE.into(), json!("string"));
+            schema.insert("format".into(), json!(DATE));
             schema.insert("pattern".into(), json!(DATE_PATTERN));
         }
         ParamKind::Enum { values, .. } => {
-            schema.insert("type".into(), json!("string"));
+            schema.insert(TYPE.into(), json!("string"));
             schema.insert("enum".into(), json!(values));
         }
         // Text, and any kind a later spec adds: the validator checks it.
         _ => {
-            schema.insert("type".into(), json!("string"));
+            schema.insert(TYPE.into(), json!("string"));
             schema.insert("minLength".into(), json!(1));
         }
     }

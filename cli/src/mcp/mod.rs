@@ -23,6 +23,7 @@ mod envelope;
 mod held;
 mod http;
 mod input_schema;
+mod json_schema;
 mod output_schema;
 mod own;
 mod server;

@@ -15,6 +15,8 @@ use seozoom::operations::{RECORDS, SERVICE};
 use seozoom::table::{FieldInfo, FieldKind, RecordInfo, Shape};
 use serde_json::{Map, Value, json};
 
+use super::json_schema::{DATE, TYPE};
+
 use super::envelope;
 
 /// Payload name of a search-result list in the operation table.
@@ -35,12 +37,12 @@ pub fn output_schema(op: &Operation) -> Map<String, Value> {
     let payload = payload_schema(op.response.payload, 0);
     let response = match op.response.shape {
         Shape::Array => json!({
-            "type": "array",
+            TYPE: "array",
             "items": payload,
             "description": format!("{} At most the session's row cap; see `rows` and `more`.", op.response.description),
         }),
         Shape::Map { key } => json!({
-            "type": "object",
+            TYPE: "object",
             "additionalProperties": payload,
             "description": format!(
                 "{} Keyed by the values of `{key}`; at most the session's row cap of them, see `rows` and `more`.",
@@ -50,7 +52,7 @@ pub fn output_schema(op: &Operation) -> Map<String, Value> {
         // One object, or `null` when the service found nothing; an empty
         // search-result list is an empty object.
         _ => json!({
-            "anyOf": [payload, {"type": "null"}],
+            "anyOf": [payload, {TYPE: "null"}],
             "description": format!("{} `null` when no data was found.", op.response.description),
         }),
     };
@@ -59,7 +61,7 @@ pub fn output_schema(op: &Operation) -> Map<String, Value> {
 
 /// The envelope around `response`: the service's members, then this server's.
 fn envelope_schema(response: Value) -> Map<String, Value> {
-    let integer = |description: &str| json!({"type": "integer", "description": description});
+    let integer = |description: &str| json!({TYPE: "integer", "description": description});
     let mut properties = Map::new();
     properties.insert(
         SERVICE.envelope_result_rows.into(),
@@ -76,11 +78,11 @@ fn envelope_schema(response: Value) -> Map<String, Value> {
     properties.insert(SERVICE.envelope_response.into(), response);
     properties.insert(
         envelope::FROM_CACHE.into(),
-        json!({"type": "boolean", "description": "Whether the result came from a cache instead of the service (no units charged). Always false for now."}),
+        json!({TYPE: "boolean", "description": "Whether the result came from a cache instead of the service (no units charged). Always false for now."}),
     );
     properties.insert(
         envelope::NO_DATA.into(),
-        json!({"type": "boolean", "description": "Whether the service found no data (then nothing was charged)."}),
+        json!({TYPE: "boolean", "description": "Whether the service found no data (then nothing was charged)."}),
     );
     properties.insert(envelope::ROWS.into(), rows_schema());
     properties.insert(envelope::MORE.into(), more_schema());
@@ -94,7 +96,7 @@ fn envelope_schema(response: Value) -> Map<String, Value> {
         envelope::ROWS,
     ];
     let mut schema = Map::new();
-    schema.insert("type".into(), json!("object"));
+    schema.insert(TYPE.into(), json!("object"));
     schema.insert("properties".into(), Value::Object(properties));
     schema.insert("required".into(), json!(required));
     schema
@@ -103,28 +105,28 @@ fn envelope_schema(response: Value) -> Map<String, Value> {
 /// Which rows of the whole result `response` holds.
 pub fn rows_schema() -> Value {
     json!({
-        "type": "object",
+        TYPE: "object",
         "description": "Which items of the whole result `response` holds (array items, or object members).",
         "properties": {
-            envelope::OFFSET: {"type": "integer", "minimum": 0, "description": "Position of the first item shown in the whole result."},
-            envelope::RETURNED: {"type": "integer", "minimum": 0, "description": "Items shown."},
-            envelope::TOTAL: {"type": "integer", "minimum": 0, "description": "Items in the whole result."},
+            envelope::START: {TYPE: "integer", "minimum": 0, "description": "Position of the first item shown in the whole result."},
+            envelope::RETURNED: {TYPE: "integer", "minimum": 0, "description": "Items shown."},
+            envelope::TOTAL: {TYPE: "integer", "minimum": 0, "description": "Items in the whole result."},
         },
-        "required": [envelope::OFFSET, envelope::RETURNED, envelope::TOTAL],
+        "required": [envelope::START, envelope::RETURNED, envelope::TOTAL],
     })
 }
 
 /// How to get the rows that were cut.
 pub fn more_schema() -> Value {
     json!({
-        "type": ["object", "null"],
+        TYPE: ["object", "null"],
         "description": "Present when the result was cut: call the `more` tool with these arguments for the next items (no units charged). `null` when nothing is left.",
         "properties": {
-            envelope::RESULT: {"type": "string", "description": "Id of the held result."},
-            envelope::OFFSET: {"type": "integer", "minimum": 0, "description": "Position of the next item."},
-            envelope::HINT: {"type": "string", "description": "The same, in words."},
+            envelope::RESULT: {TYPE: "string", "description": "Id of the held result."},
+            envelope::START: {TYPE: "integer", "minimum": 0, "description": "Position of the next item."},
+            envelope::HINT: {TYPE: "string", "description": "The same, in words."},
         },
-        "required": [envelope::RESULT, envelope::OFFSET],
+        "required": [envelope::RESULT, envelope::START],
     })
 }
 
@@ -155,7 +157,7 @@ fn record_schema(record: &RecordInfo, depth: usize) -> Value {
         .map(|f| f.wire)
         .collect();
     let mut schema = json!({
-        "type": "object",
+        TYPE: "object",
         "title": record.type_name,
         "description": record.description,
         "properties": properties,
@@ -178,33 +180,33 @@ fn field_schema(field: &FieldInfo, depth: usize) -> Value {
         }
     };
     let mut schema = match field.kind {
-        FieldKind::Integer => json!({"type": typed("integer")}),
-        FieldKind::Number => json!({"type": typed("number")}),
-        FieldKind::Text => json!({"type": typed("string")}),
-        FieldKind::BoolWord => json!({"type": typed("string"), "enum": ["true", "false", null]}),
+        FieldKind::Integer => json!({TYPE: typed("integer")}),
+        FieldKind::Number => json!({TYPE: typed("number")}),
+        FieldKind::Text => json!({TYPE: typed("string")}),
+        FieldKind::BoolWord => json!({TYPE: typed("string"), "enum": ["true", "false", null]}),
         FieldKind::Flag => {
             let mut values = vec![json!(0), json!(1)];
             if nullable {
                 values.push(Value::Null);
             }
-            json!({"type": typed("integer"), "enum": values})
+            json!({TYPE: typed("integer"), "enum": values})
         }
         FieldKind::Date => {
-            json!({"type": typed("string"), "format": "date", "pattern": DATE_PATTERN})
+            json!({TYPE: typed("string"), "format": DATE, "pattern": DATE_PATTERN})
         }
-        FieldKind::DateTime => json!({"type": typed("string"), "pattern": DATETIME_PATTERN}),
-        FieldKind::Time => json!({"type": typed("string"), "pattern": TIME_PATTERN}),
+        FieldKind::DateTime => json!({TYPE: typed("string"), "pattern": DATETIME_PATTERN}),
+        FieldKind::Time => json!({TYPE: typed("string"), "pattern": TIME_PATTERN}),
         FieldKind::Serp => {
             let serp = serp_schema();
             if nullable {
-                json!({"anyOf": [serp, {"type": "null"}]})
+                json!({"anyOf": [serp, {TYPE: "null"}]})
             } else {
                 serp
             }
         }
-        FieldKind::CommaList { .. } => json!({"type": typed("string")}),
+        FieldKind::CommaList { .. } => json!({TYPE: typed("string")}),
         FieldKind::List { record } => {
-            json!({"type": typed("array"), "items": payload_schema(record, depth + 1)})
+            json!({TYPE: typed("array"), "items": payload_schema(record, depth + 1)})
         }
         // A kind a later spec adds: any value, until it is described here.
         _ => json!({}),
@@ -227,9 +229,9 @@ fn field_description(field: &FieldInfo) -> String {
 /// A search-result list: result positions to result URLs.
 fn serp_schema() -> Value {
     json!({
-        "type": "object",
+        TYPE: "object",
         "description": "A search-result list: result position (\"1\", \"2\", ...) to result URL, in position order.",
         "propertyNames": {"pattern": POSITION_PATTERN},
-        "additionalProperties": {"type": "string"},
+        "additionalProperties": {TYPE: "string"},
     })
 }

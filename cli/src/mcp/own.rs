@@ -11,7 +11,7 @@ use super::call::failure;
 use super::envelope;
 use super::held::{self, HeldResult};
 use super::session::Session;
-use super::tools::{ARG_ARGUMENTS, ARG_LIMIT, ARG_TOOL, ESTIMATE, MORE};
+use super::tools::{ARG_ARGUMENTS, ARG_COUNT, ARG_TOOL, ESTIMATE, MORE};
 
 /// `estimate`: the cost range of calling a tool with some arguments.
 pub fn estimate(session: &Session, arguments: Option<&Map<String, Value>>) -> CallToolResult {
@@ -153,7 +153,7 @@ fn more_arguments(
         value: shown(value),
         problem,
     };
-    let known = [envelope::RESULT, envelope::OFFSET, ARG_LIMIT];
+    let known = [envelope::RESULT, envelope::START, ARG_COUNT];
     if let Some((name, value)) = arguments
         .iter()
         .find(|(name, _)| !known.contains(&name.as_str()))
@@ -202,7 +202,7 @@ fn more_arguments(
             )),
         }
     };
-    let offset = count(envelope::OFFSET, 0, usize::MAX, None)?;
-    let limit = count(ARG_LIMIT, 1, session.max_rows, Some(session.max_rows))?;
+    let offset = count(envelope::START, 0, usize::MAX, None)?;
+    let limit = count(ARG_COUNT, 1, session.max_rows, Some(session.max_rows))?;
     Ok((id, held, offset, limit))
 }

@@ -11,6 +11,8 @@ use seozoom::Operation;
 use seozoom::operations::{OPERATIONS, SERVICE};
 use serde_json::{Map, Value, json};
 
+use super::json_schema::TYPE;
+
 use super::envelope;
 use super::input_schema::{input_schema, object};
 use super::output_schema::{more_schema, output_schema, rows_schema};
@@ -27,8 +29,8 @@ pub const MORE: &str = "more";
 pub const ARG_TOOL: &str = "tool";
 /// Arguments of `estimate`.
 pub const ARG_ARGUMENTS: &str = "arguments";
-/// Arguments of `more`.
-pub const ARG_LIMIT: &str = "limit";
+/// Arguments of `more` (not `limit`, which some operations take).
+pub const ARG_COUNT: &str = "count";
 
 /// What a tool does.
 #[derive(Debug, Clone, Copy)]
@@ -130,39 +132,39 @@ fn estimate_tool() -> Tool {
     let mut properties = Map::new();
     properties.insert(
         ARG_TOOL.into(),
-        json!({"type": "string", "enum": names, "description": "The operation's tool."}),
+        json!({TYPE: "string", "enum": names, "description": "The operation's tool."}),
     );
     properties.insert(
         ARG_ARGUMENTS.into(),
-        json!({"type": "object", "description": "The arguments the call would have.", "default": {}}),
+        json!({TYPE: "object", "description": "The arguments the call would have.", "default": {}}),
     );
     let input = object(properties, vec![json!(ARG_TOOL)]);
     let output = object_schema(
         &[
-            (ARG_TOOL, json!({"type": "string"})),
+            (ARG_TOOL, json!({TYPE: "string"})),
             (
                 "requests",
-                json!({"type": "integer", "minimum": 0, "description": "Requests the call sends (more than one for a batched job)."}),
+                json!({TYPE: "integer", "minimum": 0, "description": "Requests the call sends (more than one for a batched job)."}),
             ),
             (
                 "min",
-                json!({"type": "integer", "description": "The least the call may cost, in units."}),
+                json!({TYPE: "integer", "description": "The least the call may cost, in units."}),
             ),
             (
                 "max",
-                json!({"type": "integer", "description": "The most the call may cost, in units."}),
+                json!({TYPE: "integer", "description": "The most the call may cost, in units."}),
             ),
             (
                 "budget",
-                json!({"type": ["integer", "null"], "description": "The session's budget (--budget), or null for none."}),
+                json!({TYPE: ["integer", "null"], "description": "The session's budget (--budget), or null for none."}),
             ),
             (
                 "budget_left",
-                json!({"type": ["integer", "null"], "description": "Units of the budget not yet spent, or null for no budget."}),
+                json!({TYPE: ["integer", "null"], "description": "Units of the budget not yet spent, or null for no budget."}),
             ),
             (
                 "within_budget",
-                json!({"type": "boolean", "description": "Whether the call would be sent: its maximum is within what is left of the budget."}),
+                json!({TYPE: "boolean", "description": "Whether the call would be sent: its maximum is within what is left of the budget."}),
             ),
         ],
         &[
@@ -189,23 +191,23 @@ fn usage_tool() -> Tool {
         &[
             (
                 "units_used",
-                json!({"type": "integer", "description": "Units charged to this session so far."}),
+                json!({TYPE: "integer", "description": "Units charged to this session so far."}),
             ),
             (
                 "calls",
-                json!({"type": "integer", "description": "Requests answered so far (a batched job sends several)."}),
+                json!({TYPE: "integer", "description": "Requests answered so far (a batched job sends several)."}),
             ),
             (
                 "units_remaining",
-                json!({"type": ["integer", "null"], "description": "Units left on the account, as the latest answer reported; null before any."}),
+                json!({TYPE: ["integer", "null"], "description": "Units left on the account, as the latest answer reported; null before any."}),
             ),
             (
                 "budget",
-                json!({"type": ["integer", "null"], "description": "The session's budget (--budget), or null for none."}),
+                json!({TYPE: ["integer", "null"], "description": "The session's budget (--budget), or null for none."}),
             ),
             (
                 "budget_left",
-                json!({"type": ["integer", "null"], "description": "Units of the budget not yet spent, or null for no budget."}),
+                json!({TYPE: ["integer", "null"], "description": "Units of the budget not yet spent, or null for no budget."}),
             ),
         ],
         &[
@@ -229,30 +231,30 @@ fn more_tool(max_rows: usize) -> Tool {
     let mut properties = Map::new();
     properties.insert(
         envelope::RESULT.into(),
-        json!({"type": "string", "description": "The held result's id, from the `more` member of a cut result."}),
+        json!({TYPE: "string", "description": "The held result's id, from the `more` member of a cut result."}),
     );
     properties.insert(
-        envelope::OFFSET.into(),
-        json!({"type": "integer", "minimum": 0, "description": "Position of the first item wanted."}),
+        envelope::START.into(),
+        json!({TYPE: "integer", "minimum": 0, "description": "Position of the first item wanted."}),
     );
     properties.insert(
-        ARG_LIMIT.into(),
-        json!({"type": "integer", "minimum": 1, "maximum": max_rows, "default": max_rows, "description": "Items wanted at most."}),
+        ARG_COUNT.into(),
+        json!({TYPE: "integer", "minimum": 1, "maximum": max_rows, "default": max_rows, "description": "Items wanted at most."}),
     );
     let input = object(
         properties,
-        vec![json!(envelope::RESULT), json!(envelope::OFFSET)],
+        vec![json!(envelope::RESULT), json!(envelope::START)],
     );
     let output = object_schema(
         &[
-            (envelope::RESULT, json!({"type": "string"})),
+            (envelope::RESULT, json!({TYPE: "string"})),
             (
                 envelope::TOOL,
-                json!({"type": "string", "description": "The tool that answered the call."}),
+                json!({TYPE: "string", "description": "The tool that answered the call."}),
             ),
             (
                 SERVICE.envelope_response,
-                json!({"type": ["array", "object"], "description": "The items asked for, as in the call's `response`."}),
+                json!({TYPE: ["array", "object"], "description": "The items asked for, as in the call's `response`."}),
             ),
             (envelope::ROWS, rows_schema()),
             (envelope::MORE, more_schema()),
@@ -280,7 +282,7 @@ fn more_tool(max_rows: usize) -> Tool {
 /// An object schema with these properties, all of `required` present.
 fn object_schema(properties: &[(&str, Value)], required: &[&str]) -> JsonObject {
     let mut schema = Map::new();
-    schema.insert("type".into(), json!("object"));
+    schema.insert(TYPE.into(), json!("object"));
     schema.insert(
         "properties".into(),
         Value::Object(
