@@ -27,7 +27,7 @@ pub enum Format {
 }
 
 /// Payload name of a search-result list in the operation table.
-const SERP: &str = "serp";
+pub const SERP: &str = "serp";
 
 /// Print `envelope` (the result of `op`) to `out`.
 pub fn write(

@@ -18,9 +18,7 @@ use serde_json::{Map, Value, json};
 use super::json_schema::{DATE, TYPE};
 
 use super::envelope;
-
-/// Payload name of a search-result list in the operation table.
-const SERP: &str = "serp";
+use crate::output::SERP;
 
 /// Deepest nesting of records followed; the spec's records nest once, and a
 /// deeper (or circular) one is described as any object.
