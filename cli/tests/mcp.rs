@@ -11,7 +11,7 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
 use seozoom::Operation;
 use seozoom::operations::{OPERATIONS, SERVICE};
-use seozoom::table::ParamKind;
+use seozoom::table::{Charged, ParamKind};
 use serde_json::{Map, Value, json};
 use support::{KEY, Server, envelope, expected_query, sample_params, sample_response};
 
@@ -202,9 +202,13 @@ fn tools_list_has_one_tool_per_operation_built_from_the_table() {
         let name = tool_name(op);
         let tool = tools.iter().find(|t| t["name"] == name.as_str()).unwrap();
         let description = tool["description"].as_str().expect("a description");
+        let cost = match op.cost.printed {
+            Some(printed) => format!("Cost: {printed} units"),
+            None => "Cost: unknown".to_owned(),
+        };
         assert!(
-            description.contains(op.cost.printed) && description.contains("units"),
-            "{name}: no cost in {description}"
+            description.contains(&cost),
+            "{name}: no `{cost}` in {description}"
         );
         for rule in op.rules {
             assert!(
@@ -421,6 +425,44 @@ fn a_call_over_the_budget_is_refused_before_sending_naming_the_budget_left() {
     let usage = mcp.structured("usage", json!({}));
     assert_eq!(usage["budget"], 30, "{usage}");
     assert_eq!(usage["budget_left"], 10, "{usage}");
+    mcp.finish();
+}
+
+/// An operation whose cost the spec does not know: a session with a budget
+/// refuses it before sending, one without sends it and counts what it reports.
+#[test]
+fn an_unknown_cost_is_refused_under_a_budget_and_counted_without() {
+    let Some(op) = OPERATIONS
+        .iter()
+        .copied()
+        .find(|op| op.cost.charged == Charged::Unknown)
+    else {
+        // The spec knows every cost: nothing to show.
+        return;
+    };
+    let name = tool_name(op);
+    let params = sample_params(op);
+    let server = Server::json(envelope(&sample_response(op, &params)));
+    let base_url = server.base_url();
+
+    let mut mcp = Mcp::start(&["--base-url", &base_url, "--budget", "1000", "mcp"]);
+    let estimate = mcp.structured(
+        "estimate",
+        json!({"tool": name, "arguments": arguments(op, &params)}),
+    );
+    assert_eq!(estimate["unknown"], true, "{estimate}");
+    assert_eq!(estimate["max"], Value::Null, "{estimate}");
+    assert_eq!(estimate["within_budget"], false, "{estimate}");
+    let text = mcp.error(&name, arguments(op, &params));
+    assert!(text.contains("unknown") && text.contains("1000"), "{text}");
+    assert_eq!(server.seen(), [], "a refused call sends nothing");
+    mcp.finish();
+
+    let mut mcp = Mcp::start(&["--base-url", &base_url, "mcp"]);
+    let content = mcp.structured(&name, arguments(op, &params));
+    assert_eq!(server.seen().len(), 1);
+    let usage = mcp.structured("usage", json!({}));
+    assert_eq!(usage["units_used"], content["UnitsUsed"], "{usage}");
     mcp.finish();
 }
 

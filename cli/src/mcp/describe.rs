@@ -46,36 +46,36 @@ pub fn operation(op: &Operation) -> String {
 }
 
 /// The cost sentence: units, how they are charged, per-request and per-minute
-/// figures, each with its provenance.
+/// figures, each with its provenance; what a budget does with an unknown cost.
 fn cost(op: &Operation) -> String {
     let cost = &op.cost;
-    let charged = match cost.charged {
-        Charged::PerRow => "per returned row (UnitsUsed = figure x ResultRows",
-        Charged::PerCall => "per call, whatever the row count (",
-        _ => "per call (",
+    let mut provenance = cost.charged_source.phrase().to_owned();
+    if let Some(note) = cost.charged_note {
+        provenance.push_str(&format!(": {note}"));
+    }
+    let units = match (cost.printed, cost.charged) {
+        (Some(printed), Charged::PerRow) => format!(
+            "{printed} units per returned row (UnitsUsed = figure x ResultRows; {provenance})"
+        ),
+        (Some(printed), _) => {
+            format!("{printed} units per call, whatever the row count ({provenance})")
+        }
+        (None, _) => format!(
+            "unknown, the reference prints no unit figure ({provenance}); a session with a budget refuses the call before sending, and without one the units it reports are counted"
+        ),
     };
     let counts = match cost.per_request_counts {
         Counts::Items => "input values",
         Counts::Rows => "rows",
         _ => "items",
     };
-    let separator = if charged.ends_with('(') { "" } else { "; " };
-    let mut text = format!(
-        "Cost: {} units {charged}{separator}{}",
-        cost.printed,
-        cost.charged_source.phrase()
-    );
-    if let Some(note) = cost.charged_note {
-        text.push_str(&format!(": {note}"));
-    }
-    text.push_str(&format!(
-        "). At most {} {counts} per request ({}); {} requests per minute ({}), a call waits for a slot.",
+    format!(
+        "Cost: {units}. At most {} {counts} per request ({}); {} requests per minute ({}), a call waits for a slot.",
         cost.per_request.value,
         cost.per_request.source.phrase(),
         cost.requests_per_minute.value,
         cost.requests_per_minute.source.phrase(),
-    ));
-    text
+    )
 }
 
 /// One sentence per conditional rule: its description, or the rule spelled

@@ -75,14 +75,23 @@ pub fn estimate(session: &Session, arguments: Option<&Map<String, Value>>) -> Ca
         Err(error) => return failure(&error),
     };
     let (budget, budget_left) = budget(session);
+    // An unknown cost has no maximum, and no budget covers it: the client
+    // refuses it when there is one.
+    let max = (!estimate.unknown).then_some(estimate.max);
+    let within_budget = match (budget_left, max) {
+        (None, _) => true,
+        (Some(left), Some(max)) => max <= left,
+        (Some(_), None) => false,
+    };
     CallToolResult::structured(json!({
         ARG_TOOL: tool,
         "requests": requests,
+        "unknown": estimate.unknown,
         "min": estimate.min,
-        "max": estimate.max,
+        "max": max,
         "budget": budget,
         "budget_left": budget_left,
-        "within_budget": budget_left.is_none_or(|left| estimate.max <= left),
+        "within_budget": within_budget,
     }))
 }
 

@@ -151,8 +151,12 @@ fn estimate_tool() -> Tool {
                 json!({TYPE: "integer", "description": "The least the call may cost, in units."}),
             ),
             (
+                "unknown",
+                json!({TYPE: "boolean", "description": "Whether the spec gives no unit cost for (some of) the call: then `max` is null, and a session with a budget refuses the call."}),
+            ),
+            (
                 "max",
-                json!({TYPE: "integer", "description": "The most the call may cost, in units."}),
+                json!({TYPE: ["integer", "null"], "description": "The most the call may cost, in units; null when the cost is unknown."}),
             ),
             (
                 "budget",
@@ -170,6 +174,7 @@ fn estimate_tool() -> Tool {
         &[
             ARG_TOOL,
             "requests",
+            "unknown",
             "min",
             "max",
             "budget",
