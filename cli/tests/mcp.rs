@@ -507,6 +507,59 @@ fn a_long_list_is_one_batched_call_and_the_rows_past_the_cap_are_held() {
     mcp.finish();
 }
 
+/// A batched job that fails part-way (a sandbox answering 429 to the request
+/// carrying one keyword): an error result that says what is missing, and the
+/// rows already paid for held for `more`.
+#[test]
+fn a_batched_job_that_stops_part_way_keeps_the_rows_it_paid_for() {
+    use seozoom::sandbox::{Fault, Faults, Sandbox};
+
+    let sandbox = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(
+            Sandbox::builder()
+                .faults(Faults::none().retry_after(0).on(
+                    "keyword",
+                    "boom",
+                    Fault::RateLimitedRetryAfter,
+                ))
+                .start(),
+        )
+        .unwrap();
+    let base_url = sandbox.base_url();
+    // Three requests of at most 100; the second carries `boom`.
+    let mut keywords: Vec<String> = (0..250).map(|i| format!("mutuo {i:03}")).collect();
+    keywords[150] = "boom".into();
+
+    let mut mcp = Mcp::start(&["--base-url", &base_url, "mcp"]);
+    let text = mcp.error("keywords_metrics", json!({"keyword": keywords}));
+    assert!(text.contains("HTTP 429"), "{text}");
+    assert!(text.contains("`keyword` values"), "{text}");
+    let held = text
+        .split('`')
+        .find(|piece| piece.starts_with('r') && piece[1..].parse::<u32>().is_ok())
+        .unwrap_or_else(|| panic!("no held result in: {text}"));
+    let rest = mcp.structured("more", json!({"result": held, "start": 0}));
+    let rows: Vec<&str> = rest["response"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| row["keyword"].as_str().unwrap())
+        .collect();
+    // The first request's rows at least, in input order; never the failed one's.
+    assert!(rows.len() >= 100 && !rows.contains(&"boom"), "{rows:?}");
+    assert_eq!(rows[..100], keywords[..100]);
+    let usage = mcp.structured("usage", json!({}));
+    assert_eq!(
+        usage["units_used"],
+        Sandbox::STARTING_UNITS - sandbox.units_remaining(),
+        "what was charged is counted: {usage}"
+    );
+    mcp.finish();
+}
+
 #[test]
 fn the_command_refuses_what_it_cannot_serve() {
     for (args, piece) in [

@@ -2,15 +2,20 @@
 //! sent (a long list as a batched job) under the session's budget, and the
 //! answer cut to the row cap. Every failure is a tool result with `isError`,
 //! whose text says what went wrong: a refusal names the parameter, the value
-//! and the limit, or the budget left.
+//! and the limit, or the budget left. A batched job that stops part-way keeps
+//! the rows it paid for: they are held for the `more` tool.
+
+use std::sync::Arc;
 
 use rmcp::model::{CallToolResult, ContentBlock};
 use seozoom::{Error, Operation};
 use serde_json::{Map, Value};
 
+use super::held::HeldResult;
 use super::session::Session;
 use super::{args, envelope, tools};
 use crate::output;
+use crate::partial::{Failure, Stopped};
 
 /// Call `op` (the tool `tool`) with these arguments.
 pub async fn operation(
@@ -38,7 +43,12 @@ pub async fn operation(
         Err(Error::NoData { .. }) => {
             output::empty_envelope(op, client.units().remaining.unwrap_or(0))
         }
-        Err(error) => return failure(&error),
+        Err(error) => {
+            return match Failure::from(error) {
+                Failure::Error(error) => failure(&error),
+                Failure::Stopped(stopped) => stopped_part_way(session, tool, op, *stopped),
+            };
+        }
     };
     CallToolResult::structured(envelope::structured(
         op,
@@ -66,6 +76,42 @@ pub fn failure(error: &Error) -> CallToolResult {
         ));
     } else if error.is_refused() {
         text.push_str(". Nothing was sent and nothing charged.");
+    }
+    CallToolResult::error(vec![ContentBlock::text(text)])
+}
+
+/// The tool result of a batched job that stopped part-way: `isError`, saying
+/// why and what is missing; the rows received (already paid for) are held, and
+/// the text says how to get them from the `more` tool.
+fn stopped_part_way(
+    session: &Session,
+    tool: &str,
+    op: &Operation,
+    stopped: Stopped,
+) -> CallToolResult {
+    let Stopped {
+        received,
+        missing,
+        cause,
+    } = stopped;
+    let shape = op.response.shape;
+    let rows = envelope::total(shape, &received.response);
+    let mut text = format!(
+        "{cause}. The job stopped part-way: {missing} got no answer; send those again. It was charged {} units.",
+        received.units_used
+    );
+    if rows > 0 {
+        let id = session.held.hold(HeldResult {
+            tool: tool.to_owned(),
+            shape,
+            response: Arc::new(received.response),
+        });
+        text.push_str(&format!(
+            " The {rows} rows it received are held as result `{id}`: call the `{}` tool with {{\"{}\": \"{id}\", \"{}\": 0}} for them (no units charged).",
+            tools::MORE,
+            envelope::RESULT,
+            envelope::START,
+        ));
     }
     CallToolResult::error(vec![ContentBlock::text(text)])
 }
