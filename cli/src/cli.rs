@@ -449,11 +449,7 @@ where
             format!("`{group}` needs an action"),
         ));
     };
-    let Some(op) = OPERATIONS
-        .iter()
-        .copied()
-        .find(|op| op.group == group && op.action == action)
-    else {
+    let Some(op) = Operation::find(group, action) else {
         return Err(tree.error(
             clap::error::ErrorKind::InvalidSubcommand,
             format!("no operation `{group} {action}`"),

@@ -271,15 +271,10 @@ pub fn rows(op: &Operation, response: &Value) -> Rows {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use seozoom::operations::OPERATIONS;
     use serde_json::json;
 
     fn op(group: &str, action: &str) -> &'static Operation {
-        OPERATIONS
-            .iter()
-            .copied()
-            .find(|o| o.group == group && o.action == action)
-            .unwrap()
+        Operation::find(group, action).unwrap()
     }
 
     #[test]

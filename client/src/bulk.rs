@@ -802,11 +802,7 @@ mod tests {
     use crate::operations::OPERATIONS;
 
     fn op(group: &str, action: &str) -> &'static Operation {
-        OPERATIONS
-            .iter()
-            .copied()
-            .find(|o| o.group == group && o.action == action)
-            .unwrap()
+        Operation::find(group, action).unwrap()
     }
 
     #[test]

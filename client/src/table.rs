@@ -302,6 +302,15 @@ impl Operation {
         self.params.iter().find(|p| p.wire == wire)
     }
 
+    /// The operation of this group and wire action name (aliases are not
+    /// looked up: they are the reference's other names, not the wire's).
+    pub fn find(group: &str, action: &str) -> Option<&'static Operation> {
+        crate::operations::OPERATIONS
+            .iter()
+            .copied()
+            .find(|op| op.group == group && op.action == action)
+    }
+
     /// The parameter with this role, if the operation has one.
     pub fn param_with(&self, role: Role) -> Option<&'static Param> {
         self.params.iter().find(|p| p.role == Some(role))

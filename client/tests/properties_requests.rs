@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
-use seozoom::operations::{OPERATIONS, SERVICE};
+use seozoom::operations::SERVICE;
 use seozoom::sandbox::Sandbox;
 use seozoom::table::{Operation, Param, ParamKind};
 use seozoom::{Client, Error, RateLimitMode, Request, RetryPolicy};
@@ -23,11 +23,7 @@ fn offline() -> Client {
 }
 
 fn op(group: &str, action: &str) -> &'static Operation {
-    OPERATIONS
-        .iter()
-        .copied()
-        .find(|o| o.group == group && o.action == action)
-        .unwrap()
+    Operation::find(group, action).unwrap()
 }
 
 // ---------------------------------------------------------------------------

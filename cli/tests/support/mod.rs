@@ -13,7 +13,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use seozoom::Operation;
-use seozoom::operations::{OPERATIONS, RECORDS};
+use seozoom::operations::RECORDS;
 use seozoom::table::{FieldKind, ParamKind, RecordInfo, Shape};
 use serde_json::{Map, Value, json};
 
@@ -221,11 +221,7 @@ pub fn closed_port_url() -> String {
 
 /// The operation `group action`.
 pub fn op(group: &str, action: &str) -> &'static Operation {
-    OPERATIONS
-        .iter()
-        .copied()
-        .find(|o| o.group == group && o.action == action)
-        .unwrap_or_else(|| panic!("no operation {group} {action}"))
+    Operation::find(group, action).unwrap_or_else(|| panic!("no operation {group} {action}"))
 }
 
 /// The long flag of a parameter.
