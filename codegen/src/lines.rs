@@ -117,3 +117,40 @@ fn is_glued(token: Option<&TokenTree>) -> bool {
         _ => false,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use quote::quote;
+
+    use super::lines;
+
+    #[test]
+    fn items_statements_and_blocks_get_lines_of_their_own() {
+        let tokens = quote! {
+            #[doc = " A function."]
+            pub fn f(x: [u8; 2]) -> u8 {
+                if x[0] > 1 { g(); } else { h(); }
+                if let Some(v) = x.first() { return *v; }
+                match x[1] { 0 => 1, _ => 2 }
+            }
+        };
+        assert_eq!(
+            lines(tokens),
+            "# [doc = \" A function.\"]\n\
+             pub fn f (x : [u8 ; 2]) -> u8 {\n\
+             \x20   if x [0] > 1 {\n\
+             \x20       g () ;\n\
+             \x20   } else {\n\
+             \x20       h () ;\n\
+             \x20   }\n\
+             \x20   if let Some (v) = x . first () {\n\
+             \x20       return * v ;\n\
+             \x20   }\n\
+             \x20   match x [1] {\n\
+             \x20       0 => 1 ,\n\
+             \x20       _ => 2\n\
+             \x20   }\n\
+             }\n"
+        );
+    }
+}
