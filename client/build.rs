@@ -1,26 +1,15 @@
-//! Runs the generator on the spec that travels with this crate and writes the
-//! Rust it produces to `$OUT_DIR/generated.rs`.
+//! Runs the generator (`seozoom-codegen`, a build-dependency without its default
+//! features) on the spec (`seozoom-spec`) and writes the Rust it produces to
+//! `$OUT_DIR/generated.rs`, which `src/lib.rs` includes.
 //!
-//! The generator's modules are compiled straight into this build script from
-//! `codegen/` (a link to the `seozoom-codegen` sources in the workspace, packaged
-//! as files), so the published crate builds on its own.
-
-#[path = "codegen/lib.rs"]
-#[allow(dead_code, unused_imports)]
-mod seozoom_codegen;
-
-// The generator's modules refer to each other through `crate::`; re-export them at
-// this crate's root so those paths resolve here as they do in `seozoom-codegen`.
-#[allow(unused_imports)]
-use seozoom_codegen::{diagnostics, emit, model, names, parse, resolve, validate};
+//! The spec is a build-dependency, so editing it rebuilds `seozoom-spec`, which
+//! rebuilds and reruns this script; nothing else in this package does.
 
 use std::path::Path;
 
 fn main() {
-    let spec = Path::new("spec").join("seozoom-v2.toml");
-    println!("cargo::rerun-if-changed={}", spec.display());
-    println!("cargo::rerun-if-changed=codegen");
-    let code = match seozoom_codegen::generate_file(&spec) {
+    println!("cargo::rerun-if-changed=build.rs");
+    let code = match seozoom_codegen::generate_str(seozoom_spec::FILE_NAME, seozoom_spec::TEXT) {
         Ok(code) => code,
         Err(diagnostics) => {
             eprintln!("{diagnostics}");

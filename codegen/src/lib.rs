@@ -3,14 +3,40 @@
 //! Three stages, each in its own module: [`parse`] reads the file with spans
 //! (and [`resolve`] expands its references to shared definitions),
 //! [`validate`] checks it and builds the [`model`] (collecting every error, each
-//! with file, line and column), and [`emit`] turns the model into a formatted,
+//! with file, line and column), and [`emit`] turns the model into a
 //! deterministic Rust file. A bad spec gives [`Diagnostics`], never a panic.
+//!
+//! The `seozoom` crate's build script uses it as a build-dependency, with the
+//! spec from the `seozoom-spec` crate:
+//!
+//! ```no_run
+//! let out = std::path::Path::new(&std::env::var_os("OUT_DIR").unwrap()).join("generated.rs");
+//! match seozoom_codegen::generate_str(seozoom_spec::FILE_NAME, seozoom_spec::TEXT) {
+//!     Ok(code) => std::fs::write(out, code).unwrap(),
+//!     Err(diagnostics) => panic!("{diagnostics}"),
+//! }
+//! ```
+//!
+//! # Features
+//!
+//! - `format` (default): the generated file is formatted by prettyplease (which
+//!   needs syn). Without it, [`generate_str`] gives the same code unformatted
+//!   ([`emit::plain`]: a line per item and statement), what a build script
+//!   compiles, at the cost of neither.
+//! - `cli` (default): the `seozoom-codegen` binary (print the generated code,
+//!   `publish` the spec for other languages) and [`diff`], what changed for users
+//!   between two specs. It adds clap and serde_json.
+//!
+//! A build script depends on it with `default-features = false`, and builds
+//! only `toml`, `serde`, `proc-macro2` and `quote`.
 
 #![forbid(unsafe_code)]
 
 pub mod diagnostics;
+#[cfg(feature = "cli")]
 pub mod diff;
 pub mod emit;
+mod lines;
 pub mod model;
 pub mod names;
 pub mod parse;

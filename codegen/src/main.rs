@@ -11,35 +11,60 @@
 //! `seozoom-codegen diff [--json] [--current VERSION] OLD NEW`: what changed for
 //! users between two specs, each change BREAKING, minor or patch, and the version
 //! bump; exits with status 3 when a change is breaking (see `seozoom_codegen::diff`).
+//!
+//! A bad command line exits with status 2: `seozoom-codegen[ SUBCOMMAND]: what is
+//! wrong`, then the usage.
 
 #![forbid(unsafe_code)]
 
 mod publish;
 
-use std::ffi::OsString;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
+use clap::error::ErrorKind;
+use clap::{Parser, Subcommand};
+use seozoom_codegen::diff;
+
 const DEFAULT_SPEC: &str = "spec/seozoom-v2.toml";
-const DEFAULT_OUT: &str = "spec/published";
 const USAGE: &str = "usage: seozoom-codegen [SPEC]\n       seozoom-codegen publish [--check] [--out DIR] [SPEC]\n       seozoom-codegen diff [--json] [--current VERSION] OLD NEW";
 
+/// The seozoom generator: prints the Rust generated from the spec, publishes the
+/// spec for other languages, and compares two specs.
+#[derive(Debug, Parser)]
+#[command(
+    name = "seozoom-codegen",
+    version,
+    override_usage = "seozoom-codegen [SPEC]\n       seozoom-codegen publish [--check] [--out DIR] [SPEC]\n       seozoom-codegen diff [--json] [--current VERSION] OLD NEW"
+)]
+struct Cli {
+    /// The spec whose generated code to print.
+    #[arg(value_name = "SPEC", default_value = DEFAULT_SPEC)]
+    spec: PathBuf,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    Publish(publish::command::Args),
+    Diff(diff::Args),
+}
+
 fn main() -> ExitCode {
-    let args: Vec<OsString> = std::env::args_os().skip(1).collect();
-    if args.first().is_some_and(|a| a == "publish") {
-        return publish_command(&args[1..]);
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => return usage_error(&err),
+    };
+    match &cli.command {
+        Some(Command::Publish(args)) => publish::command::run(args),
+        Some(Command::Diff(args)) => diff::run(args),
+        None => generate(&cli.spec),
     }
-    if args.first().is_some_and(|a| a == "diff") {
-        return seozoom_codegen::diff::run(&args[1..]);
-    }
-    if args.first().is_some_and(|a| a == "--help" || a == "-h") {
-        println!("{USAGE}");
-        return ExitCode::SUCCESS;
-    }
-    let path = args
-        .first()
-        .map_or_else(|| PathBuf::from(DEFAULT_SPEC), PathBuf::from);
-    match seozoom_codegen::generate_file(&path) {
+}
+
+fn generate(path: &std::path::Path) -> ExitCode {
+    match seozoom_codegen::generate_file(path) {
         Ok(code) => {
             print!("{code}");
             ExitCode::SUCCESS
@@ -51,102 +76,34 @@ fn main() -> ExitCode {
     }
 }
 
-struct PublishArgs {
-    check: bool,
-    out: PathBuf,
-    spec: PathBuf,
-}
-
-fn publish_args(args: &[OsString]) -> Result<PublishArgs, String> {
-    let mut parsed = PublishArgs {
-        check: false,
-        out: PathBuf::from(DEFAULT_OUT),
-        spec: PathBuf::from(DEFAULT_SPEC),
-    };
-    let mut spec = None;
-    let mut args = args.iter();
-    while let Some(arg) = args.next() {
-        match arg.to_str() {
-            Some("--check") => parsed.check = true,
-            Some("--out") => {
-                parsed.out = args
-                    .next()
-                    .map(PathBuf::from)
-                    .ok_or("`--out` needs a directory")?;
-            }
-            Some(flag) if flag.starts_with('-') => return Err(format!("unknown option `{flag}`")),
-            _ if spec.is_none() => spec = Some(PathBuf::from(arg)),
-            _ => return Err("more than one spec given".into()),
-        }
-    }
-    if let Some(spec) = spec {
-        parsed.spec = spec;
-    }
-    Ok(parsed)
-}
-
-fn publish_command(args: &[OsString]) -> ExitCode {
-    if args.iter().any(|a| a == "--help" || a == "-h") {
-        println!("{USAGE}");
+/// Help and version go to stdout (status 0). Anything else is a bad command line
+/// (status 2), said as `seozoom-codegen diff: what is wrong` and the usage, as the
+/// tool always has; clap's own text gives what is wrong.
+fn usage_error(err: &clap::Error) -> ExitCode {
+    if matches!(
+        err.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        let _ = err.print();
         return ExitCode::SUCCESS;
     }
-    let args = match publish_args(args) {
-        Ok(args) => args,
-        Err(err) => {
-            eprintln!("seozoom-codegen publish: {err}\n{USAGE}");
-            return ExitCode::from(2);
-        }
-    };
-    let name = args.spec.display().to_string();
-    let text = match std::fs::read_to_string(&args.spec) {
-        Ok(text) => text,
-        Err(err) => {
-            eprintln!("{name}: error: cannot read the spec: {err}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let spec = match seozoom_codegen::load_str(&name, &text) {
-        Ok(spec) => spec,
-        Err(diagnostics) => {
-            eprintln!("{diagnostics}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let files = match publish::files(&text, &spec) {
-        Ok(files) => files,
-        Err(err) => {
-            eprintln!("{name}: error: {err}");
-            return ExitCode::FAILURE;
-        }
-    };
-    if args.check {
-        check(&args.out, &files)
-    } else {
-        match publish::write(&args.out, &files) {
-            Ok(()) => {
-                println!("wrote {} files to {}", files.len(), args.out.display());
-                ExitCode::SUCCESS
-            }
-            Err(err) => {
-                eprintln!("cannot write {}: {err}", args.out.display());
-                ExitCode::FAILURE
-            }
-        }
+    // clap's text without the parts said here otherwise: its `error: ` prefix,
+    // its usage and its pointer to `--help`.
+    let rendered = err.render().to_string();
+    let what: Vec<&str> = rendered
+        .trim_start_matches("error: ")
+        .split("\n\n")
+        .map(str::trim_end)
+        .filter(|part| !part.starts_with("Usage:") && !part.starts_with("For more information"))
+        .collect();
+    let what = what.join("\n\n");
+    let subcommand = std::env::args_os().nth(1);
+    match subcommand.as_ref().and_then(|a| a.to_str()) {
+        Some("diff") => eprintln!("seozoom-codegen diff: {what}\nusage: {}", diff::USAGE),
+        Some("publish") => eprintln!("seozoom-codegen publish: {what}\n{USAGE}"),
+        _ => eprintln!("seozoom-codegen: {what}\n{USAGE}"),
     }
-}
-
-fn check(out: &Path, files: &publish::Files) -> ExitCode {
-    let problems = publish::stale(out, files);
-    if problems.is_empty() {
-        println!("{}: {} files, up to date", out.display(), files.len());
-        return ExitCode::SUCCESS;
-    }
-    eprintln!(
-        "{} is stale; run `cargo run -p seozoom-codegen -- publish` and commit the result:",
-        out.display()
-    );
-    for problem in problems {
-        eprintln!("  {problem}");
-    }
-    ExitCode::FAILURE
+    ExitCode::from(diff::EXIT_USAGE)
 }

@@ -73,3 +73,19 @@ fn a_field_added_to_the_spec_appears_in_the_generated_type() {
     assert!(after.contains(field), "field not generated:\n{after}");
     assert!(after.contains("/// Change of page authority over the last month."));
 }
+
+/// Without the `format` feature (the client's build script) the generator gives
+/// the same code unformatted: formatted, it is the golden file.
+#[test]
+fn the_plain_output_is_the_same_code() {
+    let spec = seozoom_codegen::load_str("spec/seozoom-v2.toml", &common::spec_text())
+        .unwrap_or_else(|d| panic!("{d}"));
+    let plain = seozoom_codegen::emit::plain(&spec);
+    let formatted = generate(&common::spec_text());
+    let (plain_header, plain_code) = plain.split_once('\n').unwrap();
+    let (header, code) = formatted.split_once('\n').unwrap();
+    assert_eq!(plain_header, header);
+    assert_ne!(plain_code, code, "the plain output is not formatted");
+    let file = syn::parse_file(plain_code).expect("the plain output parses");
+    assert!(prettyplease::unparse(&file) == code);
+}

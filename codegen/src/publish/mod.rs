@@ -11,10 +11,11 @@
 //!   `params.rs` and `examples.rs`);
 //! - `README.md`, an index.
 //!
-//! This module belongs to the binary, not to the library: the client's build
-//! script compiles the library's modules with the client's build dependencies,
-//! and publishing has no part in building the client.
+//! This module belongs to the binary, not to the library: publishing has no
+//! part in building the client, whose build script depends on the library.
+//! `command.rs` is the subcommand.
 
+pub mod command;
 mod examples;
 mod json;
 mod openapi;

@@ -4,12 +4,17 @@
 
 use std::path::PathBuf;
 
+/// The spec file in the workspace, for the commands that take a path: the
+/// `seozoom-spec` crate's file.
 pub fn spec_path() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../spec/seozoom-v2.toml")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../spec")
+        .join(seozoom_spec::FILE_NAME)
 }
 
+/// The spec's text, as the client's build script gets it (`seozoom-spec`).
 pub fn spec_text() -> String {
-    std::fs::read_to_string(spec_path()).expect("the spec is readable")
+    seozoom_spec::TEXT.to_owned()
 }
 
 /// The spec with the first occurrence of `from` replaced by `to`; panics (in the

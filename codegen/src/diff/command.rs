@@ -1,0 +1,83 @@
+//! `seozoom-codegen diff [--json] [--current VERSION] OLD NEW`: the comparison
+//! on the command line. The binary parses the arguments (clap) into [`Args`] and
+//! calls [`run`].
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use super::{Level, Version, diff, level, render_json, render_text};
+use crate::diagnostics::Diagnostics;
+use crate::model::Spec;
+
+/// Exit status when no change is breaking (or there is no change).
+pub const EXIT_COMPATIBLE: u8 = 0;
+/// Exit status when a spec cannot be read or is not valid.
+pub const EXIT_SPEC_ERROR: u8 = 1;
+/// Exit status for a bad command line.
+pub const EXIT_USAGE: u8 = 2;
+/// Exit status when at least one change is breaking.
+pub const EXIT_BREAKING: u8 = 3;
+
+/// The command line of `diff`.
+pub const USAGE: &str = "seozoom-codegen diff [--json] [--current VERSION] OLD NEW";
+
+const EXIT_STATUS: &str = "\
+Exit status: 0 no breaking change (or no change), 3 at least one breaking change,
+1 a spec cannot be read or is invalid (every error located), 2 bad command line.";
+
+/// Compares two versions of the spec and reports what changed for users of the
+/// seozoom crate.
+///
+/// Every added, removed or changed group, action, parameter, rule, record, field,
+/// enum value, type, limit, name and figure, each classified as BREAKING, minor
+/// or patch, then the version bump they imply.
+#[derive(Debug, clap::Args)]
+#[command(override_usage = USAGE, after_help = EXIT_STATUS)]
+pub struct Args {
+    /// Print the changes and the bump as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// The version the bump starts from; by default the workspace's.
+    #[arg(long, value_name = "VERSION", value_parser = parse_version, default_value_t = Version::current())]
+    pub current: Version,
+    /// The spec before the change.
+    #[arg(value_name = "OLD")]
+    pub old: PathBuf,
+    /// The spec after the change.
+    #[arg(value_name = "NEW")]
+    pub new: PathBuf,
+}
+
+fn parse_version(text: &str) -> Result<Version, String> {
+    Version::parse(text).ok_or_else(|| format!("`{text}` is not a version (MAJOR.MINOR.PATCH)"))
+}
+
+/// Read and validate the spec at `path`; every problem as a located diagnostic.
+pub fn load(path: &Path) -> Result<Spec, Diagnostics> {
+    crate::load_file(path)
+}
+
+/// Runs `diff`: the report goes to stdout, diagnostics to stderr; the status is
+/// one of the `EXIT_` constants.
+pub fn run(args: &Args) -> ExitCode {
+    let (old, new) = match (load(&args.old), load(&args.new)) {
+        (Ok(old), Ok(new)) => (old, new),
+        (old, new) => {
+            for diagnostics in [old.err(), new.err()].into_iter().flatten() {
+                eprintln!("{diagnostics}");
+            }
+            return ExitCode::from(EXIT_SPEC_ERROR);
+        }
+    };
+    let changes = diff(&old, &new);
+    if args.json {
+        print!("{}", render_json(&changes, args.current));
+    } else {
+        print!("{}", render_text(&changes, args.current));
+    }
+    if level(&changes) == Some(Level::Breaking) {
+        ExitCode::from(EXIT_BREAKING)
+    } else {
+        ExitCode::from(EXIT_COMPATIBLE)
+    }
+}
