@@ -59,8 +59,8 @@ mod generated {
 
 pub use by_key::ByKey;
 pub use client::{
-    API_KEY_ENV, BATCH_CONCURRENCY, Client, ClientBuilder, DEFAULT_CONNECT_TIMEOUT, DEFAULT_TIMEOUT,
-    InputOrder, Job, Merge, Paging, Row,
+    API_KEY_ENV, BATCH_CONCURRENCY, Client, ClientBuilder, DEFAULT_CONNECT_TIMEOUT,
+    DEFAULT_TIMEOUT, InputOrder, Job, Merge, Paging, Row,
 };
 pub use error::{ConfigError, Error, ErrorKind, InvalidInput};
 pub use futures_core::Stream;
@@ -68,9 +68,9 @@ pub use generated::*;
 pub use jiff;
 pub use partial::{Missing, Partial};
 pub use request::{Request, ToWire};
+pub use retry::RetryPolicy;
 pub use serp::{Serp, SerpResult};
 pub use table::Operation;
-pub use retry::RetryPolicy;
 pub use transport::RateLimitMode;
 pub use units::{Estimate, Units};
 pub use wire_enum::{UnknownValue, WireEnum};

@@ -38,20 +38,20 @@ pub struct Missing {
 /// awaited, since the service may have charged them, and their rows kept.
 ///
 /// ```no_run
-/// use seozoom::{Client, ErrorKind, KeywordMetrics};
+/// use seozoom::{Client, KeywordMetrics};
 ///
 /// # async fn run(client: Client, keywords: Vec<String>) {
 /// match client.keywords().metrics(keywords).send_all().await {
 ///     Ok(metrics) => println!("{} rows", metrics.response.len()),
-///     Err(error) => match error.into_kind() {
-///         ErrorKind::Partial(partial) => {
+///     Err(error) => match error.into_partial() {
+///         Ok(partial) => {
 ///             eprintln!("{partial}");
 ///             // The type is the one `send_all` returns.
 ///             if let Ok((received, missing, _cause)) = partial.into_parts::<Vec<KeywordMetrics>>() {
 ///                 println!("{} rows kept, {} keywords to send again", received.response.len(), missing.values.len());
 ///             }
 ///         }
-///         other => eprintln!("{other:?}"),
+///         Err(other) => eprintln!("{other}"),
 ///     },
 /// }
 /// # }

@@ -250,7 +250,11 @@ mod tests {
             );
         }
         for status in [200, 204, 301, 400, 401, 403, 404, 418, 501, 505, 599] {
-            assert_eq!(classify(&answered(status, &none)), Verdict::Final, "{status}");
+            assert_eq!(
+                classify(&answered(status, &none)),
+                Verdict::Final,
+                "{status}"
+            );
         }
         for timeout in [false, true] {
             assert_eq!(
@@ -292,8 +296,13 @@ mod tests {
         let none = HeaderMap::new();
         let policy = RetryPolicy::default();
         let failed = Outcome::Failed { timeout: true };
-        assert!(matches!(policy.decide(1, &failed), Decision::RetryAfter(d) if d <= policy.initial_backoff));
-        assert!(matches!(policy.decide(2, &answered(500, &none)), Decision::RetryAfter(_)));
+        assert!(
+            matches!(policy.decide(1, &failed), Decision::RetryAfter(d) if d <= policy.initial_backoff)
+        );
+        assert!(matches!(
+            policy.decide(2, &answered(500, &none)),
+            Decision::RetryAfter(_)
+        ));
         assert_eq!(policy.decide(3, &failed), Decision::Stop);
         assert_eq!(policy.decide(3, &answered(503, &none)), Decision::Stop);
         let mut headers = HeaderMap::new();

@@ -17,7 +17,8 @@ use axum::extract::State;
 use axum::http::Uri;
 use axum::response::Response;
 use seozoom::{
-    Client, ClientBuilder, Envelope, Error, Estimate, KeywordMetrics, RateLimitMode, RetryPolicy,
+    Client, ClientBuilder, Envelope, Error, ErrorKind, Estimate, KeywordMetrics, RateLimitMode,
+    RetryPolicy,
 };
 use tracing_subscriber::Layer;
 use tracing_subscriber::fmt::format::FmtSpan;
@@ -494,14 +495,13 @@ async fn persistent_502_html_fails_within_bounded_time() {
         elapsed < Duration::from_secs(10),
         "a persistent 502 took {elapsed:?}"
     );
-    match &err {
-        Error::Service {
-            operation,
+    match err.kind() {
+        ErrorKind::Service {
             status,
             message,
             body,
         } => {
-            assert_eq!(operation, "keywords metrics");
+            assert_eq!(err.operation(), Some("keywords metrics"));
             assert_eq!(*status, 502);
             assert!(
                 message.as_deref().is_some_and(|m| m.contains("HTML")),
@@ -509,7 +509,7 @@ async fn persistent_502_html_fails_within_bounded_time() {
             );
             assert!(body.contains("Bad Gateway"), "{body}");
         }
-        other => panic!("expected Error::Service, got {other:?}"),
+        other => panic!("expected ErrorKind::Service, got {other:?}"),
     }
     assert!(err.to_string().contains("502"), "{err}");
     assert_eq!(err.status(), Some(502));
@@ -534,8 +534,8 @@ async fn status_200_with_an_error_member_is_a_service_error() {
         1,
         "an error body under 200 is not retried"
     );
-    match &err {
-        Error::Service {
+    match err.kind() {
+        ErrorKind::Service {
             status, message, ..
         } => {
             assert_eq!(*status, 200);
@@ -546,7 +546,7 @@ async fn status_200_with_an_error_member_is_a_service_error() {
                 "{message:?}"
             );
         }
-        other => panic!("expected Error::Service, got {other:?}"),
+        other => panic!("expected ErrorKind::Service, got {other:?}"),
     }
     assert!(!err.is_retryable());
 }
@@ -562,14 +562,14 @@ async fn status_400_with_a_message_is_a_service_error() {
     let err = failed(metrics(&server.client(fast())).await);
 
     assert_eq!(server.requests(), 1, "400 is not retried");
-    match &err {
-        Error::Service {
+    match err.kind() {
+        ErrorKind::Service {
             status, message, ..
         } => {
             assert_eq!(*status, 400);
             assert_eq!(message.as_deref(), Some("Parametro keyword non valido"));
         }
-        other => panic!("expected Error::Service, got {other:?}"),
+        other => panic!("expected ErrorKind::Service, got {other:?}"),
     }
     assert!(
         err.to_string().contains("Parametro keyword non valido"),
@@ -592,7 +592,7 @@ async fn status_401_is_a_service_error_without_the_key() {
     assert_eq!(server.requests(), 1, "401 is not retried");
     assert_eq!(err.status(), Some(401));
     assert!(
-        matches!(&err, Error::Service { message: Some(m), .. } if m.starts_with("Invalid API key")),
+        matches!(err.kind(), ErrorKind::Service { message: Some(m), .. } if m.starts_with("Invalid API key")),
         "{err:?}"
     );
     assert!(!err.is_retryable());
@@ -609,19 +609,18 @@ async fn truncated_json_is_a_decode_error() {
     let err = failed(metrics(&server.client(fast())).await);
 
     assert_eq!(server.requests(), 1, "decode errors are not retried");
-    match &err {
-        Error::Decode {
-            operation,
+    match err.kind() {
+        ErrorKind::Decode {
             path,
             message,
             body,
         } => {
-            assert_eq!(operation, "keywords metrics");
+            assert_eq!(err.operation(), Some("keywords metrics"));
             assert_eq!(path, ".");
             assert!(message.contains("cut short"), "{message}");
             assert!(body.starts_with(r#"{"ResultRows":1"#), "{body}");
         }
-        other => panic!("expected Error::Decode, got {other:?}"),
+        other => panic!("expected ErrorKind::Decode, got {other:?}"),
     }
     assert!(!err.is_retryable());
 }
@@ -637,12 +636,12 @@ async fn envelope_without_response_is_a_decode_error() {
     let err = failed(metrics(&server.client(fast())).await);
 
     assert_eq!(server.requests(), 1);
-    match &err {
-        Error::Decode { path, message, .. } => {
+    match err.kind() {
+        ErrorKind::Decode { path, message, .. } => {
             assert_eq!(path, "response");
             assert!(message.contains("missing field `response`"), "{message}");
         }
-        other => panic!("expected Error::Decode, got {other:?}"),
+        other => panic!("expected ErrorKind::Decode, got {other:?}"),
     }
 }
 
@@ -662,9 +661,9 @@ async fn no_data_found_is_empty_for_a_list_and_no_data_for_one_object() {
     assert_eq!((page.result_rows, page.units_used), (0, 0));
 
     let err = failed(client.projects().overview(404).send().await);
-    match &err {
-        Error::NoData { operation } => assert_eq!(operation, "projects overview"),
-        other => panic!("expected Error::NoData, got {other:?}"),
+    match err.kind() {
+        ErrorKind::NoData => assert_eq!(err.operation(), Some("projects overview")),
+        other => panic!("expected ErrorKind::NoData, got {other:?}"),
     }
     assert_eq!(server.requests(), 2, "no data is an answer, not retried");
     assert!(!err.is_retryable());
@@ -691,20 +690,16 @@ async fn connection_reset_is_a_transport_error_and_is_retried() {
 
     let err = failed(metrics(&server.client(fast(), Duration::from_secs(5))).await);
 
-    match &err {
-        Error::Transport {
-            operation,
-            timeout,
-            message,
-        } => {
-            assert_eq!(operation, "keywords metrics");
+    match err.kind() {
+        ErrorKind::Transport { timeout, message } => {
+            assert_eq!(err.operation(), Some("keywords metrics"));
             assert!(!timeout, "a reset is not a timeout: {message}");
             assert!(
                 !message.contains("127.0.0.1"),
                 "the URL is removed: {message}"
             );
         }
-        other => panic!("expected Error::Transport, got {other:?}"),
+        other => panic!("expected ErrorKind::Transport, got {other:?}"),
     }
     assert_eq!(server.connections(), 3, "transport errors are retried");
     assert!(err.is_retryable());
@@ -719,7 +714,7 @@ async fn response_cut_short_is_a_transport_error() {
     let err = failed(metrics(&server.client(RetryPolicy::none(), Duration::from_secs(5))).await);
 
     assert!(
-        matches!(err, Error::Transport { timeout: false, .. }),
+        matches!(err.kind(), ErrorKind::Transport { timeout: false, .. }),
         "{err:?}"
     );
     assert_eq!(server.connections(), 1);
@@ -734,11 +729,11 @@ async fn a_server_that_never_answers_times_out() {
     let err = failed(metrics(&client).await);
     let elapsed = started.elapsed();
 
-    match &err {
-        Error::Transport {
+    match err.kind() {
+        ErrorKind::Transport {
             timeout, message, ..
         } => assert!(*timeout, "expected a timeout: {message}"),
-        other => panic!("expected Error::Transport, got {other:?}"),
+        other => panic!("expected ErrorKind::Transport, got {other:?}"),
     }
     assert!(elapsed >= Duration::from_millis(250), "{elapsed:?}");
     assert!(elapsed < Duration::from_secs(10), "{elapsed:?}");
@@ -754,7 +749,7 @@ async fn timeouts_are_retried_under_a_retry_policy() {
     let err = failed(metrics(&client).await);
 
     assert!(
-        matches!(err, Error::Transport { timeout: true, .. }),
+        matches!(err.kind(), ErrorKind::Transport { timeout: true, .. }),
         "{err:?}"
     );
     assert_eq!(server.connections(), 3);
@@ -776,7 +771,7 @@ async fn connection_refused_is_a_transport_error() {
     let err = failed(metrics(&client).await);
 
     assert!(
-        matches!(err, Error::Transport { timeout: false, .. }),
+        matches!(err.kind(), ErrorKind::Transport { timeout: false, .. }),
         "{err:?}"
     );
 }
@@ -791,17 +786,17 @@ async fn a_body_that_is_not_utf8_is_a_decode_error_or_a_service_error() {
     .await;
 
     let err = failed(metrics(&server.client(RetryPolicy::none())).await);
-    match &err {
-        Error::Decode { path, message, .. } => {
+    match err.kind() {
+        ErrorKind::Decode { path, message, .. } => {
             assert_eq!(path, ".");
             assert!(message.contains("UTF-8"), "{message}");
         }
-        other => panic!("expected Error::Decode, got {other:?}"),
+        other => panic!("expected ErrorKind::Decode, got {other:?}"),
     }
 
     let err = failed(metrics(&server.client(RetryPolicy::none())).await);
-    match &err {
-        Error::Service {
+    match err.kind() {
+        ErrorKind::Service {
             status, message, ..
         } => {
             assert_eq!(*status, 500);
@@ -810,7 +805,7 @@ async fn a_body_that_is_not_utf8_is_a_decode_error_or_a_service_error() {
                 "{message:?}"
             );
         }
-        other => panic!("expected Error::Service, got {other:?}"),
+        other => panic!("expected ErrorKind::Service, got {other:?}"),
     }
     assert_eq!(server.requests(), 2);
 }
@@ -918,9 +913,9 @@ fn plain_http_to_a_non_loopback_host_is_refused() {
             .build()
             .unwrap_err();
         assert_secret(&err);
-        match &err {
-            Error::InsecureUrl { url: given } => assert_eq!(given, url),
-            other => panic!("{url}: expected Error::InsecureUrl, got {other:?}"),
+        match err.kind() {
+            ErrorKind::InsecureUrl { url: given } => assert_eq!(given, url),
+            other => panic!("{url}: expected ErrorKind::InsecureUrl, got {other:?}"),
         }
         assert!(err.is_refused());
     }
@@ -1009,7 +1004,7 @@ async fn retries_can_be_switched_off() {
 
     let reset = RawServer::start(Misbehaviour::Reset).await;
     let err = failed(metrics(&reset.client(RetryPolicy::none(), Duration::from_secs(5))).await);
-    assert!(matches!(err, Error::Transport { .. }), "{err:?}");
+    assert!(matches!(err.kind(), ErrorKind::Transport { .. }), "{err:?}");
     assert_eq!(reset.connections(), 1);
 }
 
@@ -1058,7 +1053,7 @@ async fn decode_errors_are_not_retried() {
     for reply in wrong {
         let server = Server::start([reply, one_keyword()]).await;
         let err = failed(metrics(&server.client(fast())).await);
-        assert!(matches!(err, Error::Decode { .. }), "{err:?}");
+        assert!(matches!(err.kind(), ErrorKind::Decode { .. }), "{err:?}");
         assert_eq!(server.requests(), 1, "a decode error was retried: {err}");
     }
 }
@@ -1100,17 +1095,16 @@ async fn the_call_over_the_per_minute_figure_is_refused_when_configured() {
         METRICS_PER_MINUTE,
         "the refused call sent nothing"
     );
-    match &err {
-        Error::RateLimited {
-            operation,
+    match err.kind() {
+        ErrorKind::RateLimited {
             per_minute,
             retry_in,
         } => {
-            assert_eq!(operation, "keywords metrics");
+            assert_eq!(err.operation(), Some("keywords metrics"));
             assert_eq!(*per_minute, 20);
             assert!(*retry_in > Duration::ZERO && *retry_in <= Duration::from_secs(60));
         }
-        other => panic!("expected Error::RateLimited, got {other:?}"),
+        other => panic!("expected ErrorKind::RateLimited, got {other:?}"),
     }
     assert!(err.is_refused());
 
@@ -1167,9 +1161,15 @@ async fn rate_limits_are_shared_by_clones() {
     }
     let err = failed(metrics(&clone.clone()).await);
 
-    assert!(matches!(err, Error::RateLimited { .. }), "{err:?}");
+    assert!(
+        matches!(err.kind(), ErrorKind::RateLimited { .. }),
+        "{err:?}"
+    );
     let err = failed(metrics(&client).await);
-    assert!(matches!(err, Error::RateLimited { .. }), "{err:?}");
+    assert!(
+        matches!(err.kind(), ErrorKind::RateLimited { .. }),
+        "{err:?}"
+    );
     assert_eq!(server.requests(), METRICS_PER_MINUTE);
 }
 
@@ -1287,7 +1287,7 @@ async fn estimates_come_from_the_spec_figures() {
     let err = client
         .estimate(&client.keywords().metrics(none).request())
         .unwrap_err();
-    assert!(matches!(err, Error::InvalidInput(_)), "{err:?}");
+    assert!(matches!(err.kind(), ErrorKind::InvalidInput(_)), "{err:?}");
     assert_secret(&err);
     assert_eq!(server.requests(), 0, "estimating sends nothing");
 }
@@ -1300,17 +1300,16 @@ async fn an_over_budget_call_sends_nothing() {
     let err = failed(client.keywords().metrics(["a", "b", "c"]).send().await);
 
     assert_eq!(server.requests(), 0, "an over-budget call sends nothing");
-    match &err {
-        Error::OverBudget {
-            operation,
+    match err.kind() {
+        ErrorKind::OverBudget {
             estimate_max,
             budget_left,
             budget,
         } => {
-            assert_eq!(operation, "keywords metrics");
+            assert_eq!(err.operation(), Some("keywords metrics"));
             assert_eq!((*estimate_max, *budget_left, *budget), (30, 25, 25));
         }
-        other => panic!("expected Error::OverBudget, got {other:?}"),
+        other => panic!("expected ErrorKind::OverBudget, got {other:?}"),
     }
     assert!(err.is_refused());
     assert_eq!(client.budget(), Some(25));
@@ -1319,8 +1318,8 @@ async fn an_over_budget_call_sends_nothing() {
     let err = failed(client.projects().best_pages(48213, 10).send().await);
     assert!(
         matches!(
-            err,
-            Error::OverBudget {
+            err.kind(),
+            ErrorKind::OverBudget {
                 estimate_max: 550,
                 ..
             }
@@ -1349,8 +1348,8 @@ async fn calls_within_the_budget_go_and_the_budget_shrinks_with_use() {
     let err = failed(clone.keywords().metrics(["a", "b", "c"]).send().await);
     assert!(
         matches!(
-            err,
-            Error::OverBudget {
+            err.kind(),
+            ErrorKind::OverBudget {
                 estimate_max: 30,
                 budget_left: 20,
                 budget: 50,
@@ -1386,8 +1385,8 @@ async fn a_call_in_flight_holds_its_estimate_against_the_budget() {
     let err = failed(client.keywords().metrics(["a", "b", "c"]).send().await);
     assert!(
         matches!(
-            err,
-            Error::OverBudget {
+            err.kind(),
+            ErrorKind::OverBudget {
                 budget_left: 20,
                 ..
             }

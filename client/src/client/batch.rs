@@ -26,7 +26,6 @@ use crate::request::Request;
 use crate::table::{Operation, Param, RecordInfo, Role};
 use crate::units::{Estimate, JobHold};
 
-
 /// Requests of one batched job in flight at once. Each request also waits for
 /// its operation's rate-limit slot, so this only bounds the parallelism within
 /// the per-minute figure.
@@ -40,11 +39,13 @@ impl Operation {
             .filter(|p| p.list && p.max_items.is_some())
     }
 
-
     /// The field of the response record that names a row's input: the
     /// record's `key` in `records` (the spec's records).
     pub(crate) fn key_field(&self, records: &[RecordInfo]) -> Option<&'static str> {
-        records.iter().find(|r| r.name == self.response.payload)?.key
+        records
+            .iter()
+            .find(|r| r.name == self.response.payload)?
+            .key
     }
 }
 
@@ -251,9 +252,11 @@ impl Client {
         };
         let received = answers.merge(&order, known_remaining);
         let partial = Partial::new(op.label(), received, total, missing, cause);
-        Err(Error::new(op.label(), ErrorKind::Partial(Box::new(partial))))
+        Err(Error::new(
+            op.label(),
+            ErrorKind::Partial(Box::new(partial)),
+        ))
     }
-
 }
 
 #[cfg(test)]

@@ -233,11 +233,7 @@ impl Client {
     }
 
     /// One attempt: status, headers and body, or a transport error without the URL.
-    async fn attempt(
-        &self,
-        op: &Operation,
-        url: &str,
-    ) -> Result<(u16, HeaderMap, Vec<u8>), Error> {
+    async fn attempt(&self, op: &Operation, url: &str) -> Result<(u16, HeaderMap, Vec<u8>), Error> {
         // The key is hidden when the call returns ([`ApiKey::hide`]).
         let transport = |e: reqwest::Error| {
             let kind = ErrorKind::Transport {

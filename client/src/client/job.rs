@@ -52,7 +52,6 @@ impl Client {
         }
     }
 
-
     /// Hold a job's maximum estimate against the budget until the job ends, or
     /// refuse the job when it exceeds what is left. The job's requests reserve
     /// from the hold, so other calls and jobs on this client and its clones

@@ -297,8 +297,8 @@ impl Client {
 
     /// A client with default settings and the key in `SEOZOOM_API_KEY`.
     pub fn from_env() -> Result<Client, Error> {
-        let key = std::env::var(API_KEY_ENV)
-            .map_err(|_| ConfigError::KeyNotSet { env: API_KEY_ENV })?;
+        let key =
+            std::env::var(API_KEY_ENV).map_err(|_| ConfigError::KeyNotSet { env: API_KEY_ENV })?;
         Client::new(key)
     }
 

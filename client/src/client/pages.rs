@@ -66,7 +66,6 @@ impl Request {
             Some(page)
         }))
     }
-
 }
 
 /// How a paged job runs, from its request.
@@ -185,7 +184,11 @@ impl Client {
             .boxed()
     }
 
-    pub(super) fn estimate_pages(&self, request: &Request, plan: &PagePlan) -> Result<Estimate, Error> {
+    pub(super) fn estimate_pages(
+        &self,
+        request: &Request,
+        plan: &PagePlan,
+    ) -> Result<Estimate, Error> {
         // A full page is validated whatever the cap: the page size must be a
         // limit the operation accepts.
         let full_page = self.estimate(&plan.page(request, plan.start, plan.page_size))?;

@@ -10,7 +10,7 @@ use axum::Router;
 use axum::extract::State;
 use axum::http::{StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
-use seozoom::{Client, Envelope, Error, InvalidInput};
+use seozoom::{Client, Envelope, Error, ErrorKind, InvalidInput};
 
 /// The key every test client sends.
 pub const KEY: &str = "TEST-KEY-123";
@@ -140,8 +140,11 @@ impl Server {
         let result = call.await;
         assert_eq!(self.seen(), [], "a refused call must send nothing");
         match result {
-            Err(Error::InvalidInput(invalid)) => invalid,
-            other => panic!("expected Error::InvalidInput, got {other:?}"),
+            Err(error) => match error.into_kind() {
+                ErrorKind::InvalidInput(invalid) => invalid,
+                other => panic!("expected ErrorKind::InvalidInput, got {other:?}"),
+            },
+            Ok(other) => panic!("expected ErrorKind::InvalidInput, got {other:?}"),
         }
     }
 }
