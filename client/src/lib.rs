@@ -58,10 +58,8 @@ mod generated {
 }
 
 pub use by_key::ByKey;
-pub use client::{
-    API_KEY_ENV, BATCH_CONCURRENCY, Client, ClientBuilder, DEFAULT_CONNECT_TIMEOUT,
-    DEFAULT_TIMEOUT, InputOrder, Job, Merge, Paging, Row,
-};
+pub use client::{API_KEY_ENV, Client, ClientBuilder, DEFAULT_CONNECT_TIMEOUT, DEFAULT_TIMEOUT};
+pub use client::{BATCH_CONCURRENCY, InputOrder, Job, Merge, Paging, Row};
 pub use error::{ConfigError, Error, ErrorKind, InvalidInput};
 pub use futures_core::Stream;
 pub use generated::*;
