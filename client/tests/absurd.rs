@@ -4,7 +4,6 @@
 //! byte-order mark, NUL bytes. Each ends in a typed error or a sane value,
 //! within a bounded time, with errors of bounded size and without the key.
 
-#[allow(dead_code)]
 mod support;
 
 use std::future::Future;

@@ -88,7 +88,7 @@ fn kind(error: &Error) -> String {
         ErrorKind::Transport { timeout: true, .. } => "transport timeout".into(),
         ErrorKind::Transport { .. } => "transport other".into(),
         ErrorKind::Decode { .. } => "decode".into(),
-        ErrorKind::NoData { .. } => "no data (single object)".into(),
+        ErrorKind::NoData => "no data (single object)".into(),
         other => format!("unexpected: {other:?}"),
     }
 }

@@ -306,11 +306,11 @@ mod tests {
     #[test]
     fn key_fields_come_from_the_spec() {
         let metrics = op("domains", "metrics");
-        assert_eq!(metrics.key_field(&RECORDS), Some("domain"));
+        assert_eq!(metrics.key_field(RECORDS), Some("domain"));
         let keywords = op("keywords", "metrics");
-        assert_eq!(keywords.key_field(&RECORDS), Some("keyword"));
+        assert_eq!(keywords.key_field(RECORDS), Some("keyword"));
         let urls = op("urls", "metrics");
-        assert_eq!(urls.key_field(&RECORDS), Some("url"));
+        assert_eq!(urls.key_field(RECORDS), Some("url"));
     }
 
     #[test]

@@ -235,13 +235,13 @@ impl ClientBuilder {
         Ok(Client {
             inner: Arc::new(Inner {
                 service,
-                records: &RECORDS,
+                records: RECORDS,
                 http,
                 key,
                 base_url,
                 database,
                 retry: self.retry,
-                rate_limits: RateLimits::new(&OPERATIONS, self.rate_limit, self.rate_window),
+                rate_limits: RateLimits::new(OPERATIONS, self.rate_limit, self.rate_window),
                 ledger: Arc::new(Ledger::new(self.budget)),
             }),
         })
