@@ -477,3 +477,121 @@ impl std::error::Error for Error {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One error of every kind that carries text from outside, each text
+    /// holding `secret`.
+    fn with_text(secret: &str) -> Vec<Error> {
+        let text = || format!("before {secret} after");
+        let op = "keywords metrics";
+        vec![
+            Error::new(
+                op,
+                ErrorKind::Service {
+                    status: 500,
+                    message: Some(text()),
+                    body: text(),
+                },
+            ),
+            Error::new(
+                op,
+                ErrorKind::Decode {
+                    path: text(),
+                    message: text(),
+                    body: text(),
+                },
+            ),
+            Error::new(
+                op,
+                ErrorKind::Transport {
+                    message: text(),
+                    timeout: false,
+                },
+            ),
+            Error::new_unscoped(ErrorKind::InsecureUrl { url: text() }),
+            ConfigError::NotAUrl {
+                url: text(),
+                reason: text(),
+            }
+            .into(),
+            ConfigError::UnsupportedScheme {
+                url: text(),
+                scheme: text(),
+            }
+            .into(),
+            ConfigError::QueryOrFragment { url: text() }.into(),
+            ConfigError::Http { message: text() }.into(),
+        ]
+    }
+
+    #[test]
+    fn map_text_reaches_every_text_from_outside() {
+        for error in with_text("KEY") {
+            let shown = format!("{error} {error:?}");
+            assert!(shown.contains("KEY"), "the fixture lacks the key: {shown}");
+            let hidden = error.map_text(|t| t.replace("KEY", "<redacted>"));
+            let shown = format!("{hidden} {hidden:?}");
+            assert!(!shown.contains("KEY"), "{shown}");
+        }
+    }
+
+    #[test]
+    fn the_operation_is_context_and_the_texts_stay_as_they_were() {
+        let error = Error::new("projects overview", ErrorKind::NoData);
+        assert_eq!(error.operation(), Some("projects overview"));
+        assert_eq!(
+            error.to_string(),
+            "projects overview: no data found for this query"
+        );
+        let error = Error::new(
+            "keywords metrics",
+            ErrorKind::Service {
+                status: 502,
+                message: None,
+                body: String::new(),
+            },
+        );
+        assert_eq!(
+            error.to_string(),
+            "keywords metrics: the service answered HTTP 502"
+        );
+        let error = Error::from(ConfigError::MissingKey {
+            env: "SEOZOOM_API_KEY",
+        });
+        assert_eq!(error.operation(), None);
+        assert_eq!(
+            error.to_string(),
+            "configuration: no API key: pass one or set SEOZOOM_API_KEY"
+        );
+        assert!(error.is_refused() && !error.is_retryable());
+    }
+
+    #[test]
+    fn retryable_errors_are_those_the_classifier_retries() {
+        let service = |status| {
+            Error::new(
+                "x y",
+                ErrorKind::Service {
+                    status,
+                    message: None,
+                    body: String::new(),
+                },
+            )
+        };
+        for status in [429, 500, 502, 503, 504] {
+            assert!(service(status).is_retryable(), "{status}");
+        }
+        for status in [400, 401, 404, 501] {
+            assert!(!service(status).is_retryable(), "{status}");
+        }
+        let timeout = ErrorKind::Transport {
+            message: "timed out".into(),
+            timeout: true,
+        };
+        assert!(Error::new("x y", timeout).is_retryable());
+        assert!(!Error::new("x y", ErrorKind::NoData).is_retryable());
+    }
+}

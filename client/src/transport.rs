@@ -18,7 +18,7 @@ pub enum RateLimitMode {
     /// Wait for the next slot (the default).
     #[default]
     Wait,
-    /// Refuse the call with [`Error::RateLimited`], sending nothing.
+    /// Refuse the call with [`ErrorKind::RateLimited`](crate::ErrorKind::RateLimited), sending nothing.
     Refuse,
     /// No client-side limit.
     Off,

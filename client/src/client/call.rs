@@ -78,7 +78,7 @@ impl Client {
     /// operation table.
     ///
     /// "No data found!" gives an empty result for list and map operations
-    /// ([`Envelope::no_data`] is then `true`) and [`Error::NoData`] for operations
+    /// ([`Envelope::no_data`] is then `true`) and [`ErrorKind::NoData`] for operations
     /// that return one object.
     pub async fn execute<T: DeserializeOwned>(
         &self,

@@ -119,7 +119,7 @@ impl Client {
     /// fetched.
     ///
     /// Before the first request, the pages are validated and the whole job's
-    /// maximum estimate ([`Job::Pages`]) is held against the budget until the
+    /// maximum estimate ([`Job::Pages`](super::Job::Pages)) is held against the budget until the
     /// last page (or until the stream is dropped); a job
     /// without a row cap has no finite maximum, so under a budget it is refused.
     /// A refusal or a failed page is the stream's last item.
