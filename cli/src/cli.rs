@@ -339,13 +339,23 @@ fn group_command(group: &'static Group) -> clap::Command {
         .subcommands(ops.into_iter().map(action_command))
 }
 
+/// The database used when `--db` is not given: the spec's default, or its
+/// first database if it names none. The one place the CLI decides it.
+pub fn default_db() -> &'static str {
+    let first = match SERVICE.database.kind {
+        ParamKind::Enum { values, .. } => values.first().copied(),
+        _ => None,
+    };
+    SERVICE.database.default.or(first).unwrap_or_default()
+}
+
 /// The whole command tree.
 pub fn command() -> clap::Command {
     let databases = match SERVICE.database.kind {
         ParamKind::Enum { values, .. } => values.join(", "),
         _ => String::new(),
     };
-    let default_db = SERVICE.database.default.unwrap_or("it");
+    let default_db = default_db();
     clap::Command::new("seozoom")
         .version(env!("CARGO_PKG_VERSION"))
         .about(format!("Command line for the {}", SERVICE.title))

@@ -40,7 +40,7 @@ mod sandbox;
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
-use seozoom::{Client, Error};
+use seozoom::{Client, Error, ErrorKind};
 
 use crate::cli::{Command, Invocation, Target};
 use crate::output::Format;
@@ -90,8 +90,8 @@ async fn call(invocation: Invocation) -> u8 {
     // a batched job: every one of its requests is checked.
     let batches = invocation.request.batches();
     for batch in &batches {
-        if let Err(invalid) = batch.validate(&seozoom::operations::SERVICE, default_database()) {
-            return report(&Error::InvalidInput(invalid));
+        if let Err(invalid) = batch.validate(&seozoom::operations::SERVICE, cli::default_db()) {
+            return report(&Error::from(invalid));
         }
     }
     let pages = match invocation.max_rows {
@@ -163,7 +163,7 @@ async fn call(invocation: Invocation) -> u8 {
     };
     match result {
         Ok(envelope) => print_result(format, op, &envelope),
-        Err(Failure::Error(Error::NoData { .. })) => {
+        Err(Failure::Error(error)) if matches!(error.kind(), ErrorKind::NoData) => {
             let envelope = output::empty_envelope(op, client.units().remaining.unwrap_or(0));
             print_result(format, op, &envelope)
         }
@@ -201,7 +201,7 @@ fn paged_job(request: &seozoom::Request, max_rows: usize) -> Result<(i64, usize)
     };
     // The request has passed the validator, so a paged operation's limit is a
     // whole number here; only an operation that does not page has none.
-    let page_size = page_size.ok_or_else(|| Error::InvalidInput(not_paged(request, max_rows)))?;
+    let page_size = page_size.ok_or_else(|| Error::from(not_paged(request, max_rows)))?;
     Ok((page_size, max_rows))
 }
 
@@ -460,7 +460,7 @@ fn print_result(
 /// never hold the key.
 fn report(error: &Error) -> u8 {
     eprintln!("error: {error}");
-    if let Error::OverBudget { budget, .. } = error {
+    if let ErrorKind::OverBudget { budget, .. } = error.kind() {
         eprintln!(
             "note: the budget is `--budget {budget}`; raise it, or ask for fewer items or rows"
         );
@@ -470,14 +470,6 @@ fn report(error: &Error) -> u8 {
     } else {
         EXIT_FAILED
     }
-}
-
-/// The database used when `--db` is not given: the spec's default.
-fn default_database() -> &'static str {
-    seozoom::operations::SERVICE
-        .database
-        .default
-        .unwrap_or("it")
 }
 
 /// `seozoom sandbox`: serve the sandbox until interrupted.

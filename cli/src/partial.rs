@@ -1,7 +1,7 @@
 //! A job that stopped part-way: the rows it paid for are printed as a result
 //! would be, and standard error says what is missing and why (exit code 1).
 //!
-//! A batched job's library error ([`seozoom::Error::Partial`]) carries its
+//! A batched job's library error ([`seozoom::ErrorKind::Partial`]) carries its
 //! received rows; a paged job's stream has delivered its rows before its error,
 //! and the command line counts them to say where the missing rows start.
 
@@ -19,12 +19,12 @@ pub enum Failure {
 
 impl From<Error> for Failure {
     fn from(error: Error) -> Self {
-        match error {
-            Error::Partial(partial) => match Stopped::batched(partial) {
+        match error.into_partial() {
+            Ok(partial) => match Stopped::batched(partial) {
                 Ok(stopped) => Failure::Stopped(Box::new(stopped)),
-                Err(partial) => Failure::Error(Error::Partial(partial)),
+                Err(partial) => Failure::Error(Error::from(partial)),
             },
-            error => Failure::Error(error),
+            Err(error) => Failure::Error(error),
         }
     }
 }

@@ -53,189 +53,107 @@ fn a_bad_value_in_a_batched_job_refuses_it_whole() {
     );
 }
 
-#[test]
-fn page_above_its_maximum() {
-    let run = refused(&[
-        "domains",
-        "keywords",
-        "--domain",
-        "example.it",
-        "--type",
-        "bypage",
-        "--limit",
-        "10",
-        "--page",
-        "6",
-    ]);
-    says(&run, &["parameter `page` = 6", "above the maximum 5"]);
+/// A refused run per case: `args` exit 2 without sending anything or printing
+/// the key ([`refused`]), and stderr holds every piece of `says`. Each case is
+/// its own test, named after it.
+macro_rules! refusal_cases {
+    ($($name:ident { args: [$($arg:expr),* $(,)?], says: [$($piece:expr),* $(,)?] $(,)? })*) => {$(
+        #[test]
+        fn $name() {
+            let run = refused(&[$($arg),*]);
+            says(&run, &[$($piece),*]);
+        }
+    )*};
 }
 
-#[test]
-fn position_below_its_minimum() {
-    let run = refused(&[
-        "domains",
-        "keywords",
-        "--domain",
-        "example.it",
-        "--type",
-        "byposition",
-        "--limit",
-        "10",
-        "--position",
-        "0",
-    ]);
-    says(&run, &["parameter `position` = 0", "below the minimum 1"]);
-}
-
-#[test]
-fn a_negative_number_reaches_the_validator() {
-    let run = refused(&[
-        "domains",
-        "keywords",
-        "--domain",
-        "example.it",
-        "--type",
-        "best",
-        "--limit",
-        "-3",
-    ]);
-    says(&run, &["parameter `limit` = -3", "below the minimum 1"]);
-}
-
-#[test]
-fn not_a_number() {
-    let run = refused(&[
-        "domains",
-        "keywords",
-        "--domain",
-        "example.it",
-        "--type",
-        "best",
-        "--limit",
-        "ten",
-    ]);
-    says(&run, &["parameter `limit` = ten", "must be a whole number"]);
-}
-
-#[test]
-fn bypage_without_page() {
-    let run = refused(&[
-        "domains",
-        "keywords",
-        "--domain",
-        "example.it",
-        "--type",
-        "bypage",
-        "--limit",
-        "10",
-    ]);
-    says(
-        &run,
-        &["parameter `page` = (none)", "required when type=bypage"],
-    );
-}
-
-#[test]
-fn newentry_with_an_offset() {
-    let run = refused(&[
-        "domains",
-        "keywords",
-        "--domain",
-        "example.it",
-        "--type",
-        "newentry",
-        "--limit",
-        "10",
-        "--offset",
-        "5",
-    ]);
-    says(
-        &run,
-        &["parameter `offset` = 5", "must be 0 when type=newentry"],
-    );
-}
-
-#[test]
-fn a_date_that_does_not_exist() {
-    let run = refused(&[
-        "domains",
-        "metricshistory",
-        "--domain",
-        "example.it",
-        "--date",
-        "2024-02-30",
-    ]);
-    says(&run, &["parameter `date` = 2024-02-30", "yyyy-MM-dd"]);
-}
-
-#[test]
-fn an_unknown_database() {
-    let run = refused(&["--db", "xx", "domains", "metrics", "--domain", "example.it"]);
-    says(
-        &run,
-        &["parameter `db` = xx", "must be one of it, es, fr, de, uk"],
-    );
-}
-
-#[test]
-fn an_unknown_type() {
-    let run = refused(&[
-        "domains",
-        "keywords",
-        "--domain",
-        "example.it",
-        "--type",
-        "foo",
-        "--limit",
-        "10",
-    ]);
-    says(&run, &["parameter `type` = foo", "must be one of best"]);
-}
-
-#[test]
-fn the_list_separator_inside_a_value() {
-    let run = refused(&["keywords", "metrics", "--keyword", "a|b"]);
-    says(&run, &["parameter `keyword` = a|b", "contains `|`"]);
-}
-
-#[test]
-fn a_single_value_flag_repeated() {
-    let run = refused(&[
-        "domains",
-        "bestpages",
-        "--domain",
-        "a.it",
-        "--domain",
-        "b.it",
-        "--limit",
-        "10",
-    ]);
-    says(
-        &run,
-        &[
-            "parameter `domain` = a.it|b.it",
-            "takes exactly one value, 2 given",
+refusal_cases! {
+    page_above_its_maximum {
+        args: [
+            "domains", "keywords", "--domain", "example.it", "--type", "bypage", "--limit", "10",
+            "--page", "6",
         ],
-    );
-}
+        says: ["parameter `page` = 6", "above the maximum 5"],
+    }
 
-#[test]
-fn a_missing_required_parameter() {
-    let run = refused(&["domains", "metrics"]);
-    says(
-        &run,
-        &[
-            "domains metrics",
-            "parameter `domain` = (none)",
+    position_below_its_minimum {
+        args: [
+            "domains", "keywords", "--domain", "example.it", "--type", "byposition", "--limit",
+            "10", "--position", "0",
+        ],
+        says: ["parameter `position` = 0", "below the minimum 1"],
+    }
+
+    a_negative_number_reaches_the_validator {
+        args: ["domains", "keywords", "--domain", "example.it", "--type", "best", "--limit", "-3"],
+        says: ["parameter `limit` = -3", "below the minimum 1"],
+    }
+
+    not_a_number {
+        args: ["domains", "keywords", "--domain", "example.it", "--type", "best", "--limit", "ten"],
+        says: ["parameter `limit` = ten", "must be a whole number"],
+    }
+
+    bypage_without_page {
+        args: [
+            "domains", "keywords", "--domain", "example.it", "--type", "bypage", "--limit", "10",
+        ],
+        says: ["parameter `page` = (none)", "required when type=bypage"],
+    }
+
+    newentry_with_an_offset {
+        args: [
+            "domains", "keywords", "--domain", "example.it", "--type", "newentry", "--limit", "10",
+            "--offset", "5",
+        ],
+        says: ["parameter `offset` = 5", "must be 0 when type=newentry"],
+    }
+
+    a_date_that_does_not_exist {
+        args: ["domains", "metricshistory", "--domain", "example.it", "--date", "2024-02-30"],
+        says: ["parameter `date` = 2024-02-30", "yyyy-MM-dd"],
+    }
+
+    an_unknown_database {
+        args: ["--db", "xx", "domains", "metrics", "--domain", "example.it"],
+        says: ["parameter `db` = xx", "must be one of it, es, fr, de, uk"],
+    }
+
+    an_unknown_type {
+        args: ["domains", "keywords", "--domain", "example.it", "--type", "foo", "--limit", "10"],
+        says: ["parameter `type` = foo", "must be one of best"],
+    }
+
+    the_list_separator_inside_a_value {
+        args: ["keywords", "metrics", "--keyword", "a|b"],
+        says: ["parameter `keyword` = a|b", "contains `|`"],
+    }
+
+    a_single_value_flag_repeated {
+        args: ["domains", "bestpages", "--domain", "a.it", "--domain", "b.it", "--limit", "10"],
+        says: ["parameter `domain` = a.it|b.it", "takes exactly one value, 2 given"],
+    }
+
+    a_missing_required_parameter {
+        args: ["domains", "metrics"],
+        says: [
+            "domains metrics", "parameter `domain` = (none)",
             "missing: this parameter is required",
         ],
-    );
-}
+    }
 
-#[test]
-fn an_empty_value() {
-    let run = refused(&["domains", "metrics", "--domain", ""]);
-    says(&run, &["parameter `domain`", "must not be empty"]);
+    an_empty_value {
+        args: ["domains", "metrics", "--domain", ""],
+        says: ["parameter `domain`", "must not be empty"],
+    }
+
+    // keywords metrics costs a figure per keyword: three keywords exceed one unit.
+    over_budget {
+        args: [
+            "--budget", "1", "keywords", "metrics", "--keyword", "a", "--keyword", "b",
+            "--keyword", "c",
+        ],
+        says: ["keywords metrics may cost up to", "over the budget left (1 of 1)"],
+    }
 }
 
 #[test]
@@ -255,30 +173,6 @@ fn plain_http_to_a_remote_host() {
     says(
         &run,
         &["http://apiv2.seozoom.com", "plain http", "unencrypted"],
-    );
-}
-
-#[test]
-fn over_budget() {
-    // keywords metrics costs a figure per keyword: three keywords exceed one unit.
-    let run = refused(&[
-        "--budget",
-        "1",
-        "keywords",
-        "metrics",
-        "--keyword",
-        "a",
-        "--keyword",
-        "b",
-        "--keyword",
-        "c",
-    ]);
-    says(
-        &run,
-        &[
-            "keywords metrics may cost up to",
-            "over the budget left (1 of 1)",
-        ],
     );
 }
 

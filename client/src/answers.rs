@@ -3,7 +3,7 @@
 //! that was paid for of one that failed ([`crate::Partial`]).
 
 use crate::Envelope;
-use crate::bulk::{InputOrder, Merge};
+use crate::client::{InputOrder, Merge};
 
 /// The answered requests of one job, in batch order.
 pub(crate) struct Answers<T> {

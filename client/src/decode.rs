@@ -8,7 +8,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::Envelope;
-use crate::error::{Error, bounded, snippet};
+use crate::error::{Error, ErrorKind, bounded, snippet};
 use crate::operations::SERVICE;
 use crate::table::{Operation, Shape};
 
@@ -111,20 +111,23 @@ fn decode_with<T: DeserializeOwned>(
     } else {
         None
     };
-    let operation = op.label();
-    let service = |message: Option<String>| Error::Service {
-        operation: operation.clone(),
-        status,
-        message,
-        body: snippet(body),
+    let service = |message: Option<String>| {
+        let kind = ErrorKind::Service {
+            status,
+            message,
+            body: snippet(body),
+        };
+        Error::new(op.label(), kind)
     };
     // serde's messages quote the offending value, and paths name map keys:
     // either can be as long as the body.
-    let decode_error = |path: String, message: String| Error::Decode {
-        operation: operation.clone(),
-        path: bounded(path),
-        message: bounded(message),
-        body: snippet(body),
+    let decode_error = |path: String, message: String| {
+        let kind = ErrorKind::Decode {
+            path: bounded(path),
+            message: bounded(message),
+            body: snippet(body),
+        };
+        Error::new(op.label(), kind)
     };
     let Ok(text) = std::str::from_utf8(body) else {
         return Err(match success {
@@ -169,7 +172,7 @@ fn decode_with<T: DeserializeOwned>(
 
 /// The typed result of a body received with `status`, as [`Client::execute`]
 /// gives it: the envelope, or for "no data found" the empty result (list and map
-/// operations) or [`Error::NoData`].
+/// operations) or [`ErrorKind::NoData`].
 ///
 /// [`Client::execute`]: crate::Client::execute
 pub fn decode_typed<T: DeserializeOwned>(
@@ -207,18 +210,21 @@ pub(crate) fn empty_result<T: DeserializeOwned>(
         Shape::Array => "[]",
         Shape::Map { .. } => "{}",
         _ => {
-            return Err(Error::NoData {
-                operation: op.label(),
-            });
+            return Err(Error::new(op.label(), ErrorKind::NoData));
         }
     };
-    let response = serde_json::from_str(empty).map_err(|e| Error::Decode {
-        operation: op.label(),
-        path: SERVICE.envelope_response.into(),
-        message: e.to_string(),
-        body: String::new(),
-    })?;
+    let response = serde_json::from_str(empty).map_err(|e| response_error(op, &e))?;
     Ok(Envelope::no_data(response, units_remaining))
+}
+
+/// The error of a `response` that cannot be made or re-encoded (no body to show).
+fn response_error(op: &Operation, error: &serde_json::Error) -> Error {
+    let kind = ErrorKind::Decode {
+        path: SERVICE.envelope_response.into(),
+        message: error.to_string(),
+        body: String::new(),
+    };
+    Error::new(op.label(), kind)
 }
 
 impl<T> Envelope<T> {
@@ -248,12 +254,7 @@ pub fn decode_json<T: DeserializeOwned + Serialize>(
         Decoded::Envelope(envelope) => envelope,
         Decoded::NoData => empty_result::<T>(op, 0)?,
     };
-    let response = serde_json::to_value(&envelope.response).map_err(|e| Error::Decode {
-        operation: op.label(),
-        path: SERVICE.envelope_response.into(),
-        message: e.to_string(),
-        body: String::new(),
-    })?;
+    let response = serde_json::to_value(&envelope.response).map_err(|e| response_error(op, &e))?;
     Ok(Envelope {
         result_rows: envelope.result_rows,
         units_used: envelope.units_used,

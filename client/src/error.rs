@@ -1,12 +1,21 @@
-//! The crate's error type. No variant holds the API key: transport errors are
-//! stripped of their URL and every text taken from a response is scrubbed of the
-//! key (see `client`), so any error may be printed or logged.
+//! The crate's error type: one [`Error`] with the operation as context and an
+//! [`ErrorKind`] saying what went wrong, in the manner of smithy-rs's
+//! `result.rs`.
+//!
+//! No error holds the API key: transport errors are stripped of their URL, and
+//! every text an error takes from outside (a response, a URL, a transport
+//! message) is scrubbed of the key in one place, [`Error::map_text`], which the
+//! client applies to every error it returns. So any error may be printed or
+//! logged.
 
+use std::fmt;
 use std::time::Duration;
 
+use reqwest::header::HeaderMap;
 use thiserror::Error;
 
 use crate::partial::Partial;
+use crate::retry::{Outcome, Verdict, classify};
 
 /// Longest piece of a response body kept in an error.
 pub const SNIPPET_LEN: usize = 200;
@@ -54,35 +63,131 @@ pub struct InvalidInput {
     pub problem: String,
 }
 
-/// Everything that can go wrong with a call.
+/// An unusable client configuration: refused before anything is sent.
 ///
-/// The first group of variants is refused before anything is sent
-/// ([`Error::is_refused`]); the others describe a call that was sent.
-#[derive(Debug, Error)]
+/// Every text in it is one the user gave (a URL, with any query hidden) or one
+/// the HTTP library gave, scrubbed of the key.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[non_exhaustive]
-pub enum Error {
+pub enum ConfigError {
+    /// No key was given, or an empty one.
+    #[error("no API key: pass one or set {env}")]
+    MissingKey {
+        /// The environment variable that can hold it.
+        env: &'static str,
+    },
+
+    /// [`Client::from_env`](crate::Client::from_env) found no key in the
+    /// environment.
+    #[error("{env} is not set")]
+    KeyNotSet {
+        /// The environment variable read.
+        env: &'static str,
+    },
+
+    /// The base URL does not parse.
+    #[error("base URL `{url}` is not a URL: {reason}")]
+    NotAUrl {
+        /// The URL given, any query or fragment hidden.
+        url: String,
+        /// Why it does not parse.
+        reason: String,
+    },
+
+    /// The base URL's scheme is neither `https` nor `http`.
+    #[error("base URL `{url}`: unsupported scheme `{scheme}`")]
+    UnsupportedScheme {
+        /// The URL given, any query or fragment hidden.
+        url: String,
+        /// Its scheme.
+        scheme: String,
+    },
+
+    /// The base URL carries a query or a fragment, where a pasted key could be.
+    #[error("base URL `{url}` must not carry a query or fragment")]
+    QueryOrFragment {
+        /// The URL given, its query and fragment hidden.
+        url: String,
+    },
+
+    /// No database was chosen and the spec names no default one.
+    #[error("the spec gives no default database")]
+    NoDefaultDatabase,
+
+    /// The HTTP client cannot be built (no TLS backend, ...).
+    #[error("{message}")]
+    Http {
+        /// What the HTTP library said, without URL or key.
+        message: String,
+    },
+}
+
+impl ConfigError {
+    /// The texts of the error taken from outside, rewritten by `f`.
+    fn map_text(self, f: &impl Fn(&str) -> String) -> Self {
+        match self {
+            ConfigError::NotAUrl { url, reason } => ConfigError::NotAUrl {
+                url: f(&url),
+                reason: f(&reason),
+            },
+            ConfigError::UnsupportedScheme { url, scheme } => ConfigError::UnsupportedScheme {
+                url: f(&url),
+                scheme: f(&scheme),
+            },
+            ConfigError::QueryOrFragment { url } => ConfigError::QueryOrFragment { url: f(&url) },
+            ConfigError::Http { message } => ConfigError::Http {
+                message: f(&message),
+            },
+            other @ (ConfigError::MissingKey { .. }
+            | ConfigError::KeyNotSet { .. }
+            | ConfigError::NoDefaultDatabase) => other,
+        }
+    }
+}
+
+/// Everything that can go wrong with a call: the operation it concerns (when
+/// it concerns one) and what went wrong ([`ErrorKind`]).
+///
+/// The kinds of the first group are refused before anything is sent
+/// ([`Error::is_refused`]); the others describe a call that was sent.
+///
+/// ```no_run
+/// use seozoom::{Client, ErrorKind};
+///
+/// # async fn run(client: Client) {
+/// match client.projects().list().send().await {
+///     Ok(projects) => println!("{} projects", projects.response.len()),
+///     Err(error) => match error.kind() {
+///         ErrorKind::Service { status: 401, .. } => eprintln!("check the key"),
+///         _ if error.is_retryable() => eprintln!("try again later: {error}"),
+///         _ => eprintln!("{error}"),
+///     },
+/// }
+/// # }
+/// ```
+pub struct Error {
+    operation: Option<String>,
+    kind: ErrorKind,
+}
+
+/// What went wrong, without the operation (which [`Error::operation`] gives).
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum ErrorKind {
     /// Refused before sending: a parameter breaks a limit or rule of the spec.
-    #[error("refused before sending: {0}")]
-    InvalidInput(#[from] InvalidInput),
+    InvalidInput(InvalidInput),
 
     /// Refused before sending: the base URL is plain `http://` to a host that is not
     /// loopback, and the key would travel unencrypted in the query string.
-    #[error(
-        "refused before sending: base URL `{url}` is plain http to a non-loopback host; the API key would travel unencrypted"
-    )]
     InsecureUrl {
-        /// The base URL given.
+        /// The base URL given, any query or fragment hidden.
         url: String,
     },
 
     /// Refused before sending: the call's maximum estimated cost exceeds what is
-    /// left of the client's unit budget.
-    #[error(
-        "refused before sending: {operation} may cost up to {estimate_max} units, over the budget left ({budget_left} of {budget})"
-    )]
+    /// left of the client's unit budget. The operation is `group action`, or
+    /// the job's description.
     OverBudget {
-        /// `group action`, or the job's description.
-        operation: String,
         /// Maximum estimated cost of the call.
         estimate_max: i64,
         /// Units of the budget not yet used.
@@ -92,49 +197,32 @@ pub enum Error {
     },
 
     /// Refused before sending: the client has a unit budget, and the reference
-    /// prints no cost for the operation, so no budget can cover the call.
-    #[error(
-        "refused before sending: the cost of {operation} is unknown (the reference prints none), so a budget of {budget} units cannot cover it; call it without a budget to have the units it reports counted"
-    )]
+    /// prints no cost for the operation, so no budget can cover the call. The
+    /// operation is `group action`, or the job's description.
     UnknownCost {
-        /// `group action`, or the job's description.
-        operation: String,
         /// The whole budget.
         budget: i64,
     },
 
     /// Refused before sending: the operation's requests-per-minute figure is used
     /// up and the client is configured to refuse rather than wait.
-    #[error(
-        "refused before sending: {operation} is limited to {per_minute} requests per minute; next slot in {retry_in:?}"
-    )]
     RateLimited {
-        /// `group action`.
-        operation: String,
         /// The figure applied.
         per_minute: i64,
         /// When a request would be allowed again.
         retry_in: Duration,
     },
 
-    /// Refused: the client configuration is unusable (no key, unparsable URL, ...).
-    #[error("configuration: {0}")]
-    Config(String),
+    /// Refused: the client configuration is unusable.
+    Config(ConfigError),
 
     /// The service answered "No data found!" for an operation that returns one
     /// object. (List operations return an empty result instead.)
-    #[error("{operation}: no data found for this query")]
-    NoData {
-        /// `group action`.
-        operation: String,
-    },
+    NoData,
 
     /// The service answered with an error: an error status, an error body, or a
     /// page that is not the API's JSON.
-    #[error("{operation}: the service answered HTTP {status}{}", message.as_deref().map(|m| format!(": {m}")).unwrap_or_default())]
     Service {
-        /// `group action`.
-        operation: String,
         /// HTTP status.
         status: u16,
         /// The service's own message (`message` or `error` in the body), or what the
@@ -145,10 +233,7 @@ pub enum Error {
     },
 
     /// The request did not complete (connection refused or reset, timeout, ...).
-    #[error("{operation}: transport: {message}")]
     Transport {
-        /// `group action`.
-        operation: String,
         /// What failed, with the URL removed.
         message: String,
         /// Whether it was a timeout.
@@ -156,10 +241,7 @@ pub enum Error {
     },
 
     /// The body is not the documented shape.
-    #[error("{operation}: cannot decode the response at `{path}`: {message} (body starts: {body})")]
     Decode {
-        /// `group action`.
-        operation: String,
         /// Path to the failing field (`response[3].KD`), `.` for the whole body.
         path: String,
         /// What was wrong with it.
@@ -176,17 +258,58 @@ pub enum Error {
     /// request's error itself.
     ///
     /// [`Missing::values`]: crate::Missing::values
-    #[error(transparent)]
     Partial(Box<Partial>),
 }
 
 impl Error {
-    /// HTTP status of a service error (for [`Error::Partial`], of the error
+    /// An error of `operation` (`group action`, or a job's description).
+    pub(crate) fn new(operation: impl Into<String>, kind: ErrorKind) -> Self {
+        Error {
+            operation: Some(operation.into()),
+            kind,
+        }
+    }
+
+    /// An error that concerns no operation (the client's configuration).
+    pub(crate) fn new_unscoped(kind: ErrorKind) -> Self {
+        Error {
+            operation: None,
+            kind,
+        }
+    }
+
+    /// The operation the error concerns: `group action`, or a job's description
+    /// for a refused job. `None` for a configuration error.
+    pub fn operation(&self) -> Option<&str> {
+        self.operation.as_deref()
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> &ErrorKind {
+        &self.kind
+    }
+
+    /// What went wrong, taken out of the error (to keep the [`Partial`] of a
+    /// batched job, say).
+    pub fn into_kind(self) -> ErrorKind {
+        self.kind
+    }
+
+    /// The [`Partial`] of a batched job that stopped part-way, or the error
+    /// itself back for any other kind (its operation kept).
+    pub fn into_partial(self) -> Result<Box<Partial>, Error> {
+        match self.kind {
+            ErrorKind::Partial(partial) => Ok(partial),
+            kind => Err(Error { kind, ..self }),
+        }
+    }
+
+    /// HTTP status of a service error (for [`ErrorKind::Partial`], of the error
     /// that stopped the job).
     pub fn status(&self) -> Option<u16> {
-        match self {
-            Error::Service { status, .. } => Some(*status),
-            Error::Partial(partial) => partial.cause().status(),
+        match &self.kind {
+            ErrorKind::Service { status, .. } => Some(*status),
+            ErrorKind::Partial(partial) => partial.cause().status(),
             _ => None,
         }
     }
@@ -194,24 +317,281 @@ impl Error {
     /// Whether the client refused the call, so nothing was sent and nothing charged.
     pub fn is_refused(&self) -> bool {
         matches!(
-            self,
-            Error::InvalidInput(_)
-                | Error::InsecureUrl { .. }
-                | Error::OverBudget { .. }
-                | Error::UnknownCost { .. }
-                | Error::RateLimited { .. }
-                | Error::Config(_)
+            self.kind,
+            ErrorKind::InvalidInput(_)
+                | ErrorKind::InsecureUrl { .. }
+                | ErrorKind::OverBudget { .. }
+                | ErrorKind::UnknownCost { .. }
+                | ErrorKind::RateLimited { .. }
+                | ErrorKind::Config(_)
         )
     }
 
     /// Whether retrying the same call may succeed: connection failures, timeouts,
-    /// and HTTP 429, 500, 502, 503 and 504. Never for [`Error::Partial`]: the
-    /// whole job again would pay again for the rows received.
+    /// and HTTP 429, 500, 502, 503 and 504, as the client's own retries judge
+    /// them. Never for [`ErrorKind::Partial`]: the whole job again would pay
+    /// again for the rows received.
     pub fn is_retryable(&self) -> bool {
-        match self {
-            Error::Transport { .. } => true,
-            Error::Service { status, .. } => matches!(status, 429 | 500 | 502 | 503 | 504),
-            _ => false,
+        // An error keeps no headers; `Retry-After` only says when, not whether.
+        let no_headers = HeaderMap::new();
+        let outcome = match &self.kind {
+            ErrorKind::Transport { timeout, .. } => Outcome::Failed { timeout: *timeout },
+            ErrorKind::Service { status, .. } => Outcome::Answered {
+                status: *status,
+                headers: &no_headers,
+            },
+            _ => return false,
+        };
+        matches!(classify(&outcome), Verdict::Retryable { .. })
+    }
+
+    /// The error with every text it took from outside (a response, a URL, a
+    /// transport or HTTP library message) rewritten by `f`: the one place the
+    /// client hides the key. The operation and the figures are the client's
+    /// own and are kept; a [`Partial`]'s cause was rewritten when its request
+    /// failed.
+    pub(crate) fn map_text(self, f: impl Fn(&str) -> String) -> Self {
+        let kind = match self.kind {
+            ErrorKind::Service {
+                status,
+                message,
+                body,
+            } => ErrorKind::Service {
+                status,
+                message: message.map(|m| f(&m)),
+                body: f(&body),
+            },
+            ErrorKind::Decode {
+                path,
+                message,
+                body,
+            } => ErrorKind::Decode {
+                path: f(&path),
+                message: f(&message),
+                body: f(&body),
+            },
+            ErrorKind::Transport { message, timeout } => ErrorKind::Transport {
+                message: f(&message),
+                timeout,
+            },
+            ErrorKind::Config(config) => ErrorKind::Config(config.map_text(&f)),
+            ErrorKind::InsecureUrl { url } => ErrorKind::InsecureUrl { url: f(&url) },
+            other => other,
+        };
+        Error { kind, ..self }
+    }
+}
+
+impl From<InvalidInput> for Error {
+    fn from(invalid: InvalidInput) -> Self {
+        Error::new(invalid.operation.clone(), ErrorKind::InvalidInput(invalid))
+    }
+}
+
+impl From<ConfigError> for Error {
+    fn from(error: ConfigError) -> Self {
+        Error::new_unscoped(ErrorKind::Config(error))
+    }
+}
+
+/// The error of a batched job that stopped part-way, given back whole (after
+/// [`Error::into_kind`] took it apart, say).
+impl From<Box<Partial>> for Error {
+    fn from(partial: Box<Partial>) -> Self {
+        Error::new(partial.operation().to_owned(), ErrorKind::Partial(partial))
+    }
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Error")
+            .field("operation", &self.operation)
+            .field("kind", &self.kind)
+            .finish()
+    }
+}
+
+/// The texts the CLI prints: they stay as they are.
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Every kind below that names its operation is made with one.
+        let operation = self.operation.as_deref().unwrap_or("the call");
+        match &self.kind {
+            ErrorKind::InvalidInput(invalid) => write!(f, "refused before sending: {invalid}"),
+            ErrorKind::InsecureUrl { url } => write!(
+                f,
+                "refused before sending: base URL `{url}` is plain http to a non-loopback host; the API key would travel unencrypted"
+            ),
+            ErrorKind::OverBudget {
+                estimate_max,
+                budget_left,
+                budget,
+            } => write!(
+                f,
+                "refused before sending: {operation} may cost up to {estimate_max} units, over the budget left ({budget_left} of {budget})"
+            ),
+            ErrorKind::UnknownCost { budget } => write!(
+                f,
+                "refused before sending: the cost of {operation} is unknown (the reference prints none), so a budget of {budget} units cannot cover it; call it without a budget to have the units it reports counted"
+            ),
+            ErrorKind::RateLimited {
+                per_minute,
+                retry_in,
+            } => write!(
+                f,
+                "refused before sending: {operation} is limited to {per_minute} requests per minute; next slot in {retry_in:?}"
+            ),
+            ErrorKind::Config(config) => write!(f, "configuration: {config}"),
+            ErrorKind::NoData => write!(f, "{operation}: no data found for this query"),
+            ErrorKind::Service {
+                status, message, ..
+            } => {
+                write!(f, "{operation}: the service answered HTTP {status}")?;
+                match message {
+                    Some(message) => write!(f, ": {message}"),
+                    None => Ok(()),
+                }
+            }
+            ErrorKind::Transport { message, .. } => {
+                write!(f, "{operation}: transport: {message}")
+            }
+            ErrorKind::Decode {
+                path,
+                message,
+                body,
+            } => write!(
+                f,
+                "{operation}: cannot decode the response at `{path}`: {message} (body starts: {body})"
+            ),
+            ErrorKind::Partial(partial) => fmt::Display::fmt(partial, f),
         }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.kind {
+            ErrorKind::InvalidInput(invalid) => Some(invalid),
+            ErrorKind::Partial(partial) => std::error::Error::source(partial.as_ref()),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One error of every kind that carries text from outside, each text
+    /// holding `secret`.
+    fn with_text(secret: &str) -> Vec<Error> {
+        let text = || format!("before {secret} after");
+        let op = "keywords metrics";
+        vec![
+            Error::new(
+                op,
+                ErrorKind::Service {
+                    status: 500,
+                    message: Some(text()),
+                    body: text(),
+                },
+            ),
+            Error::new(
+                op,
+                ErrorKind::Decode {
+                    path: text(),
+                    message: text(),
+                    body: text(),
+                },
+            ),
+            Error::new(
+                op,
+                ErrorKind::Transport {
+                    message: text(),
+                    timeout: false,
+                },
+            ),
+            Error::new_unscoped(ErrorKind::InsecureUrl { url: text() }),
+            ConfigError::NotAUrl {
+                url: text(),
+                reason: text(),
+            }
+            .into(),
+            ConfigError::UnsupportedScheme {
+                url: text(),
+                scheme: text(),
+            }
+            .into(),
+            ConfigError::QueryOrFragment { url: text() }.into(),
+            ConfigError::Http { message: text() }.into(),
+        ]
+    }
+
+    #[test]
+    fn map_text_reaches_every_text_from_outside() {
+        for error in with_text("KEY") {
+            let shown = format!("{error} {error:?}");
+            assert!(shown.contains("KEY"), "the fixture lacks the key: {shown}");
+            let hidden = error.map_text(|t| t.replace("KEY", "<redacted>"));
+            let shown = format!("{hidden} {hidden:?}");
+            assert!(!shown.contains("KEY"), "{shown}");
+        }
+    }
+
+    #[test]
+    fn the_operation_is_context_and_the_texts_stay_as_they_were() {
+        let error = Error::new("projects overview", ErrorKind::NoData);
+        assert_eq!(error.operation(), Some("projects overview"));
+        assert_eq!(
+            error.to_string(),
+            "projects overview: no data found for this query"
+        );
+        let error = Error::new(
+            "keywords metrics",
+            ErrorKind::Service {
+                status: 502,
+                message: None,
+                body: String::new(),
+            },
+        );
+        assert_eq!(
+            error.to_string(),
+            "keywords metrics: the service answered HTTP 502"
+        );
+        let error = Error::from(ConfigError::MissingKey {
+            env: "SEOZOOM_API_KEY",
+        });
+        assert_eq!(error.operation(), None);
+        assert_eq!(
+            error.to_string(),
+            "configuration: no API key: pass one or set SEOZOOM_API_KEY"
+        );
+        assert!(error.is_refused() && !error.is_retryable());
+    }
+
+    #[test]
+    fn retryable_errors_are_those_the_classifier_retries() {
+        let service = |status| {
+            Error::new(
+                "x y",
+                ErrorKind::Service {
+                    status,
+                    message: None,
+                    body: String::new(),
+                },
+            )
+        };
+        for status in [429, 500, 502, 503, 504] {
+            assert!(service(status).is_retryable(), "{status}");
+        }
+        for status in [400, 401, 404, 501] {
+            assert!(!service(status).is_retryable(), "{status}");
+        }
+        let timeout = ErrorKind::Transport {
+            message: "timed out".into(),
+            timeout: true,
+        };
+        assert!(Error::new("x y", timeout).is_retryable());
+        assert!(!Error::new("x y", ErrorKind::NoData).is_retryable());
     }
 }

@@ -5,7 +5,7 @@
 //! [`Client::keywords`]). Required parameters are arguments, so a call without one
 //! does not compile; optional ones are methods. Before anything is sent, every
 //! limit of the spec (stated in the reference or inferred from its cost table) is
-//! checked, and a broken one is an [`Error::InvalidInput`] naming the parameter,
+//! checked, and a broken one is an [`ErrorKind::InvalidInput`] naming the parameter,
 //! the value and the limit. Responses decode into typed records wrapped in an
 //! [`Envelope`] that also carries the units used and remaining.
 //!
@@ -35,7 +35,6 @@
 #![forbid(unsafe_code)]
 
 mod answers;
-mod bulk;
 mod by_key;
 mod client;
 mod decode;
@@ -44,6 +43,7 @@ mod partial;
 #[doc(hidden)]
 pub mod quirks;
 mod request;
+mod retry;
 mod rows;
 #[cfg(feature = "sandbox")]
 pub mod sandbox;
@@ -57,18 +57,19 @@ mod generated {
     include!(concat!(env!("OUT_DIR"), "/generated.rs"));
 }
 
-pub use bulk::{BATCH_CONCURRENCY, InputOrder, Job, Merge, Paging, Row};
 pub use by_key::ByKey;
 pub use client::{API_KEY_ENV, Client, ClientBuilder, DEFAULT_CONNECT_TIMEOUT, DEFAULT_TIMEOUT};
-pub use error::{Error, InvalidInput};
+pub use client::{BATCH_CONCURRENCY, InputOrder, Job, Merge, Paging, Row};
+pub use error::{ConfigError, Error, ErrorKind, InvalidInput};
 pub use futures_core::Stream;
 pub use generated::*;
 pub use jiff;
 pub use partial::{Missing, Partial};
 pub use request::{Request, ToWire};
+pub use retry::RetryPolicy;
 pub use serp::{Serp, SerpResult};
 pub use table::Operation;
-pub use transport::{RateLimitMode, RetryPolicy};
+pub use transport::RateLimitMode;
 pub use units::{Estimate, Units};
 pub use wire_enum::{UnknownValue, WireEnum};
 

@@ -13,6 +13,8 @@ use std::fmt;
 
 use crate::Envelope;
 use crate::error::Error;
+#[cfg(doc)]
+use crate::error::ErrorKind;
 
 /// The inputs of a batched job that got no answer: those of the request that
 /// failed, of any other that failed with it, and of the requests never sent.
@@ -29,26 +31,28 @@ pub struct Missing {
 }
 
 /// A batched job that failed after some of its requests were answered
-/// ([`Error::Partial`]): the merged result of the answered requests, what is
+/// ([`ErrorKind::Partial`]): the merged result of the answered requests, what is
 /// missing, and the error that stopped the job.
 ///
 /// The job stops sending at its first failure; requests already in flight are
 /// awaited, since the service may have charged them, and their rows kept.
 ///
 /// ```no_run
-/// use seozoom::{Client, Error, KeywordMetrics};
+/// use seozoom::{Client, KeywordMetrics};
 ///
 /// # async fn run(client: Client, keywords: Vec<String>) {
 /// match client.keywords().metrics(keywords).send_all().await {
 ///     Ok(metrics) => println!("{} rows", metrics.response.len()),
-///     Err(Error::Partial(partial)) => {
-///         eprintln!("{partial}");
-///         // The type is the one `send_all` returns.
-///         if let Ok((received, missing, _cause)) = partial.into_parts::<Vec<KeywordMetrics>>() {
-///             println!("{} rows kept, {} keywords to send again", received.response.len(), missing.values.len());
+///     Err(error) => match error.into_partial() {
+///         Ok(partial) => {
+///             eprintln!("{partial}");
+///             // The type is the one `send_all` returns.
+///             if let Ok((received, missing, _cause)) = partial.into_parts::<Vec<KeywordMetrics>>() {
+///                 println!("{} rows kept, {} keywords to send again", received.response.len(), missing.values.len());
+///             }
 ///         }
-///     }
-///     Err(other) => eprintln!("{other}"),
+///         Err(other) => eprintln!("{other}"),
+///     },
 /// }
 /// # }
 /// ```
@@ -100,7 +104,7 @@ impl Partial {
     /// when `T` is the type the job was run with; the `Partial` itself back
     /// otherwise.
     ///
-    /// It takes the box [`Error::Partial`] holds, and gives it back.
+    /// It takes the box [`ErrorKind::Partial`] holds, and gives it back.
     pub fn into_parts<T: 'static>(
         self: Box<Self>,
     ) -> Result<(Envelope<T>, Missing, Error), Box<Self>> {

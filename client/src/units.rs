@@ -5,7 +5,7 @@
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
 use crate::table::{Charged, Operation, Role};
 
 /// The cost range of a request, from the spec's figures, before it is sent.
@@ -205,10 +205,9 @@ impl Ledger {
     /// budget can cover a cost nobody can bound.
     pub(crate) fn admit(&self, what: &str, estimate: Estimate) -> Result<(), Error> {
         match self.budget {
-            Some(budget) if estimate.unknown => Err(Error::UnknownCost {
-                operation: what.to_owned(),
-                budget,
-            }),
+            Some(budget) if estimate.unknown => {
+                Err(Error::new(what, ErrorKind::UnknownCost { budget }))
+            }
             _ => Ok(()),
         }
     }
@@ -225,12 +224,12 @@ impl Ledger {
             .saturating_sub(state.reserved)
             .saturating_add(held);
         if max > left {
-            return Err(Error::OverBudget {
-                operation: what.to_owned(),
+            let kind = ErrorKind::OverBudget {
                 estimate_max: max,
                 budget_left: left.max(0),
                 budget,
-            });
+            };
+            return Err(Error::new(what, kind));
         }
         Ok(())
     }

@@ -5,7 +5,7 @@
 
 use futures_util::StreamExt;
 use seozoom::sandbox::{Fault, Faults, Sandbox};
-use seozoom::{Client, Error, KeywordMetrics, KeywordType, RateLimitMode, RetryPolicy};
+use seozoom::{Client, ErrorKind, KeywordMetrics, KeywordType, RateLimitMode, RetryPolicy};
 
 /// A key distinctive enough that finding it in an error is a leak.
 const KEY: &str = "PARTIAL-KEY-41d2";
@@ -110,15 +110,19 @@ async fn a_failed_request_keeps_the_rows_already_paid_for() {
         "{text}"
     );
     assert!(!text.contains(KEY) && !format!("{error:?}").contains(KEY));
-    let Error::Partial(partial) = error else {
-        panic!("expected Error::Partial, got {error:?}");
+    let partial = match error.into_partial() {
+        Ok(partial) => partial,
+        Err(other) => panic!("expected ErrorKind::Partial, got {other:?}"),
     };
     assert_eq!(partial.requests(), 3);
     let charged = Sandbox::STARTING_UNITS - sandbox.units_remaining();
     assert_eq!(partial.units_used(), charged, "the units of the rows kept");
     assert_eq!(client.units().used, charged);
     assert!(
-        matches!(partial.cause(), Error::Service { status: 429, .. }),
+        matches!(
+            partial.cause().kind(),
+            ErrorKind::Service { status: 429, .. }
+        ),
         "{:?}",
         partial.cause()
     );
@@ -154,8 +158,9 @@ async fn a_failed_first_request_keeps_the_answer_in_flight_beside_it() {
         .await
         .unwrap_err();
 
-    let Error::Partial(partial) = error else {
-        panic!("expected Error::Partial, got {error:?}");
+    let partial = match error.into_partial() {
+        Ok(partial) => partial,
+        Err(other) => panic!("expected ErrorKind::Partial, got {other:?}"),
     };
     let (received, missing, cause) = partial
         .into_parts::<Vec<KeywordMetrics>>()
@@ -184,7 +189,7 @@ async fn a_job_with_no_answered_request_gives_the_error_itself() {
 
     assert_eq!(sandbox.requests(), 2);
     assert!(
-        matches!(error, Error::Service { status: 429, .. }),
+        matches!(error.kind(), ErrorKind::Service { status: 429, .. }),
         "{error:?}"
     );
     assert_eq!(Sandbox::STARTING_UNITS, sandbox.units_remaining());
@@ -203,11 +208,12 @@ async fn a_transport_failure_is_partial_too_and_the_json_job_keeps_json() {
         .unwrap_err();
 
     assert_eq!(sandbox.requests(), 3, "the failure came last");
-    let Error::Partial(partial) = error else {
-        panic!("expected Error::Partial, got {error:?}");
+    let partial = match error.into_partial() {
+        Ok(partial) => partial,
+        Err(other) => panic!("expected ErrorKind::Partial, got {other:?}"),
     };
     assert!(
-        matches!(partial.cause(), Error::Transport { .. }),
+        matches!(partial.cause().kind(), ErrorKind::Transport { .. }),
         "{:?}",
         partial.cause()
     );
@@ -247,7 +253,7 @@ async fn a_paged_stream_that_fails_has_delivered_the_rows_before() {
     assert_eq!(items.len(), 21, "{items:?}");
     let (rows, last) = items.split_at(20);
     assert!(
-        matches!(last, [Err(Error::Service { status: 500, .. })]),
+        matches!(last, [Err(e)] if matches!(e.kind(), ErrorKind::Service { status: 500, .. })),
         "{last:?}"
     );
     assert_eq!(failing.requests(), 3);

@@ -12,7 +12,7 @@ use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use seozoom::operations::{OPERATIONS, RECORDS, SERVICE};
 use seozoom::table::{FieldInfo, FieldKind, Operation, RecordInfo, Shape};
-use seozoom::{Envelope, Error};
+use seozoom::{Envelope, Error, ErrorKind};
 use serde_json::{Map, Value, json};
 
 use props::runner;
@@ -35,7 +35,14 @@ fn decode(op: &Operation, status: u16, body: &[u8]) -> Result<Envelope<Value>, E
 fn typed(result: &Result<Envelope<Value>, Error>) -> Result<(), TestCaseError> {
     match result {
         Ok(_) => Ok(()),
-        Err(Error::Decode { .. } | Error::Service { .. } | Error::NoData { .. }) => Ok(()),
+        Err(e)
+            if matches!(
+                e.kind(),
+                ErrorKind::Decode { .. } | ErrorKind::Service { .. } | ErrorKind::NoData
+            ) =>
+        {
+            Ok(())
+        }
         Err(other) => Err(TestCaseError::fail(format!(
             "not a decode outcome: {other:?}"
         ))),

@@ -8,7 +8,7 @@ use seozoom::jiff::civil::date;
 use seozoom::operations::{OPERATIONS, SERVICE};
 use seozoom::sandbox::Sandbox;
 use seozoom::table::{Charged, Operation, Param, ParamKind};
-use seozoom::{Client, Db, Error, KeywordType, RateLimitMode, Request, RetryPolicy};
+use seozoom::{Client, Db, ErrorKind, KeywordType, RateLimitMode, Request, RetryPolicy};
 
 /// A typed client of the sandbox: no client-side rate limit, no retries.
 fn client(sandbox: &Sandbox) -> Client {
@@ -446,8 +446,10 @@ async fn unknown_inputs_give_the_typed_no_data_outcome() {
         .send()
         .await
     {
-        Err(Error::NoData { operation }) => assert_eq!(operation, "keywords serphistory"),
-        other => panic!("expected Error::NoData, got {other:?}"),
+        Err(e) if matches!(e.kind(), ErrorKind::NoData) => {
+            assert_eq!(e.operation(), Some("keywords serphistory"))
+        }
+        other => panic!("expected ErrorKind::NoData, got {other:?}"),
     }
     assert_eq!(
         sandbox.units_remaining(),
@@ -898,8 +900,8 @@ async fn an_unknown_cost_is_estimated_as_unknown_and_refused_under_a_budget() {
     assert!(err.is_refused(), "{err}");
     assert!(
         matches!(
-            err,
-            seozoom::Error::UnknownCost {
+            err.kind(),
+            ErrorKind::UnknownCost {
                 budget: 1_000_000,
                 ..
             }

@@ -26,7 +26,7 @@ use proptest::strategy::{Strategy, ValueTree};
 use seozoom::operations::SERVICE;
 use seozoom::sandbox::{Faults, Sandbox};
 use seozoom::table::ParamKind;
-use seozoom::{Client, Error, RateLimitMode, Request, RetryPolicy};
+use seozoom::{Client, Error, ErrorKind, RateLimitMode, Request, RetryPolicy};
 
 /// A key distinctive enough that finding it in an error is a leak.
 const KEY: &str = "SOAK-KEY-c0ffee-5e1f";
@@ -83,12 +83,12 @@ fn requests() -> Vec<Request> {
 
 /// What a failed call is, for the tally.
 fn kind(error: &Error) -> String {
-    match error {
-        Error::Service { status, .. } => format!("service {status}"),
-        Error::Transport { timeout: true, .. } => "transport timeout".into(),
-        Error::Transport { .. } => "transport other".into(),
-        Error::Decode { .. } => "decode".into(),
-        Error::NoData { .. } => "no data (single object)".into(),
+    match error.kind() {
+        ErrorKind::Service { status, .. } => format!("service {status}"),
+        ErrorKind::Transport { timeout: true, .. } => "transport timeout".into(),
+        ErrorKind::Transport { .. } => "transport other".into(),
+        ErrorKind::Decode { .. } => "decode".into(),
+        ErrorKind::NoData => "no data (single object)".into(),
         other => format!("unexpected: {other:?}"),
     }
 }

@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use rmcp::model::{CallToolResult, ContentBlock};
-use seozoom::{Error, Operation};
+use seozoom::{Error, ErrorKind, Operation};
 use serde_json::{Map, Value};
 
 use super::held::HeldResult;
@@ -26,7 +26,7 @@ pub async fn operation(
 ) -> CallToolResult {
     let request = match args::request(op, arguments, &session.database) {
         Ok(request) => request,
-        Err(invalid) => return failure(&Error::InvalidInput(invalid)),
+        Err(invalid) => return failure(&Error::from(invalid)),
     };
     let client = &session.client;
     // A batched job checks every one of its requests and holds its whole
@@ -40,7 +40,7 @@ pub async fn operation(
         Ok(answer) => answer,
         // An operation that returns one object and found nothing: an empty
         // result, as on the command line, not a failure.
-        Err(Error::NoData { .. }) => {
+        Err(error) if matches!(error.kind(), ErrorKind::NoData) => {
             output::empty_envelope(op, client.units().remaining.unwrap_or(0))
         }
         Err(error) => {
@@ -63,11 +63,11 @@ pub async fn operation(
 /// never holds the key) and, for a refusal over the budget, what is left of it.
 pub fn failure(error: &Error) -> CallToolResult {
     let mut text = error.to_string();
-    if let Error::OverBudget {
+    if let ErrorKind::OverBudget {
         budget,
         budget_left,
         ..
-    } = error
+    } = error.kind()
     {
         text.push_str(&format!(
             ". Nothing was sent. The session's budget is {budget} units and {budget_left} are left; `{}` gives a call's cost before sending, `{}` the session's spending. Ask for fewer items or rows, or start the server with a larger --budget.",

@@ -18,7 +18,7 @@ pub fn estimate(session: &Session, arguments: Option<&Map<String, Value>>) -> Ca
     let empty = Map::new();
     let arguments = arguments.unwrap_or(&empty);
     let refuse = |param: &str, value: &Value, problem: String| {
-        failure(&Error::InvalidInput(InvalidInput {
+        failure(&Error::from(InvalidInput {
             operation: ESTIMATE.into(),
             param: param.into(),
             value: shown(value),
@@ -59,7 +59,7 @@ pub fn estimate(session: &Session, arguments: Option<&Map<String, Value>>) -> Ca
     };
     let request = match args::request(op, call_arguments, &session.database) {
         Ok(request) => request,
-        Err(invalid) => return failure(&Error::InvalidInput(invalid)),
+        Err(invalid) => return failure(&Error::from(invalid)),
     };
     let client = &session.client;
     let (requests, estimate) = if op.batch_param().is_some() {
@@ -98,7 +98,7 @@ pub fn estimate(session: &Session, arguments: Option<&Map<String, Value>>) -> Ca
 /// `usage`: what the session has spent, and its budget.
 pub fn usage(session: &Session, arguments: Option<&Map<String, Value>>) -> CallToolResult {
     if let Some((name, value)) = arguments.and_then(|a| a.iter().next()) {
-        return failure(&Error::InvalidInput(InvalidInput {
+        return failure(&Error::from(InvalidInput {
             operation: super::tools::USAGE.into(),
             param: name.clone(),
             value: shown(value),
@@ -127,7 +127,7 @@ fn budget(session: &Session) -> (Option<i64>, Option<i64>) {
 pub fn more(session: &Session, arguments: Option<&Map<String, Value>>) -> CallToolResult {
     let (id, held, offset, limit) = match more_arguments(session, arguments) {
         Ok(read) => read,
-        Err(invalid) => return failure(&Error::InvalidInput(invalid)),
+        Err(invalid) => return failure(&Error::from(invalid)),
     };
     let total = envelope::total(held.shape, &held.response);
     let shown_items = envelope::window(held.shape, &held.response, offset, limit);

@@ -1,0 +1,334 @@
+//! Batched jobs: a request of any size split into the fewest requests the
+//! operation accepts, sent under the rate limits with at most
+//! [`BATCH_CONCURRENCY`] in flight, and merged back into one result.
+//!
+//! Batchable operations have a list parameter with the `input` role and a
+//! `max_items` limit: [`Operation::batch_param`]. A job's inputs are
+//! deduplicated (first occurrence wins, compared after trimming; the exact
+//! text of that occurrence is sent), split into the fewest requests of at most
+//! `max_items` values ([`Request::batches`]) and merged into one result
+//! ([`Merge`]): rows back in input order, matched by their key field. Nothing
+//! here names an action.
+
+use std::future::Future;
+use std::sync::Arc;
+
+use futures_util::stream::{FuturesUnordered, StreamExt};
+use serde::de::DeserializeOwned;
+
+use super::Client;
+use super::merge::{InputOrder, Merge};
+use crate::Envelope;
+use crate::answers::Answers;
+use crate::error::{Error, ErrorKind};
+use crate::partial::{Missing, Partial};
+use crate::request::Request;
+use crate::table::{Operation, Param, RecordInfo, Role};
+use crate::units::{Estimate, JobHold};
+
+/// Requests of one batched job in flight at once. Each request also waits for
+/// its operation's rate-limit slot, so this only bounds the parallelism within
+/// the per-minute figure.
+pub const BATCH_CONCURRENCY: usize = 2;
+
+impl Operation {
+    /// The list parameter a batched job splits: the operation's list input
+    /// (role `input`) with a `max_items` limit. `None` when there is none.
+    pub fn batch_param(&self) -> Option<&'static Param> {
+        self.param_with(Role::Input)
+            .filter(|p| p.list && p.max_items.is_some())
+    }
+
+    /// The field of the response record that names a row's input: the
+    /// record's `key` in `records` (the spec's records).
+    pub(crate) fn key_field(&self, records: &[RecordInfo]) -> Option<&'static str> {
+        records
+            .iter()
+            .find(|r| r.name == self.response.payload)?
+            .key
+    }
+}
+
+/// Values without repeats: the first occurrence of each trimmed value, as given.
+fn dedupe(values: &[String]) -> Vec<String> {
+    let mut seen = std::collections::HashSet::new();
+    values
+        .iter()
+        .filter(|v| seen.insert(v.trim().to_owned()))
+        .cloned()
+        .collect()
+}
+
+impl Request {
+    /// The requests a batched job sends for this one: the values of the
+    /// operation's batch parameter ([`Operation::batch_param`]) without repeats
+    /// (the first occurrence of each trimmed value, sent as given), split into
+    /// the fewest chunks of at most `max_items` values. A request of an operation
+    /// that does not batch, or without values for the parameter, is its own only
+    /// batch. Not validated: each batch is checked when estimated or sent.
+    pub fn batches(&self) -> Vec<Request> {
+        let op = self.operation();
+        let Some((param, values)) = op.batch_param().and_then(|p| Some((p, self.get(p.wire)?)))
+        else {
+            return vec![self.clone()];
+        };
+        let unique = dedupe(values);
+        let size = param.max_items.map_or(usize::MAX, |m| {
+            usize::try_from(m.value.max(1)).unwrap_or(usize::MAX)
+        });
+        if unique.len() <= size {
+            let mut only = self.clone();
+            only.set(param.wire, unique);
+            return vec![only];
+        }
+        unique
+            .chunks(size)
+            .map(|chunk| {
+                let mut batch = self.clone();
+                batch.set(param.wire, chunk.to_vec());
+                batch
+            })
+            .collect()
+    }
+}
+
+impl Client {
+    /// Send a request of any size as a batched job and merge the results into
+    /// one typed result `T` (`Vec` of a record, or [`ByKey`](crate::ByKey)).
+    ///
+    /// The inputs of the operation's batch parameter are deduplicated and split
+    /// into the fewest requests ([`Request::batches`]); every request is
+    /// validated and the whole job's maximum estimate held against the budget
+    /// from before the first is sent until the job ends ([`ErrorKind::OverBudget`]
+    /// when it does not fit: nothing sent). Requests go
+    /// under the rate limits, at most [`BATCH_CONCURRENCY`] at once. The merged
+    /// envelope has the rows in input order (matched back by their key field:
+    /// the service may reorder them), `result_rows` and `units_used` summed over
+    /// the requests and `units_remaining` the latest balance reported (the lowest
+    /// of the answers: requests in flight together may be charged in any order); a batch
+    /// answered "no data found" adds nothing, and `no_data` is set only when
+    /// every batch was.
+    ///
+    /// The first failing request stops the job: nothing more is sent, and the
+    /// requests already in flight are awaited (the service may have charged
+    /// them). When some requests were answered, the error is
+    /// [`ErrorKind::Partial`]: it holds their merged result (rows in input order,
+    /// units summed), the inputs without an answer and the error that stopped
+    /// the job. When none was, it is that error itself. Under
+    /// [`RateLimitMode::Refuse`](crate::RateLimitMode::Refuse), a job that needs
+    /// more requests than the operation has slots left stops at the first one
+    /// refused.
+    pub async fn execute_batched<T: DeserializeOwned + Merge + Send + Sync + 'static>(
+        &self,
+        request: Request,
+    ) -> Result<Envelope<T>, Error> {
+        self.execute_batched_with(request, |_, _| {}).await
+    }
+
+    /// Like [`execute_batched`](Self::execute_batched), calling
+    /// `on_batch(done, total)` as each request of the job is answered (`done`
+    /// counts them, whatever their order), for a progress display.
+    pub async fn execute_batched_with<T: DeserializeOwned + Merge + Send + Sync + 'static>(
+        &self,
+        request: Request,
+        on_batch: impl FnMut(usize, usize) + Send,
+    ) -> Result<Envelope<T>, Error> {
+        self.run_batched(request, on_batch, |batch, job| {
+            self.execute_in::<T>(batch, job)
+        })
+        .await
+    }
+
+    /// Like [`execute_batched_with`](Self::execute_batched_with), for any
+    /// operation: each batch is decoded as with
+    /// [`execute_json`](Self::execute_json) and the `response`s merged as JSON
+    /// (arrays in input order by the key field's member, objects joined).
+    pub async fn execute_json_batched(
+        &self,
+        request: Request,
+        on_batch: impl FnMut(usize, usize) + Send,
+    ) -> Result<Envelope<serde_json::Value>, Error> {
+        self.run_batched(request, on_batch, |batch, job| {
+            self.execute_json_in(batch, job)
+        })
+        .await
+    }
+
+    async fn run_batched<T, F>(
+        &self,
+        request: Request,
+        mut on_batch: impl FnMut(usize, usize) + Send,
+        send: impl Fn(Request, Arc<JobHold>) -> F,
+    ) -> Result<Envelope<T>, Error>
+    where
+        T: Merge + Send + Sync + 'static,
+        F: Future<Output = Result<Envelope<T>, Error>>,
+    {
+        let op = request.operation();
+        let batches = request.batches();
+        let total = batches.len();
+        let estimate = batches.iter().try_fold(Estimate::ZERO, |sum, batch| {
+            Ok::<_, Error>(sum.plus(self.estimate(batch)?))
+        })?;
+        let what = match total {
+            1 => op.label(),
+            n => format!("{} ({n} requests)", op.label()),
+        };
+        // Held until the job ends, when this is dropped.
+        let job = self.hold_job(&what, estimate)?;
+
+        let order = match op.batch_param() {
+            Some(param) => {
+                let inputs: Vec<String> = batches
+                    .iter()
+                    .flat_map(|b| b.get(param.wire).unwrap_or_default().iter().cloned())
+                    .collect();
+                InputOrder::new(&inputs, op.key_field(self.inner.records))
+            }
+            None => InputOrder::default(),
+        };
+
+        // Each batch's answer, kept in its slot: they come in any order, and
+        // are merged in batch order.
+        let mut slots: Vec<Option<Envelope<T>>> = Vec::with_capacity(total);
+        slots.resize_with(total, || None);
+        let mut queue = batches.iter().cloned().enumerate();
+        let mut in_flight = FuturesUnordered::new();
+        let mut failures: Vec<(usize, Error)> = Vec::new();
+        let mut answered = 0;
+        loop {
+            // After a failure nothing more is started; the requests already in
+            // flight are awaited, since the service may have charged them.
+            while failures.is_empty() && in_flight.len() < BATCH_CONCURRENCY {
+                let Some((index, batch)) = queue.next() else {
+                    break;
+                };
+                let answer = send(batch, Arc::clone(&job));
+                in_flight.push(async move { (index, answer.await) });
+            }
+            let Some((index, result)) = in_flight.next().await else {
+                break;
+            };
+            match result {
+                Ok(envelope) => {
+                    answered += 1;
+                    on_batch(answered, total);
+                    if let Some(slot) = slots.get_mut(index) {
+                        *slot = Some(envelope);
+                    }
+                }
+                Err(error) => failures.push((index, error)),
+            }
+        }
+        let mut answers = Answers::new(total);
+        let mut unanswered = Vec::new();
+        for (index, slot) in slots.into_iter().enumerate() {
+            match slot {
+                Some(envelope) => answers.add(envelope),
+                None => unanswered.push(index),
+            }
+        }
+        let known_remaining = self.units().remaining.unwrap_or(0);
+        // The error that stopped the job is the first failure in input order.
+        failures.sort_by_key(|(index, _)| *index);
+        let Some((_, cause)) = failures.into_iter().next() else {
+            return Ok(answers.merge(&order, known_remaining));
+        };
+        if answers.answered() == 0 {
+            return Err(cause);
+        }
+        // The inputs without an answer, in input order: the batches are.
+        let param = op.batch_param().map_or("", |p| p.wire);
+        let values = unanswered
+            .iter()
+            .filter_map(|&i| batches.get(i)?.get(param))
+            .flatten()
+            .cloned()
+            .collect();
+        let missing = Missing {
+            param,
+            values,
+            requests: unanswered.len(),
+        };
+        let received = answers.merge(&order, known_remaining);
+        let partial = Partial::new(op.label(), received, total, missing, cause);
+        Err(Error::new(
+            op.label(),
+            ErrorKind::Partial(Box::new(partial)),
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::operations::{OPERATIONS, RECORDS};
+
+    fn op(group: &str, action: &str) -> &'static Operation {
+        Operation::find(group, action).unwrap()
+    }
+
+    #[test]
+    fn batchable_and_paged_operations_come_from_the_table() {
+        let batchable: Vec<String> = OPERATIONS
+            .iter()
+            .filter_map(|o| Some(format!("{} {}", o.label(), o.batch_param()?.wire)))
+            .collect();
+        assert_eq!(
+            batchable,
+            [
+                "domains metrics domain",
+                "domains metricshistory domain",
+                "domains authority domain",
+                "domains niches domain",
+                "domains competitor domain",
+                "urls metrics url",
+                "keywords metrics keyword",
+                "keywords serp keyword",
+            ]
+        );
+        let paged: Vec<String> = OPERATIONS
+            .iter()
+            .filter_map(|o| {
+                let p = o.paging()?;
+                Some(format!("{} {} {}", o.label(), p.offset.wire, p.limit.wire))
+            })
+            .collect();
+        assert_eq!(
+            paged,
+            [
+                "domains keywords offset limit",
+                "domains aikeywords offset limit"
+            ]
+        );
+    }
+
+    #[test]
+    fn key_fields_come_from_the_spec() {
+        let metrics = op("domains", "metrics");
+        assert_eq!(metrics.key_field(RECORDS), Some("domain"));
+        let keywords = op("keywords", "metrics");
+        assert_eq!(keywords.key_field(RECORDS), Some("keyword"));
+        let urls = op("urls", "metrics");
+        assert_eq!(urls.key_field(RECORDS), Some("url"));
+    }
+
+    #[test]
+    fn batches_dedupe_after_trimming_and_keep_the_first_text() {
+        let mut request = Request::new(op("keywords", "metrics"), None);
+        let mut values: Vec<String> = (0..250).map(|i| format!("kw {i}")).collect();
+        values.insert(3, " kw 7 ".into());
+        values.push("kw 0".into());
+        request.set("keyword", values);
+        let batches = request.batches();
+        assert_eq!(batches.len(), 3);
+        let sizes: Vec<usize> = batches
+            .iter()
+            .map(|b| b.get("keyword").unwrap().len())
+            .collect();
+        assert_eq!(sizes, [100, 100, 50]);
+        let first = batches[0].get("keyword").unwrap();
+        assert_eq!(first[3], " kw 7 ");
+        assert!(!first[4..].iter().any(|v| v == "kw 7"));
+    }
+}

@@ -1,0 +1,290 @@
+//! One call: a generic request validated, priced against the budget, sent
+//! under the rate limits with retries, and decoded into a typed result. Every
+//! entry point (the generated builders' `send`, batched and paged jobs) ends
+//! here.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use reqwest::header::HeaderMap;
+use serde::de::DeserializeOwned;
+use tracing::Instrument;
+
+use super::{Client, REDACTED};
+use crate::Envelope;
+use crate::decode::{decode_rows, decode_typed};
+use crate::error::{Error, ErrorKind};
+use crate::request::{Request, encode_value, push_query};
+use crate::retry::{Decision, Outcome};
+use crate::table::Operation;
+use crate::units::{Estimate, JobHold, Ledger, estimate};
+
+/// A request checked and ready to go.
+struct Prepared {
+    op: &'static Operation,
+    database: String,
+    url: String,
+    estimate: Estimate,
+}
+
+impl Client {
+    /// The cost range of a request, from the spec's figures, without sending it.
+    /// Validates first, so an invalid request gives its error here.
+    pub fn estimate(&self, request: &Request) -> Result<Estimate, Error> {
+        Ok(self.prepare(request)?.estimate)
+    }
+
+    /// The URL a request would be sent to, with the key shown as `<redacted>`.
+    /// Validates first, so an invalid request gives its error here.
+    pub fn redacted_url(&self, request: &Request) -> Result<String, Error> {
+        let op = request.operation();
+        let query = request.validate(self.inner.service, self.inner.database)?;
+        Ok(self.url(op, &query, REDACTED))
+    }
+
+    fn url(&self, op: &Operation, query: &[(&str, String)], key: &str) -> String {
+        let key = if key == REDACTED {
+            key.to_owned()
+        } else {
+            encode_value(key)
+        };
+        let service = self.inner.service;
+        let mut url = format!(
+            "{}{}?{}={key}&",
+            self.inner.base_url, op.path, service.key.wire
+        );
+        push_query(&mut url, query, service.list_separator);
+        url
+    }
+
+    fn prepare(&self, request: &Request) -> Result<Prepared, Error> {
+        let op = request.operation();
+        let service = self.inner.service;
+        let query = request.validate(service, self.inner.database)?;
+        let database = query
+            .iter()
+            .find(|(wire, _)| *wire == service.database.wire)
+            .map_or_else(|| self.inner.database.to_owned(), |(_, db)| db.clone());
+        Ok(Prepared {
+            op,
+            database,
+            url: self.url(op, &query, &self.inner.key.0),
+            estimate: estimate(op, &query, service.list_separator),
+        })
+    }
+
+    /// Validate, send and decode a request into the typed result `T`. Generated
+    /// builders call this; it is public for tools that build requests from the
+    /// operation table.
+    ///
+    /// "No data found!" gives an empty result for list and map operations
+    /// ([`Envelope::no_data`] is then `true`) and [`ErrorKind::NoData`] for operations
+    /// that return one object.
+    pub async fn execute<T: DeserializeOwned>(
+        &self,
+        request: Request,
+    ) -> Result<Envelope<T>, Error> {
+        self.call(request, decode_typed::<T>, None).await
+    }
+
+    /// Like [`execute`](Self::execute), for any operation: the body is decoded as
+    /// the operation's typed result and its `response` re-encoded as JSON with the
+    /// API's field names.
+    pub async fn execute_json(
+        &self,
+        request: Request,
+    ) -> Result<Envelope<serde_json::Value>, Error> {
+        let op = request.operation();
+        self.call(request, op.decode, None).await
+    }
+
+    /// [`execute`](Self::execute) for an operation that answers a list of rows:
+    /// the same result, decoded with the rows' `Vec` reserved from the
+    /// envelope's `ResultRows` (bounded by the body's size) rather than grown by
+    /// doubling, which keeps the peak memory of a large page near the size of
+    /// its rows. Generated builders of list operations call this.
+    pub async fn execute_rows<R: DeserializeOwned>(
+        &self,
+        request: Request,
+    ) -> Result<Envelope<Vec<R>>, Error> {
+        self.call(request, decode_rows::<R>, None).await
+    }
+
+    /// [`execute_rows`](Self::execute_rows) for a page of a job, reserving from
+    /// its hold.
+    pub(crate) async fn execute_rows_in<R: DeserializeOwned>(
+        &self,
+        request: Request,
+        job: Arc<JobHold>,
+    ) -> Result<Envelope<Vec<R>>, Error> {
+        self.call(request, decode_rows::<R>, Some(&job)).await
+    }
+
+    /// [`execute`](Self::execute) for a call of a job, reserving from its hold.
+    pub(crate) async fn execute_in<T: DeserializeOwned>(
+        &self,
+        request: Request,
+        job: Arc<JobHold>,
+    ) -> Result<Envelope<T>, Error> {
+        self.call(request, decode_typed::<T>, Some(&job)).await
+    }
+
+    /// [`execute_json`](Self::execute_json) for a call of a job, reserving from
+    /// its hold.
+    pub(crate) async fn execute_json_in(
+        &self,
+        request: Request,
+        job: Arc<JobHold>,
+    ) -> Result<Envelope<serde_json::Value>, Error> {
+        let op = request.operation();
+        self.call(request, op.decode, Some(&job)).await
+    }
+
+    async fn call<T>(
+        &self,
+        request: Request,
+        decode: impl Fn(&Operation, u16, &[u8]) -> Result<Envelope<T>, Error>,
+        job: Option<&JobHold>,
+    ) -> Result<Envelope<T>, Error> {
+        let prepared = self.prepare(&request)?;
+        let span = tracing::info_span!(
+            "seozoom.call",
+            operation = %prepared.op.label(),
+            db = %prepared.database,
+            status = tracing::field::Empty,
+            attempts = tracing::field::Empty,
+            units_used = tracing::field::Empty,
+            units_remaining = tracing::field::Empty,
+            latency_ms = tracing::field::Empty,
+        );
+        async {
+            let started = Instant::now();
+            let ledger = &self.inner.ledger;
+            ledger.admit(&prepared.op.label(), prepared.estimate)?;
+            let reservation =
+                ledger.reserve_in(job, &prepared.op.label(), prepared.estimate.max)?;
+            let result = self.send(&prepared).await.and_then(|(status, body)| {
+                tracing::Span::current().record("status", status);
+                decode(prepared.op, status, &body)
+            });
+            let span = tracing::Span::current();
+            span.record("latency_ms", started.elapsed().as_millis() as u64);
+            match result {
+                Ok(mut envelope) => {
+                    let reported = (!envelope.no_data).then_some(envelope.units_remaining);
+                    reservation.settle(envelope.units_used, reported);
+                    if envelope.no_data {
+                        envelope.units_remaining = self.units().remaining.unwrap_or(0);
+                    }
+                    span.record("units_used", envelope.units_used);
+                    span.record("units_remaining", envelope.units_remaining);
+                    Ok(envelope)
+                }
+                Err(error) => {
+                    let error = self.inner.key.hide(error);
+                    tracing::debug!(%error, "call failed");
+                    Err(error)
+                }
+            }
+        }
+        .instrument(span)
+        .await
+    }
+
+    /// Send with rate limiting and retries; the status and body of the last attempt.
+    ///
+    /// When the client refuses rather than waits for a rate-limit slot, a retry that
+    /// finds none ends the call with the answer it has: the call was sent, so it
+    /// must not be reported as refused.
+    async fn send(&self, prepared: &Prepared) -> Result<(u16, Vec<u8>), Error> {
+        let op = prepared.op;
+        let mut previous = None;
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            if let Err(refused) = self.inner.rate_limits.acquire(op).await {
+                return previous.unwrap_or(Err(refused));
+            }
+            tracing::Span::current().record("attempts", attempt);
+            let attempted = self.attempt(op, &prepared.url).await;
+            let outcome = match &attempted {
+                Ok((status, headers, _)) => Outcome::Answered {
+                    status: *status,
+                    headers,
+                },
+                Err(error) => match error.kind() {
+                    ErrorKind::Transport { timeout, .. } => Outcome::Failed { timeout: *timeout },
+                    _ => return attempted.map(|(status, _, body)| (status, body)),
+                },
+            };
+            let decision = self.inner.retry.decide(attempt, &outcome);
+            let timed_out = matches!(outcome, Outcome::Failed { timeout: true });
+            let result = attempted.map(|(status, _, body)| (status, body));
+            match decision {
+                Decision::RetryAfter(delay) => {
+                    let delay_ms = delay.as_millis() as u64;
+                    tracing::debug!(attempt, timed_out, delay_ms, "retrying");
+                    previous = Some(result);
+                    tokio::time::sleep(delay).await;
+                }
+                Decision::Accept | Decision::Stop => return result,
+            }
+        }
+    }
+
+    /// One attempt: status, headers and body, or a transport error without the URL.
+    async fn attempt(&self, op: &Operation, url: &str) -> Result<(u16, HeaderMap, Vec<u8>), Error> {
+        // The key is hidden when the call returns ([`ApiKey::hide`]).
+        let transport = |e: reqwest::Error| {
+            let kind = ErrorKind::Transport {
+                timeout: e.is_timeout(),
+                message: error_chain(&e.without_url()),
+            };
+            Error::new(op.label(), kind)
+        };
+        let mut response = self.inner.http.get(url).send().await.map_err(transport)?;
+        let status = response.status().as_u16();
+        let headers = response.headers().clone();
+        let body = read_body(&mut response).await.map_err(transport)?;
+        Ok((status, headers, body))
+    }
+}
+
+/// The most a body's `Content-Length` may reserve up front (64 MiB); a longer
+/// body still arrives whole, growing the buffer as it comes.
+const MAX_RESERVED_BODY: u64 = 64 << 20;
+
+/// The whole body in one buffer, reserved from `Content-Length` when it is given.
+/// Each chunk is copied once as it arrives, so a large page is held once rather
+/// than as its chunks, then a joined copy, then a `Vec` copy of that.
+async fn read_body(response: &mut reqwest::Response) -> Result<Vec<u8>, reqwest::Error> {
+    let reserve = response
+        .content_length()
+        .unwrap_or(0)
+        .min(MAX_RESERVED_BODY);
+    let mut body = Vec::with_capacity(usize::try_from(reserve).unwrap_or(0));
+    while let Some(chunk) = response.chunk().await? {
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body)
+}
+
+/// An error and its sources, on one line.
+fn error_chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(e) = source {
+        text.push_str(": ");
+        text.push_str(&e.to_string());
+        source = e.source();
+    }
+    text
+}
+
+impl Client {
+    /// The units ledger shared by this client and its clones (for bulk jobs,
+    /// which hold a whole job's estimate against the budget while they run).
+    pub(super) fn ledger(&self) -> &Arc<Ledger> {
+        &self.inner.ledger
+    }
+}

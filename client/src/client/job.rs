@@ -1,0 +1,69 @@
+//! Bulk jobs as a whole: what one costs before it is sent
+//! ([`Client::estimate_job`]), and its hold on the budget while it runs.
+
+use std::sync::Arc;
+
+use super::Client;
+use super::pages::plan_pages;
+use crate::error::Error;
+use crate::request::Request;
+use crate::units::{Estimate, JobHold};
+
+/// A bulk job whose whole cost [`Client::estimate_job`] gives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Job {
+    /// The request's batches ([`Request::batches`]), as
+    /// [`Client::execute_batched`] sends them.
+    Batched,
+    /// The pages [`Client::pages`] fetches with this page size and row cap.
+    Pages {
+        /// Rows per request (the limit parameter of every page but a last,
+        /// smaller one).
+        page_size: i64,
+        /// The most rows wanted; `None` pages until a short page.
+        max_rows: Option<usize>,
+    },
+}
+
+impl Client {
+    /// The whole cost range of a bulk job, from the spec's figures, before
+    /// anything is sent: the sum of the estimates of its batches, or of its
+    /// pages. Every request of the job is validated first, so an invalid one
+    /// gives its error here.
+    ///
+    /// A paged job without a row cap has no finite maximum: its `max` is
+    /// `i64::MAX`.
+    pub fn estimate_job(&self, request: &Request, job: Job) -> Result<Estimate, Error> {
+        match job {
+            Job::Batched => request
+                .batches()
+                .iter()
+                .try_fold(Estimate::ZERO, |sum, batch| {
+                    Ok(sum.plus(self.estimate(batch)?))
+                }),
+            Job::Pages {
+                page_size,
+                max_rows,
+            } => {
+                let plan = plan_pages(request, page_size, max_rows)?;
+                self.estimate_pages(request, &plan)
+            }
+        }
+    }
+
+    /// Hold a job's maximum estimate against the budget until the job ends, or
+    /// refuse the job when it exceeds what is left. The job's requests reserve
+    /// from the hold, so other calls and jobs on this client and its clones
+    /// cannot take what the job was admitted with.
+    pub(super) fn hold_job(&self, what: &str, estimate: Estimate) -> Result<Arc<JobHold>, Error> {
+        self.ledger().admit(what, estimate)?;
+        // No finite budget covers an unbounded job: the ledger refuses it; the
+        // name says how to bound it.
+        let what = match estimate.max {
+            i64::MAX => format!("{what} (no row cap: give one to bound the cost)"),
+            _ => what.to_owned(),
+        };
+        self.ledger().hold_job(&what, estimate.max).map(Arc::new)
+    }
+}

@@ -1,0 +1,329 @@
+//! `Client`: the struct, its configuration ([`ClientBuilder`]) and the key.
+//!
+//! What a client does is grouped by concern, one file each:
+//! - `call`: one call, from a generic request to a typed result, with
+//!   validation, the budget, rate limits and retries;
+//! - `batch` (with `merge`): a request of any size as a batched job;
+//! - `pages`: the rows of a paged operation as a stream;
+//! - `job`: a bulk job's cost and its hold on the budget.
+//!
+//! The API key travels in the query string, so it is kept in a type whose `Debug`
+//! is redacted, transport errors are stripped of their URL, every error is
+//! scrubbed of the key before it leaves the client ([`ApiKey::hide`]), and
+//! tracing spans never see the URL.
+
+mod batch;
+mod call;
+mod job;
+mod merge;
+mod pages;
+
+use std::fmt;
+use std::net::IpAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+pub use batch::BATCH_CONCURRENCY;
+pub use job::Job;
+pub use merge::{InputOrder, Merge, Row};
+pub use pages::Paging;
+
+use crate::error::{ConfigError, Error, ErrorKind};
+use crate::operations::{OPERATIONS, RECORDS, SERVICE};
+use crate::request::encode_value;
+use crate::retry::RetryPolicy;
+use crate::table::{RecordInfo, Service};
+use crate::transport::{RateLimitMode, RateLimits};
+use crate::units::{Ledger, Units};
+
+/// Environment variable read by [`Client::from_env`].
+pub const API_KEY_ENV: &str = "SEOZOOM_API_KEY";
+
+/// Default time allowed to open a connection.
+pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+/// Default time allowed for one attempt of a call, body included.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// What replaces the key wherever text could show it.
+const REDACTED: &str = "<redacted>";
+
+/// The API key. Its `Debug` never shows it.
+#[derive(Clone, PartialEq, Eq)]
+struct ApiKey(String);
+
+impl fmt::Debug for ApiKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "ApiKey({REDACTED})")
+    }
+}
+
+impl ApiKey {
+    /// `text` with the key (plain or percent-encoded) replaced.
+    fn scrub(&self, text: &str) -> String {
+        text.replace(&self.0, REDACTED)
+            .replace(&encode_value(&self.0), REDACTED)
+    }
+
+    /// The error with the key hidden in every text it took from outside: what
+    /// every error the client returns goes through.
+    fn hide(&self, error: Error) -> Error {
+        error.map_text(|text| self.scrub(text))
+    }
+}
+
+/// What clones of a client share. The spec's tables are handed to the
+/// client here, once; the runtime reads them from the client.
+struct Inner {
+    service: &'static Service,
+    records: &'static [RecordInfo],
+    http: reqwest::Client,
+    key: ApiKey,
+    base_url: String,
+    database: &'static str,
+    retry: RetryPolicy,
+    rate_limits: RateLimits,
+    ledger: Arc<Ledger>,
+}
+
+/// A client of the SEOZoom API v2. Cheap to clone: clones share the connection
+/// pool, the rate limits and the units ledger.
+///
+/// ```no_run
+/// # async fn run() -> Result<(), seozoom::Error> {
+/// let client = seozoom::Client::from_env()?;
+/// let metrics = client.keywords().metrics(["scarpe running", "mutuo"]).send().await?;
+/// for row in &metrics.response {
+///     println!("{}: {}", row.keyword, row.search_volume);
+/// }
+/// println!("units used {}, remaining {}", metrics.units_used, metrics.units_remaining);
+/// # Ok(()) }
+/// ```
+#[derive(Clone)]
+pub struct Client {
+    inner: Arc<Inner>,
+}
+
+impl fmt::Debug for Client {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Client")
+            .field("key", &self.inner.key)
+            .field("base_url", &self.inner.base_url)
+            .field("database", &self.inner.database)
+            .field("retry", &self.inner.retry)
+            .field("units", &self.inner.ledger.snapshot())
+            .field("budget", &self.inner.ledger.budget())
+            .finish_non_exhaustive()
+    }
+}
+
+/// Configures a [`Client`].
+#[derive(Debug, Clone)]
+pub struct ClientBuilder {
+    key: Option<ApiKey>,
+    base_url: String,
+    database: Option<&'static str>,
+    connect_timeout: Duration,
+    timeout: Duration,
+    retry: RetryPolicy,
+    rate_limit: RateLimitMode,
+    rate_window: Duration,
+    budget: Option<i64>,
+}
+
+impl Default for ClientBuilder {
+    fn default() -> Self {
+        ClientBuilder {
+            key: None,
+            base_url: SERVICE.base_url.to_owned(),
+            database: None,
+            connect_timeout: DEFAULT_CONNECT_TIMEOUT,
+            timeout: DEFAULT_TIMEOUT,
+            retry: RetryPolicy::default(),
+            rate_limit: RateLimitMode::default(),
+            rate_window: Duration::from_secs(60),
+            budget: None,
+        }
+    }
+}
+
+impl ClientBuilder {
+    /// The API key.
+    pub fn api_key(mut self, key: impl Into<String>) -> Self {
+        self.key = Some(ApiKey(key.into()));
+        self
+    }
+
+    /// The service address without `/api/v2` (default `https://apiv2.seozoom.com`).
+    /// `http://` is accepted for loopback hosts only, since the key is in the query.
+    pub fn base_url(mut self, url: impl Into<String>) -> Self {
+        self.base_url = url.into();
+        self
+    }
+
+    /// Default database as wire text; the typed setter is `db`.
+    pub(crate) fn database(mut self, database: &'static str) -> Self {
+        self.database = Some(database);
+        self
+    }
+
+    /// Time allowed to open a connection (default 10 s).
+    pub fn connect_timeout(mut self, timeout: Duration) -> Self {
+        self.connect_timeout = timeout;
+        self
+    }
+
+    /// Time allowed for one attempt of a call, body included (default 60 s).
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// Retry policy (default [`RetryPolicy::default`]; [`RetryPolicy::none`] for none).
+    pub fn retry(mut self, policy: RetryPolicy) -> Self {
+        self.retry = policy;
+        self
+    }
+
+    /// What to do when an operation's requests-per-minute figure is used up
+    /// (default: wait).
+    pub fn rate_limit(mut self, mode: RateLimitMode) -> Self {
+        self.rate_limit = mode;
+        self
+    }
+
+    /// The period the spec's requests-per-minute figures apply to (default one
+    /// minute). Shorten it in tests; lengthen it to stay further below the service.
+    pub fn rate_window(mut self, window: Duration) -> Self {
+        self.rate_window = window;
+        self
+    }
+
+    /// A unit budget for the client and its clones: a call whose maximum estimated
+    /// cost exceeds what is left is refused before sending ([`ErrorKind::OverBudget`](crate::ErrorKind::OverBudget)).
+    /// What is left is the budget less the units spent, the maximum estimates of
+    /// calls in flight and what running bulk jobs hold for their remaining
+    /// requests.
+    pub fn budget(mut self, units: i64) -> Self {
+        self.budget = Some(units);
+        self
+    }
+
+    /// Build the client.
+    pub fn build(self) -> Result<Client, Error> {
+        let key = self
+            .key
+            .filter(|k| !k.0.trim().is_empty())
+            .ok_or(ConfigError::MissingKey { env: API_KEY_ENV })?;
+        let service = &SERVICE;
+        let base_url = check_base_url(&self.base_url).map_err(|e| key.hide(e))?;
+        let database = match self.database {
+            Some(db) => db,
+            None => service
+                .database
+                .default
+                .ok_or(ConfigError::NoDefaultDatabase)?,
+        };
+        let http = reqwest::Client::builder()
+            .connect_timeout(self.connect_timeout)
+            .timeout(self.timeout)
+            .user_agent(concat!("seozoom-rs/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|e| {
+                let message = e.without_url().to_string();
+                key.hide(ConfigError::Http { message }.into())
+            })?;
+        Ok(Client {
+            inner: Arc::new(Inner {
+                service,
+                records: RECORDS,
+                http,
+                key,
+                base_url,
+                database,
+                retry: self.retry,
+                rate_limits: RateLimits::new(OPERATIONS, self.rate_limit, self.rate_window),
+                ledger: Arc::new(Ledger::new(self.budget)),
+            }),
+        })
+    }
+}
+
+/// A URL as it may be shown: any query or fragment (where a pasted key would be) hidden.
+fn shown_url(url: &str) -> String {
+    match url.find(['?', '#']) {
+        Some(cut) => format!("{}?<hidden>", &url[..cut]),
+        None => url.to_owned(),
+    }
+}
+
+/// The base URL without a trailing slash; `http://` only towards loopback.
+fn check_base_url(url: &str) -> Result<String, Error> {
+    let shown = shown_url(url);
+    let parsed = reqwest::Url::parse(url).map_err(|e| ConfigError::NotAUrl {
+        url: shown.clone(),
+        reason: e.to_string(),
+    })?;
+    let loopback = match parsed.host() {
+        Some(url::Host::Domain(host)) => host.eq_ignore_ascii_case("localhost"),
+        Some(url::Host::Ipv4(ip)) => IpAddr::V4(ip).is_loopback(),
+        Some(url::Host::Ipv6(ip)) => IpAddr::V6(ip).is_loopback(),
+        None => false,
+    };
+    match parsed.scheme() {
+        "https" => {}
+        "http" if loopback => {}
+        "http" => {
+            return Err(Error::new_unscoped(ErrorKind::InsecureUrl { url: shown }));
+        }
+        other => {
+            return Err(ConfigError::UnsupportedScheme {
+                url: shown,
+                scheme: other.to_owned(),
+            }
+            .into());
+        }
+    }
+    if parsed.query().is_some() || parsed.fragment().is_some() {
+        return Err(ConfigError::QueryOrFragment { url: shown }.into());
+    }
+    Ok(url.trim_end_matches('/').to_owned())
+}
+
+impl Client {
+    /// A client with default settings and this key.
+    pub fn new(api_key: impl Into<String>) -> Result<Client, Error> {
+        Client::builder().api_key(api_key).build()
+    }
+
+    /// A client with default settings and the key in `SEOZOOM_API_KEY`.
+    pub fn from_env() -> Result<Client, Error> {
+        let key =
+            std::env::var(API_KEY_ENV).map_err(|_| ConfigError::KeyNotSet { env: API_KEY_ENV })?;
+        Client::new(key)
+    }
+
+    /// A builder for the other settings.
+    pub fn builder() -> ClientBuilder {
+        ClientBuilder::default()
+    }
+
+    /// The base URL in use.
+    pub fn base_url(&self) -> &str {
+        &self.inner.base_url
+    }
+
+    /// The default database (wire text).
+    pub fn default_database(&self) -> &'static str {
+        self.inner.database
+    }
+
+    /// Units used by this client and its clones, and the last known balance.
+    pub fn units(&self) -> Units {
+        self.inner.ledger.snapshot()
+    }
+
+    /// The unit budget, if one is set.
+    pub fn budget(&self) -> Option<i64> {
+        self.inner.ledger.budget()
+    }
+}

@@ -1,0 +1,408 @@
+//! Paged jobs: the rows of an `offset`/`limit` operation streamed page by
+//! page ([`Client::pages`]), with the whole job's cost estimated and held
+//! against the budget before the first request.
+//!
+//! Paged operations have a parameter with the `offset` role and one with the
+//! `page_size` role: [`Operation::paging`]. Paging stops when a page comes
+//! back short or a row cap is reached. A rule that pins the offset to one
+//! value (`newentry`: offset must be 0) means the service does not page that
+//! query: one page is fetched. Nothing here names an action.
+
+use std::sync::Arc;
+
+use futures_core::Stream;
+use futures_util::future::BoxFuture;
+use futures_util::stream::{self, StreamExt};
+use serde::de::DeserializeOwned;
+
+use super::Client;
+use crate::error::{Error, InvalidInput};
+use crate::request::Request;
+use crate::table::{Operation, Param, Role};
+use crate::units::{Estimate, JobHold};
+
+/// The two parameters that page an operation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Paging {
+    /// Where a page starts (the parameter with the `offset` role).
+    pub offset: &'static Param,
+    /// Rows per page (the parameter with the `page_size` role).
+    pub limit: &'static Param,
+}
+
+impl Operation {
+    /// The parameters that page the operation: the ones with the `offset` and
+    /// `page_size` roles. `None` when it has not both.
+    pub fn paging(&self) -> Option<Paging> {
+        Some(Paging {
+            offset: self.param_with(Role::Offset)?,
+            limit: self.param_with(Role::PageSize)?,
+        })
+    }
+}
+
+impl Request {
+    /// The requests a paged job ([`Client::pages`]) with this page size and a
+    /// cap of `max_rows` rows sends at most, in order; fewer go out when a page
+    /// comes back short, and one when a rule pins the offset. For dry runs: the
+    /// requests are made lazily and not validated (each is checked when
+    /// estimated or sent).
+    pub fn pages(
+        &self,
+        page_size: i64,
+        max_rows: usize,
+    ) -> Result<impl Iterator<Item = Request> + '_, Error> {
+        let plan = plan_pages(self, page_size, Some(max_rows))?;
+        let (mut offset, mut fetched, mut done) = (plan.start, 0usize, false);
+        Ok(std::iter::from_fn(move || {
+            let limit = plan.next_limit(fetched);
+            if done || limit == 0 {
+                return None;
+            }
+            let page = plan.page(self, offset, limit);
+            done = plan.single;
+            fetched = fetched.saturating_add(usize::try_from(limit).unwrap_or(usize::MAX));
+            offset = offset.saturating_add(limit);
+            Some(page)
+        }))
+    }
+}
+
+/// How a paged job runs, from its request.
+#[derive(Debug, Clone)]
+pub(super) struct PagePlan {
+    paging: Paging,
+    /// Offset of the first page.
+    start: i64,
+    page_size: i64,
+    max_rows: Option<usize>,
+    /// The service does not page this query (a rule pins the offset): one page.
+    single: bool,
+}
+
+impl PagePlan {
+    /// The limit of the next page after `fetched` rows; 0 when the job is done.
+    fn next_limit(&self, fetched: usize) -> i64 {
+        let left = self.max_rows.map_or(i64::MAX, |cap| {
+            i64::try_from(cap.saturating_sub(fetched)).unwrap_or(i64::MAX)
+        });
+        self.page_size.min(left).max(0)
+    }
+
+    /// The request of one page.
+    fn page(&self, request: &Request, offset: i64, limit: i64) -> Request {
+        let mut page = request.clone();
+        page.one(self.paging.offset.wire, &offset);
+        page.one(self.paging.limit.wire, &limit);
+        page
+    }
+}
+
+/// Rows per full page and the number of full pages and the size of a last,
+/// smaller one, for a capped job.
+fn page_counts(page_size: i64, cap: usize) -> (u64, i64) {
+    let cap = u64::try_from(cap).unwrap_or(u64::MAX);
+    let size = page_size.max(1).unsigned_abs();
+    (cap / size, i64::try_from(cap % size).unwrap_or(0))
+}
+
+impl Client {
+    /// The rows of a paged operation ([`Operation::paging`]) as a stream, page by
+    /// page: each request asks for `page_size` rows (fewer for a last page that
+    /// reaches `max_rows`) from where the previous page ended, starting at the
+    /// request's own offset (its default when not set). The request's limit is
+    /// replaced by `page_size`. Paging stops when a page comes back short (or
+    /// "no data found"), or when `max_rows` rows have come; `None` sets no cap.
+    ///
+    /// When a rule of the operation pins the offset for this request (domains
+    /// `keywords` with `newentry`: the service does not page it), one page is
+    /// fetched.
+    ///
+    /// Before the first request, the pages are validated and the whole job's
+    /// maximum estimate ([`Job::Pages`](super::Job::Pages)) is held against the budget until the
+    /// last page (or until the stream is dropped); a job
+    /// without a row cap has no finite maximum, so under a budget it is refused.
+    /// A refusal or a failed page is the stream's last item.
+    ///
+    /// Pages are fetched one at a time (whether there is a next one depends on
+    /// the last), under the operation's rate limit.
+    pub fn pages<T>(
+        &self,
+        request: Request,
+        page_size: i64,
+        max_rows: Option<usize>,
+    ) -> impl Stream<Item = Result<T, Error>> + Send + Unpin + use<T>
+    where
+        T: DeserializeOwned + Send + 'static,
+    {
+        let fetch: Fetch<T> = |client, page, job| {
+            Box::pin(async move { Ok(client.execute_rows_in::<T>(page, job).await?.response) })
+        };
+        self.pager(request, page_size, max_rows, fetch)
+    }
+
+    /// Like [`pages`](Self::pages), for any paged operation: each row is decoded
+    /// as the operation's typed record, as with
+    /// [`execute_json`](Self::execute_json), and re-encoded as JSON with the
+    /// API's field names.
+    pub fn pages_json(
+        &self,
+        request: Request,
+        page_size: i64,
+        max_rows: Option<usize>,
+    ) -> impl Stream<Item = Result<serde_json::Value, Error>> + Send + Unpin + use<> {
+        let fetch: Fetch<serde_json::Value> = |client, page, job| {
+            Box::pin(async move {
+                Ok(match client.execute_json_in(page, job).await?.response {
+                    serde_json::Value::Array(rows) => rows,
+                    serde_json::Value::Null => Vec::new(),
+                    other => vec![other],
+                })
+            })
+        };
+        self.pager(request, page_size, max_rows, fetch)
+    }
+
+    fn pager<T: Send + 'static>(
+        &self,
+        request: Request,
+        page_size: i64,
+        max_rows: Option<usize>,
+        fetch: Fetch<T>,
+    ) -> impl Stream<Item = Result<T, Error>> + Send + Unpin + use<T> {
+        let pager = Pager {
+            client: self.clone(),
+            request,
+            page_size,
+            max_rows,
+            state: PagerState::Start,
+            fetch,
+            job: None,
+        };
+        stream::unfold(pager, Pager::step)
+            .flat_map(stream::iter)
+            .boxed()
+    }
+
+    pub(super) fn estimate_pages(
+        &self,
+        request: &Request,
+        plan: &PagePlan,
+    ) -> Result<Estimate, Error> {
+        // A full page is validated whatever the cap: the page size must be a
+        // limit the operation accepts.
+        let full_page = self.estimate(&plan.page(request, plan.start, plan.page_size))?;
+        let first = plan.next_limit(0);
+        if first == 0 {
+            return Ok(Estimate::ZERO);
+        }
+        let first_page = self.estimate(&plan.page(request, plan.start, first))?;
+        if plan.single {
+            return Ok(first_page);
+        }
+        let Some(cap) = plan.max_rows else {
+            return Ok(Estimate {
+                max: i64::MAX,
+                ..first_page
+            });
+        };
+        let (full, rest) = page_counts(plan.page_size, cap);
+        let full = i64::try_from(full).unwrap_or(i64::MAX);
+        let mut sum = Estimate {
+            min: full_page.min.saturating_mul(full),
+            max: full_page.max.saturating_mul(full),
+            unknown: full_page.unknown,
+        };
+        if rest > 0 {
+            sum = sum.plus(self.estimate(&plan.page(request, plan.start, rest))?);
+        }
+        Ok(sum)
+    }
+}
+
+/// How a paged job fetches the rows of one page.
+type Fetch<T> = fn(Client, Request, Arc<JobHold>) -> BoxFuture<'static, Result<Vec<T>, Error>>;
+
+/// Where a paged job stands.
+#[derive(Debug)]
+enum PagerState {
+    /// Not planned yet.
+    Start,
+    /// Fetching: the next offset and the rows so far.
+    Next {
+        plan: PagePlan,
+        offset: i64,
+        fetched: usize,
+    },
+    /// Nothing more to fetch.
+    Done,
+}
+
+struct Pager<T> {
+    client: Client,
+    request: Request,
+    page_size: i64,
+    max_rows: Option<usize>,
+    state: PagerState,
+    fetch: Fetch<T>,
+    /// The job's hold against the budget, from its start until its last page.
+    job: Option<Arc<JobHold>>,
+}
+
+impl<T> Pager<T> {
+    /// One page: its rows (or the error that ends the stream) and what follows.
+    async fn step(mut self) -> Option<(Vec<Result<T, Error>>, Self)> {
+        let (plan, offset, fetched) = match std::mem::replace(&mut self.state, PagerState::Done) {
+            PagerState::Done => return None,
+            PagerState::Next {
+                plan,
+                offset,
+                fetched,
+            } => (plan, offset, fetched),
+            PagerState::Start => match self.start() {
+                Ok((plan, job)) => {
+                    self.job = Some(job);
+                    let start = plan.start;
+                    (plan, start, 0)
+                }
+                Err(error) => return Some((vec![Err(error)], self)),
+            },
+        };
+        let limit = plan.next_limit(fetched);
+        if limit == 0 {
+            return None;
+        }
+        let page = plan.page(&self.request, offset, limit);
+        let job = self.job.clone()?;
+        let mut rows = match (self.fetch)(self.client.clone(), page, job).await {
+            Ok(rows) => rows,
+            Err(error) => {
+                self.job = None;
+                return Some((vec![Err(error)], self));
+            }
+        };
+        let asked = usize::try_from(limit).unwrap_or(usize::MAX);
+        let full = rows.len() >= asked;
+        rows.truncate(asked);
+        let fetched = fetched + rows.len();
+        let more = full && !plan.single && plan.next_limit(fetched) > 0;
+        if more {
+            self.state = PagerState::Next {
+                offset: offset.saturating_add(limit),
+                fetched,
+                plan,
+            };
+        } else {
+            // The job is done: what it held and did not spend is free again.
+            self.job = None;
+        }
+        Some((rows.into_iter().map(Ok).collect(), self))
+    }
+
+    /// Plan the job, validate it and hold its cost against the budget.
+    fn start(&self) -> Result<(PagePlan, Arc<JobHold>), Error> {
+        let plan = plan_pages(&self.request, self.page_size, self.max_rows)?;
+        let estimate = self.client.estimate_pages(&self.request, &plan)?;
+        let what = self.request.operation().label();
+        let job = self.client.hold_job(&what, estimate)?;
+        Ok((plan, job))
+    }
+}
+
+/// How a request of a paged operation is paged.
+pub(super) fn plan_pages(
+    request: &Request,
+    page_size: i64,
+    max_rows: Option<usize>,
+) -> Result<PagePlan, Error> {
+    let op = request.operation();
+    let Some(paging) = op.paging() else {
+        return Err(Error::from(InvalidInput {
+            operation: op.label(),
+            param: "(paging)".into(),
+            value: page_size.to_string(),
+            problem: "this operation does not page: it has no offset and limit parameters".into(),
+        }));
+    };
+    let value = |param: &Param| -> Option<String> {
+        match request.get(param.wire) {
+            Some([one]) => Some(one.clone()),
+            Some(_) => None,
+            None => param.default.map(str::to_owned),
+        }
+    };
+    let offset_text = value(paging.offset).unwrap_or_default();
+    let start = offset_text.trim().parse::<i64>().map_err(|_| {
+        Error::from(InvalidInput {
+            operation: op.label(),
+            param: paging.offset.wire.into(),
+            value: offset_text.clone(),
+            problem: "must be a whole number".into(),
+        })
+    })?;
+    let single = op.rules.iter().any(|rule| {
+        rule.require == paging.offset.wire
+            && rule.equal_to.is_some()
+            && op
+                .param(rule.if_param)
+                .and_then(&value)
+                .is_some_and(|v| v == rule.if_value)
+    });
+    Ok(PagePlan {
+        paging,
+        start,
+        page_size,
+        max_rows,
+        single,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn op(group: &str, action: &str) -> &'static Operation {
+        Operation::find(group, action).unwrap()
+    }
+
+    #[test]
+    fn the_pages_of_a_capped_job_cover_the_cap() {
+        let keywords = op("domains", "keywords");
+        let mut request = Request::new(keywords, None);
+        request.one("domain", &"example.it".to_owned());
+        request.one("type", &"best".to_owned());
+        request.one("offset", &40i64);
+        let pages: Vec<(String, String)> = request
+            .pages(10, 25)
+            .unwrap()
+            .map(|page| {
+                let get = |wire| page.get(wire).unwrap()[0].clone();
+                (get("offset"), get("limit"))
+            })
+            .collect();
+        let expected = [("40", "10"), ("50", "10"), ("60", "5")];
+        assert_eq!(pages, expected.map(|(o, l)| (o.to_owned(), l.to_owned())));
+        request.one("type", &"newentry".to_owned());
+        assert_eq!(request.pages(10, 25).unwrap().count(), 1);
+        let not_paged = Request::new(op("domains", "metrics"), None);
+        assert!(not_paged.pages(10, 25).is_err());
+    }
+
+    #[test]
+    fn a_pinned_offset_means_one_page() {
+        let keywords = op("domains", "keywords");
+        let mut request = Request::new(keywords, None);
+        request.one("domain", &"example.it".to_owned());
+        request.one("type", &"newentry".to_owned());
+        request.one("limit", &100i64);
+        assert!(plan_pages(&request, 10, None).unwrap().single);
+        request.one("type", &"best".to_owned());
+        let plan = plan_pages(&request, 10, Some(25)).unwrap();
+        assert!(!plan.single);
+        assert_eq!(
+            (plan.next_limit(0), plan.next_limit(20), plan.next_limit(25)),
+            (10, 5, 0)
+        );
+        assert_eq!(page_counts(10, 25), (2, 5));
+    }
+}
