@@ -37,6 +37,11 @@ pub fn check(op: &Operation, names: &[String]) -> Result<(), String> {
 /// Keep in each record of `response` only the members named, in the order
 /// named (`--format json`). A map response keeps its keys.
 pub fn filter_json(op: &Operation, response: &mut Value, names: &[String]) {
+    // A search-result list has no fields to pick: its columns are its
+    // results' positions and URLs, which JSON keeps as they are.
+    if !matches!(layout(op.response.payload), Payload::Record(_)) {
+        return;
+    }
     match (op.response.shape, response) {
         (Shape::Array, Value::Array(items)) => {
             for item in items {
@@ -181,6 +186,14 @@ mod tests {
             response,
             json!([{"niches": [{"name": "x"}], "domain": "a.it"}])
         );
+    }
+
+    #[test]
+    fn json_keeps_a_search_result_list_whole() {
+        let mut response = json!({"k": {"1": "a", "2": "b"}});
+        let names = ["keyword".to_owned(), "url".to_owned()];
+        filter_json(op("keywords", "serp"), &mut response, &names);
+        assert_eq!(response, json!({"k": {"1": "a", "2": "b"}}));
     }
 
     #[test]

@@ -148,8 +148,6 @@ pub struct Column {
     /// Whether it names the row's input: the top-level record's key, or the
     /// key of a map response.
     pub key: bool,
-    /// Whether it comes from a list of records nested in the row.
-    pub nested: bool,
 }
 
 impl Rows {
@@ -216,29 +214,14 @@ fn described_columns(layout: Payload, nested: bool) -> Vec<(String, Column)> {
                     Column {
                         field: Some(field),
                         key: !nested && record.key == Some(field.wire),
-                        nested,
                     },
                 )],
             })
             .collect(),
         Payload::Serp => SERP_COLUMNS
-            .map(|name| {
-                (
-                    name.to_owned(),
-                    Column {
-                        nested,
-                        ..Column::default()
-                    },
-                )
-            })
+            .map(|name| (name.to_owned(), Column::default()))
             .into(),
-        Payload::Opaque => vec![(
-            VALUE_COLUMN.into(),
-            Column {
-                nested,
-                ..Column::default()
-            },
-        )],
+        Payload::Opaque => vec![(VALUE_COLUMN.into(), Column::default())],
     }
 }
 
