@@ -38,6 +38,7 @@ pub(crate) mod opt {
     pub const DRY_RUN: &str = "option:dry-run";
     pub const MAX_ROWS: &str = "option:max-rows";
     pub const PORT: &str = "option:port";
+    pub const COLUMNS: &str = "option:columns";
 }
 
 /// Help heading of the options that come before the group.
@@ -66,6 +67,8 @@ pub enum Command {
     },
     /// Serve the Model Context Protocol (`seozoom mcp`).
     Mcp(crate::mcp::Options),
+    /// Print a completion script or the man page.
+    Print(crate::completions::Print),
 }
 
 /// Where a call goes.
@@ -91,6 +94,9 @@ pub struct Invocation {
     pub target: Target,
     /// How to print the result.
     pub format: Format,
+    /// `--columns`: these columns, in this order (checked against the
+    /// operation's columns).
+    pub columns: Option<Vec<String>>,
     /// A unit budget: a call that may cost more is refused.
     pub budget: Option<i64>,
     /// Print the requests and the cost estimate instead of sending anything.
@@ -306,10 +312,11 @@ fn action_command(op: &'static Operation) -> clap::Command {
     if let Some(paging) = op.paging() {
         command = command.arg(max_rows_arg(op, &paging));
     }
-    if let Some(rules) = rules_help(op) {
-        command = command.after_help(rules);
-    }
-    command
+    let example = crate::example::help(op);
+    command.after_help(match rules_help(op) {
+        Some(rules) => format!("{rules}\n\n{example}"),
+        None => example,
+    })
 }
 
 /// `--max-rows` of a paged operation ([`Operation::paging`]).
@@ -394,9 +401,16 @@ pub fn command() -> clap::Command {
         .arg(
             option(opt::FORMAT, "format")
                 .value_name("FORMAT")
-                .value_parser(["json", "csv", "table"])
+                .value_parser(Format::WORDS)
                 .default_value("table")
-                .help("Output: json (the envelope with the API's field names), csv or table"),
+                .help("Output: json (the envelope with the API's field names), ndjson (one JSON object per record), csv or table (fitted to the terminal; COLUMNS sets its width)"),
+        )
+        .arg(
+            option(opt::COLUMNS, "columns")
+                .value_name("NAME,...")
+                .value_delimiter(',')
+                .action(ArgAction::Append)
+                .help("Only these columns, in this order, by the names of the CSV header (wire names; `list.name` inside a nested list), in every format"),
         )
         .arg(
             option(opt::SANDBOX, "sandbox")
@@ -427,6 +441,7 @@ pub fn command() -> clap::Command {
                 ),
         )
         .subcommand(crate::mcp::subcommand())
+        .subcommands(crate::completions::subcommands())
 }
 
 /// Read a command line.
@@ -448,6 +463,9 @@ where
             port: group_matches.get_one::<u16>(opt::PORT).copied(),
         });
     }
+    if let Some(print) = crate::completions::read(group, group_matches) {
+        return Ok(Command::Print(print));
+    }
     if group == crate::mcp::COMMAND {
         return crate::mcp::read(&matches, group_matches)
             .map(Command::Mcp)
@@ -466,9 +484,13 @@ where
         ));
     };
     let mut stdin = std::io::stdin().lock();
-    invocation(op, &matches, action_matches, &mut stdin)
-        .map(Command::Call)
-        .map_err(|message| tree.error(clap::error::ErrorKind::Io, message))
+    let call = invocation(op, &matches, action_matches, &mut stdin)
+        .map_err(|message| tree.error(clap::error::ErrorKind::Io, message))?;
+    if let Some(columns) = &call.columns {
+        crate::columns::check(op, columns)
+            .map_err(|message| tree.error(clap::error::ErrorKind::InvalidValue, message))?;
+    }
+    Ok(Command::Call(call))
 }
 
 /// The values of a list file: one per line, trimmed, blank lines skipped.
@@ -586,15 +608,21 @@ fn invocation(
             base_url: string(opt::BASE_URL).unwrap_or_else(|| SERVICE.base_url.to_owned()),
         }
     };
-    let format = match string(opt::FORMAT).as_deref() {
-        Some("json") => Format::Json,
-        Some("csv") => Format::Csv,
-        _ => Format::Table,
-    };
+    let format = string(opt::FORMAT)
+        .as_deref()
+        .and_then(Format::from_word)
+        .unwrap_or(Format::Table);
+    let columns = action
+        .try_get_many::<String>(opt::COLUMNS)
+        .ok()
+        .flatten()
+        .or_else(|| root.get_many::<String>(opt::COLUMNS))
+        .map(|names| names.map(|name| name.trim().to_owned()).collect());
     Ok(Invocation {
         request,
         target,
         format,
+        columns,
         budget,
         dry_run: flag(opt::DRY_RUN),
         max_rows,

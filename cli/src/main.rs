@@ -4,6 +4,8 @@
 //! seozoom [OPTIONS] <GROUP> <ACTION> [PARAMS]
 //! seozoom sandbox [--port N]
 //! seozoom [OPTIONS] mcp [--http ADDR] [--max-result-rows N]
+//! seozoom completions bash|zsh|fish|powershell
+//! seozoom man
 //! ```
 //!
 //! The whole command tree (groups, actions, their aliases, parameter flags and
@@ -32,10 +34,14 @@
 #![forbid(unsafe_code)]
 
 mod cli;
+mod columns;
+mod completions;
+mod example;
 mod mcp;
 mod output;
 mod partial;
 mod sandbox;
+mod table_fit;
 
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -61,6 +67,7 @@ const DRY_RUN_KEY: &str = "dry-run";
 
 fn main() -> ExitCode {
     let command = match cli::parse(std::env::args_os()) {
+        Ok(Command::Print(print)) => return print_page(print),
         Ok(command) => command,
         // Help and version exit 0; usage errors exit 2.
         Err(error) => error.exit(),
@@ -79,6 +86,7 @@ fn main() -> ExitCode {
         Command::Call(invocation) => runtime.block_on(call(invocation)),
         Command::Sandbox { port } => runtime.block_on(serve_sandbox(port)),
         Command::Mcp(options) => runtime.block_on(mcp::serve(options)),
+        Command::Print(print) => return print_page(print),
     };
     ExitCode::from(code)
 }
@@ -138,6 +146,11 @@ async fn call(invocation: Invocation) -> u8 {
 
     let op = invocation.request.operation();
     let format = invocation.format;
+    let columns = invocation.columns.clone();
+    let view = output::View {
+        columns: columns.as_deref(),
+        width: table_fit::terminal_width(),
+    };
     let result = if let Some((page_size, max_rows)) = pages {
         fetch_pages(&client, invocation.request, page_size, max_rows).await
     } else if op.batch_param().is_some() {
@@ -162,21 +175,26 @@ async fn call(invocation: Invocation) -> u8 {
             .map_err(Failure::from)
     };
     match result {
-        Ok(envelope) => print_result(format, op, &envelope),
+        Ok(envelope) => print_result(format, &view, op, &envelope),
         Err(Failure::Error(error)) if matches!(error.kind(), ErrorKind::NoData) => {
             let envelope = output::empty_envelope(op, client.units().remaining.unwrap_or(0));
-            print_result(format, op, &envelope)
+            print_result(format, &view, op, &envelope)
         }
         Err(Failure::Error(error)) => report(&error),
-        Err(Failure::Stopped(stopped)) => print_stopped(format, op, &stopped),
+        Err(Failure::Stopped(stopped)) => print_stopped(format, &view, op, &stopped),
     }
 }
 
 /// A job that stopped part-way: its rows printed as a result, then what is
 /// missing and why on stderr; exit code 1 whatever the cause (requests were
 /// sent and charged).
-fn print_stopped(format: Format, op: &'static seozoom::Operation, stopped: &Stopped) -> u8 {
-    print_result(format, op, &stopped.received);
+fn print_stopped(
+    format: Format,
+    view: &output::View<'_>,
+    op: &'static seozoom::Operation,
+    stopped: &Stopped,
+) -> u8 {
+    print_result(format, view, op, &stopped.received);
     eprintln!(
         "error: {}: the job stopped part-way; the {} rows received are printed, and missing are {}",
         op.label(),
@@ -431,11 +449,16 @@ fn dry_run_client(invocation: &Invocation) -> Result<Client, Error> {
 /// Print an envelope in the chosen format; the exit code.
 fn print_result(
     format: Format,
+    view: &output::View<'_>,
     op: &'static seozoom::Operation,
     envelope: &seozoom::Envelope<serde_json::Value>,
 ) -> u8 {
     let mut stdout = std::io::stdout().lock();
-    let written = output::write(format, op, envelope, &mut stdout).and_then(|()| stdout.flush());
+    let written = output::write(format, op, envelope, view, &mut stdout)
+        .and_then(|note| stdout.flush().map(|()| note));
+    if let Ok(Some(note)) = &written {
+        eprintln!("{note}");
+    }
     if envelope.no_data {
         // The service reports no units with this answer.
         eprintln!("{}: no data found (not charged)", op.label());
@@ -446,13 +469,25 @@ fn print_result(
         );
     }
     match written {
-        Ok(()) => EXIT_OK,
+        Ok(_) => EXIT_OK,
         // A closed pipe (`| head`) is not a failure of the call.
         Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => EXIT_OK,
         Err(error) => {
             eprintln!("error: cannot write the result: {error}");
             EXIT_FAILED
         }
+    }
+}
+
+/// `seozoom completions SHELL`, `seozoom man`: print it; the exit code.
+fn print_page(print: completions::Print) -> ExitCode {
+    let mut stdout = std::io::stdout().lock();
+    match completions::write(print, &mut stdout).and_then(|()| stdout.flush()) {
+        Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => {
+            eprintln!("error: cannot write it: {error}");
+            ExitCode::from(EXIT_FAILED)
+        }
+        _ => ExitCode::from(EXIT_OK),
     }
 }
 

@@ -1,4 +1,4 @@
-//! Printing a result: the JSON envelope, or rows for CSV and tables.
+//! Printing a result: the JSON envelope, JSON lines, or rows for CSV and tables.
 //!
 //! Rows are laid out from the spec's records ([`seozoom::operations::RECORDS`]):
 //! one column per field in spec order, named by its wire name. A field holding a
@@ -6,12 +6,14 @@
 //! repeated on each, the inner columns prefixed with the field's name
 //! (`niches.name`). A map keyed by a parameter (keyword -> SERP) gets that
 //! parameter as its first column, and a SERP is one `position,url` line per result.
+//!
+//! `--columns` picks columns by these names ([`crate::columns`]); a table is
+//! made to fit the terminal ([`crate::table_fit`]).
 
 use std::io::{self, Write};
 
-use comfy_table::{ContentArrangement, Table, presets};
 use seozoom::operations::RECORDS;
-use seozoom::table::{FieldKind, RecordInfo, Shape};
+use seozoom::table::{FieldInfo, FieldKind, RecordInfo, Shape};
 use seozoom::{Envelope, Operation};
 use serde_json::Value;
 
@@ -20,49 +22,98 @@ use serde_json::Value;
 pub enum Format {
     /// The envelope as one JSON document, with the API's member names.
     Json,
+    /// One JSON object per record of the response, one per line.
+    Ndjson,
     /// Rows as CSV with a header line.
     Csv,
     /// Rows as a text table.
     Table,
 }
 
+impl Format {
+    /// The words of `--format`, as the command line takes them.
+    pub const WORDS: [&'static str; 4] = ["json", "ndjson", "csv", "table"];
+
+    /// The format of a `--format` word.
+    pub fn from_word(word: &str) -> Option<Format> {
+        match word {
+            "json" => Some(Format::Json),
+            "ndjson" => Some(Format::Ndjson),
+            "csv" => Some(Format::Csv),
+            "table" => Some(Format::Table),
+            _ => None,
+        }
+    }
+}
+
+/// How to print beyond the format: the columns asked for and the room a table
+/// has.
+#[derive(Debug, Clone, Default)]
+pub struct View<'a> {
+    /// `--columns`: these columns, in this order (already checked against the
+    /// operation's columns).
+    pub columns: Option<&'a [String]>,
+    /// The terminal's width in characters, when known (tables only).
+    pub width: Option<usize>,
+}
+
 /// Payload name of a search-result list in the operation table.
 pub const SERP: &str = "serp";
+/// The columns of a search-result list: a result's position and its URL.
+pub(crate) const SERP_COLUMNS: [&str; 2] = ["position", "url"];
+/// The one column of a payload the spec does not describe.
+pub(crate) const VALUE_COLUMN: &str = "value";
 
-/// Print `envelope` (the result of `op`) to `out`.
+/// Print `envelope` (the result of `op`) to `out`; a note for stderr when a
+/// table had to hide columns.
 pub fn write(
     format: Format,
     op: &Operation,
     envelope: &Envelope<Value>,
+    view: &View<'_>,
     out: &mut impl Write,
-) -> io::Result<()> {
+) -> io::Result<Option<String>> {
     match format {
         Format::Json => {
-            serde_json::to_writer(&mut *out, envelope)?;
-            writeln!(out)
+            match view.columns {
+                Some(columns) => {
+                    let mut envelope = envelope.clone();
+                    crate::columns::filter_json(op, &mut envelope.response, columns);
+                    serde_json::to_writer(&mut *out, &envelope)?;
+                }
+                None => serde_json::to_writer(&mut *out, envelope)?,
+            }
+            writeln!(out)?;
+        }
+        Format::Ndjson => {
+            for mut object in crate::columns::json_lines(op, &envelope.response) {
+                if let Some(columns) = view.columns {
+                    crate::columns::keep_members(&mut object, columns);
+                }
+                serde_json::to_writer(&mut *out, &object)?;
+                writeln!(out)?;
+            }
         }
         Format::Csv => {
-            let rows = rows(op, &envelope.response);
+            let mut rows = rows(op, &envelope.response);
+            if let Some(columns) = view.columns {
+                rows = rows.select(columns);
+            }
             let mut writer = csv::Writer::from_writer(out);
             writer.write_record(&rows.header)?;
             for row in &rows.lines {
                 writer.write_record(row)?;
             }
-            writer.flush()
+            writer.flush()?;
         }
         Format::Table => {
             let rows = rows(op, &envelope.response);
-            let mut table = Table::new();
-            table
-                .load_preset(presets::UTF8_FULL_CONDENSED)
-                .set_content_arrangement(ContentArrangement::Dynamic)
-                .set_header(&rows.header);
-            for row in &rows.lines {
-                table.add_row(row);
-            }
-            writeln!(out, "{table}")
+            let table = crate::table_fit::table(rows, view);
+            writeln!(out, "{}", table.text)?;
+            return Ok(table.note);
         }
     }
+    Ok(None)
 }
 
 /// The empty result printed when the service finds no data for an operation that
@@ -82,13 +133,46 @@ pub fn empty_envelope(op: &Operation, units_remaining: i64) -> Envelope<Value> {
 pub struct Rows {
     /// Column names.
     pub header: Vec<String>,
+    /// What each column holds, as wide as the header.
+    pub info: Vec<Column>,
     /// One entry per line, as wide as the header.
     pub lines: Vec<Vec<String>>,
 }
 
+/// What one column holds, from the spec: for choosing what a narrow table
+/// shows.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Column {
+    /// The record field it shows, if it is one.
+    pub field: Option<&'static FieldInfo>,
+    /// Whether it names the row's input: the top-level record's key, or the
+    /// key of a map response.
+    pub key: bool,
+}
+
+impl Rows {
+    /// These columns, in this order (names not among the columns are left out;
+    /// the command line has refused them already).
+    pub fn select(self, names: &[String]) -> Rows {
+        let picks: Vec<usize> = names
+            .iter()
+            .filter_map(|name| self.header.iter().position(|h| h == name))
+            .collect();
+        Rows {
+            header: picks.iter().map(|&i| self.header[i].clone()).collect(),
+            info: picks.iter().map(|&i| self.info[i]).collect(),
+            lines: self
+                .lines
+                .iter()
+                .map(|line| picks.iter().map(|&i| line[i].clone()).collect())
+                .collect(),
+        }
+    }
+}
+
 /// How one payload value is laid out.
 #[derive(Debug, Clone, Copy)]
-enum Layout {
+pub(crate) enum Payload {
     /// A record of the spec.
     Record(&'static RecordInfo),
     /// A search-result list: `position,url` lines.
@@ -97,40 +181,57 @@ enum Layout {
     Opaque,
 }
 
-fn layout(payload: &str) -> Layout {
+pub(crate) fn layout(payload: &str) -> Payload {
     match RECORDS.iter().find(|r| r.name == payload) {
-        Some(record) => Layout::Record(record),
-        None if payload == SERP => Layout::Serp,
-        None => Layout::Opaque,
+        Some(record) => Payload::Record(record),
+        None if payload == SERP => Payload::Serp,
+        None => Payload::Opaque,
     }
 }
 
 /// The columns of a layout, list fields flattened with a prefix.
-fn columns(layout: Layout) -> Vec<String> {
+fn columns(layout: Payload) -> Vec<String> {
+    described_columns(layout, false)
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect()
+}
+
+/// The columns of a layout with what each holds; `nested` for the columns of a
+/// list field's records.
+fn described_columns(layout: Payload, nested: bool) -> Vec<(String, Column)> {
     match layout {
-        Layout::Record(record) => record
+        Payload::Record(record) => record
             .fields
             .iter()
             .flat_map(|field| match field.kind {
-                FieldKind::List { record } => columns(self::layout(record))
+                FieldKind::List { record } => described_columns(self::layout(record), true)
                     .into_iter()
-                    .map(|inner| format!("{}.{inner}", field.wire))
+                    .map(|(inner, column)| (format!("{}.{inner}", field.wire), column))
                     .collect(),
-                _ => vec![field.wire.to_owned()],
+                _ => vec![(
+                    field.wire.to_owned(),
+                    Column {
+                        field: Some(field),
+                        key: !nested && record.key == Some(field.wire),
+                    },
+                )],
             })
             .collect(),
-        Layout::Serp => vec!["position".into(), "url".into()],
-        Layout::Opaque => vec!["value".into()],
+        Payload::Serp => SERP_COLUMNS
+            .map(|name| (name.to_owned(), Column::default()))
+            .into(),
+        Payload::Opaque => vec![(VALUE_COLUMN.into(), Column::default())],
     }
 }
 
 /// The lines of one payload value.
-fn lines(layout: Layout, value: &Value) -> Vec<Vec<String>> {
+fn lines(layout: Payload, value: &Value) -> Vec<Vec<String>> {
     match layout {
-        Layout::Record(record) => record_lines(record, value),
-        Layout::Serp => serp_lines(value),
-        Layout::Opaque if value.is_null() => Vec::new(),
-        Layout::Opaque => vec![vec![cell(value)]],
+        Payload::Record(record) => record_lines(record, value),
+        Payload::Serp => serp_lines(value),
+        Payload::Opaque if value.is_null() => Vec::new(),
+        Payload::Opaque => vec![vec![cell(value)]],
     }
 }
 
@@ -198,25 +299,35 @@ fn record_lines(record: &RecordInfo, value: &Value) -> Vec<Vec<String>> {
 
 /// `position,url` lines by ascending numeric position.
 fn serp_lines(value: &Value) -> Vec<Vec<String>> {
-    let mut results: Vec<(u64, String, String)> = match value {
+    serp_results(value)
+        .into_iter()
+        .map(|(position, url)| vec![position.to_string(), cell(url)])
+        .collect()
+}
+
+/// The results of a search-result list (a map of position to URL, or an
+/// array), by ascending numeric position; a position that is not a number
+/// sorts last.
+pub(crate) fn serp_results(value: &Value) -> Vec<(Value, &Value)> {
+    let mut results: Vec<(u64, Value, &Value)> = match value {
         Value::Object(map) => map
             .iter()
-            .map(|(position, url)| {
-                let rank = position.trim().parse().unwrap_or(u64::MAX);
-                (rank, position.clone(), cell(url))
+            .map(|(position, url)| match position.trim().parse::<u64>() {
+                Ok(rank) => (rank, Value::from(rank), url),
+                Err(_) => (u64::MAX, Value::String(position.clone()), url),
             })
             .collect(),
         Value::Array(urls) => urls
             .iter()
             .enumerate()
-            .map(|(i, url)| (i as u64 + 1, (i + 1).to_string(), cell(url)))
+            .map(|(i, url)| (i as u64 + 1, Value::from(i + 1), url))
             .collect(),
         _ => Vec::new(),
     };
     results.sort_by_key(|(rank, _, _)| *rank);
     results
         .into_iter()
-        .map(|(_, position, url)| vec![position, url])
+        .map(|(_, position, url)| (position, url))
         .collect()
 }
 
@@ -235,11 +346,15 @@ fn cell(value: &Value) -> String {
 /// The rows of an operation's `response`.
 pub fn rows(op: &Operation, response: &Value) -> Rows {
     let layout = layout(op.response.payload);
-    match op.response.shape {
+    let mut described = described_columns(layout, false);
+    let lines = match op.response.shape {
         Shape::Map { key } => {
-            let mut header = vec![key.to_owned()];
-            header.extend(columns(layout));
-            let lines = match response {
+            let column = Column {
+                key: true,
+                ..Column::default()
+            };
+            described.insert(0, (key.to_owned(), column));
+            match response {
                 Value::Object(map) => map
                     .iter()
                     .flat_map(|(k, v)| {
@@ -251,21 +366,25 @@ pub fn rows(op: &Operation, response: &Value) -> Rows {
                     })
                     .collect(),
                 _ => Vec::new(),
-            };
-            Rows { header, lines }
+            }
         }
-        Shape::Array => Rows {
-            header: columns(layout),
-            lines: match response {
-                Value::Array(items) => items.iter().flat_map(|item| lines(layout, item)).collect(),
-                _ => Vec::new(),
-            },
+        Shape::Array => match response {
+            Value::Array(items) => items.iter().flat_map(|item| lines(layout, item)).collect(),
+            _ => Vec::new(),
         },
-        _ => Rows {
-            header: columns(layout),
-            lines: lines(layout, response),
-        },
+        _ => lines(layout, response),
+    };
+    let (header, info) = described.into_iter().unzip();
+    Rows {
+        header,
+        info,
+        lines,
     }
+}
+
+/// Every column name of an operation's rows, in order: what `--columns` takes.
+pub fn column_names(op: &Operation) -> Vec<String> {
+    rows(op, &Value::Null).header
 }
 
 #[cfg(test)]

@@ -137,6 +137,9 @@ pub enum ValueKind {
     Keyword,
     /// A count (keywords, pages, visits, volume).
     Count,
+    /// Search volume in one calendar month. A record's fields of this kind, in
+    /// spec order, form its month-by-month series, January first.
+    MonthlyVolume,
     /// A percentage, 0 to 100 unless a range says otherwise.
     Percent,
     /// A score, 0 to 100 unless a range says otherwise.

@@ -136,6 +136,7 @@ vocabulary! {
         "domain" => Domain,
         "keyword" => Keyword,
         "count" => Count,
+        "monthly_volume" => MonthlyVolume,
         "percent" => Percent,
         "score" => Score,
         "money" => Money,

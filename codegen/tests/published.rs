@@ -185,8 +185,12 @@ fn the_spec_validates_against_the_spec_schema() {
             "source = \"decided\"",
         ),
         (
-            "type = \"integer\", description = \"Search volume in January.\"",
-            "type = \"int\", description = \"Search volume in January.\"",
+            "type = \"integer\", kind = \"monthly_volume\", description = \"Search volume in January.\"",
+            "type = \"int\", kind = \"monthly_volume\", description = \"Search volume in January.\"",
+        ),
+        (
+            "kind = \"monthly_volume\", description = \"Search volume in January.\"",
+            "kind = \"monthly\", description = \"Search volume in January.\"",
         ),
         (
             "description = \"Search volume in January.\"",

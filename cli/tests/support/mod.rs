@@ -84,7 +84,9 @@ where
         .args(args)
         .env_remove("SEOZOOM_API_KEY")
         .env_remove("SEOZOOM_BASE_URL")
-        .env_remove("RUST_LOG");
+        .env_remove("RUST_LOG")
+        // Tables fit the terminal's width: none unless a test sets one.
+        .env_remove("COLUMNS");
     for (name, value) in env {
         command.env(name, value);
     }

@@ -255,6 +255,8 @@ impl<'q> Context<'q> {
             }
             let value = if field.nullable && seed.child("null").one_in(5) {
                 Node::Null
+            } else if let Some(volume) = monthly_volume(rec, field, &row) {
+                Node::Int(volume)
             } else {
                 self.field(field, seed, &row, depth)
             };
@@ -434,6 +436,39 @@ impl<'q> Context<'q> {
 
 fn record(name: &str) -> Option<&'static RecordInfo> {
     RECORDS.iter().find(|r| r.name == name)
+}
+
+/// Months in a year: the length of a record's monthly series.
+const MONTHS: i64 = 12;
+
+/// The volume of a monthly-volume field: one row's series is one level with a
+/// season around a peak month, so that it reads like real seasonality instead
+/// of twelve unrelated counts. The month is the field's place among the
+/// record's fields of that kind (January first).
+fn monthly_volume(rec: &RecordInfo, field: &FieldInfo, row: &Row<'_>) -> Option<i64> {
+    let is_monthly = |f: &FieldInfo| f.hint.is_some_and(|h| h.kind == ValueKind::MonthlyVolume);
+    if !is_monthly(field) {
+        return None;
+    }
+    let month = rec
+        .fields
+        .iter()
+        .take_while(|f| f.wire != field.wire)
+        .filter(|f| is_monthly(f))
+        .count() as i64;
+    let seed = row.seed.child("monthly");
+    let scale = 10_i64.pow(seed.child("scale").below(3) as u32);
+    let level = seed.child("level").between(50, 999).saturating_mul(scale);
+    let peak = seed.child("peak").between(0, MONTHS - 1);
+    // Percent above or below the level: highest at the peak, lowest six
+    // months away, with a little noise of the month's own.
+    let distance = (month - peak)
+        .rem_euclid(MONTHS)
+        .min((peak - month).rem_euclid(MONTHS));
+    let swing = seed.child("swing").between(20, 80);
+    let percent = 100 + swing - distance * swing * 2 / (MONTHS / 2)
+        + seed.nth(month.unsigned_abs()).between(-5, 5);
+    Some(level.saturating_mul(percent.max(1)) / 100)
 }
 
 /// A field's value kind and range, as the spec hints them.

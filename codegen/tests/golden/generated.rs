@@ -6446,7 +6446,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in January.",
                 },
                 rt::table::FieldInfo {
@@ -6455,7 +6458,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in February.",
                 },
                 rt::table::FieldInfo {
@@ -6464,7 +6470,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in March.",
                 },
                 rt::table::FieldInfo {
@@ -6473,7 +6482,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in April.",
                 },
                 rt::table::FieldInfo {
@@ -6482,7 +6494,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in May.",
                 },
                 rt::table::FieldInfo {
@@ -6491,7 +6506,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in June.",
                 },
                 rt::table::FieldInfo {
@@ -6500,7 +6518,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in July.",
                 },
                 rt::table::FieldInfo {
@@ -6509,7 +6530,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in August.",
                 },
                 rt::table::FieldInfo {
@@ -6518,7 +6542,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in September.",
                 },
                 rt::table::FieldInfo {
@@ -6527,7 +6554,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in October.",
                 },
                 rt::table::FieldInfo {
@@ -6536,7 +6566,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in November.",
                 },
                 rt::table::FieldInfo {
@@ -6545,7 +6578,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in December.",
                 },
                 rt::table::FieldInfo {
@@ -7590,7 +7626,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in January.",
                 },
                 rt::table::FieldInfo {
@@ -7599,7 +7638,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in February.",
                 },
                 rt::table::FieldInfo {
@@ -7608,7 +7650,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in March.",
                 },
                 rt::table::FieldInfo {
@@ -7617,7 +7662,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in April.",
                 },
                 rt::table::FieldInfo {
@@ -7626,7 +7674,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in May.",
                 },
                 rt::table::FieldInfo {
@@ -7635,7 +7686,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in June.",
                 },
                 rt::table::FieldInfo {
@@ -7644,7 +7698,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in July.",
                 },
                 rt::table::FieldInfo {
@@ -7653,7 +7710,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in August.",
                 },
                 rt::table::FieldInfo {
@@ -7662,7 +7722,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in September.",
                 },
                 rt::table::FieldInfo {
@@ -7671,7 +7734,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in October.",
                 },
                 rt::table::FieldInfo {
@@ -7680,7 +7746,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in November.",
                 },
                 rt::table::FieldInfo {
@@ -7689,7 +7758,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in December.",
                 },
                 rt::table::FieldInfo {
@@ -8114,7 +8186,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in January.",
                 },
                 rt::table::FieldInfo {
@@ -8123,7 +8198,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in February.",
                 },
                 rt::table::FieldInfo {
@@ -8132,7 +8210,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in March.",
                 },
                 rt::table::FieldInfo {
@@ -8141,7 +8222,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in April.",
                 },
                 rt::table::FieldInfo {
@@ -8150,7 +8234,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in May.",
                 },
                 rt::table::FieldInfo {
@@ -8159,7 +8246,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in June.",
                 },
                 rt::table::FieldInfo {
@@ -8168,7 +8258,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in July.",
                 },
                 rt::table::FieldInfo {
@@ -8177,7 +8270,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in August.",
                 },
                 rt::table::FieldInfo {
@@ -8186,7 +8282,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in September.",
                 },
                 rt::table::FieldInfo {
@@ -8195,7 +8294,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in October.",
                 },
                 rt::table::FieldInfo {
@@ -8204,7 +8306,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in November.",
                 },
                 rt::table::FieldInfo {
@@ -8213,7 +8318,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in December.",
                 },
                 rt::table::FieldInfo {
@@ -8426,7 +8534,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in January.",
                 },
                 rt::table::FieldInfo {
@@ -8435,7 +8546,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in February.",
                 },
                 rt::table::FieldInfo {
@@ -8444,7 +8558,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in March.",
                 },
                 rt::table::FieldInfo {
@@ -8453,7 +8570,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in April.",
                 },
                 rt::table::FieldInfo {
@@ -8462,7 +8582,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in May.",
                 },
                 rt::table::FieldInfo {
@@ -8471,7 +8594,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in June.",
                 },
                 rt::table::FieldInfo {
@@ -8480,7 +8606,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in July.",
                 },
                 rt::table::FieldInfo {
@@ -8489,7 +8618,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in August.",
                 },
                 rt::table::FieldInfo {
@@ -8498,7 +8630,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in September.",
                 },
                 rt::table::FieldInfo {
@@ -8507,7 +8642,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in October.",
                 },
                 rt::table::FieldInfo {
@@ -8516,7 +8654,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in November.",
                 },
                 rt::table::FieldInfo {
@@ -8525,7 +8666,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in December.",
                 },
                 rt::table::FieldInfo {
@@ -8595,7 +8739,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in January.",
                 },
                 rt::table::FieldInfo {
@@ -8604,7 +8751,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in February.",
                 },
                 rt::table::FieldInfo {
@@ -8613,7 +8763,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in March.",
                 },
                 rt::table::FieldInfo {
@@ -8622,7 +8775,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in April.",
                 },
                 rt::table::FieldInfo {
@@ -8631,7 +8787,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in May.",
                 },
                 rt::table::FieldInfo {
@@ -8640,7 +8799,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in June.",
                 },
                 rt::table::FieldInfo {
@@ -8649,7 +8811,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in July.",
                 },
                 rt::table::FieldInfo {
@@ -8658,7 +8823,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in August.",
                 },
                 rt::table::FieldInfo {
@@ -8667,7 +8835,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in September.",
                 },
                 rt::table::FieldInfo {
@@ -8676,7 +8847,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in October.",
                 },
                 rt::table::FieldInfo {
@@ -8685,7 +8859,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in November.",
                 },
                 rt::table::FieldInfo {
@@ -8694,7 +8871,10 @@ pub mod operations {
                     kind: rt::table::FieldKind::Integer,
                     nullable: false,
                     optional: false,
-                    hint: ::core::option::Option::None,
+                    hint: ::core::option::Option::Some(rt::table::Hint {
+                        kind: rt::table::ValueKind::MonthlyVolume,
+                        range: ::core::option::Option::None,
+                    }),
                     description: "Search volume in December.",
                 },
             ],

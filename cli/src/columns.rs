@@ -1,0 +1,213 @@
+//! `--columns a,b,c`: the columns of an operation's rows picked by name, in
+//! every format. The names are the ones the CSV header shows (wire names, and
+//! `field.inner` for the records of a nested list); a name the operation does
+//! not have is refused before anything is sent.
+
+use seozoom::Operation;
+use seozoom::table::Shape;
+use serde_json::{Map, Value};
+
+use crate::output::{Payload, SERP_COLUMNS, VALUE_COLUMN, column_names, layout};
+
+/// The flag, for messages.
+pub const FLAG: &str = "--columns";
+
+/// The names asked for, or a message naming the first unknown one and listing
+/// the operation's columns.
+pub fn check(op: &Operation, names: &[String]) -> Result<(), String> {
+    let known = column_names(op);
+    if let Some(unknown) = names.iter().find(|name| !known.contains(name)) {
+        return Err(format!(
+            "{FLAG} {}: `{unknown}` is not a column of {}; its columns are: {}",
+            names.join(","),
+            op.label(),
+            known.join(", ")
+        ));
+    }
+    if names.is_empty() {
+        return Err(format!(
+            "{FLAG} needs at least one column name; the columns of {} are: {}",
+            op.label(),
+            known.join(", ")
+        ));
+    }
+    Ok(())
+}
+
+/// Keep in each record of `response` only the members named, in the order
+/// named (`--format json`). A map response keeps its keys.
+pub fn filter_json(op: &Operation, response: &mut Value, names: &[String]) {
+    // A search-result list has no fields to pick: its columns are its
+    // results' positions and URLs, which JSON keeps as they are.
+    if !matches!(layout(op.response.payload), Payload::Record(_)) {
+        return;
+    }
+    match (op.response.shape, response) {
+        (Shape::Array, Value::Array(items)) => {
+            for item in items {
+                pick_in_place(item, names);
+            }
+        }
+        (Shape::Map { .. }, Value::Object(map)) => {
+            for item in map.values_mut() {
+                pick_in_place(item, names);
+            }
+        }
+        (_, value) => pick_in_place(value, names),
+    }
+}
+
+/// The lines of `--format ndjson`: one object per record of the response; a
+/// map response's key comes first in each, under its parameter's name, and a
+/// search-result list is one object per result.
+pub fn json_lines(op: &Operation, response: &Value) -> Vec<Map<String, Value>> {
+    let payload = layout(op.response.payload);
+    match (op.response.shape, response) {
+        (Shape::Array, Value::Array(items)) => items
+            .iter()
+            .flat_map(|item| payload_lines(payload, item))
+            .collect(),
+        (Shape::Map { key }, Value::Object(map)) => map
+            .iter()
+            .flat_map(|(name, value)| {
+                payload_lines(payload, value).into_iter().map(|line| {
+                    let mut keyed = Map::new();
+                    keyed.insert(key.to_owned(), Value::String(name.clone()));
+                    keyed.extend(line);
+                    keyed
+                })
+            })
+            .collect(),
+        (Shape::Array | Shape::Map { .. }, _) => Vec::new(),
+        (_, value) => payload_lines(payload, value),
+    }
+}
+
+/// The objects one payload value gives.
+fn payload_lines(payload: Payload, value: &Value) -> Vec<Map<String, Value>> {
+    match (payload, value) {
+        (_, Value::Null) => Vec::new(),
+        (Payload::Serp, _) => crate::output::serp_results(value)
+            .into_iter()
+            .map(|(position, url)| {
+                let [position_column, url_column] = SERP_COLUMNS;
+                let mut line = Map::new();
+                line.insert(position_column.into(), position);
+                line.insert(url_column.into(), url.clone());
+                line
+            })
+            .collect(),
+        (_, Value::Object(record)) => vec![record.clone()],
+        (_, other) => {
+            let mut line = Map::new();
+            line.insert(VALUE_COLUMN.into(), other.clone());
+            vec![line]
+        }
+    }
+}
+
+/// Keep only the members named in an ndjson line, in the order named.
+pub fn keep_members(object: &mut Map<String, Value>, names: &[String]) {
+    *object = pick(object, names);
+}
+
+fn pick_in_place(value: &mut Value, names: &[String]) {
+    if let Value::Object(record) = value {
+        *record = pick(record, names);
+    }
+}
+
+/// The members named, in the order named: `a` is member `a`; `a.b` is member
+/// `b` of the records listed in `a` (all of a list's picks kept together, at
+/// the first one's place).
+fn pick(record: &Map<String, Value>, names: &[String]) -> Map<String, Value> {
+    let mut picked = Map::new();
+    for name in names {
+        if picked.contains_key(name) {
+            continue;
+        }
+        if let Some(value) = record.get(name) {
+            picked.insert(name.clone(), value.clone());
+            continue;
+        }
+        let Some((list, _)) = name.split_once('.') else {
+            continue;
+        };
+        if picked.contains_key(list) {
+            continue;
+        }
+        let Some(Value::Array(items)) = record.get(list) else {
+            continue;
+        };
+        let prefix = format!("{list}.");
+        let inner: Vec<String> = names
+            .iter()
+            .filter_map(|n| n.strip_prefix(&prefix).map(str::to_owned))
+            .collect();
+        let items = items
+            .iter()
+            .map(|item| {
+                let mut item = item.clone();
+                pick_in_place(&mut item, &inner);
+                item
+            })
+            .collect();
+        picked.insert(list.to_owned(), Value::Array(items));
+    }
+    picked
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn op(group: &str, action: &str) -> &'static Operation {
+        Operation::find(group, action).unwrap()
+    }
+
+    #[test]
+    fn unknown_names_are_refused_with_the_known_ones() {
+        let metrics = op("keywords", "metrics");
+        let error = check(metrics, &["keyword".into(), "volume".into()]).unwrap_err();
+        assert!(error.contains("`volume`"), "{error}");
+        assert!(error.contains("search_volume"), "{error}");
+        assert!(check(metrics, &["search_volume".into(), "keyword".into()]).is_ok());
+    }
+
+    #[test]
+    fn json_keeps_the_named_members_in_order_and_nested_picks() {
+        let mut response = json!([
+            {"domain": "a.it", "niches": [{"tza": 1, "name": "x"}], "other": 3}
+        ]);
+        let names = ["niches.name".to_owned(), "domain".to_owned()];
+        filter_json(op("domains", "niches"), &mut response, &names);
+        assert_eq!(
+            response,
+            json!([{"niches": [{"name": "x"}], "domain": "a.it"}])
+        );
+    }
+
+    #[test]
+    fn json_keeps_a_search_result_list_whole() {
+        let mut response = json!({"k": {"1": "a", "2": "b"}});
+        let names = ["keyword".to_owned(), "url".to_owned()];
+        filter_json(op("keywords", "serp"), &mut response, &names);
+        assert_eq!(response, json!({"k": {"1": "a", "2": "b"}}));
+    }
+
+    #[test]
+    fn ndjson_of_a_map_puts_the_key_first() {
+        let lines = json_lines(op("keywords", "serp"), &json!({"k": {"2": "b", "1": "a"}}));
+        assert_eq!(
+            lines
+                .iter()
+                .map(|l| Value::Object(l.clone()))
+                .collect::<Vec<_>>(),
+            [
+                json!({"keyword": "k", "position": 1, "url": "a"}),
+                json!({"keyword": "k", "position": 2, "url": "b"})
+            ]
+        );
+    }
+}
