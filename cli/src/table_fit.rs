@@ -76,13 +76,14 @@ pub fn terminal_width() -> Option<usize> {
 enum Usefulness {
     /// Nothing in it.
     Empty,
-    /// Ids, locales and labels: context the reader rarely scans.
+    /// Locales, categories and tags: context the reader rarely scans.
     Context,
     /// Flags, dates, word lists and unhinted text.
     Detail,
     /// Figures.
     Figure,
-    /// What the rows are about (URLs, domains, keywords) and the seasonality.
+    /// What the rows are about (URLs, domains, keywords, names, positions)
+    /// and the seasonality.
     Subject,
     /// The row's key, or the whole of a payload the spec does not describe
     /// as a record: never hidden.
