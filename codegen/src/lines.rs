@@ -2,8 +2,8 @@
 //! what a build script writes, so it needs neither syn nor prettyplease.
 //!
 //! Tokens are spaced as `proc_macro2` prints them; lines break after each
-//! attribute and block and after each `;` and `,` directly in a block, with
-//! blocks indented. Not pretty, but every item and
+//! attribute and block and after each `;` and `,` directly in a block, and
+//! around each parameter of a function, with blocks indented. Not pretty, but every item and
 //! statement has a line of its own, so a compiler message or "go to definition"
 //! lands on something readable, and lints that read the layout (a `}` and an
 //! `if` on one line looks like a missing `else`) see the same shape as in the
@@ -35,9 +35,27 @@ impl Writer {
     fn stream(&mut self, tokens: TokenStream, block: bool) {
         let mut tokens = tokens.into_iter().peekable();
         let mut hash = false;
+        // After `fn`, until its parameters: they go a line each, so a compiler
+        // note that quotes a signature quotes the parameter it is about.
+        let mut signature = false;
         while let Some(token) = tokens.next() {
             let next_is_glued = is_glued(tokens.peek());
             match token {
+                TokenTree::Group(group)
+                    if signature && group.delimiter() == Delimiter::Parenthesis =>
+                {
+                    signature = false;
+                    self.word("(");
+                    if !group.stream().is_empty() {
+                        self.depth += 1;
+                        self.newline();
+                        self.stream(group.stream(), true);
+                        self.depth -= 1;
+                        self.newline();
+                    }
+                    self.joint = true;
+                    self.word(")");
+                }
                 TokenTree::Group(group) if group.delimiter() == Delimiter::Brace => {
                     self.word("{");
                     if !group.stream().is_empty() {
@@ -77,7 +95,10 @@ impl Writer {
                     hash = punct.as_char() == '#';
                     continue;
                 }
-                TokenTree::Ident(ident) => self.word(&ident.to_string()),
+                TokenTree::Ident(ident) => {
+                    signature |= ident == "fn";
+                    self.word(&ident.to_string());
+                }
                 TokenTree::Literal(literal) => self.word(&literal.to_string()),
             }
             hash = false;
@@ -128,7 +149,7 @@ mod tests {
     fn items_statements_and_blocks_get_lines_of_their_own() {
         let tokens = quote! {
             #[doc = " A function."]
-            pub fn f(x: [u8; 2]) -> u8 {
+            pub fn f(x: [u8; 2], y: u8) -> u8 {
                 if x[0] > 1 { g(); } else { h(); }
                 if let Some(v) = x.first() { return *v; }
                 match x[1] { 0 => 1, _ => 2 }
@@ -137,7 +158,10 @@ mod tests {
         assert_eq!(
             lines(tokens),
             "# [doc = \" A function.\"]\n\
-             pub fn f (x : [u8 ; 2]) -> u8 {\n\
+             pub fn f (\n\
+             \x20   x : [u8 ; 2] ,\n\
+             \x20   y : u8\n\
+             ) -> u8 {\n\
              \x20   if x [0] > 1 {\n\
              \x20       g () ;\n\
              \x20   } else {\n\
