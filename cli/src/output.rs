@@ -12,7 +12,7 @@ use std::io::{self, Write};
 use comfy_table::{ContentArrangement, Table, presets};
 use seozoom::operations::RECORDS;
 use seozoom::table::{FieldKind, RecordInfo, Shape};
-use seozoom::{Envelope, Operation};
+use seozoom::{Envelope, table::Operation};
 use serde_json::Value;
 
 /// How a result is printed.

@@ -9,8 +9,8 @@ use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
-use seozoom::Operation;
 use seozoom::operations::{OPERATIONS, SERVICE};
+use seozoom::table::Operation;
 use seozoom::table::{Charged, ParamKind};
 use serde_json::{Map, Value, json};
 use support::{KEY, Server, envelope, expected_query, sample_params, sample_response};

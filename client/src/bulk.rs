@@ -436,7 +436,7 @@ impl Client {
     /// [`Error::Partial`]: it holds their merged result (rows in input order,
     /// units summed), the inputs without an answer and the error that stopped
     /// the job. When none was, it is that error itself. Under
-    /// [`RateLimitMode::Refuse`](crate::RateLimitMode::Refuse), a job that needs
+    /// [`RateLimitMode::Refuse`](crate::config::RateLimitMode::Refuse), a job that needs
     /// more requests than the operation has slots left stops at the first one
     /// refused.
     pub async fn execute_batched<T: DeserializeOwned + Merge + Send + Sync + 'static>(
@@ -619,6 +619,7 @@ impl Client {
     /// as the operation's typed record, as with
     /// [`execute_json`](Self::execute_json), and re-encoded as JSON with the
     /// API's field names.
+    #[inline]
     pub fn pages_json(
         &self,
         request: Request,

@@ -175,7 +175,7 @@ pub enum Error {
     /// again instead. A job whose every request failed gives the first
     /// request's error itself.
     ///
-    /// [`Missing::values`]: crate::Missing::values
+    /// [`Missing::values`]: crate::job::Missing::values
     #[error(transparent)]
     Partial(Box<Partial>),
 }

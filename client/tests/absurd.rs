@@ -10,7 +10,9 @@ mod support;
 use std::future::Future;
 use std::time::{Duration, Instant};
 
-use seozoom::{Client, Envelope, Error, KeywordMetrics, RateLimitMode, RetryPolicy};
+use seozoom::{
+    Client, Envelope, Error, config::RateLimitMode, config::RetryPolicy, types::KeywordMetrics,
+};
 use support::{KEY, Server};
 
 /// Every call here must end within this, whatever the answer.

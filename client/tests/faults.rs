@@ -17,7 +17,8 @@ use axum::extract::State;
 use axum::http::Uri;
 use axum::response::Response;
 use seozoom::{
-    Client, ClientBuilder, Envelope, Error, Estimate, KeywordMetrics, RateLimitMode, RetryPolicy,
+    Client, ClientBuilder, Envelope, Error, config::RateLimitMode, config::RetryPolicy,
+    types::KeywordMetrics, units::Estimate,
 };
 use tracing_subscriber::Layer;
 use tracing_subscriber::fmt::format::FmtSpan;
@@ -435,7 +436,7 @@ async fn status_429_with_retry_after_waits_then_succeeds() {
 
 #[tokio::test]
 async fn status_503_with_retry_after_as_an_http_date_waits_then_succeeds() {
-    use seozoom::jiff::{SignedDuration, Timestamp, fmt::rfc2822, tz::TimeZone};
+    use seozoom::types::jiff::{SignedDuration, Timestamp, fmt::rfc2822, tz::TimeZone};
     // Whole seconds: the wait is between 1 and 2 s.
     let when = (Timestamp::now() + SignedDuration::from_secs(2)).to_zoned(TimeZone::UTC);
     let date = rfc2822::to_string(&when).unwrap();

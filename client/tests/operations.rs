@@ -4,8 +4,8 @@
 
 mod support;
 
-use seozoom::jiff::civil::{date, datetime, time};
-use seozoom::{Db, Error, InvalidInput, KeywordType, SearchIntent};
+use seozoom::types::jiff::civil::{date, datetime, time};
+use seozoom::{Db, Error, error::InvalidInput, types::KeywordType, types::SearchIntent};
 use support::{Server, units};
 
 // ---------------------------------------------------------------------------

@@ -5,7 +5,10 @@
 
 use futures_util::StreamExt;
 use seozoom::sandbox::{Fault, Faults, Sandbox};
-use seozoom::{Client, Error, KeywordMetrics, KeywordType, RateLimitMode, RetryPolicy};
+use seozoom::{
+    Client, Error, config::RateLimitMode, config::RetryPolicy, types::KeywordMetrics,
+    types::KeywordType,
+};
 
 /// A key distinctive enough that finding it in an error is a leak.
 const KEY: &str = "PARTIAL-KEY-41d2";

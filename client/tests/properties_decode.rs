@@ -28,7 +28,7 @@ fn status() -> impl Strategy<Value = u16> {
 
 /// Decode with the operation's own decoder; a panic fails the property.
 fn decode(op: &Operation, status: u16, body: &[u8]) -> Result<Envelope<Value>, Error> {
-    (op.decode)(op, status, body)
+    seozoom::operations::decode_json(op, status, body)
 }
 
 /// Every failure is one of the errors a sent call can give.

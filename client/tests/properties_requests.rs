@@ -13,7 +13,7 @@ use proptest::test_runner::TestCaseError;
 use seozoom::operations::SERVICE;
 use seozoom::sandbox::Sandbox;
 use seozoom::table::{Operation, Param, ParamKind};
-use seozoom::{Client, Error, RateLimitMode, Request, RetryPolicy};
+use seozoom::{Client, Error, config::RateLimitMode, config::RetryPolicy, request::Request};
 
 use props::{any_operation, any_valid_request, database_values, runner, valid_request};
 

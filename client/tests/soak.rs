@@ -26,7 +26,7 @@ use proptest::strategy::{Strategy, ValueTree};
 use seozoom::operations::SERVICE;
 use seozoom::sandbox::{Faults, Sandbox};
 use seozoom::table::ParamKind;
-use seozoom::{Client, Error, RateLimitMode, Request, RetryPolicy};
+use seozoom::{Client, Error, config::RateLimitMode, config::RetryPolicy, request::Request};
 
 /// A key distinctive enough that finding it in an error is a leak.
 const KEY: &str = "SOAK-KEY-c0ffee-5e1f";

@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use rmcp::model::{CallToolResult, ContentBlock};
-use seozoom::{Error, Operation};
+use seozoom::{Error, table::Operation};
 use serde_json::{Map, Value};
 
 use super::held::HeldResult;

@@ -4,7 +4,7 @@
 //!
 //! ```no_run
 //! use seozoom::sandbox::Sandbox;
-//! use seozoom::{Client, KeywordType};
+//! use seozoom::{Client, types::KeywordType};
 //!
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
 //! let sandbox = Sandbox::start().await?;
@@ -38,7 +38,7 @@
 //! 3. **Validate.** The query is percent-decoded (`+` is a space, as PHP reads
 //!    it; a repeated name keeps its last value), list parameters are split on the
 //!    list separator, and the result goes through the client's own validator
-//!    ([`Request::validate`](crate::Request::validate)). A refusal is 400 with
+//!    ([`Request::validate`](crate::request::Request::validate)). A refusal is 400 with
 //!    the validator's message, which names the operation, the parameter, the
 //!    value and the limit. Parameters the operation does not take are refused
 //!    the same way.

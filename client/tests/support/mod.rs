@@ -10,7 +10,7 @@ use axum::Router;
 use axum::extract::State;
 use axum::http::{StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
-use seozoom::{Client, Envelope, Error, InvalidInput};
+use seozoom::{Client, Envelope, Error, error::InvalidInput};
 
 /// The key every test client sends.
 pub const KEY: &str = "TEST-KEY-123";
