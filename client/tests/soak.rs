@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 use futures_util::StreamExt;
 use proptest::strategy::{Strategy, ValueTree};
 use seozoom::operations::SERVICE;
-use seozoom::sandbox::{Faults, Sandbox};
+use seozoom::sandbox::{FaultPlan, Sandbox};
 use seozoom::table::ParamKind;
 use seozoom::{Client, Error, config::RateLimitMode, config::RetryPolicy, request::Request};
 
@@ -114,7 +114,7 @@ fn twenty_thousand_calls_with_faults_hold_their_bounds() {
         max_retry_after: Duration::from_secs(2).mul_f64(scale.max(1.0)),
     };
     let retry_after = if scale >= 4.0 { 1 } else { 0 };
-    let faults = Faults::random(FAULT_RATE)
+    let faults = FaultPlan::random(FAULT_RATE)
         .seed(props::SEED)
         .retry_after(retry_after)
         // Half again the timeout: about a third of the slow answers time out.
