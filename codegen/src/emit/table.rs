@@ -17,7 +17,7 @@ fn number(value: i64) -> Literal {
     let digits = value.unsigned_abs().to_string();
     let mut grouped = String::new();
     for (i, digit) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 && digits.len() > 4 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) && digits.len() > 4 {
             grouped.push('_');
         }
         grouped.push(digit);
