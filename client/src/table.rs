@@ -6,8 +6,9 @@
 //! every tool built on the crate read this table; none of them names an action.
 //!
 //! The generated table writes its entries with the short `const` constructors
-//! of [`construct`](self) (`Param::int("limit").required().max(Limit::inferred(1000))`),
-//! so each entry reads as what it says rather than as a struct literal.
+//! of these types (`Param::int("limit").required().max(Limit::inferred(1000))`,
+//! see [`Param::new`]), so each entry reads as what it says rather than as a
+//! struct literal.
 
 mod construct;
 
