@@ -14,15 +14,15 @@
 use std::ffi::OsString;
 
 use clap::{Arg, ArgAction, ArgMatches, value_parser};
-use seozoom::Operation;
-use seozoom::Request;
 use seozoom::operations::{GROUPS, OPERATIONS, SERVICE};
+use seozoom::request::Request;
+use seozoom::table::Operation;
 use seozoom::table::{Charged, Counts, Group, Limit, Param, ParamKind};
 
 use crate::output::Format;
 
 /// Environment variable holding the key when `--api-key` is not given.
-pub const API_KEY_ENV: &str = seozoom::API_KEY_ENV;
+pub const API_KEY_ENV: &str = seozoom::config::API_KEY_ENV;
 /// Environment variable holding the base URL when `--base-url` is not given.
 pub const BASE_URL_ENV: &str = "SEOZOOM_BASE_URL";
 
@@ -320,7 +320,7 @@ fn action_command(op: &'static Operation) -> clap::Command {
 }
 
 /// `--max-rows` of a paged operation ([`Operation::paging`]).
-fn max_rows_arg(op: &Operation, paging: &seozoom::Paging) -> Arg {
+fn max_rows_arg(op: &Operation, paging: &seozoom::job::Paging) -> Arg {
     let (offset, limit) = (flag_name(paging.offset.wire), flag_name(paging.limit.wire));
     Arg::new(opt::MAX_ROWS)
         .long("max-rows")

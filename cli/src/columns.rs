@@ -3,7 +3,7 @@
 //! `field.inner` for the records of a nested list); a name the operation does
 //! not have is refused before anything is sent.
 
-use seozoom::Operation;
+use seozoom::table::Operation;
 use seozoom::table::Shape;
 use serde_json::{Map, Value};
 

@@ -123,7 +123,8 @@ fn commands_section(root: &clap::Command) -> Roff {
             continue;
         }
         for action in actions {
-            let Some(op) = seozoom::Operation::find(sub.get_name(), action.get_name()) else {
+            let Some(op) = seozoom::table::Operation::find(sub.get_name(), action.get_name())
+            else {
                 continue;
             };
             roff.control("TP", [])

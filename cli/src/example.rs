@@ -4,8 +4,8 @@
 //! and, for text, by the hint of the record field of the same name (a domain,
 //! a URL or a keyword). Nothing here names a parameter.
 
-use seozoom::Operation;
 use seozoom::operations::{RECORDS, SERVICE};
+use seozoom::table::Operation;
 use seozoom::table::{Param, ParamKind, Role, ValueKind};
 
 use crate::cli::flag_name;

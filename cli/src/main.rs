@@ -46,7 +46,8 @@ mod table_fit;
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
-use seozoom::{Client, Error, ErrorKind};
+use seozoom::error::ErrorKind;
+use seozoom::{Client, Error};
 
 use crate::cli::{Command, Invocation, Target};
 use crate::output::Format;
@@ -191,7 +192,7 @@ async fn call(invocation: Invocation) -> u8 {
 fn print_stopped(
     format: Format,
     view: &output::View<'_>,
-    op: &'static seozoom::Operation,
+    op: &'static seozoom::table::Operation,
     stopped: &Stopped,
 ) -> u8 {
     print_result(format, view, op, &stopped.received);
@@ -208,7 +209,7 @@ fn print_stopped(
 /// `--max-rows`: the page size (the request's limit, which the command line
 /// sets when it is not given) and the row cap; refused when the operation does
 /// not page or a page would break a limit.
-fn paged_job(request: &seozoom::Request, max_rows: usize) -> Result<(i64, usize), Error> {
+fn paged_job(request: &seozoom::request::Request, max_rows: usize) -> Result<(i64, usize), Error> {
     let op = request.operation();
     let limit = op
         .paging()
@@ -224,8 +225,8 @@ fn paged_job(request: &seozoom::Request, max_rows: usize) -> Result<(i64, usize)
 }
 
 /// The refusal of `--max-rows` on a request whose rows cannot be paged.
-fn not_paged(request: &seozoom::Request, max_rows: usize) -> seozoom::InvalidInput {
-    seozoom::InvalidInput {
+fn not_paged(request: &seozoom::request::Request, max_rows: usize) -> seozoom::error::InvalidInput {
+    seozoom::error::InvalidInput {
         operation: request.operation().label(),
         param: "max-rows".into(),
         value: max_rows.to_string(),
@@ -239,7 +240,7 @@ fn not_paged(request: &seozoom::Request, max_rows: usize) -> seozoom::InvalidInp
 /// rows came stops the job with those rows ([`Failure::Stopped`]).
 async fn fetch_pages(
     client: &Client,
-    request: seozoom::Request,
+    request: seozoom::request::Request,
     page_size: i64,
     max_rows: usize,
 ) -> Result<seozoom::Envelope<serde_json::Value>, Failure> {
@@ -319,11 +320,11 @@ fn progress_bar(total: usize, what: &str) -> Option<indicatif::ProgressBar> {
 
 /// `--dry-run`: print each request the call would send (key redacted) and the
 /// estimate of the whole job, send nothing; the exit code. No key is needed.
-fn dry_run(invocation: &Invocation, batches: &[seozoom::Request]) -> u8 {
+fn dry_run(invocation: &Invocation, batches: &[seozoom::request::Request]) -> u8 {
     let lines = || -> Result<Vec<String>, Error> {
         let client = dry_run_client(invocation)?;
         let mut lines = Vec::with_capacity(batches.len() + 1);
-        let mut total = seozoom::Estimate::ZERO;
+        let mut total = seozoom::units::Estimate::ZERO;
         for batch in batches {
             lines.push(format!("GET {}", client.redacted_url(batch)?));
             total = total.plus(client.estimate(batch)?);
@@ -393,7 +394,11 @@ fn requests(n: usize) -> String {
 
 /// The last line of a dry run: how many requests, the job's estimate, and a
 /// note when it is over the budget.
-fn job_summary(requests: String, estimate: seozoom::Estimate, budget: Option<i64>) -> String {
+fn job_summary(
+    requests: String,
+    estimate: seozoom::units::Estimate,
+    budget: Option<i64>,
+) -> String {
     format!(
         "{requests}, estimated cost {estimate}{}",
         over_budget(budget, estimate),
@@ -402,7 +407,7 @@ fn job_summary(requests: String, estimate: seozoom::Estimate, budget: Option<i64
 
 /// The note of a dry run whose job may cost more than the budget, or whose
 /// cost no budget can cover.
-fn over_budget(budget: Option<i64>, estimate: seozoom::Estimate) -> String {
+fn over_budget(budget: Option<i64>, estimate: seozoom::units::Estimate) -> String {
     match budget {
         Some(budget) if estimate.unknown => {
             format!(
@@ -450,7 +455,7 @@ fn dry_run_client(invocation: &Invocation) -> Result<Client, Error> {
 fn print_result(
     format: Format,
     view: &output::View<'_>,
-    op: &'static seozoom::Operation,
+    op: &'static seozoom::table::Operation,
     envelope: &seozoom::Envelope<serde_json::Value>,
 ) -> u8 {
     let mut stdout = std::io::stdout().lock();

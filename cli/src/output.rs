@@ -14,7 +14,7 @@ use std::io::{self, Write};
 
 use seozoom::operations::RECORDS;
 use seozoom::table::{FieldInfo, FieldKind, RecordInfo, Shape};
-use seozoom::{Envelope, Operation};
+use seozoom::{Envelope, table::Operation};
 use serde_json::Value;
 
 /// How a result is printed.

@@ -5,7 +5,7 @@
 //! received rows; a paged job's stream has delivered its rows before its error,
 //! and the command line counts them to say where the missing rows start.
 
-use seozoom::{Envelope, Error, Partial, Request};
+use seozoom::{Envelope, Error, job::Partial, request::Request};
 use serde_json::Value;
 
 /// Why a call printed no complete result.

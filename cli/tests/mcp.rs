@@ -9,8 +9,8 @@ use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
-use seozoom::Operation;
 use seozoom::operations::{OPERATIONS, SERVICE};
+use seozoom::table::Operation;
 use seozoom::table::{Charged, ParamKind};
 use serde_json::{Map, Value, json};
 use support::{KEY, Server, envelope, expected_query, sample_params, sample_response};
@@ -512,7 +512,7 @@ fn a_long_list_is_one_batched_call_and_the_rows_past_the_cap_are_held() {
 /// rows already paid for held for `more`.
 #[test]
 fn a_batched_job_that_stops_part_way_keeps_the_rows_it_paid_for() {
-    use seozoom::sandbox::{Fault, Faults, Sandbox};
+    use seozoom::sandbox::{Fault, FaultPlan, Sandbox};
 
     let sandbox = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -520,7 +520,7 @@ fn a_batched_job_that_stops_part_way_keeps_the_rows_it_paid_for() {
         .unwrap()
         .block_on(
             Sandbox::builder()
-                .faults(Faults::none().retry_after(0).on(
+                .faults(FaultPlan::none().retry_after(0).on(
                     "keyword",
                     "boom",
                     Fault::RateLimitedRetryAfter,

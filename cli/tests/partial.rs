@@ -4,11 +4,11 @@
 
 mod support;
 
-use seozoom::sandbox::{Fault, Faults, Sandbox};
+use seozoom::sandbox::{Fault, FaultPlan, Sandbox};
 use support::{KEY, Run, run};
 
 /// A sandbox on loopback with these faults.
-fn sandbox(faults: Faults) -> Sandbox {
+fn sandbox(faults: FaultPlan) -> Sandbox {
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -45,7 +45,7 @@ fn keyword_args(keywords: &[String]) -> Vec<String> {
 /// A 429 with `Retry-After: 0`, so the command line's retries are quick.
 fn failing_boom() -> Sandbox {
     sandbox(
-        Faults::none()
+        FaultPlan::none()
             .retry_after(0)
             .on("keyword", "boom", Fault::RateLimitedRetryAfter),
     )
@@ -140,7 +140,7 @@ fn a_job_whose_first_request_fails_prints_nothing_and_exits_1() {
 
 #[test]
 fn a_paged_job_prints_the_pages_received_and_where_the_missing_rows_start() {
-    let sandbox = sandbox(Faults::none().on("offset", "20", Fault::Truncated));
+    let sandbox = sandbox(FaultPlan::none().on("offset", "20", Fault::Truncated));
 
     let run = call(
         &sandbox,

@@ -12,7 +12,7 @@ use support::{Run, op, param_args, run, sample_params};
 
 /// Sample parameters for the sandbox: as for the loopback server, but text values
 /// that read as real inputs (a domain, a URL, a keyword).
-fn sandbox_params(op: &seozoom::Operation) -> Vec<String> {
+fn sandbox_params(op: &seozoom::table::Operation) -> Vec<String> {
     let params: Vec<(&'static str, Vec<String>)> = sample_params(op)
         .into_iter()
         .map(|(wire, values)| {
@@ -31,7 +31,7 @@ fn sandbox_params(op: &seozoom::Operation) -> Vec<String> {
     param_args(&params)
 }
 
-fn sandbox_call(format: &str, op: &seozoom::Operation, params: &[String]) -> Run {
+fn sandbox_call(format: &str, op: &seozoom::table::Operation, params: &[String]) -> Run {
     let mut args = vec![
         "--sandbox".to_owned(),
         "--format".to_owned(),

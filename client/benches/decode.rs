@@ -33,7 +33,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 use criterion::{Criterion, Throughput};
 use seozoom::operations::{DOMAINS_KEYWORDS, KEYWORDS_METRICS, SERVICE};
-use seozoom::{Client, DomainKeyword, Envelope, KeywordMetrics};
+use seozoom::{Client, Envelope, types::DomainKeyword, types::KeywordMetrics};
 
 type Page = Envelope<Vec<DomainKeyword>>;
 

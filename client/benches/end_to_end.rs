@@ -20,7 +20,7 @@ use std::time::{Duration, SystemTime};
 
 use criterion::{Criterion, Throughput};
 use seozoom::operations::DOMAINS_KEYWORDS;
-use seozoom::{Client, DomainKeyword, KeywordType, RateLimitMode};
+use seozoom::{Client, config::RateLimitMode, types::DomainKeyword, types::KeywordType};
 
 const SMALL: usize = 10;
 const PAGE: usize = 10_000;

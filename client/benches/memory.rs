@@ -22,7 +22,7 @@ use std::hint::black_box;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use seozoom::operations::DOMAINS_KEYWORDS;
-use seozoom::{Client, DomainKeyword, Envelope, KeywordType, RateLimitMode};
+use seozoom::{Client, Envelope, config::RateLimitMode, types::DomainKeyword, types::KeywordType};
 
 type Page = Envelope<Vec<DomainKeyword>>;
 

@@ -1,6 +1,6 @@
 //! The answers of a batched job's requests, gathered as they come and merged
 //! into one envelope: the whole result of a job that succeeded, or the part
-//! that was paid for of one that failed ([`crate::Partial`]).
+//! that was paid for of one that failed ([`crate::job::Partial`]).
 
 use crate::Envelope;
 use crate::client::{InputOrder, Merge};

@@ -87,6 +87,7 @@ impl<V: Serialize> Serialize for ByKey<V> {
     }
 }
 
+#[cfg(feature = "schemars")]
 impl<V: schemars::JsonSchema> schemars::JsonSchema for ByKey<V> {
     fn schema_name() -> std::borrow::Cow<'static, str> {
         format!("ByKey_{}", V::schema_name()).into()

@@ -243,8 +243,9 @@ impl<T> Envelope<T> {
     }
 }
 
-/// [`Operation::decode`](crate::table::Operation::decode) for an operation whose
-/// result is `T`: the typed decode, then `response` re-encoded as JSON.
+/// The decoder [`operations::decode_json`](crate::operations::decode_json)
+/// calls for an operation whose result is `T`: the typed decode, then
+/// `response` re-encoded as JSON.
 pub fn decode_json<T: DeserializeOwned + Serialize>(
     op: &Operation,
     status: u16,

@@ -152,7 +152,8 @@ impl ConfigError {
 /// ([`Error::is_refused`]); the others describe a call that was sent.
 ///
 /// ```no_run
-/// use seozoom::{Client, ErrorKind};
+/// use seozoom::Client;
+/// use seozoom::error::ErrorKind;
 ///
 /// # async fn run(client: Client) {
 /// match client.projects().list().send().await {
@@ -257,7 +258,7 @@ pub enum ErrorKind {
     /// again instead. A job whose every request failed gives the first
     /// request's error itself.
     ///
-    /// [`Missing::values`]: crate::Missing::values
+    /// [`Missing::values`]: crate::job::Missing::values
     Partial(Box<Partial>),
 }
 

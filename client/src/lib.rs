@@ -5,12 +5,13 @@
 //! [`Client::keywords`]). Required parameters are arguments, so a call without one
 //! does not compile; optional ones are methods. Before anything is sent, every
 //! limit of the spec (stated in the reference or inferred from its cost table) is
-//! checked, and a broken one is an [`ErrorKind::InvalidInput`] naming the parameter,
+//! checked, and a broken one is an [`ErrorKind::InvalidInput`](error::ErrorKind::InvalidInput) naming the parameter,
 //! the value and the limit. Responses decode into typed records wrapped in an
 //! [`Envelope`] that also carries the units used and remaining.
 //!
 //! ```no_run
-//! use seozoom::{Client, Db, KeywordType};
+//! use seozoom::types::KeywordType;
+//! use seozoom::{Client, Db};
 //!
 //! # async fn run() -> Result<(), seozoom::Error> {
 //! let client = Client::builder().api_key("YOUR-KEY").db(Db::It).build()?;
@@ -30,6 +31,22 @@
 //! Everything per-operation (names, parameters, limits, records, costs) comes from
 //! `spec/seozoom-v2.toml`, turned into Rust by `seozoom-codegen` when the crate is
 //! built; [`operations`] exposes the same facts as a table.
+//!
+//! # Layout
+//!
+//! The root holds what a caller names every day: [`Client`], [`ClientBuilder`],
+//! [`Error`], [`Envelope`], [`Db`] and [`Job`]. The rest is grouped by what it is:
+//!
+//! - [`types`]: the records and enums of the responses and parameters (generated),
+//!   and the value types they use ([`types::Serp`], [`types::ByKey`], ...);
+//! - [`builder`]: the group handles and request builders (generated);
+//! - [`operations`]: the operation table (generated), whose types are in [`table`];
+//! - [`request`]: the generic request every builder makes;
+//! - [`job`]: batched and paged jobs, and what a job that stops part-way keeps;
+//! - [`config`]: retry, rate-limit and timeout settings of a [`ClientBuilder`];
+//! - [`units`]: unit estimates and the account's balance;
+//! - [`error`]: the error's parts;
+//! - `sandbox` (feature `sandbox`): an offline stand-in for the service.
 
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
@@ -38,11 +55,11 @@ mod answers;
 mod by_key;
 mod client;
 mod decode;
-mod error;
+pub mod error;
 mod partial;
 #[doc(hidden)]
 pub mod quirks;
-mod request;
+pub mod request;
 mod retry;
 mod rows;
 #[cfg(feature = "sandbox")]
@@ -50,28 +67,60 @@ pub mod sandbox;
 mod serp;
 pub mod table;
 mod transport;
-mod units;
+pub mod units;
 mod wire_enum;
 
 mod generated {
     include!(concat!(env!("OUT_DIR"), "/generated.rs"));
 }
 
-pub use by_key::ByKey;
-pub use client::{API_KEY_ENV, Client, ClientBuilder, DEFAULT_CONNECT_TIMEOUT, DEFAULT_TIMEOUT};
-pub use client::{BATCH_CONCURRENCY, InputOrder, Job, Merge, Paging, Row};
-pub use error::{ConfigError, Error, ErrorKind, InvalidInput};
-pub use futures_core::Stream;
-pub use generated::*;
-pub use jiff;
-pub use partial::{Missing, Partial};
-pub use request::{Request, ToWire};
-pub use retry::RetryPolicy;
-pub use serp::{Serp, SerpResult};
-pub use table::Operation;
-pub use transport::RateLimitMode;
-pub use units::{Estimate, Units};
-pub use wire_enum::{UnknownValue, WireEnum};
+pub use client::Job;
+pub use client::{Client, ClientBuilder};
+pub use error::Error;
+pub use generated::types::{Db, Envelope};
+
+pub mod types {
+    //! The records and enums of the API's responses and parameters, generated
+    //! from the spec, and the value types they are made of: a SERP ([`Serp`]),
+    //! a map keyed by input ([`ByKey`]), and the dates of [`jiff`].
+
+    pub use crate::by_key::ByKey;
+    pub use crate::generated::types::*;
+    pub use crate::serp::{Serp, SerpResult};
+    pub use crate::wire_enum::{UnknownValue, WireEnum};
+    pub use jiff;
+}
+
+pub mod builder {
+    //! The group handles ([`Domains`], reached by [`Client::domains`](crate::Client::domains), ...)
+    //! and a request builder per operation ([`DomainsKeywords`], ...), generated
+    //! from the spec.
+
+    pub use crate::generated::builder::*;
+}
+
+pub use generated::operations;
+
+pub mod job {
+    //! Bulk jobs: a list longer than one request takes, sent as a batched job
+    //! ([`Client::execute_batched`](crate::Client::execute_batched)), and the
+    //! rows of a paged operation as a [`Stream`]
+    //! ([`Client::pages`](crate::Client::pages)). A batched job that stops
+    //! part-way keeps what it paid for ([`Partial`]).
+
+    pub use crate::client::{BATCH_CONCURRENCY, InputOrder, Job, Merge, Paging, Row};
+    pub use crate::partial::{Missing, Partial};
+    pub use futures_core::Stream;
+}
+
+pub mod config {
+    //! Settings of a [`ClientBuilder`](crate::ClientBuilder) beyond the key and
+    //! the base URL: retries, rate limiting and timeouts.
+
+    pub use crate::client::{API_KEY_ENV, DEFAULT_CONNECT_TIMEOUT, DEFAULT_TIMEOUT};
+    pub use crate::retry::RetryPolicy;
+    pub use crate::transport::RateLimitMode;
+}
 
 /// The one path generated code uses to reach the runtime.
 #[doc(hidden)]
@@ -79,10 +128,13 @@ pub mod __private {
     pub use crate::decode::{decode_json, decode_rows, decode_typed};
     pub use crate::quirks;
     pub use crate::table;
+    pub use crate::types::{ByKey, Serp, UnknownValue, WireEnum};
     pub use crate::{
-        ByKey, Client, ClientBuilder, Error, Operation, Request, Row, Serp, Stream, UnknownValue,
-        WireEnum,
+        Client, ClientBuilder, Envelope, Error, job::Row, job::Stream, request::Request,
+        table::Operation,
     };
+    pub use jiff;
+    pub use serde_json;
 }
 
 /// The README's examples, compiled as doctests so they cannot go stale.

@@ -3,7 +3,7 @@
 //!
 //! A job's requests are charged one by one, so a failure on the 21st request of
 //! a job must not throw away what the first 20 bought. The job keeps the rows in
-//! the type it decoded them to (a `Vec` of records, a [`ByKey`](crate::ByKey)
+//! the type it decoded them to (a `Vec` of records, a [`ByKey`](crate::types::ByKey)
 //! map, or JSON for the untyped entry points); [`Error`] is not generic, so the
 //! envelope is held as `dyn Any` and given back by [`Partial::received`] and
 //! [`Partial::into_parts`] for the type the job was run with.
@@ -38,7 +38,7 @@ pub struct Missing {
 /// awaited, since the service may have charged them, and their rows kept.
 ///
 /// ```no_run
-/// use seozoom::{Client, KeywordMetrics};
+/// use seozoom::{Client, types::KeywordMetrics};
 ///
 /// # async fn run(client: Client, keywords: Vec<String>) {
 /// match client.keywords().metrics(keywords).send_all().await {

@@ -134,6 +134,7 @@ impl Serialize for Serp {
     }
 }
 
+#[cfg(feature = "schemars")]
 impl schemars::JsonSchema for Serp {
     fn schema_name() -> Cow<'static, str> {
         "Serp".into()

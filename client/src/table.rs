@@ -4,6 +4,13 @@
 //! group and path, parameters with their limits and provenance, conditional
 //! rules, response shape and unit costs. The request validator, the runtime and
 //! every tool built on the crate read this table; none of them names an action.
+//!
+//! The generated table writes its entries with the short `const` constructors
+//! of these types (`Param::int("limit").required().max(Limit::inferred(1000))`,
+//! see [`Param::new`]), so each entry reads as what it says rather than as a
+//! struct literal.
+
+mod construct;
 
 /// Where a figure or a rule comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -168,9 +175,10 @@ pub enum ValueKind {
     Label,
 }
 
-/// `if_param = if_value` requires `require` (equal to `equal_to`, when given).
+/// A conditional rule between parameters: `if_param = if_value` requires
+/// `require` (equal to `equal_to`, when given).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Rule {
+pub struct Requirement {
     /// The parameter whose value triggers the rule.
     pub if_param: &'static str,
     /// The value that triggers it.
@@ -220,7 +228,7 @@ pub enum Charged {
     /// The unit figure, whatever the row count.
     PerCall,
     /// The reference prints no cost for the operation: its estimate is
-    /// unknown ([`crate::Estimate::unknown`]), a client with a budget refuses
+    /// unknown ([`crate::units::Estimate::unknown`]), a client with a budget refuses
     /// it, and the units a call reports are counted as usual.
     Unknown,
 }
@@ -261,10 +269,6 @@ pub struct Cost {
     pub requests_per_minute: Limit,
 }
 
-/// See [`Operation::decode`]: `(operation, HTTP status, body)` to an envelope.
-pub type Decoder =
-    fn(&Operation, u16, &[u8]) -> Result<crate::Envelope<serde_json::Value>, crate::Error>;
-
 /// One operation of the API.
 #[derive(Debug, Clone, Copy)]
 pub struct Operation {
@@ -283,13 +287,9 @@ pub struct Operation {
     /// Its own parameters, in spec order.
     pub params: &'static [Param],
     /// Conditional rules between its parameters.
-    pub rules: &'static [Rule],
+    pub rules: &'static [Requirement],
     /// Its response.
     pub response: Response,
-    /// Decodes a body as this operation's typed result and re-encodes the
-    /// `response` as JSON with the API's field names (for tools that handle every
-    /// operation alike, such as a command line).
-    pub decode: Decoder,
     /// Its costs and rate figures.
     pub cost: Cost,
 }

@@ -9,7 +9,10 @@ mod support;
 use std::future::Future;
 use std::time::{Duration, Instant};
 
-use seozoom::{Client, Envelope, Error, ErrorKind, KeywordMetrics, RateLimitMode, RetryPolicy};
+use seozoom::error::ErrorKind;
+use seozoom::{
+    Client, Envelope, Error, config::RateLimitMode, config::RetryPolicy, types::KeywordMetrics,
+};
 use support::{KEY, Server};
 
 /// Every call here must end within this, whatever the answer.

@@ -7,8 +7,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use futures_util::{FutureExt, StreamExt};
+use seozoom::error::ErrorKind;
 use seozoom::sandbox::Sandbox;
-use seozoom::{Client, ErrorKind, Estimate, Job, KeywordType, Request, RetryPolicy};
+use seozoom::{
+    Client, Job, config::RetryPolicy, request::Request, types::KeywordType, units::Estimate,
+};
 
 /// A client of the sandbox with the spec's rate limits (the default) and no
 /// retries, and a unit budget when given.
@@ -373,7 +376,7 @@ async fn a_job_frees_what_it_held_and_did_not_spend() {
     let held = probe.estimate_job(&request, job).unwrap().max;
     let c = client_of(&sandbox.base_url(), Some(held));
     let rows: Vec<_> = c
-        .pages::<seozoom::DomainKeyword>(request.clone(), 100, Some(1_000))
+        .pages::<seozoom::types::DomainKeyword>(request.clone(), 100, Some(1_000))
         .collect()
         .await;
     assert!(rows.iter().all(Result::is_ok));
@@ -383,13 +386,13 @@ async fn a_job_frees_what_it_held_and_did_not_spend() {
     let rest = held - spent;
     let fits = c.estimate(&request).unwrap().max;
     assert!(fits <= rest);
-    c.execute::<Vec<seozoom::DomainKeyword>>(request.clone())
+    c.execute::<Vec<seozoom::types::DomainKeyword>>(request.clone())
         .await
         .unwrap();
 
     // A stream dropped after its first page frees the rest as well.
     let c = client_of(&sandbox.base_url(), Some(held));
-    let mut pages = c.pages::<seozoom::DomainKeyword>(request.clone(), 100, Some(1_000));
+    let mut pages = c.pages::<seozoom::types::DomainKeyword>(request.clone(), 100, Some(1_000));
     pages.next().await.unwrap().unwrap();
     drop(pages);
     let after_one_page = c.units().used;
@@ -397,7 +400,7 @@ async fn a_job_frees_what_it_held_and_did_not_spend() {
     let left = held - after_one_page;
     let per_row = seozoom::operations::DOMAINS_KEYWORDS.cost.units[0];
     last.one("limit", &(left / per_row));
-    c.execute::<Vec<seozoom::DomainKeyword>>(last)
+    c.execute::<Vec<seozoom::types::DomainKeyword>>(last)
         .await
         .unwrap();
 }
@@ -448,7 +451,7 @@ async fn json_pages_are_the_typed_rows_with_the_apis_field_names() {
         .domains()
         .keywords("example.it", KeywordType::Best, 1)
         .request();
-    let typed: Vec<seozoom::DomainKeyword> = c
+    let typed: Vec<seozoom::types::DomainKeyword> = c
         .pages(request.clone(), 10, Some(25))
         .map(Result::unwrap)
         .collect()

@@ -12,7 +12,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use seozoom::{
-    Client, Envelope, Error, ErrorKind, Estimate, KeywordMetrics, RateLimitMode, RetryPolicy,
+    Client, Envelope, Error, config::RateLimitMode, config::RetryPolicy, error::ErrorKind,
+    types::KeywordMetrics, units::Estimate,
 };
 use tracing_subscriber::Layer;
 use tracing_subscriber::fmt::format::FmtSpan;
@@ -167,7 +168,7 @@ async fn status_429_with_retry_after_waits_then_succeeds() {
 
 #[tokio::test]
 async fn status_503_with_retry_after_as_an_http_date_waits_then_succeeds() {
-    use seozoom::jiff::{SignedDuration, Timestamp, fmt::rfc2822, tz::TimeZone};
+    use seozoom::types::jiff::{SignedDuration, Timestamp, fmt::rfc2822, tz::TimeZone};
     // Whole seconds: the wait is between 1 and 2 s.
     let when = (Timestamp::now() + SignedDuration::from_secs(2)).to_zoned(TimeZone::UTC);
     let date = rfc2822::to_string(&when).unwrap();

@@ -1,17 +1,20 @@
 //! The code this crate compiles is the reviewed golden file of `seozoom-codegen`:
 //! the golden snapshot is therefore compiled (with this crate's lints) on every build.
 //!
-//! The build script generates without the `format` feature (one line of code, no
-//! syn or prettyplease in users' builds), so the test formats what was compiled
-//! the way the golden file is formatted, and compares.
+//! The build script generates without the `format` feature (no syn or
+//! prettyplease in users' builds), so the test formats what was compiled the way
+//! the golden file is formatted (prettyplease, then items spaced out), and
+//! compares.
 
 #[test]
 fn compiled_code_is_the_golden_file() {
     let compiled = include_str!(concat!(env!("OUT_DIR"), "/generated.rs"));
     let golden = include_str!("../../codegen/tests/golden/generated.rs");
-    let (compiled_header, compiled_code) = compiled.split_once('\n').expect("a header line");
-    let (golden_header, golden_code) = golden.split_once('\n').expect("a header line");
-    let formatted = prettyplease::unparse(&syn::parse_file(compiled_code).expect("valid Rust"));
+    let (compiled_header, compiled_code) = compiled.split_once("\n\n").expect("a header line");
+    let (golden_header, golden_code) = golden.split_once("\n\n").expect("a header line");
+    let formatted = seozoom_codegen::emit::space_out_items(&prettyplease::unparse(
+        &syn::parse_file(compiled_code).expect("valid Rust"),
+    ));
     assert!(
         compiled_header == golden_header && formatted == golden_code,
         "client/build.rs generated code that differs from codegen/tests/golden/generated.rs; \

@@ -4,8 +4,9 @@
 
 mod support;
 
-use seozoom::jiff::civil::{date, datetime, time};
-use seozoom::{Db, ErrorKind, InvalidInput, KeywordType, SearchIntent};
+use seozoom::error::ErrorKind;
+use seozoom::types::jiff::civil::{date, datetime, time};
+use seozoom::{Db, error::InvalidInput, types::KeywordType, types::SearchIntent};
 use support::{Server, units};
 
 /// One operation over the wire per case: the loopback server gives `answer`,

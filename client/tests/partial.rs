@@ -4,8 +4,11 @@
 //! loopback, against a sandbox that fails the requests carrying a given input.
 
 use futures_util::StreamExt;
-use seozoom::sandbox::{Fault, Faults, Sandbox};
-use seozoom::{Client, ErrorKind, KeywordMetrics, KeywordType, RateLimitMode, RetryPolicy};
+use seozoom::error::ErrorKind;
+use seozoom::sandbox::{Fault, FaultPlan, Sandbox};
+use seozoom::{
+    Client, config::RateLimitMode, config::RetryPolicy, types::KeywordMetrics, types::KeywordType,
+};
 
 /// A key distinctive enough that finding it in an error is a leak.
 const KEY: &str = "PARTIAL-KEY-41d2";
@@ -14,7 +17,7 @@ const KEY: &str = "PARTIAL-KEY-41d2";
 async fn failing_on(keywords: &[&str], fault: Fault) -> Sandbox {
     let faults = keywords
         .iter()
-        .fold(Faults::none(), |f, k| f.on("keyword", k, fault));
+        .fold(FaultPlan::none(), |f, k| f.on("keyword", k, fault));
     Sandbox::builder().faults(faults).start().await.unwrap()
 }
 
@@ -236,7 +239,7 @@ async fn a_transport_failure_is_partial_too_and_the_json_job_keeps_json() {
 
 #[tokio::test]
 async fn a_paged_stream_that_fails_has_delivered_the_rows_before() {
-    let faults = Faults::none().on("offset", "20", Fault::ServerError);
+    let faults = FaultPlan::none().on("offset", "20", Fault::ServerError);
     let failing = Sandbox::builder().faults(faults).start().await.unwrap();
     let healthy = Sandbox::start().await.unwrap();
     let pages = |sandbox: &Sandbox| {

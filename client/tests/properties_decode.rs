@@ -10,9 +10,10 @@ use std::cell::Cell;
 
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
+use seozoom::error::ErrorKind;
 use seozoom::operations::{OPERATIONS, RECORDS, SERVICE};
 use seozoom::table::{FieldInfo, FieldKind, Operation, RecordInfo, Shape};
-use seozoom::{Envelope, Error, ErrorKind};
+use seozoom::{Envelope, Error};
 use serde_json::{Map, Value, json};
 
 use props::runner;
@@ -28,7 +29,7 @@ fn status() -> impl Strategy<Value = u16> {
 
 /// Decode with the operation's own decoder; a panic fails the property.
 fn decode(op: &Operation, status: u16, body: &[u8]) -> Result<Envelope<Value>, Error> {
-    (op.decode)(op, status, body)
+    seozoom::operations::decode_json(op, status, body)
 }
 
 /// Every failure is one of the errors a sent call can give.

@@ -10,10 +10,11 @@ use std::collections::BTreeMap;
 
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
+use seozoom::error::ErrorKind;
 use seozoom::operations::SERVICE;
 use seozoom::sandbox::Sandbox;
 use seozoom::table::{Operation, Param, ParamKind};
-use seozoom::{Client, ErrorKind, RateLimitMode, Request, RetryPolicy};
+use seozoom::{Client, config::RateLimitMode, config::RetryPolicy, request::Request};
 
 use props::{any_operation, any_valid_request, database_values, runner, valid_request};
 

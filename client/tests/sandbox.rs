@@ -4,11 +4,14 @@
 
 use std::collections::BTreeSet;
 
-use seozoom::jiff::civil::date;
+use seozoom::error::ErrorKind;
 use seozoom::operations::{OPERATIONS, SERVICE};
 use seozoom::sandbox::Sandbox;
 use seozoom::table::{Charged, Operation, Param, ParamKind};
-use seozoom::{Client, Db, ErrorKind, KeywordType, RateLimitMode, Request, RetryPolicy};
+use seozoom::types::jiff::civil::date;
+use seozoom::{
+    Client, Db, config::RateLimitMode, config::RetryPolicy, request::Request, types::KeywordType,
+};
 
 /// A typed client of the sandbox: no client-side rate limit, no retries.
 fn client(sandbox: &Sandbox) -> Client {
@@ -888,7 +891,7 @@ async fn an_unknown_cost_is_estimated_as_unknown_and_refused_under_a_budget() {
         estimate.to_string(),
         "unknown (the reference prints no unit cost)"
     );
-    assert!(estimate.plus(seozoom::Estimate::range(1, 2)).unknown);
+    assert!(estimate.plus(seozoom::units::Estimate::range(1, 2)).unknown);
 
     let budgeted = build(Some(1_000_000));
     let err = budgeted

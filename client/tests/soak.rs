@@ -23,10 +23,11 @@ use std::time::{Duration, Instant};
 
 use futures_util::StreamExt;
 use proptest::strategy::{Strategy, ValueTree};
+use seozoom::error::ErrorKind;
 use seozoom::operations::SERVICE;
-use seozoom::sandbox::{Faults, Sandbox};
+use seozoom::sandbox::{FaultPlan, Sandbox};
 use seozoom::table::ParamKind;
-use seozoom::{Client, Error, ErrorKind, RateLimitMode, Request, RetryPolicy};
+use seozoom::{Client, Error, config::RateLimitMode, config::RetryPolicy, request::Request};
 
 /// A key distinctive enough that finding it in an error is a leak.
 const KEY: &str = "SOAK-KEY-c0ffee-5e1f";
@@ -114,7 +115,7 @@ fn twenty_thousand_calls_with_faults_hold_their_bounds() {
         max_retry_after: Duration::from_secs(2).mul_f64(scale.max(1.0)),
     };
     let retry_after = if scale >= 4.0 { 1 } else { 0 };
-    let faults = Faults::random(FAULT_RATE)
+    let faults = FaultPlan::random(FAULT_RATE)
         .seed(props::SEED)
         .retry_after(retry_after)
         // Half again the timeout: about a third of the slow answers time out.

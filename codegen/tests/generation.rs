@@ -50,14 +50,18 @@ fn generating_twice_gives_identical_output() {
     assert_eq!(generate(&text), generate(&text));
 }
 
+/// The file is prettyplease's formatting with its items spaced out, after a
+/// header line and a blank one.
 #[test]
 fn output_is_formatted_rust() {
     let generated = generate(&common::spec_text());
     let file = syn::parse_file(&generated).expect("generated code parses");
+    let body = generated.split_once("\n\n").unwrap().1;
     assert_eq!(
-        prettyplease::unparse(&file),
-        generated.split_once('\n').unwrap().1
+        seozoom_codegen::emit::space_out_items(&prettyplease::unparse(&file)),
+        body
     );
+    assert!(body.contains("}\n\n    impl "), "items are not spaced out");
 }
 
 #[test]
@@ -68,7 +72,7 @@ fn a_field_added_to_the_spec_appears_in_the_generated_type() {
     );
     let before = generate(&common::spec_text());
     let after = generate(&text);
-    let field = "#[serde(default, rename = \"pza_trend\")]\n    pub page_authority_trend: ::core::option::Option<f64>,";
+    let field = "#[serde(default, rename = \"pza_trend\")]\n        pub page_authority_trend: ::core::option::Option<f64>,";
     assert!(!before.contains(field));
     assert!(after.contains(field), "field not generated:\n{after}");
     assert!(after.contains("/// Change of page authority over the last month."));
@@ -82,10 +86,10 @@ fn the_plain_output_is_the_same_code() {
         .unwrap_or_else(|d| panic!("{d}"));
     let plain = seozoom_codegen::emit::plain(&spec);
     let formatted = generate(&common::spec_text());
-    let (plain_header, plain_code) = plain.split_once('\n').unwrap();
-    let (header, code) = formatted.split_once('\n').unwrap();
+    let (plain_header, plain_code) = plain.split_once("\n\n").unwrap();
+    let (header, code) = formatted.split_once("\n\n").unwrap();
     assert_eq!(plain_header, header);
     assert_ne!(plain_code, code, "the plain output is not formatted");
     let file = syn::parse_file(plain_code).expect("the plain output parses");
-    assert!(prettyplease::unparse(&file) == code);
+    assert!(seozoom_codegen::emit::space_out_items(&prettyplease::unparse(&file)) == code);
 }

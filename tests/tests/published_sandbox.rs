@@ -15,8 +15,8 @@
 
 use std::path::PathBuf;
 
-use seozoom::Request;
 use seozoom::operations::{OPERATIONS, SERVICE};
+use seozoom::request::Request;
 use seozoom::sandbox::Sandbox;
 use seozoom::table::{Operation, Param, ParamKind};
 use serde_json::Value;

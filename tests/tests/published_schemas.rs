@@ -59,7 +59,7 @@ fn derived<T: JsonSchema>() -> Value {
 fn rust_records() -> BTreeMap<String, Value> {
     macro_rules! records {
         ($($t:ident),* $(,)?) => {
-            BTreeMap::from([$((stringify!($t).to_owned(), derived::<seozoom::$t>())),*])
+            BTreeMap::from([$((stringify!($t).to_owned(), derived::<seozoom::types::$t>())),*])
         };
     }
     records![
@@ -265,7 +265,7 @@ fn record_schemas_agree() {
 
 #[test]
 fn the_serp_schema_agrees() {
-    let mut rust = derived::<seozoom::Serp>();
+    let mut rust = derived::<seozoom::types::Serp>();
     let mut published = published("schemas/serp.schema.json");
     for schema in [&mut rust, &mut published] {
         let object = schema.as_object_mut().unwrap();
@@ -336,12 +336,12 @@ fn envelope_schemas_agree() {
         }
     }
     // The Rust containers of the three shapes, as schemars derives them.
-    let array = member(&derived::<Vec<seozoom::Niche>>());
+    let array = member(&derived::<Vec<seozoom::types::Niche>>());
     assert_eq!(
         array.items.and_then(|i| i.reference).as_deref(),
         Some("Niche")
     );
-    let map = member(&derived::<seozoom::ByKey<seozoom::Serp>>());
+    let map = member(&derived::<seozoom::types::ByKey<seozoom::types::Serp>>());
     assert_eq!(map.types, BTreeSet::from(["object".to_owned()]));
     assert_eq!(
         map.values.and_then(|v| v.reference).as_deref(),
@@ -352,7 +352,7 @@ fn envelope_schemas_agree() {
 
 #[test]
 fn rust_reads_the_empty_map_as_php_sends_it() {
-    let empty: seozoom::ByKey<seozoom::Serp> = serde_json::from_str("[]").unwrap();
+    let empty: seozoom::types::ByKey<seozoom::types::Serp> = serde_json::from_str("[]").unwrap();
     assert!(empty.is_empty());
 }
 
@@ -360,7 +360,7 @@ fn rust_reads_the_empty_map_as_php_sends_it() {
 fn a_disagreement_is_reported() {
     // The comparison is not vacuous: a required member made optional, a type
     // changed and a member dropped are all caught.
-    let rust = derived::<seozoom::Niche>();
+    let rust = derived::<seozoom::types::Niche>();
     let mut published = published("schemas/records/niche.schema.json");
     published["required"] = Value::Array(vec![]);
     published["properties"]["perc"]["type"] = "integer".into();

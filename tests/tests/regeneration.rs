@@ -148,7 +148,13 @@ fn item<'c>(code: &'c str, start: &str) -> &'c str {
     let at = code
         .find(start)
         .unwrap_or_else(|| panic!("no `{start}` in the generated code"));
-    let end = code[at..].find("\n}\n").map_or(code.len(), |i| at + i + 3);
+    // The item ends at the first `}` line indented as its first line (items
+    // sit in the generated modules).
+    let line_start = code[..at].rfind('\n').map_or(0, |i| i + 1);
+    let close = format!("\n{}}}\n", &code[line_start..at]);
+    let end = code[at..]
+        .find(&close)
+        .map_or(code.len(), |i| at + i + close.len());
     &code[at..end]
 }
 
@@ -300,7 +306,7 @@ fn an_action_added_to_the_spec_appears_everywhere_with_no_other_edit() {
             && signature.contains("-> KeywordsSuggestions"),
         "{signature}"
     );
-    assert!(code.contains("pub static KEYWORDS_SUGGESTIONS: rt::Operation"));
+    assert!(code.contains("pub static KEYWORDS_SUGGESTIONS: Operation"));
 
     // (b) The command line calls it, here on the built-in sandbox.
     let call = run(

@@ -1,8 +1,8 @@
 //! A builder's `request()` carries exactly the values it was given, as wire text,
 //! under the parameters' wire names; nothing is sent.
 
-use seozoom::jiff::civil::date;
-use seozoom::{Client, Db, KeywordType, Request};
+use seozoom::types::jiff::civil::date;
+use seozoom::{Client, Db, request::Request, types::KeywordType};
 
 fn client() -> Client {
     Client::new("test-key").expect("a client with a key builds")

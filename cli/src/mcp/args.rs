@@ -4,7 +4,7 @@
 //! value and the limit. Nothing here names a parameter.
 
 use seozoom::operations::SERVICE;
-use seozoom::{InvalidInput, Operation, Request};
+use seozoom::{error::InvalidInput, request::Request, table::Operation};
 use serde_json::{Map, Value};
 
 /// Longest piece of a value repeated in a message.

@@ -8,7 +8,8 @@
 use std::sync::Arc;
 
 use rmcp::model::{CallToolResult, ContentBlock};
-use seozoom::{Error, ErrorKind, Operation};
+use seozoom::error::ErrorKind;
+use seozoom::{Error, table::Operation};
 use serde_json::{Map, Value};
 
 use super::held::HeldResult;

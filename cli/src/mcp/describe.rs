@@ -2,7 +2,7 @@
 //! sentences an agent can act on, and its conditional rules. All from the
 //! table; nothing here names an operation.
 
-use seozoom::Operation;
+use seozoom::table::Operation;
 use seozoom::table::{Charged, Counts};
 
 use super::input_schema::sentence;

@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use seozoom::operations::SERVICE;
 use seozoom::table::Shape;
-use seozoom::{Envelope, Operation};
+use seozoom::{Envelope, table::Operation};
 use serde_json::{Map, Value, json};
 
 use super::held::{Held, HeldResult};

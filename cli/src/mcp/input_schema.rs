@@ -8,8 +8,8 @@
 //! in the tool's description, not here: JSON Schema `if`/`then` is hard for an
 //! agent to read and for many clients to use.
 
-use seozoom::Operation;
 use seozoom::operations::SERVICE;
+use seozoom::table::Operation;
 use seozoom::table::{Limit, Param, ParamKind};
 use serde_json::{Map, Value, json};
 

@@ -69,7 +69,7 @@ pub async fn serve(options: Options) -> u8 {
             None => {
                 eprintln!(
                     "error: no API key: pass --api-key or set {} (or use --sandbox)",
-                    seozoom::API_KEY_ENV
+                    seozoom::config::API_KEY_ENV
                 );
                 return EXIT_REFUSED;
             }

@@ -3,7 +3,7 @@
 
 use rmcp::model::CallToolResult;
 use seozoom::operations::SERVICE;
-use seozoom::{Error, InvalidInput, Job};
+use seozoom::{Error, Job, error::InvalidInput};
 use serde_json::{Map, Value, json};
 
 use super::args::{self, shown};

@@ -12,8 +12,8 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use seozoom::Operation;
 use seozoom::operations::RECORDS;
+use seozoom::table::Operation;
 use seozoom::table::{FieldKind, ParamKind, RecordInfo, Shape};
 use serde_json::{Map, Value, json};
 

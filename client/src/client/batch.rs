@@ -115,7 +115,7 @@ impl Client {
     /// [`ErrorKind::Partial`]: it holds their merged result (rows in input order,
     /// units summed), the inputs without an answer and the error that stopped
     /// the job. When none was, it is that error itself. Under
-    /// [`RateLimitMode::Refuse`](crate::RateLimitMode::Refuse), a job that needs
+    /// [`RateLimitMode::Refuse`](crate::config::RateLimitMode::Refuse), a job that needs
     /// more requests than the operation has slots left stops at the first one
     /// refused.
     pub async fn execute_batched<T: DeserializeOwned + Merge + Send + Sync + 'static>(

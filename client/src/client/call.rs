@@ -90,12 +90,15 @@ impl Client {
     /// Like [`execute`](Self::execute), for any operation: the body is decoded as
     /// the operation's typed result and its `response` re-encoded as JSON with the
     /// API's field names.
+    // Inline, so that the decoders of every operation
+    // (`operations::decode_json`) are compiled only in a crate that calls this.
+    #[inline]
     pub async fn execute_json(
         &self,
         request: Request,
     ) -> Result<Envelope<serde_json::Value>, Error> {
-        let op = request.operation();
-        self.call(request, op.decode, None).await
+        self.call(request, crate::operations::decode_json, None)
+            .await
     }
 
     /// [`execute`](Self::execute) for an operation that answers a list of rows:
@@ -131,13 +134,14 @@ impl Client {
 
     /// [`execute_json`](Self::execute_json) for a call of a job, reserving from
     /// its hold.
+    #[inline]
     pub(crate) async fn execute_json_in(
         &self,
         request: Request,
         job: Arc<JobHold>,
     ) -> Result<Envelope<serde_json::Value>, Error> {
-        let op = request.operation();
-        self.call(request, op.decode, Some(&job)).await
+        self.call(request, crate::operations::decode_json, Some(&job))
+            .await
     }
 
     async fn call<T>(

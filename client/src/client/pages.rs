@@ -145,6 +145,7 @@ impl Client {
     /// as the operation's typed record, as with
     /// [`execute_json`](Self::execute_json), and re-encoded as JSON with the
     /// API's field names.
+    #[inline]
     pub fn pages_json(
         &self,
         request: Request,

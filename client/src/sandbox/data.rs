@@ -499,7 +499,7 @@ fn time(seed: Seed) -> String {
     )
 }
 
-/// The answer to a validated request (`query` as [`crate::Request::validate`]
+/// The answer to a validated request (`query` as [`crate::request::Request::validate`]
 /// returns it: database, action, then the parameters with defaults filled in).
 pub(super) fn respond(op: &'static Operation, query: &[(&'static str, String)]) -> Outcome {
     let ctx = Context::new(op, query);

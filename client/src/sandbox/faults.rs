@@ -1,15 +1,15 @@
-//! Fault injection: a sandbox started with [`Faults`] answers some requests
+//! Fault injection: a sandbox started with [`FaultPlan`] answers some requests
 //! with what a real service and network do on a bad day instead of its data,
 //! so that retries, timeouts, partial jobs and error handling can be exercised
 //! over real HTTP.
 //!
 //! A fault is chosen for a request in two ways:
 //!
-//! - **On an input** ([`Faults::on`]): every request carrying a given value of a
+//! - **On an input** ([`FaultPlan::on`]): every request carrying a given value of a
 //!   parameter (a list item counts) gets that fault. Deterministic: a test can
 //!   make the second request of a batched job fail.
-//! - **At random** ([`Faults::random`]): each request gets a fault with the given
-//!   probability, the kind drawn from [`Faults::kinds`], from a seeded generator
+//! - **At random** ([`FaultPlan::random`]): each request gets a fault with the given
+//!   probability, the kind drawn from [`FaultPlan::kinds`], from a seeded generator
 //!   (runs with the same seed and the same order of requests inject the same
 //!   faults).
 //!
@@ -44,7 +44,7 @@ const MAX_BODY: usize = 256 << 20;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum Fault {
-    /// HTTP 429 `Too Many Requests` with `Retry-After` ([`Faults::retry_after`]
+    /// HTTP 429 `Too Many Requests` with `Retry-After` ([`FaultPlan::retry_after`]
     /// seconds).
     RateLimitedRetryAfter,
     /// HTTP 429 `Too Many Requests` without `Retry-After`.
@@ -53,7 +53,7 @@ pub enum Fault {
     ServerError,
     /// The connection is reset (TCP RST) before any answer.
     Reset,
-    /// The real answer, after a delay drawn up to [`Faults::slow`].
+    /// The real answer, after a delay drawn up to [`FaultPlan::slow`].
     Slow,
     /// The real answer with its body cut short; its `Content-Length` is that
     /// of the cut body, so only the JSON shows it.
@@ -84,23 +84,23 @@ impl Fault {
 ///
 /// ```no_run
 /// use std::time::Duration;
-/// use seozoom::sandbox::{Fault, Faults, Sandbox};
+/// use seozoom::sandbox::{Fault, FaultPlan, Sandbox};
 ///
 /// # async fn run() -> std::io::Result<()> {
 /// // One request in five goes wrong, in any of the ways, the same ways each run.
 /// let flaky = Sandbox::builder()
-///     .faults(Faults::random(0.2).seed(7).slow(Duration::from_millis(300)))
+///     .faults(FaultPlan::random(0.2).seed(7).slow(Duration::from_millis(300)))
 ///     .start()
 ///     .await?;
 /// // Every request carrying the keyword `boom` is answered 429.
 /// let strict = Sandbox::builder()
-///     .faults(Faults::none().on("keyword", "boom", Fault::RateLimited))
+///     .faults(FaultPlan::none().on("keyword", "boom", Fault::RateLimited))
 ///     .start()
 ///     .await?;
 /// # Ok(()) }
 /// ```
 #[derive(Debug, Clone, PartialEq)]
-pub struct Faults {
+pub struct FaultPlan {
     rate: f64,
     kinds: Vec<Fault>,
     seed: u64,
@@ -109,10 +109,10 @@ pub struct Faults {
     on: Vec<(String, String, Fault)>,
 }
 
-impl Faults {
+impl FaultPlan {
     /// No random faults (add some with [`on`](Self::on)).
     pub fn none() -> Self {
-        Faults {
+        FaultPlan {
             rate: 0.0,
             kinds: Fault::ALL.to_vec(),
             seed: 0,
@@ -126,13 +126,13 @@ impl Faults {
     /// a kind drawn evenly from every [`Fault`] (see [`kinds`](Self::kinds)).
     /// Seed 0, `Retry-After: 1`, slow answers up to 1 s, unless set.
     pub fn random(rate: f64) -> Self {
-        Faults {
+        FaultPlan {
             rate: if rate.is_nan() {
                 0.0
             } else {
                 rate.clamp(0.0, 1.0)
             },
-            ..Faults::none()
+            ..FaultPlan::none()
         }
     }
 
@@ -178,13 +178,13 @@ impl Faults {
 /// it injected.
 #[derive(Debug)]
 pub(super) struct Injector {
-    faults: Faults,
+    faults: FaultPlan,
     rng: Mutex<fastrand::Rng>,
     injected: [AtomicU64; Fault::ALL.len()],
 }
 
 impl Injector {
-    pub(super) fn new(faults: Faults) -> Self {
+    pub(super) fn new(faults: FaultPlan) -> Self {
         Injector {
             rng: Mutex::new(fastrand::Rng::with_seed(faults.seed)),
             faults,
@@ -192,7 +192,7 @@ impl Injector {
         }
     }
 
-    /// Faults injected so far, by kind (kinds never injected are left out).
+    /// FaultPlan injected so far, by kind (kinds never injected are left out).
     pub(super) fn injected(&self) -> BTreeMap<Fault, u64> {
         Fault::ALL
             .iter()
@@ -294,7 +294,7 @@ mod tests {
 
     #[test]
     fn inputs_pick_their_fault_and_nothing_else_does_without_a_rate() {
-        let injector = Injector::new(Faults::none().on("keyword", "boom", Fault::Reset));
+        let injector = Injector::new(FaultPlan::none().on("keyword", "boom", Fault::Reset));
         assert_eq!(
             injector.pick(&pairs(&[("keyword", "a|boom|c")])),
             Some(Fault::Reset)
@@ -306,22 +306,26 @@ mod tests {
 
     #[test]
     fn random_faults_follow_the_rate_the_kinds_and_the_seed() {
-        let draw = |faults: Faults| {
+        let draw = |faults: FaultPlan| {
             let injector = Injector::new(faults);
             (0..2000).map(|_| injector.pick(&[])).collect::<Vec<_>>()
         };
-        let always = draw(Faults::random(1.0).kinds(&[Fault::NoData, Fault::Slow]));
+        let always = draw(FaultPlan::random(1.0).kinds(&[Fault::NoData, Fault::Slow]));
         assert!(
             always
                 .iter()
                 .all(|f| matches!(f, Some(Fault::NoData | Fault::Slow)))
         );
         assert!(always.contains(&Some(Fault::NoData)) && always.contains(&Some(Fault::Slow)));
-        let some = draw(Faults::random(0.25).seed(3));
+        let some = draw(FaultPlan::random(0.25).seed(3));
         let hits = some.iter().filter(|f| f.is_some()).count();
         assert!((400..600).contains(&hits), "{hits} of 2000 at 0.25");
-        assert_eq!(some, draw(Faults::random(0.25).seed(3)), "the same seed");
-        assert_ne!(some, draw(Faults::random(0.25).seed(4)));
-        assert!(draw(Faults::random(f64::NAN)).iter().all(Option::is_none));
+        assert_eq!(some, draw(FaultPlan::random(0.25).seed(3)), "the same seed");
+        assert_ne!(some, draw(FaultPlan::random(0.25).seed(4)));
+        assert!(
+            draw(FaultPlan::random(f64::NAN))
+                .iter()
+                .all(Option::is_none)
+        );
     }
 }

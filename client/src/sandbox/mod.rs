@@ -4,7 +4,7 @@
 //!
 //! ```no_run
 //! use seozoom::sandbox::Sandbox;
-//! use seozoom::{Client, KeywordType};
+//! use seozoom::{Client, types::KeywordType};
 //!
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
 //! let sandbox = Sandbox::start().await?;
@@ -38,7 +38,7 @@
 //! 3. **Validate.** The query is percent-decoded (`+` is a space, as PHP reads
 //!    it; a repeated name keeps its last value), list parameters are split on the
 //!    list separator, and the result goes through the client's own validator
-//!    ([`Request::validate`](crate::Request::validate)). A refusal is 400 with
+//!    ([`Request::validate`](crate::request::Request::validate)). A refusal is 400 with
 //!    the validator's message, which names the operation, the parameter, the
 //!    value and the limit. Parameters the operation does not take are refused
 //!    the same way.
@@ -78,7 +78,7 @@
 //!    any of the above, a request may be answered with an injected [`Fault`]
 //!    (a 429 with or without `Retry-After`, a 500, a reset, a slow answer, a
 //!    truncated body, "No data found!"), at random or on a given input; see
-//!    [`Faults`].
+//!    [`FaultPlan`].
 //!
 //! Field values follow the field's wire type and, for realism, its value hint
 //! in the spec (`kind`, `range`); the parameters are read by their roles:
@@ -125,7 +125,7 @@ mod seed;
 mod text;
 mod units;
 
-pub use faults::{Fault, Faults};
+pub use faults::{Fault, FaultPlan};
 use route::Shared;
 use units::Balance;
 
@@ -213,7 +213,7 @@ impl Sandbox {
         SandboxBuilder::default()
     }
 
-    async fn run(port: u16, faults: Option<Faults>, units: i64) -> std::io::Result<Sandbox> {
+    async fn run(port: u16, faults: Option<FaultPlan>, units: i64) -> std::io::Result<Sandbox> {
         let listener = std::net::TcpListener::bind((Ipv4Addr::LOCALHOST, port))?;
         listener.set_nonblocking(true)?;
         let addr = listener.local_addr()?;
@@ -324,7 +324,7 @@ impl Sandbox {
 #[derive(Debug, Clone)]
 pub struct SandboxBuilder {
     port: u16,
-    faults: Option<Faults>,
+    faults: Option<FaultPlan>,
     units: i64,
 }
 
@@ -354,9 +354,9 @@ impl SandboxBuilder {
 
     /// Answer some requests with injected faults instead of data: 429s with
     /// and without `Retry-After`, 500s, resets, slow answers, truncated bodies
-    /// and "No data found!", at random or on given inputs (see [`Faults`]).
+    /// and "No data found!", at random or on given inputs (see [`FaultPlan`]).
     /// A sandbox with faults also closes its connections with a TCP reset.
-    pub fn faults(mut self, faults: Faults) -> Self {
+    pub fn faults(mut self, faults: FaultPlan) -> Self {
         self.faults = Some(faults);
         self
     }

@@ -12,8 +12,8 @@ use axum::http::{Method, StatusCode, Uri};
 use axum::response::Response;
 use percent_encoding::percent_decode_str;
 
-use crate::Request;
 use crate::operations::{OPERATIONS, SERVICE};
+use crate::request::Request;
 use crate::table::Operation;
 
 use super::data::{self, Outcome};

@@ -6,8 +6,8 @@
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestRunner};
-use seozoom::Request;
 use seozoom::operations::{OPERATIONS, SERVICE};
+use seozoom::request::Request;
 use seozoom::table::{Operation, Param, ParamKind};
 
 /// The seed of every run unless `PROPTEST_RNG_SEED` is set: CI runs the same

@@ -5,7 +5,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use seozoom::{Client, RetryPolicy};
+use seozoom::Client;
+use seozoom::config::RetryPolicy;
 
 use super::KEY;
 

@@ -15,7 +15,9 @@ use axum::body::Body;
 use axum::extract::State;
 use axum::http::Uri;
 use axum::response::Response;
-use seozoom::{Client, ClientBuilder, Error, ErrorKind, InvalidInput, RetryPolicy};
+use seozoom::config::RetryPolicy;
+use seozoom::error::{ErrorKind, InvalidInput};
+use seozoom::{Client, ClientBuilder, Error};
 
 use super::KEY;
 

@@ -1,10 +1,15 @@
 //! Group accessors and request builders. Required parameters are constructor
 //! arguments (a missing one does not compile); optional ones are methods;
 //! `send` hands a generic request to the runtime.
+//!
+//! The entry points that decode (`send`, `send_all`, `pages`) are `#[inline]`
+//! and return the runtime's generic future or stream, so an operation's decoder
+//! is compiled in the crate that calls it, not in the client for all of them.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
+use super::Options;
 use super::docs::doc;
 use crate::model::{Action, Charged, Group, Param, ParamType, Payload, Shape, Source, Spec};
 
@@ -13,7 +18,7 @@ fn database_type(spec: &Spec) -> TokenStream {
     match &spec.common.database.ty {
         ParamType::Enum { type_name, .. } => {
             let t = format_ident!("{}", type_name);
-            quote!(#t)
+            quote!(types::#t)
         }
         // Validation guarantees an enum; a string keeps the output compilable regardless.
         _ => quote!(&'static str),
@@ -21,24 +26,53 @@ fn database_type(spec: &Spec) -> TokenStream {
 }
 
 /// Group accessors on `Client`, and the typed `db` setter on `ClientBuilder`.
-pub fn client_ext(spec: &Spec) -> TokenStream {
-    let accessors = spec.groups.iter().map(|g| {
-        let method = format_ident!("{}", g.rust);
-        let ty = format_ident!("{}", g.type_name);
-        let docs = doc(&[&g.description, &format!("Operations under `{}`.", g.path)]);
-        quote! {
-            #docs
-            pub fn #method(&self) -> #ty<'_> {
-                #ty { client: self }
+///
+/// Generated inside the runtime's crate (the runtime path starts with `crate`)
+/// they are inherent methods. Generated elsewhere (the compiled goldens of the
+/// generator's tests) a foreign type takes no inherent methods: the accessors
+/// are then a trait, `ClientExt`, and the `db` setter is left out (it reaches
+/// a method private to the runtime's crate).
+pub fn client_ext(spec: &Spec, options: &Options) -> TokenStream {
+    let signatures: Vec<(TokenStream, TokenStream, TokenStream)> = spec
+        .groups
+        .iter()
+        .map(|g| {
+            let method = format_ident!("{}", g.rust);
+            let ty = format_ident!("{}", g.type_name);
+            let docs = doc(&[&g.description, &format!("Operations under `{}`.", g.path)]);
+            (
+                docs,
+                quote!(fn #method(&self) -> #ty<'_>),
+                quote!(#ty { client: self }),
+            )
+        })
+        .collect();
+    if !options.in_runtime_crate() {
+        let declarations = signatures.iter().map(|(docs, sig, _)| quote!(#docs #sig;));
+        let methods = signatures
+            .iter()
+            .map(|(_, sig, body)| quote!(#sig { #body }));
+        return quote! {
+            /// The group accessors, on the runtime's `Client`.
+            pub trait ClientExt {
+                #(#declarations)*
             }
-        }
-    });
+
+            impl ClientExt for rt::Client {
+                #(#methods)*
+            }
+        };
+    }
+    let accessors = signatures
+        .iter()
+        .map(|(docs, sig, body)| quote!(#docs pub #sig { #body }));
     let db = database_type(spec);
     let db_doc = doc(&[&spec.common.database.description]);
     quote! {
         impl rt::Client {
             #(#accessors)*
         }
+
         impl rt::ClientBuilder {
             #db_doc
             pub fn db(self, db: #db) -> Self {
@@ -79,10 +113,10 @@ fn arg_type(p: &Param) -> (TokenStream, TokenStream, TokenStream) {
     let single = match &p.ty {
         ParamType::String => quote!(::std::string::String),
         ParamType::Integer => quote!(i64),
-        ParamType::Date => quote!(::jiff::civil::Date),
+        ParamType::Date => quote!(rt::jiff::civil::Date),
         ParamType::Enum { type_name, .. } => {
             let t = format_ident!("{}", type_name);
-            quote!(#t)
+            quote!(types::#t)
         }
     };
     let name = format_ident!("{}", p.rust);
@@ -231,7 +265,7 @@ pub fn output_type(a: &Action) -> TokenStream {
     let payload = match &a.response.payload {
         Payload::Record { type_name, .. } => {
             let t = format_ident!("{}", type_name);
-            quote!(#t)
+            quote!(types::#t)
         }
         Payload::Serp => quote!(rt::Serp),
     };
@@ -276,7 +310,7 @@ fn paging(a: &Action) -> Option<(TokenStream, &Param, &Param)> {
         .filter(integer)
         .find(|p| p.default.is_some() && p.wire != limit.wire)?;
     let row = format_ident!("{}", type_name);
-    Some((quote!(#row), offset, limit))
+    Some((quote!(types::#row), offset, limit))
 }
 
 /// The builder's bulk methods, for its docs.
@@ -307,8 +341,12 @@ fn send_all(a: &Action, output: &TokenStream) -> Option<TokenStream> {
     ]);
     Some(quote! {
         #docs
-        pub async fn send_all(self) -> ::core::result::Result<Envelope<#output>, rt::Error> {
-            self.client.execute_batched(self.request()).await
+        #[inline]
+        pub fn send_all(self) -> impl ::core::future::Future<
+            Output = ::core::result::Result<rt::Envelope<#output>, rt::Error>,
+        > + ::core::marker::Send + 'static {
+            let request = self.request();
+            async move { self.client.execute_batched(request).await }
         }
     })
 }
@@ -339,6 +377,7 @@ fn pages(a: &Action) -> Option<TokenStream> {
     ]);
     Some(quote! {
         #docs
+        #[inline]
         pub fn pages(
             self,
             page_size: i64,
@@ -451,8 +490,12 @@ pub fn builder(spec: &Spec, a: &Action) -> TokenStream {
                 #request_body
             }
             #send_doc
-            pub async fn send(self) -> ::core::result::Result<Envelope<#output>, rt::Error> {
-                self.client.#execute(self.request()).await
+            #[inline]
+            pub fn send(self) -> impl ::core::future::Future<
+                Output = ::core::result::Result<rt::Envelope<#output>, rt::Error>,
+            > + ::core::marker::Send + 'static {
+                let request = self.request();
+                async move { self.client.#execute(request).await }
             }
             #send_all
             #pages

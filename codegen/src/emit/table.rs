@@ -1,210 +1,214 @@
 //! The static operation table: what the runtime, validators, CLI, sandbox and
-//! estimator read, so that none of them names an action.
+//! estimator read, so that none of them names an action. Each entry is one
+//! chain of the runtime's `const` constructors (`Param::int("limit").required()`),
+//! which states only what differs from the neutral value.
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
+use super::Options;
 use crate::model::{
     Action, Charged, Counts, Field, FieldType, Hint, Limit, ListItem, Param, ParamType, Payload,
     Record, Role, Rule, Shape, Source, Spec, ValueKind,
 };
 
-fn option_str(s: Option<&str>) -> TokenStream {
-    match s {
-        Some(s) => quote!(::core::option::Option::Some(#s)),
-        None => quote!(::core::option::Option::None),
+/// An integer literal with its digits grouped by thousands (`10_000`).
+fn number(value: i64) -> Literal {
+    let digits = value.unsigned_abs().to_string();
+    let mut grouped = String::new();
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) && digits.len() > 4 {
+            grouped.push('_');
+        }
+        grouped.push(digit);
     }
+    let text = if value < 0 {
+        format!("-{grouped}")
+    } else {
+        grouped
+    };
+    text.parse()
+        .unwrap_or_else(|_| Literal::i64_unsuffixed(value))
 }
 
 fn source(s: Source) -> TokenStream {
     let v = format_ident!("{}", s.variant());
-    quote!(rt::table::Source::#v)
+    quote!(Source::#v)
 }
 
-fn role(r: Option<Role>) -> TokenStream {
-    match r {
-        Some(r) => {
-            let v = format_ident!("{}", r.variant());
-            quote!(::core::option::Option::Some(rt::table::Role::#v))
-        }
-        None => quote!(::core::option::Option::None),
-    }
+/// `Limit::stated(100)`, with `.note(..)` when the spec gives one.
+fn limit(l: &Limit) -> TokenStream {
+    let constructor = format_ident!("{}", l.source.variant().to_lowercase());
+    let value = number(l.value);
+    let note = l.note.as_deref().map(|n| quote!(.note(#n)));
+    quote!(Limit::#constructor(#value) #note)
 }
 
-fn hint(h: &Option<Hint>) -> TokenStream {
-    match h {
-        Some(Hint { kind, range }) => {
-            let kind: ValueKind = *kind;
-            let v = format_ident!("{}", kind.variant());
-            let range = match range {
-                Some((lo, hi)) => quote!(::core::option::Option::Some((#lo, #hi))),
-                None => quote!(::core::option::Option::None),
-            };
-            quote!(::core::option::Option::Some(rt::table::Hint { kind: rt::table::ValueKind::#v, range: #range }))
-        }
-        None => quote!(::core::option::Option::None),
-    }
+fn hint(h: &Hint) -> TokenStream {
+    let kind: ValueKind = h.kind;
+    let v = format_ident!("{}", kind.variant());
+    let range = h.range.map(|(lo, hi)| {
+        let (lo, hi) = (number(lo), number(hi));
+        quote!(.range(#lo, #hi))
+    });
+    quote!(Hint::new(ValueKind::#v) #range)
 }
 
-fn limit(l: &Option<Limit>) -> TokenStream {
-    match l {
-        Some(l) => {
-            let value = l.value;
-            let source = source(l.source);
-            let note = option_str(l.note.as_deref());
-            quote!(::core::option::Option::Some(rt::table::Limit { value: #value, source: #source, note: #note }))
-        }
-        None => quote!(::core::option::Option::None),
-    }
-}
-
-fn limit_required(l: &Limit) -> TokenStream {
-    let value = l.value;
-    let source = source(l.source);
-    let note = option_str(l.note.as_deref());
-    quote!(rt::table::Limit { value: #value, source: #source, note: #note })
+fn role(r: Role) -> TokenStream {
+    let v = format_ident!("{}", r.variant());
+    quote!(Role::#v)
 }
 
 fn param(p: &Param) -> TokenStream {
-    let (wire, rust, description) = (&p.wire, &p.rust, &p.description);
-    let kind = match &p.ty {
-        ParamType::String => quote!(rt::table::ParamKind::Text),
-        ParamType::Integer => quote!(rt::table::ParamKind::Integer),
-        ParamType::Date => quote!(rt::table::ParamKind::Date),
+    let wire = &p.wire;
+    let constructor = match &p.ty {
+        ParamType::String => quote!(Param::text(#wire)),
+        ParamType::Integer => quote!(Param::int(#wire)),
+        ParamType::Date => quote!(Param::date(#wire)),
         ParamType::Enum { type_name, values } => {
-            quote!(rt::table::ParamKind::Enum { name: #type_name, values: &[#(#values),*] })
+            quote!(Param::one_of(#wire, #type_name, &[#(#values),*]))
         }
     };
-    let (required, list, implicit) = (p.required, p.list, p.implicit);
-    let (min_items, max_items, min, max) = (
-        limit(&p.min_items),
-        limit(&p.max_items),
-        limit(&p.min),
-        limit(&p.max),
+    let rust = (p.rust != p.wire).then(|| {
+        let rust = &p.rust;
+        quote!(.rust(#rust))
+    });
+    let flag = |on: bool, name: &str| {
+        let name = format_ident!("{}", name);
+        on.then(|| quote!(.#name()))
+    };
+    let (required, list, implicit) = (
+        flag(p.required, "required"),
+        flag(p.list, "list"),
+        flag(p.implicit, "implicit"),
     );
-    let default = option_str(p.default.as_deref());
-    let role = role(p.role);
+    let limits = [
+        ("min_items", &p.min_items),
+        ("max_items", &p.max_items),
+        ("min", &p.min),
+        ("max", &p.max),
+    ]
+    .into_iter()
+    .filter_map(|(name, l)| {
+        let name = format_ident!("{}", name);
+        l.as_ref().map(|l| {
+            let l = limit(l);
+            quote!(.#name(#l))
+        })
+    });
+    let default = p.default.as_deref().map(|d| quote!(.default(#d)));
+    let role = p.role.map(|r| {
+        let r = role(r);
+        quote!(.role(#r))
+    });
+    let description = &p.description;
     quote! {
-        rt::table::Param {
-            wire: #wire,
-            rust: #rust,
-            kind: #kind,
-            description: #description,
-            required: #required,
-            list: #list,
-            implicit: #implicit,
-            min_items: #min_items,
-            max_items: #max_items,
-            min: #min,
-            max: #max,
-            default: #default,
-            role: #role,
-        }
+        #constructor #rust #required #list #implicit #(#limits)* #default #role
+            .description(#description)
     }
 }
 
 fn rule(r: &Rule) -> TokenStream {
     let (if_param, if_value, require, description) =
         (&r.if_param, &r.if_value, &r.require, &r.description);
-    let equal_to = option_str(r.equal_to.as_deref());
     let source = source(r.source);
+    let equal_to = r.equal_to.as_deref().map(|v| quote!(.equal_to(#v)));
     quote! {
-        rt::table::Rule {
-            if_param: #if_param,
-            if_value: #if_value,
-            require: #require,
-            equal_to: #equal_to,
-            source: #source,
-            description: #description,
-        }
+        Requirement::when(#if_param, #if_value, #source)
+            .requires(#require)
+            #equal_to
+            .description(#description)
     }
 }
 
-fn operation(a: &Action) -> TokenStream {
-    let name = format_ident!("{}", a.const_name);
-    let (group, path, action, method, description) =
-        (&a.group, &a.path, &a.wire, &a.rust, &a.description);
-    let aliases = &a.aliases;
-    let params = a.params.iter().map(param);
-    let rules = a.rules.iter().map(rule);
+fn response(a: &Action) -> TokenStream {
     let shape = match &a.response.shape {
-        Shape::Array => quote!(rt::table::Shape::Array),
-        Shape::Single => quote!(rt::table::Shape::Single),
-        Shape::Map { key } => quote!(rt::table::Shape::Map { key: #key }),
+        Shape::Array => quote!(Shape::Array),
+        Shape::Single => quote!(Shape::Single),
+        Shape::Map { key } => quote!(Shape::Map { key: #key }),
     };
     let payload = match &a.response.payload {
         Payload::Record { name, .. } => name.as_str(),
         Payload::Serp => "serp",
     };
-    let response_description = &a.response.description;
+    let description = &a.response.description;
+    quote!(Response::new(#shape, #payload).description(#description))
+}
+
+fn cost(a: &Action) -> TokenStream {
     let c = &a.cost;
-    let (printed, trailing, units) = (
-        option_str(c.printed.as_deref()),
-        option_str(c.trailing.as_deref()),
-        &c.units,
-    );
     let charged = match c.charged {
-        Charged::PerRow => quote!(rt::table::Charged::PerRow),
-        Charged::PerCall => quote!(rt::table::Charged::PerCall),
-        Charged::Unknown => quote!(rt::table::Charged::Unknown),
+        Charged::PerRow => quote!(Charged::PerRow),
+        Charged::PerCall => quote!(Charged::PerCall),
+        Charged::Unknown => quote!(Charged::Unknown),
     };
+    let units = c.units.iter().map(|u| number(*u));
     let charged_source = source(c.charged_source.source);
-    let charged_note = option_str(c.charged_source.note.as_deref());
     let counts = match c.per_request_counts {
-        Counts::Items => quote!(rt::table::Counts::Items),
-        Counts::Rows => quote!(rt::table::Counts::Rows),
+        Counts::Items => quote!(Counts::Items),
+        Counts::Rows => quote!(Counts::Rows),
     };
-    let per_request = limit_required(&c.per_request);
-    let rpm = limit_required(&c.requests_per_minute);
+    let per_request = limit(&c.per_request);
+    let per_minute = limit(&c.requests_per_minute);
+    let printed = c.printed.as_deref().map(|p| quote!(.printed(#p)));
+    let trailing = c.trailing.as_deref().map(|t| quote!(.trailing(#t)));
+    let note = c
+        .charged_source
+        .note
+        .as_deref()
+        .map(|n| quote!(.charged_note(#n)));
+    quote! {
+        Cost::new(#charged, &[#(#units),*], #charged_source, #per_request, #counts, #per_minute)
+            #printed #trailing #note
+    }
+}
+
+fn operation(a: &Action) -> TokenStream {
+    let name = format_ident!("{}", a.const_name);
+    let (group, path, action, description) = (&a.group, &a.path, &a.wire, &a.description);
+    let method = (a.rust != a.wire).then(|| {
+        let method = &a.rust;
+        quote!(.method(#method))
+    });
+    let aliases = (!a.aliases.is_empty()).then(|| {
+        let aliases = &a.aliases;
+        quote!(.aliases(&[#(#aliases),*]))
+    });
+    let params = (!a.params.is_empty()).then(|| {
+        let params = a.params.iter().map(param);
+        quote!(.params(&[#(#params),*]))
+    });
+    let rules = (!a.rules.is_empty()).then(|| {
+        let rules = a.rules.iter().map(rule);
+        quote!(.rules(&[#(#rules),*]))
+    });
+    let (response, cost) = (response(a), cost(a));
     let doc = format!("`{}` `{}`: {}", a.group, a.wire, a.description);
-    let output = super::builders::output_type(a);
     quote! {
         #[doc = #doc]
-        pub static #name: rt::Operation = rt::Operation {
-            group: #group,
-            path: #path,
-            action: #action,
-            aliases: &[#(#aliases),*],
-            method: #method,
-            description: #description,
-            params: &[#(#params),*],
-            rules: &[#(#rules),*],
-            response: rt::table::Response {
-                shape: #shape,
-                payload: #payload,
-                description: #response_description,
-            },
-            decode: rt::decode_json::<#output>,
-            cost: rt::table::Cost {
-                printed: #printed,
-                trailing: #trailing,
-                units: &[#(#units),*],
-                charged: #charged,
-                charged_source: #charged_source,
-                charged_note: #charged_note,
-                per_request: #per_request,
-                per_request_counts: #counts,
-                requests_per_minute: #rpm,
-            },
-        };
+        pub static #name: Operation = Operation::new(#group, #path, #action, #response, #cost)
+            #method
+            #aliases
+            .description(#description)
+            #params
+            #rules;
     }
 }
 
 fn field(spec: &Spec, f: &Field) -> TokenStream {
-    let (wire, rust, description) = (&f.wire, &f.rust, &f.description);
-    let (nullable, optional) = (f.nullable, f.optional);
+    let wire = &f.wire;
     let kind = match &f.ty {
-        FieldType::Integer => quote!(rt::table::FieldKind::Integer),
-        FieldType::Number => quote!(rt::table::FieldKind::Number),
-        FieldType::String => quote!(rt::table::FieldKind::Text),
-        FieldType::BoolWord => quote!(rt::table::FieldKind::BoolWord),
-        FieldType::Flag => quote!(rt::table::FieldKind::Flag),
-        FieldType::Date => quote!(rt::table::FieldKind::Date),
-        FieldType::DateTime => quote!(rt::table::FieldKind::DateTime),
-        FieldType::Time => quote!(rt::table::FieldKind::Time),
-        FieldType::Serp => quote!(rt::table::FieldKind::Serp),
+        FieldType::Integer => quote!(FieldKind::Integer),
+        FieldType::Number => quote!(FieldKind::Number),
+        FieldType::String => quote!(FieldKind::Text),
+        FieldType::BoolWord => quote!(FieldKind::BoolWord),
+        FieldType::Flag => quote!(FieldKind::Flag),
+        FieldType::Date => quote!(FieldKind::Date),
+        FieldType::DateTime => quote!(FieldKind::DateTime),
+        FieldType::Time => quote!(FieldKind::Time),
+        FieldType::Serp => quote!(FieldKind::Serp),
         FieldType::CommaList(ListItem::String) => {
-            quote!(rt::table::FieldKind::CommaList { values: &[] })
+            quote!(FieldKind::CommaList { values: &[] })
         }
         FieldType::CommaList(ListItem::Enum { type_name }) => {
             let values = spec
@@ -212,44 +216,71 @@ fn field(spec: &Spec, f: &Field) -> TokenStream {
                 .iter()
                 .filter(|e| &e.type_name == type_name)
                 .flat_map(|e| e.values.iter().map(|v| v.wire.as_str()));
-            quote!(rt::table::FieldKind::CommaList { values: &[#(#values),*] })
+            quote!(FieldKind::CommaList { values: &[#(#values),*] })
         }
-        FieldType::List { record, .. } => quote!(rt::table::FieldKind::List { record: #record }),
+        FieldType::List { record, .. } => quote!(FieldKind::List { record: #record }),
     };
-    let hint = hint(&f.hint);
+    let rust = (f.rust != f.wire).then(|| {
+        let rust = &f.rust;
+        quote!(.rust(#rust))
+    });
+    let nullable = f.nullable.then(|| quote!(.nullable()));
+    let optional = f.optional.then(|| quote!(.optional()));
+    let hint = f.hint.as_ref().map(|h| {
+        let h = hint(h);
+        quote!(.hint(#h))
+    });
+    let description = &f.description;
     quote! {
-        rt::table::FieldInfo {
-            wire: #wire,
-            rust: #rust,
-            kind: #kind,
-            nullable: #nullable,
-            optional: #optional,
-            hint: #hint,
-            description: #description,
-        }
+        FieldInfo::new(#wire, #kind) #rust #nullable #optional #hint .description(#description)
     }
 }
 
 fn record(spec: &Spec, r: &Record) -> TokenStream {
     let (name, type_name, description) = (&r.name, &r.type_name, &r.description);
     let fields = r.fields.iter().map(|f| field(spec, f));
-    let key = option_str(r.key.as_deref());
+    let key = r.key.as_deref().map(|k| quote!(.key(#k)));
     quote! {
-        rt::table::RecordInfo {
-            name: #name,
-            type_name: #type_name,
-            description: #description,
-            fields: &[#(#fields),*],
-            key: #key,
+        RecordInfo::new(#name, #type_name, &[#(#fields),*])
+            .description(#description)
+            #key
+    }
+}
+
+/// Decoding a body as each operation's typed result, re-encoded as JSON: one
+/// `match`, so that a decoder is compiled only in the crate that calls this
+/// (the command line), never in every user's build.
+fn decode_json(spec: &Spec) -> TokenStream {
+    let arms = spec.actions.iter().map(|a| {
+        let (group, action) = (&a.group, &a.wire);
+        let output = super::builders::output_type(a);
+        quote!((#group, #action) => rt::decode_json::<#output>(op, status, body),)
+    });
+    quote! {
+        /// Decode a body received with `status` as `op`'s typed result and
+        /// re-encode its `response` as JSON with the API's field names, for
+        /// tools that handle every operation alike (a command line). An
+        /// operation not in this table is decoded as JSON as it is.
+        #[inline]
+        pub fn decode_json(
+            op: &Operation,
+            status: u16,
+            body: &[u8],
+        ) -> ::core::result::Result<rt::Envelope<rt::serde_json::Value>, rt::Error> {
+            match (op.group, op.action) {
+                #(#arms)*
+                _ => rt::decode_json::<rt::serde_json::Value>(op, status, body),
+            }
         }
     }
 }
 
-pub fn table(spec: &Spec) -> TokenStream {
+pub fn table(spec: &Spec, options: &Options) -> TokenStream {
+    let rt = options.runtime_path();
     let records = spec.records.iter().map(|r| record(spec, r));
     let groups = spec.groups.iter().map(|g| {
         let (name, path, description) = (&g.wire, &g.path, &g.description);
-        quote!(rt::table::Group { name: #name, path: #path, description: #description })
+        quote!(Group::new(#name, #path).description(#description))
     });
     let operations = spec.actions.iter().map(operation);
     let names = spec
@@ -266,12 +297,27 @@ pub fn table(spec: &Spec) -> TokenStream {
     let key = param(&spec.common.key);
     let database = param(&spec.common.database);
     let action = param(&spec.common.action);
+    let decode_json = decode_json(spec);
+    // The records' types are named only by operations whose payload is one.
+    let uses_types = spec
+        .actions
+        .iter()
+        .any(|a| matches!(a.response.payload, Payload::Record { .. }))
+        .then(|| {
+            quote!(
+                use super::types;
+            )
+        });
+    let no_data_status = Literal::u16_unsuffixed(no_data_status);
     quote! {
         /// The operation table generated from the spec: one static per action.
         pub mod operations {
-            use super::*;
+            use #rt as rt;
+            use rt::table::*;
+            #uses_types
+
             /// Facts common to every call.
-            pub static SERVICE: rt::table::Service = rt::table::Service {
+            pub static SERVICE: Service = Service {
                 title: #title,
                 base_url: #base_url,
                 list_separator: #separator,
@@ -287,11 +333,12 @@ pub fn table(spec: &Spec) -> TokenStream {
             };
             #(#operations)*
             /// Every operation, in spec order.
-            pub static OPERATIONS: &[&rt::Operation] = &[#(&#names),*];
+            pub static OPERATIONS: &[&Operation] = &[#(&#names),*];
             /// Every group, in spec order.
-            pub static GROUPS: &[rt::table::Group] = &[#(#groups),*];
+            pub static GROUPS: &[Group] = &[#(#groups),*];
             /// Every response record, in spec order.
-            pub static RECORDS: &[rt::table::RecordInfo] = &[#(#records),*];
+            pub static RECORDS: &[RecordInfo] = &[#(#records),*];
+            #decode_json
         }
     }
 }

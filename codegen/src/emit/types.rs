@@ -1,15 +1,23 @@
-//! Response types and enums: serde + schemars derives, wire names in renames and docs.
+//! Response types and enums: serde derives, wire names in renames and docs, and
+//! schemars derives behind the client's `schemars` feature (the published JSON
+//! Schemas serve users of other languages; Rust users who want the schemas
+//! derived turn it on).
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
+use super::Options;
 use super::docs::doc;
 use crate::model::{Enum, Envelope, Field, FieldType, ListItem, Record};
 
-const QUIRKS: &str = "crate::__private::quirks";
+/// The path of a quirk decoder, for serde's `with` attributes (a string).
+fn quirk(options: &Options, name: &str) -> String {
+    format!("{}::quirks::{name}", options.runtime)
+}
 
-fn quirk(name: &str) -> String {
-    format!("{QUIRKS}::{name}")
+/// The `JsonSchema` derive, compiled with the `schemars` feature only.
+fn schema_derive() -> TokenStream {
+    quote!(#[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))])
 }
 
 pub fn enum_def(e: &Enum) -> TokenStream {
@@ -73,9 +81,11 @@ fn closed_enum(e: &Enum) -> TokenStream {
         value_docs,
     } = EnumParts::of(e);
     let wire_name = &e.name;
+    let schema_derive = schema_derive();
     quote! {
         #docs
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, ::serde::Serialize, ::serde::Deserialize, ::schemars::JsonSchema)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, ::serde::Serialize, ::serde::Deserialize)]
+        #schema_derive
         #[non_exhaustive]
         pub enum #name {
             #( #value_docs #[serde(rename = #wires)] #variants, )*
@@ -168,6 +178,7 @@ fn open_enum(e: &Enum) -> TokenStream {
                 rt::quirks::open_enum(deserializer)
             }
         }
+        #[cfg(feature = "schemars")]
         impl ::schemars::JsonSchema for #name {
             fn schema_name() -> ::std::borrow::Cow<'static, str> {
                 #schema_name.into()
@@ -179,14 +190,16 @@ fn open_enum(e: &Enum) -> TokenStream {
     }
 }
 
-pub fn record(r: &Record) -> TokenStream {
+pub fn record(options: &Options, r: &Record) -> TokenStream {
     let name = format_ident!("{}", r.type_name);
     let docs = doc(&[&r.description, &format!("Wire record `{}`.", r.name)]);
-    let fields = r.fields.iter().map(field);
+    let fields = r.fields.iter().map(|f| field(options, f));
     let row = row_impl(r);
+    let schema_derive = schema_derive();
     quote! {
         #docs
-        #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize, ::schemars::JsonSchema)]
+        #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+        #schema_derive
         #[non_exhaustive]
         pub struct #name {
             #( #fields, )*
@@ -237,7 +250,7 @@ fn row_impl(r: &Record) -> TokenStream {
 }
 
 /// The Rust type of a field, and the serde/schemars attributes that decode its quirks.
-fn field_type(f: &Field) -> (TokenStream, TokenStream) {
+fn field_type(options: &Options, f: &Field) -> (TokenStream, TokenStream) {
     let option = f.is_option();
     let (ty, serde_with, schema_as): (TokenStream, Option<(&str, &str)>, Option<TokenStream>) =
         match &f.ty {
@@ -256,17 +269,17 @@ fn field_type(f: &Field) -> (TokenStream, TokenStream) {
             ),
             FieldType::Flag => (quote!(bool), Some(("with", "flag")), Some(quote!(i64))),
             FieldType::Date => (
-                quote!(::jiff::civil::Date),
+                quote!(rt::jiff::civil::Date),
                 Some(("with", "date")),
                 Some(quote!(::std::string::String)),
             ),
             FieldType::DateTime => (
-                quote!(::jiff::civil::DateTime),
+                quote!(rt::jiff::civil::DateTime),
                 Some(("with", "datetime")),
                 Some(quote!(::std::string::String)),
             ),
             FieldType::Time => (
-                quote!(::jiff::civil::Time),
+                quote!(rt::jiff::civil::Time),
                 Some(("with", "time")),
                 Some(quote!(::std::string::String)),
             ),
@@ -301,12 +314,12 @@ fn field_type(f: &Field) -> (TokenStream, TokenStream) {
     let default = (f.nullable || f.optional).then(|| quote!(default,));
     let with = serde_with.map(|(attr, module)| {
         let attr = format_ident!("{}", attr);
-        let path = quirk(module);
+        let path = quirk(options, module);
         quote!(, #attr = #path)
     });
     let schema = schema_as.map(|t| {
         let t = t.to_string().replace(' ', "");
-        quote!(#[schemars(with = #t)])
+        quote!(#[cfg_attr(feature = "schemars", schemars(with = #t))])
     });
     (
         ty,
@@ -314,7 +327,7 @@ fn field_type(f: &Field) -> (TokenStream, TokenStream) {
     )
 }
 
-fn field(f: &Field) -> TokenStream {
+fn field(options: &Options, f: &Field) -> TokenStream {
     let name = format_ident!("{}", f.rust);
     let mut presence = Vec::new();
     if f.nullable {
@@ -332,11 +345,11 @@ fn field(f: &Field) -> TokenStream {
         &f.description,
         &format!("Wire name: `{}`.{presence}", f.wire),
     ]);
-    let (ty, attrs) = field_type(f);
+    let (ty, attrs) = field_type(options, f);
     quote! { #docs #attrs pub #name: #ty }
 }
 
-pub fn envelope(e: &Envelope) -> TokenStream {
+pub fn envelope(options: &Options, e: &Envelope) -> TokenStream {
     let member_doc =
         |m: &crate::model::Member| doc(&[&m.description, &format!("Wire name: `{}`.", m.wire)]);
     let (rows_doc, used_doc, remaining_doc, response_doc) = (
@@ -352,10 +365,12 @@ pub fn envelope(e: &Envelope) -> TokenStream {
         &e.response.wire,
     );
     let docs = doc(&[&e.description]);
-    let integer = quirk("integer");
+    let integer = quirk(options, "integer");
+    let schema_derive = schema_derive();
     quote! {
         #docs
-        #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize, ::schemars::JsonSchema)]
+        #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+        #schema_derive
         #[non_exhaustive]
         pub struct Envelope<T> {
             #rows_doc

@@ -1,5 +1,5 @@
 // `limit` is a required parameter of `domains keywords`: leaving it out must not compile.
-use seozoom::{Client, KeywordType};
+use seozoom::{Client, types::KeywordType};
 
 fn main() {
     let client = Client::new("test-key").unwrap();

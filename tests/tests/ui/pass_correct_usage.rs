@@ -1,8 +1,8 @@
 // The correct forms of the calls the compile-fail cases get wrong: this must
 // compile (and run, without network), so those cases fail for the reason they
 // name and not because of a typo.
-use seozoom::jiff::civil::date;
-use seozoom::{Client, Db, KeywordType};
+use seozoom::types::jiff::civil::date;
+use seozoom::{Client, Db, types::KeywordType};
 
 fn main() {
     let client = Client::new("test-key").expect("a client with a key builds");
