@@ -14,10 +14,11 @@ struct Envelope {
 #[derive(Debug, Deserialize)]
 struct KeywordMetrics {
     keyword: String,
-    search_volume: Option<i64>,
-    cpc: Option<f64>,
+    search_volume: i64,
+    #[serde(rename = "cpcapprox")]
+    cpc_approx: f64,
     #[serde(rename = "KD")]
-    keyword_difficulty: Option<i64>,
+    keyword_difficulty: i64,
 }
 
 #[tokio::main(flavor = "current_thread")]
@@ -33,7 +34,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .await?;
     let answer: Envelope = serde_json::from_str(&body)?;
     for row in &answer.response {
-        println!("{} {:?} {:?} {:?}", row.keyword, row.search_volume, row.cpc, row.keyword_difficulty);
+        println!("{} {} {} {}", row.keyword, row.search_volume, row.cpc_approx, row.keyword_difficulty);
     }
     println!("{} units used, {} left", answer.units_used, answer.units_remaining);
     Ok(())
