@@ -114,6 +114,16 @@ pub enum ConfigError {
     #[error("the spec gives no default database")]
     NoDefaultDatabase,
 
+    /// The store cannot be used: an unknown URL, a feature not built, a file
+    /// that cannot be opened or written, a server that cannot be reached.
+    #[error("store `{store}`: {reason}")]
+    Store {
+        /// The store's URL, any password hidden.
+        store: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+
     /// The HTTP client cannot be built (no TLS backend, ...).
     #[error("{message}")]
     Http {
@@ -137,6 +147,10 @@ impl ConfigError {
             ConfigError::QueryOrFragment { url } => ConfigError::QueryOrFragment { url: f(&url) },
             ConfigError::Http { message } => ConfigError::Http {
                 message: f(&message),
+            },
+            ConfigError::Store { store, reason } => ConfigError::Store {
+                store: f(&store),
+                reason: f(&reason),
             },
             other @ (ConfigError::MissingKey { .. }
             | ConfigError::KeyNotSet { .. }
@@ -216,6 +230,16 @@ pub enum ErrorKind {
 
     /// Refused: the client configuration is unusable.
     Config(ConfigError),
+
+    /// Refused before sending: the store (cache, ledger, shared limits) failed
+    /// or could not be reached, so the call could not be checked against what
+    /// it keeps. Nothing was sent.
+    Store {
+        /// The store's URL, any password hidden.
+        store: String,
+        /// What failed.
+        message: String,
+    },
 
     /// The service answered "No data found!" for an operation that returns one
     /// object. (List operations return an empty result instead.)
@@ -325,6 +349,7 @@ impl Error {
                 | ErrorKind::UnknownCost { .. }
                 | ErrorKind::RateLimited { .. }
                 | ErrorKind::Config(_)
+                | ErrorKind::Store { .. }
         )
     }
 
@@ -376,6 +401,10 @@ impl Error {
                 timeout,
             },
             ErrorKind::Config(config) => ErrorKind::Config(config.map_text(&f)),
+            ErrorKind::Store { store, message } => ErrorKind::Store {
+                store: f(&store),
+                message: f(&message),
+            },
             ErrorKind::InsecureUrl { url } => ErrorKind::InsecureUrl { url: f(&url) },
             other => other,
         };
@@ -443,6 +472,10 @@ impl fmt::Display for Error {
                 "refused before sending: {operation} is limited to {per_minute} requests per minute; next slot in {retry_in:?}"
             ),
             ErrorKind::Config(config) => write!(f, "configuration: {config}"),
+            ErrorKind::Store { store, message } => write!(
+                f,
+                "refused before sending: {operation}: store `{store}`: {message}"
+            ),
             ErrorKind::NoData => write!(f, "{operation}: no data found for this query"),
             ErrorKind::Service {
                 status, message, ..

@@ -65,6 +65,7 @@ mod rows;
 #[cfg(feature = "sandbox")]
 pub mod sandbox;
 mod serp;
+pub mod store;
 pub mod table;
 mod transport;
 pub mod units;

@@ -1,0 +1,221 @@
+//! What every store must do, as one check run against each backend (memory
+//! here; SQLite on a real file and Redis on a real server in their own tests).
+
+use std::time::Duration;
+
+use super::{Admission, Backend, Hold, LedgerEntry, now_ms};
+
+const DAY_MS: i64 = 86_400_000;
+
+fn call(group: &str, action: &str, at_ms: i64, units: i64, rows: i64) -> LedgerEntry {
+    LedgerEntry {
+        at_ms,
+        group: group.into(),
+        action: action.into(),
+        db: "it".into(),
+        items: 1,
+        rows,
+        units_used: units,
+        balance: Some(1_000 - units),
+        cache_hit: false,
+        units_saved: 0,
+        hold: None,
+    }
+}
+
+fn hold(id: &str, units: i64, budget: i64, lease: Duration) -> Hold {
+    Hold {
+        id: id.into(),
+        units,
+        budget,
+        window_start_ms: now_ms().div_euclid(DAY_MS) * DAY_MS,
+        lease,
+    }
+}
+
+/// Run every check against `store`, which must start empty for the keys used
+/// here (each run uses fresh random keys).
+pub(crate) async fn check(store: &dyn Backend) {
+    let key = format!("conformance-key-{}", fastrand::u64(..));
+    scopes(store, &key);
+    cache(store, &key).await;
+    ledger(store, &key).await;
+    holds(store, &key).await;
+    slots(store, &key).await;
+}
+
+fn scopes(store: &dyn Backend, key: &str) {
+    let scope = store.scope(key);
+    assert_eq!(scope, store.scope(key), "a key's scope is stable");
+    assert_ne!(scope, store.scope(&format!("{key}x")), "keys do not share state");
+    assert!(!scope.0.contains(key), "the scope shows the key");
+}
+
+async fn cache(store: &dyn Backend, key: &str) {
+    let scope = store.scope(key);
+    let other = store.scope(&format!("{key}-other"));
+    let keys = vec!["a".to_owned(), "b".to_owned(), "c".to_owned()];
+    assert_eq!(store.cache_get(&scope, &keys).await.unwrap(), [None, None, None]);
+    store
+        .cache_put(
+            &scope,
+            vec![
+                ("a".into(), b"first".to_vec(), None),
+                ("c".into(), b"short-lived".to_vec(), Some(Duration::from_millis(300))),
+            ],
+        )
+        .await
+        .unwrap();
+    store
+        .cache_put(&scope, vec![("a".into(), b"second".to_vec(), None)])
+        .await
+        .unwrap();
+    assert_eq!(
+        store.cache_get(&scope, &keys).await.unwrap(),
+        [Some(b"second".to_vec()), None, Some(b"short-lived".to_vec())],
+        "a put replaces, a missing key is None, order is kept"
+    );
+    assert_eq!(
+        store.cache_get(&other, &keys).await.unwrap(),
+        [None, None, None],
+        "another key's entries are not seen"
+    );
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    assert_eq!(
+        store.cache_get(&scope, &keys[2..]).await.unwrap(),
+        [None],
+        "an entry is dropped after its keeping time"
+    );
+}
+
+async fn ledger(store: &dyn Backend, key: &str) {
+    let scope = store.scope(key);
+    let now = now_ms();
+    let today = now.div_euclid(DAY_MS) * DAY_MS;
+    assert_eq!(store.last_balance(&scope).await.unwrap(), None);
+    store
+        .record(&scope, call("domains", "metrics", today - 3 * DAY_MS, 7, 1))
+        .await
+        .unwrap();
+    store
+        .record(&scope, call("keywords", "metrics", now, 30, 3))
+        .await
+        .unwrap();
+    store
+        .record(&scope, call("domains", "metrics", now, 10, 1))
+        .await
+        .unwrap();
+    let mut hit = call("domains", "metrics", now, 0, 1);
+    hit.cache_hit = true;
+    hit.units_saved = 10;
+    hit.balance = None;
+    store.record(&scope, hit).await.unwrap();
+
+    let balance = store.last_balance(&scope).await.unwrap().unwrap();
+    assert_eq!(balance.units_remaining, 990, "the last balance reported");
+
+    let all = store.usage(&scope, 0).await.unwrap();
+    let summary: Vec<_> = all
+        .iter()
+        .map(|u| {
+            (
+                u.group.as_str(),
+                u.action.as_str(),
+                u.calls,
+                u.cache_hits,
+                u.units_used,
+                u.units_saved,
+                u.rows,
+            )
+        })
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            ("domains", "metrics", 2, 1, 17, 10, 2),
+            ("keywords", "metrics", 1, 0, 30, 0, 3),
+        ]
+    );
+    let today_only = store.usage(&scope, today).await.unwrap();
+    assert_eq!(today_only[0].units_used, 10, "--since leaves older days out");
+    let other = store.scope(&format!("{key}-other"));
+    assert!(store.usage(&other, 0).await.unwrap().is_empty());
+}
+
+async fn holds(store: &dyn Backend, key: &str) {
+    let scope = store.scope(&format!("{key}-holds"));
+    let now = now_ms();
+    let lease = Duration::from_secs(60);
+    store
+        .record(&scope, call("domains", "metrics", now, 30, 1))
+        .await
+        .unwrap();
+    assert_eq!(
+        store.admit(&scope, hold("job-1", 50, 100, lease)).await.unwrap(),
+        Admission::Admitted
+    );
+    assert_eq!(
+        store.admit(&scope, hold("job-2", 30, 100, lease)).await.unwrap(),
+        Admission::Refused { spent: 30, held: 50 },
+        "spent + held + asked is over the budget"
+    );
+    // job-1's call settles: 20 units charged out of the 50 it held.
+    let mut settled = call("domains", "metrics", now, 20, 1);
+    settled.hold = Some(("job-1".into(), 50));
+    store.record(&scope, settled).await.unwrap();
+    assert_eq!(
+        store.admit(&scope, hold("job-2", 50, 100, lease)).await.unwrap(),
+        Admission::Admitted,
+        "the hold shrank as its call was recorded: 50 spent + 0 + 50 fit"
+    );
+    assert_eq!(
+        store.admit(&scope, hold("job-3", 1, 100, lease)).await.unwrap(),
+        Admission::Refused { spent: 50, held: 50 }
+    );
+    store.release(&scope, "job-2").await.unwrap();
+    assert_eq!(
+        store
+            .admit(&scope, hold("job-3", 50, 100, Duration::from_millis(300)))
+            .await
+            .unwrap(),
+        Admission::Admitted,
+        "a released hold frees its units"
+    );
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    assert_eq!(
+        store.admit(&scope, hold("job-4", 50, 100, lease)).await.unwrap(),
+        Admission::Admitted,
+        "a hold whose lease ran out (a crashed holder) frees its units"
+    );
+}
+
+async fn slots(store: &dyn Backend, key: &str) {
+    let scope = store.scope(key);
+    let other = store.scope(&format!("{key}-other"));
+    let window = Duration::from_millis(800);
+    for _ in 0..3 {
+        assert_eq!(store.take_slot(&scope, "a b", 3, window).await.unwrap(), Ok(()));
+    }
+    let wait = store
+        .take_slot(&scope, "a b", 3, window)
+        .await
+        .unwrap()
+        .expect_err("a full window refuses");
+    assert!(wait > Duration::ZERO && wait <= window, "{wait:?}");
+    assert_eq!(
+        store.take_slot(&scope, "a c", 3, window).await.unwrap(),
+        Ok(()),
+        "operations have windows of their own"
+    );
+    assert_eq!(
+        store.take_slot(&other, "a b", 3, window).await.unwrap(),
+        Ok(()),
+        "keys have windows of their own"
+    );
+    tokio::time::sleep(wait + Duration::from_millis(20)).await;
+    assert_eq!(
+        store.take_slot(&scope, "a b", 3, window).await.unwrap(),
+        Ok(()),
+        "a slot frees when the oldest request is a window old"
+    );
+}

@@ -1,0 +1,155 @@
+//! A cached answer as the store keeps it: opaque bytes that carry their own
+//! cache key and a checksum, so that a corrupt entry, or one found under
+//! another key (a foreign entry), is recognised and never returned.
+//!
+//! Layout (integers little-endian): the magic `SZC1`; the key's length (u32)
+//! and bytes; when it was fetched (i64 ms since the epoch); units it cost
+//! (i64); the balance then (i64); the body's length (u32) and bytes; then
+//! FNV-1a (u64) of everything before it.
+
+/// What the cache keeps of an answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct CachedAnswer {
+    /// When the service answered, in milliseconds since the epoch.
+    pub fetched_at_ms: i64,
+    /// Units the answer cost: what a hit saves.
+    pub units_used: i64,
+    /// The balance the service reported with it.
+    pub units_remaining: i64,
+    /// The body as the service sent it (or, for one item of a batched
+    /// request, the envelope the client made of that item's rows).
+    pub body: Vec<u8>,
+}
+
+const MAGIC: &[u8; 4] = b"SZC1";
+
+/// 64-bit FNV-1a: enough to tell a damaged entry (not an adversary).
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
+        (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+impl CachedAnswer {
+    /// The entry's bytes, for the store, under `key`.
+    pub(crate) fn encode(&self, key: &str) -> Vec<u8> {
+        let mut out = Vec::with_capacity(4 + 4 + key.len() + 24 + 4 + self.body.len() + 8);
+        out.extend_from_slice(MAGIC);
+        push_bytes(&mut out, key.as_bytes());
+        out.extend_from_slice(&self.fetched_at_ms.to_le_bytes());
+        out.extend_from_slice(&self.units_used.to_le_bytes());
+        out.extend_from_slice(&self.units_remaining.to_le_bytes());
+        push_bytes(&mut out, &self.body);
+        let check = fnv1a(&out);
+        out.extend_from_slice(&check.to_le_bytes());
+        out
+    }
+
+    /// The entry in `bytes`, if they are whole and were written under `key`;
+    /// otherwise why not.
+    pub(crate) fn decode(bytes: &[u8], key: &str) -> Result<CachedAnswer, &'static str> {
+        let (content, check) = bytes
+            .split_last_chunk::<8>()
+            .ok_or("shorter than an entry")?;
+        if fnv1a(content) != u64::from_le_bytes(*check) {
+            return Err("checksum mismatch (a damaged entry)");
+        }
+        let mut reader = Reader(content);
+        if reader.take(4)? != MAGIC {
+            return Err("not a seozoom cache entry (or another version)");
+        }
+        if reader.bytes()? != key.as_bytes() {
+            return Err("written under another key (a foreign entry)");
+        }
+        let fetched_at_ms = reader.i64()?;
+        let units_used = reader.i64()?;
+        let units_remaining = reader.i64()?;
+        let body = reader.bytes()?.to_vec();
+        if !reader.0.is_empty() {
+            return Err("trailing bytes");
+        }
+        Ok(CachedAnswer {
+            fetched_at_ms,
+            units_used,
+            units_remaining,
+            body,
+        })
+    }
+}
+
+fn push_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
+    // An entry over 4 GiB is not a page of this API; saturate rather than wrap,
+    // so that such an entry fails its own decoding instead of misreading.
+    let len = u32::try_from(bytes.len()).unwrap_or(u32::MAX);
+    out.extend_from_slice(&len.to_le_bytes());
+    out.extend_from_slice(bytes);
+}
+
+struct Reader<'a>(&'a [u8]);
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8], &'static str> {
+        if self.0.len() < n {
+            return Err("truncated");
+        }
+        let (head, rest) = self.0.split_at(n);
+        self.0 = rest;
+        Ok(head)
+    }
+
+    fn bytes(&mut self) -> Result<&'a [u8], &'static str> {
+        let len = self.take(4)?;
+        let len = u32::from_le_bytes(len.try_into().map_err(|_| "truncated")?);
+        self.take(usize::try_from(len).map_err(|_| "truncated")?)
+    }
+
+    fn i64(&mut self) -> Result<i64, &'static str> {
+        let bytes = self.take(8)?;
+        Ok(i64::from_le_bytes(bytes.try_into().map_err(|_| "truncated")?))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answer() -> CachedAnswer {
+        CachedAnswer {
+            fetched_at_ms: 1_700_000_000_000,
+            units_used: 40,
+            units_remaining: 9_960,
+            body: br#"{"ResultRows":1,"response":[]}"#.to_vec(),
+        }
+    }
+
+    #[test]
+    fn an_entry_reads_back_under_its_own_key() {
+        let bytes = answer().encode("domains metrics it domain=a.it");
+        assert_eq!(
+            CachedAnswer::decode(&bytes, "domains metrics it domain=a.it"),
+            Ok(answer())
+        );
+    }
+
+    #[test]
+    fn a_foreign_entry_is_refused() {
+        let bytes = answer().encode("domains metrics it domain=a.it");
+        let error = CachedAnswer::decode(&bytes, "domains metrics it domain=b.it").unwrap_err();
+        assert!(error.contains("foreign"), "{error}");
+    }
+
+    #[test]
+    fn every_damaged_or_cut_entry_is_refused() {
+        let key = "k";
+        let bytes = answer().encode(key);
+        for cut in 0..bytes.len() {
+            assert!(CachedAnswer::decode(&bytes[..cut], key).is_err(), "cut at {cut}");
+        }
+        for i in 0..bytes.len() {
+            let mut damaged = bytes.clone();
+            damaged[i] ^= 0x20;
+            assert!(CachedAnswer::decode(&damaged, key).is_err(), "byte {i}");
+        }
+        assert!(CachedAnswer::decode(b"not an entry at all", key).is_err());
+    }
+}

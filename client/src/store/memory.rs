@@ -1,0 +1,341 @@
+//! The stores of one process: [`Memory`] (the default) and [`Nothing`] (`none`).
+//!
+//! The memory ledger keeps totals per key, UTC day and operation rather than
+//! every call, so that a long-lived process does not grow with its calls;
+//! usage and budget windows start on a UTC day, so day totals answer both.
+
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::hash::{BuildHasher, RandomState};
+use std::sync::{Mutex, MutexGuard};
+use std::time::Duration;
+
+use futures_util::FutureExt;
+
+use super::{
+    Admission, Backend, Balance, Hold, LedgerEntry, Scope, StoreError, StoreFuture, Usage, now_ms,
+};
+
+const DAY_MS: i64 = 86_400_000;
+
+/// This process's memory.
+#[derive(Default)]
+pub(crate) struct Memory {
+    /// Fingerprints are only compared within this process: a per-store random
+    /// hash is enough, and keeps the key out of the state.
+    hasher: RandomState,
+    state: Mutex<State>,
+}
+
+#[derive(Default)]
+struct State {
+    /// Entry bytes and when they may be dropped (ms; `None`: never).
+    cache: HashMap<(Scope, String), (Vec<u8>, Option<i64>)>,
+    /// Totals per key, day and (group, action).
+    days: BTreeMap<(Scope, i64, String, String), Usage>,
+    balance: HashMap<Scope, Balance>,
+    /// Units and lease end (ms) of live holds.
+    holds: HashMap<(Scope, String), (i64, i64)>,
+    slots: HashMap<(Scope, String), VecDeque<i64>>,
+}
+
+impl Memory {
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // A panic while holding the lock leaves whole values behind: each
+        // method changes the state in one step.
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+fn ready<'a, T: Send + 'a>(value: T) -> StoreFuture<'a, T> {
+    std::future::ready(Ok(value)).boxed()
+}
+
+impl State {
+    fn live_holds(&mut self, scope: &Scope, now: i64) -> i64 {
+        self.holds.retain(|_, (_, until)| *until > now);
+        self.holds
+            .iter()
+            .filter(|((s, _), _)| s == scope)
+            .map(|(_, (units, _))| *units)
+            .sum()
+    }
+
+    fn spent_since(&self, scope: &Scope, since_ms: i64) -> i64 {
+        let first_day = since_ms.div_euclid(DAY_MS);
+        self.days
+            .iter()
+            .filter(|((s, day, ..), _)| s == scope && *day >= first_day)
+            .map(|(_, usage)| usage.units_used)
+            .sum()
+    }
+}
+
+impl Backend for Memory {
+    fn name(&self) -> &str {
+        "memory"
+    }
+
+    fn scope(&self, api_key: &str) -> Scope {
+        Scope(format!("{:016x}", self.hasher.hash_one(api_key)))
+    }
+
+    fn shares_limits(&self) -> bool {
+        false
+    }
+
+    fn cache_get<'a>(
+        &'a self,
+        scope: &'a Scope,
+        keys: &'a [String],
+    ) -> StoreFuture<'a, Vec<Option<Vec<u8>>>> {
+        let now = now_ms();
+        let mut state = self.lock();
+        let found = keys
+            .iter()
+            .map(|key| {
+                let slot = (scope.clone(), key.clone());
+                match state.cache.get(&slot) {
+                    Some((_, Some(until))) if *until <= now => {
+                        state.cache.remove(&slot);
+                        None
+                    }
+                    Some((bytes, _)) => Some(bytes.clone()),
+                    None => None,
+                }
+            })
+            .collect();
+        ready(found)
+    }
+
+    fn cache_put<'a>(
+        &'a self,
+        scope: &'a Scope,
+        entries: Vec<(String, Vec<u8>, Option<Duration>)>,
+    ) -> StoreFuture<'a, ()> {
+        let now = now_ms();
+        let mut state = self.lock();
+        for (key, bytes, keep) in entries {
+            let until = keep.map(|d| now.saturating_add(duration_ms(d)));
+            state.cache.insert((scope.clone(), key), (bytes, until));
+        }
+        ready(())
+    }
+
+    fn record<'a>(&'a self, scope: &'a Scope, entry: LedgerEntry) -> StoreFuture<'a, ()> {
+        let mut state = self.lock();
+        let day = entry.at_ms.div_euclid(DAY_MS);
+        let usage = state
+            .days
+            .entry((scope.clone(), day, entry.group.clone(), entry.action.clone()))
+            .or_insert_with(|| Usage {
+                group: entry.group.clone(),
+                action: entry.action.clone(),
+                calls: 0,
+                cache_hits: 0,
+                units_used: 0,
+                units_saved: 0,
+                rows: 0,
+            });
+        if entry.cache_hit {
+            usage.cache_hits += 1;
+            usage.units_saved = usage.units_saved.saturating_add(entry.units_saved);
+        } else {
+            usage.calls += 1;
+            usage.units_used = usage.units_used.saturating_add(entry.units_used.max(0));
+            usage.rows = usage.rows.saturating_add(entry.rows.max(0));
+        }
+        if let Some(units_remaining) = entry.balance {
+            state.balance.insert(
+                scope.clone(),
+                Balance {
+                    units_remaining,
+                    at_ms: entry.at_ms,
+                },
+            );
+        }
+        if let Some((id, reserved)) = entry.hold {
+            if let Some((units, _)) = state.holds.get_mut(&(scope.clone(), id)) {
+                *units = (*units - reserved).max(0);
+            }
+        }
+        ready(())
+    }
+
+    fn usage<'a>(&'a self, scope: &'a Scope, since_ms: i64) -> StoreFuture<'a, Vec<Usage>> {
+        let first_day = since_ms.div_euclid(DAY_MS);
+        let state = self.lock();
+        let mut totals: BTreeMap<(String, String), Usage> = BTreeMap::new();
+        for ((s, day, group, action), usage) in &state.days {
+            if s != scope || *day < first_day {
+                continue;
+            }
+            let total = totals
+                .entry((group.clone(), action.clone()))
+                .or_insert_with(|| Usage {
+                    calls: 0,
+                    cache_hits: 0,
+                    units_used: 0,
+                    units_saved: 0,
+                    rows: 0,
+                    ..usage.clone()
+                });
+            total.calls += usage.calls;
+            total.cache_hits += usage.cache_hits;
+            total.units_used = total.units_used.saturating_add(usage.units_used);
+            total.units_saved = total.units_saved.saturating_add(usage.units_saved);
+            total.rows = total.rows.saturating_add(usage.rows);
+        }
+        ready(totals.into_values().collect())
+    }
+
+    fn last_balance<'a>(&'a self, scope: &'a Scope) -> StoreFuture<'a, Option<Balance>> {
+        ready(self.lock().balance.get(scope).copied())
+    }
+
+    fn admit<'a>(&'a self, scope: &'a Scope, hold: Hold) -> StoreFuture<'a, Admission> {
+        let now = now_ms();
+        let mut state = self.lock();
+        let held = state.live_holds(scope, now);
+        let spent = state.spent_since(scope, hold.window_start_ms);
+        let admission = if spent.saturating_add(held).saturating_add(hold.units) > hold.budget {
+            Admission::Refused { spent, held }
+        } else {
+            let until = now.saturating_add(duration_ms(hold.lease));
+            state
+                .holds
+                .insert((scope.clone(), hold.id), (hold.units, until));
+            Admission::Admitted
+        };
+        ready(admission)
+    }
+
+    fn release<'a>(&'a self, scope: &'a Scope, hold_id: &'a str) -> StoreFuture<'a, ()> {
+        self.lock()
+            .holds
+            .remove(&(scope.clone(), hold_id.to_owned()));
+        ready(())
+    }
+
+    fn take_slot<'a>(
+        &'a self,
+        scope: &'a Scope,
+        operation: &'a str,
+        figure: i64,
+        window: Duration,
+    ) -> StoreFuture<'a, Result<(), Duration>> {
+        let now = now_ms();
+        let window_ms = duration_ms(window);
+        let mut state = self.lock();
+        let sent = state
+            .slots
+            .entry((scope.clone(), operation.to_owned()))
+            .or_default();
+        while sent.front().is_some_and(|&t| now - t >= window_ms) {
+            sent.pop_front();
+        }
+        let taken = if (sent.len() as i64) < figure {
+            sent.push_back(now);
+            Ok(())
+        } else {
+            let oldest = sent.front().copied().unwrap_or(now);
+            let wait = (oldest + window_ms - now).max(1);
+            Err(Duration::from_millis(u64::try_from(wait).unwrap_or(1)))
+        };
+        ready(taken)
+    }
+}
+
+/// A duration in whole milliseconds, saturating.
+pub(crate) fn duration_ms(duration: Duration) -> i64 {
+    i64::try_from(duration.as_millis()).unwrap_or(i64::MAX)
+}
+
+/// The `none` store: remembers nothing.
+pub(crate) struct Nothing;
+
+impl Backend for Nothing {
+    fn name(&self) -> &str {
+        "none"
+    }
+
+    fn scope(&self, _api_key: &str) -> Scope {
+        Scope(String::new())
+    }
+
+    fn shares_limits(&self) -> bool {
+        false
+    }
+
+    fn cache_get<'a>(
+        &'a self,
+        _scope: &'a Scope,
+        keys: &'a [String],
+    ) -> StoreFuture<'a, Vec<Option<Vec<u8>>>> {
+        ready(vec![None; keys.len()])
+    }
+
+    fn cache_put<'a>(
+        &'a self,
+        _scope: &'a Scope,
+        _entries: Vec<(String, Vec<u8>, Option<Duration>)>,
+    ) -> StoreFuture<'a, ()> {
+        ready(())
+    }
+
+    fn record<'a>(&'a self, _scope: &'a Scope, _entry: LedgerEntry) -> StoreFuture<'a, ()> {
+        ready(())
+    }
+
+    fn usage<'a>(&'a self, _scope: &'a Scope, _since_ms: i64) -> StoreFuture<'a, Vec<Usage>> {
+        ready(Vec::new())
+    }
+
+    fn last_balance<'a>(&'a self, _scope: &'a Scope) -> StoreFuture<'a, Option<Balance>> {
+        ready(None)
+    }
+
+    fn admit<'a>(&'a self, _scope: &'a Scope, _hold: Hold) -> StoreFuture<'a, Admission> {
+        std::future::ready(Err(StoreError::new(
+            "none",
+            "a budget per day or month needs a store that remembers: use `memory`, `sqlite:PATH` or `redis://...`",
+        )))
+        .boxed()
+    }
+
+    fn release<'a>(&'a self, _scope: &'a Scope, _hold_id: &'a str) -> StoreFuture<'a, ()> {
+        ready(())
+    }
+
+    fn take_slot<'a>(
+        &'a self,
+        _scope: &'a Scope,
+        _operation: &'a str,
+        _figure: i64,
+        _window: Duration,
+    ) -> StoreFuture<'a, Result<(), Duration>> {
+        ready(Ok(()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn memory_behaves_as_every_store_must() {
+        super::super::conformance::check(&Memory::default()).await;
+    }
+
+    #[tokio::test]
+    async fn nothing_remembers_nothing() {
+        let store = Nothing;
+        let scope = store.scope("key");
+        let keys = vec!["k".to_owned()];
+        store
+            .cache_put(&scope, vec![("k".into(), b"x".to_vec(), None)])
+            .await
+            .unwrap();
+        assert_eq!(store.cache_get(&scope, &keys).await.unwrap(), [None]);
+        assert!(store.usage(&scope, 0).await.unwrap().is_empty());
+    }
+}

@@ -1,0 +1,383 @@
+//! Key-wide memory: the response cache, the ledger of calls, budget windows
+//! and rate limits shared by every process on one key, kept in one [`Store`]
+//! chosen by URL.
+//!
+//! | URL | Where | Shared by |
+//! |---|---|---|
+//! | `memory` (the default) | this process | the client and its clones |
+//! | `none` | nowhere: nothing is remembered | nothing |
+//! | `sqlite:PATH` (feature `sqlite`) | one SQLite file, in WAL mode | the processes of one machine |
+//! | `redis://HOST:PORT/N` (feature `redis`) | one Redis database | processes on any machine |
+//!
+//! All state is kept under a fingerprint of the API key (a one-way hash):
+//! two keys never share state, and no store ever holds the key itself.
+//!
+//! The store knows nothing of operations: the client hands it opaque cache
+//! entries under text keys, ledger rows and slot requests, and decides
+//! everything else (freshness, what to charge, what to cache) itself. Each
+//! backend implements [`Backend`]; `conformance` holds the behaviour every
+//! backend must show, run against each of them.
+
+#[cfg(test)]
+pub(crate) mod conformance;
+mod entry;
+mod memory;
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use futures_util::future::BoxFuture;
+
+pub(crate) use entry::CachedAnswer;
+
+use crate::error::{ConfigError, Error};
+
+/// Where a client keeps what outlives one call: chosen by URL
+/// ([`Store::open`]), or [`Store::memory`] (the default) or [`Store::none`].
+/// Cheap to clone; clones share the store.
+#[derive(Clone)]
+pub struct Store {
+    backend: Arc<dyn Backend>,
+}
+
+impl fmt::Debug for Store {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Store").field(&self.backend.name()).finish()
+    }
+}
+
+impl Default for Store {
+    fn default() -> Self {
+        Store::memory()
+    }
+}
+
+impl Store {
+    /// Memory of this process only: a cache, a ledger and limits shared by a
+    /// client and its clones (and by other clients given the same store), lost
+    /// when the process ends.
+    pub fn memory() -> Store {
+        Store {
+            backend: Arc::new(memory::Memory::default()),
+        }
+    }
+
+    /// No memory at all: nothing is cached or recorded. Rate limits still hold
+    /// within the process; budgets per day or month cannot be kept.
+    pub fn none() -> Store {
+        Store {
+            backend: Arc::new(memory::Nothing),
+        }
+    }
+
+    /// The store a URL names: `memory`, `none`, `sqlite:PATH` or
+    /// `redis://HOST:PORT/N`. A SQLite file is created on first use; a Redis
+    /// server is connected to when first needed.
+    pub fn open(url: &str) -> Result<Store, Error> {
+        let url = url.trim();
+        match url {
+            "memory" => return Ok(Store::memory()),
+            "none" => return Ok(Store::none()),
+            _ => {}
+        }
+        let unusable = |reason: &str| ConfigError::Store {
+            store: shown_store_url(url),
+            reason: reason.to_owned(),
+        };
+        if let Some(path) = url.strip_prefix("sqlite:") {
+            if path.is_empty() {
+                return Err(unusable("no file path after `sqlite:`").into());
+            }
+            return open_sqlite(path).map_err(|e| e.into_error());
+        }
+        if url.starts_with("redis://") || url.starts_with("rediss://") {
+            return open_redis(url).map_err(|e| e.into_error());
+        }
+        Err(unusable(
+            "not a store URL: use `memory`, `none`, `sqlite:PATH` or `redis://HOST:PORT/N`",
+        )
+        .into())
+    }
+
+    /// How the store is shown in messages: its URL, any password hidden.
+    pub fn name(&self) -> &str {
+        self.backend.name()
+    }
+
+    pub(crate) fn backend(&self) -> &dyn Backend {
+        &*self.backend
+    }
+}
+
+#[cfg(feature = "sqlite")]
+fn open_sqlite(path: &str) -> Result<Store, StoreError> {
+    todo_backend(path)
+}
+
+#[cfg(not(feature = "sqlite"))]
+fn open_sqlite(path: &str) -> Result<Store, StoreError> {
+    Err(StoreError::new(
+        format!("sqlite:{path}"),
+        "this build of seozoom has no SQLite store (feature `sqlite`)",
+    ))
+}
+
+#[cfg(feature = "redis")]
+fn open_redis(url: &str) -> Result<Store, StoreError> {
+    todo_backend(url)
+}
+
+#[cfg(not(feature = "redis"))]
+fn open_redis(url: &str) -> Result<Store, StoreError> {
+    Err(StoreError::new(
+        shown_store_url(url),
+        "this build of seozoom has no Redis store (feature `redis`)",
+    ))
+}
+
+#[cfg(any(feature = "sqlite", feature = "redis"))]
+fn todo_backend(url: &str) -> Result<Store, StoreError> {
+    Err(StoreError::new(shown_store_url(url), "not built yet"))
+}
+
+/// A store URL as it may be shown: a password (`redis://user:secret@host`)
+/// hidden.
+pub(crate) fn shown_store_url(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_owned();
+    };
+    match rest.split_once('@') {
+        Some((userinfo, host)) => match userinfo.split_once(':') {
+            Some((user, _password)) => format!("{scheme}://{user}:<hidden>@{host}"),
+            None => format!("{scheme}://<hidden>@{host}"),
+        },
+        None => url.to_owned(),
+    }
+}
+
+/// A store that failed: which one (its URL shown, never a password or the
+/// API key) and what it said.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct StoreError {
+    pub(crate) store: String,
+    pub(crate) message: String,
+}
+
+impl StoreError {
+    pub(crate) fn new(store: impl Into<String>, message: impl Into<String>) -> Self {
+        StoreError {
+            store: store.into(),
+            message: message.into(),
+        }
+    }
+
+    /// As a configuration error (a store that cannot be opened).
+    pub(crate) fn into_error(self) -> Error {
+        ConfigError::Store {
+            store: self.store,
+            reason: self.message,
+        }
+        .into()
+    }
+}
+
+/// The fingerprint of an API key, under which a store keeps that key's state.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(crate) struct Scope(pub(crate) String);
+
+/// A future a backend returns.
+pub(crate) type StoreFuture<'a, T> = BoxFuture<'a, Result<T, StoreError>>;
+
+/// One call recorded in the ledger: one that reached the service, or one
+/// answered from the cache.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct LedgerEntry {
+    /// When, in milliseconds since the Unix epoch.
+    pub at_ms: i64,
+    /// The operation's group and action (wire names).
+    pub group: String,
+    /// The operation's action.
+    pub action: String,
+    /// The database asked.
+    pub db: String,
+    /// Input items sent (values of the batch parameter; 1 for other calls).
+    pub items: i64,
+    /// Rows answered.
+    pub rows: i64,
+    /// Units the service charged (0 for a cache hit).
+    pub units_used: i64,
+    /// The balance the service reported, if it did.
+    pub balance: Option<i64>,
+    /// Answered from the cache, sending nothing.
+    pub cache_hit: bool,
+    /// Units a cache hit saved: what the answer cost when it was fetched.
+    pub units_saved: i64,
+    /// The budget hold the call was admitted under, and how many units of it
+    /// the call had reserved: the hold shrinks by that much as the call is
+    /// recorded (its units now counted in the ledger), in the same atomic step,
+    /// and its lease is renewed.
+    pub hold: Option<(String, i64)>,
+}
+
+/// What the ledger holds for one operation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Usage {
+    /// The operation's group (wire name).
+    pub group: String,
+    /// The operation's action (wire name).
+    pub action: String,
+    /// Calls that reached the service.
+    pub calls: i64,
+    /// Calls answered from the cache.
+    pub cache_hits: i64,
+    /// Units the service charged.
+    pub units_used: i64,
+    /// Units cache hits saved.
+    pub units_saved: i64,
+    /// Rows the calls that reached the service were answered with.
+    pub rows: i64,
+}
+
+/// The balance the service last reported, and when.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Balance {
+    /// Units left on the account.
+    pub units_remaining: i64,
+    /// When it was reported, in milliseconds since the Unix epoch.
+    pub at_ms: i64,
+}
+
+/// A job (or single call) asking to hold units of a budget window.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Hold {
+    /// Unique among live holds (random).
+    pub id: String,
+    /// Units to hold: the job's maximum estimate.
+    pub units: i64,
+    /// The window's budget.
+    pub budget: i64,
+    /// Where the window starts (ms since the epoch): what the ledger holds
+    /// from then on counts.
+    pub window_start_ms: i64,
+    /// How long the hold lives unless renewed (a crashed holder's hold
+    /// expires after this).
+    pub lease: Duration,
+}
+
+/// Whether a hold was admitted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Admission {
+    /// Held: the units are the job's until it releases them.
+    Admitted,
+    /// Refused: what the window has spent and what other live holds hold.
+    Refused {
+        /// Units the ledger records in the window.
+        spent: i64,
+        /// Units live holds hold.
+        held: i64,
+    },
+}
+
+/// What every store does. Every method is atomic on its own; none takes or
+/// sees the API key (only its [`Scope`]).
+pub(crate) trait Backend: Send + Sync + 'static {
+    /// How the store is shown in messages: its URL, any password hidden.
+    fn name(&self) -> &str;
+
+    /// The scope of an API key: a one-way fingerprint. Persistent stores use a
+    /// cryptographic hash.
+    fn scope(&self, api_key: &str) -> Scope;
+
+    /// Whether [`take_slot`](Self::take_slot) limits every process on the
+    /// store. When not, the client keeps its in-process limits.
+    fn shares_limits(&self) -> bool;
+
+    /// The cache entries under `keys`, in order; `None` where there is none.
+    /// Entries are opaque bytes ([`CachedAnswer::encode`]); whether one is
+    /// fresh is the client's decision.
+    fn cache_get<'a>(
+        &'a self,
+        scope: &'a Scope,
+        keys: &'a [String],
+    ) -> StoreFuture<'a, Vec<Option<Vec<u8>>>>;
+
+    /// Keep cache entries: key, bytes, and how long to keep them (`None`: for
+    /// good). A later put under the same key replaces the entry.
+    fn cache_put<'a>(
+        &'a self,
+        scope: &'a Scope,
+        entries: Vec<(String, Vec<u8>, Option<Duration>)>,
+    ) -> StoreFuture<'a, ()>;
+
+    /// Record a call (and shrink and renew its hold, if any).
+    fn record<'a>(&'a self, scope: &'a Scope, entry: LedgerEntry) -> StoreFuture<'a, ()>;
+
+    /// What the ledger holds per operation from `since_ms` on, ordered by
+    /// group and action.
+    fn usage<'a>(&'a self, scope: &'a Scope, since_ms: i64) -> StoreFuture<'a, Vec<Usage>>;
+
+    /// The balance last reported.
+    fn last_balance<'a>(&'a self, scope: &'a Scope) -> StoreFuture<'a, Option<Balance>>;
+
+    /// Admit a hold if the window's spending, the live holds and it fit the
+    /// budget; in one atomic step, so that parallel jobs cannot overspend.
+    fn admit<'a>(&'a self, scope: &'a Scope, hold: Hold) -> StoreFuture<'a, Admission>;
+
+    /// Give back what is left of a hold.
+    fn release<'a>(&'a self, scope: &'a Scope, hold_id: &'a str) -> StoreFuture<'a, ()>;
+
+    /// Take a slot for one request of `operation`, or say how long until one
+    /// frees: at most `figure` requests in any rolling `window`, counted across
+    /// every process on the store.
+    fn take_slot<'a>(
+        &'a self,
+        scope: &'a Scope,
+        operation: &'a str,
+        figure: i64,
+        window: Duration,
+    ) -> StoreFuture<'a, Result<(), Duration>>;
+}
+
+/// Milliseconds since the Unix epoch, now.
+pub(crate) fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_password_in_a_store_url_is_hidden() {
+        assert_eq!(
+            shown_store_url("redis://user:s3cret@localhost:6379/0"),
+            "redis://user:<hidden>@localhost:6379/0"
+        );
+        assert_eq!(
+            shown_store_url("redis://:s3cret@localhost/1"),
+            "redis://:<hidden>@localhost/1"
+        );
+        assert_eq!(
+            shown_store_url("redis://localhost:6379/0"),
+            "redis://localhost:6379/0"
+        );
+    }
+
+    #[test]
+    fn unknown_store_urls_are_refused_with_the_forms_that_work() {
+        let error = Store::open("postgres://db").unwrap_err().to_string();
+        assert!(error.contains("postgres://db"), "{error}");
+        assert!(error.contains("sqlite:PATH"), "{error}");
+        let error = Store::open("sqlite:").unwrap_err().to_string();
+        assert!(error.contains("no file path"), "{error}");
+    }
+
+    #[test]
+    fn memory_and_none_open_by_name() {
+        assert_eq!(Store::open("memory").unwrap().name(), "memory");
+        assert_eq!(Store::open(" none ").unwrap().name(), "none");
+    }
+}
