@@ -16,6 +16,8 @@ pub(crate) struct Answers<T> {
     /// balance is the lowest one reported.
     latest: Option<i64>,
     answered: usize,
+    /// When the oldest answer that came from the cache was fetched.
+    fetched_at: Option<std::time::SystemTime>,
 }
 
 impl<T: Merge> Answers<T> {
@@ -28,6 +30,7 @@ impl<T: Merge> Answers<T> {
             used: 0,
             latest: None,
             answered: 0,
+            fetched_at: None,
         }
     }
 
@@ -39,6 +42,9 @@ impl<T: Merge> Answers<T> {
     /// One more answer, in batch order. A "no data found" answer adds nothing.
     pub(crate) fn add(&mut self, envelope: Envelope<T>) {
         self.answered += 1;
+        if let Some(at) = envelope.fetched_at {
+            self.fetched_at = Some(self.fetched_at.map_or(at, |oldest| oldest.min(at)));
+        }
         if envelope.no_data {
             self.empty.get_or_insert(envelope);
             return;
@@ -67,6 +73,7 @@ impl<T: Merge> Answers<T> {
                 units_remaining: remaining,
                 response: T::merge(self.parts, order),
                 no_data: false,
+                fetched_at: self.fetched_at,
             },
         }
     }

@@ -239,6 +239,7 @@ impl<T> Envelope<T> {
             units_remaining,
             response,
             no_data: true,
+            fetched_at: None,
         }
     }
 }
@@ -262,5 +263,6 @@ pub fn decode_json<T: DeserializeOwned + Serialize>(
         units_remaining: envelope.units_remaining,
         response,
         no_data: envelope.no_data,
+        fetched_at: None,
     })
 }

@@ -211,6 +211,22 @@ pub enum ErrorKind {
         budget: i64,
     },
 
+    /// Refused before sending: the call's (or job's) maximum estimated cost does
+    /// not fit what is left of the key's budget for the UTC day or month, as the
+    /// store's ledger counts it across every process on the key.
+    OverWindowBudget {
+        /// Maximum estimated cost of the call or job.
+        estimate_max: i64,
+        /// Units the ledger records in the window so far.
+        spent: i64,
+        /// Units running jobs hold.
+        held: i64,
+        /// The budget of the window.
+        budget: i64,
+        /// The window.
+        window: crate::store::BudgetWindow,
+    },
+
     /// Refused before sending: the client has a unit budget, and the reference
     /// prints no cost for the operation, so no budget can cover the call. The
     /// operation is `group action`, or the job's description.
@@ -346,6 +362,7 @@ impl Error {
             ErrorKind::InvalidInput(_)
                 | ErrorKind::InsecureUrl { .. }
                 | ErrorKind::OverBudget { .. }
+                | ErrorKind::OverWindowBudget { .. }
                 | ErrorKind::UnknownCost { .. }
                 | ErrorKind::RateLimited { .. }
                 | ErrorKind::Config(_)
@@ -459,6 +476,16 @@ impl fmt::Display for Error {
             } => write!(
                 f,
                 "refused before sending: {operation} may cost up to {estimate_max} units, over the budget left ({budget_left} of {budget})"
+            ),
+            ErrorKind::OverWindowBudget {
+                estimate_max,
+                spent,
+                held,
+                budget,
+                window,
+            } => write!(
+                f,
+                "refused before sending: {operation} may cost up to {estimate_max} units, over what is left of the budget of {budget} units per {window} ({spent} spent this {window}, {held} held by running jobs)"
             ),
             ErrorKind::UnknownCost { budget } => write!(
                 f,

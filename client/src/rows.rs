@@ -188,6 +188,7 @@ impl<'de, R: Deserialize<'de>> Visitor<'de> for EnvelopeSeed<R> {
                 .ok_or_else(|| missing(SERVICE.envelope_units_remaining))?,
             response: response.ok_or_else(|| missing(SERVICE.envelope_response))?,
             no_data: false,
+            fetched_at: None,
         })
     }
 }

@@ -88,6 +88,16 @@ impl RateLimits {
         }
     }
 
+    /// What the client does when a figure is used up.
+    pub(crate) fn mode(&self) -> RateLimitMode {
+        self.mode
+    }
+
+    /// The period the figures apply to.
+    pub(crate) fn window(&self) -> Duration {
+        self.window
+    }
+
     /// Take a slot for one request of `op`: wait for it, or refuse, per the mode.
     pub(crate) async fn acquire(&self, op: &Operation) -> Result<(), Error> {
         if self.mode == RateLimitMode::Off {

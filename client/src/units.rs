@@ -197,6 +197,7 @@ impl Ledger {
         };
         Ok(JobHold {
             ledger: Arc::clone(self),
+            window: None,
             left: AtomicI64::new(held),
         })
     }
@@ -267,16 +268,37 @@ impl Drop for Reservation<'_> {
 
 /// The units a job was admitted with and has not yet handed to its calls, held
 /// against the budget until the job ends (when this is dropped).
-#[derive(Debug)]
 pub(crate) struct JobHold {
     ledger: Arc<Ledger>,
+    /// The job's hold on the budget window in the store, if there is one.
+    window: Option<crate::client::WindowHold>,
     /// Read and written only under the ledger's lock (the accessors take its
     /// state as proof), so that it and the ledger's `reserved` always change
     /// together; atomic only so that the hold can be shared.
     left: AtomicI64,
 }
 
+impl std::fmt::Debug for JobHold {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("JobHold")
+            .field("left", &self.left.load(Ordering::Relaxed))
+            .field("window", &self.window_id())
+            .finish()
+    }
+}
+
 impl JobHold {
+    /// The job's hold on the budget window, taken before it starts.
+    pub(crate) fn with_window(mut self, window: Option<crate::client::WindowHold>) -> Self {
+        self.window = window;
+        self
+    }
+
+    /// The id of the job's hold on the budget window, if it has one.
+    pub(crate) fn window_id(&self) -> Option<&str> {
+        self.window.as_ref().map(|w| w.id.as_str())
+    }
+
     fn left(&self, _ledger: &LedgerState) -> i64 {
         self.left.load(Ordering::Relaxed)
     }

@@ -45,9 +45,11 @@ fn fast() -> RetryPolicy {
 }
 
 fn client(server: &Server) -> Client {
+    // No store: a cache would answer the repeated calls these tests count.
     Client::builder()
         .api_key(KEY)
         .base_url(server.base_url())
+        .store(seozoom::store::Store::none())
         .retry(fast())
         .rate_limit(RateLimitMode::Off)
         .build()
@@ -197,6 +199,7 @@ async fn a_charge_of_i64_max_refuses_the_next_call_under_a_budget() {
     let client = Client::builder()
         .api_key(KEY)
         .base_url(server.base_url())
+        .store(seozoom::store::Store::none())
         .budget(1_000)
         .build()
         .unwrap();

@@ -16,9 +16,12 @@ use seozoom::{
 /// A client of the sandbox with the spec's rate limits (the default) and no
 /// retries, and a unit budget when given.
 fn client_of(base_url: &str, budget: Option<i64>) -> Client {
+    // No store: these tests count requests, and a cache would answer repeated
+    // ones (tests/store.rs covers the cache).
     let mut builder = Client::builder()
         .api_key(Sandbox::API_KEY)
         .base_url(base_url)
+        .store(seozoom::store::Store::none())
         .retry(RetryPolicy::none());
     if let Some(budget) = budget {
         builder = builder.budget(budget);

@@ -141,9 +141,11 @@ fn twenty_thousand_calls_with_faults_hold_their_bounds() {
             .start()
             .await
             .unwrap();
+        // No store: the soak repeats calls, and must see every one reach the sandbox.
         let client = Client::builder()
             .api_key(KEY)
             .base_url(sandbox.base_url())
+            .store(seozoom::store::Store::none())
             .timeout(timeout)
             .retry(retry)
             .rate_limit(RateLimitMode::Off)

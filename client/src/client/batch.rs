@@ -20,9 +20,11 @@ use super::Client;
 use super::merge::{InputOrder, Merge};
 use crate::Envelope;
 use crate::answers::Answers;
+use crate::decode::decode_typed;
 use crate::error::{Error, ErrorKind};
 use crate::partial::{Missing, Partial};
 use crate::request::Request;
+use crate::store::CachedAnswer;
 use crate::table::{Operation, Param, RecordInfo, Role};
 use crate::units::{Estimate, JobHold};
 
@@ -50,7 +52,7 @@ impl Operation {
 }
 
 /// Values without repeats: the first occurrence of each trimmed value, as given.
-fn dedupe(values: &[String]) -> Vec<String> {
+pub(super) fn dedupe(values: &[String]) -> Vec<String> {
     let mut seen = std::collections::HashSet::new();
     values
         .iter()
@@ -133,7 +135,7 @@ impl Client {
         request: Request,
         on_batch: impl FnMut(usize, usize) + Send,
     ) -> Result<Envelope<T>, Error> {
-        self.run_batched(request, on_batch, |batch, job| {
+        self.run_batched(request, on_batch, decode_typed::<T>, |batch, job| {
             self.execute_in::<T>(batch, job)
         })
         .await
@@ -148,9 +150,12 @@ impl Client {
         request: Request,
         on_batch: impl FnMut(usize, usize) + Send,
     ) -> Result<Envelope<serde_json::Value>, Error> {
-        self.run_batched(request, on_batch, |batch, job| {
-            self.execute_json_in(batch, job)
-        })
+        self.run_batched(
+            request,
+            on_batch,
+            crate::operations::decode_json,
+            |batch, job| self.execute_json_in(batch, job),
+        )
         .await
     }
 
@@ -158,6 +163,7 @@ impl Client {
         &self,
         request: Request,
         mut on_batch: impl FnMut(usize, usize) + Send,
+        decode: impl Fn(&Operation, u16, &[u8]) -> Result<Envelope<T>, Error>,
         send: impl Fn(Request, Arc<JobHold>) -> F,
     ) -> Result<Envelope<T>, Error>
     where
@@ -165,7 +171,25 @@ impl Client {
         F: Future<Output = Result<Envelope<T>, Error>>,
     {
         let op = request.operation();
-        let batches = request.batches();
+        // Rows are merged in the order of every input, cached or not.
+        let order = match op.batch_param() {
+            Some(param) => {
+                let inputs = dedupe(request.get(param.wire).unwrap_or_default());
+                InputOrder::new(&inputs, op.key_field(self.inner.records))
+            }
+            None => InputOrder::default(),
+        };
+        // The items the cache answers fresh are not asked again.
+        let first = request
+            .batches()
+            .into_iter()
+            .next()
+            .unwrap_or_else(|| request.clone());
+        let first = self.prepare(&first)?;
+        let freshness = self.freshness(op, &first.query);
+        let (rest, hits) = self.cached_items(request.clone(), freshness).await?;
+        let cached = self.decode_hits(&first, hits, &decode).await;
+        let batches = rest.map_or_else(Vec::new, |rest| rest.batches());
         let total = batches.len();
         let estimate = batches.iter().try_fold(Estimate::ZERO, |sum, batch| {
             Ok::<_, Error>(sum.plus(self.estimate(batch)?))
@@ -175,18 +199,7 @@ impl Client {
             n => format!("{} ({n} requests)", op.label()),
         };
         // Held until the job ends, when this is dropped.
-        let job = self.hold_job(&what, estimate)?;
-
-        let order = match op.batch_param() {
-            Some(param) => {
-                let inputs: Vec<String> = batches
-                    .iter()
-                    .flat_map(|b| b.get(param.wire).unwrap_or_default().iter().cloned())
-                    .collect();
-                InputOrder::new(&inputs, op.key_field(self.inner.records))
-            }
-            None => InputOrder::default(),
-        };
+        let job = self.hold_job(&what, estimate).await?;
 
         // Each batch's answer, kept in its slot: they come in any order, and
         // are merged in batch order.
@@ -220,7 +233,10 @@ impl Client {
                 Err(error) => failures.push((index, error)),
             }
         }
-        let mut answers = Answers::new(total);
+        let mut answers = Answers::new(total + cached.len());
+        for envelope in cached {
+            answers.add(envelope);
+        }
         let mut unanswered = Vec::new();
         for (index, slot) in slots.into_iter().enumerate() {
             match slot {
@@ -256,6 +272,48 @@ impl Client {
             op.label(),
             ErrorKind::Partial(Box::new(partial)),
         ))
+    }
+}
+
+impl Client {
+    /// Cached item answers decoded as the job's results (an answer that no
+    /// longer decodes is dropped: its item was not asked again, so the
+    /// merged result lacks it, as it would lack an item without data), and
+    /// recorded in the ledger as one hit.
+    async fn decode_hits<T>(
+        &self,
+        first: &super::call::Prepared,
+        hits: Vec<CachedAnswer>,
+        decode: &impl Fn(&Operation, u16, &[u8]) -> Result<Envelope<T>, Error>,
+    ) -> Vec<Envelope<T>> {
+        if hits.is_empty() {
+            return Vec::new();
+        }
+        let op = first.op;
+        let (items, saved) = (hits.len() as i64, hits.iter().map(|h| h.units_used).sum());
+        let oldest = hits.iter().map(|h| h.fetched_at_ms).min().unwrap_or(0);
+        let balance = hits.iter().map(|h| h.units_remaining).min().unwrap_or(0);
+        let balance = self.balance_or(balance).await;
+        let envelopes: Vec<Envelope<T>> = hits
+            .into_iter()
+            .filter_map(|hit| match decode(op, 200, &hit.body) {
+                Ok(mut envelope) => {
+                    envelope.units_used = 0;
+                    envelope.units_remaining = balance;
+                    envelope.fetched_at = Some(super::memory::time_of(hit.fetched_at_ms));
+                    Some(envelope)
+                }
+                Err(error) => {
+                    tracing::warn!(%error, "ignoring a cache entry that no longer decodes");
+                    None
+                }
+            })
+            .collect();
+        let rows = envelopes.iter().map(|e| e.result_rows).sum();
+        tracing::debug!(items, oldest, "items answered from the cache");
+        self.record_hit(op, &first.database, items, rows, saved)
+            .await;
+        envelopes
     }
 }
 

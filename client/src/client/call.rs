@@ -20,11 +20,16 @@ use crate::table::Operation;
 use crate::units::{Estimate, JobHold, Ledger, estimate};
 
 /// A request checked and ready to go.
-struct Prepared {
-    op: &'static Operation,
-    database: String,
+pub(crate) struct Prepared {
+    pub(crate) op: &'static Operation,
+    pub(crate) database: String,
     url: String,
-    estimate: Estimate,
+    pub(crate) estimate: Estimate,
+    /// The validated query, without the key.
+    pub(crate) query: Vec<(&'static str, String)>,
+    /// What its answer is cached under: the operation and the query, without
+    /// the key.
+    pub(crate) cache_key: String,
 }
 
 impl Client {
@@ -57,7 +62,7 @@ impl Client {
         url
     }
 
-    fn prepare(&self, request: &Request) -> Result<Prepared, Error> {
+    pub(crate) fn prepare(&self, request: &Request) -> Result<Prepared, Error> {
         let op = request.operation();
         let service = self.inner.service;
         let query = request.validate(service, self.inner.database)?;
@@ -65,11 +70,15 @@ impl Client {
             .iter()
             .find(|(wire, _)| *wire == service.database.wire)
             .map_or_else(|| self.inner.database.to_owned(), |(_, db)| db.clone());
+        let mut cache_key = format!("{}?", op.path);
+        push_query(&mut cache_key, &query, service.list_separator);
         Ok(Prepared {
             op,
             database,
             url: self.url(op, &query, &self.inner.key.0),
             estimate: estimate(op, &query, service.list_separator),
+            query,
+            cache_key,
         })
     }
 
@@ -160,23 +169,55 @@ impl Client {
             units_used = tracing::field::Empty,
             units_remaining = tracing::field::Empty,
             latency_ms = tracing::field::Empty,
+            cached = tracing::field::Empty,
         );
         async {
             let started = Instant::now();
+            let label = prepared.op.label();
+            let freshness = self.freshness(prepared.op, &prepared.query);
+            // A fresh answer in the cache: nothing is sent or charged.
+            if let Some(answer) = self.cached_answer(&prepared, freshness).await? {
+                let decoded = decode(prepared.op, 200, &answer.body);
+                if let Some(envelope) = self
+                    .serve_cached(&request, &prepared, answer, decoded)
+                    .await
+                {
+                    tracing::Span::current().record("cached", true);
+                    return Ok(envelope);
+                }
+            }
             let ledger = &self.inner.ledger;
-            ledger.admit(&prepared.op.label(), prepared.estimate)?;
-            let reservation =
-                ledger.reserve_in(job, &prepared.op.label(), prepared.estimate.max)?;
+            ledger.admit(&label, prepared.estimate)?;
+            let reservation = ledger.reserve_in(job, &label, prepared.estimate.max)?;
+            // The budget window: the job's hold covers its calls; a call on its
+            // own holds its maximum until it is recorded.
+            let own_hold = match job.and_then(JobHold::window_id) {
+                Some(_) => None,
+                None => self.hold_window(&label, prepared.estimate).await?,
+            };
+            let hold = job
+                .and_then(JobHold::window_id)
+                .or(own_hold.as_ref().map(|h| h.id.as_str()))
+                .map(|id| (id.to_owned(), prepared.estimate.max));
             let result = self.send(&prepared).await.and_then(|(status, body)| {
                 tracing::Span::current().record("status", status);
-                decode(prepared.op, status, &body)
+                Ok((decode(prepared.op, status, &body)?, body))
             });
             let span = tracing::Span::current();
             span.record("latency_ms", started.elapsed().as_millis() as u64);
             match result {
-                Ok(mut envelope) => {
+                Ok((mut envelope, body)) => {
                     let reported = (!envelope.no_data).then_some(envelope.units_remaining);
                     reservation.settle(envelope.units_used, reported);
+                    self.remember(
+                        &request,
+                        &prepared,
+                        (&envelope).into(),
+                        body,
+                        hold,
+                        freshness,
+                    )
+                    .await;
                     if envelope.no_data {
                         envelope.units_remaining = self.units().remaining.unwrap_or(0);
                     }
@@ -206,7 +247,7 @@ impl Client {
         let mut attempt = 0;
         loop {
             attempt += 1;
-            if let Err(refused) = self.inner.rate_limits.acquire(op).await {
+            if let Err(refused) = self.take_slot(op).await {
                 return previous.unwrap_or(Err(refused));
             }
             tracing::Span::current().record("attempts", attempt);

@@ -56,14 +56,20 @@ impl Client {
     /// refuse the job when it exceeds what is left. The job's requests reserve
     /// from the hold, so other calls and jobs on this client and its clones
     /// cannot take what the job was admitted with.
-    pub(super) fn hold_job(&self, what: &str, estimate: Estimate) -> Result<Arc<JobHold>, Error> {
+    pub(super) async fn hold_job(
+        &self,
+        what: &str,
+        estimate: Estimate,
+    ) -> Result<Arc<JobHold>, Error> {
         self.ledger().admit(what, estimate)?;
+        let window = self.hold_window(what, estimate).await?;
         // No finite budget covers an unbounded job: the ledger refuses it; the
         // name says how to bound it.
         let what = match estimate.max {
             i64::MAX => format!("{what} (no row cap: give one to bound the cost)"),
             _ => what.to_owned(),
         };
-        self.ledger().hold_job(&what, estimate.max).map(Arc::new)
+        let hold = self.ledger().hold_job(&what, estimate.max)?;
+        Ok(Arc::new(hold.with_window(window)))
     }
 }

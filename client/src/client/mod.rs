@@ -5,7 +5,9 @@
 //!   validation, the budget, rate limits and retries;
 //! - `batch` (with `merge`): a request of any size as a batched job;
 //! - `pages`: the rows of a paged operation as a stream;
-//! - `job`: a bulk job's cost and its hold on the budget.
+//! - `job`: a bulk job's cost and its hold on the budget;
+//! - `memory` (with `items`): the call's use of the store: cache, ledger,
+//!   budget windows and shared rate limits.
 //!
 //! The API key travels in the query string, so it is kept in a type whose `Debug`
 //! is redacted, transport errors are stripped of their URL, every error is
@@ -14,7 +16,9 @@
 
 mod batch;
 mod call;
+mod items;
 mod job;
+mod memory;
 mod merge;
 mod pages;
 
@@ -25,6 +29,7 @@ use std::time::Duration;
 
 pub use batch::BATCH_CONCURRENCY;
 pub use job::Job;
+pub(crate) use memory::WindowHold;
 pub use merge::{InputOrder, Merge, Row};
 pub use pages::Paging;
 
@@ -32,6 +37,7 @@ use crate::error::{ConfigError, Error, ErrorKind};
 use crate::operations::{OPERATIONS, RECORDS, SERVICE};
 use crate::request::encode_value;
 use crate::retry::RetryPolicy;
+use crate::store::{BudgetWindow, Store};
 use crate::table::{RecordInfo, Service};
 use crate::transport::{RateLimitMode, RateLimits};
 use crate::units::{Ledger, Units};
@@ -83,6 +89,7 @@ struct Inner {
     retry: RetryPolicy,
     rate_limits: RateLimits,
     ledger: Arc<Ledger>,
+    memory: memory::Memory,
 }
 
 /// A client of the SEOZoom API v2. Cheap to clone: clones share the connection
@@ -112,6 +119,7 @@ impl fmt::Debug for Client {
             .field("retry", &self.inner.retry)
             .field("units", &self.inner.ledger.snapshot())
             .field("budget", &self.inner.ledger.budget())
+            .field("store", &self.inner.memory.store)
             .finish_non_exhaustive()
     }
 }
@@ -128,6 +136,10 @@ pub struct ClientBuilder {
     rate_limit: RateLimitMode,
     rate_window: Duration,
     budget: Option<i64>,
+    store: Store,
+    refresh: bool,
+    cache_ttl: Option<Duration>,
+    window_budget: Option<(i64, BudgetWindow)>,
 }
 
 impl Default for ClientBuilder {
@@ -142,6 +154,10 @@ impl Default for ClientBuilder {
             rate_limit: RateLimitMode::default(),
             rate_window: Duration::from_secs(60),
             budget: None,
+            store: Store::memory(),
+            refresh: false,
+            cache_ttl: None,
+            window_budget: None,
         }
     }
 }
@@ -208,6 +224,43 @@ impl ClientBuilder {
         self
     }
 
+    /// Where the client keeps its cache, its ledger, its budget windows and,
+    /// for stores shared by processes, its rate limits (default
+    /// [`Store::memory`]: this process only). Clients on one store and one key
+    /// share all of it; two keys never do.
+    pub fn store(mut self, store: Store) -> Self {
+        self.store = store;
+        self
+    }
+
+    /// Skip cache reads: every call is sent, and its answer cached anew.
+    pub fn refresh(mut self, refresh: bool) -> Self {
+        self.refresh = refresh;
+        self
+    }
+
+    /// How long a cached answer of live data stays fresh, instead of the
+    /// spec's time for each operation: shorter to see changes sooner, longer to
+    /// pay less. Answers that never change (history of a past day) stay cached
+    /// for good whatever this says; `Duration::ZERO` caches nothing.
+    pub fn cache_ttl(mut self, ttl: Duration) -> Self {
+        self.cache_ttl = Some(ttl);
+        self
+    }
+
+    /// A unit budget per UTC calendar day or month, counted over everything
+    /// the store's ledger records for the key in the window, across every
+    /// process sharing the store. A call or job is admitted only if its maximum
+    /// estimate fits what is left, and holds that much in the store until it
+    /// ends, so that parallel jobs cannot overspend together
+    /// ([`ErrorKind::OverWindowBudget`](crate::error::ErrorKind::OverWindowBudget)).
+    /// With [`Store::none`] every call is refused. Independent of
+    /// [`budget`](Self::budget), which guards this client only.
+    pub fn budget_per(mut self, units: i64, window: BudgetWindow) -> Self {
+        self.window_budget = Some((units, window));
+        self
+    }
+
     /// Build the client.
     pub fn build(self) -> Result<Client, Error> {
         let key = self
@@ -232,6 +285,13 @@ impl ClientBuilder {
                 let message = e.without_url().to_string();
                 key.hide(ConfigError::Http { message }.into())
             })?;
+        let memory = memory::Memory {
+            scope: self.store.backend().scope(&key.0),
+            store: self.store,
+            refresh: self.refresh,
+            ttl: self.cache_ttl,
+            window: self.window_budget,
+        };
         Ok(Client {
             inner: Arc::new(Inner {
                 service,
@@ -243,6 +303,7 @@ impl ClientBuilder {
                 retry: self.retry,
                 rate_limits: RateLimits::new(OPERATIONS, self.rate_limit, self.rate_window),
                 ledger: Arc::new(Ledger::new(self.budget)),
+                memory,
             }),
         })
     }
@@ -325,5 +386,34 @@ impl Client {
     /// The unit budget, if one is set.
     pub fn budget(&self) -> Option<i64> {
         self.inner.ledger.budget()
+    }
+
+    /// The store the client keeps its memory in.
+    pub fn store(&self) -> &Store {
+        &self.inner.memory.store
+    }
+
+    /// What the store's ledger holds for the client's key, per operation,
+    /// from `since_ms` (milliseconds since the Unix epoch) on.
+    pub async fn usage(&self, since_ms: i64) -> Result<Vec<crate::store::Usage>, Error> {
+        let memory = &self.inner.memory;
+        memory
+            .store
+            .backend()
+            .usage(&memory.scope, since_ms)
+            .await
+            .map_err(|e| e.into_error())
+    }
+
+    /// The balance the service last reported on the client's key, as the
+    /// store's ledger holds it.
+    pub async fn last_balance(&self) -> Result<Option<crate::store::Balance>, Error> {
+        let memory = &self.inner.memory;
+        memory
+            .store
+            .backend()
+            .last_balance(&memory.scope)
+            .await
+            .map_err(|e| e.into_error())
     }
 }

@@ -260,7 +260,7 @@ impl<T> Pager<T> {
                 offset,
                 fetched,
             } => (plan, offset, fetched),
-            PagerState::Start => match self.start() {
+            PagerState::Start => match self.start().await {
                 Ok((plan, job)) => {
                     self.job = Some(job);
                     let start = plan.start;
@@ -301,11 +301,11 @@ impl<T> Pager<T> {
     }
 
     /// Plan the job, validate it and hold its cost against the budget.
-    fn start(&self) -> Result<(PagePlan, Arc<JobHold>), Error> {
+    async fn start(&self) -> Result<(PagePlan, Arc<JobHold>), Error> {
         let plan = plan_pages(&self.request, self.page_size, self.max_rows)?;
         let estimate = self.client.estimate_pages(&self.request, &plan)?;
         let what = self.request.operation().label();
-        let job = self.client.hold_job(&what, estimate)?;
+        let job = self.client.hold_job(&what, estimate).await?;
         Ok((plan, job))
     }
 }

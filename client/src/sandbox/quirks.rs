@@ -101,6 +101,7 @@ pub(super) fn envelope(rows: i64, used: i64, remaining: i64, response: Node) -> 
         units_remaining: remaining,
         response,
         no_data: false,
+        fetched_at: None,
     };
     match encode(&body) {
         Some(text) => respond(StatusCode::OK, text),
@@ -137,6 +138,7 @@ mod tests {
             units_remaining: 90,
             response: Node::Arr(vec![]),
             no_data: false,
+            fetched_at: None,
         };
         assert_eq!(
             encode(&body).unwrap(),

@@ -126,7 +126,12 @@ impl Backend for Memory {
         let day = entry.at_ms.div_euclid(DAY_MS);
         let usage = state
             .days
-            .entry((scope.clone(), day, entry.group.clone(), entry.action.clone()))
+            .entry((
+                scope.clone(),
+                day,
+                entry.group.clone(),
+                entry.action.clone(),
+            ))
             .or_insert_with(|| Usage {
                 group: entry.group.clone(),
                 action: entry.action.clone(),
@@ -153,10 +158,10 @@ impl Backend for Memory {
                 },
             );
         }
-        if let Some((id, reserved)) = entry.hold {
-            if let Some((units, _)) = state.holds.get_mut(&(scope.clone(), id)) {
-                *units = (*units - reserved).max(0);
-            }
+        if let Some((id, reserved)) = entry.hold
+            && let Some((units, _)) = state.holds.get_mut(&(scope.clone(), id))
+        {
+            *units = (*units - reserved).max(0);
         }
         ready(())
     }

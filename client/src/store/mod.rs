@@ -339,6 +339,68 @@ pub(crate) trait Backend: Send + Sync + 'static {
     ) -> StoreFuture<'a, Result<(), Duration>>;
 }
 
+/// The calendar window of a budget kept in the store: what the ledger holds
+/// for the key since the window began counts against it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BudgetWindow {
+    /// The UTC calendar day.
+    Day,
+    /// The UTC calendar month.
+    Month,
+}
+
+impl fmt::Display for BudgetWindow {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            BudgetWindow::Day => "day",
+            BudgetWindow::Month => "month",
+        })
+    }
+}
+
+const DAY_MS: i64 = 86_400_000;
+
+impl BudgetWindow {
+    /// Where the window that holds `now_ms` starts (ms since the epoch).
+    pub fn start_ms(self, now_ms: i64) -> i64 {
+        let day = now_ms.div_euclid(DAY_MS);
+        match self {
+            BudgetWindow::Day => day * DAY_MS,
+            BudgetWindow::Month => {
+                let (year, month, _) = civil_from_days(day);
+                days_from_civil(year, month, 1) * DAY_MS
+            }
+        }
+    }
+}
+
+/// Year, month and day of a day number (days since 1970-01-01), in the
+/// proleptic Gregorian calendar (H. Hinnant's `civil_from_days`).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
+/// The day number of a date (the inverse of [`civil_from_days`]).
+fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
+    let year = if month <= 2 { year - 1 } else { year };
+    let era = year.div_euclid(400);
+    let yoe = year.rem_euclid(400);
+    let month = i64::from(month);
+    let doy = (153 * (if month > 2 { month - 3 } else { month + 9 }) + 2) / 5 + i64::from(day) - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
 /// Milliseconds since the Unix epoch, now.
 pub(crate) fn now_ms() -> i64 {
     SystemTime::now()
@@ -373,6 +435,29 @@ mod tests {
         assert!(error.contains("sqlite:PATH"), "{error}");
         let error = Store::open("sqlite:").unwrap_err().to_string();
         assert!(error.contains("no file path"), "{error}");
+    }
+
+    #[test]
+    fn budget_windows_start_on_the_utc_day_and_month() {
+        // 2026-11-23T18:55:10Z
+        let now = 1_795_460_110_000;
+        assert_eq!(BudgetWindow::Day.start_ms(now), 1_795_392_000_000);
+        // 2026-11-01T00:00:00Z
+        assert_eq!(BudgetWindow::Month.start_ms(now), 1_793_491_200_000);
+        // 2024-03-01T00:00:00Z, the day after a leap day, starts March.
+        assert_eq!(
+            BudgetWindow::Month.start_ms(1_709_251_200_000),
+            1_709_251_200_000
+        );
+        // 2024-02-29T23:59:59Z is still in February.
+        assert_eq!(
+            BudgetWindow::Month.start_ms(1_709_251_199_000),
+            1_706_745_600_000
+        );
+        for day in -800_000..800_000i64 {
+            let (y, m, d) = civil_from_days(day);
+            assert_eq!(days_from_civil(y, m, d), day);
+        }
     }
 
     #[test]

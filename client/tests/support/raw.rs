@@ -99,9 +99,11 @@ impl RawServer {
 
     /// A client of this server with the test key.
     pub fn client(&self, retry: RetryPolicy, timeout: Duration) -> Client {
+        // No store: a cache would answer the tests' repeated calls.
         Client::builder()
             .api_key(KEY)
             .base_url(format!("http://127.0.0.1:{}", self.port))
+            .store(seozoom::store::Store::none())
             .retry(retry)
             .timeout(timeout)
             .build()

@@ -17,6 +17,7 @@ use axum::http::Uri;
 use axum::response::Response;
 use seozoom::config::RetryPolicy;
 use seozoom::error::{ErrorKind, InvalidInput};
+use seozoom::store::Store;
 use seozoom::{Client, ClientBuilder, Error};
 
 use super::KEY;
@@ -206,9 +207,14 @@ impl Server {
         self.addr.port()
     }
 
-    /// A client builder for this server with the test key.
+    /// A client builder for this server with the test key, and no store: the
+    /// tests count what reaches the server, and a cache would answer their
+    /// repeated calls.
     pub fn builder(&self) -> ClientBuilder {
-        Client::builder().api_key(KEY).base_url(self.base_url())
+        Client::builder()
+            .api_key(KEY)
+            .base_url(self.base_url())
+            .store(Store::none())
     }
 
     /// A client of this server with the test key and default settings.

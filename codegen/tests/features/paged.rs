@@ -223,6 +223,12 @@ pub mod types {
         /// client's last known balance (0 before any call reported one).
         #[serde(skip)]
         pub no_data: bool,
+        /// When the answer came from the store's cache rather than from the
+        /// service: when the service sent it. `units_used` is then 0 and
+        /// `units_remaining` the balance last reported. For a batched job
+        /// some of whose items came from the cache, the oldest such time.
+        #[serde(skip)]
+        pub fetched_at: ::core::option::Option<::std::time::SystemTime>,
     }
 }
 

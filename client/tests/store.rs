@@ -1,0 +1,298 @@
+//! The key-wide store through the library, against the sandbox on loopback:
+//! cached answers cost nothing and send nothing, batched jobs ask only for
+//! the items the cache lacks, paged jobs resume, the ledger counts, and a
+//! budget per day holds across clients sharing a store.
+
+use std::time::{Duration, SystemTime};
+
+use futures_util::StreamExt;
+use seozoom::error::ErrorKind;
+use seozoom::sandbox::Sandbox;
+use seozoom::store::{BudgetWindow, Store};
+use seozoom::types::KeywordType;
+use seozoom::{Client, config::RetryPolicy};
+
+fn client_on(sandbox: &Sandbox, store: &Store) -> Client {
+    Client::builder()
+        .api_key(Sandbox::API_KEY)
+        .base_url(sandbox.base_url())
+        .retry(RetryPolicy::none())
+        .store(store.clone())
+        .build()
+        .unwrap()
+}
+
+fn keywords(n: usize) -> Vec<String> {
+    (0..n)
+        .map(|i| format!("scarpe {:04}", (i * 37) % n))
+        .collect()
+}
+
+#[tokio::test]
+async fn the_same_call_twice_sends_one_request_and_the_second_costs_nothing() {
+    let sandbox = Sandbox::start().await.unwrap();
+    let store = Store::memory();
+    let c = client_on(&sandbox, &store);
+
+    let first = c
+        .domains()
+        .authority(["a.it", "b.it"])
+        .send()
+        .await
+        .unwrap();
+    let before = SystemTime::now();
+    let second = c
+        .domains()
+        .authority(["a.it", "b.it"])
+        .send()
+        .await
+        .unwrap();
+
+    assert_eq!(sandbox.requests(), 1);
+    assert_eq!(second.response, first.response);
+    assert!(first.units_used > 0);
+    assert_eq!(first.fetched_at, None, "the first came from the service");
+    assert_eq!(second.units_used, 0, "a cached answer is charged nothing");
+    assert_eq!(
+        second.units_remaining, first.units_remaining,
+        "the balance last reported"
+    );
+    let fetched = second.fetched_at.expect("the second came from the cache");
+    assert!(
+        fetched <= before,
+        "fetched when the first call was answered"
+    );
+
+    // Another client on the same store and key finds it too.
+    let other = client_on(&sandbox, &store);
+    other
+        .domains()
+        .authority(["a.it", "b.it"])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(sandbox.requests(), 1);
+
+    let usage = c.usage(0).await.unwrap();
+    assert_eq!(usage.len(), 1);
+    let authority = &usage[0];
+    assert_eq!((authority.calls, authority.cache_hits), (1, 2));
+    assert_eq!(authority.units_used, first.units_used);
+    assert_eq!(authority.units_saved, 2 * first.units_used);
+}
+
+#[tokio::test]
+async fn refresh_sends_again_and_none_remembers_nothing() {
+    let sandbox = Sandbox::start().await.unwrap();
+    let store = Store::memory();
+    let c = client_on(&sandbox, &store);
+    c.domains().authority(["a.it"]).send().await.unwrap();
+
+    let refreshing = Client::builder()
+        .api_key(Sandbox::API_KEY)
+        .base_url(sandbox.base_url())
+        .store(store.clone())
+        .refresh(true)
+        .build()
+        .unwrap();
+    let fresh = refreshing
+        .domains()
+        .authority(["a.it"])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(sandbox.requests(), 2);
+    assert_eq!(fresh.fetched_at, None);
+
+    let none = Store::none();
+    let forgetful = client_on(&sandbox, &none);
+    forgetful
+        .domains()
+        .authority(["a.it"])
+        .send()
+        .await
+        .unwrap();
+    forgetful
+        .domains()
+        .authority(["a.it"])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(sandbox.requests(), 4);
+    assert!(forgetful.usage(0).await.unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn two_keys_never_share_answers() {
+    let sandbox = Sandbox::start().await.unwrap();
+    let store = Store::memory();
+    let c = client_on(&sandbox, &store);
+    c.domains().authority(["a.it"]).send().await.unwrap();
+    let other_key = Client::builder()
+        .api_key("another-key")
+        .base_url(sandbox.base_url())
+        .store(store.clone())
+        .build()
+        .unwrap();
+    // The sandbox refuses a key it does not know: the call was sent, not
+    // answered from the first key's cache.
+    let _ = other_key.domains().authority(["a.it"]).send().await;
+    assert_eq!(sandbox.requests(), 2);
+}
+
+#[tokio::test]
+async fn a_zero_time_to_live_caches_nothing() {
+    let sandbox = Sandbox::start().await.unwrap();
+    let c = Client::builder()
+        .api_key(Sandbox::API_KEY)
+        .base_url(sandbox.base_url())
+        .cache_ttl(Duration::ZERO)
+        .build()
+        .unwrap();
+    c.domains().authority(["a.it"]).send().await.unwrap();
+    c.domains().authority(["a.it"]).send().await.unwrap();
+    assert_eq!(sandbox.requests(), 2);
+}
+
+#[tokio::test]
+async fn a_job_of_1000_keywords_900_of_them_cached_sends_one_request_of_100() {
+    let sandbox = Sandbox::start().await.unwrap();
+    let store = Store::memory();
+    let c = client_on(&sandbox, &store);
+    let all = keywords(1_000);
+
+    let warm = c
+        .keywords()
+        .metrics(all[..900].to_vec())
+        .send_all()
+        .await
+        .unwrap();
+    assert_eq!(sandbox.requests(), 9);
+    assert_eq!(warm.response.len(), 900);
+    let units_before = sandbox.units_remaining();
+
+    let whole = c.keywords().metrics(all.clone()).send_all().await.unwrap();
+
+    assert_eq!(
+        sandbox.requests(),
+        10,
+        "one more request, for the 100 not cached"
+    );
+    let charged = units_before - sandbox.units_remaining();
+    assert_eq!(
+        whole.units_used, charged,
+        "only the request sent is charged"
+    );
+    let per_row = warm.units_used / 900;
+    assert_eq!(charged, 100 * per_row, "a request of 100 keywords");
+    let got: Vec<&str> = whole.response.iter().map(|r| r.keyword.as_str()).collect();
+    assert_eq!(got, all, "every row, in input order");
+    assert!(whole.fetched_at.is_some(), "some rows came from the cache");
+    // The cached rows are the rows the service sent for them.
+    assert_eq!(whole.response[..].len(), 1_000);
+    for row in &warm.response {
+        assert!(whole.response.contains(row), "{row:?}");
+    }
+}
+
+#[tokio::test]
+async fn a_paged_job_stopped_after_3_of_10_pages_sends_7_when_run_again() {
+    let sandbox = Sandbox::start().await.unwrap();
+    let store = Store::memory();
+    let c = client_on(&sandbox, &store);
+    let job = || {
+        c.domains()
+            .keywords("example.it", KeywordType::Best, 1)
+            .pages(10, Some(100))
+    };
+
+    // Stopped (dropped) after three pages.
+    let first: Vec<_> = job().take(30).collect().await;
+    assert_eq!(first.len(), 30);
+    assert_eq!(sandbox.requests(), 3);
+
+    let all: Vec<_> = job().collect().await;
+    assert_eq!(
+        sandbox.requests(),
+        10,
+        "7 more pages sent, 3 from the cache"
+    );
+    let all: Vec<_> = all.into_iter().map(Result::unwrap).collect();
+    assert_eq!(all.len(), 100);
+    let first: Vec<_> = first.into_iter().map(Result::unwrap).collect();
+    assert_eq!(
+        all[..30],
+        first[..],
+        "the cached pages are the rows received"
+    );
+}
+
+#[tokio::test]
+async fn a_budget_per_day_holds_across_clients_sharing_the_store() {
+    let sandbox = Sandbox::start().await.unwrap();
+    let store = Store::memory();
+    let on_budget = || {
+        Client::builder()
+            .api_key(Sandbox::API_KEY)
+            .base_url(sandbox.base_url())
+            .store(store.clone())
+            .budget_per(50, BudgetWindow::Day)
+            .build()
+            .unwrap()
+    };
+    // `domains authority` costs 10 units a domain.
+    let (a, b, c) = (on_budget(), on_budget(), on_budget());
+    a.domains()
+        .authority(["a.it", "b.it"])
+        .send()
+        .await
+        .unwrap();
+    b.domains()
+        .authority(["c.it", "d.it"])
+        .send()
+        .await
+        .unwrap();
+    let error = c
+        .domains()
+        .authority(["e.it", "f.it"])
+        .send()
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            error.kind(),
+            ErrorKind::OverWindowBudget {
+                spent: 40,
+                budget: 50,
+                window: BudgetWindow::Day,
+                ..
+            }
+        ),
+        "{error:?}"
+    );
+    assert!(error.is_refused());
+    assert_eq!(
+        sandbox.requests(),
+        2,
+        "the third was refused before sending"
+    );
+    // What fits is still admitted.
+    c.domains().authority(["e.it"]).send().await.unwrap();
+    assert_eq!(sandbox.requests(), 3);
+}
+
+#[tokio::test]
+async fn a_budget_per_day_on_no_store_refuses_with_a_clear_error() {
+    let sandbox = Sandbox::start().await.unwrap();
+    let c = Client::builder()
+        .api_key(Sandbox::API_KEY)
+        .base_url(sandbox.base_url())
+        .store(Store::none())
+        .budget_per(50, BudgetWindow::Month)
+        .build()
+        .unwrap();
+    let error = c.domains().authority(["a.it"]).send().await.unwrap_err();
+    assert!(matches!(error.kind(), ErrorKind::Store { .. }), "{error:?}");
+    assert!(error.to_string().contains("needs a store"), "{error}");
+    assert_eq!(sandbox.requests(), 0);
+}
