@@ -47,7 +47,11 @@ pub(crate) async fn check(store: &dyn Backend) {
 fn scopes(store: &dyn Backend, key: &str) {
     let scope = store.scope(key);
     assert_eq!(scope, store.scope(key), "a key's scope is stable");
-    assert_ne!(scope, store.scope(&format!("{key}x")), "keys do not share state");
+    assert_ne!(
+        scope,
+        store.scope(&format!("{key}x")),
+        "keys do not share state"
+    );
     assert!(!scope.0.contains(key), "the scope shows the key");
 }
 
@@ -55,13 +59,20 @@ async fn cache(store: &dyn Backend, key: &str) {
     let scope = store.scope(key);
     let other = store.scope(&format!("{key}-other"));
     let keys = vec!["a".to_owned(), "b".to_owned(), "c".to_owned()];
-    assert_eq!(store.cache_get(&scope, &keys).await.unwrap(), [None, None, None]);
+    assert_eq!(
+        store.cache_get(&scope, &keys).await.unwrap(),
+        [None, None, None]
+    );
     store
         .cache_put(
             &scope,
             vec![
                 ("a".into(), b"first".to_vec(), None),
-                ("c".into(), b"short-lived".to_vec(), Some(Duration::from_millis(300))),
+                (
+                    "c".into(),
+                    b"short-lived".to_vec(),
+                    Some(Duration::from_millis(300)),
+                ),
             ],
         )
         .await
@@ -72,7 +83,11 @@ async fn cache(store: &dyn Backend, key: &str) {
         .unwrap();
     assert_eq!(
         store.cache_get(&scope, &keys).await.unwrap(),
-        [Some(b"second".to_vec()), None, Some(b"short-lived".to_vec())],
+        [
+            Some(b"second".to_vec()),
+            None,
+            Some(b"short-lived".to_vec())
+        ],
         "a put replaces, a missing key is None, order is kept"
     );
     assert_eq!(
@@ -137,7 +152,10 @@ async fn ledger(store: &dyn Backend, key: &str) {
         ]
     );
     let today_only = store.usage(&scope, today).await.unwrap();
-    assert_eq!(today_only[0].units_used, 10, "--since leaves older days out");
+    assert_eq!(
+        today_only[0].units_used, 10,
+        "--since leaves older days out"
+    );
     let other = store.scope(&format!("{key}-other"));
     assert!(store.usage(&other, 0).await.unwrap().is_empty());
 }
@@ -151,12 +169,21 @@ async fn holds(store: &dyn Backend, key: &str) {
         .await
         .unwrap();
     assert_eq!(
-        store.admit(&scope, hold("job-1", 50, 100, lease)).await.unwrap(),
+        store
+            .admit(&scope, hold("job-1", 50, 100, lease))
+            .await
+            .unwrap(),
         Admission::Admitted
     );
     assert_eq!(
-        store.admit(&scope, hold("job-2", 30, 100, lease)).await.unwrap(),
-        Admission::Refused { spent: 30, held: 50 },
+        store
+            .admit(&scope, hold("job-2", 30, 100, lease))
+            .await
+            .unwrap(),
+        Admission::Refused {
+            spent: 30,
+            held: 50
+        },
         "spent + held + asked is over the budget"
     );
     // job-1's call settles: 20 units charged out of the 50 it held.
@@ -164,13 +191,22 @@ async fn holds(store: &dyn Backend, key: &str) {
     settled.hold = Some(("job-1".into(), 50));
     store.record(&scope, settled).await.unwrap();
     assert_eq!(
-        store.admit(&scope, hold("job-2", 50, 100, lease)).await.unwrap(),
+        store
+            .admit(&scope, hold("job-2", 50, 100, lease))
+            .await
+            .unwrap(),
         Admission::Admitted,
         "the hold shrank as its call was recorded: 50 spent + 0 + 50 fit"
     );
     assert_eq!(
-        store.admit(&scope, hold("job-3", 1, 100, lease)).await.unwrap(),
-        Admission::Refused { spent: 50, held: 50 }
+        store
+            .admit(&scope, hold("job-3", 1, 100, lease))
+            .await
+            .unwrap(),
+        Admission::Refused {
+            spent: 50,
+            held: 50
+        }
     );
     store.release(&scope, "job-2").await.unwrap();
     assert_eq!(
@@ -183,7 +219,10 @@ async fn holds(store: &dyn Backend, key: &str) {
     );
     tokio::time::sleep(Duration::from_millis(700)).await;
     assert_eq!(
-        store.admit(&scope, hold("job-4", 50, 100, lease)).await.unwrap(),
+        store
+            .admit(&scope, hold("job-4", 50, 100, lease))
+            .await
+            .unwrap(),
         Admission::Admitted,
         "a hold whose lease ran out (a crashed holder) frees its units"
     );
@@ -194,7 +233,10 @@ async fn slots(store: &dyn Backend, key: &str) {
     let other = store.scope(&format!("{key}-other"));
     let window = Duration::from_millis(800);
     for _ in 0..3 {
-        assert_eq!(store.take_slot(&scope, "a b", 3, window).await.unwrap(), Ok(()));
+        assert_eq!(
+            store.take_slot(&scope, "a b", 3, window).await.unwrap(),
+            Ok(())
+        );
     }
     let wait = store
         .take_slot(&scope, "a b", 3, window)

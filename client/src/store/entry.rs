@@ -105,7 +105,9 @@ impl<'a> Reader<'a> {
 
     fn i64(&mut self) -> Result<i64, &'static str> {
         let bytes = self.take(8)?;
-        Ok(i64::from_le_bytes(bytes.try_into().map_err(|_| "truncated")?))
+        Ok(i64::from_le_bytes(
+            bytes.try_into().map_err(|_| "truncated")?,
+        ))
     }
 }
 
@@ -143,7 +145,10 @@ mod tests {
         let key = "k";
         let bytes = answer().encode(key);
         for cut in 0..bytes.len() {
-            assert!(CachedAnswer::decode(&bytes[..cut], key).is_err(), "cut at {cut}");
+            assert!(
+                CachedAnswer::decode(&bytes[..cut], key).is_err(),
+                "cut at {cut}"
+            );
         }
         for i in 0..bytes.len() {
             let mut damaged = bytes.clone();

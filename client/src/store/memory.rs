@@ -126,7 +126,12 @@ impl Backend for Memory {
         let day = entry.at_ms.div_euclid(DAY_MS);
         let usage = state
             .days
-            .entry((scope.clone(), day, entry.group.clone(), entry.action.clone()))
+            .entry((
+                scope.clone(),
+                day,
+                entry.group.clone(),
+                entry.action.clone(),
+            ))
             .or_insert_with(|| Usage {
                 group: entry.group.clone(),
                 action: entry.action.clone(),
