@@ -1,6 +1,8 @@
 //! The SQLite store on real files in a scratch directory.
 
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use rusqlite::Connection;
@@ -248,4 +250,131 @@ fn a_path_that_cannot_be_created_is_refused_at_open() {
     // A directory is not a store file.
     let error = open_error(&scratch.0.to_string_lossy());
     assert!(error.contains("is a directory"), "{error}");
+}
+
+/// This test binary again, running only the ignored test `name` with `env`
+/// set: a second process on the store file.
+fn child(name: &str, env: &[(&str, &str)]) -> (Child, impl Iterator<Item = String> + use<>) {
+    let mut child = Command::new(std::env::current_exe().unwrap())
+        .args([
+            name,
+            "--exact",
+            "--ignored",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .envs(env.iter().copied())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let lines = BufReader::new(child.stdout.take().unwrap())
+        .lines()
+        .map_while(Result::ok);
+    (child, lines)
+}
+
+#[test]
+#[ignore = "run by other tests as a second process"]
+fn child_holding_a_write_lock() {
+    let path = std::env::var("SEOZOOM_TEST_STORE").unwrap();
+    let connection = Connection::open(&path).unwrap();
+    connection.execute_batch("BEGIN EXCLUSIVE").unwrap();
+    // On a line of its own: libtest has begun one with the test's name.
+    println!("\nLOCKED");
+    std::thread::sleep(Duration::from_secs(3));
+    connection.execute_batch("COMMIT").unwrap();
+}
+
+#[tokio::test]
+async fn a_file_another_process_locks_is_waited_for_then_refused_naming_it() {
+    let scratch = Scratch::new();
+    let path = scratch.file("store.sqlite3");
+    let store = Sqlite::open_waiting(&path, Duration::from_millis(300)).unwrap();
+    let scope = store.scope("k");
+    let (mut locker, mut lines) = child(
+        "store::sqlite::tests::child_holding_a_write_lock",
+        &[("SEOZOOM_TEST_STORE", &path)],
+    );
+    assert!(
+        lines.any(|l| l == "LOCKED"),
+        "the other process did not lock"
+    );
+    let started = Instant::now();
+    let error = store
+        .record(&scope, entry(1))
+        .await
+        .unwrap_err()
+        .into_error()
+        .to_string();
+    assert!(
+        started.elapsed() >= Duration::from_millis(300),
+        "did not wait"
+    );
+    assert!(error.contains(&path), "{error}");
+    assert!(error.contains("locked by another process"), "{error}");
+    let _ = locker.kill();
+    let _ = locker.wait();
+}
+
+fn entry(units: i64) -> LedgerEntry {
+    LedgerEntry {
+        at_ms: now_ms(),
+        group: "g".into(),
+        action: "a".into(),
+        db: "d".into(),
+        items: 1,
+        rows: 1,
+        units_used: units,
+        balance: None,
+        cache_hit: false,
+        units_saved: 0,
+        hold: None,
+    }
+}
+
+#[tokio::test]
+#[ignore = "run by other tests as a second process"]
+async fn child_recording_calls_until_killed() {
+    let path = std::env::var("SEOZOOM_TEST_STORE").unwrap();
+    let store = Sqlite::open(&path).unwrap();
+    let scope = store.scope("k");
+    for recorded in 1.. {
+        store.record(&scope, entry(1)).await.unwrap();
+        println!("\nRECORDED {recorded}");
+    }
+}
+
+#[tokio::test]
+async fn a_process_killed_while_writing_loses_at_most_that_write() {
+    let scratch = Scratch::new();
+    let path = scratch.file("store.sqlite3");
+    drop(Sqlite::open(&path).unwrap());
+    let (mut writer, lines) = child(
+        "store::sqlite::tests::child_recording_calls_until_killed",
+        &[("SEOZOOM_TEST_STORE", &path)],
+    );
+    // The last write the writer saw committed, read to the end of its output
+    // (it may have gone on past the kill signal's sending).
+    let mut last = 0;
+    for line in lines {
+        if let Some(n) = line.strip_prefix("RECORDED ") {
+            last = n.parse::<i64>().unwrap();
+            if last == 200 {
+                // SIGKILL, in the middle of a write (or between two).
+                writer.kill().unwrap();
+            }
+        }
+    }
+    writer.wait().unwrap();
+    assert!(last >= 200, "the writer stopped early, at {last}");
+
+    let store = Sqlite::open(&path).unwrap();
+    let usage = store.usage(&store.scope("k"), 0).await.unwrap();
+    let calls = usage.first().map_or(0, |u| u.calls);
+    assert!(
+        (last..=last + 1).contains(&calls),
+        "{calls} calls kept of the {last} written (and one in flight)"
+    );
+    assert_eq!(usage[0].units_used, calls, "every kept row is whole");
 }
