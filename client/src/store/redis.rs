@@ -52,7 +52,7 @@ const LEDGER_KEPT: u32 = 100_000;
 /// Separates the parts of a day-total field: in no wire name.
 const SEPARATOR: char = '\u{1f}';
 
-/// Take a slot. KEYS[1]: the operation's request times. ARGV: figure, window
+/// Take a slot. `KEYS[1]`: the operation's request times. ARGV: figure, window
 /// (ms), a member unique to this request. Returns 0 when taken, else the
 /// milliseconds until the oldest request leaves the window.
 const TAKE_SLOT: &str = r"
