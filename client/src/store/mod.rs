@@ -21,7 +21,13 @@
 #[cfg(test)]
 pub(crate) mod conformance;
 mod entry;
+#[cfg(any(feature = "sqlite", feature = "redis"))]
+mod fingerprint;
 mod memory;
+#[cfg(feature = "redis")]
+mod redis;
+#[cfg(feature = "sqlite")]
+mod sqlite;
 
 use std::fmt;
 use std::sync::Arc;
@@ -112,7 +118,9 @@ impl Store {
 
 #[cfg(feature = "sqlite")]
 fn open_sqlite(path: &str) -> Result<Store, StoreError> {
-    todo_backend(path)
+    Ok(Store {
+        backend: Arc::new(sqlite::Sqlite::open(path)?),
+    })
 }
 
 #[cfg(not(feature = "sqlite"))]
@@ -125,7 +133,9 @@ fn open_sqlite(path: &str) -> Result<Store, StoreError> {
 
 #[cfg(feature = "redis")]
 fn open_redis(url: &str) -> Result<Store, StoreError> {
-    todo_backend(url)
+    Ok(Store {
+        backend: Arc::new(self::redis::Redis::open(url)?),
+    })
 }
 
 #[cfg(not(feature = "redis"))]
@@ -134,11 +144,6 @@ fn open_redis(url: &str) -> Result<Store, StoreError> {
         shown_store_url(url),
         "this build of seozoom has no Redis store (feature `redis`)",
     ))
-}
-
-#[cfg(any(feature = "sqlite", feature = "redis"))]
-fn todo_backend(url: &str) -> Result<Store, StoreError> {
-    Err(StoreError::new(shown_store_url(url), "not built yet"))
 }
 
 /// A store URL as it may be shown: a password (`redis://user:secret@host`)

@@ -1,0 +1,517 @@
+//! The Redis store (`redis://HOST:PORT/N`, `rediss://` for TLS): one Redis
+//! database shared by processes on any machine.
+//!
+//! Keys of an API key's state all start `seozoom:{SCOPE}:` (the braces are
+//! Redis Cluster's hash tag: all of a key's state lives in one slot, so the
+//! scripts below may touch any of it):
+//!
+//! | key | type | what |
+//! |---|---|---|
+//! | `cache:KEY` | string, `PX` its keeping time | a cache entry |
+//! | `ledger` | stream, `MAXLEN ~` | every call recorded |
+//! | `day:DAY` | hash `METRIC␟GROUP␟ACTION` | a UTC day's totals per operation |
+//! | `days` | sorted set | the days that have totals |
+//! | `spent:DAY` | integer | units charged that day, for budget windows |
+//! | `balance` | hash | the balance last reported, and when |
+//! | `holds`, `hold:ID` | set, hash with `PX` its lease | live budget holds |
+//! | `slots:OP` | sorted set, `PEXPIRE` its window | an operation's requests in the rate window |
+//!
+//! What must be atomic across machines is a Lua script, and every script reads
+//! the time from the Redis server (`TIME`), so machines whose clocks disagree
+//! still share one rate window and one lease clock. A holder that crashes
+//! leaves a hold whose key expires with its lease. Day totals use Redis's own
+//! counters (`HINCRBY`, `INCRBY`); windows and `--since` start on a UTC day.
+//!
+//! One multiplexed connection serves every call of a store; it is opened on
+//! the first call, and opened again on the call after one that lost it.
+
+use std::collections::BTreeMap;
+use std::sync::{Mutex, PoisonError};
+use std::time::Duration;
+
+use futures_util::FutureExt;
+use redis::aio::MultiplexedConnection;
+use redis::{AsyncConnectionConfig, Client, RedisError, RedisResult, Script};
+
+use super::memory::duration_ms;
+use super::{
+    Admission, Backend, Balance, Hold, LedgerEntry, Scope, StoreError, StoreFuture, Usage,
+    fingerprint, shown_store_url,
+};
+
+const DAY_MS: i64 = 86_400_000;
+
+/// How long to wait for a connection, and for an answer.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+const RESPONSE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// About how many calls the ledger stream keeps per API key (day totals are
+/// kept for good).
+const LEDGER_KEPT: u32 = 100_000;
+
+/// Separates the parts of a day-total field: in no wire name.
+const SEPARATOR: char = '\u{1f}';
+
+/// Take a slot. `KEYS[1]`: the operation's request times. ARGV: figure, window
+/// (ms), a member unique to this request. Returns 0 when taken, else the
+/// milliseconds until the oldest request leaves the window.
+const TAKE_SLOT: &str = r"
+if redis.replicate_commands then redis.replicate_commands() end
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local figure = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+if redis.call('ZCARD', KEYS[1]) < figure then
+  redis.call('ZADD', KEYS[1], now, ARGV[3])
+  redis.call('PEXPIRE', KEYS[1], window)
+  return 0
+end
+local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+local oldest = first[2] and tonumber(first[2]) or now
+return math.max(oldest + window - now, 1)
+";
+
+/// Admit a hold. ARGV: key prefix, hold id, units, budget, the window's first
+/// day, lease (ms). Returns {admitted (0/1), spent, held}.
+const ADMIT: &str = r"
+if redis.replicate_commands then redis.replicate_commands() end
+local prefix = ARGV[1]
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local today = math.floor(now / 86400000)
+local first = tonumber(ARGV[5])
+local spent = 0
+-- Up to tomorrow: a client whose clock runs ahead may have recorded there.
+for day = first, math.min(today + 1, first + 400) do
+  spent = spent + (tonumber(redis.call('GET', prefix .. 'spent:' .. day)) or 0)
+end
+local held = 0
+local holds = prefix .. 'holds'
+for _, id in ipairs(redis.call('SMEMBERS', holds)) do
+  local units = redis.call('HGET', prefix .. 'hold:' .. id, 'units')
+  if units then
+    held = held + tonumber(units)
+  else
+    redis.call('SREM', holds, id)
+  end
+end
+if spent + held + tonumber(ARGV[3]) > tonumber(ARGV[4]) then
+  return {0, spent, held}
+end
+local hold = prefix .. 'hold:' .. ARGV[2]
+redis.call('HSET', hold, 'units', ARGV[3], 'lease', ARGV[6])
+redis.call('PEXPIRE', hold, ARGV[6])
+redis.call('SADD', holds, ARGV[2])
+return {1, spent, held}
+";
+
+/// Record a call, and shrink and renew its hold, in one step. ARGV: key
+/// prefix, at (ms), group, action, db, items, rows, units used, balance (''
+/// when none), cache hit (1/0), units saved, hold id ('' when none), units
+/// the call reserved, the operation's field suffix, ledger length kept.
+const RECORD: &str = r"
+if redis.replicate_commands then redis.replicate_commands() end
+local prefix = ARGV[1]
+local day = math.floor(tonumber(ARGV[2]) / 86400000)
+redis.call('XADD', prefix .. 'ledger', 'MAXLEN', '~', ARGV[15], '*',
+  'at_ms', ARGV[2], 'group', ARGV[3], 'action', ARGV[4], 'db', ARGV[5],
+  'items', ARGV[6], 'rows', ARGV[7], 'units_used', ARGV[8], 'balance', ARGV[9],
+  'cache_hit', ARGV[10], 'units_saved', ARGV[11])
+local totals = prefix .. 'day:' .. day
+local op = ARGV[14]
+if ARGV[10] == '1' then
+  redis.call('HINCRBY', totals, 'cache_hits' .. op, 1)
+  redis.call('HINCRBY', totals, 'units_saved' .. op, ARGV[11])
+else
+  redis.call('HINCRBY', totals, 'calls' .. op, 1)
+  redis.call('HINCRBY', totals, 'units_used' .. op, ARGV[8])
+  redis.call('HINCRBY', totals, 'rows' .. op, ARGV[7])
+  redis.call('INCRBY', prefix .. 'spent:' .. day, ARGV[8])
+end
+redis.call('ZADD', prefix .. 'days', day, day)
+if ARGV[9] ~= '' then
+  redis.call('HSET', prefix .. 'balance', 'units_remaining', ARGV[9], 'at_ms', ARGV[2])
+end
+if ARGV[12] ~= '' then
+  local hold = prefix .. 'hold:' .. ARGV[12]
+  local units = redis.call('HGET', hold, 'units')
+  if units then
+    redis.call('HSET', hold, 'units', math.max(tonumber(units) - tonumber(ARGV[13]), 0))
+    redis.call('PEXPIRE', hold, redis.call('HGET', hold, 'lease'))
+  end
+end
+return 0
+";
+
+/// A Redis store.
+pub(crate) struct Redis {
+    /// The URL, any password hidden.
+    name: String,
+    /// The password, to hide should the driver ever repeat it in a message.
+    password: Option<String>,
+    client: Client,
+    /// The connection, once opened; `None` again after one is lost.
+    connection: Mutex<Option<MultiplexedConnection>>,
+    take_slot: Script,
+    admit: Script,
+    record: Script,
+}
+
+impl Redis {
+    /// The store at `url`: checked now, connected to on the first call.
+    pub(crate) fn open(url: &str) -> Result<Redis, StoreError> {
+        let name = shown_store_url(url);
+        let password = url_password(url);
+        let client = Client::open(url).map_err(|e| {
+            StoreError::new(
+                name.clone(),
+                hidden(format!("not a usable Redis URL: {e}"), password.as_deref()),
+            )
+        })?;
+        Ok(Redis {
+            name,
+            password,
+            client,
+            connection: Mutex::new(None),
+            take_slot: Script::new(TAKE_SLOT),
+            admit: Script::new(ADMIT),
+            record: Script::new(RECORD),
+        })
+    }
+
+    /// The shared connection, opened if there is none.
+    async fn connection(&self) -> Result<MultiplexedConnection, StoreError> {
+        if let Some(connection) = self.slot().as_ref() {
+            return Ok(connection.clone());
+        }
+        let config = AsyncConnectionConfig::new()
+            .set_connection_timeout(Some(CONNECT_TIMEOUT))
+            .set_response_timeout(Some(RESPONSE_TIMEOUT));
+        let connection = self
+            .client
+            .get_multiplexed_async_connection_with_config(&config)
+            .await
+            .map_err(|e| self.failure("connecting", &e))?;
+        // Two calls may both have connected: either connection serves.
+        *self.slot() = Some(connection.clone());
+        Ok(connection)
+    }
+
+    fn slot(&self) -> std::sync::MutexGuard<'_, Option<MultiplexedConnection>> {
+        self.connection
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// A call's outcome: a lost connection is forgotten, so that the next
+    /// call connects again; any failure names the store.
+    fn outcome<T>(&self, what: &str, result: RedisResult<T>) -> Result<T, StoreError> {
+        result.map_err(|e| {
+            if e.is_unrecoverable_error() || e.is_io_error() || e.is_timeout() {
+                *self.slot() = None;
+            }
+            self.failure(what, &e)
+        })
+    }
+
+    fn failure(&self, what: &str, error: &RedisError) -> StoreError {
+        let message = if error.is_connection_refusal()
+            || error.is_io_error()
+            || error.is_connection_dropped()
+            || error.is_timeout()
+        {
+            format!("{what}: Redis cannot be reached ({error})")
+        } else {
+            format!("{what}: Redis answered with an error ({error})")
+        };
+        StoreError::new(self.name.clone(), hidden(message, self.password.as_deref()))
+    }
+}
+
+/// The password in a URL's user part (`redis://user:PASSWORD@host`), as
+/// [`shown_store_url`] finds it.
+fn url_password(url: &str) -> Option<String> {
+    let (_, rest) = url.split_once("://")?;
+    let (userinfo, _) = rest.split_once('@')?;
+    let password = userinfo.split_once(':').map_or(userinfo, |(_, p)| p);
+    Some(password.to_owned()).filter(|p| !p.is_empty())
+}
+
+/// `message` with `password` hidden, should the driver ever repeat it.
+fn hidden(message: String, password: Option<&str>) -> String {
+    match password {
+        Some(password) => message.replace(password, "<hidden>"),
+        None => message,
+    }
+}
+
+/// Where the keys of a scope start.
+fn prefix(scope: &Scope) -> String {
+    format!("seozoom:{{{}}}:", scope.0)
+}
+
+fn day(at_ms: i64) -> i64 {
+    at_ms.div_euclid(DAY_MS)
+}
+
+impl Backend for Redis {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn scope(&self, api_key: &str) -> Scope {
+        fingerprint::scope(api_key)
+    }
+
+    fn shares_limits(&self) -> bool {
+        true
+    }
+
+    fn cache_get<'a>(
+        &'a self,
+        scope: &'a Scope,
+        keys: &'a [String],
+    ) -> StoreFuture<'a, Vec<Option<Vec<u8>>>> {
+        async move {
+            if keys.is_empty() {
+                return Ok(Vec::new());
+            }
+            let prefix = prefix(scope);
+            let mut get = redis::cmd("MGET");
+            for key in keys {
+                get.arg(format!("{prefix}cache:{key}"));
+            }
+            let mut connection = self.connection().await?;
+            self.outcome("reading the cache", get.query_async(&mut connection).await)
+        }
+        .boxed()
+    }
+
+    fn cache_put<'a>(
+        &'a self,
+        scope: &'a Scope,
+        entries: Vec<(String, Vec<u8>, Option<Duration>)>,
+    ) -> StoreFuture<'a, ()> {
+        async move {
+            if entries.is_empty() {
+                return Ok(());
+            }
+            let prefix = prefix(scope);
+            let mut pipe = redis::pipe();
+            for (key, bytes, keep) in &entries {
+                let set = pipe
+                    .cmd("SET")
+                    .arg(format!("{prefix}cache:{key}"))
+                    .arg(bytes);
+                if let Some(keep) = keep {
+                    set.arg("PX").arg(duration_ms(*keep).max(1));
+                }
+                set.ignore();
+            }
+            let mut connection = self.connection().await?;
+            self.outcome(
+                "writing the cache",
+                pipe.query_async::<()>(&mut connection).await,
+            )
+        }
+        .boxed()
+    }
+
+    fn record<'a>(&'a self, scope: &'a Scope, entry: LedgerEntry) -> StoreFuture<'a, ()> {
+        async move {
+            let (hold_id, reserved) = entry.hold.clone().unwrap_or_default();
+            let mut invocation = self.record.prepare_invoke();
+            invocation
+                .arg(prefix(scope))
+                .arg(entry.at_ms)
+                .arg(&entry.group)
+                .arg(&entry.action)
+                .arg(&entry.db)
+                .arg(entry.items)
+                .arg(entry.rows.max(0))
+                .arg(entry.units_used.max(0))
+                .arg(entry.balance.map(|b| b.to_string()).unwrap_or_default())
+                .arg(i64::from(entry.cache_hit))
+                .arg(entry.units_saved)
+                .arg(hold_id)
+                .arg(reserved)
+                .arg(format!(
+                    "{SEPARATOR}{}{SEPARATOR}{}",
+                    entry.group, entry.action
+                ))
+                .arg(LEDGER_KEPT);
+            let mut connection = self.connection().await?;
+            self.outcome(
+                "recording the call",
+                invocation.invoke_async::<()>(&mut connection).await,
+            )
+        }
+        .boxed()
+    }
+
+    fn usage<'a>(&'a self, scope: &'a Scope, since_ms: i64) -> StoreFuture<'a, Vec<Usage>> {
+        async move {
+            let prefix = prefix(scope);
+            let mut connection = self.connection().await?;
+            let days: Vec<i64> = self.outcome(
+                "reading the ledger",
+                redis::cmd("ZRANGEBYSCORE")
+                    .arg(format!("{prefix}days"))
+                    .arg(day(since_ms))
+                    .arg("+inf")
+                    .query_async(&mut connection)
+                    .await,
+            )?;
+            if days.is_empty() {
+                return Ok(Vec::new());
+            }
+            let mut pipe = redis::pipe();
+            for day in &days {
+                pipe.cmd("HGETALL").arg(format!("{prefix}day:{day}"));
+            }
+            let totals: Vec<Vec<(String, i64)>> = self.outcome(
+                "reading the ledger",
+                pipe.query_async(&mut connection).await,
+            )?;
+            Ok(sum_days(totals))
+        }
+        .boxed()
+    }
+
+    fn last_balance<'a>(&'a self, scope: &'a Scope) -> StoreFuture<'a, Option<Balance>> {
+        async move {
+            let mut connection = self.connection().await?;
+            let fields: Vec<Option<i64>> = self.outcome(
+                "reading the ledger",
+                redis::cmd("HMGET")
+                    .arg(format!("{}balance", prefix(scope)))
+                    .arg("units_remaining")
+                    .arg("at_ms")
+                    .query_async(&mut connection)
+                    .await,
+            )?;
+            Ok(match fields.as_slice() {
+                [Some(units_remaining), Some(at_ms)] => Some(Balance {
+                    units_remaining: *units_remaining,
+                    at_ms: *at_ms,
+                }),
+                _ => None,
+            })
+        }
+        .boxed()
+    }
+
+    fn admit<'a>(&'a self, scope: &'a Scope, hold: Hold) -> StoreFuture<'a, Admission> {
+        async move {
+            let mut invocation = self.admit.prepare_invoke();
+            invocation
+                .arg(prefix(scope))
+                .arg(&hold.id)
+                .arg(hold.units)
+                .arg(hold.budget)
+                .arg(day(hold.window_start_ms))
+                .arg(duration_ms(hold.lease).max(1));
+            let mut connection = self.connection().await?;
+            let (admitted, spent, held): (i64, i64, i64) = self.outcome(
+                "holding budget units",
+                invocation.invoke_async(&mut connection).await,
+            )?;
+            Ok(if admitted == 1 {
+                Admission::Admitted
+            } else {
+                Admission::Refused { spent, held }
+            })
+        }
+        .boxed()
+    }
+
+    fn release<'a>(&'a self, scope: &'a Scope, hold_id: &'a str) -> StoreFuture<'a, ()> {
+        async move {
+            let prefix = prefix(scope);
+            let mut pipe = redis::pipe();
+            pipe.atomic()
+                .cmd("DEL")
+                .arg(format!("{prefix}hold:{hold_id}"))
+                .ignore()
+                .cmd("SREM")
+                .arg(format!("{prefix}holds"))
+                .arg(hold_id)
+                .ignore();
+            let mut connection = self.connection().await?;
+            self.outcome(
+                "releasing budget units",
+                pipe.query_async::<()>(&mut connection).await,
+            )
+        }
+        .boxed()
+    }
+
+    fn take_slot<'a>(
+        &'a self,
+        scope: &'a Scope,
+        operation: &'a str,
+        figure: i64,
+        window: Duration,
+    ) -> StoreFuture<'a, Result<(), Duration>> {
+        async move {
+            let mut invocation = self.take_slot.prepare_invoke();
+            invocation
+                .key(format!("{}slots:{operation}", prefix(scope)))
+                .arg(figure)
+                .arg(duration_ms(window).max(1))
+                // Unique, so that two requests in one millisecond are two.
+                .arg(format!("{:016x}", fastrand::u64(..)));
+            let mut connection = self.connection().await?;
+            let wait: i64 = self.outcome(
+                "taking a rate-limit slot",
+                invocation.invoke_async(&mut connection).await,
+            )?;
+            Ok(if wait <= 0 {
+                Ok(())
+            } else {
+                Err(Duration::from_millis(u64::try_from(wait).unwrap_or(1)))
+            })
+        }
+        .boxed()
+    }
+}
+
+/// Totals per operation from days' `METRIC␟GROUP␟ACTION` fields, ordered by
+/// group and action.
+fn sum_days(days: Vec<Vec<(String, i64)>>) -> Vec<Usage> {
+    let mut totals: BTreeMap<(String, String), Usage> = BTreeMap::new();
+    for (field, value) in days.into_iter().flatten() {
+        let mut parts = field.splitn(3, SEPARATOR);
+        let (Some(metric), Some(group), Some(action)) = (parts.next(), parts.next(), parts.next())
+        else {
+            continue;
+        };
+        let usage = totals
+            .entry((group.to_owned(), action.to_owned()))
+            .or_insert_with(|| Usage {
+                group: group.to_owned(),
+                action: action.to_owned(),
+                calls: 0,
+                cache_hits: 0,
+                units_used: 0,
+                units_saved: 0,
+                rows: 0,
+            });
+        let total = match metric {
+            "calls" => &mut usage.calls,
+            "cache_hits" => &mut usage.cache_hits,
+            "units_used" => &mut usage.units_used,
+            "units_saved" => &mut usage.units_saved,
+            "rows" => &mut usage.rows,
+            _ => continue,
+        };
+        *total = total.saturating_add(value);
+    }
+    totals.into_values().collect()
+}
+
+#[cfg(test)]
+pub(crate) mod server;
+#[cfg(test)]
+mod tests;

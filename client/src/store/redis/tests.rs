@@ -1,0 +1,242 @@
+//! The Redis store against a real `redis-server` each test starts.
+
+use std::time::Duration;
+
+use redis::AsyncCommands;
+
+use super::super::{Admission, Backend, Hold, LedgerEntry, Store, conformance, now_ms};
+use super::Redis;
+use super::server::RedisServer;
+
+#[tokio::test]
+async fn redis_behaves_as_every_store_must() {
+    let Some(server) = RedisServer::start() else {
+        return;
+    };
+    conformance::check(&Redis::open(&server.url()).unwrap()).await;
+}
+
+#[tokio::test]
+async fn parallel_stores_on_one_server_share_the_rate_window() {
+    let Some(server) = RedisServer::start() else {
+        return;
+    };
+    // Two stores, two connections: as two machines.
+    let first = Redis::open(&server.url()).unwrap();
+    let second = Redis::open(&server.url()).unwrap();
+    let scope = first.scope("shared key");
+    let window = Duration::from_secs(60);
+    let takes = (0..20).map(|i| {
+        let store = if i % 2 == 0 { &first } else { &second };
+        store.take_slot(&scope, "op", 5, window)
+    });
+    let taken = futures_util::future::join_all(takes)
+        .await
+        .into_iter()
+        .filter(|r| matches!(r, Ok(Ok(()))))
+        .count();
+    assert_eq!(taken, 5);
+}
+
+/// Every key of the server, with every value it holds, as bytes.
+async fn everything(url: &str) -> Vec<(Vec<u8>, Vec<Vec<u8>>)> {
+    let client = redis::Client::open(url).unwrap();
+    let mut connection = client.get_multiplexed_async_connection().await.unwrap();
+    let keys: Vec<Vec<u8>> = connection.keys("*").await.unwrap();
+    let mut out = Vec::new();
+    for key in keys {
+        let kind: String = redis::cmd("TYPE")
+            .arg(&key)
+            .query_async(&mut connection)
+            .await
+            .unwrap();
+        let read = match kind.as_str() {
+            "string" => redis::cmd("GET").arg(&key).clone(),
+            "hash" => redis::cmd("HGETALL").arg(&key).clone(),
+            "set" => redis::cmd("SMEMBERS").arg(&key).clone(),
+            "zset" => redis::cmd("ZRANGE").arg(&key).arg(0).arg(-1).clone(),
+            "stream" => redis::cmd("XRANGE").arg(&key).arg("-").arg("+").clone(),
+            other => panic!("a key of type {other}"),
+        };
+        let value: redis::Value = read.query_async(&mut connection).await.unwrap();
+        let mut values = Vec::new();
+        flatten(value, &mut values);
+        out.push((key, values));
+    }
+    out
+}
+
+fn flatten(value: redis::Value, out: &mut Vec<Vec<u8>>) {
+    match value {
+        redis::Value::BulkString(bytes) => out.push(bytes),
+        redis::Value::SimpleString(text) => out.push(text.into_bytes()),
+        redis::Value::Int(n) => out.push(n.to_string().into_bytes()),
+        redis::Value::Array(items) | redis::Value::Set(items) => {
+            for item in items {
+                flatten(item, out);
+            }
+        }
+        redis::Value::Map(pairs) => {
+            for (k, v) in pairs {
+                flatten(k, out);
+                flatten(v, out);
+            }
+        }
+        other => out.push(format!("{other:?}").into_bytes()),
+    }
+}
+
+#[tokio::test]
+async fn the_key_is_in_no_redis_key_or_value() {
+    let Some(server) = RedisServer::start() else {
+        return;
+    };
+    let key = "SECRET-API-KEY-0123456789";
+    let store = Redis::open(&server.url()).unwrap();
+    let scope = store.scope(key);
+    let keys = vec!["domains metrics it domain=a.it".to_owned()];
+    store
+        .cache_put(&scope, vec![(keys[0].clone(), b"answer".to_vec(), None)])
+        .await
+        .unwrap();
+    store.cache_get(&scope, &keys).await.unwrap();
+    let hold = Hold {
+        id: "job".into(),
+        units: 10,
+        budget: 100,
+        window_start_ms: 0,
+        lease: Duration::from_secs(60),
+    };
+    assert_eq!(
+        store.admit(&scope, hold).await.unwrap(),
+        Admission::Admitted
+    );
+    store
+        .record(
+            &scope,
+            LedgerEntry {
+                at_ms: now_ms(),
+                group: "domains".into(),
+                action: "metrics".into(),
+                db: "it".into(),
+                items: 1,
+                rows: 1,
+                units_used: 4,
+                balance: Some(96),
+                cache_hit: false,
+                units_saved: 0,
+                hold: Some(("job".into(), 10)),
+            },
+        )
+        .await
+        .unwrap();
+    store.usage(&scope, 0).await.unwrap();
+    store.last_balance(&scope).await.unwrap();
+    store
+        .take_slot(&scope, "domains metrics", 10, Duration::from_secs(60))
+        .await
+        .unwrap()
+        .unwrap();
+    store.release(&scope, "job").await.unwrap();
+
+    let found =
+        |bytes: &[u8], needle: &str| bytes.windows(needle.len()).any(|w| w == needle.as_bytes());
+    let all = everything(&server.url()).await;
+    // The check sees what was written: every kind of key, under the scope.
+    assert!(all.len() >= 6, "{} keys", all.len());
+    assert!(all.iter().all(|(k, _)| found(k, &scope.0)));
+    assert!(
+        all.iter()
+            .any(|(_, v)| v.iter().any(|v| found(v, "answer")))
+    );
+    for (name, values) in &all {
+        let shown = String::from_utf8_lossy(name);
+        assert!(!found(name, key), "the key is in the key name {shown}");
+        for value in values {
+            assert!(!found(value, key), "the key is in a value of {shown}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_redis_that_goes_away_is_an_error_naming_the_store() {
+    let Some(mut server) = RedisServer::start() else {
+        return;
+    };
+    let url = server.url();
+    let store = Redis::open(&url).unwrap();
+    let scope = store.scope("SECRET-API-KEY");
+    let window = Duration::from_secs(60);
+    assert_eq!(
+        store.take_slot(&scope, "op", 5, window).await.unwrap(),
+        Ok(())
+    );
+
+    server.kill();
+    for _ in 0..2 {
+        // The lost connection, then a new one refused.
+        let error = store
+            .take_slot(&scope, "op", 5, window)
+            .await
+            .unwrap_err()
+            .into_error()
+            .to_string();
+        assert!(error.contains(&url), "{error}");
+        assert!(error.contains("cannot be reached"), "{error}");
+        assert!(!error.contains("SECRET"), "{error}");
+    }
+}
+
+#[tokio::test]
+async fn an_unreachable_redis_is_an_error_naming_the_store_without_its_password() {
+    let Some(mut server) = RedisServer::start() else {
+        return;
+    };
+    let port = server.port();
+    server.kill();
+    let store = Store::open(&format!("redis://seozoom:pa55word@127.0.0.1:{port}/2")).unwrap();
+    assert_eq!(
+        store.name(),
+        format!("redis://seozoom:<hidden>@127.0.0.1:{port}/2")
+    );
+    let scope = store.backend().scope("SECRET-API-KEY");
+    let error = store
+        .backend()
+        .cache_get(&scope, &["k".to_owned()])
+        .await
+        .unwrap_err()
+        .into_error()
+        .to_string();
+    assert!(error.contains(store.name()), "{error}");
+    assert!(!error.contains("pa55word"), "{error}");
+    assert!(!error.contains("SECRET"), "{error}");
+}
+
+#[test]
+fn a_bad_redis_url_is_refused_at_open() {
+    let error = Store::open("redis://127.0.0.1:notaport/0")
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("redis://127.0.0.1:notaport/0"), "{error}");
+    assert!(error.contains("not a usable Redis URL"), "{error}");
+}
+
+#[tokio::test]
+async fn tls_is_spoken_to_rediss_urls() {
+    let Some(server) = RedisServer::start() else {
+        return;
+    };
+    // A plain server does not answer TLS: an error naming the store (the TLS
+    // stack is there and does not panic).
+    let url = format!("rediss://127.0.0.1:{}/0", server.port());
+    let store = Store::open(&url).unwrap();
+    let scope = store.backend().scope("k");
+    let error = store
+        .backend()
+        .usage(&scope, 0)
+        .await
+        .unwrap_err()
+        .into_error()
+        .to_string();
+    assert!(error.contains(&url), "{error}");
+}
