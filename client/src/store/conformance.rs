@@ -109,18 +109,18 @@ async fn ledger(store: &dyn Backend, key: &str) {
     let today = now.div_euclid(DAY_MS) * DAY_MS;
     assert_eq!(store.last_balance(&scope).await.unwrap(), None);
     store
-        .record(&scope, call("domains", "metrics", today - 3 * DAY_MS, 7, 1))
+        .record(&scope, call("group-a", "action-a", today - 3 * DAY_MS, 7, 1))
         .await
         .unwrap();
     store
-        .record(&scope, call("keywords", "metrics", now, 30, 3))
+        .record(&scope, call("group-b", "action-b", now, 30, 3))
         .await
         .unwrap();
     store
-        .record(&scope, call("domains", "metrics", now, 10, 1))
+        .record(&scope, call("group-a", "action-a", now, 10, 1))
         .await
         .unwrap();
-    let mut hit = call("domains", "metrics", now, 0, 1);
+    let mut hit = call("group-a", "action-a", now, 0, 1);
     hit.cache_hit = true;
     hit.units_saved = 10;
     hit.balance = None;
@@ -147,8 +147,8 @@ async fn ledger(store: &dyn Backend, key: &str) {
     assert_eq!(
         summary,
         [
-            ("domains", "metrics", 2, 1, 17, 10, 2),
-            ("keywords", "metrics", 1, 0, 30, 0, 3),
+            ("group-a", "action-a", 2, 1, 17, 10, 2),
+            ("group-b", "action-b", 1, 0, 30, 0, 3),
         ]
     );
     let today_only = store.usage(&scope, today).await.unwrap();
@@ -165,7 +165,7 @@ async fn holds(store: &dyn Backend, key: &str) {
     let now = now_ms();
     let lease = Duration::from_secs(60);
     store
-        .record(&scope, call("domains", "metrics", now, 30, 1))
+        .record(&scope, call("group-a", "action-a", now, 30, 1))
         .await
         .unwrap();
     assert_eq!(
@@ -187,7 +187,7 @@ async fn holds(store: &dyn Backend, key: &str) {
         "spent + held + asked is over the budget"
     );
     // job-1's call settles: 20 units charged out of the 50 it held.
-    let mut settled = call("domains", "metrics", now, 20, 1);
+    let mut settled = call("group-a", "action-a", now, 20, 1);
     settled.hold = Some(("job-1".into(), 50));
     store.record(&scope, settled).await.unwrap();
     assert_eq!(
