@@ -162,11 +162,11 @@ async fn call(invocation: Invocation) -> u8 {
             page_size,
             max_rows,
         };
-        if job.streams(format) {
-            // Printed as the pages arrive, stopped or not.
-            return job.stream(&client, format, columns.as_deref()).await;
+        // Printed as the pages arrive when the format allows, stopped or not.
+        match job.stream(&client, format, columns.as_deref()).await {
+            Ok(code) => return code,
+            Err(job) => job.collect(&client).await,
         }
-        job.collect(&client).await
     } else if op.batch_param().is_some() {
         // Repeated inputs are sent once, more than one request takes are split,
         // and the answers merged in input order.

@@ -16,7 +16,6 @@ use seozoom::table::Shape;
 use seozoom::{Client, Envelope, Error};
 use serde_json::Value;
 
-use crate::EXIT_FAILED;
 use crate::output::Format;
 use crate::partial::{Failure, Stopped};
 use crate::stream::RowWriter;
@@ -47,14 +46,6 @@ struct Outcome {
 }
 
 impl Job {
-    /// Whether the rows of this job can be printed as they arrive in `format`:
-    /// `ndjson` and `csv` can, for an operation answering an array of rows
-    /// (every paged operation does); `json` and `table` cannot.
-    pub fn streams(&self, format: Format) -> bool {
-        matches!(format, Format::Ndjson | Format::Csv)
-            && self.request.operation().response.shape == Shape::Array
-    }
-
     /// Fetch the pages, giving each page's rows to `sink` as it comes. A write
     /// error of the sink stops the job: no more pages are paid for.
     async fn run(
@@ -154,12 +145,23 @@ impl Job {
     /// Print the job's rows to standard output as each page arrives, then what
     /// a collected result says on stderr; the exit code. Nothing is kept: the
     /// memory is one page's, however many rows.
-    pub async fn stream(self, client: &Client, format: Format, columns: Option<&[String]>) -> u8 {
+    ///
+    /// `Err` gives the job back when its rows cannot be printed before the
+    /// last one has come: in `json` or `table`, or for an operation that does
+    /// not answer an array of rows (every paged operation does).
+    pub async fn stream(
+        self,
+        client: &Client,
+        format: Format,
+        columns: Option<&[String]>,
+    ) -> Result<u8, Job> {
         let op = self.request.operation();
+        if op.response.shape != Shape::Array {
+            return Err(self);
+        }
         let stdout = BufWriter::new(io::stdout().lock());
         let Some(mut writer) = RowWriter::new(format, op, columns, stdout) else {
-            // Not a streaming format: the caller checked with `streams`.
-            return EXIT_FAILED;
+            return Err(self);
         };
         let outcome = self.run(client, |page| writer.rows(&page)).await;
         let no_data = outcome.rows == 0 && outcome.units_used == 0;
@@ -168,7 +170,7 @@ impl Job {
             // "No data found" for the first page is an empty result.
             Some(error) if matches!(error.kind(), ErrorKind::NoData) => None,
             // Refused, or the first page failed: nothing printed.
-            Some(error) => return crate::report(&error),
+            Some(error) => return Ok(crate::report(&error)),
             None => None,
         };
         let written = outcome.written.and_then(|()| match stopped {
@@ -184,7 +186,7 @@ impl Job {
             (outcome.rows, outcome.units_used, outcome.units_remaining),
             written,
         );
-        match stopped {
+        Ok(match stopped {
             Some(cause) => {
                 let missing = crate::partial::missing_rows(
                     &self.request,
@@ -194,6 +196,6 @@ impl Job {
                 crate::report_stopped(op, outcome.rows, &missing, &cause)
             }
             None => code,
-        }
+        })
     }
 }

@@ -29,7 +29,8 @@ pub struct RowWriter<W: Write> {
 enum To<W: Write> {
     Ndjson(W),
     Csv {
-        writer: csv::Writer<W>,
+        // Boxed: the CSV writer's state is large beside a plain writer.
+        writer: Box<csv::Writer<W>>,
         /// The operation's columns, and where the ones asked for are in them.
         header: Vec<String>,
         picks: Option<Vec<usize>>,
@@ -51,7 +52,7 @@ impl<W: Write> RowWriter<W> {
                 let header = output::column_names(op);
                 let picks = columns.map(|names| output::picks(&header, names));
                 To::Csv {
-                    writer: csv::Writer::from_writer(out),
+                    writer: Box::new(csv::Writer::from_writer(out)),
                     header,
                     picks,
                 }
