@@ -327,7 +327,7 @@ fn max_rows_arg(op: &Operation, paging: &seozoom::job::Paging) -> Arg {
         .value_name("N")
         .value_parser(value_parser!(u64).range(1..))
         .help(format!(
-            "Page through the rows: requests of --{limit} rows each (default {}, the most one request takes) from --{offset} on, until a page comes back short or N rows have come; the rows are printed as one result. The estimate and --budget cover the whole job.",
+            "Page through the rows: requests of --{limit} rows each (default {}, the most one request takes) from --{offset} on, until a page comes back short or N rows have come. ndjson and csv print each page as it arrives (memory stays one page's); json and table print one result after the last page. The estimate and --budget cover the whole job.",
             op.cost.per_request.value
         ))
         .help_heading(PARAMS_HEADING)

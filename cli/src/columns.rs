@@ -83,6 +83,13 @@ pub fn json_lines(op: &Operation, response: &Value) -> Vec<Map<String, Value>> {
     }
 }
 
+/// The lines of `--format ndjson` that one item of an array response gives:
+/// what [`json_lines`] gives for each item, for printing the rows of a paged
+/// job as they arrive.
+pub fn item_json_lines(op: &Operation, item: &Value) -> Vec<Map<String, Value>> {
+    payload_lines(layout(op.response.payload), item)
+}
+
 /// The objects one payload value gives.
 fn payload_lines(payload: Payload, value: &Value) -> Vec<Map<String, Value>> {
     match (payload, value) {

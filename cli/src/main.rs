@@ -19,7 +19,9 @@
 //! job: repeated values are sent once, the rest split into the fewest requests
 //! (a progress bar on stderr when it is a terminal) and the answers merged into
 //! one result in input order. An operation that pages takes `--max-rows N`:
-//! pages of `--limit` rows until a short page or N rows, printed as one result.
+//! pages of `--limit` rows until a short page or N rows, printed as each page
+//! arrives for `ndjson` and `csv` (memory stays one page's), as one result for
+//! `json` and `table`.
 //! `--dry-run` prints the requests (key redacted) and the cost estimate of the
 //! whole job, and sends nothing.
 //!
@@ -39,8 +41,10 @@ mod completions;
 mod example;
 mod mcp;
 mod output;
+mod paged;
 mod partial;
 mod sandbox;
+mod stream;
 mod table_fit;
 
 use std::io::{IsTerminal, Write};
@@ -153,7 +157,16 @@ async fn call(invocation: Invocation) -> u8 {
         width: table_fit::terminal_width(),
     };
     let result = if let Some((page_size, max_rows)) = pages {
-        fetch_pages(&client, invocation.request, page_size, max_rows).await
+        let job = paged::Job {
+            request: invocation.request,
+            page_size,
+            max_rows,
+        };
+        // Printed as the pages arrive when the format allows, stopped or not.
+        match job.stream(&client, format, columns.as_deref()).await {
+            Ok(code) => return code,
+            Err(job) => job.collect(&client).await,
+        }
     } else if op.batch_param().is_some() {
         // Repeated inputs are sent once, more than one request takes are split,
         // and the answers merged in input order.
@@ -196,13 +209,28 @@ fn print_stopped(
     stopped: &Stopped,
 ) -> u8 {
     print_result(format, view, op, &stopped.received);
-    eprintln!(
-        "error: {}: the job stopped part-way; the {} rows received are printed, and missing are {}",
-        op.label(),
+    report_stopped(
+        op,
         stopped.received.result_rows,
-        stopped.missing,
+        &stopped.missing,
+        &stopped.cause,
+    )
+}
+
+/// Say on stderr that a job stopped part-way after `rows` rows (printed), what
+/// is `missing` and why; the exit code: 1 whatever the cause (requests were
+/// sent and charged).
+fn report_stopped(
+    op: &'static seozoom::table::Operation,
+    rows: impl std::fmt::Display,
+    missing: &str,
+    cause: &Error,
+) -> u8 {
+    eprintln!(
+        "error: {}: the job stopped part-way; the {rows} rows received are printed, and missing are {missing}",
+        op.label(),
     );
-    eprintln!("error: {}", stopped.cause);
+    eprintln!("error: {cause}");
     EXIT_FAILED
 }
 
@@ -232,74 +260,6 @@ fn not_paged(request: &seozoom::request::Request, max_rows: usize) -> seozoom::e
         value: max_rows.to_string(),
         problem: "this operation does not page".into(),
     }
-}
-
-/// Every row of a paged job, one page after another, as one envelope:
-/// `ResultRows` the rows printed, `UnitsUsed` what the job's requests were
-/// charged, `UnitsRemaining` the last balance reported. A page that fails after
-/// rows came stops the job with those rows ([`Failure::Stopped`]).
-async fn fetch_pages(
-    client: &Client,
-    request: seozoom::request::Request,
-    page_size: i64,
-    max_rows: usize,
-) -> Result<seozoom::Envelope<serde_json::Value>, Failure> {
-    use futures_util::StreamExt;
-
-    let before = client.units();
-    let progress = progress_bar(max_rows, "rows");
-    let mut stream = client.pages_json(request.clone(), page_size, Some(max_rows));
-    let mut rows = Vec::new();
-    let mut failure = None;
-    while let Some(row) = stream.next().await {
-        match row {
-            Ok(row) => {
-                if let Some(bar) = &progress {
-                    bar.inc(1);
-                }
-                rows.push(row);
-            }
-            // A failed page is the stream's last item.
-            Err(error) => failure = Some(error),
-        }
-    }
-    if let Some(bar) = progress {
-        bar.finish_and_clear();
-    }
-    let after = client.units();
-    let remaining = after.remaining.unwrap_or(0);
-    let used = after.used - before.used;
-    match failure {
-        // Refused, or the first page failed: nothing to print.
-        Some(error) if rows.is_empty() => return Err(Failure::Error(error)),
-        Some(error) => {
-            let stopped = Stopped::paged(
-                &request,
-                (page_size, max_rows),
-                rows,
-                (used, remaining),
-                error,
-            );
-            return Err(Failure::Stopped(Box::new(stopped)));
-        }
-        None => {}
-    }
-    if rows.is_empty() && used == 0 {
-        // The first page was "no data found": nothing was charged, and the
-        // result is the empty list a single call gives.
-        return Ok(seozoom::Envelope::no_data(
-            serde_json::Value::Array(rows),
-            remaining,
-        ));
-    }
-    // `Envelope` is `#[non_exhaustive]`: built from its one constructor, then
-    // filled in.
-    let mut envelope = seozoom::Envelope::no_data(serde_json::Value::Null, remaining);
-    envelope.no_data = false;
-    envelope.result_rows = i64::try_from(rows.len()).unwrap_or(i64::MAX);
-    envelope.units_used = used;
-    envelope.response = serde_json::Value::Array(rows);
-    Ok(envelope)
 }
 
 /// A progress bar on stderr for a job of `total` steps (requests, rows), when
@@ -460,18 +420,35 @@ fn print_result(
 ) -> u8 {
     let mut stdout = std::io::stdout().lock();
     let written = output::write(format, op, envelope, view, &mut stdout)
-        .and_then(|note| stdout.flush().map(|()| note));
-    if let Ok(Some(note)) = &written {
-        eprintln!("{note}");
-    }
-    if envelope.no_data {
+        .and_then(|note| stdout.flush().map(|()| note))
+        .map(|note| {
+            if let Some(note) = note {
+                eprintln!("{note}");
+            }
+        });
+    let counts = (
+        envelope.result_rows,
+        envelope.units_used,
+        envelope.units_remaining,
+    );
+    summary(op, format, envelope.no_data, counts, written)
+}
+
+/// What stderr says after a result was printed (`written`): no data, or the
+/// rows and units `(rows, units used, units remaining)` (but for JSON, whose
+/// envelope has them); the exit code.
+fn summary(
+    op: &'static seozoom::table::Operation,
+    format: Format,
+    no_data: bool,
+    (rows, used, remaining): (impl std::fmt::Display, i64, i64),
+    written: std::io::Result<()>,
+) -> u8 {
+    if no_data {
         // The service reports no units with this answer.
         eprintln!("{}: no data found (not charged)", op.label());
     } else if format != Format::Json {
-        eprintln!(
-            "rows: {}, units used: {}, units remaining: {}",
-            envelope.result_rows, envelope.units_used, envelope.units_remaining
-        );
+        eprintln!("rows: {rows}, units used: {used}, units remaining: {remaining}");
     }
     match written {
         Ok(_) => EXIT_OK,

@@ -154,20 +154,27 @@ impl Rows {
     /// These columns, in this order (names not among the columns are left out;
     /// the command line has refused them already).
     pub fn select(self, names: &[String]) -> Rows {
-        let picks: Vec<usize> = names
-            .iter()
-            .filter_map(|name| self.header.iter().position(|h| h == name))
-            .collect();
+        let picks = picks(&self.header, names);
         Rows {
-            header: picks.iter().map(|&i| self.header[i].clone()).collect(),
+            header: pick(&self.header, &picks),
             info: picks.iter().map(|&i| self.info[i]).collect(),
-            lines: self
-                .lines
-                .iter()
-                .map(|line| picks.iter().map(|&i| line[i].clone()).collect())
-                .collect(),
+            lines: self.lines.iter().map(|line| pick(line, &picks)).collect(),
         }
     }
+}
+
+/// Where each of `names` is in `header`, in the order named (names not in the
+/// header are left out; the command line has refused them already).
+pub fn picks(header: &[String], names: &[String]) -> Vec<usize> {
+    names
+        .iter()
+        .filter_map(|name| header.iter().position(|h| h == name))
+        .collect()
+}
+
+/// The cells of `line` at `picks`, in that order.
+pub fn pick(line: &[String], picks: &[usize]) -> Vec<String> {
+    picks.iter().map(|&i| line[i].clone()).collect()
 }
 
 /// How one payload value is laid out.
@@ -380,6 +387,12 @@ pub fn rows(op: &Operation, response: &Value) -> Rows {
         info,
         lines,
     }
+}
+
+/// The lines one item of an array response gives: what [`rows`] gives for
+/// each item, for printing the rows of a paged job as they arrive.
+pub fn item_lines(op: &Operation, item: &Value) -> Vec<Vec<String>> {
+    lines(layout(op.response.payload), item)
 }
 
 /// Every column name of an operation's rows, in order: what `--columns` takes.

@@ -3,7 +3,8 @@
 //!
 //! A batched job's library error ([`seozoom::ErrorKind::Partial`]) carries its
 //! received rows; a paged job's stream has delivered its rows before its error,
-//! and the command line counts them to say where the missing rows start.
+//! and the command line counts them to say where the missing rows start (the
+//! rows of a streamed job are printed already: [`missing_rows`] alone).
 
 use seozoom::{Envelope, Error, job::Partial, request::Request};
 use serde_json::Value;
@@ -69,18 +70,7 @@ impl Stopped {
         (units_used, units_remaining): (i64, i64),
         cause: Error,
     ) -> Stopped {
-        // Every page before the failed one was full (a short page ends the job).
-        let size = usize::try_from(page_size).unwrap_or(1).max(1);
-        let done = rows.len() / size;
-        let offset = page_offset(request, page_size, max_rows, done);
-        let left = max_rows.saturating_sub(rows.len());
-        let pages = left.div_ceil(size);
-        let from = offset.map_or_else(String::new, |o| format!(" from offset {o}"));
-        let missing = format!(
-            "the rows{from} on: up to {left} {} in {pages} {}",
-            plural(left, "row", "rows"),
-            plural(pages, "page", "pages"),
-        );
+        let missing = missing_rows(request, (page_size, max_rows), rows.len());
         let mut received = Envelope::no_data(Value::Null, units_remaining);
         received.no_data = false;
         received.result_rows = i64::try_from(rows.len()).unwrap_or(i64::MAX);
@@ -92,6 +82,28 @@ impl Stopped {
             cause,
         }
     }
+}
+
+/// What a paged job of `request` (pages of `page_size` rows up to `max_rows`)
+/// that stopped after `received` rows is missing, in words: `the rows from
+/// offset 20 on: up to 40 rows in 4 pages`.
+pub fn missing_rows(
+    request: &Request,
+    (page_size, max_rows): (i64, usize),
+    received: usize,
+) -> String {
+    // Every page before the failed one was full (a short page ends the job).
+    let size = usize::try_from(page_size).unwrap_or(1).max(1);
+    let done = received / size;
+    let offset = page_offset(request, page_size, max_rows, done);
+    let left = max_rows.saturating_sub(received);
+    let pages = left.div_ceil(size);
+    let from = offset.map_or_else(String::new, |o| format!(" from offset {o}"));
+    format!(
+        "the rows{from} on: up to {left} {} in {pages} {}",
+        plural(left, "row", "rows"),
+        plural(pages, "page", "pages"),
+    )
 }
 
 /// The offset of page number `page` (0-based) of the job, as the library plans

@@ -82,10 +82,16 @@ struct Context<'q> {
     trend: Trend,
     /// The single-valued input (or required id) the rows are about.
     subject: Option<&'q str>,
+    /// Rows of a paged query, when the sandbox sets them.
+    paged_rows: Option<i64>,
 }
 
 impl<'q> Context<'q> {
-    fn new(op: &'static Operation, query: &'q [(&'static str, String)]) -> Self {
+    fn new(
+        op: &'static Operation,
+        query: &'q [(&'static str, String)],
+        paged_rows: Option<i64>,
+    ) -> Self {
         let find = |wire: &str| {
             query
                 .iter()
@@ -150,6 +156,7 @@ impl<'q> Context<'q> {
             positions,
             trend,
             subject,
+            paged_rows,
         }
     }
 
@@ -201,11 +208,12 @@ impl<'q> Context<'q> {
             Some(_) => AVAILABLE_LIMITED,
             None => AVAILABLE_UNLIMITED,
         };
-        let available = self
-            .base
-            .child("available")
-            .between(lo, hi)
-            .min(self.op.cost.per_request.value);
+        let available = self.paged_rows.unwrap_or_else(|| {
+            self.base
+                .child("available")
+                .between(lo, hi)
+                .min(self.op.cost.per_request.value)
+        });
         let start = self.offset;
         let end = match self.limit {
             Some(limit) => available.min(start.saturating_add(limit)),
@@ -501,8 +509,12 @@ fn time(seed: Seed) -> String {
 
 /// The answer to a validated request (`query` as [`crate::request::Request::validate`]
 /// returns it: database, action, then the parameters with defaults filled in).
-pub(super) fn respond(op: &'static Operation, query: &[(&'static str, String)]) -> Outcome {
-    let ctx = Context::new(op, query);
+pub(super) fn respond(
+    op: &'static Operation,
+    query: &[(&'static str, String)],
+    paged_rows: Option<i64>,
+) -> Outcome {
+    let ctx = Context::new(op, query, paged_rows);
     let unknown_single = op
         .params
         .iter()
@@ -561,7 +573,7 @@ mod tests {
     #[test]
     fn every_record_generates_its_fields() {
         let op = OPERATIONS[0];
-        let ctx = Context::new(op, &[]);
+        let ctx = Context::new(op, &[], None);
         for rec in RECORDS {
             for i in 0..20 {
                 let row = Row {
@@ -581,8 +593,33 @@ mod tests {
     }
 
     #[test]
+    fn paged_rows_set_how_many_rows_a_paged_query_has() {
+        let op = crate::table::Operation::find("domains", "keywords").unwrap();
+        let paging = op.paging().unwrap();
+        let query = |offset: &str| {
+            let mut query = vec![(paging.offset.wire, offset.to_owned())];
+            query.push((paging.limit.wire, "100".to_owned()));
+            for param in op.params.iter().filter(|p| p.required) {
+                if let ParamKind::Enum { values, .. } = param.kind {
+                    query.push((param.wire, values[0].to_owned()));
+                } else if is_input(param) {
+                    query.push((param.wire, "example.it".to_owned()));
+                }
+            }
+            query
+        };
+        let rows = |offset: &str, paged_rows| match respond(op, &query(offset), paged_rows) {
+            Outcome::Data { rows, .. } => rows,
+            _ => 0,
+        };
+        assert_eq!(rows("999990", Some(1_000_000)), 10);
+        assert_eq!(rows("0", Some(1_000_000)), 100);
+        assert_eq!(rows("999990", None), 0, "20 to 500 rows by default");
+    }
+
+    #[test]
     fn free_comma_lists_sometimes_have_empty_segments() {
-        let ctx = Context::new(OPERATIONS[0], &[]);
+        let ctx = Context::new(OPERATIONS[0], &[], None);
         let lists: Vec<String> = (0..200)
             .map(|i| ctx.comma_list(&[], Seed::root().nth(i)))
             .collect();

@@ -58,8 +58,9 @@
 //!      `limit`.
 //!    - Array responses whose per-request figure counts input items: one row.
 //!    - Other array responses are paged: the query has between 20 and 500 rows
-//!      (3 to 30 when the operation takes no `limit`), fixed by the hash; the
-//!      answer is rows `offset .. offset + limit` of them. Nothing left past
+//!      (3 to 30 when the operation takes no `limit`), fixed by the hash, or as
+//!      many as [`SandboxBuilder::paged_rows`] says; the answer is rows
+//!      `offset .. offset + limit` of them, generated for that page alone. Nothing left past
 //!      `offset` is "No data found!".
 //!    - Single responses: one object (a record, or one SERP list).
 //!    - Map responses: an object keyed by each known value of the key
@@ -213,7 +214,12 @@ impl Sandbox {
         SandboxBuilder::default()
     }
 
-    async fn run(port: u16, faults: Option<FaultPlan>, units: i64) -> std::io::Result<Sandbox> {
+    async fn run(
+        port: u16,
+        faults: Option<FaultPlan>,
+        units: i64,
+        paged_rows: Option<i64>,
+    ) -> std::io::Result<Sandbox> {
         let listener = std::net::TcpListener::bind((Ipv4Addr::LOCALHOST, port))?;
         listener.set_nonblocking(true)?;
         let addr = listener.local_addr()?;
@@ -224,6 +230,7 @@ impl Sandbox {
             balance: Balance::new(units),
             requests: AtomicU64::new(0),
             faults: faults.map(faults::Injector::new),
+            paged_rows,
         });
         let shutdown = Arc::new(Signal::default());
         let stopped = Arc::new(Signal::default());
@@ -326,6 +333,7 @@ pub struct SandboxBuilder {
     port: u16,
     faults: Option<FaultPlan>,
     units: i64,
+    paged_rows: Option<i64>,
 }
 
 impl Default for SandboxBuilder {
@@ -334,6 +342,7 @@ impl Default for SandboxBuilder {
             port: 0,
             faults: None,
             units: Sandbox::STARTING_UNITS,
+            paged_rows: None,
         }
     }
 }
@@ -361,9 +370,18 @@ impl SandboxBuilder {
         self
     }
 
+    /// Give every paged query this many rows (default: between 20 and 500,
+    /// fixed by the query), for long paged jobs: a million rows are served in
+    /// pages, each generated when asked for. Mind the units such a job takes
+    /// ([`units`](Self::units)).
+    pub fn paged_rows(mut self, rows: u64) -> Self {
+        self.paged_rows = Some(i64::try_from(rows).unwrap_or(i64::MAX));
+        self
+    }
+
     /// Start the sandbox.
     pub async fn start(self) -> std::io::Result<Sandbox> {
-        Sandbox::run(self.port, self.faults, self.units).await
+        Sandbox::run(self.port, self.faults, self.units, self.paged_rows).await
     }
 }
 

@@ -35,6 +35,8 @@ pub(super) struct Shared {
     pub(super) requests: AtomicU64,
     /// The faults it injects, if any.
     pub(super) faults: Option<Injector>,
+    /// Rows of every paged query, when set ([`super::SandboxBuilder::paged_rows`]).
+    pub(super) paged_rows: Option<i64>,
 }
 
 /// Every path goes to [`handle`], which routes by the operation table.
@@ -153,7 +155,7 @@ fn answer(shared: &Shared, method: &Method, path: &str, raw_query: &str) -> Resp
         Ok(query) => query,
         Err(invalid) => return quirks::error(StatusCode::BAD_REQUEST, &invalid.to_string()),
     };
-    match data::respond(op, &query) {
+    match data::respond(op, &query, shared.paged_rows) {
         Outcome::Data { response, rows } => {
             let cost = units::cost(op, rows);
             match shared.balance.spend(cost) {
