@@ -69,6 +69,21 @@ pub enum Command {
     Mcp(crate::mcp::Options),
     /// Print a completion script or the man page.
     Print(crate::completions::Print),
+    /// Report the store's ledger (`seozoom usage`).
+    Usage(Usage),
+}
+
+/// `seozoom usage`: whose ledger, in which store, from when, and how to print it.
+#[derive(Debug)]
+pub struct Usage {
+    /// Whose: the key (flag or environment) or the sandbox's.
+    pub target: Target,
+    /// The store options.
+    pub store: crate::store::StoreOptions,
+    /// From when (ms since the epoch; 0 for everything).
+    pub since_ms: i64,
+    /// How to print it.
+    pub format: Format,
 }
 
 /// Where a call goes.
@@ -98,7 +113,9 @@ pub struct Invocation {
     /// operation's columns).
     pub columns: Option<Vec<String>>,
     /// A unit budget: a call that may cost more is refused.
-    pub budget: Option<i64>,
+    pub budget: Option<crate::store::Budget>,
+    /// Where the key-wide memory lives, and whether to skip cache reads.
+    pub store: crate::store::StoreOptions,
     /// Print the requests and the cost estimate instead of sending anything.
     pub dry_run: bool,
     /// Page through a paged operation's rows up to this many (`--max-rows`).
@@ -419,10 +436,11 @@ pub fn command() -> clap::Command {
         )
         .arg(
             option(opt::BUDGET, "budget")
-                .value_name("UNITS")
-                .value_parser(value_parser!(i64).range(0..))
-                .help("Refuse the call, sending nothing, if it may cost more than UNITS"),
+                .value_name("UNITS[/day|/month]")
+                .value_parser(crate::store::Budget::parse)
+                .help("Refuse the call, sending nothing, if it may cost more than UNITS; UNITS/day or UNITS/month: more than what is left of the key's budget for the UTC day or month, counted in the store across every process"),
         )
+        .args(crate::store::args(option))
         .arg(
             option(opt::DRY_RUN, "dry-run")
                 .action(ArgAction::SetTrue)
@@ -440,6 +458,7 @@ pub fn command() -> clap::Command {
                         .help("Port on 127.0.0.1 (default: any free port)"),
                 ),
         )
+        .subcommand(crate::store::usage_subcommand())
         .subcommand(crate::mcp::subcommand())
         .subcommands(crate::completions::subcommands())
 }
@@ -465,6 +484,9 @@ where
     }
     if let Some(print) = crate::completions::read(group, group_matches) {
         return Ok(Command::Print(print));
+    }
+    if group == crate::store::USAGE_COMMAND {
+        return Ok(Command::Usage(usage(&matches, group_matches)));
     }
     if group == crate::mcp::COMMAND {
         return crate::mcp::read(&matches, group_matches)
@@ -563,10 +585,10 @@ fn invocation(
             || root.get_flag(id)
     };
     let budget = action
-        .try_get_one::<i64>(opt::BUDGET)
+        .try_get_one::<crate::store::Budget>(opt::BUDGET)
         .ok()
         .flatten()
-        .or_else(|| root.get_one::<i64>(opt::BUDGET))
+        .or_else(|| root.get_one::<crate::store::Budget>(opt::BUDGET))
         .copied();
 
     let mut request = Request::new(op, None);
@@ -624,9 +646,41 @@ fn invocation(
         format,
         columns,
         budget,
+        store: crate::store::read(&[action, root]),
         dry_run: flag(opt::DRY_RUN),
         max_rows,
     })
+}
+
+/// `seozoom usage`, read from the root's options and its own.
+fn usage(root: &ArgMatches, sub: &ArgMatches) -> Usage {
+    let string = |id: &str| -> Option<String> {
+        sub.try_get_one::<String>(id)
+            .ok()
+            .flatten()
+            .or_else(|| root.get_one::<String>(id))
+            .cloned()
+    };
+    let sandbox = [sub, root]
+        .iter()
+        .any(|m| m.try_get_one::<bool>(opt::SANDBOX).ok().flatten() == Some(&true));
+    let target = if sandbox {
+        Target::Sandbox
+    } else {
+        Target::Service {
+            api_key: string(opt::API_KEY),
+            base_url: string(opt::BASE_URL).unwrap_or_else(|| SERVICE.base_url.to_owned()),
+        }
+    };
+    Usage {
+        target,
+        store: crate::store::read(&[sub, root]),
+        since_ms: crate::store::since_ms(sub),
+        format: string(opt::FORMAT)
+            .as_deref()
+            .and_then(Format::from_word)
+            .unwrap_or(Format::Table),
+    }
 }
 
 #[cfg(test)]

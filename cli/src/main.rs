@@ -44,6 +44,7 @@ mod output;
 mod paged;
 mod partial;
 mod sandbox;
+mod store;
 mod stream;
 mod table_fit;
 
@@ -91,6 +92,7 @@ fn main() -> ExitCode {
         Command::Call(invocation) => runtime.block_on(call(invocation)),
         Command::Sandbox { port } => runtime.block_on(serve_sandbox(port)),
         Command::Mcp(options) => runtime.block_on(mcp::serve(options)),
+        Command::Usage(usage) => runtime.block_on(store::report_usage(usage)),
         Command::Print(print) => return print_page(print),
     };
     ExitCode::from(code)
@@ -140,11 +142,12 @@ async fn call(invocation: Invocation) -> u8 {
 
     // The library's defaults: bounded retries with backoff for 429/5xx and
     // transport failures, and the spec's per-operation rate limits.
-    let mut builder = Client::builder().api_key(api_key).base_url(base_url);
-    if let Some(budget) = invocation.budget {
-        builder = builder.budget(budget);
-    }
-    let client = match builder.build() {
+    let builder = Client::builder().api_key(api_key).base_url(base_url);
+    let client = match invocation
+        .store
+        .apply(builder, invocation.budget)
+        .and_then(|builder| builder.build())
+    {
         Ok(client) => client,
         Err(error) => return report(&error),
     };
@@ -292,7 +295,7 @@ fn dry_run(invocation: &Invocation, batches: &[seozoom::request::Request]) -> u8
         lines.push(job_summary(
             requests(batches.len()),
             total,
-            invocation.budget,
+            invocation.budget.and_then(store::Budget::for_command),
         ));
         Ok(lines)
     };
@@ -336,7 +339,7 @@ fn dry_run_pages(invocation: &Invocation, page_size: i64, max_rows: usize) -> u8
                 requests(pages)
             ),
             estimate,
-            invocation.budget,
+            invocation.budget.and_then(store::Budget::for_command),
         );
         lines.push(summary);
         Ok(lines)
@@ -426,6 +429,18 @@ fn print_result(
                 eprintln!("{note}");
             }
         });
+    if let Some(at) = envelope.fetched_at {
+        let how = if envelope.units_used == 0 {
+            "answered"
+        } else {
+            "partly answered"
+        };
+        eprintln!(
+            "{}: {how} from the cache, fetched {} (not charged again; --refresh sends it)",
+            op.label(),
+            store::utc_text(at)
+        );
+    }
     let counts = (
         envelope.result_rows,
         envelope.units_used,

@@ -120,7 +120,7 @@ fn flag_values_come_first_then_the_file() {
 #[test]
 fn a_dash_reads_the_values_from_standard_input() {
     let sandbox = sandbox();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_seozoom"))
+    let mut child = support::binary()
         .args([
             "--api-key",
             KEY,

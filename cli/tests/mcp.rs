@@ -31,7 +31,7 @@ struct Mcp {
 impl Mcp {
     /// Start `seozoom <args>` (which end in `mcp`) and initialize a session.
     fn start(args: &[&str]) -> Mcp {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_seozoom"))
+        let mut child = support::binary()
             .args(args)
             .env_remove("SEOZOOM_BASE_URL")
             .env("SEOZOOM_API_KEY", KEY)

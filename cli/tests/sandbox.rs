@@ -203,7 +203,7 @@ impl Drop for Standalone {
 
 #[test]
 fn the_standalone_sandbox_serves_other_invocations() {
-    let child = Command::new(env!("CARGO_BIN_EXE_seozoom"))
+    let child = support::binary()
         .args(["sandbox", "--port", "0"])
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

@@ -6,7 +6,7 @@
 mod support;
 
 use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::time::Duration;
 
 use seozoom::sandbox::{Fault, FaultPlan, Sandbox};
@@ -239,11 +239,8 @@ fn a_refused_job_prints_nothing_and_no_data_prints_the_header() {
 
 /// The binary started on these arguments, its stdout piped.
 fn spawn(args: &[&str]) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_seozoom"))
+    support::binary()
         .args(args)
-        .env_remove("SEOZOOM_API_KEY")
-        .env_remove("SEOZOOM_BASE_URL")
-        .env_remove("RUST_LOG")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()

@@ -35,8 +35,11 @@ pub struct Options {
     pub sandbox: bool,
     /// The database of a call that names none (`--db`).
     pub database: String,
-    /// Units the whole session may spend (`--budget`).
-    pub budget: Option<i64>,
+    /// Units the whole session may spend (`--budget N`), or the key's budget
+    /// per UTC day or month (`--budget N/day`).
+    pub budget: Option<crate::store::Budget>,
+    /// Where the key-wide memory lives (`--store`, `--refresh`).
+    pub store: crate::store::StoreOptions,
     /// The most rows of a result put in one tool answer.
     pub max_result_rows: usize,
     /// Serve streamable HTTP on this loopback address instead of stdio.
@@ -125,10 +128,10 @@ pub fn read(root: &ArgMatches, sub: &ArgMatches) -> Result<Options, (ErrorKind, 
         ));
     }
     let budget = sub
-        .try_get_one::<i64>(opt::BUDGET)
+        .try_get_one::<crate::store::Budget>(opt::BUDGET)
         .ok()
         .flatten()
-        .or_else(|| root.get_one::<i64>(opt::BUDGET))
+        .or_else(|| root.get_one::<crate::store::Budget>(opt::BUDGET))
         .copied();
     let sandbox = [sub, root].iter().any(|m| {
         m.try_get_one::<bool>(opt::SANDBOX)
@@ -163,6 +166,7 @@ pub fn read(root: &ArgMatches, sub: &ArgMatches) -> Result<Options, (ErrorKind, 
         sandbox,
         database,
         budget,
+        store: crate::store::read(&[sub, root]),
         max_result_rows,
         http,
     })

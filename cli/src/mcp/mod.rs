@@ -75,11 +75,12 @@ pub async fn serve(options: Options) -> u8 {
             }
         }
     };
-    let mut builder = Client::builder().api_key(key.clone()).base_url(base_url);
-    if let Some(budget) = options.budget {
-        builder = builder.budget(budget);
-    }
-    let client = match builder.build() {
+    let builder = Client::builder().api_key(key.clone()).base_url(base_url);
+    let client = match options
+        .store
+        .apply(builder, options.budget)
+        .and_then(|builder| builder.build())
+    {
         Ok(client) => client,
         Err(error) => {
             eprintln!("error: {error}");

@@ -79,14 +79,8 @@ where
     I: IntoIterator<Item = S>,
     S: AsRef<std::ffi::OsStr>,
 {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_seozoom"));
-    command
-        .args(args)
-        .env_remove("SEOZOOM_API_KEY")
-        .env_remove("SEOZOOM_BASE_URL")
-        .env_remove("RUST_LOG")
-        // Tables fit the terminal's width: none unless a test sets one.
-        .env_remove("COLUMNS");
+    let mut command = binary();
+    command.args(args);
     for (name, value) in env {
         command.env(name, value);
     }
@@ -100,6 +94,22 @@ where
         stdout: String::from_utf8(stdout).expect("stdout is UTF-8"),
         stderr: String::from_utf8(stderr).expect("stderr is UTF-8"),
     }
+}
+
+/// The binary, with a clean environment for its own variables, and no store
+/// unless a test names one: the tests count what reaches their servers (a
+/// cache would answer repeated calls), and must not write to the user's data
+/// directory.
+pub fn binary() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_seozoom"));
+    command
+        .env_remove("SEOZOOM_API_KEY")
+        .env_remove("SEOZOOM_BASE_URL")
+        .env_remove("RUST_LOG")
+        .env("SEOZOOM_STORE", "none")
+        // Tables fit the terminal's width: none unless a test sets one.
+        .env_remove("COLUMNS");
+    command
 }
 
 /// One request as the server saw it.
