@@ -4,6 +4,7 @@
 //! means (`N` for this command, `N/day` or `N/month` for the key's UTC
 //! calendar window); and `seozoom usage`, the ledger per operation.
 
+use std::io::Write;
 use std::path::PathBuf;
 
 use clap::{Arg, ArgAction, ArgMatches};
@@ -232,7 +233,10 @@ pub async fn report_usage(usage: crate::cli::Usage) -> u8 {
         Ok(client) => client,
         Err(error) => return crate::report(&error),
     };
-    let (rows, balance) = match (client.usage(usage.since_ms).await, client.last_balance().await) {
+    let (rows, balance) = match (
+        client.usage(usage.since_ms).await,
+        client.last_balance().await,
+    ) {
         (Ok(rows), Ok(balance)) => (rows, balance),
         (Err(error), _) | (_, Err(error)) => return crate::report(&error),
     };
@@ -243,7 +247,12 @@ pub async fn report_usage(usage: crate::cli::Usage) -> u8 {
             Some(balance) => eprintln!(
                 "last balance reported: {} units, at {}",
                 balance.units_remaining,
-                utc_text(std::time::UNIX_EPOCH + std::time::Duration::from_millis(u64::try_from(balance.at_ms).unwrap_or(0)))
+                utc_text(
+                    std::time::UNIX_EPOCH
+                        + std::time::Duration::from_millis(
+                            u64::try_from(balance.at_ms).unwrap_or(0)
+                        )
+                )
             ),
             None => eprintln!("no balance reported yet"),
         }

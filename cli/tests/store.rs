@@ -73,17 +73,33 @@ fn seozoom(sandbox: &Sandbox, store: &str, args: &[&str]) -> Run {
 fn the_same_command_twice_sends_one_request() {
     let sandbox = sandbox_with(None);
     let dir = TempDir::new("twice");
-    let args = ["--format", "json", "domains", "authority", "--domain", "a.it", "--domain", "b.it"];
+    let args = [
+        "--format",
+        "json",
+        "domains",
+        "authority",
+        "--domain",
+        "a.it",
+        "--domain",
+        "b.it",
+    ];
 
     let first = seozoom(&sandbox, &dir.store(), &args);
     first.expect_code(0).expect_no_key();
     let second = seozoom(&sandbox, &dir.store(), &args);
     second.expect_code(0).expect_no_key();
 
-    assert_eq!(sandbox.requests(), 1, "the second run was answered from the cache");
+    assert_eq!(
+        sandbox.requests(),
+        1,
+        "the second run was answered from the cache"
+    );
     let (first, second_json) = (first.json(), second.json());
     assert_eq!(first["response"], second_json["response"]);
-    assert_eq!(second_json["UnitsUsed"], 0, "a cached answer is charged nothing");
+    assert_eq!(
+        second_json["UnitsUsed"], 0,
+        "a cached answer is charged nothing"
+    );
     assert_eq!(second_json["UnitsRemaining"], first["UnitsRemaining"]);
     assert!(
         second.stderr.contains("from the cache, fetched 2"),
@@ -117,13 +133,21 @@ fn the_same_command_twice_sends_one_request() {
         assert_eq!(row[member], expected, "{member} in {row}");
     }
     let members: Vec<&String> = row.as_object().unwrap().keys().collect();
-    assert_eq!(members.len(), 6, "exactly the documented members: {members:?}");
+    assert_eq!(
+        members.len(),
+        6,
+        "exactly the documented members: {members:?}"
+    );
 
     // The table shows the last balance reported.
     let table = seozoom(&sandbox, &dir.store(), &["usage", "--since", "2000-01-01"]);
     table.expect_code(0);
     assert!(table.stdout.contains("authority"), "{}", table.stdout);
-    assert!(table.stderr.contains("last balance reported"), "{}", table.stderr);
+    assert!(
+        table.stderr.contains("last balance reported"),
+        "{}",
+        table.stderr
+    );
 
     // The key is nowhere in the store's files.
     for entry in std::fs::read_dir(dir.path()).unwrap() {
@@ -144,7 +168,16 @@ fn a_budget_per_day_holds_across_processes() {
         seozoom(
             &sandbox,
             &dir.store(),
-            &["--budget", "50/day", "domains", "authority", "--domain", domains[0], "--domain", domains[1]],
+            &[
+                "--budget",
+                "50/day",
+                "domains",
+                "authority",
+                "--domain",
+                domains[0],
+                "--domain",
+                domains[1],
+            ],
         )
     };
     call(["a.it", "b.it"]).expect_code(0);
@@ -166,7 +199,14 @@ fn a_bad_budget_window_is_refused_before_anything_is_sent() {
     let run = seozoom(
         &sandbox,
         &dir.store(),
-        &["--budget", "50/week", "domains", "authority", "--domain", "a.it"],
+        &[
+            "--budget",
+            "50/week",
+            "domains",
+            "authority",
+            "--domain",
+            "a.it",
+        ],
     );
     run.expect_code(2);
     assert!(run.stderr.contains("week"), "{}", run.stderr);
@@ -176,21 +216,42 @@ fn a_bad_budget_window_is_refused_before_anything_is_sent() {
 #[test]
 fn a_paged_job_that_failed_part_way_pays_only_for_the_rest_when_run_again() {
     // The fourth page (offset 30) fails however often it is tried.
-    let failing = sandbox_with(Some(FaultPlan::none().on("offset", "30", Fault::ServerError)));
+    let failing = sandbox_with(Some(FaultPlan::none().on(
+        "offset",
+        "30",
+        Fault::ServerError,
+    )));
     let dir = TempDir::new("pages");
     let args = [
-        "--format", "ndjson", "domains", "keywords", "--domain", "example.it", "--type", "best",
-        "--limit", "10", "--max-rows", "100",
+        "--format",
+        "ndjson",
+        "domains",
+        "keywords",
+        "--domain",
+        "example.it",
+        "--type",
+        "best",
+        "--limit",
+        "10",
+        "--max-rows",
+        "100",
     ];
     let stopped = seozoom(&failing, &dir.store(), &args);
     stopped.expect_code(1);
     let pages_sent = failing.requests();
-    assert!(pages_sent >= 4, "three pages, then the failing one (with retries)");
+    assert!(
+        pages_sent >= 4,
+        "three pages, then the failing one (with retries)"
+    );
 
     let healthy = sandbox_with(None);
     let rerun = seozoom(&healthy, &dir.store(), &args);
     rerun.expect_code(0);
-    assert_eq!(healthy.requests(), 7, "pages 4 to 10; the first three came from the cache");
+    assert_eq!(
+        healthy.requests(),
+        7,
+        "pages 4 to 10; the first three came from the cache"
+    );
     assert_eq!(rerun.stdout.lines().count(), 100);
 }
 
@@ -199,9 +260,20 @@ fn an_unusable_store_is_a_clear_error_and_nothing_is_sent() {
     let sandbox = sandbox_with(None);
     let dir = TempDir::new("unusable");
     let not_sqlite = dir.path().join("not-a-database");
-    std::fs::write(&not_sqlite, "this is not a SQLite file, it is plain text ".repeat(100)).unwrap();
-    for store in [format!("sqlite:{}", not_sqlite.display()), "postgres://db".to_owned()] {
-        let run = seozoom(&sandbox, &store, &["domains", "authority", "--domain", "a.it"]);
+    std::fs::write(
+        &not_sqlite,
+        "this is not a SQLite file, it is plain text ".repeat(100),
+    )
+    .unwrap();
+    for store in [
+        format!("sqlite:{}", not_sqlite.display()),
+        "postgres://db".to_owned(),
+    ] {
+        let run = seozoom(
+            &sandbox,
+            &store,
+            &["domains", "authority", "--domain", "a.it"],
+        );
         run.expect_code(2).expect_no_key();
         assert!(run.stderr.contains("store"), "{store}: {}", run.stderr);
     }

@@ -54,8 +54,12 @@
 mod answers;
 mod by_key;
 mod client;
+mod date;
+#[cfg(feature = "jiff")]
+mod date_jiff;
 mod decode;
 pub mod error;
+mod http_date;
 mod partial;
 #[doc(hidden)]
 pub mod quirks;
@@ -83,12 +87,17 @@ pub use generated::types::{Db, Envelope};
 pub mod types {
     //! The records and enums of the API's responses and parameters, generated
     //! from the spec, and the value types they are made of: a SERP ([`Serp`]),
-    //! a map keyed by input ([`ByKey`]), and the dates of [`jiff`].
+    //! a map keyed by input ([`ByKey`]), and civil dates and times ([`Date`],
+    //! [`DateTime`], [`Time`]; with the `jiff` feature, they convert to and
+    //! from `jiff::civil`'s).
 
     pub use crate::by_key::ByKey;
+    pub use crate::date::{Date, DateError, DateTime, Time};
     pub use crate::generated::types::*;
     pub use crate::serp::{Serp, SerpResult};
     pub use crate::wire_enum::{UnknownValue, WireEnum};
+    /// The `jiff` crate the conversions are written for (feature `jiff`).
+    #[cfg(feature = "jiff")]
     pub use jiff;
 }
 
@@ -129,12 +138,11 @@ pub mod __private {
     pub use crate::decode::{decode_json, decode_rows, decode_typed};
     pub use crate::quirks;
     pub use crate::table;
-    pub use crate::types::{ByKey, Serp, UnknownValue, WireEnum};
+    pub use crate::types::{ByKey, Date, DateTime, Serp, Time, UnknownValue, WireEnum};
     pub use crate::{
         Client, ClientBuilder, Envelope, Error, job::Row, job::Stream, request::Request,
         table::Operation,
     };
-    pub use jiff;
     pub use serde_json;
 }
 

@@ -7,7 +7,6 @@ use std::fmt;
 use std::marker::PhantomData;
 use std::str::FromStr;
 
-use jiff::civil::{Date, DateTime, Time};
 use serde::de::{self, Deserializer, Visitor};
 use serde::{Deserialize, Serializer};
 
@@ -207,78 +206,36 @@ pub mod flag {
     }
 }
 
-/// A value written as a string in a fixed `strftime` format.
-fn parse_formatted<'de, D, T>(d: D, format: &'static str, what: &'static str) -> Result<T, D::Error>
-where
-    D: Deserializer<'de>,
-    T: ParseFormat,
-{
-    struct Formatted<T>(&'static str, &'static str, PhantomData<T>);
-    impl<T: ParseFormat> Visitor<'_> for Formatted<T> {
-        type Value = T;
-        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            write!(f, "{} written as {}", self.1, self.0)
-        }
-        fn visit_str<E: de::Error>(self, v: &str) -> Result<T, E> {
-            T::parse_format(self.0, v.trim())
-                .ok_or_else(|| E::invalid_value(de::Unexpected::Str(v), &self))
-        }
-    }
-    d.deserialize_str(Formatted(format, what, PhantomData))
-}
-
-trait ParseFormat: Sized {
-    fn parse_format(format: &str, text: &str) -> Option<Self>;
-}
-
-impl ParseFormat for Date {
-    fn parse_format(format: &str, text: &str) -> Option<Self> {
-        Date::strptime(format, text).ok()
-    }
-}
-
-impl ParseFormat for DateTime {
-    fn parse_format(format: &str, text: &str) -> Option<Self> {
-        DateTime::strptime(format, text).ok()
-    }
-}
-
-impl ParseFormat for Time {
-    fn parse_format(format: &str, text: &str) -> Option<Self> {
-        Time::strptime(format, text).ok()
-    }
-}
-
-macro_rules! formatted {
-    ($(#[$doc:meta])* $module:ident, $ty:ty, $format:literal, $what:literal) => {
+macro_rules! civil {
+    ($(#[$doc:meta])* $module:ident, $ty:ty) => {
         $(#[$doc])*
         pub mod $module {
             use super::*;
 
-            /// Decode.
+            /// Decode (blanks around the text are allowed).
             pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<$ty, D::Error> {
-                parse_formatted(d, $format, $what)
+                crate::date::deserialize_trimmed(d)
             }
 
             /// Encode in the wire format.
             pub fn serialize<S: Serializer>(v: &$ty, s: S) -> Result<S::Ok, S::Error> {
-                s.collect_str(&v.strftime($format))
+                s.collect_str(v)
             }
         }
     };
 }
 
-formatted!(
+civil!(
     /// A date written `YYYY-MM-DD`.
-    date, Date, "%Y-%m-%d", "a date"
+    date, crate::date::Date
 );
-formatted!(
+civil!(
     /// A date and time written `YYYY-MM-DD HH:MM:SS`.
-    datetime, DateTime, "%Y-%m-%d %H:%M:%S", "a date-time"
+    datetime, crate::date::DateTime
 );
-formatted!(
+civil!(
     /// A time of day written `HH:MM:SS`.
-    time, Time, "%H:%M:%S", "a time"
+    time, crate::date::Time
 );
 
 /// A comma-separated list in one string: items trimmed, empty segments dropped,
@@ -347,7 +304,7 @@ mod tests {
         #[serde(default, with = "super::comma_list")]
         tags: Vec<String>,
         #[serde(with = "super::datetime")]
-        at: jiff::civil::DateTime,
+        at: crate::date::DateTime,
     }
 
     fn row(json: &str) -> Result<Row, serde_json::Error> {
@@ -395,7 +352,17 @@ mod tests {
     #[test]
     fn date_times_need_the_wire_format() {
         let r = row(r#"{"n":1,"at":"2023-10-31 23:59:01"}"#).unwrap();
-        assert_eq!(r.at.to_string(), "2023-10-31T23:59:01");
-        assert!(row(r#"{"n":1,"at":"2023-02-30 10:00:00"}"#).is_err());
+        assert_eq!(r.at.to_string(), "2023-10-31 23:59:01");
+        let r = row(r#"{"n":1,"at":" 2023-10-31 23:59:01 "}"#).unwrap();
+        assert_eq!(r.at.to_string(), "2023-10-31 23:59:01", "blanks around");
+        let err = row(r#"{"n":1,"at":"2023-02-30 10:00:00"}"#).unwrap_err();
+        assert!(
+            err.to_string().contains(
+                r#"invalid value: string "2023-02-30 10:00:00", expected a date-time written YYYY-MM-DD HH:MM:SS"#
+            ),
+            "{err}"
+        );
+        assert!(row(r#"{"n":1,"at":"2023-10-31"}"#).is_err());
+        assert!(row(r#"{"n":1,"at":20231031}"#).is_err());
     }
 }

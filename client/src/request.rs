@@ -36,9 +36,9 @@ impl ToWire for i64 {
     }
 }
 
-impl ToWire for jiff::civil::Date {
+impl ToWire for crate::date::Date {
     fn to_wire(&self) -> String {
-        self.strftime("%Y-%m-%d").to_string()
+        self.to_string()
     }
 }
 
@@ -288,9 +288,7 @@ fn check_value(param: &Param, value: &str) -> Result<(), String> {
             Ok(())
         }
         ParamKind::Date => {
-            let well_formed =
-                value.len() == 10 && jiff::civil::Date::strptime("%Y-%m-%d", value).is_ok();
-            if well_formed {
+            if value.parse::<crate::date::Date>().is_ok() {
                 Ok(())
             } else {
                 Err("must be a calendar date written yyyy-MM-dd".into())

@@ -9,11 +9,11 @@ mod support;
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use seozoom::{
     Client, Envelope, Error, config::RateLimitMode, config::RetryPolicy, error::ErrorKind,
-    types::KeywordMetrics, units::Estimate,
+    types::Date, types::KeywordMetrics, units::Estimate,
 };
 use tracing_subscriber::Layer;
 use tracing_subscriber::fmt::format::FmtSpan;
@@ -34,6 +34,27 @@ fn fast() -> RetryPolicy {
         max_backoff: Duration::from_millis(50),
         max_retry_after: Duration::from_secs(5),
     }
+}
+
+/// `at` as an HTTP date (IMF-fixdate, RFC 9110), as a server writes `Retry-After`.
+fn imf_fixdate(at: SystemTime) -> String {
+    const DAYS: [&str; 7] = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"];
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    let seconds = at.duration_since(UNIX_EPOCH).unwrap().as_secs() as i64;
+    let (days, time) = (seconds / 86_400, seconds % 86_400);
+    let date = Date::from_unix_days(days).unwrap();
+    format!(
+        "{}, {:02} {} {} {:02}:{:02}:{:02} GMT",
+        DAYS[(days % 7) as usize], // 1970-01-01 was a Thursday
+        date.day(),
+        MONTHS[usize::from(date.month()) - 1],
+        date.year(),
+        time / 3600,
+        time / 60 % 60,
+        time % 60,
+    )
 }
 
 /// An envelope with no rows.
@@ -168,10 +189,8 @@ async fn status_429_with_retry_after_waits_then_succeeds() {
 
 #[tokio::test]
 async fn status_503_with_retry_after_as_an_http_date_waits_then_succeeds() {
-    use seozoom::types::jiff::{SignedDuration, Timestamp, fmt::rfc2822, tz::TimeZone};
     // Whole seconds: the wait is between 1 and 2 s.
-    let when = (Timestamp::now() + SignedDuration::from_secs(2)).to_zoned(TimeZone::UTC);
-    let date = rfc2822::to_string(&when).unwrap();
+    let date = imf_fixdate(SystemTime::now() + Duration::from_secs(2));
     let server = Server::script([
         Reply::json(503, r#"{"message":"Service Unavailable"}"#).header("retry-after", &date),
         one_keyword(),

@@ -5,9 +5,19 @@
 mod support;
 
 use seozoom::error::ErrorKind;
-use seozoom::types::jiff::civil::{date, datetime, time};
+use seozoom::types::{Date, DateTime, Time};
 use seozoom::{Db, error::InvalidInput, types::KeywordType, types::SearchIntent};
 use support::{Server, units};
+
+/// A day of the calendar (the tests' dates are literals).
+fn date(year: i32, month: u8, day: u8) -> Date {
+    Date::new(year, month, day).expect("a day of the calendar")
+}
+
+/// A time of day (a literal).
+fn time(hour: u8, minute: u8, second: u8) -> Time {
+    Time::new(hour, minute, second).expect("a time of day")
+}
 
 /// One operation over the wire per case: the loopback server gives `answer`,
 /// the client sends `call`, and the test checks the exact path and raw query
@@ -70,7 +80,7 @@ wire_cases! {
             };
             assert_eq!(shop.project_id, 48213);
             assert!(shop.is_live);
-            assert_eq!(shop.creation_date, datetime(2023, 5, 10, 9, 12, 0, 0));
+            assert_eq!(shop.creation_date, DateTime::new(date(2023, 5, 10), time(9, 12, 0)));
             assert_eq!(shop.project_name, "Example Shop");
             assert_eq!(shop.tags, ["seo", "blog"]);
             assert_eq!(shop.url, "https://www.example.it/");
@@ -82,14 +92,14 @@ wire_cases! {
             );
             assert_eq!(shop.current_volume, 1902);
             assert_eq!(shop.project_last_update, date(2024, 3, 4));
-            assert_eq!(shop.project_last_update_time, time(6, 30, 15, 0));
+            assert_eq!(shop.project_last_update_time, time(6, 30, 15));
             assert_eq!((shop.monthly_trend, shop.weekly_trend), (2.35, -0.8));
 
             assert_eq!(blog.project_id, 50977);
             assert!(!blog.is_live);
             assert!(blog.tags.is_empty());
             assert_eq!(blog.category, None);
-            assert_eq!(blog.creation_date, datetime(2024, 1, 2, 18, 45, 30, 0));
+            assert_eq!(blog.creation_date, DateTime::new(date(2024, 1, 2), time(18, 45, 30)));
         },
     }
 
@@ -1193,6 +1203,55 @@ async fn decode_error_for_a_fractional_integer() {
         matches!(err.kind(), ErrorKind::Decode { path, .. } if path == "response[0].KD"),
         "{err:?}"
     );
+}
+
+/// A date, a date-time and a time the calendar does not have, or in another
+/// form: each is a decode error naming the operation, the field and the value.
+#[tokio::test]
+async fn decode_error_for_a_date_that_is_not_a_day() {
+    let good = [
+        ("creation_date", "2023-05-10 09:12:00"),
+        ("project_last_update", "2024-03-04"),
+        ("project_last_update_time", "06:30:15"),
+    ];
+    for (field, bad, form) in [
+        (
+            "creation_date",
+            "2023-02-29 09:12:00",
+            "YYYY-MM-DD HH:MM:SS",
+        ),
+        ("creation_date", "10/05/2023 09:12", "YYYY-MM-DD HH:MM:SS"),
+        ("project_last_update", "2024-04-31", "YYYY-MM-DD"),
+        ("project_last_update_time", "24:00:00", "HH:MM:SS"),
+    ] {
+        let dates: String = good
+            .iter()
+            .map(|&(name, value)| {
+                let value = if name == field { bad } else { value };
+                format!(r#""{name}":"{value}","#)
+            })
+            .collect();
+        let server = Server::json(format!(
+            r#"{{"ResultRows":1,"UnitsUsed":100,"UnitsRemaining":49900,"response":[
+            {{"project_id":1,"is_live":1,{dates}"project_name":"Shop","tags":"","url":"https:\/\/a.it\/",
+             "category":null,"ZA":1,"keywords_up":0,"keywords_down":0,"keywords_stable":0,
+             "monitored_keywords":0,"avg_search_volume_last_week":0,"avg_search_volume_last_month":0,
+             "volume_attuale":0,"monthly_trend":0,"weekly_trend":0}}]}}"#
+        ))
+        .await;
+
+        let err = server.client().projects().list().send().await.unwrap_err();
+
+        match err.kind() {
+            ErrorKind::Decode { path, message, .. } => {
+                assert_eq!(err.operation(), Some("projects list"));
+                assert_eq!(path, &format!("response[0].{field}"));
+                assert!(message.contains(bad), "{message}");
+                assert!(message.contains(form), "{message}");
+            }
+            other => panic!("{bad}: expected ErrorKind::Decode, got {other:?}"),
+        }
+    }
 }
 
 #[tokio::test]

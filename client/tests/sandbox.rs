@@ -8,10 +8,15 @@ use seozoom::error::ErrorKind;
 use seozoom::operations::{OPERATIONS, SERVICE};
 use seozoom::sandbox::Sandbox;
 use seozoom::table::{Charged, Operation, Param, ParamKind};
-use seozoom::types::jiff::civil::date;
+use seozoom::types::Date;
 use seozoom::{
     Client, Db, config::RateLimitMode, config::RetryPolicy, request::Request, types::KeywordType,
 };
+
+/// A day of the calendar (the tests' dates are literals).
+fn date(year: i32, month: u8, day: u8) -> Date {
+    Date::new(year, month, day).expect("a day of the calendar")
+}
 
 /// A typed client of the sandbox: no client-side rate limit, no retries.
 fn client(sandbox: &Sandbox) -> Client {

@@ -1,8 +1,13 @@
 //! A builder's `request()` carries exactly the values it was given, as wire text,
 //! under the parameters' wire names; nothing is sent.
 
-use seozoom::types::jiff::civil::date;
+use seozoom::types::Date;
 use seozoom::{Client, Db, request::Request, types::KeywordType};
+
+/// A day of the calendar (the tests' dates are literals).
+fn date(year: i32, month: u8, day: u8) -> Date {
+    Date::new(year, month, day).expect("a day of the calendar")
+}
 
 fn client() -> Client {
     Client::new("test-key").expect("a client with a key builds")

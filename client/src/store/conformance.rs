@@ -109,7 +109,10 @@ async fn ledger(store: &dyn Backend, key: &str) {
     let today = now.div_euclid(DAY_MS) * DAY_MS;
     assert_eq!(store.last_balance(&scope).await.unwrap(), None);
     store
-        .record(&scope, call("group-a", "action-a", today - 3 * DAY_MS, 7, 1))
+        .record(
+            &scope,
+            call("group-a", "action-a", today - 3 * DAY_MS, 7, 1),
+        )
         .await
         .unwrap();
     store

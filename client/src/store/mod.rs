@@ -37,6 +37,7 @@ use futures_util::future::BoxFuture;
 
 pub(crate) use entry::CachedAnswer;
 
+use crate::date::Date;
 use crate::error::{ConfigError, Error};
 
 /// Where a client keeps what outlives one call: chosen by URL
@@ -370,40 +371,16 @@ impl BudgetWindow {
     /// Where the window that holds `now_ms` starts (ms since the epoch).
     pub fn start_ms(self, now_ms: i64) -> i64 {
         let day = now_ms.div_euclid(DAY_MS);
-        match self {
-            BudgetWindow::Day => day * DAY_MS,
-            BudgetWindow::Month => {
-                let (year, month, _) = civil_from_days(day);
-                days_from_civil(year, month, 1) * DAY_MS
-            }
-        }
+        let start = match self {
+            BudgetWindow::Day => day,
+            // A day number out of the calendar's range (year beyond 9999) has
+            // no month: its day is as good a start as any.
+            BudgetWindow::Month => Date::from_unix_days(day)
+                .and_then(|date| Date::new(date.year(), date.month(), 1))
+                .map_or(day, Date::to_unix_days),
+        };
+        start * DAY_MS
     }
-}
-
-/// Year, month and day of a day number (days since 1970-01-01), in the
-/// proleptic Gregorian calendar (H. Hinnant's `civil_from_days`).
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (year, month, day)
-}
-
-/// The day number of a date (the inverse of [`civil_from_days`]).
-fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
-    let year = if month <= 2 { year - 1 } else { year };
-    let era = year.div_euclid(400);
-    let yoe = year.rem_euclid(400);
-    let month = i64::from(month);
-    let doy = (153 * (if month > 2 { month - 3 } else { month + 9 }) + 2) / 5 + i64::from(day) - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
 }
 
 /// Milliseconds since the Unix epoch, now.
@@ -459,10 +436,6 @@ mod tests {
             BudgetWindow::Month.start_ms(1_709_251_199_000),
             1_706_745_600_000
         );
-        for day in -800_000..800_000i64 {
-            let (y, m, d) = civil_from_days(day);
-            assert_eq!(days_from_civil(y, m, d), day);
-        }
     }
 
     #[test]

@@ -113,7 +113,7 @@ fn arg_type(p: &Param) -> (TokenStream, TokenStream, TokenStream) {
     let single = match &p.ty {
         ParamType::String => quote!(::std::string::String),
         ParamType::Integer => quote!(i64),
-        ParamType::Date => quote!(rt::jiff::civil::Date),
+        ParamType::Date => quote!(rt::Date),
         ParamType::Enum { type_name, .. } => {
             let t = format_ident!("{}", type_name);
             quote!(types::#t)

@@ -269,17 +269,17 @@ fn field_type(options: &Options, f: &Field) -> (TokenStream, TokenStream) {
             ),
             FieldType::Flag => (quote!(bool), Some(("with", "flag")), Some(quote!(i64))),
             FieldType::Date => (
-                quote!(rt::jiff::civil::Date),
+                quote!(rt::Date),
                 Some(("with", "date")),
                 Some(quote!(::std::string::String)),
             ),
             FieldType::DateTime => (
-                quote!(rt::jiff::civil::DateTime),
+                quote!(rt::DateTime),
                 Some(("with", "datetime")),
                 Some(quote!(::std::string::String)),
             ),
             FieldType::Time => (
-                quote!(rt::jiff::civil::Time),
+                quote!(rt::Time),
                 Some(("with", "time")),
                 Some(quote!(::std::string::String)),
             ),

@@ -171,7 +171,7 @@ pub mod types {
         /// Wire name: `seen`.
         #[serde(rename = "seen", with = "::seozoom::__private::quirks::date")]
         #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
-        pub seen: rt::jiff::civil::Date,
+        pub seen: rt::Date,
     }
 
     impl rt::Row for ThingRow {

@@ -362,7 +362,7 @@ pub mod types {
         /// Wire name: `creation_date`.
         #[serde(rename = "creation_date", with = "crate::__private::quirks::datetime")]
         #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
-        pub creation_date: rt::jiff::civil::DateTime,
+        pub creation_date: rt::DateTime,
         /// Name of the project.
         ///
         /// Wire name: `project_name`.
@@ -453,7 +453,7 @@ pub mod types {
         /// Wire name: `project_last_update`.
         #[serde(rename = "project_last_update", with = "crate::__private::quirks::date")]
         #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
-        pub project_last_update: rt::jiff::civil::Date,
+        pub project_last_update: rt::Date,
         /// Time of the last update, `HH:MM:SS`.
         ///
         /// Wire name: `project_last_update_time`.
@@ -462,7 +462,7 @@ pub mod types {
             with = "crate::__private::quirks::time"
         )]
         #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
-        pub project_last_update_time: rt::jiff::civil::Time,
+        pub project_last_update_time: rt::Time,
         /// Monthly trend, a decimal percentage.
         ///
         /// Wire name: `monthly_trend`.
@@ -2577,7 +2577,7 @@ pub mod builder {
             domain: impl ::core::iter::IntoIterator<
                 Item = impl ::core::convert::Into<::std::string::String>,
             >,
-            date: rt::jiff::civil::Date,
+            date: rt::Date,
         ) -> DomainsMetricsHistory {
             DomainsMetricsHistory {
                 client: self.client.clone(),
@@ -2850,7 +2850,7 @@ pub mod builder {
         pub fn serp_history(
             &self,
             keyword: impl ::core::convert::Into<::std::string::String>,
-            date: rt::jiff::civil::Date,
+            date: rt::Date,
         ) -> KeywordsSerpHistory {
             KeywordsSerpHistory {
                 client: self.client.clone(),
@@ -3300,7 +3300,7 @@ pub mod builder {
         client: rt::Client,
         db: ::core::option::Option<types::Db>,
         domain: ::std::vec::Vec<::std::string::String>,
-        date: rt::jiff::civil::Date,
+        date: rt::Date,
     }
 
     impl DomainsMetricsHistory {
@@ -4099,7 +4099,7 @@ pub mod builder {
         client: rt::Client,
         db: ::core::option::Option<types::Db>,
         keyword: ::std::string::String,
-        date: rt::jiff::civil::Date,
+        date: rt::Date,
     }
 
     impl KeywordsSerpHistory {

@@ -1,4 +1,4 @@
-// `date` is a `jiff::civil::Date`: a `YYYY-MM-DD` string must not compile.
+// `date` is a `seozoom::types::Date`: a `YYYY-MM-DD` string must not compile.
 use seozoom::Client;
 
 fn main() {

@@ -1,7 +1,7 @@
 // The correct forms of the calls the compile-fail cases get wrong: this must
 // compile (and run, without network), so those cases fail for the reason they
 // name and not because of a typo.
-use seozoom::types::jiff::civil::date;
+use seozoom::types::Date;
 use seozoom::{Client, Db, types::KeywordType};
 
 fn main() {
@@ -16,7 +16,7 @@ fn main() {
         .request();
     let serp_history = client
         .keywords()
-        .serp_history("scarpe running", date(2024, 5, 1))
+        .serp_history("scarpe running", Date::new(2024, 5, 1).expect("a day"))
         .request();
     let best_pages = client.domains().best_pages("example.it", 10).request();
     let pza = client.urls().pza("https://example.it/").request();
@@ -41,7 +41,7 @@ fn main() {
         .request();
     let history = client
         .domains()
-        .metrics_history(["example.it"], date(2024, 1, 31))
+        .metrics_history(["example.it"], Date::new(2024, 1, 31).expect("a day"))
         .request();
     let project = client.projects().best_pages(1, 50).request();
     let url_keywords = client.urls().keywords("https://example.it/", 20).request();
