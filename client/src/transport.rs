@@ -88,6 +88,12 @@ impl RateLimits {
         }
     }
 
+    /// The period the per-minute figures apply to: also how long a call
+    /// answered 429 without `Retry-After` waits for the service's window.
+    pub(crate) fn window(&self) -> Duration {
+        self.window
+    }
+
     /// Take a slot for one request of `op`: wait for it, or refuse, per the mode.
     pub(crate) async fn acquire(&self, op: &Operation) -> Result<(), Error> {
         if self.mode == RateLimitMode::Off {
