@@ -207,11 +207,14 @@ impl Client {
         let mut spent = Spent::new(self.inner.rate_limits.window());
         loop {
             attempt += 1;
-            if let Err(refused) = self.inner.rate_limits.acquire(op).await {
-                return previous.unwrap_or(Err(refused));
-            }
+            let slot = match self.inner.rate_limits.acquire(op).await {
+                Ok(slot) => slot,
+                Err(refused) => return previous.unwrap_or(Err(refused)),
+            };
             tracing::Span::current().record("attempts", attempt);
             let attempted = self.attempt(op, &prepared.url).await;
+            // The answer is in: the slot counts a window from now.
+            drop(slot);
             let outcome = match &attempted {
                 Ok((status, headers, _)) => Outcome::Answered {
                     status: *status,
