@@ -79,6 +79,9 @@ pub async fn serve(options: Options) -> u8 {
     if let Some(budget) = options.budget {
         builder = builder.budget(budget);
     }
+    if let Some(window) = options.rate_window {
+        builder = builder.rate_window(window);
+    }
     let client = match builder.build() {
         Ok(client) => client,
         Err(error) => {

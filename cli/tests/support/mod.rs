@@ -84,6 +84,7 @@ where
         .args(args)
         .env_remove("SEOZOOM_API_KEY")
         .env_remove("SEOZOOM_BASE_URL")
+        .env_remove("SEOZOOM_RATE_WINDOW")
         .env_remove("RUST_LOG")
         // Tables fit the terminal's width: none unless a test sets one.
         .env_remove("COLUMNS");
