@@ -24,13 +24,16 @@ use super::seed::Seed;
 /// Message of a request over the figure, as the service words a 429.
 const TOO_MANY_REQUESTS: &str = "Too Many Requests";
 
+/// Whose window a request counts in: a key's hash (the sandbox holds no
+/// key), the operation's group and action.
+type Counted = (u64, &'static str, &'static str);
+
 /// The rolling windows of a strict sandbox.
 #[derive(Debug)]
 pub(super) struct Strict {
     window: Duration,
-    /// When each request counted left, per key (by its hash: the sandbox
-    /// holds no key) and operation, oldest first.
-    sent: Mutex<HashMap<(u64, &'static str, &'static str), VecDeque<Instant>>>,
+    /// When each request counted arrived, per key and operation, oldest first.
+    sent: Mutex<HashMap<Counted, VecDeque<Instant>>>,
     /// Requests answered 429.
     refused: AtomicU64,
 }
