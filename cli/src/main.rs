@@ -71,7 +71,24 @@ const DRY_RUN_PAGES_SHOWN: usize = 100;
 /// redacted.
 const DRY_RUN_KEY: &str = "dry-run";
 
+/// The library's warnings (a store falling back, a cache entry ignored) on
+/// stderr; `SEOZOOM_LOG=info` or `debug` shows more, `off` none.
+fn init_logging() {
+    let level = std::env::var("SEOZOOM_LOG")
+        .ok()
+        .and_then(|level| level.parse().ok())
+        .unwrap_or(tracing_subscriber::filter::LevelFilter::WARN);
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_max_level(level)
+        .without_time()
+        .with_target(false)
+        .with_ansi(false)
+        .init();
+}
+
 fn main() -> ExitCode {
+    init_logging();
     let command = match cli::parse(std::env::args_os()) {
         Ok(Command::Print(print)) => return print_page(print),
         Ok(command) => command,

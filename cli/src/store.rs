@@ -19,6 +19,7 @@ pub const STORE_ENV: &str = "SEOZOOM_STORE";
 pub(crate) mod opt {
     pub const STORE: &str = "option:store";
     pub const REFRESH: &str = "option:refresh";
+    pub const FALLBACK: &str = "option:store-fallback";
     pub const SINCE: &str = "option:since";
 }
 
@@ -77,10 +78,12 @@ pub struct StoreOptions {
     pub url: Option<String>,
     /// `--refresh`: skip cache reads.
     pub refresh: bool,
+    /// `--store-fallback`: go on without the store when it fails.
+    pub fallback: bool,
 }
 
 /// `--store` and `--refresh`, for the root command.
-pub fn args(option: impl Fn(&'static str, &'static str) -> Arg) -> [Arg; 2] {
+pub fn args(option: impl Fn(&'static str, &'static str) -> Arg) -> [Arg; 3] {
     [
         option(opt::STORE, "store")
             .value_name("URL")
@@ -89,6 +92,9 @@ pub fn args(option: impl Fn(&'static str, &'static str) -> Arg) -> [Arg; 2] {
         option(opt::REFRESH, "refresh")
             .action(ArgAction::SetTrue)
             .help("Send every call even when the cache holds a fresh answer (the answer is cached anew)"),
+        option(opt::FALLBACK, "store-fallback")
+            .action(ArgAction::SetTrue)
+            .help("If the store fails or cannot be reached, go on without the cache and under this process's rate limits only, with a warning (default: fail, naming the store)"),
     ]
 }
 
@@ -99,14 +105,16 @@ pub fn read(matches: &[&ArgMatches]) -> StoreOptions {
         .iter()
         .find_map(|m| m.try_get_one::<String>(opt::STORE).ok().flatten())
         .cloned();
-    let refresh = matches.iter().any(|m| {
-        m.try_get_one::<bool>(opt::REFRESH)
-            .ok()
-            .flatten()
-            .copied()
-            .unwrap_or(false)
-    });
-    StoreOptions { url, refresh }
+    let flag = |id: &str| {
+        matches
+            .iter()
+            .any(|m| m.try_get_one::<bool>(id).ok().flatten() == Some(&true))
+    };
+    StoreOptions {
+        url,
+        refresh: flag(opt::REFRESH),
+        fallback: flag(opt::FALLBACK),
+    }
 }
 
 /// The default store: a SQLite file under the user's data directory
@@ -143,7 +151,10 @@ impl StoreOptions {
         builder: ClientBuilder,
         budget: Option<Budget>,
     ) -> Result<ClientBuilder, Error> {
-        let mut builder = builder.store(self.open()?).refresh(self.refresh);
+        let mut builder = builder
+            .store(self.open()?)
+            .refresh(self.refresh)
+            .store_fallback(self.fallback);
         match budget {
             Some(Budget::Command(units)) => builder = builder.budget(units),
             Some(Budget::Per(units, window)) => builder = builder.budget_per(units, window),

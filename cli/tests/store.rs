@@ -351,3 +351,36 @@ fn six_processes_on_one_redis_never_trip_the_strict_sandbox() {
     };
     six_processes_hold_the_figures_together(&redis.url());
 }
+
+#[test]
+fn an_unreachable_redis_fails_naming_it_unless_the_user_opts_to_fall_back() {
+    let sandbox = sandbox_with(None);
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = closed.local_addr().unwrap().port();
+    drop(closed);
+    let store = format!("redis://:hunter2@127.0.0.1:{port}/0");
+    let args = ["domains", "authority", "--domain", "a.it"];
+
+    let refused = seozoom(&sandbox, &store, &args);
+    refused.expect_code(2).expect_no_key();
+    assert!(
+        refused
+            .stderr
+            .contains(&format!("redis://:<hidden>@127.0.0.1:{port}/0")),
+        "the store is named, its password hidden: {}",
+        refused.stderr
+    );
+    assert!(!refused.stderr.contains("hunter2"), "{}", refused.stderr);
+    assert_eq!(sandbox.requests(), 0, "nothing sent");
+
+    let mut fallback = vec!["--store-fallback"];
+    fallback.extend_from_slice(&args);
+    let went_on = seozoom(&sandbox, &store, &fallback);
+    went_on.expect_code(0).expect_no_key();
+    assert!(
+        went_on.stderr.contains("store fallback") && went_on.stderr.contains("WARN"),
+        "a warning says so: {}",
+        went_on.stderr
+    );
+    assert_eq!(sandbox.requests(), 1);
+}

@@ -60,6 +60,9 @@ pub(crate) struct Memory {
     pub ttl: Option<Duration>,
     /// A budget per UTC day or month, kept in the store's ledger.
     pub window: Option<(i64, BudgetWindow)>,
+    /// When the store fails, read no cache and hold this process's rate limits
+    /// (with a warning) rather than fail the call.
+    pub fallback: bool,
     /// The longest a request may be in flight (connect and read timeouts):
     /// how long a shared rate-limit slot is held for a holder that never
     /// says its request was answered.
@@ -125,12 +128,14 @@ impl Client {
         let Some(fresh) = freshness.filter(|_| !memory.refresh) else {
             return Ok(vec![None; keys.len()]);
         };
-        let found = memory
-            .store
-            .backend()
-            .cache_get(&memory.scope, keys)
-            .await
-            .map_err(|e| self.store_error(what, e))?;
+        let found = match memory.store.backend().cache_get(&memory.scope, keys).await {
+            Ok(found) => found,
+            Err(error) if memory.fallback => {
+                tracing::warn!(store = %error.store, error = %error.message, "the store failed: no cache read for this call (store fallback)");
+                return Ok(vec![None; keys.len()]);
+            }
+            Err(error) => return Err(self.store_error(what, error)),
+        };
         let now = now_ms();
         Ok(found
             .into_iter()
@@ -309,7 +314,7 @@ impl Client {
         }
         let label = op.label();
         loop {
-            let taken = memory
+            let taken = match memory
                 .store
                 .backend()
                 .take_slot(
@@ -320,7 +325,14 @@ impl Client {
                     memory.in_flight,
                 )
                 .await
-                .map_err(|e| self.store_error(&label, e))?;
+            {
+                Ok(taken) => taken,
+                Err(error) if memory.fallback => {
+                    tracing::warn!(store = %error.store, error = %error.message, "the store failed: this call holds the rate limits of this process only (store fallback); other processes on the key are not counted");
+                    return limits.acquire(op).await.map(Taken::Local);
+                }
+                Err(error) => return Err(self.store_error(&label, error)),
+            };
             let wait = match taken {
                 Ok(id) => return Ok(Taken::Shared(id)),
                 Err(wait) => wait,

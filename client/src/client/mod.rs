@@ -138,6 +138,7 @@ pub struct ClientBuilder {
     budget: Option<i64>,
     store: Store,
     refresh: bool,
+    store_fallback: bool,
     cache_ttl: Option<Duration>,
     window_budget: Option<(i64, BudgetWindow)>,
 }
@@ -156,6 +157,7 @@ impl Default for ClientBuilder {
             budget: None,
             store: Store::memory(),
             refresh: false,
+            store_fallback: false,
             cache_ttl: None,
             window_budget: None,
         }
@@ -239,6 +241,18 @@ impl ClientBuilder {
         self
     }
 
+    /// What a call does when a shared store (Redis, SQLite) fails or cannot
+    /// be reached: by default (`false`) it fails with
+    /// [`ErrorKind::Store`](crate::error::ErrorKind::Store), naming the store.
+    /// With `true` it goes on without the cache and under this process's rate
+    /// limits only, with a warning under `tracing`: other processes on the key
+    /// are then not counted, so the service may answer 429. Budgets per day or
+    /// month still fail, since nothing else can count them.
+    pub fn store_fallback(mut self, fall_back: bool) -> Self {
+        self.store_fallback = fall_back;
+        self
+    }
+
     /// How long a cached answer of live data stays fresh, instead of the
     /// spec's time for each operation: shorter to see changes sooner, longer to
     /// pay less. Answers that never change (history of a past day) stay cached
@@ -291,6 +305,7 @@ impl ClientBuilder {
             refresh: self.refresh,
             ttl: self.cache_ttl,
             window: self.window_budget,
+            fallback: self.store_fallback,
             in_flight: self.connect_timeout.saturating_add(self.timeout),
         };
         Ok(Client {
