@@ -88,6 +88,8 @@ pub fn args(option: impl Fn(&'static str, &'static str) -> Arg) -> [Arg; 3] {
         option(opt::STORE, "store")
             .value_name("URL")
             .env(STORE_ENV)
+            // A Redis URL may carry a password.
+            .hide_env_values(true)
             .help("Where the cache, the ledger, budget windows and shared rate limits live: sqlite:PATH, redis://HOST:PORT/N, memory (this run only) or none [default: sqlite: on $XDG_DATA_HOME/seozoom/store.sqlite3]"),
         option(opt::REFRESH, "refresh")
             .action(ArgAction::SetTrue)
@@ -252,22 +254,8 @@ pub async fn report_usage(usage: crate::cli::Usage) -> u8 {
         (Err(error), _) | (_, Err(error)) => return crate::report(&error),
     };
     let mut stdout = std::io::stdout().lock();
-    let written = write_usage(usage.format, &rows, &mut stdout).and_then(|()| stdout.flush());
-    if usage.format != crate::output::Format::Json {
-        match balance {
-            Some(balance) => eprintln!(
-                "last balance reported: {} units, at {}",
-                balance.units_remaining,
-                utc_text(
-                    std::time::UNIX_EPOCH
-                        + std::time::Duration::from_millis(
-                            u64::try_from(balance.at_ms).unwrap_or(0)
-                        )
-                )
-            ),
-            None => eprintln!("no balance reported yet"),
-        }
-    }
+    let written =
+        write_usage(usage.format, &rows, balance, &mut stdout).and_then(|()| stdout.flush());
     match written {
         Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => {
             eprintln!("error: cannot write the usage: {error}");
@@ -277,9 +265,12 @@ pub async fn report_usage(usage: crate::cli::Usage) -> u8 {
     }
 }
 
+/// The ledger's lines in `format`; the table also shows the last balance
+/// reported (the other formats are the documented list of objects).
 fn write_usage(
     format: crate::output::Format,
     rows: &[seozoom::store::Usage],
+    balance: Option<seozoom::store::Balance>,
     out: &mut impl std::io::Write,
 ) -> std::io::Result<()> {
     use crate::output::Format;
@@ -308,7 +299,20 @@ fn write_usage(
             for row in rows {
                 table.add_row(usage_line(row));
             }
-            writeln!(out, "{table}")
+            writeln!(out, "{table}")?;
+            match balance {
+                Some(balance) => {
+                    let at = u64::try_from(balance.at_ms).unwrap_or(0);
+                    let at = std::time::UNIX_EPOCH + std::time::Duration::from_millis(at);
+                    writeln!(
+                        out,
+                        "last balance reported: {} units, at {}",
+                        balance.units_remaining,
+                        utc_text(at)
+                    )
+                }
+                None => writeln!(out, "no balance reported yet"),
+            }
         }
     }
 }

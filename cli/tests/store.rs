@@ -150,10 +150,13 @@ fn the_same_command_twice_sends_one_request() {
     let table = seozoom(&sandbox, &dir.store(), &["usage", "--since", "2000-01-01"]);
     table.expect_code(0);
     assert!(table.stdout.contains("authority"), "{}", table.stdout);
+    let balance = first["UnitsRemaining"].as_i64().unwrap();
     assert!(
-        table.stderr.contains("last balance reported"),
+        table
+            .stdout
+            .contains(&format!("last balance reported: {balance} units, at 2")),
         "{}",
-        table.stderr
+        table.stdout
     );
 
     // The key is nowhere in the store's files.
@@ -383,4 +386,61 @@ fn an_unreachable_redis_fails_naming_it_unless_the_user_opts_to_fall_back() {
         went_on.stderr
     );
     assert_eq!(sandbox.requests(), 1);
+}
+
+#[test]
+fn a_paged_job_killed_after_3_of_10_pages_sends_7_when_run_again() {
+    use std::io::{BufRead, BufReader};
+    // The fourth page (offset 30) hangs; the job is killed while it waits.
+    let hanging = sandbox_with(Some(
+        FaultPlan::none()
+            .slow(std::time::Duration::from_secs(60))
+            .on("offset", "30", Fault::Slow),
+    ));
+    let dir = TempDir::new("killed");
+    let args = [
+        "--format",
+        "ndjson",
+        "domains",
+        "keywords",
+        "--domain",
+        "example.it",
+        "--type",
+        "best",
+        "--limit",
+        "10",
+        "--max-rows",
+        "100",
+    ];
+    let base_url = hanging.base_url();
+    let mut child = support::binary()
+        .args(["--api-key", KEY, "--base-url", &base_url])
+        .args(args)
+        .env("SEOZOOM_STORE", dir.store())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Three pages are printed as they arrive; then the process is killed.
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    for _ in 0..30 {
+        lines.next().expect("a row").unwrap();
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(
+        hanging.requests(),
+        4,
+        "three pages, and the fourth in flight"
+    );
+
+    let healthy = sandbox_with(None);
+    let rerun = seozoom(&healthy, &dir.store(), &args);
+    rerun.expect_code(0);
+    assert_eq!(
+        healthy.requests(),
+        7,
+        "pages 4 to 10; the first three came from the cache"
+    );
+    assert_eq!(rerun.stdout.lines().count(), 100);
 }

@@ -167,10 +167,10 @@ fn rows_printed_before_a_failed_page_are_kept() {
 
 #[test]
 fn a_job_whose_first_page_fails_prints_nothing() {
-    let failing = sandbox(Some(FaultPlan::none().retry_after(0).on(
+    let failing = sandbox(Some(FaultPlan::none().on(
         "offset",
         "0",
-        Fault::RateLimitedRetryAfter,
+        Fault::ServerError,
     )));
     let run = run(domain_keywords(
         &failing.base_url(),
@@ -178,7 +178,7 @@ fn a_job_whose_first_page_fails_prints_nothing() {
     ));
     run.expect_code(1).expect_no_key();
     assert_eq!(run.stdout, "", "not even the header");
-    assert!(run.stderr.contains("HTTP 429"), "{}", run.stderr);
+    assert!(run.stderr.contains("HTTP 500"), "{}", run.stderr);
     assert!(!run.stderr.contains("part-way"), "{}", run.stderr);
 }
 

@@ -19,10 +19,13 @@ fn date(year: i32, month: u8, day: u8) -> Date {
 }
 
 /// A typed client of the sandbox: no client-side rate limit, no retries.
+/// A client that sends every call it is given: no rate limits, no retries,
+/// and no store (a cache would answer the tests' repeated calls).
 fn client(sandbox: &Sandbox) -> Client {
     Client::builder()
         .api_key(Sandbox::API_KEY)
         .base_url(sandbox.base_url())
+        .store(seozoom::store::Store::none())
         .rate_limit(RateLimitMode::Off)
         .retry(RetryPolicy::none())
         .build()

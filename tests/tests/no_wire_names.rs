@@ -39,6 +39,11 @@ const NOT_NAMES: &[(&str, &str, &str)] = &[
         "the JSON Schema keyword of a value's type, in the MCP tools' schemas",
     ),
     (
+        "cli/src/store.rs",
+        "action",
+        "a member of `seozoom usage --format json`: an operation's action, as the usage report's contract names it",
+    ),
+    (
         "cli/src/mcp/json_schema.rs",
         "date",
         "the JSON Schema format of a calendar date, in the MCP tools' schemas",

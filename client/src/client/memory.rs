@@ -575,3 +575,49 @@ fn items_of(request: &Request) -> i64 {
 pub(crate) fn time_of(ms: i64) -> SystemTime {
     UNIX_EPOCH + Duration::from_millis(u64::try_from(ms).unwrap_or(0))
 }
+
+#[cfg(all(test, feature = "sandbox"))]
+mod tests {
+    use super::*;
+    use crate::sandbox::Sandbox;
+
+    /// A damaged entry, or one written under another key (a foreign one), is
+    /// never returned: the call is sent.
+    #[tokio::test]
+    async fn a_damaged_or_foreign_entry_is_a_miss() {
+        let sandbox = Sandbox::start().await.unwrap();
+        let store = Store::memory();
+        let client = Client::builder()
+            .api_key(Sandbox::API_KEY)
+            .base_url(sandbox.base_url())
+            .store(store.clone())
+            .build()
+            .unwrap();
+        let request = client.domains().authority(["a.it"]).request();
+        let key = client.prepare(&request).unwrap().cache_key;
+        let answer = CachedAnswer {
+            fetched_at_ms: now_ms(),
+            units_used: 10,
+            units_remaining: 1,
+            body: br#"{"ResultRows":0,"UnitsUsed":0,"UnitsRemaining":1,"response":[]}"#.to_vec(),
+        };
+        let foreign = answer.encode("domains authority of another request");
+        let mut damaged = answer.encode(&key);
+        damaged[12] ^= 1;
+        for (n, bytes) in [foreign, damaged].into_iter().enumerate() {
+            let scope = &client.inner.memory.scope;
+            store
+                .backend()
+                .cache_put(scope, vec![(key.clone(), bytes, None)])
+                .await
+                .unwrap();
+            let envelope = client.execute_json(request.clone()).await.unwrap();
+            assert_eq!(envelope.fetched_at, None, "entry {n} was returned");
+            assert_eq!(sandbox.requests(), n as u64 + 1);
+        }
+        // And the answer it then fetched is a hit.
+        let hit = client.execute_json(request).await.unwrap();
+        assert!(hit.fetched_at.is_some());
+        assert_eq!(sandbox.requests(), 2);
+    }
+}
