@@ -191,7 +191,7 @@ impl Client {
         let cached = self.decode_hits(&first, hits, &decode).await;
         let batches = rest.map_or_else(Vec::new, |rest| rest.batches());
         let total = batches.len();
-        let learned = self.learned_for_budget(op).await?;
+        let learned = self.learned_for_budget(op).await;
         let estimate = batches.iter().try_fold(Estimate::ZERO, |sum, batch| {
             Ok::<_, Error>(sum.plus(self.estimate_with(batch, learned)?))
         })?;

@@ -188,7 +188,7 @@ impl Client {
                     return Ok(envelope);
                 }
             }
-            let estimate = self.budget_estimate(&prepared, job).await?;
+            let estimate = self.budget_estimate(&prepared, job).await;
             let ledger = &self.inner.ledger;
             ledger.admit(&label, estimate)?;
             let reservation = ledger.reserve_in(job, &label, estimate.max)?;
@@ -242,16 +242,12 @@ impl Client {
     /// The estimate the budget checks see: the spec's, or for an unknown cost
     /// under a budget, the one made from what the ledger learned (a job's call
     /// with the figure its job was admitted with).
-    async fn budget_estimate(
-        &self,
-        prepared: &Prepared,
-        job: Option<&JobHold>,
-    ) -> Result<Estimate, Error> {
+    async fn budget_estimate(&self, prepared: &Prepared, job: Option<&JobHold>) -> Estimate {
         let learned = match job {
             Some(job) => job.learned(),
-            None => self.learned_for_budget(prepared.op).await?,
+            None => self.learned_for_budget(prepared.op).await,
         };
-        Ok(match learned {
+        match learned {
             None => prepared.estimate,
             Some(_) => estimate_learned(
                 prepared.op,
@@ -259,7 +255,7 @@ impl Client {
                 self.inner.service.list_separator,
                 learned,
             ),
-        })
+        }
     }
 
     /// Send with rate limiting and retries; the status and body of the last attempt.

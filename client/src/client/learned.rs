@@ -131,14 +131,22 @@ impl Client {
     /// learned figure when a budget guards the client and the spec does not
     /// know the cost (the only case where it changes what the checks see);
     /// else `None`, and the ledger is not read.
-    pub(super) async fn learned_for_budget(
-        &self,
-        op: &Operation,
-    ) -> Result<Option<Learned>, Error> {
+    ///
+    /// A ledger that cannot be read is logged and teaches nothing: the
+    /// estimate stays the spec's (unknown), which a budget refuses, so that
+    /// nothing is sent on a figure nobody could read (and a client that goes
+    /// on without its store is refused as it would be without one).
+    pub(super) async fn learned_for_budget(&self, op: &Operation) -> Option<Learned> {
         let budgeted = self.inner.ledger.budget().is_some() || self.inner.memory.window.is_some();
         if !budgeted || op.cost.charged != Charged::Unknown {
-            return Ok(None);
+            return None;
         }
-        self.learned(op).await
+        match self.learned(op).await {
+            Ok(learned) => learned,
+            Err(error) => {
+                tracing::warn!(%error, "cannot read what the ledger learned; the estimate is the spec's");
+                None
+            }
+        }
     }
 }

@@ -308,7 +308,7 @@ impl<T> Pager<T> {
     async fn start(&self) -> Result<(PagePlan, Arc<JobHold>), Error> {
         let plan = plan_pages(&self.request, self.page_size, self.max_rows)?;
         let op = self.request.operation();
-        let learned = self.client.learned_for_budget(op).await?;
+        let learned = self.client.learned_for_budget(op).await;
         let estimate = self.client.estimate_pages(&self.request, &plan, learned)?;
         let what = op.label();
         let job = self.client.hold_job(&what, estimate, learned).await?;
