@@ -7,7 +7,7 @@ mod support;
 
 use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, Stdio};
 
 use seozoom::operations::{OPERATIONS, SERVICE};
 use seozoom::table::Operation;
