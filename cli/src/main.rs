@@ -135,8 +135,8 @@ async fn call(invocation: Invocation) -> u8 {
     };
     if invocation.dry_run {
         return match pages {
-            Some((page_size, max_rows)) => dry_run_pages(&invocation, page_size, max_rows),
-            None => dry_run(&invocation, &batches),
+            Some((page_size, max_rows)) => dry_run_pages(&invocation, page_size, max_rows).await,
+            None => dry_run(&invocation, &batches).await,
         };
     }
 
@@ -303,8 +303,8 @@ fn progress_bar(total: usize, what: &str) -> Option<indicatif::ProgressBar> {
 
 /// `--dry-run`: print each request the call would send (key redacted) and the
 /// estimate of the whole job, send nothing; the exit code. No key is needed.
-fn dry_run(invocation: &Invocation, batches: &[seozoom::request::Request]) -> u8 {
-    let lines = || -> Result<Vec<String>, Error> {
+async fn dry_run(invocation: &Invocation, batches: &[seozoom::request::Request]) -> u8 {
+    let lines = || -> Result<(Vec<String>, seozoom::units::Estimate), Error> {
         let client = dry_run_client(invocation)?;
         let mut lines = Vec::with_capacity(batches.len() + 1);
         let mut total = seozoom::units::Estimate::ZERO;
@@ -312,29 +312,32 @@ fn dry_run(invocation: &Invocation, batches: &[seozoom::request::Request]) -> u8
             lines.push(format!("GET {}", client.redacted_url(batch)?));
             total = total.plus(client.estimate(batch)?);
         }
-        lines.push(job_summary(
-            requests(batches.len()),
-            total,
-            invocation.budget.and_then(store::Budget::for_command),
-        ));
-        Ok(lines)
+        Ok((lines, total))
     };
     match lines() {
-        Ok(lines) => print_lines(&lines),
+        Ok((mut lines, total)) => {
+            let total = observed_or(invocation, seozoom::Job::Batched, total).await;
+            lines.push(job_summary(
+                requests(batches.len()),
+                total,
+                invocation.budget.and_then(store::Budget::for_command),
+            ));
+            print_lines(&lines)
+        }
         Err(error) => report(&error),
     }
 }
 
 /// `--dry-run --max-rows`: the pages a job sends at most (key redacted) and the
 /// estimate of the whole job; nothing is sent.
-fn dry_run_pages(invocation: &Invocation, page_size: i64, max_rows: usize) -> u8 {
+async fn dry_run_pages(invocation: &Invocation, page_size: i64, max_rows: usize) -> u8 {
     let request = &invocation.request;
-    let lines = || -> Result<Vec<String>, Error> {
+    let job = seozoom::Job::Pages {
+        page_size,
+        max_rows: Some(max_rows),
+    };
+    let lines = || -> Result<(Vec<String>, usize, seozoom::units::Estimate), Error> {
         let client = dry_run_client(invocation)?;
-        let job = seozoom::Job::Pages {
-            page_size,
-            max_rows: Some(max_rows),
-        };
         let estimate = client.estimate_job(request, job)?;
         let mut lines = request
             .pages(page_size, max_rows)?
@@ -353,21 +356,64 @@ fn dry_run_pages(invocation: &Invocation, page_size: i64, max_rows: usize) -> u8
                 pages - DRY_RUN_PAGES_SHOWN
             ));
         }
-        let summary = job_summary(
-            format!(
-                "at most {} (fewer if a page comes back short)",
-                requests(pages)
-            ),
-            estimate,
-            invocation.budget.and_then(store::Budget::for_command),
-        );
-        lines.push(summary);
-        Ok(lines)
+        Ok((lines, pages, estimate))
     };
     match lines() {
-        Ok(lines) => print_lines(&lines),
+        Ok((mut lines, pages, estimate)) => {
+            let estimate = observed_or(invocation, job, estimate).await;
+            lines.push(job_summary(
+                format!(
+                    "at most {} (fewer if a page comes back short)",
+                    requests(pages)
+                ),
+                estimate,
+                invocation.budget.and_then(store::Budget::for_command),
+            ));
+            print_lines(&lines)
+        }
         Err(error) => report(&error),
     }
+}
+
+/// The estimate a dry run prints: `spec` (the spec's), or, when the key is
+/// known and the spec leaves the operation's charge open (an unknown cost, or
+/// two figures), the estimate with what the store's ledger learned of it for
+/// the key (`(observed: ...)`). Only then is the store opened. A store that
+/// cannot be read leaves the spec's estimate, with a warning: a dry run sends
+/// nothing and needs no store.
+async fn observed_or(
+    invocation: &Invocation,
+    job: seozoom::Job,
+    spec: seozoom::units::Estimate,
+) -> seozoom::units::Estimate {
+    let request = &invocation.request;
+    if !seozoom::units::learns(request.operation()) {
+        return spec;
+    }
+    let (api_key, base_url) = match &invocation.target {
+        Target::Service {
+            api_key: Some(key),
+            base_url,
+        } if !key.trim().is_empty() => (key.clone(), base_url.clone()),
+        Target::Service { .. } => return spec,
+        Target::Sandbox => (
+            sandbox::API_KEY.to_owned(),
+            seozoom::operations::SERVICE.base_url.to_owned(),
+        ),
+    };
+    let builder = Client::builder().api_key(api_key).base_url(base_url);
+    let client = invocation
+        .store
+        .apply(builder, None)
+        .and_then(|builder| builder.build());
+    let estimate = match client {
+        Ok(client) => client.estimate_job_observed(request, job).await,
+        Err(error) => Err(error),
+    };
+    estimate.unwrap_or_else(|error| {
+        eprintln!("warning: the estimate is the spec's: {error}");
+        spec
+    })
 }
 
 /// `1 request`, `3 requests`.

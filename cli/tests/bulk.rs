@@ -4,7 +4,7 @@
 mod support;
 
 use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 use seozoom::sandbox::Sandbox;
 use support::{KEY, Run, Server, run};

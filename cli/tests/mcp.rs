@@ -7,7 +7,7 @@ mod support;
 
 use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, Stdio};
 
 use seozoom::operations::{OPERATIONS, SERVICE};
 use seozoom::table::Operation;
@@ -574,4 +574,78 @@ fn the_command_refuses_what_it_cannot_serve() {
         run.expect_code(2);
         assert!(run.stderr.contains(piece), "{args:?}: {}", run.stderr);
     }
+}
+
+/// Once the store's ledger has seen what the key was charged for an operation
+/// whose cost the spec does not know, `estimate` gives the range made from
+/// it, marked observed, and a session with a budget sends the call.
+#[test]
+fn an_unknown_cost_seen_before_is_estimated_as_observed_and_sent_under_a_budget() {
+    let Some(op) = OPERATIONS
+        .iter()
+        .copied()
+        .find(|op| op.cost.charged == Charged::Unknown)
+    else {
+        // The spec knows every cost: nothing to show.
+        return;
+    };
+    let name = tool_name(op);
+    let params = sample_params(op);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    let dir = std::env::temp_dir().join(format!(
+        "seozoom-mcp-learned-{}-{nanos}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let store = format!("sqlite:{}", dir.join("store.sqlite3").display());
+
+    let mut mcp = Mcp::start(&["--sandbox", "--store", &store, "mcp"]);
+    let before = mcp.structured(
+        "estimate",
+        json!({"tool": name, "arguments": arguments(op, &params)}),
+    );
+    assert_eq!(before["unknown"], true, "{before}");
+    assert!(before.get("basis").is_none(), "{before}");
+    let content = mcp.structured(&name, arguments(op, &params));
+    let (units, rows) = (
+        content["UnitsUsed"].as_i64().unwrap(),
+        content["ResultRows"].as_i64().unwrap(),
+    );
+    assert!(rows > 0, "{content}");
+    mcp.finish();
+
+    let mut mcp = Mcp::start(&[
+        "--sandbox",
+        "--store",
+        &store,
+        "--budget",
+        "1000",
+        "--refresh",
+        "mcp",
+    ]);
+    let estimate = mcp.structured(
+        "estimate",
+        json!({"tool": name, "arguments": arguments(op, &params)}),
+    );
+    let per_row = (units + rows - 1) / rows;
+    assert_eq!(estimate["unknown"], false, "{estimate}");
+    assert_eq!(estimate["basis"], "observed", "{estimate}");
+    assert_eq!(
+        estimate["learned"],
+        json!({"per_row": per_row, "rows": rows}),
+        "{estimate}"
+    );
+    assert_eq!(estimate["min"], 0, "{estimate}");
+    assert!(
+        estimate["max"].as_i64().unwrap() >= per_row * rows,
+        "{estimate}"
+    );
+    assert_eq!(estimate["within_budget"], true, "{estimate}");
+    let sent = mcp.structured(&name, arguments(op, &params));
+    assert_eq!(sent["ResultRows"], rows, "{sent}");
+    mcp.finish();
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -8,16 +8,73 @@ use std::sync::{Arc, Mutex};
 use crate::error::{Error, ErrorKind};
 use crate::table::{Charged, Operation, Role};
 
-/// The cost range of a request, from the spec's figures, before it is sent.
+/// The cost range of a request, before it is sent: from the spec's figures,
+/// or, for an operation whose cost the spec does not know, from what the
+/// service charged for it before ([`Basis::Observed`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Estimate {
     /// The least it may cost (no rows returned, or the single per-call figure).
     pub min: i64,
     /// The most it may cost; `i64::MAX` when the cost is unknown.
     pub max: i64,
-    /// The spec gives no unit cost for (some of) the requests: the range says
-    /// nothing, and no budget can cover them.
+    /// Nobody knows the cost of (some of) the requests: neither the spec nor
+    /// the ledger. The range says nothing, and no budget can cover them.
     pub unknown: bool,
+    /// Where the range comes from.
+    pub basis: Basis,
+    /// What the store's ledger learned of the operation's charge, when it has
+    /// learned something and the spec leaves the charge open (an unknown cost,
+    /// or two printed figures). With [`Basis::Observed`] the range is made
+    /// from it; with [`Basis::Spec`] (two figures) it is reported only.
+    pub learned: Option<Learned>,
+}
+
+/// Where an estimate's range comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Basis {
+    /// The spec's unit figures (or nothing, for an unknown cost).
+    #[default]
+    Spec,
+    /// The charge per row the service reported for earlier calls of the
+    /// operation ([`Estimate::learned`]): the spec gives no figure. It is what
+    /// was seen, not a bound: a call may be charged more.
+    Observed,
+}
+
+/// An operation's charge per row, learned from the store's ledger: the units
+/// the service reported for the calls of the last
+/// [`LEARNED_OVER_DAYS`] days that reached it, over the rows they returned,
+/// rounded up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Learned {
+    /// Units a row, rounded up (at least what any row cost on average).
+    pub per_row: i64,
+    /// The rows it was learned over.
+    pub rows: i64,
+}
+
+/// How many days of the ledger an operation's charge per row is learned
+/// over: recent enough to follow a change of the service's prices, long
+/// enough to have seen the operation, and a bounded read of the ledger.
+pub const LEARNED_OVER_DAYS: i64 = 30;
+
+impl Learned {
+    /// The charge per row of calls that charged `units_used` in all and
+    /// returned `rows`; `None` before any row was returned (nothing to divide
+    /// by). Calls that returned no row count with their units: a charge per
+    /// call then raises the figure, which errs on the safe side.
+    pub fn from_totals(units_used: i64, rows: i64) -> Option<Learned> {
+        if rows <= 0 {
+            return None;
+        }
+        let units = units_used.max(0);
+        Some(Learned {
+            // Rounded up: a figure below the average would let a budget admit
+            // a call that the average already overruns.
+            per_row: units / rows + i64::from(units % rows != 0),
+            rows,
+        })
+    }
 }
 
 impl Estimate {
@@ -29,37 +86,91 @@ impl Estimate {
         min: 0,
         max: i64::MAX,
         unknown: true,
+        basis: Basis::Spec,
+        learned: None,
     };
 
-    /// A known range.
+    /// A known range, from the spec's figures.
     pub const fn range(min: i64, max: i64) -> Estimate {
         Estimate {
             min,
             max,
             unknown: false,
+            basis: Basis::Spec,
+            learned: None,
         }
     }
 
     /// The sum of two estimates (for a job of several requests); unknown when
-    /// either is.
+    /// either is, observed when either is. Of two learned figures the higher
+    /// per row is kept.
     pub fn plus(self, other: Estimate) -> Estimate {
+        let basis = match (self.basis, other.basis) {
+            (Basis::Spec, Basis::Spec) => Basis::Spec,
+            _ => Basis::Observed,
+        };
+        let learned = match (self.learned, other.learned) {
+            (Some(a), Some(b)) => Some(if b.per_row > a.per_row { b } else { a }),
+            (a, b) => a.or(b),
+        };
         Estimate {
             min: self.min.saturating_add(other.min),
             max: self.max.saturating_add(other.max),
             unknown: self.unknown || other.unknown,
+            basis,
+            learned,
         }
     }
 }
 
 impl std::fmt::Display for Estimate {
-    /// `10..200 units`, or `unknown (the spec gives no unit cost)`.
+    /// `10..200 units`, `unknown (the reference prints no unit cost)`, or with
+    /// what the ledger learned: `0..480 units (observed: 4 units a row over
+    /// 1,200 rows)`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         if self.unknown {
             f.write_str("unknown (the reference prints no unit cost)")
         } else {
-            write!(f, "{}..{} units", self.min, self.max)
+            write!(f, "{}..{} units", self.min, self.max)?;
+            match (self.basis, self.learned) {
+                (Basis::Observed, Some(learned)) => write!(f, " (observed: {learned})"),
+                (Basis::Spec, Some(learned)) => {
+                    write!(f, " (the spec's bound; observed: {learned})")
+                }
+                _ => Ok(()),
+            }
         }
     }
+}
+
+impl std::fmt::Display for Learned {
+    /// `4 units a row over 1,200 rows`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let units = if self.per_row == 1 { "unit" } else { "units" };
+        let rows = if self.rows == 1 { "row" } else { "rows" };
+        write!(
+            f,
+            "{} {units} a row over {} {rows}",
+            grouped(self.per_row),
+            grouped(self.rows)
+        )
+    }
+}
+
+/// A whole number with its thousands grouped by commas (`1,200`).
+fn grouped(n: i64) -> String {
+    let digits = n.unsigned_abs().to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3 + 1);
+    if n < 0 {
+        out.push('-');
+    }
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
 }
 
 /// Most rows a validated request can return: the smallest of the number of list
@@ -81,30 +192,70 @@ fn max_rows(op: &Operation, query: &[(&'static str, String)], separator: char) -
     rows.max(0)
 }
 
-/// The cost range of a validated request (its query pairs).
+/// The cost range of a validated request (its query pairs), from the spec.
 ///
 /// - Per call: the printed figure, whatever the rows.
 /// - Per row, one figure: 0 (nothing found) to figure x most rows.
 /// - Per row, two figures (their reading is not shown): low x 0 to high x (most
 ///   rows + 1), which covers both "high per row" and "high per call plus low per row".
+/// - Unknown: [`Estimate::UNKNOWN`].
 pub(crate) fn estimate(
     op: &Operation,
     query: &[(&'static str, String)],
     separator: char,
 ) -> Estimate {
+    estimate_learned(op, query, separator, None)
+}
+
+/// Whether what the ledger learned of `op`'s charge can tell anything the
+/// spec does not: its cost is unknown, or printed as two figures.
+pub fn learns(op: &Operation) -> bool {
+    op.cost.charged == Charged::Unknown || op.cost.units.len() > 1
+}
+
+/// The cost range of a validated request, given what the ledger `learned`
+/// of the operation's charge per row.
+///
+/// - Unknown cost, something learned: `0..=per_row x most rows`, observed.
+///   It is an estimate from what was seen, not a bound, yet it lets a budget
+///   admit the call; what the call is charged is recorded as usual.
+/// - Two figures, something learned: the spec's range all the same, with the
+///   learned figure reported. The spec's range bounds every reading of the two
+///   figures, and the budget must never be overrun; a figure learned from
+///   totals bounds none (a call with a charge per call and few rows costs
+///   more per row than the average), so it may not lower the maximum.
+/// - Anything else: the spec's range (`learned` is ignored).
+pub(crate) fn estimate_learned(
+    op: &Operation,
+    query: &[(&'static str, String)],
+    separator: char,
+    learned: Option<Learned>,
+) -> Estimate {
     let low = op.cost.units.iter().copied().min().unwrap_or(0);
     let high = op.cost.units.iter().copied().max().unwrap_or(0);
     match op.cost.charged {
-        Charged::Unknown => Estimate::UNKNOWN,
+        Charged::Unknown => match learned {
+            Some(learned) => Estimate {
+                basis: Basis::Observed,
+                learned: Some(learned),
+                ..Estimate::range(
+                    0,
+                    learned
+                        .per_row
+                        .saturating_mul(max_rows(op, query, separator)),
+                )
+            },
+            None => Estimate::UNKNOWN,
+        },
         Charged::PerCall => Estimate::range(low, high),
         _ => {
             let rows = max_rows(op, query, separator);
-            let rows = if op.cost.units.len() > 1 {
-                rows + 1
-            } else {
-                rows
-            };
-            Estimate::range(0, high.saturating_mul(rows))
+            let two = op.cost.units.len() > 1;
+            let rows = if two { rows + 1 } else { rows };
+            Estimate {
+                learned: learned.filter(|_| two),
+                ..Estimate::range(0, high.saturating_mul(rows))
+            }
         }
     }
 }
@@ -198,6 +349,7 @@ impl Ledger {
         Ok(JobHold {
             ledger: Arc::clone(self),
             window: None,
+            learned: None,
             left: AtomicI64::new(held),
         })
     }
@@ -272,6 +424,10 @@ pub(crate) struct JobHold {
     ledger: Arc<Ledger>,
     /// The job's hold on the budget window in the store, if there is one.
     window: Option<crate::client::WindowHold>,
+    /// What the ledger had learned of the operation's charge when the job was
+    /// estimated: its calls are estimated with the same figure, so that each
+    /// fits the hold the job was admitted with (and the ledger is read once).
+    learned: Option<Learned>,
     /// Read and written only under the ledger's lock (the accessors take its
     /// state as proof), so that it and the ledger's `reserved` always change
     /// together; atomic only so that the hold can be shared.
@@ -294,6 +450,18 @@ impl JobHold {
         self
     }
 
+    /// The figure the job was estimated with ([`JobHold::learned`]).
+    pub(crate) fn with_learned(mut self, learned: Option<Learned>) -> Self {
+        self.learned = learned;
+        self
+    }
+
+    /// What the ledger had learned of the operation's charge when the job was
+    /// estimated.
+    pub(crate) fn learned(&self) -> Option<Learned> {
+        self.learned
+    }
+
     /// The id of the job's hold on the budget window, if it has one.
     pub(crate) fn window_id(&self) -> Option<&str> {
         self.window.as_ref().map(|w| w.id.as_str())
@@ -314,5 +482,114 @@ impl Drop for JobHold {
         let left = self.left(&state);
         state.reserved = state.reserved.saturating_sub(left);
         self.set_left(&mut state, 0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::operations::OPERATIONS;
+
+    fn op_where(test: impl Fn(&Operation) -> bool) -> &'static Operation {
+        OPERATIONS
+            .iter()
+            .find(|op| test(op))
+            .expect("the spec has one")
+    }
+
+    #[test]
+    fn the_learned_charge_is_units_over_rows_rounded_up() {
+        let exact = Learned::from_totals(30, 10).unwrap();
+        assert_eq!((exact.per_row, exact.rows), (3, 10));
+        // 31 units over 10 rows: 3.1 a row is 4, never 3.
+        assert_eq!(Learned::from_totals(31, 10).unwrap().per_row, 4);
+        assert_eq!(Learned::from_totals(1, 1_000).unwrap().per_row, 1);
+        // Rows not charged for: learned as free.
+        assert_eq!(Learned::from_totals(0, 10).unwrap().per_row, 0);
+        // A negative total (a refund) frees nothing, and lowers nothing below 0.
+        assert_eq!(Learned::from_totals(-5, 10).unwrap().per_row, 0);
+    }
+
+    #[test]
+    fn no_charge_is_learned_before_a_row_was_returned() {
+        // Nothing recorded yet.
+        assert_eq!(Learned::from_totals(0, 0), None);
+        // Calls recorded, but none returned a row: nothing to divide by.
+        assert_eq!(Learned::from_totals(50, 0), None);
+        assert_eq!(Learned::from_totals(50, -1), None);
+    }
+
+    #[test]
+    fn an_unknown_cost_with_a_learned_charge_is_observed_and_bounded() {
+        let op = op_where(|op| op.cost.charged == Charged::Unknown);
+        assert_eq!(estimate(op, &[], ','), Estimate::UNKNOWN);
+        let learned = Learned::from_totals(7, 2).unwrap();
+        let observed = estimate_learned(op, &[], ',', Some(learned));
+        let most = op.cost.per_request.value;
+        assert_eq!((observed.min, observed.max), (0, 4 * most));
+        assert!(!observed.unknown);
+        assert_eq!(observed.basis, Basis::Observed);
+        assert_eq!(observed.learned, Some(learned));
+        assert_eq!(
+            observed.to_string(),
+            format!(
+                "0..{} units (observed: 4 units a row over 2 rows)",
+                4 * most
+            )
+        );
+    }
+
+    #[test]
+    fn two_figures_keep_the_spec_range_and_only_report_the_learned_charge() {
+        let op = op_where(|op| op.cost.units.len() > 1);
+        let spec = estimate(op, &[], ',');
+        let learned = Learned::from_totals(1, 1_200).unwrap();
+        let refined = estimate_learned(op, &[], ',', Some(learned));
+        assert_eq!((refined.min, refined.max), (spec.min, spec.max));
+        assert_eq!(refined.basis, Basis::Spec);
+        assert_eq!(refined.learned, Some(learned));
+        assert_eq!(
+            refined.to_string(),
+            format!("{spec} (the spec's bound; observed: 1 unit a row over 1,200 rows)")
+        );
+        // A one-figure operation ignores it.
+        let one = op_where(|op| op.cost.units.len() == 1);
+        assert_eq!(
+            estimate_learned(one, &[], ',', Some(learned)),
+            estimate(one, &[], ',')
+        );
+    }
+
+    #[test]
+    fn sums_are_observed_when_either_part_is() {
+        let learned = Learned {
+            per_row: 4,
+            rows: 1_200,
+        };
+        let observed = Estimate {
+            basis: Basis::Observed,
+            learned: Some(learned),
+            ..Estimate::range(0, 40)
+        };
+        let sum = Estimate::range(10, 20).plus(observed);
+        assert_eq!((sum.min, sum.max, sum.basis), (10, 60, Basis::Observed));
+        assert_eq!(sum.learned, Some(learned));
+        assert_eq!(
+            sum.to_string(),
+            "10..60 units (observed: 4 units a row over 1,200 rows)"
+        );
+        let spec = Estimate::range(1, 2).plus(Estimate::range(3, 4));
+        assert_eq!(spec, Estimate::range(4, 6));
+        assert_eq!(spec.to_string(), "4..6 units");
+        assert!(observed.plus(Estimate::UNKNOWN).unknown);
+    }
+
+    #[test]
+    fn large_figures_are_grouped_by_thousands() {
+        assert_eq!(grouped(0), "0");
+        assert_eq!(grouped(999), "999");
+        assert_eq!(grouped(1_000), "1,000");
+        assert_eq!(grouped(1_234_567), "1,234,567");
+        assert_eq!(grouped(-12_345), "-12,345");
     }
 }

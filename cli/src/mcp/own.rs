@@ -3,6 +3,7 @@
 
 use rmcp::model::CallToolResult;
 use seozoom::operations::SERVICE;
+use seozoom::units::Basis;
 use seozoom::{Error, Job, error::InvalidInput};
 use serde_json::{Map, Value, json};
 
@@ -14,7 +15,11 @@ use super::session::Session;
 use super::tools::{ARG_ARGUMENTS, ARG_COUNT, ARG_TOOL, ESTIMATE, MORE};
 
 /// `estimate`: the cost range of calling a tool with some arguments.
-pub fn estimate(session: &Session, arguments: Option<&Map<String, Value>>) -> CallToolResult {
+/// With what the store's ledger learned of the operation's charge, when the
+/// spec leaves it open: an unknown cost seen before is estimated from it and
+/// said to be observed (`basis`, `learned`); two figures keep the spec's range
+/// and report it. Other estimates print as they always have.
+pub async fn estimate(session: &Session, arguments: Option<&Map<String, Value>>) -> CallToolResult {
     let empty = Map::new();
     let arguments = arguments.unwrap_or(&empty);
     let refuse = |param: &str, value: &Value, problem: String| {
@@ -65,10 +70,10 @@ pub fn estimate(session: &Session, arguments: Option<&Map<String, Value>>) -> Ca
     let (requests, estimate) = if op.batch_param().is_some() {
         (
             request.batches().len(),
-            client.estimate_job(&request, Job::Batched),
+            client.estimate_job_observed(&request, Job::Batched).await,
         )
     } else {
-        (1, client.estimate(&request))
+        (1, client.estimate_observed(&request).await)
     };
     let estimate = match estimate {
         Ok(estimate) => estimate,
@@ -83,7 +88,7 @@ pub fn estimate(session: &Session, arguments: Option<&Map<String, Value>>) -> Ca
         (Some(left), Some(max)) => max <= left,
         (Some(_), None) => false,
     };
-    CallToolResult::structured(json!({
+    let mut answer = json!({
         ARG_TOOL: tool,
         "requests": requests,
         "unknown": estimate.unknown,
@@ -92,7 +97,19 @@ pub fn estimate(session: &Session, arguments: Option<&Map<String, Value>>) -> Ca
         "budget": budget,
         "budget_left": budget_left,
         "within_budget": within_budget,
-    }))
+    });
+    if let (Some(learned), Some(fields)) = (estimate.learned, answer.as_object_mut()) {
+        let basis = match estimate.basis {
+            Basis::Observed => "observed",
+            _ => "spec",
+        };
+        fields.insert("basis".into(), json!(basis));
+        fields.insert(
+            "learned".into(),
+            json!({"per_row": learned.per_row, "rows": learned.rows}),
+        );
+    }
+    CallToolResult::structured(answer)
 }
 
 /// `usage`: what the session has spent, and its budget.

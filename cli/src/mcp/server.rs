@@ -48,7 +48,7 @@ impl Server {
         let arguments = request.arguments.as_ref();
         match kind {
             Kind::Operation(op) => call::operation(session, name, op, arguments).await,
-            Kind::Estimate => own::estimate(session, arguments),
+            Kind::Estimate => own::estimate(session, arguments).await,
             Kind::Usage => own::usage(session, arguments),
             Kind::More => own::more(session, arguments),
         }

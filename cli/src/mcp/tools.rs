@@ -170,6 +170,14 @@ fn estimate_tool() -> Tool {
                 "within_budget",
                 json!({TYPE: "boolean", "description": "Whether the call would be sent: its maximum is within what is left of the budget."}),
             ),
+            (
+                "basis",
+                json!({TYPE: "string", "enum": ["spec", "observed"], "description": "Given when the store's ledger learned the operation's charge (`learned`) and the spec leaves it open: `observed` when the range is made from it (the spec gives no cost; a call may cost more), `spec` when the spec's range stays the bound (two printed figures)."}),
+            ),
+            (
+                "learned",
+                json!({TYPE: "object", "description": "The operation's charge per row the service reported for this key's recent calls (units over rows, rounded up), and the rows it was learned over.", "properties": {"per_row": {TYPE: "integer"}, "rows": {TYPE: "integer"}}, "required": ["per_row", "rows"]}),
+            ),
         ],
         &[
             ARG_TOOL,
@@ -185,7 +193,7 @@ fn estimate_tool() -> Tool {
     own_tool(
         ESTIMATE,
         "estimate a call's cost",
-        "The cost range in units of calling an operation's tool with these arguments, from the spec's figures; nothing is sent and nothing charged. The arguments are checked as the call would check them. A batched job (a list longer than one request takes) is estimated whole.".into(),
+        "The cost range in units of calling an operation's tool with these arguments, from the spec's figures (for a cost the spec does not know, from what this key was charged for it before, marked `observed`); nothing is sent and nothing charged. The arguments are checked as the call would check them. A batched job (a list longer than one request takes) is estimated whole.".into(),
         input,
         output,
     )

@@ -191,15 +191,16 @@ impl Client {
         let cached = self.decode_hits(&first, hits, &decode).await;
         let batches = rest.map_or_else(Vec::new, |rest| rest.batches());
         let total = batches.len();
+        let learned = self.learned_for_budget(op).await;
         let estimate = batches.iter().try_fold(Estimate::ZERO, |sum, batch| {
-            Ok::<_, Error>(sum.plus(self.estimate(batch)?))
+            Ok::<_, Error>(sum.plus(self.estimate_with(batch, learned)?))
         })?;
         let what = match total {
             1 => op.label(),
             n => format!("{} ({n} requests)", op.label()),
         };
         // Held until the job ends, when this is dropped.
-        let job = self.hold_job(&what, estimate).await?;
+        let job = self.hold_job(&what, estimate, learned).await?;
 
         // Each batch's answer, kept in its slot: they come in any order, and
         // are merged in batch order.

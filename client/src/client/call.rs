@@ -17,7 +17,7 @@ use crate::error::{Error, ErrorKind};
 use crate::request::{Request, encode_value, push_query};
 use crate::retry::{Decision, Outcome, Spent};
 use crate::table::Operation;
-use crate::units::{Estimate, JobHold, Ledger, estimate};
+use crate::units::{Estimate, JobHold, Ledger, estimate, estimate_learned};
 
 /// A request checked and ready to go.
 pub(crate) struct Prepared {
@@ -34,7 +34,9 @@ pub(crate) struct Prepared {
 
 impl Client {
     /// The cost range of a request, from the spec's figures, without sending it.
-    /// Validates first, so an invalid request gives its error here.
+    /// Validates first, so an invalid request gives its error here. For an
+    /// operation whose cost the spec leaves open, what the store's ledger
+    /// learned of it is in [`estimate_observed`](Self::estimate_observed).
     pub fn estimate(&self, request: &Request) -> Result<Estimate, Error> {
         Ok(self.prepare(request)?.estimate)
     }
@@ -186,19 +188,20 @@ impl Client {
                     return Ok(envelope);
                 }
             }
+            let estimate = self.budget_estimate(&prepared, job).await;
             let ledger = &self.inner.ledger;
-            ledger.admit(&label, prepared.estimate)?;
-            let reservation = ledger.reserve_in(job, &label, prepared.estimate.max)?;
+            ledger.admit(&label, estimate)?;
+            let reservation = ledger.reserve_in(job, &label, estimate.max)?;
             // The budget window: the job's hold covers its calls; a call on its
             // own holds its maximum until it is recorded.
             let own_hold = match job.and_then(JobHold::window_id) {
                 Some(_) => None,
-                None => self.hold_window(&label, prepared.estimate).await?,
+                None => self.hold_window(&label, estimate).await?,
             };
             let hold = job
                 .and_then(JobHold::window_id)
                 .or(own_hold.as_ref().map(|h| h.id.as_str()))
-                .map(|id| (id.to_owned(), prepared.estimate.max));
+                .map(|id| (id.to_owned(), estimate.max));
             let result = self.send(&prepared).await.and_then(|(status, body)| {
                 tracing::Span::current().record("status", status);
                 Ok((decode(prepared.op, status, &body)?, body))
@@ -234,6 +237,25 @@ impl Client {
         }
         .instrument(span)
         .await
+    }
+
+    /// The estimate the budget checks see: the spec's, or for an unknown cost
+    /// under a budget, the one made from what the ledger learned (a job's call
+    /// with the figure its job was admitted with).
+    async fn budget_estimate(&self, prepared: &Prepared, job: Option<&JobHold>) -> Estimate {
+        let learned = match job {
+            Some(job) => job.learned(),
+            None => self.learned_for_budget(prepared.op).await,
+        };
+        match learned {
+            None => prepared.estimate,
+            Some(_) => estimate_learned(
+                prepared.op,
+                &prepared.query,
+                self.inner.service.list_separator,
+                learned,
+            ),
+        }
     }
 
     /// Send with rate limiting and retries; the status and body of the last attempt.

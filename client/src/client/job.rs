@@ -4,10 +4,9 @@
 use std::sync::Arc;
 
 use super::Client;
-use super::pages::plan_pages;
 use crate::error::Error;
 use crate::request::Request;
-use crate::units::{Estimate, JobHold};
+use crate::units::{Estimate, JobHold, Learned};
 
 /// A bulk job whose whole cost [`Client::estimate_job`] gives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,31 +34,19 @@ impl Client {
     /// A paged job without a row cap has no finite maximum: its `max` is
     /// `i64::MAX`.
     pub fn estimate_job(&self, request: &Request, job: Job) -> Result<Estimate, Error> {
-        match job {
-            Job::Batched => request
-                .batches()
-                .iter()
-                .try_fold(Estimate::ZERO, |sum, batch| {
-                    Ok(sum.plus(self.estimate(batch)?))
-                }),
-            Job::Pages {
-                page_size,
-                max_rows,
-            } => {
-                let plan = plan_pages(request, page_size, max_rows)?;
-                self.estimate_pages(request, &plan)
-            }
-        }
+        self.estimate_job_with(request, job, None)
     }
 
     /// Hold a job's maximum estimate against the budget until the job ends, or
     /// refuse the job when it exceeds what is left. The job's requests reserve
     /// from the hold, so other calls and jobs on this client and its clones
-    /// cannot take what the job was admitted with.
+    /// cannot take what the job was admitted with. `learned` is the figure
+    /// the estimate was made with: the job's calls are estimated with it too.
     pub(super) async fn hold_job(
         &self,
         what: &str,
         estimate: Estimate,
+        learned: Option<Learned>,
     ) -> Result<Arc<JobHold>, Error> {
         self.ledger().admit(what, estimate)?;
         let window = self.hold_window(what, estimate).await?;
@@ -70,6 +57,6 @@ impl Client {
             _ => what.to_owned(),
         };
         let hold = self.ledger().hold_job(&what, estimate.max)?;
-        Ok(Arc::new(hold.with_window(window)))
+        Ok(Arc::new(hold.with_window(window).with_learned(learned)))
     }
 }

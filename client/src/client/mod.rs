@@ -6,6 +6,7 @@
 //! - `batch` (with `merge`): a request of any size as a batched job;
 //! - `pages`: the rows of a paged operation as a stream;
 //! - `job`: a bulk job's cost and its hold on the budget;
+//! - `learned`: estimates refined by the charge per row the ledger learned;
 //! - `memory` (with `items`): the call's use of the store: cache, ledger,
 //!   budget windows and shared rate limits.
 //!
@@ -18,6 +19,7 @@ mod batch;
 mod call;
 mod items;
 mod job;
+mod learned;
 mod memory;
 mod merge;
 mod pages;

@@ -19,7 +19,7 @@ use super::Client;
 use crate::error::{Error, InvalidInput};
 use crate::request::Request;
 use crate::table::{Operation, Param, Role};
-use crate::units::{Estimate, JobHold};
+use crate::units::{Estimate, JobHold, Learned};
 
 /// The two parameters that page an operation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -185,19 +185,23 @@ impl Client {
             .boxed()
     }
 
+    /// A paged job's estimate, its pages estimated with `learned`
+    /// ([`Client::estimate_with`]).
     pub(super) fn estimate_pages(
         &self,
         request: &Request,
         plan: &PagePlan,
+        learned: Option<Learned>,
     ) -> Result<Estimate, Error> {
+        let estimate = |page: &Request| self.estimate_with(page, learned);
         // A full page is validated whatever the cap: the page size must be a
         // limit the operation accepts.
-        let full_page = self.estimate(&plan.page(request, plan.start, plan.page_size))?;
+        let full_page = estimate(&plan.page(request, plan.start, plan.page_size))?;
         let first = plan.next_limit(0);
         if first == 0 {
             return Ok(Estimate::ZERO);
         }
-        let first_page = self.estimate(&plan.page(request, plan.start, first))?;
+        let first_page = estimate(&plan.page(request, plan.start, first))?;
         if plan.single {
             return Ok(first_page);
         }
@@ -212,10 +216,10 @@ impl Client {
         let mut sum = Estimate {
             min: full_page.min.saturating_mul(full),
             max: full_page.max.saturating_mul(full),
-            unknown: full_page.unknown,
+            ..full_page
         };
         if rest > 0 {
-            sum = sum.plus(self.estimate(&plan.page(request, plan.start, rest))?);
+            sum = sum.plus(estimate(&plan.page(request, plan.start, rest))?);
         }
         Ok(sum)
     }
@@ -303,9 +307,11 @@ impl<T> Pager<T> {
     /// Plan the job, validate it and hold its cost against the budget.
     async fn start(&self) -> Result<(PagePlan, Arc<JobHold>), Error> {
         let plan = plan_pages(&self.request, self.page_size, self.max_rows)?;
-        let estimate = self.client.estimate_pages(&self.request, &plan)?;
-        let what = self.request.operation().label();
-        let job = self.client.hold_job(&what, estimate).await?;
+        let op = self.request.operation();
+        let learned = self.client.learned_for_budget(op).await;
+        let estimate = self.client.estimate_pages(&self.request, &plan, learned)?;
+        let what = op.label();
+        let job = self.client.hold_job(&what, estimate, learned).await?;
         Ok((plan, job))
     }
 }

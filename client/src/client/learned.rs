@@ -1,0 +1,152 @@
+//! Estimates refined by what the store's ledger learned: an operation whose
+//! cost the spec does not know, or prints as two figures, is estimated from
+//! the charge per row the service reported for it before
+//! ([`crate::units::estimate_learned`] decides what the figure may change).
+//!
+//! The ledger is async and estimation is not, so the refinement is its own
+//! step: [`Client::estimate_observed`] for tools, and, before the budget
+//! checks, in the call and job paths. Only when it can matter is the ledger
+//! read: in those paths, for an unknown cost under a budget (two figures keep
+//! the spec's range as the bound, so the checks would not change).
+
+use super::Client;
+use super::job::Job;
+use super::pages::plan_pages;
+use crate::error::{Error, ErrorKind};
+use crate::request::Request;
+use crate::store::now_ms;
+use crate::table::{Charged, Operation};
+use crate::units::{Estimate, LEARNED_OVER_DAYS, Learned, estimate_learned, learns};
+
+const DAY_MS: i64 = 86_400_000;
+
+impl Client {
+    /// The cost range of a request, like [`estimate`](Self::estimate), with
+    /// what the store's ledger learned of the operation's charge per row over
+    /// the last [`LEARNED_OVER_DAYS`] days, for this key:
+    ///
+    /// - an operation whose cost the spec does not know, once the ledger has
+    ///   seen it return rows, is estimated `0..=charge per row x most rows`,
+    ///   marked [`Basis::Observed`](crate::units::Basis::Observed) and no
+    ///   longer `unknown` (a budget can admit it, and does, in the call);
+    /// - an operation printed with two figures keeps the spec's range, which
+    ///   bounds every reading of them, and reports the learned figure in
+    ///   [`Estimate::learned`];
+    /// - any other operation's estimate is the spec's, and the store is not
+    ///   read.
+    ///
+    /// Validates first, so an invalid request gives its error here; a store
+    /// that cannot be read gives [`ErrorKind::Store`].
+    pub async fn estimate_observed(&self, request: &Request) -> Result<Estimate, Error> {
+        let learned = self.learned(request.operation()).await?;
+        self.estimate_with(request, learned)
+    }
+
+    /// The whole cost range of a bulk job, like
+    /// [`estimate_job`](Self::estimate_job), with what the ledger learned of
+    /// the operation's charge, as [`estimate_observed`](Self::estimate_observed)
+    /// uses it. The ledger is read once for the whole job.
+    pub async fn estimate_job_observed(
+        &self,
+        request: &Request,
+        job: Job,
+    ) -> Result<Estimate, Error> {
+        let learned = self.learned(request.operation()).await?;
+        self.estimate_job_with(request, job, learned)
+    }
+
+    /// A job's estimate given a learned figure.
+    pub(super) fn estimate_job_with(
+        &self,
+        request: &Request,
+        job: Job,
+        learned: Option<Learned>,
+    ) -> Result<Estimate, Error> {
+        match job {
+            Job::Batched => request
+                .batches()
+                .iter()
+                .try_fold(Estimate::ZERO, |sum, batch| {
+                    Ok(sum.plus(self.estimate_with(batch, learned)?))
+                }),
+            Job::Pages {
+                page_size,
+                max_rows,
+            } => {
+                let plan = plan_pages(request, page_size, max_rows)?;
+                self.estimate_pages(request, &plan, learned)
+            }
+        }
+    }
+
+    /// A request's estimate given a learned figure (validated first).
+    pub(super) fn estimate_with(
+        &self,
+        request: &Request,
+        learned: Option<Learned>,
+    ) -> Result<Estimate, Error> {
+        let prepared = self.prepare(request)?;
+        Ok(match learned {
+            None => prepared.estimate,
+            Some(_) => estimate_learned(
+                prepared.op,
+                &prepared.query,
+                self.inner.service.list_separator,
+                learned,
+            ),
+        })
+    }
+
+    /// What the ledger learned of `op`'s charge per row over the last
+    /// [`LEARNED_OVER_DAYS`] days, when it can tell anything the spec does not
+    /// ([`learns`]); `None` when it cannot, or has seen no row yet.
+    pub(super) async fn learned(&self, op: &Operation) -> Result<Option<Learned>, Error> {
+        if !learns(op) {
+            return Ok(None);
+        }
+        let memory = &self.inner.memory;
+        let since = now_ms().saturating_sub(LEARNED_OVER_DAYS * DAY_MS);
+        let usage = memory
+            .store
+            .backend()
+            .usage(&memory.scope, since)
+            .await
+            .map_err(|e| {
+                let error = Error::new(
+                    op.label(),
+                    ErrorKind::Store {
+                        store: e.store,
+                        message: e.message,
+                    },
+                );
+                self.inner.key.hide(error)
+            })?;
+        Ok(usage
+            .iter()
+            .find(|u| u.group == op.group && u.action == op.action)
+            .and_then(|u| Learned::from_totals(u.units_used, u.rows)))
+    }
+
+    /// What the budget checks of a call or job of `op` estimate with: the
+    /// learned figure when a budget guards the client and the spec does not
+    /// know the cost (the only case where it changes what the checks see);
+    /// else `None`, and the ledger is not read.
+    ///
+    /// A ledger that cannot be read is logged and teaches nothing: the
+    /// estimate stays the spec's (unknown), which a budget refuses, so that
+    /// nothing is sent on a figure nobody could read (and a client that goes
+    /// on without its store is refused as it would be without one).
+    pub(super) async fn learned_for_budget(&self, op: &Operation) -> Option<Learned> {
+        let budgeted = self.inner.ledger.budget().is_some() || self.inner.memory.window.is_some();
+        if !budgeted || op.cost.charged != Charged::Unknown {
+            return None;
+        }
+        match self.learned(op).await {
+            Ok(learned) => learned,
+            Err(error) => {
+                tracing::warn!(%error, "cannot read what the ledger learned; the estimate is the spec's");
+                None
+            }
+        }
+    }
+}
