@@ -149,6 +149,8 @@ pub(crate) struct Spent {
     failures: u32,
     /// Time waited after 429 answers.
     rate_limited: Duration,
+    /// 429 answers so far.
+    limited: u32,
 }
 
 impl Spent {
@@ -158,6 +160,7 @@ impl Spent {
             window,
             failures: 0,
             rate_limited: Duration::ZERO,
+            limited: 0,
         }
     }
 }
@@ -194,12 +197,17 @@ impl RetryPolicy {
                 if self.max_attempts <= 1 {
                     return Decision::Stop;
                 }
-                // Never sooner than a backoff: a `Retry-After: 0` repeated
-                // must still add up to the bound.
+                // A `Retry-After` shorter than the initial backoff (`0`,
+                // over and over) is waited a growing backoff instead, so that
+                // it neither hammers the service nor keeps the call from its
+                // bound.
+                spent.limited += 1;
+                let floor = self.backoff(spent.limited);
                 let wait = match asked {
                     Some(wait) if wait > self.max_retry_after => return Decision::Stop,
-                    Some(wait) => wait.max(self.initial_backoff),
-                    None => spent.window.max(self.initial_backoff),
+                    Some(wait) if wait >= self.initial_backoff => wait,
+                    Some(_) => floor,
+                    None => spent.window.max(floor),
                 };
                 let bound = spent.window.saturating_mul(self.max_rate_limited_windows);
                 let waited = spent.rate_limited.saturating_add(wait);
@@ -472,18 +480,27 @@ mod tests {
             Decision::Stop
         );
 
-        // `Retry-After: 0` over and over is waited for a backoff each time,
-        // and so reaches the bound too.
+        // `Retry-After: 0` over and over is waited for a growing backoff
+        // each time, and so reaches the bound too, in a few retries.
         let mut zero = HeaderMap::new();
         zero.insert(RETRY_AFTER, "0".parse().unwrap());
         let mut spent = Spent::new(window);
-        let mut retries = 0;
+        let mut waits = Vec::new();
         while let Decision::RetryAfter(wait) = policy.decide(&mut spent, &answered(429, &zero)) {
-            assert_eq!(wait, policy.initial_backoff);
-            retries += 1;
-            assert!(retries <= 40, "unbounded");
+            assert!(wait >= policy.initial_backoff / 2, "{wait:?}");
+            waits.push(wait);
+            assert!(waits.len() <= 40, "unbounded");
         }
-        assert_eq!(retries, 40, "20 s of waiting in 500 ms steps");
+        let waited: Duration = waits.iter().sum();
+        assert!(waited <= window * 2, "within the bound: {waited:?}");
+        assert!(
+            waited > window * 2 - policy.max_backoff,
+            "up to the bound: {waited:?}"
+        );
+        assert!(
+            waits.len() < 10,
+            "a growing backoff, not 500 ms steps: {waits:?}"
+        );
 
         // Without any wait to add up, it stops at once rather than spin.
         let instant = RetryPolicy {

@@ -462,6 +462,14 @@ impl JobHold {
         self.learned
     }
 
+    /// Give back the job's hold on the budget window, if it has one (the job
+    /// has ended).
+    pub(crate) async fn release_window(&self) {
+        if let Some(window) = &self.window {
+            window.release().await;
+        }
+    }
+
     /// The id of the job's hold on the budget window, if it has one.
     pub(crate) fn window_id(&self) -> Option<&str> {
         self.window.as_ref().map(|w| w.id.as_str())

@@ -234,6 +234,8 @@ impl Client {
                 Err(error) => failures.push((index, error)),
             }
         }
+        // Every request has ended and is recorded: the job's hold goes.
+        job.release_window().await;
         let mut answers = Answers::new(total + cached.len());
         for envelope in cached {
             answers.add(envelope);

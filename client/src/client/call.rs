@@ -221,6 +221,10 @@ impl Client {
                         freshness,
                     )
                     .await;
+                    // Recorded (the ledger counts it now): the hold goes.
+                    if let Some(own_hold) = &own_hold {
+                        own_hold.release().await;
+                    }
                     if envelope.no_data {
                         envelope.units_remaining = self.units().remaining.unwrap_or(0);
                     }
@@ -229,6 +233,9 @@ impl Client {
                     Ok(envelope)
                 }
                 Err(error) => {
+                    if let Some(own_hold) = &own_hold {
+                        own_hold.release().await;
+                    }
                     let error = self.inner.key.hide(error);
                     tracing::debug!(%error, "call failed");
                     Err(error)

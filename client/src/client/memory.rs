@@ -6,6 +6,7 @@
 //! ([`ErrorKind::Store`]); after it was answered they are logged and the
 //! answer is returned all the same, since it was paid for.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use super::Client;
@@ -69,16 +70,34 @@ pub(crate) struct Memory {
     pub in_flight: Duration,
 }
 
-/// A hold on the budget window, released when dropped (or by its lease, if
-/// the process dies first).
+/// A hold on the budget window: released by its holder when the call or job
+/// ends ([`release`](Self::release)); else when dropped, in the background;
+/// else, if the process dies first, by its lease.
 pub(crate) struct WindowHold {
     store: Store,
     scope: Scope,
     pub(crate) id: String,
+    released: AtomicBool,
+}
+
+impl WindowHold {
+    /// Give the hold back, waiting for the store (a process about to exit
+    /// would otherwise leave it held until its lease ends).
+    pub(crate) async fn release(&self) {
+        if self.released.swap(true, Ordering::SeqCst) {
+            return;
+        }
+        if let Err(error) = self.store.backend().release(&self.scope, &self.id).await {
+            tracing::warn!(store = %error.store, error = %error.message, "cannot release a budget hold; its lease will");
+        }
+    }
 }
 
 impl Drop for WindowHold {
     fn drop(&mut self) {
+        if self.released.load(Ordering::SeqCst) {
+            return;
+        }
         let (store, scope, id) = (self.store.clone(), self.scope.clone(), self.id.clone());
         // Outside a runtime (a client dropped after its runtime), the lease
         // frees the hold instead.
@@ -285,6 +304,7 @@ impl Client {
                 store: memory.store.clone(),
                 scope: memory.scope.clone(),
                 id,
+                released: AtomicBool::new(false),
             })),
             Admission::Refused { spent, held } => Err(Error::new(
                 what,
@@ -360,7 +380,10 @@ impl Client {
             Taken::Shared(id) => id,
         };
         let memory = &self.inner.memory;
-        let window = self.inner.rate_limits.window();
+        // A millisecond more: stores date slots in whole milliseconds, and a
+        // slot that freed a fraction early would let a request arrive inside
+        // the service's window.
+        let window = self.inner.rate_limits.window() + Duration::from_millis(1);
         if let Err(error) = memory
             .store
             .backend()

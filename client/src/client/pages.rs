@@ -275,6 +275,7 @@ impl<T> Pager<T> {
         };
         let limit = plan.next_limit(fetched);
         if limit == 0 {
+            self.end_job().await;
             return None;
         }
         let page = plan.page(&self.request, offset, limit);
@@ -282,7 +283,7 @@ impl<T> Pager<T> {
         let mut rows = match (self.fetch)(self.client.clone(), page, job).await {
             Ok(rows) => rows,
             Err(error) => {
-                self.job = None;
+                self.end_job().await;
                 return Some((vec![Err(error)], self));
             }
         };
@@ -299,9 +300,17 @@ impl<T> Pager<T> {
             };
         } else {
             // The job is done: what it held and did not spend is free again.
-            self.job = None;
+            self.end_job().await;
         }
         Some((rows.into_iter().map(Ok).collect(), self))
+    }
+
+    /// The job has ended: its holds go (the budget window's in the store
+    /// awaited, so that a process about to exit leaves nothing held).
+    async fn end_job(&mut self) {
+        if let Some(job) = self.job.take() {
+            job.release_window().await;
+        }
     }
 
     /// Plan the job, validate it and hold its cost against the budget.
