@@ -12,6 +12,7 @@
 //! limit, and exits 2 with nothing sent.
 
 use std::ffi::OsString;
+use std::time::Duration;
 
 use clap::{Arg, ArgAction, ArgMatches, value_parser};
 use seozoom::operations::{GROUPS, OPERATIONS, SERVICE};
@@ -25,6 +26,8 @@ use crate::output::Format;
 pub const API_KEY_ENV: &str = seozoom::config::API_KEY_ENV;
 /// Environment variable holding the base URL when `--base-url` is not given.
 pub const BASE_URL_ENV: &str = "SEOZOOM_BASE_URL";
+/// Environment variable holding the rate window when `--rate-window` is not given.
+pub const RATE_WINDOW_ENV: &str = "SEOZOOM_RATE_WINDOW";
 
 /// Ids of the options that come before the group. A parameter's id is its wire
 /// name; these have a prefix no wire name has, so that the two never mix.
@@ -39,6 +42,8 @@ pub(crate) mod opt {
     pub const MAX_ROWS: &str = "option:max-rows";
     pub const PORT: &str = "option:port";
     pub const COLUMNS: &str = "option:columns";
+    pub const RATE_WINDOW: &str = "option:rate-window";
+    pub const STRICT: &str = "option:strict";
 }
 
 /// Help heading of the options that come before the group.
@@ -64,6 +69,8 @@ pub enum Command {
     Sandbox {
         /// The port to listen on.
         port: Option<u16>,
+        /// `--strict`: enforce the requests-per-minute figures over this window.
+        strict: Option<Duration>,
     },
     /// Serve the Model Context Protocol (`seozoom mcp`).
     Mcp(crate::mcp::Options),
@@ -120,6 +127,26 @@ pub struct Invocation {
     pub dry_run: bool,
     /// Page through a paged operation's rows up to this many (`--max-rows`).
     pub max_rows: Option<usize>,
+    /// The period the requests-per-minute figures apply to (`--rate-window`).
+    pub rate_window: Option<Duration>,
+}
+
+/// A number of seconds greater than 0, decimals allowed (`--rate-window 0.5`).
+fn seconds(text: &str) -> Result<Duration, String> {
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|s| s.is_finite() && *s > 0.0)
+        .and_then(|s| Duration::try_from_secs_f64(s).ok())
+        .ok_or_else(|| format!("`{text}` is not a number of seconds greater than 0"))
+}
+
+/// `--rate-window` (or its environment variable), wherever it was written.
+pub(crate) fn rate_window(matches: &[&ArgMatches]) -> Option<Duration> {
+    matches
+        .iter()
+        .find_map(|m| m.try_get_one::<Duration>(opt::RATE_WINDOW).ok().flatten())
+        .copied()
 }
 
 /// The long flag of a parameter: its wire name with `_` written as `-`.
@@ -446,6 +473,13 @@ pub fn command() -> clap::Command {
                 .action(ArgAction::SetTrue)
                 .help("Print the requests (key redacted) and the cost estimate, and send nothing (no key needed)"),
         )
+        .arg(
+            option(opt::RATE_WINDOW, "rate-window")
+                .value_name("SECS")
+                .env(RATE_WINDOW_ENV)
+                .value_parser(seconds)
+                .help("Seconds the requests-per-minute figures apply to (default 60), here and in `sandbox --strict`"),
+        )
         .subcommands(GROUPS.iter().map(group_command))
         .subcommand(
             clap::Command::new(SANDBOX_COMMAND)
@@ -456,6 +490,12 @@ pub fn command() -> clap::Command {
                         .value_name("N")
                         .value_parser(value_parser!(u16))
                         .help("Port on 127.0.0.1 (default: any free port)"),
+                )
+                .arg(
+                    Arg::new(opt::STRICT)
+                        .long("strict")
+                        .action(ArgAction::SetTrue)
+                        .help("Enforce the requests-per-minute figures per operation and key over a rolling --rate-window (default 60 s), answering 429 with Retry-After as the service would"),
                 ),
         )
         .subcommand(crate::store::usage_subcommand())
@@ -478,8 +518,13 @@ where
         ));
     };
     if group == SANDBOX_COMMAND {
+        let strict = group_matches.get_flag(opt::STRICT).then(|| {
+            rate_window(&[group_matches, &matches])
+                .unwrap_or(seozoom::sandbox::Sandbox::RATE_WINDOW)
+        });
         return Ok(Command::Sandbox {
             port: group_matches.get_one::<u16>(opt::PORT).copied(),
+            strict,
         });
     }
     if let Some(print) = crate::completions::read(group, group_matches) {
@@ -649,6 +694,7 @@ fn invocation(
         store: crate::store::read(&[action, root]),
         dry_run: flag(opt::DRY_RUN),
         max_rows,
+        rate_window: rate_window(&[action, root]),
     })
 }
 

@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! seozoom [OPTIONS] <GROUP> <ACTION> [PARAMS]
-//! seozoom sandbox [--port N]
+//! seozoom sandbox [--port N] [--strict [--rate-window SECS]]
 //! seozoom [OPTIONS] mcp [--http ADDR] [--max-result-rows N]
 //! seozoom completions bash|zsh|fish|powershell
 //! seozoom man
@@ -90,7 +90,7 @@ fn main() -> ExitCode {
     };
     let code = match command {
         Command::Call(invocation) => runtime.block_on(call(invocation)),
-        Command::Sandbox { port } => runtime.block_on(serve_sandbox(port)),
+        Command::Sandbox { port, strict } => runtime.block_on(sandbox::serve(port, strict)),
         Command::Mcp(options) => runtime.block_on(mcp::serve(options)),
         Command::Usage(usage) => runtime.block_on(store::report_usage(usage)),
         Command::Print(print) => return print_page(print),
@@ -142,7 +142,10 @@ async fn call(invocation: Invocation) -> u8 {
 
     // The library's defaults: bounded retries with backoff for 429/5xx and
     // transport failures, and the spec's per-operation rate limits.
-    let builder = Client::builder().api_key(api_key).base_url(base_url);
+    let mut builder = Client::builder().api_key(api_key).base_url(base_url);
+    if let Some(window) = invocation.rate_window {
+        builder = builder.rate_window(window);
+    }
     let client = match invocation
         .store
         .apply(builder, invocation.budget)
@@ -502,9 +505,4 @@ fn report(error: &Error) -> u8 {
     } else {
         EXIT_FAILED
     }
-}
-
-/// `seozoom sandbox`: serve the sandbox until interrupted.
-async fn serve_sandbox(port: Option<u16>) -> u8 {
-    sandbox::serve(port).await
 }

@@ -1,5 +1,7 @@
 //! The built-in sandbox ([`seozoom::sandbox::Sandbox`]): started for one call with
-//! `--sandbox`, or served on its own with `seozoom sandbox [--port N]`.
+//! `--sandbox`, or served on its own with `seozoom sandbox [--port N] [--strict]`.
+
+use std::time::Duration;
 
 use seozoom::sandbox::Sandbox;
 
@@ -8,6 +10,9 @@ use crate::{EXIT_FAILED, EXIT_OK};
 /// The key the sandbox accepts; it is not a secret.
 pub const API_KEY: &str = Sandbox::API_KEY;
 
+/// How often a strict sandbox looks for new 429 answers to report.
+const REPORT_EVERY: Duration = Duration::from_millis(200);
+
 /// Start a sandbox on an ephemeral loopback port, for one call. It stops when
 /// dropped.
 pub async fn start() -> std::io::Result<Sandbox> {
@@ -15,9 +20,15 @@ pub async fn start() -> std::io::Result<Sandbox> {
 }
 
 /// Serve a sandbox until the process is ended: its base URL on stdout (one line,
-/// for scripts), how to use it on stderr. The exit code.
-pub async fn serve(port: Option<u16>) -> u8 {
-    let sandbox = match Sandbox::start_on(port.unwrap_or(0)).await {
+/// for scripts), how to use it on stderr. With `strict`, the requests-per-minute
+/// figures are enforced over that window, and each request answered 429 is
+/// reported on stderr. The exit code.
+pub async fn serve(port: Option<u16>, strict: Option<Duration>) -> u8 {
+    let mut builder = Sandbox::builder().port(port.unwrap_or(0));
+    if let Some(window) = strict {
+        builder = builder.rate_window(window);
+    }
+    let sandbox = match builder.start().await {
         Ok(sandbox) => sandbox,
         Err(error) => {
             let port = port.map_or_else(|| "an ephemeral port".to_owned(), |p| format!("port {p}"));
@@ -33,9 +44,36 @@ pub async fn serve(port: Option<u16>) -> u8 {
         Sandbox::STARTING_UNITS,
         API_KEY,
     );
+    let Some(window) = strict else {
+        eprintln!(
+            "try: seozoom --base-url {base_url} --api-key {API_KEY} domains metrics --domain example.it"
+        );
+        sandbox.serve_forever().await;
+        return EXIT_OK;
+    };
+    let secs = window.as_secs_f64();
     eprintln!(
-        "try: seozoom --base-url {base_url} --api-key {API_KEY} domains metrics --domain example.it"
+        "sandbox: strict: each operation's requests-per-minute figure holds per key in any {secs} s window; a request over it is answered 429"
     );
-    sandbox.serve_forever().await;
+    eprintln!(
+        "try: seozoom --base-url {base_url} --api-key {API_KEY} --rate-window {secs} domains metrics --domain example.it"
+    );
+    let serving = std::pin::pin!(sandbox.serve_forever());
+    let reporting = std::pin::pin!(report_refusals(&sandbox));
+    futures_util::future::select(serving, reporting).await;
     EXIT_OK
+}
+
+/// Say on stderr how many requests were answered 429, whenever that grows,
+/// until the process is ended: a script under test should never see a line.
+async fn report_refusals(sandbox: &Sandbox) {
+    let mut reported = 0;
+    loop {
+        tokio::time::sleep(REPORT_EVERY).await;
+        let refused = sandbox.rate_limited();
+        if refused > reported {
+            eprintln!("sandbox: {refused} request(s) refused with 429 so far (over the figure)");
+            reported = refused;
+        }
+    }
 }

@@ -533,7 +533,9 @@ fn a_batched_job_that_stops_part_way_keeps_the_rows_it_paid_for() {
     let mut keywords: Vec<String> = (0..250).map(|i| format!("mutuo {i:03}")).collect();
     keywords[150] = "boom".into();
 
-    let mut mcp = Mcp::start(&["--base-url", &base_url, "mcp"]);
+    // A short rate window: the 429 that never ends is waited out for three
+    // windows (the retry policy's bound), not three minutes.
+    let mut mcp = Mcp::start(&["--base-url", &base_url, "--rate-window", "0.5", "mcp"]);
     let text = mcp.error("keywords_metrics", json!({"keyword": keywords}));
     assert!(text.contains("HTTP 429"), "{text}");
     assert!(text.contains("`keyword` values"), "{text}");

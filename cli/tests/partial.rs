@@ -17,10 +17,19 @@ fn sandbox(faults: FaultPlan) -> Sandbox {
         .unwrap()
 }
 
-/// Run the binary against `sandbox` with the test key.
+/// Run the binary against `sandbox` with the test key, and a rate window of
+/// half a second: a 429 that never ends is waited out for three windows (the
+/// retry policy's bound) before the job stops, not three minutes.
 fn call(sandbox: &Sandbox, args: &[&str]) -> Run {
     let base = sandbox.base_url();
-    let mut all = vec!["--api-key", KEY, "--base-url", &base];
+    let mut all = vec![
+        "--api-key",
+        KEY,
+        "--base-url",
+        &base,
+        "--rate-window",
+        "0.5",
+    ];
     all.extend_from_slice(args);
     run(all)
 }

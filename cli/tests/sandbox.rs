@@ -3,8 +3,11 @@
 
 mod support;
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use seozoom::operations::OPERATIONS;
 use seozoom::table::Shape;
@@ -254,4 +257,135 @@ fn the_standalone_sandbox_reports_a_port_in_use() {
         "{}",
         run.stderr
     );
+}
+
+/// `seozoom sandbox --strict --rate-window SECS`: its base URL, and what it has
+/// written on stderr so far (read by a thread as it comes).
+fn strict_sandbox(secs: &str) -> (Standalone, String, Arc<Mutex<String>>) {
+    let child = Command::new(env!("CARGO_BIN_EXE_seozoom"))
+        .args(["sandbox", "--port", "0", "--strict", "--rate-window", secs])
+        .env_remove("SEOZOOM_RATE_WINDOW")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut standalone = Standalone(child);
+    let mut line = String::new();
+    BufReader::new(standalone.0.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let stderr = Arc::new(Mutex::new(String::new()));
+    let mut pipe = standalone.0.stderr.take().unwrap();
+    let gathered = Arc::clone(&stderr);
+    std::thread::spawn(move || {
+        let mut chunk = [0u8; 512];
+        while let Ok(n @ 1..) = pipe.read(&mut chunk) {
+            gathered
+                .lock()
+                .unwrap()
+                .push_str(&String::from_utf8_lossy(&chunk[..n]));
+        }
+    });
+    (standalone, line.trim().to_owned(), stderr)
+}
+
+/// The HTTP status of one raw `keywords metrics` GET (no client, no limiter).
+fn raw_status(base_url: &str) -> u16 {
+    let addr = base_url.trim_start_matches("http://");
+    let mut stream = TcpStream::connect(addr).unwrap();
+    write!(
+        stream,
+        "GET /api/v2/keywords/?api_key=sandbox&action=metrics&keyword=mutuo&db=it HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    answer
+        .split_whitespace()
+        .nth(1)
+        .and_then(|status| status.parse().ok())
+        .unwrap_or_else(|| panic!("not an HTTP answer: {answer}"))
+}
+
+/// Wait up to 5 s for `text` on the gathered stderr.
+#[track_caller]
+fn wait_for(stderr: &Mutex<String>, text: &str) {
+    let until = Instant::now() + Duration::from_secs(5);
+    while !stderr.lock().unwrap().contains(text) {
+        assert!(
+            Instant::now() < until,
+            "no {text:?} in: {}",
+            stderr.lock().unwrap()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn a_strict_sandbox_refuses_past_the_figure_and_a_job_with_the_same_window_never_trips_it() {
+    let (_sandbox, base_url, stderr) = strict_sandbox("2");
+    wait_for(&stderr, "strict");
+
+    // 2,100 keywords: 21 requests of 100, one more than `keywords metrics`
+    // takes in a window. With the sandbox's window (here from the environment)
+    // the command line holds the figure and is never refused.
+    let figure = op("keywords", "metrics").cost.requests_per_minute.value;
+    let per_request = op("keywords", "metrics").cost.per_request.value;
+    let keywords: Vec<String> = (0..(figure + 1) * per_request)
+        .map(|i| format!("scarpe {i}"))
+        .collect();
+    let file = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("strict-keywords.txt");
+    std::fs::write(&file, keywords.join("\n")).unwrap();
+    let job = support::run_with_env(
+        [
+            "--base-url",
+            &base_url,
+            "--api-key",
+            "sandbox",
+            "--format",
+            "json",
+            "keywords",
+            "metrics",
+            "--keyword-file",
+            file.to_str().unwrap(),
+        ],
+        &[("SEOZOOM_RATE_WINDOW", "2")],
+    );
+    job.expect_code(0);
+    assert_eq!(
+        job.json()["response"].as_array().unwrap().len(),
+        keywords.len()
+    );
+    // The sandbox reports a 429 within 200 ms; give it time to say nothing.
+    std::thread::sleep(Duration::from_millis(600));
+    assert!(
+        !stderr.lock().unwrap().contains("refused with 429"),
+        "{}",
+        stderr.lock().unwrap()
+    );
+
+    // Raw requests past the figure, in a window the job has not used (another
+    // window has begun): the one over the figure is answered 429, and reported.
+    std::thread::sleep(Duration::from_secs(2));
+    let statuses: Vec<u16> = (0..=figure).map(|_| raw_status(&base_url)).collect();
+    assert!(
+        statuses[..figure as usize].iter().all(|s| *s == 200),
+        "{statuses:?}"
+    );
+    assert_eq!(statuses[figure as usize], 429, "{statuses:?}");
+    wait_for(&stderr, "1 request(s) refused with 429");
+}
+
+#[test]
+fn a_bad_rate_window_is_a_usage_error() {
+    for bad in ["0", "-1", "soon", "inf"] {
+        let option = format!("--rate-window={bad}");
+        let run = run([option.as_str(), "--sandbox", "projects", "list"]);
+        run.expect_code(2);
+        assert!(
+            run.stderr.contains("--rate-window"),
+            "{bad}: {}",
+            run.stderr
+        );
+    }
 }

@@ -6,6 +6,9 @@
 
 mod support;
 
+#[path = "../../client/src/store/redis/server.rs"]
+mod redis_server;
+
 use std::path::{Path, PathBuf};
 
 use seozoom::sandbox::{Fault, FaultPlan, Sandbox};
@@ -13,7 +16,11 @@ use serde_json::Value;
 use support::{KEY, Run, run_with_env};
 
 fn sandbox_with(faults: Option<FaultPlan>) -> Sandbox {
-    let mut builder = Sandbox::builder();
+    sandbox_of(Sandbox::builder(), faults)
+}
+
+fn sandbox_of(builder: seozoom::sandbox::SandboxBuilder, faults: Option<FaultPlan>) -> Sandbox {
+    let mut builder = builder;
     if let Some(faults) = faults {
         builder = builder.faults(faults);
     }
@@ -278,4 +285,69 @@ fn an_unusable_store_is_a_clear_error_and_nothing_is_sent() {
         assert!(run.stderr.contains("store"), "{store}: {}", run.stderr);
     }
     assert_eq!(sandbox.requests(), 0);
+}
+
+/// Six processes at once on one store, each a batched job of 7 requests of
+/// `domains authority` (20 a window), against a sandbox that answers 429 over
+/// the figure in any rolling window, as the service would. The window is
+/// lowered to 2 s on both sides (`SEOZOOM_RATE_WINDOW`), so 42 requests need
+/// three windows. (On `memory`, each process holds the figure alone: the
+/// sandbox answers 429s, retried, and sees more than 42 requests.)
+fn six_processes_hold_the_figures_together(store: &str) {
+    let window = "2";
+    let sandbox = sandbox_of(
+        Sandbox::builder().rate_window(std::time::Duration::from_secs(2)),
+        None,
+    );
+    let base_url = sandbox.base_url();
+    let children: Vec<_> = (0..6)
+        .map(|process| {
+            let mut command = support::binary();
+            command
+                .args([
+                    "--api-key",
+                    KEY,
+                    "--base-url",
+                    &base_url,
+                    "--format",
+                    "ndjson",
+                ])
+                .args(["domains", "authority"])
+                .env("SEOZOOM_STORE", store)
+                .env("SEOZOOM_RATE_WINDOW", window)
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped());
+            for i in 0..700 {
+                command.args(["--domain", &format!("p{process}-{i}.it")]);
+            }
+            command.spawn().unwrap()
+        })
+        .collect();
+    for child in children {
+        let output = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "{stderr}");
+        assert_eq!(String::from_utf8_lossy(&output.stdout).lines().count(), 700);
+        assert!(!stderr.contains(KEY));
+    }
+    assert_eq!(
+        sandbox.rate_limited(),
+        0,
+        "no request arrived over the figure in any rolling window"
+    );
+    assert_eq!(sandbox.requests(), 42, "every request sent once");
+}
+
+#[test]
+fn six_processes_on_one_sqlite_file_never_trip_the_strict_sandbox() {
+    let dir = TempDir::new("six");
+    six_processes_hold_the_figures_together(&dir.store());
+}
+
+#[test]
+fn six_processes_on_one_redis_never_trip_the_strict_sandbox() {
+    let Some(redis) = redis_server::RedisServer::start() else {
+        return;
+    };
+    six_processes_hold_the_figures_together(&redis.url());
 }

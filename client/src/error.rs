@@ -385,7 +385,7 @@ impl Error {
             },
             _ => return false,
         };
-        matches!(classify(&outcome), Verdict::Retryable { .. })
+        !matches!(classify(&outcome), Verdict::Final)
     }
 
     /// The error with every text it took from outside (a response, a URL, a

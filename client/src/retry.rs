@@ -8,6 +8,14 @@
 //! A retried call may be charged twice: when the service did its work but the
 //! answer was lost (a timeout, a reset), the retry is a second, billable call.
 //! Retries are bounded ([`RetryPolicy::max_attempts`]) and can be switched off.
+//!
+//! A 429 is not a failure of that kind: it says the service's rate window is
+//! full, and that a later request will be answered. So it is retried once the
+//! window has room, after the `Retry-After` the service gives, or else after a
+//! whole rate window (the client's `rate_window`), and such retries do not use
+//! up the attempts. They are bounded all the same, by the time waited
+//! ([`RetryPolicy::max_rate_limited_windows`]), so that a service that refuses
+//! for good still ends the call.
 
 use std::time::Duration;
 
@@ -15,7 +23,10 @@ use reqwest::header::{HeaderMap, RETRY_AFTER};
 
 /// HTTP statuses worth another attempt: too many requests, and the server
 /// errors that say "not now" rather than "never" (not 501 or 505).
-const RETRYABLE_STATUSES: [u16; 5] = [429, 500, 502, 503, 504];
+const RETRYABLE_STATUSES: [u16; 5] = [TOO_MANY_REQUESTS, 500, 502, 503, 504];
+
+/// The status of an answer refused because the rate window is full.
+const TOO_MANY_REQUESTS: u16 = 429;
 
 /// What one attempt came to, as far as the retry decision needs to know.
 #[derive(Debug, Clone, Copy)]
@@ -46,6 +57,12 @@ pub(crate) enum Verdict {
         /// The wait a `Retry-After` header asks for.
         asked: Option<Duration>,
     },
+    /// The service's rate window is full (429): the same request will be
+    /// answered once it has room.
+    WindowFull {
+        /// The wait a `Retry-After` header asks for.
+        asked: Option<Duration>,
+    },
 }
 
 /// What the call does after an attempt.
@@ -64,6 +81,11 @@ pub(crate) enum Decision {
 pub(crate) fn classify(outcome: &Outcome<'_>) -> Verdict {
     match *outcome {
         Outcome::Failed { .. } => Verdict::Retryable { asked: None },
+        Outcome::Answered { status, headers } if status == TOO_MANY_REQUESTS => {
+            Verdict::WindowFull {
+                asked: retry_after(headers),
+            }
+        }
         Outcome::Answered { status, headers } if RETRYABLE_STATUSES.contains(&status) => {
             Verdict::Retryable {
                 asked: retry_after(headers),
@@ -74,55 +96,119 @@ pub(crate) fn classify(outcome: &Outcome<'_>) -> Verdict {
 }
 
 /// When and how often a failed call is tried again.
+///
+/// Two kinds of answer are retried, each with its own bound:
+/// - a failure that may not happen again (a connection error, a timeout, HTTP
+///   500, 502, 503 or 504): up to [`max_attempts`](Self::max_attempts)
+///   attempts, with exponential backoff;
+/// - HTTP 429, the service's rate window is full: after its `Retry-After`, or
+///   else after a whole rate window, for at most
+///   [`max_rate_limited_windows`](Self::max_rate_limited_windows) rate windows
+///   of waiting in all. These retries do not use up `max_attempts`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RetryPolicy {
-    /// Attempts in all, the first included (1 = no retries).
+    /// Attempts in all against failures, the first included (1 = no retries
+    /// of any kind).
     pub max_attempts: u32,
-    /// Delay before the first retry; doubled for each further one.
+    /// Delay before the first retry; doubled for each further one. Also the
+    /// shortest wait after a 429, whatever its `Retry-After`.
     pub initial_backoff: Duration,
     /// Upper bound of the backoff delay.
     pub max_backoff: Duration,
     /// Longest `Retry-After` the client will wait; a longer one ends the call
     /// with the service's error instead.
     pub max_retry_after: Duration,
+    /// How long a call answered 429 waits for the service's rate window, in
+    /// all, counted in rate windows (the client's
+    /// [`rate_window`](crate::ClientBuilder::rate_window), a minute by
+    /// default). A 429 whose wait would go past it ends the call with the
+    /// service's error.
+    pub max_rate_limited_windows: u32,
 }
 
 impl Default for RetryPolicy {
-    /// 3 attempts, 500 ms doubling up to 8 s, `Retry-After` honoured up to 60 s.
+    /// 3 attempts, 500 ms doubling up to 8 s, `Retry-After` honoured up to
+    /// 60 s; after 429 answers, at most 3 rate windows of waiting.
     fn default() -> Self {
         RetryPolicy {
             max_attempts: 3,
             initial_backoff: Duration::from_millis(500),
             max_backoff: Duration::from_secs(8),
             max_retry_after: Duration::from_secs(60),
+            max_rate_limited_windows: 3,
+        }
+    }
+}
+
+/// What a call's retries have used so far, against the policy's bounds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Spent {
+    /// The rate window a 429 without `Retry-After` waits for.
+    window: Duration,
+    /// Attempts that came to a failure, counted against `max_attempts`.
+    failures: u32,
+    /// Time waited after 429 answers.
+    rate_limited: Duration,
+}
+
+impl Spent {
+    /// Nothing spent yet, for a client whose rate window is `window`.
+    pub(crate) fn new(window: Duration) -> Self {
+        Spent {
+            window,
+            failures: 0,
+            rate_limited: Duration::ZERO,
         }
     }
 }
 
 impl RetryPolicy {
-    /// No retries: every call is tried once.
+    /// No retries: every call is tried once, whatever it is answered.
     pub fn none() -> Self {
         RetryPolicy {
             max_attempts: 1,
+            max_rate_limited_windows: 0,
             ..RetryPolicy::default()
         }
     }
 
-    /// What to do after `attempts` attempts (the first included) came to
-    /// `outcome`: accept it as the call's result, try again after a delay,
-    /// or stop with it because attempts are used up or the service asks for
-    /// a longer wait than the policy allows.
-    pub(crate) fn decide(&self, attempts: u32, outcome: &Outcome<'_>) -> Decision {
-        let Verdict::Retryable { asked } = classify(outcome) else {
-            return Decision::Accept;
-        };
-        if attempts >= self.max_attempts {
-            return Decision::Stop;
-        }
-        match asked {
-            Some(wait) if wait > self.max_retry_after => Decision::Stop,
-            Some(wait) => Decision::RetryAfter(wait),
-            None => Decision::RetryAfter(self.backoff(attempts)),
+    /// What to do after an attempt came to `outcome`, given what the call's
+    /// retries have `spent` (updated here): accept it as the call's result,
+    /// try again after a delay, or stop with it because the bounds are
+    /// reached or the service asks for a longer wait than the policy allows.
+    pub(crate) fn decide(&self, spent: &mut Spent, outcome: &Outcome<'_>) -> Decision {
+        match classify(outcome) {
+            Verdict::Final => Decision::Accept,
+            Verdict::Retryable { asked } => {
+                spent.failures += 1;
+                if spent.failures >= self.max_attempts {
+                    return Decision::Stop;
+                }
+                match asked {
+                    Some(wait) if wait > self.max_retry_after => Decision::Stop,
+                    Some(wait) => Decision::RetryAfter(wait),
+                    None => Decision::RetryAfter(self.backoff(spent.failures)),
+                }
+            }
+            Verdict::WindowFull { asked } => {
+                if self.max_attempts <= 1 {
+                    return Decision::Stop;
+                }
+                // Never sooner than a backoff: a `Retry-After: 0` repeated
+                // must still add up to the bound.
+                let wait = match asked {
+                    Some(wait) if wait > self.max_retry_after => return Decision::Stop,
+                    Some(wait) => wait.max(self.initial_backoff),
+                    None => spent.window.max(self.initial_backoff),
+                };
+                let bound = spent.window.saturating_mul(self.max_rate_limited_windows);
+                let waited = spent.rate_limited.saturating_add(wait);
+                if waited > bound || wait.is_zero() {
+                    return Decision::Stop;
+                }
+                spent.rate_limited = waited;
+                Decision::RetryAfter(wait)
+            }
         }
     }
 
@@ -229,13 +315,17 @@ mod tests {
     #[test]
     fn the_classifier_retries_failures_and_passing_statuses_only() {
         let none = HeaderMap::new();
-        for status in [429, 500, 502, 503, 504] {
+        for status in [500, 502, 503, 504] {
             assert_eq!(
                 classify(&answered(status, &none)),
                 Verdict::Retryable { asked: None },
                 "{status}"
             );
         }
+        assert_eq!(
+            classify(&answered(429, &none)),
+            Verdict::WindowFull { asked: None }
+        );
         for status in [200, 204, 301, 400, 401, 403, 404, 418, 501, 505, 599] {
             assert_eq!(
                 classify(&answered(status, &none)),
@@ -256,26 +346,39 @@ mod tests {
     fn the_classifier_reads_retry_after_only_on_a_retryable_answer() {
         let mut headers = HeaderMap::new();
         headers.insert(RETRY_AFTER, "7".parse().unwrap());
+        let seven = Some(Duration::from_secs(7));
         assert_eq!(
             classify(&answered(503, &headers)),
-            Verdict::Retryable {
-                asked: Some(Duration::from_secs(7))
-            }
+            Verdict::Retryable { asked: seven }
+        );
+        assert_eq!(
+            classify(&answered(429, &headers)),
+            Verdict::WindowFull { asked: seven }
         );
         assert_eq!(classify(&answered(200, &headers)), Verdict::Final);
         assert_eq!(classify(&answered(400, &headers)), Verdict::Final);
     }
 
+    const MINUTE: Duration = Duration::from_secs(60);
+
     #[test]
     fn the_policy_accepts_final_outcomes_at_once() {
         let none = HeaderMap::new();
         let policy = RetryPolicy::default();
-        assert_eq!(policy.decide(1, &answered(200, &none)), Decision::Accept);
-        assert_eq!(policy.decide(1, &answered(404, &none)), Decision::Accept);
+        let mut spent = Spent::new(MINUTE);
         assert_eq!(
-            RetryPolicy::none().decide(1, &answered(200, &none)),
+            policy.decide(&mut spent, &answered(200, &none)),
             Decision::Accept
         );
+        assert_eq!(
+            policy.decide(&mut spent, &answered(404, &none)),
+            Decision::Accept
+        );
+        assert_eq!(
+            RetryPolicy::none().decide(&mut spent, &answered(200, &none)),
+            Decision::Accept
+        );
+        assert_eq!(spent, Spent::new(MINUTE), "nothing spent on final answers");
     }
 
     #[test]
@@ -283,23 +386,123 @@ mod tests {
         let none = HeaderMap::new();
         let policy = RetryPolicy::default();
         let failed = Outcome::Failed { timeout: true };
+        let mut spent = Spent::new(MINUTE);
         assert!(
-            matches!(policy.decide(1, &failed), Decision::RetryAfter(d) if d <= policy.initial_backoff)
+            matches!(policy.decide(&mut spent, &failed), Decision::RetryAfter(d) if d <= policy.initial_backoff)
         );
         assert!(matches!(
-            policy.decide(2, &answered(500, &none)),
+            policy.decide(&mut spent, &answered(500, &none)),
             Decision::RetryAfter(_)
         ));
-        assert_eq!(policy.decide(3, &failed), Decision::Stop);
-        assert_eq!(policy.decide(3, &answered(503, &none)), Decision::Stop);
+        assert_eq!(
+            policy.decide(&mut spent, &answered(503, &none)),
+            Decision::Stop
+        );
+        let mut headers = HeaderMap::new();
+        headers.insert(RETRY_AFTER, "3600".parse().unwrap());
+        assert_eq!(
+            policy.decide(&mut Spent::new(MINUTE), &answered(503, &headers)),
+            Decision::Stop
+        );
+        assert_eq!(
+            policy.decide(&mut Spent::new(MINUTE), &answered(429, &headers)),
+            Decision::Stop
+        );
+        assert_eq!(
+            RetryPolicy::none().decide(&mut Spent::new(MINUTE), &failed),
+            Decision::Stop
+        );
+    }
+
+    #[test]
+    fn a_429_waits_for_its_retry_after_without_using_up_attempts() {
+        let policy = RetryPolicy::default();
         let mut headers = HeaderMap::new();
         headers.insert(RETRY_AFTER, "2".parse().unwrap());
+        let mut spent = Spent::new(MINUTE);
+        // Far more 429s than attempts: each is waited for.
+        for _ in 0..10 {
+            assert_eq!(
+                policy.decide(&mut spent, &answered(429, &headers)),
+                Decision::RetryAfter(Duration::from_secs(2))
+            );
+        }
+        // The failures still have all their attempts.
+        let failed = Outcome::Failed { timeout: false };
+        assert!(matches!(
+            policy.decide(&mut spent, &failed),
+            Decision::RetryAfter(_)
+        ));
+        assert!(matches!(
+            policy.decide(&mut spent, &failed),
+            Decision::RetryAfter(_)
+        ));
+        assert_eq!(policy.decide(&mut spent, &failed), Decision::Stop);
+    }
+
+    #[test]
+    fn a_429_without_retry_after_waits_a_whole_window() {
+        let policy = RetryPolicy::default();
+        let none = HeaderMap::new();
+        let window = Duration::from_secs(5);
+        let mut spent = Spent::new(window);
         assert_eq!(
-            policy.decide(1, &answered(429, &headers)),
-            Decision::RetryAfter(Duration::from_secs(2))
+            policy.decide(&mut spent, &answered(429, &none)),
+            Decision::RetryAfter(window)
         );
-        headers.insert(RETRY_AFTER, "3600".parse().unwrap());
-        assert_eq!(policy.decide(1, &answered(429, &headers)), Decision::Stop);
-        assert_eq!(RetryPolicy::none().decide(1, &failed), Decision::Stop);
+    }
+
+    #[test]
+    fn waits_after_429_are_bounded_in_rate_windows() {
+        let policy = RetryPolicy {
+            max_rate_limited_windows: 2,
+            ..RetryPolicy::default()
+        };
+        let none = HeaderMap::new();
+        let window = Duration::from_secs(10);
+        let mut spent = Spent::new(window);
+        for _ in 0..2 {
+            assert_eq!(
+                policy.decide(&mut spent, &answered(429, &none)),
+                Decision::RetryAfter(window)
+            );
+        }
+        assert_eq!(
+            policy.decide(&mut spent, &answered(429, &none)),
+            Decision::Stop
+        );
+
+        // `Retry-After: 0` over and over is waited for a backoff each time,
+        // and so reaches the bound too.
+        let mut zero = HeaderMap::new();
+        zero.insert(RETRY_AFTER, "0".parse().unwrap());
+        let mut spent = Spent::new(window);
+        let mut retries = 0;
+        while let Decision::RetryAfter(wait) = policy.decide(&mut spent, &answered(429, &zero)) {
+            assert_eq!(wait, policy.initial_backoff);
+            retries += 1;
+            assert!(retries <= 40, "unbounded");
+        }
+        assert_eq!(retries, 40, "20 s of waiting in 500 ms steps");
+
+        // Without any wait to add up, it stops at once rather than spin.
+        let instant = RetryPolicy {
+            initial_backoff: Duration::ZERO,
+            ..policy
+        };
+        assert_eq!(
+            instant.decide(&mut Spent::new(window), &answered(429, &zero)),
+            Decision::Stop
+        );
+    }
+
+    #[test]
+    fn no_retries_means_none_for_429_either() {
+        let mut headers = HeaderMap::new();
+        headers.insert(RETRY_AFTER, "1".parse().unwrap());
+        assert_eq!(
+            RetryPolicy::none().decide(&mut Spent::new(MINUTE), &answered(429, &headers)),
+            Decision::Stop
+        );
     }
 }

@@ -2,7 +2,8 @@
 //!
 //! One static [`Operation`] per action describes everything per-operation: its
 //! group and path, parameters with their limits and provenance, conditional
-//! rules, response shape and unit costs. The request validator, the runtime and
+//! rules, response shape, unit costs and how long an answer stays fresh
+//! ([`Freshness`]). The request validator, the runtime and
 //! every tool built on the crate read this table; none of them names an action.
 //!
 //! The generated table writes its entries with the short `const` constructors
@@ -11,6 +12,9 @@
 //! struct literal.
 
 mod construct;
+mod freshness;
+
+pub use freshness::{Fresh, Freshness};
 
 /// Where a figure or a rule comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -292,6 +296,8 @@ pub struct Operation {
     pub response: Response,
     /// Its costs and rate figures.
     pub cost: Cost,
+    /// How long an answer stays fresh in a response cache.
+    pub freshness: Freshness,
 }
 
 impl Operation {
@@ -317,6 +323,34 @@ impl Operation {
     /// The parameter with this role, if the operation has one.
     pub fn param_with(&self, role: Role) -> Option<&'static Param> {
         self.params.iter().find(|p| p.role == Some(role))
+    }
+
+    /// How long an answer to the request `query` stays fresh, `today` being
+    /// the current UTC date, `YYYY-MM-DD`. `query` is the request's pairs of
+    /// wire name and value (as [`crate::request::Request::validate`] gives
+    /// them); the value of the parameter with the role [`Role::Day`], if the
+    /// operation has one, is the day the answer is about (see
+    /// [`Freshness::fresh_for`]).
+    ///
+    /// ```
+    /// use seozoom::operations::OPERATIONS;
+    /// use seozoom::table::{Fresh, Role};
+    ///
+    /// let history = OPERATIONS.iter().find(|op| op.param_with(Role::Day).is_some()).unwrap();
+    /// let day = history.param_with(Role::Day).unwrap().wire;
+    /// let past = [(day, "2024-05-01".to_owned())];
+    /// assert_eq!(history.fresh_for(&past, "2026-11-23"), Fresh::ForGood);
+    /// let today = [(day, "2026-11-23".to_owned())];
+    /// assert_eq!(history.fresh_for(&today, "2026-11-23"), Fresh::For(history.freshness.ttl));
+    /// ```
+    pub fn fresh_for<K: AsRef<str>, V: AsRef<str>>(&self, query: &[(K, V)], today: &str) -> Fresh {
+        let day = self.param_with(Role::Day).and_then(|param| {
+            query
+                .iter()
+                .find(|(wire, _)| wire.as_ref() == param.wire)
+                .map(|(_, value)| value.as_ref())
+        });
+        self.freshness.fresh_for(day, today)
     }
 }
 

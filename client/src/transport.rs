@@ -2,12 +2,19 @@
 //! figures. (Whether a failed attempt is tried again is `retry`'s decision.)
 //!
 //! The figures hold in any rolling window, as a service that counts a rolling
-//! minute counts them: the limiter remembers when each request of the last
-//! window left, and a request leaves only while fewer than the figure did. (A
-//! token bucket with a burst of the whole figure lets up to twice the figure,
-//! less one, leave in the first minute.)
+//! minute counts them: the limiter remembers the requests of the last window,
+//! and a request leaves only while fewer than the figure did. (A token bucket
+//! with a burst of the whole figure lets up to twice the figure, less one,
+//! leave in the first minute.)
+//!
+//! A request holds its slot from when it leaves until a window after its
+//! answer came back. The service counts a request when it arrives, somewhere
+//! between the two; dating the slot by the answer keeps any window the service
+//! counts within the figure, however long a request took to get there (a new
+//! connection, a busy machine). Dating it by the departure would let a request
+//! that arrived late share a window with the next window's first ones.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -37,30 +44,66 @@ pub(crate) struct RateLimits {
     windows: HashMap<(&'static str, &'static str), Window>,
 }
 
-/// The send times of one operation's requests within the last window.
+/// The slots of one operation's window.
 struct Window {
     figure: i64,
-    sent: Mutex<VecDeque<Instant>>,
+    slots: Mutex<Slots>,
+}
+
+/// The requests that count in a window: each until a window after its answer
+/// (`Some`), or for as long as it is in flight (`None`).
+#[derive(Default)]
+struct Slots {
+    next_id: u64,
+    held: Vec<(u64, Option<Instant>)>,
 }
 
 impl Window {
-    /// Take a slot at `now`, or say how long until the oldest one frees.
-    fn try_take(&self, now: Instant, window: Duration) -> Result<(), Duration> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Slots> {
         // A poisoned lock only means another thread panicked while holding it;
         // the times in it are still times.
-        let mut sent = self.sent.lock().unwrap_or_else(|e| e.into_inner());
-        while sent
-            .front()
-            .is_some_and(|&t| now.duration_since(t) >= window)
-        {
-            sent.pop_front();
+        self.slots.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Take a slot at `now` (its id), or say how long to wait before asking
+    /// again: until the first held slot frees, or a whole window when every
+    /// one is in flight (an answer may come back meanwhile).
+    fn try_take(&self, now: Instant, window: Duration) -> Result<u64, Duration> {
+        let mut slots = self.lock();
+        slots
+            .held
+            .retain(|(_, until)| until.is_none_or(|t| t > now));
+        if (slots.held.len() as i64) < self.figure {
+            let id = slots.next_id;
+            slots.next_id += 1;
+            slots.held.push((id, None));
+            return Ok(id);
         }
-        if (sent.len() as i64) < self.figure {
-            sent.push_back(now);
-            return Ok(());
+        let first_free = slots.held.iter().filter_map(|(_, until)| *until).min();
+        Err(first_free.map_or(window, |t| t.saturating_duration_since(now)))
+    }
+
+    /// The request of slot `id` got its answer at `at`: it counts a window more.
+    fn release(&self, id: u64, at: Instant, window: Duration) {
+        let mut slots = self.lock();
+        if let Some(slot) = slots.held.iter_mut().find(|(held, _)| *held == id) {
+            slot.1 = Some(at + window);
         }
-        let oldest = *sent.front().expect("a full window holds a time");
-        Err(window.saturating_sub(now.duration_since(oldest)))
+    }
+}
+
+/// A request's place in its operation's window, from when it leaves until it
+/// is dropped (when its answer came back, or it failed or was abandoned): the
+/// slot then counts for one more window.
+pub(crate) struct Slot<'a> {
+    held: Option<(&'a Window, u64, Duration)>,
+}
+
+impl Drop for Slot<'_> {
+    fn drop(&mut self) {
+        if let Some((window, id, length)) = self.held {
+            window.release(id, Instant::now(), length);
+        }
     }
 }
 
@@ -77,8 +120,9 @@ impl RateLimits {
             .filter(|op| op.cost.requests_per_minute.value > 0)
             .map(|op| {
                 let figure = op.cost.requests_per_minute.value;
-                let sent = Mutex::new(VecDeque::with_capacity(figure.clamp(1, 1024) as usize));
-                ((op.group, op.action), Window { figure, sent })
+                let held = Vec::with_capacity(figure.clamp(1, 1024) as usize);
+                let slots = Mutex::new(Slots { next_id: 0, held });
+                ((op.group, op.action), Window { figure, slots })
             })
             .collect();
         RateLimits {
@@ -98,17 +142,24 @@ impl RateLimits {
         self.window
     }
 
-    /// Take a slot for one request of `op`: wait for it, or refuse, per the mode.
-    pub(crate) async fn acquire(&self, op: &Operation) -> Result<(), Error> {
+    /// Take a slot for one request of `op`: wait for it, or refuse, per the
+    /// mode. Hold it until the request's answer has come back.
+    pub(crate) async fn acquire(&self, op: &Operation) -> Result<Slot<'_>, Error> {
+        let free = Slot { held: None };
         if self.mode == RateLimitMode::Off {
-            return Ok(());
+            return Ok(free);
         }
         let Some(window) = self.windows.get(&(op.group, op.action)) else {
-            return Ok(());
+            return Ok(free);
         };
         loop {
-            let Err(wait) = window.try_take(Instant::now(), self.window) else {
-                return Ok(());
+            let wait = match window.try_take(Instant::now(), self.window) {
+                Ok(id) => {
+                    return Ok(Slot {
+                        held: Some((window, id, self.window)),
+                    });
+                }
+                Err(wait) => wait,
             };
             if self.mode == RateLimitMode::Refuse {
                 return Err(Error::new(
@@ -132,8 +183,15 @@ mod tests {
     fn window(figure: i64) -> Window {
         Window {
             figure,
-            sent: Mutex::new(VecDeque::new()),
+            slots: Mutex::new(Slots::default()),
         }
+    }
+
+    /// Take a slot at `at` whose answer comes back at once.
+    fn sent(w: &Window, at: Instant, window: Duration) -> Result<(), Duration> {
+        let id = w.try_take(at, window)?;
+        w.release(id, at, window);
+        Ok(())
     }
 
     #[test]
@@ -142,23 +200,39 @@ mod tests {
         let w = window(3);
         let start = Instant::now();
         for s in [0, 10, 20] {
-            assert_eq!(w.try_take(start + Duration::from_secs(s), minute), Ok(()));
+            assert_eq!(sent(&w, start + Duration::from_secs(s), minute), Ok(()));
         }
         // Full: the next slot frees when the request sent at 0 s is a minute old.
         assert_eq!(
-            w.try_take(start + Duration::from_secs(30), minute),
+            sent(&w, start + Duration::from_secs(30), minute),
             Err(Duration::from_secs(30))
         );
         assert_eq!(
-            w.try_take(start + Duration::from_secs(59), minute),
+            sent(&w, start + Duration::from_secs(59), minute),
             Err(Duration::from_secs(1))
         );
-        assert_eq!(w.try_take(start + Duration::from_secs(60), minute), Ok(()));
+        assert_eq!(sent(&w, start + Duration::from_secs(60), minute), Ok(()));
         // The one sent at 10 s still counts until 70 s.
         assert_eq!(
-            w.try_take(start + Duration::from_secs(65), minute),
+            sent(&w, start + Duration::from_secs(65), minute),
             Err(Duration::from_secs(5))
         );
+    }
+
+    /// A request counts from when it leaves until a window after its answer:
+    /// one that took 5 s to be answered frees its slot at 65 s, not 60 s.
+    #[test]
+    fn a_slot_is_held_in_flight_and_dated_by_the_answer() {
+        let minute = Duration::from_secs(60);
+        let w = window(1);
+        let start = Instant::now();
+        let at = |s: u64| start + Duration::from_secs(s);
+        let id = w.try_take(at(0), minute).unwrap();
+        // In flight: no time is known yet, so a whole window is the wait.
+        assert_eq!(w.try_take(at(3), minute), Err(minute));
+        w.release(id, at(5), minute);
+        assert_eq!(w.try_take(at(60), minute), Err(Duration::from_secs(5)));
+        assert!(w.try_take(at(65), minute).is_ok());
     }
 
     /// Whatever the arrival times, no window-long interval holds more
@@ -171,12 +245,12 @@ mod tests {
         let w = window(figure);
         let start = Instant::now();
         let mut now = start;
-        let mut sent = Vec::new();
+        let mut times = Vec::new();
         let mut rng = fastrand::Rng::with_seed(11);
-        while sent.len() < 60 {
-            match w.try_take(now, minute) {
+        while times.len() < 60 {
+            match sent(&w, now, minute) {
                 Ok(()) => {
-                    sent.push(now);
+                    times.push(now);
                     now += Duration::from_millis(rng.u64(0..4_000));
                 }
                 Err(wait) => {
@@ -185,8 +259,8 @@ mod tests {
                 }
             }
         }
-        for (i, &t) in sent.iter().enumerate() {
-            let within = sent[i..]
+        for (i, &t) in times.iter().enumerate() {
+            let within = times[i..]
                 .iter()
                 .take_while(|&&later| later.duration_since(t) < minute)
                 .count();
@@ -196,7 +270,7 @@ mod tests {
             );
         }
         // And it does not hold back more than it must: the figure is reached.
-        let first_minute = sent
+        let first_minute = times
             .iter()
             .take_while(|&&t| t.duration_since(start) < minute)
             .count();

@@ -33,6 +33,7 @@ fn fast() -> RetryPolicy {
         initial_backoff: Duration::from_millis(10),
         max_backoff: Duration::from_millis(50),
         max_retry_after: Duration::from_secs(5),
+        max_rate_limited_windows: 3,
     }
 }
 
@@ -185,6 +186,78 @@ async fn status_429_with_retry_after_waits_then_succeeds() {
         elapsed >= Duration::from_millis(900),
         "Retry-After: 1 was not honoured: the call took {elapsed:?}"
     );
+}
+
+/// A 429 says the service's window is full, not that something failed: it is
+/// waited for as often as it comes, past the three attempts that failures get.
+#[tokio::test]
+async fn more_429s_than_attempts_are_each_waited_for_then_the_call_succeeds() {
+    let too_many =
+        Reply::json(429, r#"{"message":"Too Many Requests"}"#).header("retry-after", "1");
+    let mut script = vec![too_many; 4];
+    script.push(one_keyword());
+    let server = Server::script(script).await;
+    let client = server.client_with(fast());
+
+    let started = Instant::now();
+    let page = metrics(&client).await.unwrap();
+    let elapsed = started.elapsed();
+
+    assert_eq!(server.requests(), 5, "four 429s, then the answer");
+    assert_eq!(page.response[0].keyword, "mutuo");
+    assert!(
+        elapsed >= Duration::from_millis(3_600),
+        "each Retry-After: 1 is honoured: the call took {elapsed:?}"
+    );
+}
+
+/// A service that refuses for good still ends the call: the waits after 429s
+/// are bounded by `max_rate_limited_windows` rate windows.
+#[tokio::test]
+async fn a_429_that_never_ends_stops_the_call_at_the_bound() {
+    let server = Server::script([
+        Reply::json(429, r#"{"message":"Too Many Requests"}"#).header("retry-after", "1")
+    ])
+    .await;
+    let client = server
+        .builder()
+        .retry(fast())
+        .rate_window(Duration::from_secs(1))
+        .build()
+        .unwrap();
+
+    let err = failed(metrics(&client).await);
+
+    // Three windows of 1 s: three waits of 1 s, then the fourth 429 ends it.
+    assert_eq!(server.requests(), 4);
+    assert_eq!(err.status(), Some(429));
+    assert!(err.is_retryable(), "a later call may be answered");
+}
+
+/// Without `Retry-After`, a 429 waits a whole rate window (the client's).
+#[tokio::test]
+async fn a_429_without_retry_after_waits_the_rate_window() {
+    let server = Server::script([
+        Reply::json(429, r#"{"message":"Too Many Requests"}"#),
+        Reply::json(429, r#"{"message":"Too Many Requests"}"#),
+        one_keyword(),
+    ])
+    .await;
+    let window = Duration::from_millis(700);
+    let client = server
+        .builder()
+        .retry(fast())
+        .rate_window(window)
+        .build()
+        .unwrap();
+
+    let started = Instant::now();
+    metrics(&client).await.unwrap();
+    let elapsed = started.elapsed();
+
+    assert_eq!(server.requests(), 3);
+    // The fast policy backs off 10-50 ms; only the window explains this.
+    assert!(elapsed >= window * 2, "the call took {elapsed:?}");
 }
 
 #[tokio::test]
@@ -765,12 +838,24 @@ async fn retries_can_be_switched_off() {
 
 #[tokio::test]
 async fn each_retryable_status_is_retried_up_to_max_attempts() {
-    for status in [429, 500, 502, 503, 504] {
+    for status in [500, 502, 503, 504] {
         let server = Server::script([Reply::json(status, r#"{"message":"busy"}"#)]).await;
         let err = failed(metrics(&server.client_with(fast())).await);
         assert_eq!(err.status(), Some(status));
         assert_eq!(server.requests(), 3, "status {status}");
     }
+    // A 429 is retried too, bounded by the rate windows it waits rather than
+    // by the attempts (a window of 100 ms, three of them).
+    let server = Server::script([Reply::json(429, r#"{"message":"busy"}"#)]).await;
+    let client = server
+        .builder()
+        .retry(fast())
+        .rate_window(Duration::from_millis(100))
+        .build()
+        .unwrap();
+    let err = failed(metrics(&client).await);
+    assert_eq!(err.status(), Some(429));
+    assert_eq!(server.requests(), 4, "status 429");
 }
 
 #[tokio::test]

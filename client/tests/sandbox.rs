@@ -934,3 +934,149 @@ async fn an_unknown_cost_is_estimated_as_unknown_and_refused_under_a_budget() {
     assert_eq!(client.units().used, answer.units_used);
     assert!(answer.units_used > 0);
 }
+
+// ---------------------------------------------------------------------------
+// Strict mode: the requests-per-minute figures held as the service holds them
+// ---------------------------------------------------------------------------
+
+/// `keywords metrics`, and its requests-per-minute figure from the table.
+fn metrics_figure() -> usize {
+    let op = Operation::find("keywords", "metrics").unwrap();
+    usize::try_from(op.cost.requests_per_minute.value).unwrap()
+}
+
+/// A raw `keywords metrics` request with `key`: status, `Retry-After`, body.
+async fn raw_metrics(sandbox: &Sandbox, key: &str) -> (u16, Option<u64>, String) {
+    let url = format!(
+        "{}/api/v2/keywords/?api_key={key}&action=metrics&keyword=mutuo&db=it",
+        sandbox.base_url()
+    );
+    let response = reqwest::get(url).await.unwrap();
+    let retry_after = response
+        .headers()
+        .get("retry-after")
+        .map(|v| v.to_str().unwrap().parse().unwrap());
+    (
+        response.status().as_u16(),
+        retry_after,
+        response.text().await.unwrap(),
+    )
+}
+
+#[tokio::test]
+async fn a_strict_sandbox_answers_429_past_the_figure_and_not_before() {
+    let window = std::time::Duration::from_secs(2);
+    let sandbox = Sandbox::builder()
+        .rate_window(window)
+        .start()
+        .await
+        .unwrap();
+    let client = client(&sandbox);
+    let figure = metrics_figure();
+
+    for n in 1..=figure {
+        client
+            .keywords()
+            .metrics(["mutuo"])
+            .send()
+            .await
+            .unwrap_or_else(|e| panic!("request {n} of {figure} refused: {e}"));
+    }
+    assert_eq!(sandbox.rate_limited(), 0, "the figure itself is allowed");
+
+    let err = client
+        .keywords()
+        .metrics(["mutuo"])
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(err.status(), Some(429), "{err}");
+    assert_eq!(sandbox.rate_limited(), 1);
+
+    // As the service answers it: a JSON error body and a Retry-After in whole
+    // seconds, no longer than the window.
+    let (status, retry_after, body) = raw_metrics(&sandbox, Sandbox::API_KEY).await;
+    assert_eq!(status, 429);
+    assert_eq!(message(&body), "Too Many Requests");
+    let retry_after = retry_after.expect("a Retry-After header");
+    assert!((1..=2).contains(&retry_after), "{retry_after}");
+
+    // Per key and per operation: another key, another operation still pass.
+    assert_eq!(raw_metrics(&sandbox, "another-key").await.0, 200);
+    client
+        .domains()
+        .metrics(["example.it"])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(sandbox.rate_limited(), 2);
+
+    // Refused requests took no slot: once the window has moved on, it passes.
+    tokio::time::sleep(std::time::Duration::from_secs(retry_after)).await;
+    client.keywords().metrics(["mutuo"]).send().await.unwrap();
+    assert_eq!(sandbox.rate_limited(), 2);
+}
+
+#[tokio::test]
+async fn a_client_that_holds_the_figures_never_trips_a_strict_sandbox() {
+    let window = std::time::Duration::from_secs(1);
+    let sandbox = Sandbox::builder()
+        .rate_window(window)
+        .start()
+        .await
+        .unwrap();
+    // The same window on both sides; no retries: a 429 would be an error here.
+    let client = Client::builder()
+        .api_key(Sandbox::API_KEY)
+        .base_url(sandbox.base_url())
+        .rate_window(window)
+        .retry(RetryPolicy::none())
+        .build()
+        .unwrap();
+    let calls = 3 * metrics_figure();
+
+    let results = futures_util::future::join_all((0..calls).map(|i| {
+        let client = client.clone();
+        async move {
+            let keyword = format!("mutuo {i}");
+            client.keywords().metrics([keyword]).send().await
+        }
+    }))
+    .await;
+
+    let failed: Vec<String> = results
+        .iter()
+        .filter_map(|r| r.as_ref().err().map(ToString::to_string))
+        .collect();
+    assert!(failed.is_empty(), "{failed:?}");
+    assert_eq!(sandbox.requests(), calls as u64);
+    assert_eq!(sandbox.rate_limited(), 0);
+}
+
+#[tokio::test]
+async fn without_its_limiter_a_client_waits_out_the_429s_of_a_strict_sandbox() {
+    let window = std::time::Duration::from_secs(1);
+    let sandbox = Sandbox::builder()
+        .rate_window(window)
+        .start()
+        .await
+        .unwrap();
+    let client = Client::builder()
+        .api_key(Sandbox::API_KEY)
+        .base_url(sandbox.base_url())
+        .rate_limit(RateLimitMode::Off)
+        .rate_window(window)
+        .build()
+        .unwrap();
+    let calls = metrics_figure() + 5;
+
+    for i in 0..calls {
+        client
+            .keywords()
+            .metrics([format!("mutuo {i}")])
+            .send()
+            .await
+            .unwrap_or_else(|e| panic!("call {i}: {e}"));
+    }
+    assert!(sandbox.rate_limited() > 0, "the figure was passed");
+}

@@ -113,20 +113,28 @@ fn twenty_thousand_calls_with_faults_hold_their_bounds() {
         initial_backoff: Duration::from_millis(2).mul_f64(scale),
         max_backoff: Duration::from_millis(10).mul_f64(scale),
         max_retry_after: Duration::from_secs(2).mul_f64(scale.max(1.0)),
+        max_rate_limited_windows: 3,
     };
     let retry_after = if scale >= 4.0 { 1 } else { 0 };
+    // What a 429 without `Retry-After` waits; three of them are the most a
+    // call waits after 429s in all (at least a `Retry-After` each).
+    let window = Duration::from_millis(20)
+        .mul_f64(scale)
+        .max(Duration::from_secs(retry_after));
     let faults = FaultPlan::random(FAULT_RATE)
         .seed(props::SEED)
         .retry_after(retry_after)
         // Half again the timeout: about a third of the slow answers time out.
         .slow(timeout.mul_f64(1.5));
     // Every wait a call can make: its attempts, and between them the longest
-    // of the backoff and the `Retry-After` honoured; plus a margin for the
-    // scheduling of 8 calls and a server on 2 shared cores.
+    // of the backoff and the `Retry-After` honoured; the waits after 429s,
+    // which use no attempt but are bounded in rate windows; plus a margin for
+    // the scheduling of 8 calls and a server on 2 shared cores.
     let attempts = retry.max_attempts;
     let wait = retry.max_backoff.max(Duration::from_secs(retry_after));
+    let rate_limited = window * retry.max_rate_limited_windows;
     let margin = Duration::from_secs(1);
-    let bound = timeout * attempts + wait * (attempts - 1) + margin;
+    let bound = timeout * attempts + wait * (attempts - 1) + rate_limited + margin;
 
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -149,6 +157,7 @@ fn twenty_thousand_calls_with_faults_hold_their_bounds() {
             .timeout(timeout)
             .retry(retry)
             .rate_limit(RateLimitMode::Off)
+            .rate_window(window)
             .build()
             .unwrap();
 

@@ -263,6 +263,7 @@ pub struct Action {
     pub rules: Vec<Rule>,
     pub response: Response,
     pub cost: Cost,
+    pub freshness: Freshness,
 }
 
 #[derive(Debug, Clone)]
@@ -393,4 +394,95 @@ pub struct Cost {
     pub per_request: Limit,
     pub per_request_counts: Counts,
     pub requests_per_minute: Limit,
+}
+
+/// How long an answer stays fresh in a response cache.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Freshness {
+    /// Seconds an answer stays fresh.
+    pub ttl_secs: u64,
+    /// For an answer about a day before today (the action's `day` parameter),
+    /// when it differs from `ttl_secs`.
+    pub past_days: Option<Fresh>,
+    pub source: Source,
+    pub note: Option<String>,
+}
+
+/// How long an answer stays fresh.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fresh {
+    /// This many seconds.
+    For(u64),
+    /// It never changes.
+    ForGood,
+}
+
+/// The word for "never changes" in the spec's `past_days`.
+pub const FOR_GOOD: &str = "for_good";
+
+/// Seconds in a duration written as a whole number and one unit: `45s`, `30m`,
+/// `24h`, `7d`. `None` for anything else (and for a figure that overflows).
+pub fn duration_secs(text: &str) -> Option<u64> {
+    let unit = text.chars().last()?;
+    let scale = match unit {
+        's' => 1,
+        'm' => 60,
+        'h' => 3_600,
+        'd' => 86_400,
+        _ => return None,
+    };
+    let digits = &text[..text.len() - 1];
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse::<u64>().ok()?.checked_mul(scale)
+}
+
+/// A duration in the largest unit that writes it whole (`5400` -> `90m`), in
+/// the spec's notation; a day is written `24h`, as the spec writes it.
+pub fn duration_text(secs: u64) -> String {
+    match secs {
+        0 => "0s".to_owned(),
+        s if s % 86_400 == 0 && s > 86_400 => format!("{}d", s / 86_400),
+        s if s % 3_600 == 0 => format!("{}h", s / 3_600),
+        s if s % 60 == 0 => format!("{}m", s / 60),
+        s => format!("{s}s"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{duration_secs, duration_text};
+
+    #[test]
+    fn durations_read_as_written() {
+        assert_eq!(duration_secs("24h"), Some(86_400));
+        assert_eq!(duration_secs("45s"), Some(45));
+        assert_eq!(duration_secs("30m"), Some(1_800));
+        assert_eq!(duration_secs("7d"), Some(604_800));
+        assert_eq!(duration_secs("0s"), Some(0));
+        for bad in [
+            "",
+            "h",
+            "24",
+            "24 h",
+            "1h30m",
+            "-1h",
+            "1.5h",
+            "24H",
+            "99999999999999999999d",
+        ] {
+            assert_eq!(duration_secs(bad), None, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn durations_are_written_in_the_largest_whole_unit() {
+        assert_eq!(duration_text(86_400), "24h");
+        assert_eq!(duration_text(172_800), "2d");
+        assert_eq!(duration_text(3_600), "1h");
+        assert_eq!(duration_text(5_400), "90m");
+        assert_eq!(duration_text(61), "61s");
+        assert_eq!(duration_text(0), "0s");
+    }
 }

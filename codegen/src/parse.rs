@@ -75,6 +75,9 @@ pub struct SpecFile {
     /// Cost readings written once and referred to by name from the actions.
     #[serde(default)]
     pub costs: BTreeMap<String, Spanned<CostDef>>,
+    /// How long answers stay fresh, written once and named from the actions.
+    #[serde(default)]
+    pub freshness: BTreeMap<String, Spanned<FreshnessDef>>,
     #[serde(default)]
     pub groups: Vec<Group>,
     #[serde(default)]
@@ -240,6 +243,9 @@ pub struct Action {
     /// A shared cost reading by name, or a table (usually `use` plus the
     /// figures the reference prints for this action).
     pub cost: Ref<CostDef>,
+    /// How long an answer stays fresh: a shared definition by name
+    /// (`[freshness.NAME]`), or a table that builds on one.
+    pub freshness: Ref<FreshnessDef>,
 }
 
 /// A parameter as written: every key is optional here because a definition may
@@ -334,6 +340,27 @@ pub struct CostDef {
     pub per_request_counts: Option<S>,
     /// Without a `value`, the second figure of `trailing`.
     pub requests_per_minute: Option<Ref<LimitDef>>,
+}
+
+/// How long an answer stays fresh, as written; like [`CostDef`], it may build
+/// on another (`use`). Durations are text (`"24h"`), read by
+/// [`crate::validate`] so that a bad one is reported where it is written.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FreshnessDef {
+    /// The definition this one builds on.
+    #[serde(rename = "use")]
+    pub base: Option<S>,
+    /// How long an answer stays fresh: a whole number and a unit (`24h`).
+    pub ttl: Option<S>,
+    /// For an action with a `day` parameter: how long an answer for a day
+    /// before today stays fresh, `for_good` or a duration. Without it, such an
+    /// answer is like any other.
+    pub past_days: Option<S>,
+    pub source: Option<S>,
+    pub note: Option<S>,
+    /// A provenance written once under `[provenance]`.
+    pub why: Option<S>,
 }
 
 /// Parse the spec text; a syntax or shape error becomes one located diagnostic.

@@ -1,7 +1,7 @@
 //! Stage 1b: expand the references of the spec as written.
 //!
 //! A fact is written once and named: a parameter under `[params.NAME]`, a cost
-//! reading under `[costs.NAME]`, a provenance under `[provenance]`, a run of
+//! reading under `[costs.NAME]`, a freshness under `[freshness.NAME]`, a provenance under `[provenance]`, a run of
 //! fields as a `[[fieldsets]]` entry. Actions and records refer to them by name.
 //! This stage replaces every reference by what it names, so that
 //! [`crate::validate`] sees each action's parameters and cost, and each record's
@@ -9,8 +9,9 @@
 //! in the spec where it is written.
 //!
 //! Two ways to build on a definition, with one rule each:
-//! - a shared definition (`[params.X]`, `[costs.X]`) or an action's cost may
-//!   say `use = "Y"` and add or replace any key of `Y`;
+//! - a shared definition (`[params.X]`, `[costs.X]`, `[freshness.X]`) or an
+//!   action's cost or freshness may say `use = "Y"` and add or replace any key
+//!   of `Y` (a provenance, `source` and `note` or `why`, is replaced whole);
 //! - an action's parameter written `{ use = "Y", ... }` may only replace what
 //!   `Y` has (its description, a limit, ...): an override of something `Y` does
 //!   not define is an error, as is a reference to an unknown name or a cycle of
@@ -22,7 +23,7 @@ use std::ops::Range;
 use toml::Spanned;
 
 use crate::diagnostics::Collector;
-use crate::parse::{self, CostDef, Entry, LimitDef, ParamDef, Ref, S};
+use crate::parse::{self, CostDef, Entry, FreshnessDef, LimitDef, ParamDef, Ref, S};
 
 /// The name a limit uses for the action's first trailing cost figure.
 pub const PER_REQUEST: &str = "per_request";
@@ -72,6 +73,18 @@ pub struct Cost {
     pub requests_per_minute: Limit,
 }
 
+/// How long an answer stays fresh, with every reference expanded. The
+/// durations stay text for [`crate::validate`] to read where they are written.
+#[derive(Debug, Clone)]
+pub struct Freshness {
+    pub ttl: S,
+    pub past_days: Option<S>,
+    pub source: S,
+    pub note: Option<S>,
+    /// Where the action names it.
+    pub at: Range<usize>,
+}
+
 /// A record with its fieldsets expanded in place.
 #[derive(Debug)]
 pub struct Record<'a> {
@@ -88,6 +101,8 @@ pub struct Action<'a> {
     pub params: Vec<Param>,
     /// `None` when the cost could not be read (an error was reported).
     pub cost: Option<Cost>,
+    /// `None` when the freshness could not be read (an error was reported).
+    pub freshness: Option<Freshness>,
 }
 
 /// The parameters every call carries.
@@ -208,6 +223,42 @@ impl Layered for CostDef {
     }
 }
 
+impl Layered for FreshnessDef {
+    const SECTION: &'static str = "freshness";
+
+    fn defs(spec: &parse::SpecFile) -> &BTreeMap<String, Spanned<Self>> {
+        &spec.freshness
+    }
+
+    fn memo(memo: &mut Memo) -> &mut BTreeMap<String, State<Self>> {
+        &mut memo.freshness
+    }
+
+    fn base(&self) -> Option<&S> {
+        self.base.as_ref()
+    }
+
+    fn over(&self, under: Self) -> Self {
+        // A provenance says why this definition's figures are what they are:
+        // one that gives its own replaces the one below whole, so that a
+        // `why` above and a `source` below never mix.
+        let own = self.source.is_some() || self.note.is_some() || self.why.is_some();
+        let (source, note, why) = if own {
+            (self.source.clone(), self.note.clone(), self.why.clone())
+        } else {
+            (under.source, under.note, under.why)
+        };
+        FreshnessDef {
+            base: None,
+            ttl: self.ttl.clone().or(under.ttl),
+            past_days: self.past_days.clone().or(under.past_days),
+            source,
+            note,
+            why,
+        }
+    }
+}
+
 /// A shared definition being expanded, or expanded already.
 #[derive(Clone)]
 enum State<T> {
@@ -220,6 +271,7 @@ enum State<T> {
 struct Memo {
     params: BTreeMap<String, State<ParamDef>>,
     costs: BTreeMap<String, State<CostDef>>,
+    freshness: BTreeMap<String, State<FreshnessDef>>,
 }
 
 struct Cx<'c, 'a, 's> {
@@ -283,6 +335,17 @@ impl<'a> Cx<'_, 'a, '_> {
 
     /// The `source` and `note` of a limit: written in place, or named by `why`.
     fn limit_provenance(&mut self, def: &LimitDef, at: Range<usize>) -> Option<(S, Option<S>)> {
+        self.provenance_of(def, at, "a limit")
+    }
+
+    /// The `source` and `note` of `what` (a limit, a freshness): written in
+    /// place, or named by `why`.
+    fn provenance_of(
+        &mut self,
+        def: &LimitDef,
+        at: Range<usize>,
+        what: &str,
+    ) -> Option<(S, Option<S>)> {
         match (&def.source, &def.why) {
             (Some(source), None) => Some((source.clone(), def.note.clone())),
             (None, Some(why)) if def.note.is_none() => {
@@ -292,14 +355,16 @@ impl<'a> Cx<'_, 'a, '_> {
             (None, None) => {
                 self.c.error(
                     at,
-                    "a limit needs its provenance: `source` (and `note`), or `why`",
+                    format!("{what} needs its provenance: `source` (and `note`), or `why`"),
                 );
                 None
             }
             _ => {
                 self.c.error(
                     at,
-                    "a limit gives its provenance once: either `source` (and `note`) or `why`",
+                    format!(
+                        "{what} gives its provenance once: either `source` (and `note`) or `why`"
+                    ),
                 );
                 None
             }
@@ -394,12 +459,41 @@ impl<'a> Cx<'_, 'a, '_> {
             })
             .collect();
         let source = a.source.as_ref().and_then(|s| self.provenance(s));
+        let freshness = self.freshness(&a.freshness);
         Action {
             raw: a,
             source,
             params,
             cost,
+            freshness,
         }
+    }
+
+    /// An action's freshness: a shared one by name, or a table that builds on one.
+    fn freshness(&mut self, entry: &Ref<FreshnessDef>) -> Option<Freshness> {
+        let at = entry.span();
+        let flat = match entry.get_ref() {
+            Entry::Name(name) => self.shared::<FreshnessDef>(name, at.clone())?,
+            Entry::Inline(def) => self.layered(&Spanned::new(at.clone(), def.clone()))?,
+        };
+        let Some(ttl) = flat.ttl.clone() else {
+            self.c.error(at, "this freshness has no `ttl`");
+            return None;
+        };
+        let provenance = LimitDef {
+            value: None,
+            source: flat.source.clone(),
+            note: flat.note.clone(),
+            why: flat.why.clone(),
+        };
+        let (source, note) = self.provenance_of(&provenance, at.clone(), "a freshness")?;
+        Some(Freshness {
+            ttl,
+            past_days: flat.past_days,
+            source,
+            note,
+            at,
+        })
     }
 
     /// An action's parameter: a shared one by name, a shared one with

@@ -25,6 +25,8 @@ const RUNTIME_NAMES: &[&str] = &[
     "Envelope",
     "Error",
     "Estimate",
+    "Fresh",
+    "Freshness",
     "InvalidInput",
     "InputOrder",
     "Job",
@@ -830,6 +832,7 @@ fn action(
     let rules = a.rules.iter().map(|r| rule(cx, r, &params)).collect();
     let response = response(cx, &a.response, &params);
     let cost = cost(cx, resolved.cost.as_ref()?, &resolved.params, &params);
+    let freshness = freshness(cx, resolved.freshness.as_ref()?, &params);
 
     Some(Action {
         group: group.wire.clone(),
@@ -846,7 +849,49 @@ fn action(
         rules,
         response,
         cost,
+        freshness,
     })
+}
+
+/// A duration of the spec (`24h`), or a located error saying how to write
+/// one (`or` names what else the key takes).
+fn duration(cx: &mut Cx, s: &S, key: &str, or: &str) -> u64 {
+    duration_secs(s.get_ref()).unwrap_or_else(|| {
+        cx.c.error(
+            span(s),
+            format!(
+                "`{key}` \"{}\" is not a duration: write a whole number and one unit, s, m, h or d (`24h`){or}",
+                s.get_ref()
+            ),
+        );
+        0
+    })
+}
+
+fn freshness(cx: &mut Cx, f: &resolve::Freshness, params: &[Param]) -> Freshness {
+    let ttl_secs = duration(cx, &f.ttl, "ttl", "");
+    let past_days = f.past_days.as_ref().map(|p| {
+        if !params.iter().any(|q| q.role == Some(Role::Day)) {
+            cx.c.error(
+                f.at.clone(),
+                format!(
+                    "this freshness keeps past days (`past_days`), but the action has no parameter with the role `{}`",
+                    Role::Day.word()
+                ),
+            );
+        }
+        if p.get_ref() == FOR_GOOD {
+            Fresh::ForGood
+        } else {
+            Fresh::For(duration(cx, p, "past_days", &format!(", or `{FOR_GOOD}`")))
+        }
+    });
+    Freshness {
+        ttl_secs,
+        past_days,
+        source: source(cx, &f.source, f.note.as_ref()),
+        note: f.note.as_ref().map(text),
+    }
 }
 
 fn rule(cx: &mut Cx, r: &parse::Rule, params: &[Param]) -> Rule {

@@ -214,6 +214,15 @@ fn each_kind_of_change_is_classified() {
             replaced(&spec, "trailing = \"1 / 150\"", "trailing = \"1 / 100\""),
             "patch     changed   action urls urlpza / cost: requests_per_minute 150 (inferred) -> 100 (inferred); the client's rate limit for the operation",
         ),
+        // How long a cache keeps an action's answers: a figure, like its cost.
+        (
+            replaced(
+                &spec,
+                "printed = \"100\", trailing = \"100 / 20\", charged_source = { source = \"observed\", note = \"the reference's examples: UnitsUsed equals the unit figure times ResultRows, one row per keyword\" } }\nfreshness = \"live\"",
+                "printed = \"100\", trailing = \"100 / 20\", charged_source = { source = \"observed\", note = \"the reference's examples: UnitsUsed equals the unit figure times ResultRows, one row per keyword\" } }\nfreshness = { use = \"live\", ttl = \"1h\" }",
+            ),
+            "patch     changed   action keywords serp / freshness: ttl 24h -> 1h; how long a cached answer is served",
+        ),
         (
             replaced(
                 &spec,
@@ -226,6 +235,22 @@ fn each_kind_of_change_is_classified() {
     for (text, expected) in cases {
         assert_eq!(lines(&text), [expected]);
     }
+}
+
+#[test]
+fn a_history_action_made_live_loses_its_past_days() {
+    let text = replaced(
+        &spec_text(),
+        "trailing = \"50 / 20\" }\nfreshness = \"history\"",
+        "trailing = \"50 / 20\" }\nfreshness = \"live\"",
+    );
+    assert_eq!(
+        lines(&text),
+        [
+            "patch     changed   action domains metricshistory / freshness: note",
+            "patch     changed   action domains metricshistory / freshness: past_days for good -> like the ttl; how long a cached answer about a day before today is served",
+        ]
+    );
 }
 
 #[test]

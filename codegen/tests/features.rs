@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use seozoom_codegen::emit::{Options, emit_with};
 
 /// The feature specs, in the order the `seozoom-tests` crate includes them.
-const FEATURES: &[&str] = &["open_enum", "list_param", "serp_map", "paged"];
+const FEATURES: &[&str] = &["open_enum", "list_param", "serp_map", "paged", "history"];
 
 fn dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/features")
@@ -80,6 +80,7 @@ fn each_golden_has_its_feature() {
         ("list_param", ".list()"),
         ("serp_map", "rt::ByKey<rt::Serp>"),
         ("paged", "pub fn pages("),
+        ("history", ".past_days_for_good()"),
     ];
     for (feature, needle) in expect {
         let code = generate(feature);

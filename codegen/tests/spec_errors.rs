@@ -412,3 +412,99 @@ fn inferred_figures_need_the_trailing_they_are_read_from() {
         errors(&text)
     );
 }
+
+// --- freshness ----------------------------------------------------------------
+
+#[test]
+fn a_bad_duration_is_located_where_it_is_written() {
+    let text = edited("ttl = \"24h\"", "ttl = \"24 hours\"");
+    assert_error_at(
+        &errors(&text),
+        &text,
+        "\"24 hours\"",
+        "`ttl` \"24 hours\" is not a duration: write a whole number and one unit, s, m, h or d (`24h`)",
+    );
+    let text = edited("past_days = \"for_good\"", "past_days = \"forever\"");
+    assert_error_at(
+        &errors(&text),
+        &text,
+        "\"forever\"",
+        "`past_days` \"forever\" is not a duration: write a whole number and one unit, s, m, h or d (`24h`), or `for_good`",
+    );
+}
+
+#[test]
+fn an_unknown_freshness_is_located_where_the_action_names_it() {
+    let text = edited(
+        "trailing = \"1 / 150\" }\nfreshness = \"live\"",
+        "trailing = \"1 / 150\" }\nfreshness = \"hourly\"",
+    );
+    assert_error_at(
+        &errors(&text),
+        &text,
+        "\"hourly\"",
+        "unknown name `hourly`: no `[freshness.hourly]`",
+    );
+}
+
+#[test]
+fn past_days_need_a_day_parameter() {
+    // `urls urlpza` is about a URL, not a day: nothing is a past day's record.
+    let text = edited(
+        "trailing = \"1 / 150\" }\nfreshness = \"live\"",
+        "trailing = \"1 / 150\" }\nfreshness = \"history\"",
+    );
+    assert_error_at(
+        &errors(&text),
+        &text,
+        "\"history\"\n\n[[actions]]\ngroup = \"urls\"",
+        "this freshness keeps past days (`past_days`), but the action has no parameter with the role `day`",
+    );
+}
+
+#[test]
+fn every_action_names_its_freshness() {
+    let text = edited(
+        "trailing = \"1 / 150\" }\nfreshness = \"live\"\n",
+        "trailing = \"1 / 150\" }\n",
+    );
+    let diagnostics = errors(&text);
+    assert!(
+        diagnostics
+            .to_string()
+            .contains("missing field `freshness`"),
+        "{diagnostics}"
+    );
+}
+
+#[test]
+fn a_freshness_has_known_keys_and_says_why() {
+    let text = edited("ttl = \"24h\"", "ttl = \"24h\"\nttl_seconds = 86400");
+    assert_error_at(
+        &errors(&text),
+        &text,
+        "ttl_seconds",
+        "unknown field `ttl_seconds`",
+    );
+    // An action's own freshness that gives its own provenance gives all of it.
+    let text = edited(
+        "trailing = \"1 / 150\" }\nfreshness = \"live\"",
+        "trailing = \"1 / 150\" }\nfreshness = { use = \"live\", ttl = \"1h\", source = \"decided\" }",
+    );
+    assert_error_at(
+        &errors(&text),
+        &text,
+        "\"decided\" }",
+        "a `decided` value needs a `note`",
+    );
+    let text = edited(
+        "trailing = \"1 / 150\" }\nfreshness = \"live\"",
+        "trailing = \"1 / 150\" }\nfreshness = { ttl = \"1h\" }",
+    );
+    assert_error_at(
+        &errors(&text),
+        &text,
+        "{ ttl = \"1h\" }",
+        "a freshness needs its provenance: `source` (and `note`), or `why`",
+    );
+}

@@ -24,8 +24,15 @@ mod paged {
     include!("../../codegen/tests/features/paged.rs");
 }
 
+#[allow(dead_code)] // the whole generated API; the tests use part of it
+mod history {
+    include!("../../codegen/tests/features/history.rs");
+}
+
+use std::time::Duration;
+
 use seozoom::Client;
-use seozoom::table::{Role, Shape};
+use seozoom::table::{Fresh, Role, Shape};
 
 fn client() -> Client {
     Client::new("test-key").expect("a client with a key builds")
@@ -103,4 +110,25 @@ fn a_paged_operation_plans_its_pages_and_checks_its_rule() {
     // `bypage` requires `page`: refused before anything is sent.
     let refused = client().estimate(&client().things().rows("x", Kind::ByPage, 10).request());
     assert!(refused.expect_err("the rule refuses it").is_refused());
+}
+
+#[test]
+fn a_history_operation_keeps_a_past_day_for_good() {
+    let op = &history::operations::THINGS_HISTORY;
+    // The request as wire text, so that the test names no date type.
+    let fresh = |date: &str| {
+        let mut request = seozoom::request::Request::new(op, None);
+        request.set("name", vec!["x".to_owned()]);
+        request.set("date", vec![date.to_owned()]);
+        let query = request
+            .validate(&history::operations::SERVICE, "it")
+            .expect("valid");
+        op.fresh_for(&query, "2026-11-23")
+    };
+    assert_eq!(fresh("2026-11-22"), Fresh::ForGood);
+    assert_eq!(fresh("2026-11-23"), Fresh::For(Duration::from_secs(86_400)));
+    // Live data keeps its TTL whatever the day.
+    let live = &list_param::operations::THINGS_METRICS;
+    assert_eq!(live.freshness.past_days, None);
+    assert_eq!(live.freshness.ttl, Duration::from_secs(86_400));
 }

@@ -44,6 +44,8 @@ pub struct Options {
     pub max_result_rows: usize,
     /// Serve streamable HTTP on this loopback address instead of stdio.
     pub http: Option<SocketAddr>,
+    /// The period the requests-per-minute figures apply to (`--rate-window`).
+    pub rate_window: Option<std::time::Duration>,
 }
 
 impl std::fmt::Debug for Options {
@@ -56,6 +58,7 @@ impl std::fmt::Debug for Options {
             .field("budget", &self.budget)
             .field("max_result_rows", &self.max_result_rows)
             .field("http", &self.http)
+            .field("rate_window", &self.rate_window)
             .finish()
     }
 }
@@ -169,5 +172,6 @@ pub fn read(root: &ArgMatches, sub: &ArgMatches) -> Result<Options, (ErrorKind, 
         store: crate::store::read(&[sub, root]),
         max_result_rows,
         http,
+        rate_window: crate::cli::rate_window(&[sub, root]),
     })
 }

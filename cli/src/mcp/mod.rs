@@ -75,7 +75,10 @@ pub async fn serve(options: Options) -> u8 {
             }
         }
     };
-    let builder = Client::builder().api_key(key.clone()).base_url(base_url);
+    let mut builder = Client::builder().api_key(key.clone()).base_url(base_url);
+    if let Some(window) = options.rate_window {
+        builder = builder.rate_window(window);
+    }
     let client = match options
         .store
         .apply(builder, options.budget)

@@ -105,6 +105,7 @@ pub fn binary() -> Command {
     command
         .env_remove("SEOZOOM_API_KEY")
         .env_remove("SEOZOOM_BASE_URL")
+        .env_remove("SEOZOOM_RATE_WINDOW")
         .env_remove("RUST_LOG")
         .env("SEOZOOM_STORE", "none")
         // Tables fit the terminal's width: none unless a test sets one.

@@ -15,7 +15,7 @@ use crate::Envelope;
 use crate::decode::{decode_rows, decode_typed};
 use crate::error::{Error, ErrorKind};
 use crate::request::{Request, encode_value, push_query};
-use crate::retry::{Decision, Outcome};
+use crate::retry::{Decision, Outcome, Spent};
 use crate::table::Operation;
 use crate::units::{Estimate, JobHold, Ledger, estimate};
 
@@ -245,13 +245,17 @@ impl Client {
         let op = prepared.op;
         let mut previous = None;
         let mut attempt = 0;
+        let mut spent = Spent::new(self.inner.rate_limits.window());
         loop {
             attempt += 1;
-            if let Err(refused) = self.take_slot(op).await {
-                return previous.unwrap_or(Err(refused));
-            }
+            let slot = match self.take_slot(op).await {
+                Ok(slot) => slot,
+                Err(refused) => return previous.unwrap_or(Err(refused)),
+            };
             tracing::Span::current().record("attempts", attempt);
             let attempted = self.attempt(op, &prepared.url).await;
+            // The answer is in: the slot counts a window from now.
+            self.settle_slot(op, slot).await;
             let outcome = match &attempted {
                 Ok((status, headers, _)) => Outcome::Answered {
                     status: *status,
@@ -262,7 +266,7 @@ impl Client {
                     _ => return attempted.map(|(status, _, body)| (status, body)),
                 },
             };
-            let decision = self.inner.retry.decide(attempt, &outcome);
+            let decision = self.inner.retry.decide(&mut spent, &outcome);
             let timed_out = matches!(outcome, Outcome::Failed { timeout: true });
             let result = attempted.map(|(status, _, body)| (status, body));
             match decision {

@@ -13,56 +13,40 @@ use super::call::Prepared;
 use super::items;
 use crate::Envelope;
 use crate::client::InputOrder;
+use crate::date::Date;
 use crate::error::{Error, ErrorKind};
 use crate::request::Request;
 use crate::store::{
     Admission, BudgetWindow, CachedAnswer, Hold, LedgerEntry, Scope, Store, StoreError, now_ms,
 };
-use crate::table::Operation;
-use crate::transport::RateLimitMode;
+use crate::table::{Fresh, Operation};
+use crate::transport::{RateLimitMode, Slot};
 use crate::units::Estimate;
 
 /// How long a hold of a budget window lives unless its job renews it (each
 /// recorded call does): a crashed job's hold is free again after this.
 const HOLD_LEASE: Duration = Duration::from_secs(15 * 60);
 
-/// How long an answer stays fresh.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Freshness {
-    /// Not cached.
-    Never,
-    /// This long after it was fetched.
-    For(Duration),
-    /// It never changes.
-    #[expect(
-        dead_code,
-        reason = "given once the spec states freshness per operation"
-    )]
-    ForGood,
+/// How long an answer is cached: `None` when it is not cached at all.
+pub(crate) type CacheFor = Option<Fresh>;
+
+/// How long the store keeps an entry: a week past its freshness at least, so
+/// that a caller who lengthens the time to live still finds it.
+fn keep_for(fresh: Fresh) -> Option<Duration> {
+    const AT_LEAST: Duration = Duration::from_secs(7 * 24 * 3600);
+    match fresh {
+        Fresh::For(ttl) => Some(ttl.max(AT_LEAST)),
+        Fresh::ForGood => None,
+    }
 }
 
-impl Freshness {
-    /// How long the store keeps an entry: a week past its freshness at least,
-    /// so that a caller who lengthens the time to live still finds it.
-    fn keep_for(self) -> Option<Duration> {
-        const AT_LEAST: Duration = Duration::from_secs(7 * 24 * 3600);
-        match self {
-            Freshness::Never => Some(Duration::ZERO),
-            Freshness::For(ttl) => Some(ttl.max(AT_LEAST)),
-            Freshness::ForGood => None,
-        }
-    }
-
-    fn is_fresh(self, fetched_at_ms: i64, now: i64) -> bool {
-        match self {
-            Freshness::Never => false,
-            Freshness::For(ttl) => {
-                let ttl = i64::try_from(ttl.as_millis()).unwrap_or(i64::MAX);
-                now.saturating_sub(fetched_at_ms) < ttl && fetched_at_ms <= now
-            }
-            Freshness::ForGood => true,
-        }
-    }
+/// Whether an answer fetched at `fetched_at_ms` is still fresh at `now` (one
+/// dated in the future, by a clock that was ahead, is not).
+fn is_fresh(fresh: Fresh, fetched_at_ms: i64, now: i64) -> bool {
+    let Ok(age) = u64::try_from(now.saturating_sub(fetched_at_ms)) else {
+        return false;
+    };
+    fresh.holds_after(Duration::from_millis(age))
 }
 
 /// What the client's store settings are.
@@ -76,6 +60,10 @@ pub(crate) struct Memory {
     pub ttl: Option<Duration>,
     /// A budget per UTC day or month, kept in the store's ledger.
     pub window: Option<(i64, BudgetWindow)>,
+    /// The longest a request may be in flight (connect and read timeouts):
+    /// how long a shared rate-limit slot is held for a holder that never
+    /// says its request was answered.
+    pub in_flight: Duration,
 }
 
 /// A hold on the budget window, released when dropped (or by its lease, if
@@ -113,18 +101,15 @@ impl Client {
         self.inner.key.hide(error)
     }
 
-    /// How long an answer to this query of `op` stays fresh.
-    pub(crate) fn freshness(&self, op: &Operation, _query: &[(&str, String)]) -> Freshness {
-        // Until the spec says per operation: a day, or the caller's choice.
-        let _ = op;
-        match self
-            .inner
-            .memory
-            .ttl
-            .unwrap_or(Duration::from_secs(24 * 3600))
-        {
-            Duration::ZERO => Freshness::Never,
-            ttl => Freshness::For(ttl),
+    /// How long an answer to this query of `op` stays fresh: the spec's
+    /// freshness of the operation (for good, for a past day's history), with
+    /// the caller's time to live for live data instead of the spec's.
+    pub(crate) fn freshness(&self, op: &Operation, query: &[(&str, String)]) -> CacheFor {
+        let today = Date::today_utc().to_string();
+        match (op.fresh_for(query, &today), self.inner.memory.ttl) {
+            (Fresh::ForGood, _) => Some(Fresh::ForGood),
+            (Fresh::For(_), Some(Duration::ZERO)) => None,
+            (Fresh::For(_), Some(ttl)) | (Fresh::For(ttl), None) => Some(Fresh::For(ttl)),
         }
     }
 
@@ -134,12 +119,12 @@ impl Client {
         &self,
         what: &str,
         keys: &[String],
-        freshness: Freshness,
+        freshness: CacheFor,
     ) -> Result<Vec<Option<CachedAnswer>>, Error> {
         let memory = &self.inner.memory;
-        if memory.refresh || freshness == Freshness::Never {
+        let Some(fresh) = freshness.filter(|_| !memory.refresh) else {
             return Ok(vec![None; keys.len()]);
-        }
+        };
         let found = memory
             .store
             .backend()
@@ -158,9 +143,7 @@ impl Client {
                         return None;
                     }
                 };
-                freshness
-                    .is_fresh(answer.fetched_at_ms, now)
-                    .then_some(answer)
+                is_fresh(fresh, answer.fetched_at_ms, now).then_some(answer)
             })
             .collect())
     }
@@ -213,12 +196,12 @@ impl Client {
 
     /// Keep answers in the cache; a failure is logged (the answers are
     /// returned all the same).
-    pub(crate) async fn keep(&self, entries: Vec<(String, CachedAnswer)>, freshness: Freshness) {
-        if freshness == Freshness::Never || entries.is_empty() {
+    pub(crate) async fn keep(&self, entries: Vec<(String, CachedAnswer)>, freshness: CacheFor) {
+        let Some(fresh) = freshness.filter(|_| !entries.is_empty()) else {
             return;
-        }
+        };
         let memory = &self.inner.memory;
-        let keep_for = freshness.keep_for();
+        let keep_for = keep_for(fresh);
         let entries = entries
             .into_iter()
             .map(|(key, answer)| {
@@ -311,9 +294,10 @@ impl Client {
         }
     }
 
-    /// Take a rate-limit slot shared by every process on the store (when the
-    /// store shares them; else this process's limits).
-    pub(crate) async fn take_slot(&self, op: &Operation) -> Result<(), Error> {
+    /// Take a rate-limit slot: shared by every process on the store, when the
+    /// store shares them; else this process's. Hold it until the request's
+    /// answer is in ([`settle_slot`](Self::settle_slot)).
+    pub(crate) async fn take_slot(&self, op: &Operation) -> Result<Taken<'_>, Error> {
         let memory = &self.inner.memory;
         let limits = &self.inner.rate_limits;
         let figure = op.cost.requests_per_minute.value;
@@ -321,18 +305,25 @@ impl Client {
             || limits.mode() == RateLimitMode::Off
             || figure <= 0
         {
-            return limits.acquire(op).await;
+            return limits.acquire(op).await.map(Taken::Local);
         }
         let label = op.label();
         loop {
             let taken = memory
                 .store
                 .backend()
-                .take_slot(&memory.scope, &label, figure, limits.window())
+                .take_slot(
+                    &memory.scope,
+                    &label,
+                    figure,
+                    limits.window(),
+                    memory.in_flight,
+                )
                 .await
                 .map_err(|e| self.store_error(&label, e))?;
-            let Err(wait) = taken else {
-                return Ok(());
+            let wait = match taken {
+                Ok(id) => return Ok(Taken::Shared(id)),
+                Err(wait) => wait,
             };
             if limits.mode() == RateLimitMode::Refuse {
                 return Err(Error::new(
@@ -347,6 +338,34 @@ impl Client {
             tokio::time::sleep(wait).await;
         }
     }
+
+    /// The request of a slot was answered (or failed): the slot counts for a
+    /// window from now. A store failure here is logged; the slot then ends on
+    /// its own, after its longest time in flight.
+    pub(crate) async fn settle_slot(&self, op: &Operation, taken: Taken<'_>) {
+        let id = match taken {
+            Taken::Local(slot) => return drop(slot),
+            Taken::Shared(id) => id,
+        };
+        let memory = &self.inner.memory;
+        let window = self.inner.rate_limits.window();
+        if let Err(error) = memory
+            .store
+            .backend()
+            .settle_slot(&memory.scope, &op.label(), &id, window)
+            .await
+        {
+            tracing::warn!(store = %error.store, error = %error.message, "cannot settle a rate-limit slot");
+        }
+    }
+}
+
+/// A rate-limit slot taken for one request.
+pub(crate) enum Taken<'a> {
+    /// This process's.
+    Local(Slot<'a>),
+    /// The store's, by id.
+    Shared(String),
 }
 
 impl Client {
@@ -354,7 +373,7 @@ impl Client {
     pub(crate) async fn cached_answer(
         &self,
         prepared: &Prepared,
-        freshness: Freshness,
+        freshness: CacheFor,
     ) -> Result<Option<CachedAnswer>, Error> {
         let keys = [prepared.cache_key.clone()];
         let found = self.cached(&prepared.op.label(), &keys, freshness).await?;
@@ -401,7 +420,7 @@ impl Client {
         envelope: Figures,
         body: Vec<u8>,
         hold: Option<(String, i64)>,
-        freshness: Freshness,
+        freshness: CacheFor,
     ) {
         let op = prepared.op;
         let now = now_ms();
@@ -420,7 +439,7 @@ impl Client {
             hold,
         })
         .await;
-        if envelope.no_data || freshness == Freshness::Never {
+        if envelope.no_data || freshness.is_none() {
             return;
         }
         let mut entries = self.per_item_entries(request, &body, now, envelope.units_remaining);
@@ -479,7 +498,7 @@ impl Client {
     pub(crate) async fn cached_items(
         &self,
         request: Request,
-        freshness: Freshness,
+        freshness: CacheFor,
     ) -> Result<(Option<Request>, Vec<CachedAnswer>), Error> {
         let op = request.operation();
         let mut request = request;

@@ -291,6 +291,7 @@ impl ClientBuilder {
             refresh: self.refresh,
             ttl: self.cache_ttl,
             window: self.window_budget,
+            in_flight: self.connect_timeout.saturating_add(self.timeout),
         };
         Ok(Client {
             inner: Arc::new(Inner {

@@ -35,21 +35,26 @@
 //!    Errors are `{"status": N, "message": "..."}` with that HTTP status.
 //! 2. **Key.** A missing or blank `api_key` is 401 `Invalid API key`; any other
 //!    key is accepted ([`Sandbox::API_KEY`] is a convenient one).
-//! 3. **Validate.** The query is percent-decoded (`+` is a space, as PHP reads
+//! 3. **Rate limits** (only in strict mode, [`SandboxBuilder::strict`]): at
+//!    most the operation's requests-per-minute figure per API key in any rolling
+//!    window (a minute, or [`SandboxBuilder::rate_window`]); a request over it
+//!    is answered 429 `Too Many Requests` with `Retry-After` in whole seconds,
+//!    and takes no slot. [`Sandbox::rate_limited`] counts them.
+//! 4. **Validate.** The query is percent-decoded (`+` is a space, as PHP reads
 //!    it; a repeated name keeps its last value), list parameters are split on the
 //!    list separator, and the result goes through the client's own validator
 //!    ([`Request::validate`](crate::request::Request::validate)). A refusal is 400 with
 //!    the validator's message, which names the operation, the parameter, the
 //!    value and the limit. Parameters the operation does not take are refused
 //!    the same way.
-//! 4. **Unknown inputs.** An *input* is a value of a required text parameter
+//! 5. **Unknown inputs.** An *input* is a value of a required text parameter
 //!    (`domain`, `url`, `keyword`). An input is unknown when it is a domain or a
 //!    URL whose host is under `.invalid`, or when it starts with `zzz` (any
 //!    case). A single-valued unknown input, or a list whose items are all
 //!    unknown, is the service's "no match" answer: HTTP 400
 //!    `{"status":400,"message":"No data found!"}`, which is not charged. In a
 //!    list, unknown items are left out (and repeated items count once).
-//! 5. **Rows.** Every value is drawn from an FNV-1a hash of the path, the action
+//! 6. **Rows.** Every value is drawn from an FNV-1a hash of the path, the action
 //!    (its wire name, so an alias gives the same data), the database, every
 //!    parameter value but `limit` and `offset`, the input item and the row
 //!    index. The same query gives the same rows.
@@ -65,7 +70,7 @@
 //!    - Single responses: one object (a record, or one SERP list).
 //!    - Map responses: an object keyed by each known value of the key
 //!      parameter.
-//! 6. **Units.** The cost is the operation's highest unit figure, once (per
+//! 7. **Units.** The cost is the operation's highest unit figure, once (per
 //!    call) or times `ResultRows` (per row); an operation whose cost the spec
 //!    does not know is charged one unit per row. It is taken from a balance
 //!    shared by all clients of the sandbox, starting at
@@ -73,9 +78,9 @@
 //!    the balance cannot cover it the answer is 403 `Insufficient units` and
 //!    nothing is taken. The envelope reports `UnitsUsed` and the balance left in
 //!    `UnitsRemaining`.
-//! 7. **Quirks.** Bodies are JSON sent as `text/html; charset=UTF-8`, with every
+//! 8. **Quirks.** Bodies are JSON sent as `text/html; charset=UTF-8`, with every
 //!    `/` written `\/`. Record members come in spec order.
-//! 8. **Faults** (only when started with [`SandboxBuilder::faults`]): before
+//! 9. **Faults** (only when started with [`SandboxBuilder::faults`]): before
 //!    any of the above, a request may be answered with an injected [`Fault`]
 //!    (a 429 with or without `Retry-After`, a 500, a reset, a slow answer, a
 //!    truncated body, "No data found!"), at random or on a given input; see
@@ -115,6 +120,7 @@ use std::net::{Ipv4Addr, SocketAddr};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, mpsc};
 use std::task::{Poll, Waker};
+use std::time::Duration;
 
 use axum::serve::ListenerExt;
 
@@ -123,11 +129,13 @@ mod faults;
 mod quirks;
 mod route;
 mod seed;
+mod strict;
 mod text;
 mod units;
 
 pub use faults::{Fault, FaultPlan};
 use route::Shared;
+use strict::Strict;
 use units::Balance;
 
 /// A one-shot event that any number of tasks can wait for.
@@ -199,6 +207,10 @@ impl Sandbox {
     /// The balance a new sandbox starts with.
     pub const STARTING_UNITS: i64 = 1_000_000;
 
+    /// The window strict mode holds the requests-per-minute figures over,
+    /// unless [`SandboxBuilder::rate_window`] says otherwise.
+    pub const RATE_WINDOW: Duration = Duration::from_secs(60);
+
     /// Start a sandbox on `127.0.0.1` and a port chosen by the system.
     pub async fn start() -> std::io::Result<Sandbox> {
         Sandbox::start_on(0).await
@@ -214,12 +226,14 @@ impl Sandbox {
         SandboxBuilder::default()
     }
 
-    async fn run(
-        port: u16,
-        faults: Option<FaultPlan>,
-        units: i64,
-        paged_rows: Option<i64>,
-    ) -> std::io::Result<Sandbox> {
+    async fn run(settings: SandboxBuilder) -> std::io::Result<Sandbox> {
+        let SandboxBuilder {
+            port,
+            faults,
+            units,
+            strict,
+            paged_rows,
+        } = settings;
         let listener = std::net::TcpListener::bind((Ipv4Addr::LOCALHOST, port))?;
         listener.set_nonblocking(true)?;
         let addr = listener.local_addr()?;
@@ -231,6 +245,7 @@ impl Sandbox {
             requests: AtomicU64::new(0),
             faults: faults.map(faults::Injector::new),
             paged_rows,
+            strict: strict.map(Strict::new),
         });
         let shutdown = Arc::new(Signal::default());
         let stopped = Arc::new(Signal::default());
@@ -309,6 +324,13 @@ impl Sandbox {
         self.shared.requests.load(Ordering::SeqCst)
     }
 
+    /// Requests answered 429 because they were over their operation's figure
+    /// (strict mode, [`SandboxBuilder::strict`]; always 0 otherwise). A client
+    /// that holds the figures itself keeps it at 0.
+    pub fn rate_limited(&self) -> u64 {
+        self.shared.strict.as_ref().map_or(0, Strict::refused)
+    }
+
     /// The faults injected so far, by kind (empty without
     /// [`SandboxBuilder::faults`]).
     pub fn faults_injected(&self) -> BTreeMap<Fault, u64> {
@@ -320,8 +342,9 @@ impl Sandbox {
     }
 
     /// Serve until the server stops (for a standalone sandbox, until the process
-    /// is ended).
-    pub async fn serve_forever(self) {
+    /// is ended). It borrows the sandbox, so that it can be asked how it is
+    /// doing ([`rate_limited`](Self::rate_limited), ...) meanwhile.
+    pub async fn serve_forever(&self) {
         Arc::clone(&self.stopped).wait().await;
     }
 }
@@ -334,6 +357,8 @@ pub struct SandboxBuilder {
     faults: Option<FaultPlan>,
     units: i64,
     paged_rows: Option<i64>,
+    /// The rate window, in strict mode.
+    strict: Option<Duration>,
 }
 
 impl Default for SandboxBuilder {
@@ -343,6 +368,7 @@ impl Default for SandboxBuilder {
             faults: None,
             units: Sandbox::STARTING_UNITS,
             paged_rows: None,
+            strict: None,
         }
     }
 }
@@ -379,9 +405,47 @@ impl SandboxBuilder {
         self
     }
 
+    /// Enforce the spec's requests-per-minute figures as the service would:
+    /// per operation and per API key, at most the figure in any rolling
+    /// minute ([`Sandbox::RATE_WINDOW`]). A request over it is answered HTTP
+    /// 429 with `Retry-After` (whole seconds, rounded up) and a JSON body like
+    /// the service's errors, and counted by [`Sandbox::rate_limited`].
+    ///
+    /// ```no_run
+    /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+    /// use std::time::Duration;
+    /// use seozoom::sandbox::Sandbox;
+    ///
+    /// // A window of 2 s, and a client that holds the figures over the same window.
+    /// let window = Duration::from_secs(2);
+    /// let sandbox = Sandbox::builder().rate_window(window).start().await?;
+    /// let client = seozoom::Client::builder()
+    ///     .api_key(Sandbox::API_KEY)
+    ///     .base_url(sandbox.base_url())
+    ///     .rate_window(window)
+    ///     .build()?;
+    /// for _ in 0..30 {
+    ///     client.keywords().metrics(["mutuo"]).send().await?;
+    /// }
+    /// assert_eq!(sandbox.rate_limited(), 0);
+    /// # Ok(()) }
+    /// ```
+    pub fn strict(mut self) -> Self {
+        self.strict = Some(self.strict.unwrap_or(Sandbox::RATE_WINDOW));
+        self
+    }
+
+    /// Strict mode ([`strict`](Self::strict)) over `window` instead of a
+    /// minute: shorter for tests, to see many windows pass in little time.
+    /// Give a client the same [`rate_window`](crate::ClientBuilder::rate_window).
+    pub fn rate_window(mut self, window: Duration) -> Self {
+        self.strict = Some(window);
+        self
+    }
+
     /// Start the sandbox.
     pub async fn start(self) -> std::io::Result<Sandbox> {
-        Sandbox::run(self.port, self.faults, self.units, self.paged_rows).await
+        Sandbox::run(self).await
     }
 }
 

@@ -19,6 +19,7 @@ use crate::table::Operation;
 use super::data::{self, Outcome};
 use super::faults::Injector;
 use super::quirks;
+use super::strict::Strict;
 use super::units::{self, Balance};
 
 /// Message of a request without a usable key.
@@ -37,6 +38,8 @@ pub(super) struct Shared {
     pub(super) faults: Option<Injector>,
     /// Rows of every paged query, when set ([`super::SandboxBuilder::paged_rows`]).
     pub(super) paged_rows: Option<i64>,
+    /// The rate windows it enforces, in strict mode.
+    pub(super) strict: Option<Strict>,
 }
 
 /// Every path goes to [`handle`], which routes by the operation table.
@@ -150,6 +153,9 @@ fn answer(shared: &Shared, method: &Method, path: &str, raw_query: &str) -> Resp
         };
         return quirks::error(StatusCode::NOT_FOUND, &message);
     };
+    if let Some(refused) = shared.strict.as_ref().and_then(|s| s.admit(op, key)) {
+        return refused;
+    }
     let default_db = SERVICE.database.default.unwrap_or_default();
     let query = match request(op, &pairs).validate(&SERVICE, default_db) {
         Ok(query) => query,

@@ -235,32 +235,96 @@ async fn slots(store: &dyn Backend, key: &str) {
     let scope = store.scope(key);
     let other = store.scope(&format!("{key}-other"));
     let window = Duration::from_millis(800);
+    let in_flight = Duration::from_secs(30);
+    let mut ids = Vec::new();
     for _ in 0..3 {
-        assert_eq!(
-            store.take_slot(&scope, "a b", 3, window).await.unwrap(),
-            Ok(())
-        );
+        let id = store
+            .take_slot(&scope, "a b", 3, window, in_flight)
+            .await
+            .unwrap()
+            .expect("a slot is free");
+        ids.push(id);
     }
     let wait = store
-        .take_slot(&scope, "a b", 3, window)
+        .take_slot(&scope, "a b", 3, window, in_flight)
         .await
         .unwrap()
         .expect_err("a full window refuses");
-    assert!(wait > Duration::ZERO && wait <= window, "{wait:?}");
-    assert_eq!(
-        store.take_slot(&scope, "a c", 3, window).await.unwrap(),
-        Ok(()),
+    assert!(
+        wait > Duration::ZERO && wait <= window,
+        "every slot in flight: ask again soon ({wait:?})"
+    );
+    assert!(
+        store
+            .take_slot(&scope, "a c", 3, window, in_flight)
+            .await
+            .unwrap()
+            .is_ok(),
         "operations have windows of their own"
     );
-    assert_eq!(
-        store.take_slot(&other, "a b", 3, window).await.unwrap(),
-        Ok(()),
+    assert!(
+        store
+            .take_slot(&other, "a b", 3, window, in_flight)
+            .await
+            .unwrap()
+            .is_ok(),
         "keys have windows of their own"
     );
-    tokio::time::sleep(wait + Duration::from_millis(20)).await;
-    assert_eq!(
-        store.take_slot(&scope, "a b", 3, window).await.unwrap(),
-        Ok(()),
-        "a slot frees when the oldest request is a window old"
+    // In flight, a slot counts however long it takes.
+    tokio::time::sleep(window + Duration::from_millis(100)).await;
+    assert!(
+        store
+            .take_slot(&scope, "a b", 3, window, in_flight)
+            .await
+            .unwrap()
+            .is_err(),
+        "slots in flight still count after a window"
+    );
+    // Answered, it counts for a window from the answer.
+    store
+        .settle_slot(&scope, "a b", &ids[0], window)
+        .await
+        .unwrap();
+    let wait = store
+        .take_slot(&scope, "a b", 3, window, in_flight)
+        .await
+        .unwrap()
+        .expect_err("the answered slot counts a window from its answer");
+    assert!(
+        wait > window / 2 && wait <= window,
+        "the wait is until the answered slot frees: {wait:?}"
+    );
+    tokio::time::sleep(wait + Duration::from_millis(30)).await;
+    assert!(
+        store
+            .take_slot(&scope, "a b", 3, window, in_flight)
+            .await
+            .unwrap()
+            .is_ok(),
+        "a slot frees a window after its answer"
+    );
+    // A slot whose holder never answers (crashed) ends after in-flight + window.
+    let short = store.scope(&format!("{key}-crashed"));
+    let brief = Duration::from_millis(200);
+    store
+        .take_slot(&short, "a b", 1, brief, brief)
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(
+        store
+            .take_slot(&short, "a b", 1, brief, brief)
+            .await
+            .unwrap()
+            .is_err()
+    );
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(
+        store
+            .take_slot(&short, "a b", 1, brief, brief)
+            .await
+            .unwrap()
+            .is_ok(),
+        "a crashed holder's slot ends"
     );
 }

@@ -4,7 +4,7 @@
 //! every call, so that a long-lived process does not grow with its calls;
 //! usage and budget windows start on a UTC day, so day totals answer both.
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasher, RandomState};
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
@@ -13,6 +13,7 @@ use futures_util::FutureExt;
 
 use super::{
     Admission, Backend, Balance, Hold, LedgerEntry, Scope, StoreError, StoreFuture, Usage, now_ms,
+    poll_interval, slot_id,
 };
 
 const DAY_MS: i64 = 86_400_000;
@@ -35,7 +36,7 @@ struct State {
     balance: HashMap<Scope, Balance>,
     /// Units and lease end (ms) of live holds.
     holds: HashMap<(Scope, String), (i64, i64)>,
-    slots: HashMap<(Scope, String), VecDeque<i64>>,
+    slots: HashMap<(Scope, String), Vec<Slot>>,
 }
 
 impl Memory {
@@ -227,26 +228,79 @@ impl Backend for Memory {
         operation: &'a str,
         figure: i64,
         window: Duration,
-    ) -> StoreFuture<'a, Result<(), Duration>> {
+        in_flight: Duration,
+    ) -> StoreFuture<'a, Result<String, Duration>> {
         let now = now_ms();
-        let window_ms = duration_ms(window);
         let mut state = self.lock();
-        let sent = state
+        let slots = state
             .slots
             .entry((scope.clone(), operation.to_owned()))
             .or_default();
-        while sent.front().is_some_and(|&t| now - t >= window_ms) {
-            sent.pop_front();
-        }
-        let taken = if (sent.len() as i64) < figure {
-            sent.push_back(now);
-            Ok(())
+        slots.retain(|slot| slot.until_ms > now);
+        let taken = if (slots.len() as i64) < figure {
+            let id = slot_id();
+            slots.push(Slot {
+                id: id.clone(),
+                until_ms: now
+                    .saturating_add(duration_ms(in_flight))
+                    .saturating_add(duration_ms(window)),
+                settled: false,
+            });
+            Ok(id)
         } else {
-            let oldest = sent.front().copied().unwrap_or(now);
-            let wait = (oldest + window_ms - now).max(1);
-            Err(Duration::from_millis(u64::try_from(wait).unwrap_or(1)))
+            Err(wait_for(
+                slots.iter().map(|s| (s.settled, s.until_ms)),
+                now,
+                window,
+            ))
         };
         ready(taken)
+    }
+
+    fn settle_slot<'a>(
+        &'a self,
+        scope: &'a Scope,
+        operation: &'a str,
+        id: &'a str,
+        window: Duration,
+    ) -> StoreFuture<'a, ()> {
+        let until_ms = now_ms().saturating_add(duration_ms(window));
+        let mut state = self.lock();
+        if let Some(slots) = state.slots.get_mut(&(scope.clone(), operation.to_owned()))
+            && let Some(slot) = slots.iter_mut().find(|slot| slot.id == id)
+        {
+            slot.until_ms = until_ms;
+            slot.settled = true;
+        }
+        ready(())
+    }
+}
+
+/// One taken slot of a memory store.
+struct Slot {
+    id: String,
+    /// When it stops counting (ms).
+    until_ms: i64,
+    /// Its request was answered (`until_ms` is then exact).
+    settled: bool,
+}
+
+/// How long to wait for a slot of a full window whose slots are `(settled,
+/// until_ms)`: until the first answered one frees, or a poll interval while
+/// every one is in flight.
+pub(crate) fn wait_for(
+    slots: impl Iterator<Item = (bool, i64)>,
+    now: i64,
+    window: Duration,
+) -> Duration {
+    let first_free = slots
+        .filter(|(settled, _)| *settled)
+        .map(|(_, until)| until)
+        .min();
+    match first_free {
+        Some(until) => Duration::from_millis(u64::try_from((until - now).max(1)).unwrap_or(1))
+            .min(window.max(Duration::from_millis(1))),
+        None => poll_interval(window),
     }
 }
 
@@ -317,8 +371,19 @@ impl Backend for Nothing {
         _operation: &'a str,
         _figure: i64,
         _window: Duration,
-    ) -> StoreFuture<'a, Result<(), Duration>> {
-        ready(Ok(()))
+        _in_flight: Duration,
+    ) -> StoreFuture<'a, Result<String, Duration>> {
+        ready(Ok(String::new()))
+    }
+
+    fn settle_slot<'a>(
+        &'a self,
+        _scope: &'a Scope,
+        _operation: &'a str,
+        _id: &'a str,
+        _window: Duration,
+    ) -> StoreFuture<'a, ()> {
+        ready(())
     }
 }
 

@@ -14,7 +14,8 @@
 //! | `spent:DAY` | integer | units charged that day, for budget windows |
 //! | `balance` | hash | the balance last reported, and when |
 //! | `holds`, `hold:ID` | set, hash with `PX` its lease | live budget holds |
-//! | `slots:OP` | sorted set, `PEXPIRE` its window | an operation's requests in the rate window |
+//! | `slots:OP` | sorted set, `PEXPIRE` its window | an operation's answered requests, scored by when each stops counting |
+//! | `flight:OP` | sorted set, `PEXPIRE` in flight + window | an operation's requests in flight, scored likewise (a crashed holder's slot ends) |
 //!
 //! What must be atomic across machines is a Lua script, and every script reads
 //! the time from the Redis server (`TIME`), so machines whose clocks disagree
@@ -36,7 +37,7 @@ use redis::{AsyncConnectionConfig, Client, RedisError, RedisResult, Script};
 use super::memory::duration_ms;
 use super::{
     Admission, Backend, Balance, Hold, LedgerEntry, Scope, StoreError, StoreFuture, Usage,
-    fingerprint, shown_store_url,
+    fingerprint, poll_interval, shown_store_url, slot_id,
 };
 
 const DAY_MS: i64 = 86_400_000;
@@ -52,24 +53,44 @@ const LEDGER_KEPT: u32 = 100_000;
 /// Separates the parts of a day-total field: in no wire name.
 const SEPARATOR: char = '\u{1f}';
 
-/// Take a slot. `KEYS[1]`: the operation's request times. ARGV: figure, window
-/// (ms), a member unique to this request. Returns 0 when taken, else the
-/// milliseconds until the oldest request leaves the window.
+/// Take a slot. `KEYS[1]`: the answered requests' slots, `KEYS[2]`: the
+/// slots of requests in flight, each scored by when it stops counting (ms).
+/// ARGV: figure, window (ms), how long a slot may be in flight (ms), a member
+/// unique to this request. Returns 0 when taken; else the milliseconds until
+/// the first answered slot frees, or -1 when every slot is in flight.
 const TAKE_SLOT: &str = r"
 if redis.replicate_commands then redis.replicate_commands() end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local figure = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
-if redis.call('ZCARD', KEYS[1]) < figure then
-  redis.call('ZADD', KEYS[1], now, ARGV[3])
-  redis.call('PEXPIRE', KEYS[1], window)
+local in_flight = tonumber(ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+if redis.call('ZCARD', KEYS[1]) + redis.call('ZCARD', KEYS[2]) < figure then
+  redis.call('ZADD', KEYS[2], now + in_flight + window, ARGV[4])
+  redis.call('PEXPIRE', KEYS[2], in_flight + window)
   return 0
 end
 local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-local oldest = first[2] and tonumber(first[2]) or now
-return math.max(oldest + window - now, 1)
+if first[2] then
+  return math.max(tonumber(first[2]) - now, 1)
+end
+return -1
+";
+
+/// Settle a slot: its request was answered. KEYS as for `TAKE_SLOT`. ARGV:
+/// window (ms), the slot's member.
+const SETTLE_SLOT: &str = r"
+if redis.replicate_commands then redis.replicate_commands() end
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local window = tonumber(ARGV[1])
+if redis.call('ZREM', KEYS[2], ARGV[2]) == 1 then
+  redis.call('ZADD', KEYS[1], now + window, ARGV[2])
+  redis.call('PEXPIRE', KEYS[1], window)
+end
+return 0
 ";
 
 /// Admit a hold. ARGV: key prefix, hold id, units, budget, the window's first
@@ -154,6 +175,7 @@ pub(crate) struct Redis {
     /// The connection, once opened; `None` again after one is lost.
     connection: Mutex<Option<MultiplexedConnection>>,
     take_slot: Script,
+    settle_slot: Script,
     admit: Script,
     record: Script,
 }
@@ -175,6 +197,7 @@ impl Redis {
             client,
             connection: Mutex::new(None),
             take_slot: Script::new(TAKE_SLOT),
+            settle_slot: Script::new(SETTLE_SLOT),
             admit: Script::new(ADMIT),
             record: Script::new(RECORD),
         })
@@ -453,25 +476,52 @@ impl Backend for Redis {
         operation: &'a str,
         figure: i64,
         window: Duration,
-    ) -> StoreFuture<'a, Result<(), Duration>> {
+        in_flight: Duration,
+    ) -> StoreFuture<'a, Result<String, Duration>> {
         async move {
+            let id = slot_id();
             let mut invocation = self.take_slot.prepare_invoke();
             invocation
                 .key(format!("{}slots:{operation}", prefix(scope)))
+                .key(format!("{}flight:{operation}", prefix(scope)))
                 .arg(figure)
                 .arg(duration_ms(window).max(1))
-                // Unique, so that two requests in one millisecond are two.
-                .arg(format!("{:016x}", fastrand::u64(..)));
+                .arg(duration_ms(in_flight))
+                .arg(&id);
             let mut connection = self.connection().await?;
             let wait: i64 = self.outcome(
                 "taking a rate-limit slot",
                 invocation.invoke_async(&mut connection).await,
             )?;
-            Ok(if wait <= 0 {
-                Ok(())
-            } else {
-                Err(Duration::from_millis(u64::try_from(wait).unwrap_or(1)))
+            Ok(match wait {
+                0 => Ok(id),
+                w if w < 0 => Err(poll_interval(window)),
+                w => Err(Duration::from_millis(u64::try_from(w).unwrap_or(1)).min(window)),
             })
+        }
+        .boxed()
+    }
+
+    fn settle_slot<'a>(
+        &'a self,
+        scope: &'a Scope,
+        operation: &'a str,
+        id: &'a str,
+        window: Duration,
+    ) -> StoreFuture<'a, ()> {
+        async move {
+            let mut invocation = self.settle_slot.prepare_invoke();
+            invocation
+                .key(format!("{}slots:{operation}", prefix(scope)))
+                .key(format!("{}flight:{operation}", prefix(scope)))
+                .arg(duration_ms(window).max(1))
+                .arg(id);
+            let mut connection = self.connection().await?;
+            let _: i64 = self.outcome(
+                "settling a rate-limit slot",
+                invocation.invoke_async(&mut connection).await,
+            )?;
+            Ok(())
         }
         .boxed()
     }

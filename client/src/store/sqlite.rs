@@ -30,10 +30,10 @@ use std::time::Duration;
 use futures_util::FutureExt;
 use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionBehavior, params};
 
-use super::memory::duration_ms;
+use super::memory::{duration_ms, wait_for};
 use super::{
     Admission, Backend, Balance, Hold, LedgerEntry, Scope, StoreError, StoreFuture, Usage,
-    fingerprint, now_ms,
+    fingerprint, now_ms, slot_id,
 };
 
 const DAY_MS: i64 = 86_400_000;
@@ -83,15 +83,13 @@ CREATE TABLE holds (
 CREATE TABLE slots (
     scope TEXT NOT NULL,
     op TEXT NOT NULL,
-    at_ms INTEGER NOT NULL
-);
-CREATE INDEX slots_window ON slots (scope, op, at_ms);
+    id TEXT NOT NULL,
+    until_ms INTEGER NOT NULL,
+    settled INTEGER NOT NULL,
+    PRIMARY KEY (scope, op, id)
+) WITHOUT ROWID;
+CREATE INDEX slots_window ON slots (scope, op, until_ms);
 ";
-
-/// Slots older than this are dropped when the store is opened, whatever the
-/// operation (rate windows are a minute; an operation not called again would
-/// otherwise keep its last window's rows).
-const SLOTS_KEPT_MS: i64 = DAY_MS;
 
 /// A SQLite store.
 pub(crate) struct Sqlite {
@@ -214,10 +212,7 @@ fn prepare(
     }
     // Housekeeping, and the write that proves the file can be written.
     let now = now_ms();
-    transaction.execute(
-        "DELETE FROM slots WHERE at_ms <= ?1",
-        params![now - SLOTS_KEPT_MS],
-    )?;
+    transaction.execute("DELETE FROM slots WHERE until_ms <= ?1", params![now])?;
     transaction.execute(
         "DELETE FROM cache WHERE keep_until IS NOT NULL AND keep_until <= ?1",
         params![now],
@@ -478,35 +473,54 @@ impl Backend for Sqlite {
         operation: &'a str,
         figure: i64,
         window: Duration,
-    ) -> StoreFuture<'a, Result<(), Duration>> {
+        in_flight: Duration,
+    ) -> StoreFuture<'a, Result<String, Duration>> {
         let scope = scope.0.clone();
         let operation = operation.to_owned();
-        let window_ms = duration_ms(window);
+        let held_ms = duration_ms(in_flight).saturating_add(duration_ms(window));
         self.run("taking a rate-limit slot", move |connection| {
             let now = now_ms();
             let transaction =
                 connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
             transaction
-                .prepare_cached("DELETE FROM slots WHERE scope = ?1 AND op = ?2 AND at_ms <= ?3")?
-                .execute(params![scope, operation, now.saturating_sub(window_ms)])?;
-            let (sent, oldest): (i64, Option<i64>) = transaction
-                .prepare_cached(
-                    "SELECT count(*), min(at_ms) FROM slots WHERE scope = ?1 AND op = ?2",
-                )?
-                .query_row(params![scope, operation], |row| {
-                    Ok((row.get(0)?, row.get(1)?))
-                })?;
-            let taken = if sent < figure {
+                .prepare_cached("DELETE FROM slots WHERE scope = ?1 AND op = ?2 AND until_ms <= ?3")?
+                .execute(params![scope, operation, now])?;
+            let slots: Vec<(bool, i64)> = transaction
+                .prepare_cached("SELECT settled, until_ms FROM slots WHERE scope = ?1 AND op = ?2")?
+                .query_map(params![scope, operation], |row| Ok((row.get(0)?, row.get(1)?)))?
+                .collect::<Result<_, _>>()?;
+            let taken = if (slots.len() as i64) < figure {
+                let id = slot_id();
                 transaction
-                    .prepare_cached("INSERT INTO slots (scope, op, at_ms) VALUES (?1, ?2, ?3)")?
-                    .execute(params![scope, operation, now])?;
-                Ok(())
+                    .prepare_cached(
+                        "INSERT INTO slots (scope, op, id, until_ms, settled) VALUES (?1, ?2, ?3, ?4, 0)",
+                    )?
+                    .execute(params![scope, operation, id, now.saturating_add(held_ms)])?;
+                Ok(id)
             } else {
-                let wait = (oldest.unwrap_or(now) + window_ms - now).max(1);
-                Err(Duration::from_millis(u64::try_from(wait).unwrap_or(1)))
+                Err(wait_for(slots.into_iter(), now, window))
             };
             transaction.commit()?;
             Ok(taken)
+        })
+    }
+
+    fn settle_slot<'a>(
+        &'a self,
+        scope: &'a Scope,
+        operation: &'a str,
+        id: &'a str,
+        window: Duration,
+    ) -> StoreFuture<'a, ()> {
+        let (scope, operation, id) = (scope.0.clone(), operation.to_owned(), id.to_owned());
+        let window_ms = duration_ms(window);
+        self.run("settling a rate-limit slot", move |connection| {
+            connection
+                .prepare_cached(
+                    "UPDATE slots SET until_ms = ?4, settled = 1 WHERE scope = ?1 AND op = ?2 AND id = ?3",
+                )?
+                .execute(params![scope, operation, id, now_ms().saturating_add(window_ms)])?;
+            Ok(())
         })
     }
 }

@@ -5,9 +5,11 @@
 //! A constructor takes what every entry has; each chained call sets one more
 //! fact. What is not set keeps the neutral value (`None`, `false`, empty).
 
+use std::time::Duration;
+
 use super::{
-    Charged, Cost, Counts, FieldInfo, FieldKind, Group, Hint, Limit, Operation, Param, ParamKind,
-    RecordInfo, Requirement, Response, Role, Shape, Source, ValueKind,
+    Charged, Cost, Counts, FieldInfo, FieldKind, Fresh, Freshness, Group, Hint, Limit, Operation,
+    Param, ParamKind, RecordInfo, Requirement, Response, Role, Shape, Source, ValueKind,
 };
 
 impl Limit {
@@ -254,11 +256,42 @@ impl Cost {
     }
 }
 
+impl Freshness {
+    /// Answers fresh for `ttl_secs` seconds, a figure from `source`.
+    pub const fn new(ttl_secs: u64, source: Source) -> Freshness {
+        Freshness {
+            ttl: Duration::from_secs(ttl_secs),
+            past_days: None,
+            source,
+            note: None,
+        }
+    }
+
+    /// An answer about a day before today never changes.
+    pub const fn past_days_for_good(mut self) -> Freshness {
+        self.past_days = Some(Fresh::ForGood);
+        self
+    }
+
+    /// An answer about a day before today stays fresh `secs` seconds.
+    pub const fn past_days_for(mut self, secs: u64) -> Freshness {
+        self.past_days = Some(Fresh::For(Duration::from_secs(secs)));
+        self
+    }
+
+    /// Why the figures are what they are.
+    pub const fn note(mut self, note: &'static str) -> Freshness {
+        self.note = Some(note);
+        self
+    }
+}
+
 impl Operation {
     /// The operation `action` of `group` (whose path is `path`), with the
     /// response and costs given, reached in Rust by a method named as the
     /// action. Its parameters and rules are set with [`params`](Self::params)
-    /// and [`rules`](Self::rules).
+    /// and [`rules`](Self::rules). Until [`freshness`](Self::freshness) says
+    /// otherwise, no answer of it is ever fresh (a TTL of zero).
     pub const fn new(
         group: &'static str,
         path: &'static str,
@@ -277,7 +310,14 @@ impl Operation {
             rules: &[],
             response,
             cost,
+            freshness: Freshness::new(0, Source::Decided),
         }
+    }
+
+    /// How long its answers stay fresh.
+    pub const fn freshness(mut self, freshness: Freshness) -> Operation {
+        self.freshness = freshness;
+        self
     }
 
     /// Its builder method's name in Rust, when not the action's.

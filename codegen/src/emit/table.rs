@@ -8,8 +8,8 @@ use quote::{format_ident, quote};
 
 use super::Options;
 use crate::model::{
-    Action, Charged, Counts, Field, FieldType, Hint, Limit, ListItem, Param, ParamType, Payload,
-    Record, Role, Rule, Shape, Source, Spec, ValueKind,
+    Action, Charged, Counts, Field, FieldType, Fresh, Freshness, Hint, Limit, ListItem, Param,
+    ParamType, Payload, Record, Role, Rule, Shape, Source, Spec, ValueKind,
 };
 
 /// An integer literal with its digits grouped by thousands (`10_000`).
@@ -163,6 +163,27 @@ fn cost(a: &Action) -> TokenStream {
     }
 }
 
+/// `Freshness::new(86_400, Source::Decided)`, with `.past_days_..()` and
+/// `.note(..)` when the spec gives them.
+fn freshness(f: &Freshness) -> TokenStream {
+    let ttl = seconds(f.ttl_secs);
+    let source = source(f.source);
+    let past_days = f.past_days.map(|p| match p {
+        Fresh::ForGood => quote!(.past_days_for_good()),
+        Fresh::For(secs) => {
+            let secs = seconds(secs);
+            quote!(.past_days_for(#secs))
+        }
+    });
+    let note = f.note.as_deref().map(|n| quote!(.note(#n)));
+    quote!(Freshness::new(#ttl, #source) #past_days #note)
+}
+
+/// A number of seconds, grouped as [`number`] groups figures.
+fn seconds(secs: u64) -> Literal {
+    i64::try_from(secs).map_or_else(|_| Literal::u64_unsuffixed(secs), number)
+}
+
 fn operation(a: &Action) -> TokenStream {
     let name = format_ident!("{}", a.const_name);
     let (group, path, action, description) = (&a.group, &a.path, &a.wire, &a.description);
@@ -182,7 +203,7 @@ fn operation(a: &Action) -> TokenStream {
         let rules = a.rules.iter().map(rule);
         quote!(.rules(&[#(#rules),*]))
     });
-    let (response, cost) = (response(a), cost(a));
+    let (response, cost, freshness) = (response(a), cost(a), freshness(&a.freshness));
     let doc = format!("`{}` `{}`: {}", a.group, a.wire, a.description);
     quote! {
         #[doc = #doc]
@@ -191,7 +212,8 @@ fn operation(a: &Action) -> TokenStream {
             #aliases
             .description(#description)
             #params
-            #rules;
+            #rules
+            .freshness(#freshness);
     }
 }
 

@@ -76,7 +76,7 @@ fn readme(spec: &Spec) -> String {
          `cargo test -p seozoom-codegen --test published` fails while they are stale.\n\n\
          | File | What it is |\n\
          |---|---|\n\
-         | `openapi.json` | OpenAPI 3.1: one `GET` per group path, `action` as a required enum query parameter, `x-actions` per operation. Take this one. |\n\
+         | `openapi.json` | OpenAPI 3.1: one `GET` per group path, `action` as a required enum query parameter, `x-actions` per operation (its parameters, envelope schema and `x-seozoom-freshness`). Take this one. |\n\
          | `openapi-3.0.json` | The same in OpenAPI 3.0.3, for tools that cannot read 3.1. |\n\
          | `schemas/records/RECORD.schema.json` | JSON Schema (draft 2020-12) of each record, standalone. |\n\
          | `schemas/actions/GROUP.ACTION.schema.json` | JSON Schema of each action's whole response (the envelope), standalone. |\n\

@@ -5,7 +5,8 @@
 //! `action` is a required enum parameter, the other parameters are those of all
 //! the group's actions (`params::union`), the 200 response is any of the actions'
 //! envelope schemas with one named example per action, and `x-actions` maps each
-//! action to its own parameters and envelope schema.
+//! action to its own parameters, envelope schema and freshness
+//! (`x-seozoom-freshness`: how long an answer stays fresh in a cache).
 //!
 //! The 200 schema lists the envelopes under `anyOf`, not `oneOf`: two actions of a
 //! group can answer with the same shape (`winnerpages` and `loserpages`), a row of
@@ -17,7 +18,7 @@
 
 use serde_json::{Map, Value, json};
 
-use seozoom_codegen::model::{Action, Group, Spec};
+use seozoom_codegen::model::{Action, FOR_GOOD, Fresh, Group, Spec, duration_text};
 
 use super::examples;
 use super::params;
@@ -56,7 +57,45 @@ fn action_line(a: &Action) -> String {
         rpm.value,
         provenance(rpm.source, rpm.note.as_deref())
     ));
+    let f = &a.freshness;
+    let past = match f.past_days {
+        Some(Fresh::ForGood) => "; an answer about a day before today, for good".to_owned(),
+        Some(Fresh::For(secs)) => format!(
+            "; an answer about a day before today, {}",
+            duration_text(secs)
+        ),
+        None => String::new(),
+    };
+    // The note is in `x-seozoom-freshness`; the line stays short.
+    line.push_str(&format!(
+        " An answer stays fresh {}{past} ({}).",
+        duration_text(f.ttl_secs),
+        provenance(f.source, None)
+    ));
     line
+}
+
+/// `x-seozoom-freshness`: how long an answer stays fresh in a response cache,
+/// in seconds; `past_days` (only for an action with a day parameter) is
+/// `for_good` or seconds, for an answer about a day before today.
+fn freshness(a: &Action) -> Value {
+    let f = &a.freshness;
+    let mut out = Map::new();
+    out.insert("ttl_seconds".into(), json!(f.ttl_secs));
+    match f.past_days {
+        Some(Fresh::ForGood) => {
+            out.insert("past_days".into(), json!(FOR_GOOD));
+        }
+        Some(Fresh::For(secs)) => {
+            out.insert("past_days".into(), json!(secs));
+        }
+        None => {}
+    }
+    out.insert("source".into(), json!(f.source.variant().to_lowercase()));
+    if let Some(note) = &f.note {
+        out.insert("note".into(), json!(note));
+    }
+    Value::Object(out)
 }
 
 fn action_parameter(spec: &Spec, actions: &[&Action]) -> Value {
@@ -83,7 +122,7 @@ fn operation(d: Dialect, spec: &Spec, g: &Group, actions: &[&Action]) -> Result<
 
     let lines: Vec<String> = actions.iter().map(|a| action_line(a)).collect();
     let description = format!(
-        "{}\n\nThe `{}` query parameter selects the operation; `x-actions` gives each one's parameters and response schema.\n\n{}",
+        "{}\n\nThe `{}` query parameter selects the operation; `x-actions` gives each one's parameters, response schema and freshness (`x-seozoom-freshness`).\n\n{}",
         g.description,
         spec.common.action.wire,
         lines.join("\n")
@@ -108,7 +147,11 @@ fn operation(d: Dialect, spec: &Spec, g: &Group, actions: &[&Action]) -> Result<
         own.extend(a.params.iter().map(|p| params::parameter(spec, p)));
         x_actions.insert(
             a.wire.clone(),
-            json!({"parameters": own, "response": d.reference(&envelope_name(a))}),
+            json!({
+                "parameters": own,
+                "response": d.reference(&envelope_name(a)),
+                "x-seozoom-freshness": freshness(a),
+            }),
         );
     }
 

@@ -1,5 +1,5 @@
 //! The spec as data for generators in other languages: every reference to a
-//! shared definition (`[params.X]`, `[costs.X]`, `[provenance]`, a fieldset
+//! shared definition (`[params.X]`, `[costs.X]`, `[freshness.X]`, `[provenance]`, a fieldset
 //! named among a record's fields) written out in place, in the plain form of
 //! the format (`spec/README.md`, "The plain form"), so that a reader needs no
 //! resolver. A record's leading fieldsets stay as its `include`; a fieldset
@@ -256,6 +256,16 @@ fn action(a: &resolve::Action) -> Value {
             ])),
         ),
         ("cost", a.cost.as_ref().map(cost)),
+        ("freshness", a.freshness.as_ref().map(freshness)),
+    ])
+}
+
+fn freshness(f: &resolve::Freshness) -> Value {
+    object([
+        ("ttl", Some(s(&f.ttl))),
+        ("past_days", f.past_days.as_ref().map(s)),
+        ("source", Some(s(&f.source))),
+        ("note", f.note.as_ref().map(s)),
     ])
 }
 

@@ -11,7 +11,7 @@
 
 use serde_json::{Value, json};
 
-use seozoom_codegen::model::{Role, Source, ValueKind};
+use seozoom_codegen::model::{FOR_GOOD, Role, Source, ValueKind};
 use seozoom_codegen::names::KEYWORDS;
 
 /// Field types a record field may have (`validate.rs`, `field_type`).
@@ -28,6 +28,9 @@ const FIELD_TYPES: [&str; 11] = [
     "comma_list",
     "list",
 ];
+
+/// A duration as the spec writes it (`model::duration_secs` reads it).
+const DURATION: &str = "^[0-9]+[smhd]$";
 
 fn text(description: &str) -> Value {
     json!({"type": "string", "pattern": "\\S", "description": description})
@@ -120,6 +123,15 @@ fn definitions() -> Value {
         "per_request_counts": {"enum": ["items", "rows"], "description": "`items`: the figure bounds the input values of a parameter. `rows`: it bounds the rows returned."},
         "requests_per_minute": named_or("limit", "Not a name here.", "The second trailing figure."),
     });
+    let duration = "A whole number and one unit: `s`, `m`, `h` or `d` (`24h`).";
+    let mut freshness = provenance_keys();
+    freshness["ttl"] = json!({"type": "string", "pattern": DURATION, "description": format!("How long an answer stays fresh after it is fetched. {duration}")});
+    freshness["past_days"] = json!({
+        "anyOf": [{"const": FOR_GOOD}, {"type": "string", "pattern": DURATION}],
+        "description": format!("Only for an action with a `day` parameter: how long an answer about a day before today (UTC) stays fresh, `{FOR_GOOD}` (it never changes) or a duration. Without it, such an answer is kept for `ttl`. {duration}"),
+    });
+    freshness["use"] = json!({"type": "string", "description": "A shared freshness (`[freshness.NAME]`) this one builds on; a provenance given here replaces its whole."});
+    freshness["why"] = json!({"type": "string", "description": "The name of a provenance under `[provenance]`, instead of `source` and `note`."});
     let mut no_data = provenance_keys();
     no_data["status"] = json!({"type": "integer", "minimum": 100, "maximum": 599, "description": "HTTP status of the answer."});
     no_data["message"] = text("The body's `message`.");
@@ -271,7 +283,7 @@ fn definitions() -> Value {
         ),
         "action": table(
             "One operation: a group and the `action` value that selects it.",
-            &["group", "wire", "rust", "description", "response", "cost"],
+            &["group", "wire", "rust", "description", "response", "cost", "freshness"],
             json!({
                 "group": reference("snake_name", "A group `name`."),
                 "wire": {"type": "string", "pattern": "^\\S+$", "description": "The `action` value sent (one word)."},
@@ -283,8 +295,14 @@ fn definitions() -> Value {
                 "rules": array_of("rule", "Conditional requirements."),
                 "response": reference("response", "The payload's layout."),
                 "cost": named_or("cost_def", "A shared cost reading (`[costs.NAME]`).", "Unit cost and per-request figures."),
+                "freshness": named_or("freshness_def", "A shared freshness (`[freshness.NAME]`).", "How long an answer stays fresh in a response cache."),
             }),
         ),
+        "freshness_def": decided_needs_note(table(
+            "How long an answer stays fresh in a response cache, as written: a shared one or an action's own, which may build on a shared one (`use`). Written out (the plain form) it has `ttl` and `source`, and `note` when decided.",
+            &[],
+            freshness,
+        )),
         "param_def": table(
             "A parameter as written: a shared definition or an action's own. With `use`, it builds on a shared parameter; in an action, it may then only replace what that one has.",
             &[],
@@ -363,6 +381,7 @@ pub fn spec_schema() -> Value {
             "provenance": {"type": "object", "additionalProperties": {"$ref": "#/$defs/provenance"}, "description": "Provenance written once, named by `why` in a limit or by its name where a provenance goes."},
             "params": named_tables("param_def", "Parameters written once; actions name them."),
             "costs": named_tables("cost_def", "Cost readings written once; actions name them."),
+            "freshness": named_tables("freshness_def", "How long answers stay fresh, written once; actions name them."),
             "fieldsets": array_of("fieldset", "Fields shared by several records."),
             "records": array_of("record", "Response row types."),
             "actions": array_of("action", "Operations, in reference order."),

@@ -327,6 +327,10 @@ pub mod operations {
                     .role(Role::Input)
                     .description("The things."),
             ],
+        )
+        .freshness(
+            Freshness::new(86_400, Source::Decided)
+                .note("the data changes at most daily"),
         );
 
     /// Every operation, in spec order.

@@ -380,6 +380,10 @@ pub mod operations {
         .description("Intents of a thing.")
         .params(
             &[Param::text("name").required().role(Role::Input).description("The thing.")],
+        )
+        .freshness(
+            Freshness::new(86_400, Source::Decided)
+                .note("the data changes at most daily"),
         );
 
     /// Every operation, in spec order.

@@ -453,6 +453,10 @@ pub mod operations {
                     .requires("page")
                     .description("`page` is required when `type` is `bypage`."),
             ],
+        )
+        .freshness(
+            Freshness::new(86_400, Source::Decided)
+                .note("the data changes at most daily"),
         );
 
     /// Every operation, in spec order.

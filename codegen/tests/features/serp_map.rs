@@ -288,6 +288,10 @@ pub mod operations {
                     .role(Role::Input)
                     .description("The keywords."),
             ],
+        )
+        .freshness(
+            Freshness::new(86_400, Source::Decided)
+                .note("the data changes at most daily"),
         );
 
     /// Every operation, in spec order.

@@ -4239,7 +4239,13 @@ pub mod operations {
                     "the reference's examples: the printed figure irrespective of row count",
                 ),
         )
-        .description("The caller's projects.");
+        .description("The caller's projects.")
+        .freshness(
+            Freshness::new(3600, Source::Decided)
+                .note(
+                    "a project changes when its owner edits it (monitored keywords added or removed), at any time of day, and `project_last_update` carries a time of day: an hour bounds how long an edit can go unseen",
+                ),
+        );
 
     ///`projects` `overview`: Overview of one project: monitored keywords, domain traffic and authority.
     pub static PROJECTS_OVERVIEW: Operation = Operation::new(
@@ -4280,6 +4286,12 @@ pub mod operations {
                     .role(Role::Id)
                     .description("Project id, as `project_id` in the `list` response."),
             ],
+        )
+        .freshness(
+            Freshness::new(3600, Source::Decided)
+                .note(
+                    "a project changes when its owner edits it (monitored keywords added or removed), at any time of day, and `project_last_update` carries a time of day: an hour bounds how long an edit can go unseen",
+                ),
         );
 
     ///`projects` `keywords`: Keywords monitored in a project, with their metrics and the project's rankings.
@@ -4321,6 +4333,12 @@ pub mod operations {
                     .role(Role::Id)
                     .description("Project id, as `project_id` in the `list` response."),
             ],
+        )
+        .freshness(
+            Freshness::new(3600, Source::Decided)
+                .note(
+                    "a project changes when its owner edits it (monitored keywords added or removed), at any time of day, and `project_last_update` carries a time of day: an hour bounds how long an edit can go unseen",
+                ),
         );
 
     ///`projects` `bestpages`: Best pages of the project's domain.
@@ -4372,6 +4390,12 @@ pub mod operations {
                     .role(Role::PageSize)
                     .description("Maximum number of pages to return."),
             ],
+        )
+        .freshness(
+            Freshness::new(3600, Source::Decided)
+                .note(
+                    "a project changes when its owner edits it (monitored keywords added or removed), at any time of day, and `project_last_update` carries a time of day: an hour bounds how long an edit can go unseen",
+                ),
         );
 
     ///`projects` `pageswithmorekeywords`: Pages of the project's domain that rank for the most keywords.
@@ -4425,6 +4449,12 @@ pub mod operations {
                         "Maximum number of pages to return (the reference omits the type label; integer like every other `limit`).",
                     ),
             ],
+        )
+        .freshness(
+            Freshness::new(3600, Source::Decided)
+                .note(
+                    "a project changes when its owner edits it (monitored keywords added or removed), at any time of day, and `project_last_update` carries a time of day: an hour bounds how long an edit can go unseen",
+                ),
         );
 
     ///`projects` `pageswithpotential`: Pages of the project's domain with traffic potential.
@@ -4476,6 +4506,12 @@ pub mod operations {
                     .role(Role::PageSize)
                     .description("Maximum number of pages to return."),
             ],
+        )
+        .freshness(
+            Freshness::new(3600, Source::Decided)
+                .note(
+                    "a project changes when its owner edits it (monitored keywords added or removed), at any time of day, and `project_last_update` carries a time of day: an hour bounds how long an edit can go unseen",
+                ),
         );
 
     ///`projects` `winnerpages`: Pages of the project's domain that gained traffic.
@@ -4529,6 +4565,12 @@ pub mod operations {
                     .role(Role::PageSize)
                     .description("Maximum number of pages to return."),
             ],
+        )
+        .freshness(
+            Freshness::new(3600, Source::Decided)
+                .note(
+                    "a project changes when its owner edits it (monitored keywords added or removed), at any time of day, and `project_last_update` carries a time of day: an hour bounds how long an edit can go unseen",
+                ),
         );
 
     ///`projects` `loserpages`: Pages of the project's domain that lost traffic.
@@ -4582,6 +4624,12 @@ pub mod operations {
                     .role(Role::PageSize)
                     .description("Maximum number of pages to return."),
             ],
+        )
+        .freshness(
+            Freshness::new(3600, Source::Decided)
+                .note(
+                    "a project changes when its owner edits it (monitored keywords added or removed), at any time of day, and `project_last_update` carries a time of day: an hour bounds how long an edit can go unseen",
+                ),
         );
 
     ///`domains` `metrics`: Traffic, authority and ranking metrics of one or more domains.
@@ -4632,6 +4680,12 @@ pub mod operations {
                     .role(Role::Input)
                     .description("Domains to query, joined with `|` on the wire."),
             ],
+        )
+        .freshness(
+            Freshness::new(86_400, Source::Decided)
+                .note(
+                    "the reference shows no update schedule. The service keeps its data by day (`metricshistory` and `serphistory` take a day, and no finer time), so it changes at most daily: an answer less than a day old is taken as current",
+                ),
         );
 
     ///`domains` `metricshistory`: Metrics of one or more domains as they were on a given day.
@@ -4687,6 +4741,13 @@ pub mod operations {
                     .role(Role::Day)
                     .description("The day for which to return metrics, `YYYY-MM-DD`."),
             ],
+        )
+        .freshness(
+            Freshness::new(86_400, Source::Decided)
+                .past_days_for_good()
+                .note(
+                    "an answer for a day before today is a record of that day and never changes, so it is kept for good; today's or a later day may still change, and is kept like live data. Today is the UTC day, which never starts before the service's European day",
+                ),
         );
 
     ///`domains` `authority`: Authority metrics of one or more domains.
@@ -4735,6 +4796,12 @@ pub mod operations {
                     .role(Role::Input)
                     .description("Domains to query, joined with `|` on the wire."),
             ],
+        )
+        .freshness(
+            Freshness::new(86_400, Source::Decided)
+                .note(
+                    "the reference shows no update schedule. The service keeps its data by day (`metricshistory` and `serphistory` take a day, and no finer time), so it changes at most daily: an answer less than a day old is taken as current",
+                ),
         );
 
     ///`domains` `niches`: Niches (topics) of one or more domains. Only domains with data are returned; their number is `ResultRows`.
@@ -4793,6 +4860,12 @@ pub mod operations {
                     .role(Role::PageSize)
                     .description("Maximum number of niches per domain."),
             ],
+        )
+        .freshness(
+            Freshness::new(86_400, Source::Decided)
+                .note(
+                    "the reference shows no update schedule. The service keeps its data by day (`metricshistory` and `serphistory` take a day, and no finer time), so it changes at most daily: an answer less than a day old is taken as current",
+                ),
         );
 
     ///`domains` `bestpages`: Best pages of a domain.
@@ -4844,6 +4917,12 @@ pub mod operations {
                     .role(Role::PageSize)
                     .description("Maximum number of pages to return."),
             ],
+        )
+        .freshness(
+            Freshness::new(86_400, Source::Decided)
+                .note(
+                    "the reference shows no update schedule. The service keeps its data by day (`metricshistory` and `serphistory` take a day, and no finer time), so it changes at most daily: an answer less than a day old is taken as current",
+                ),
         );
 
     ///`domains` `keywords`: Keywords a domain ranks for, selected by `type` and paginated with `offset` and `limit`.
@@ -4955,6 +5034,12 @@ pub mod operations {
                         "Pagination is unsupported with `newentry`: `offset` must be 0.",
                     ),
             ],
+        )
+        .freshness(
+            Freshness::new(86_400, Source::Decided)
+                .note(
+                    "the reference shows no update schedule. The service keeps its data by day (`metricshistory` and `serphistory` take a day, and no finer time), so it changes at most daily: an answer less than a day old is taken as current",
+                ),
         );
 
     ///`domains` `aikeywords`: Keywords whose AI overviews mention a domain. The reference's description names this action `aioverview`; its example request, and public use, send `aikeywords`.
@@ -5019,6 +5104,12 @@ pub mod operations {
                     .role(Role::PageSize)
                     .description("Number of keywords returned, counted from `offset`."),
             ],
+        )
+        .freshness(
+            Freshness::new(86_400, Source::Decided)
+                .note(
+                    "the reference shows no update schedule. The service keeps its data by day (`metricshistory` and `serphistory` take a day, and no finer time), so it changes at most daily: an answer less than a day old is taken as current",
+                ),
         );
 
     ///`domains` `competitor`: Organic competitors of one or more domains. Only domains with data are returned; their number is `ResultRows`.
@@ -5078,6 +5169,12 @@ pub mod operations {
                     .role(Role::PageSize)
                     .description("Maximum number of competitors per domain."),
             ],
+        )
+        .freshness(
+            Freshness::new(86_400, Source::Decided)
+                .note(
+                    "the reference shows no update schedule. The service keeps its data by day (`metricshistory` and `serphistory` take a day, and no finer time), so it changes at most daily: an answer less than a day old is taken as current",
+                ),
         );
 
     ///`urls` `urlpza`: Page authority of a URL.
@@ -5118,6 +5215,12 @@ pub mod operations {
                         "The URL to query; the reference states exactly one URL per call.",
                     ),
             ],
+        )
+        .freshness(
+            Freshness::new(86_400, Source::Decided)
+                .note(
+                    "the reference shows no update schedule. The service keeps its data by day (`metricshistory` and `serphistory` take a day, and no finer time), so it changes at most daily: an answer less than a day old is taken as current",
+                ),
         );
 
     ///`urls` `metrics`: Ranking, traffic, advertising and authority metrics of one or more URLs.
@@ -5163,6 +5266,12 @@ pub mod operations {
                     .role(Role::Input)
                     .description("URLs to query, joined with `|` on the wire."),
             ],
+        )
+        .freshness(
+            Freshness::new(86_400, Source::Decided)
+                .note(
+                    "the reference shows no update schedule. The service keeps its data by day (`metricshistory` and `serphistory` take a day, and no finer time), so it changes at most daily: an answer less than a day old is taken as current",
+                ),
         );
 
     ///`urls` `keywords`: Keywords a URL ranks for, with their metrics.
@@ -5213,6 +5322,12 @@ pub mod operations {
                     .role(Role::PageSize)
                     .description("Maximum number of keywords to return."),
             ],
+        )
+        .freshness(
+            Freshness::new(86_400, Source::Decided)
+                .note(
+                    "the reference shows no update schedule. The service keeps its data by day (`metricshistory` and `serphistory` take a day, and no finer time), so it changes at most daily: an answer less than a day old is taken as current",
+                ),
         );
 
     ///`urls` `intentgap`: Keywords where a URL ranks worse than similar pages of its organic competitors.
@@ -5266,6 +5381,12 @@ pub mod operations {
                     .role(Role::PageSize)
                     .description("Maximum number of rows to return."),
             ],
+        )
+        .freshness(
+            Freshness::new(86_400, Source::Decided)
+                .note(
+                    "the reference shows no update schedule. The service keeps its data by day (`metricshistory` and `serphistory` take a day, and no finer time), so it changes at most daily: an answer less than a day old is taken as current",
+                ),
         );
 
     ///`keywords` `metrics`: Volume, paid-search, difficulty and intent metrics of one or more keywords.
@@ -5313,6 +5434,12 @@ pub mod operations {
                         "Keywords to query, URL-encoded and joined with `|` on the wire.",
                     ),
             ],
+        )
+        .freshness(
+            Freshness::new(86_400, Source::Decided)
+                .note(
+                    "the reference shows no update schedule. The service keeps its data by day (`metricshistory` and `serphistory` take a day, and no finer time), so it changes at most daily: an answer less than a day old is taken as current",
+                ),
         );
 
     ///`keywords` `serp`: Live search-result lists of one or more keywords: at most 50 organic results per keyword. Each keyword is one row.
@@ -5376,6 +5503,12 @@ pub mod operations {
                         "Search locality (for instance a city name), used together with `google_ext`.",
                     ),
             ],
+        )
+        .freshness(
+            Freshness::new(86_400, Source::Decided)
+                .note(
+                    "the reference shows no update schedule. The service keeps its data by day (`metricshistory` and `serphistory` take a day, and no finer time), so it changes at most daily: an answer less than a day old is taken as current",
+                ),
         );
 
     ///`keywords` `serphistory`: The search-result list of a keyword as detected on a given date: at most 50 organic results.
@@ -5426,6 +5559,13 @@ pub mod operations {
                         "The day whose search-result list to return, `YYYY-MM-DD`.",
                     ),
             ],
+        )
+        .freshness(
+            Freshness::new(86_400, Source::Decided)
+                .past_days_for_good()
+                .note(
+                    "an answer for a day before today is a record of that day and never changes, so it is kept for good; today's or a later day may still change, and is kept like live data. Today is the UTC day, which never starts before the service's European day",
+                ),
         );
 
     ///`keywords` `related`: Keywords related to one keyword, with their search volume, SERP affinity and monthly volumes. Not in the reference; known from public use of the API.
@@ -5469,6 +5609,12 @@ pub mod operations {
                     .role(Role::PageSize)
                     .description("Maximum number of related keywords to return."),
             ],
+        )
+        .freshness(
+            Freshness::new(86_400, Source::Decided)
+                .note(
+                    "the reference shows no update schedule. The service keeps its data by day (`metricshistory` and `serphistory` take a day, and no finer time), so it changes at most daily: an answer less than a day old is taken as current",
+                ),
         );
 
     /// Every operation, in spec order.

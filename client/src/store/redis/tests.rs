@@ -28,12 +28,12 @@ async fn parallel_stores_on_one_server_share_the_rate_window() {
     let window = Duration::from_secs(60);
     let takes = (0..20).map(|i| {
         let store = if i % 2 == 0 { &first } else { &second };
-        store.take_slot(&scope, "op", 5, window)
+        store.take_slot(&scope, "op", 5, window, Duration::from_secs(30))
     });
     let taken = futures_util::future::join_all(takes)
         .await
         .into_iter()
-        .filter(|r| matches!(r, Ok(Ok(()))))
+        .filter(|r| matches!(r, Ok(Ok(_))))
         .count();
     assert_eq!(taken, 5);
 }
@@ -133,7 +133,13 @@ async fn the_key_is_in_no_redis_key_or_value() {
     store.usage(&scope, 0).await.unwrap();
     store.last_balance(&scope).await.unwrap();
     store
-        .take_slot(&scope, "domains metrics", 10, Duration::from_secs(60))
+        .take_slot(
+            &scope,
+            "domains metrics",
+            10,
+            Duration::from_secs(60),
+            Duration::from_secs(30),
+        )
         .await
         .unwrap()
         .unwrap();
@@ -168,15 +174,19 @@ async fn a_redis_that_goes_away_is_an_error_naming_the_store() {
     let scope = store.scope("SECRET-API-KEY");
     let window = Duration::from_secs(60);
     assert_eq!(
-        store.take_slot(&scope, "op", 5, window).await.unwrap(),
-        Ok(())
+        store
+            .take_slot(&scope, "op", 5, window, Duration::from_secs(30))
+            .await
+            .unwrap()
+            .is_ok(),
+        true
     );
 
     server.kill();
     for _ in 0..2 {
         // The lost connection, then a new one refused.
         let error = store
-            .take_slot(&scope, "op", 5, window)
+            .take_slot(&scope, "op", 5, window, Duration::from_secs(30))
             .await
             .unwrap_err()
             .into_error()

@@ -73,12 +73,12 @@ async fn state_outlives_the_store_and_is_shared_by_every_store_on_the_file() {
     let window = Duration::from_secs(60);
     let takes = (0..20).map(|i| {
         let store = if i % 2 == 0 { &second } else { &third };
-        store.take_slot(&scope, "op", 5, window)
+        store.take_slot(&scope, "op", 5, window, Duration::from_secs(30))
     });
     let taken = futures_util::future::join_all(takes)
         .await
         .into_iter()
-        .filter(|r| matches!(r, Ok(Ok(()))))
+        .filter(|r| matches!(r, Ok(Ok(_))))
         .count();
     assert_eq!(taken, 5);
 }
@@ -138,7 +138,13 @@ async fn the_key_is_in_no_byte_of_the_store() {
     store.usage(&scope, 0).await.unwrap();
     store.last_balance(&scope).await.unwrap();
     store
-        .take_slot(&scope, "domains metrics", 10, Duration::from_secs(60))
+        .take_slot(
+            &scope,
+            "domains metrics",
+            10,
+            Duration::from_secs(60),
+            Duration::from_secs(30),
+        )
         .await
         .unwrap()
         .unwrap();
@@ -175,7 +181,13 @@ async fn a_locked_file_is_waited_for_then_refused_naming_it() {
     locker.execute_batch("BEGIN EXCLUSIVE").unwrap();
     let started = Instant::now();
     let error = store
-        .take_slot(&scope, "op", 5, Duration::from_secs(60))
+        .take_slot(
+            &scope,
+            "op",
+            5,
+            Duration::from_secs(60),
+            Duration::from_secs(30),
+        )
         .await
         .unwrap_err()
         .into_error()
@@ -194,10 +206,17 @@ async fn a_locked_file_is_waited_for_then_refused_naming_it() {
     locker.execute_batch("COMMIT").unwrap();
     assert_eq!(
         store
-            .take_slot(&scope, "op", 5, Duration::from_secs(60))
+            .take_slot(
+                &scope,
+                "op",
+                5,
+                Duration::from_secs(60),
+                Duration::from_secs(30)
+            )
             .await
-            .unwrap(),
-        Ok(())
+            .unwrap()
+            .is_ok(),
+        true
     );
 }
 

@@ -8,7 +8,7 @@ use super::describe::{
 };
 use super::{Differ, pair};
 use crate::diff::{Kind, Level};
-use crate::model::{Action, Charged, Counts, Limit, Param, Rule};
+use crate::model::{Action, Charged, Counts, Fresh, Freshness, Limit, Param, Rule, duration_text};
 
 impl Differ {
     pub(super) fn actions(&mut self, old: &[Action], new: &[Action]) {
@@ -71,6 +71,47 @@ impl Differ {
         self.rules(&item, o, n);
         self.response(&item, o, n);
         self.cost(&item, o, n);
+        self.freshness(&item, &o.freshness, &n.freshness);
+    }
+
+    /// How long a cache keeps the action's answers: a figure, like the cost's.
+    fn freshness(&mut self, item: &str, o: &Freshness, n: &Freshness) {
+        let item = format!("{item} / freshness");
+        self.changed(
+            Level::Patch,
+            &item,
+            "ttl",
+            duration_text(o.ttl_secs),
+            duration_text(n.ttl_secs),
+            "how long a cached answer is served",
+        );
+        let past = |f: &Freshness| match f.past_days {
+            None => "like the ttl".to_owned(),
+            Some(Fresh::ForGood) => "for good".to_owned(),
+            Some(Fresh::For(secs)) => duration_text(secs),
+        };
+        self.changed(
+            Level::Patch,
+            &item,
+            "past_days",
+            past(o),
+            past(n),
+            "how long a cached answer about a day before today is served",
+        );
+        self.changed(
+            Level::Patch,
+            &item,
+            "source",
+            source_name(o.source),
+            source_name(n.source),
+            "",
+        );
+        self.docs(
+            &item,
+            "note",
+            o.note.as_deref().unwrap_or_default(),
+            n.note.as_deref().unwrap_or_default(),
+        );
     }
 
     fn params(&mut self, item: &str, o: &Action, n: &Action) {
