@@ -150,7 +150,7 @@ fn the_same_command_twice_sends_one_request() {
     let table = seozoom(&sandbox, &dir.store(), &["usage", "--since", "2000-01-01"]);
     table.expect_code(0);
     assert!(table.stdout.contains("authority"), "{}", table.stdout);
-    let balance = first["UnitsRemaining"].as_i64().unwrap();
+    let balance = sandbox.units_remaining();
     assert!(
         table
             .stdout
@@ -428,10 +428,10 @@ fn a_paged_job_killed_after_3_of_10_pages_sends_7_when_run_again() {
     }
     child.kill().unwrap();
     child.wait().unwrap();
-    assert_eq!(
-        hanging.requests(),
-        4,
-        "three pages, and the fourth in flight"
+    let sent = hanging.requests();
+    assert!(
+        sent == 3 || sent == 4,
+        "three pages, and perhaps the fourth in flight: {sent}"
     );
 
     let healthy = sandbox_with(None);
