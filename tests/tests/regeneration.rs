@@ -120,6 +120,9 @@ fn run(program: impl AsRef<OsStr>, args: &[&str], dir: &Path, target: &Path) -> 
         // paths) would overwrite this workspace's.
         .env_remove("CARGO_BUILD_BUILD_DIR")
         .env_remove("CARGO_BUILD_TARGET_DIR")
+        // The binary runs without a store: a test never writes to the user's
+        // data directory.
+        .env("SEOZOOM_STORE", "none")
         .output()
         .unwrap_or_else(|e| panic!("{}: {e}", Path::new(program).display()))
 }
@@ -164,6 +167,7 @@ fn mcp_has_the_added_tool(bin: &Path, dir: &Path) {
     let mut child = Command::new(bin)
         .args(["--sandbox", "mcp"])
         .current_dir(dir)
+        .env("SEOZOOM_STORE", "none")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
