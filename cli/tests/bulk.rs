@@ -12,12 +12,7 @@ use support::{KEY, Run, Server, run};
 /// A sandbox on loopback, for a run of the binary to call and for the test to
 /// count its requests.
 fn sandbox() -> Sandbox {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap()
-        .block_on(Sandbox::start())
-        .unwrap()
+    support::start_sandbox(Sandbox::builder())
 }
 
 /// 250 distinct keywords in no sorted order.

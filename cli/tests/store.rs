@@ -20,16 +20,10 @@ fn sandbox_with(faults: Option<FaultPlan>) -> Sandbox {
 }
 
 fn sandbox_of(builder: seozoom::sandbox::SandboxBuilder, faults: Option<FaultPlan>) -> Sandbox {
-    let mut builder = builder;
-    if let Some(faults) = faults {
-        builder = builder.faults(faults);
+    match faults {
+        Some(faults) => support::start_sandbox(builder.faults(faults)),
+        None => support::start_sandbox(builder),
     }
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap()
-        .block_on(builder.start())
-        .unwrap()
 }
 
 /// A directory of its own for one test, removed when dropped.

@@ -18,12 +18,7 @@ fn sandbox(faults: Option<FaultPlan>) -> Sandbox {
     if let Some(faults) = faults {
         builder = builder.faults(faults);
     }
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap()
-        .block_on(builder.start())
-        .unwrap()
+    support::start_sandbox(builder)
 }
 
 /// The arguments of a `domains keywords` call for one domain against `base_url`,

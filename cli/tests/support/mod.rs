@@ -113,6 +113,18 @@ pub fn binary() -> Command {
     command
 }
 
+/// A sandbox on loopback started from `builder` (the sandbox serves on its own
+/// threads), for a run of the binary to call and for the test to count its
+/// requests.
+pub fn start_sandbox(builder: seozoom::sandbox::SandboxBuilder) -> seozoom::sandbox::Sandbox {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(builder.start())
+        .unwrap()
+}
+
 /// One request as the server saw it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Seen {
