@@ -52,7 +52,7 @@ impl Operation {
 }
 
 /// Values without repeats: the first occurrence of each trimmed value, as given.
-pub(super) fn dedupe(values: &[String]) -> Vec<String> {
+pub(in crate::client) fn dedupe(values: &[String]) -> Vec<String> {
     let mut seen = std::collections::HashSet::new();
     values
         .iter()

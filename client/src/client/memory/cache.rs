@@ -1,32 +1,18 @@
-//! A call's use of the store ([`crate::store`]): a fresh cached answer instead
-//! of a request, the budget window's hold, the rate-limit slot shared by every
-//! process on the key, and, once answered, the ledger row and the cache entry.
-//!
-//! Store failures before a request is sent refuse the call
-//! ([`ErrorKind::Store`]); after it was answered they are logged and the
-//! answer is returned all the same, since it was paid for.
+//! The cache's part of a call: a fresh answer instead of a request (whole,
+//! or item by item for a batched one), and the answers kept once received,
+//! whole and per item. Freshness comes from the spec, per operation.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
-use super::Client;
-use super::call::Prepared;
-use super::items;
+use super::{Figures, items_of, time_of};
 use crate::Envelope;
-use crate::client::InputOrder;
+use crate::client::call::Prepared;
+use crate::client::{Client, InputOrder, items};
 use crate::date::Date;
-use crate::error::{Error, ErrorKind};
+use crate::error::Error;
 use crate::request::Request;
-use crate::store::{
-    Admission, BudgetWindow, CachedAnswer, Hold, LedgerEntry, Scope, Store, StoreError, now_ms,
-};
+use crate::store::{CachedAnswer, LedgerEntry, now_ms};
 use crate::table::{Fresh, Operation};
-use crate::transport::{RateLimitMode, Slot};
-use crate::units::Estimate;
-
-/// How long a hold of a budget window lives unless its job renews it (each
-/// recorded call does): a crashed job's hold is free again after this.
-const HOLD_LEASE: Duration = Duration::from_secs(15 * 60);
 
 /// How long an answer is cached: `None` when it is not cached at all.
 pub(crate) type CacheFor = Option<Fresh>;
@@ -50,79 +36,7 @@ fn is_fresh(fresh: Fresh, fetched_at_ms: i64, now: i64) -> bool {
     fresh.holds_after(Duration::from_millis(age))
 }
 
-/// What the client's store settings are.
-#[derive(Debug, Clone)]
-pub(crate) struct Memory {
-    pub store: Store,
-    pub scope: Scope,
-    /// Skip cache reads (answers are still cached).
-    pub refresh: bool,
-    /// The caller's time to live for live data, instead of the spec's.
-    pub ttl: Option<Duration>,
-    /// A budget per UTC day or month, kept in the store's ledger.
-    pub window: Option<(i64, BudgetWindow)>,
-    /// When the store fails, read no cache and hold this process's rate limits
-    /// (with a warning) rather than fail the call.
-    pub fallback: bool,
-    /// The longest a request may be in flight (connect and read timeouts):
-    /// how long a shared rate-limit slot is held for a holder that never
-    /// says its request was answered.
-    pub in_flight: Duration,
-}
-
-/// A hold on the budget window: released by its holder when the call or job
-/// ends ([`release`](Self::release)); else when dropped, in the background;
-/// else, if the process dies first, by its lease.
-pub(crate) struct WindowHold {
-    store: Store,
-    scope: Scope,
-    pub(crate) id: String,
-    released: AtomicBool,
-}
-
-impl WindowHold {
-    /// Give the hold back, waiting for the store (a process about to exit
-    /// would otherwise leave it held until its lease ends).
-    pub(crate) async fn release(&self) {
-        if self.released.swap(true, Ordering::SeqCst) {
-            return;
-        }
-        if let Err(error) = self.store.backend().release(&self.scope, &self.id).await {
-            tracing::warn!(store = %error.store, error = %error.message, "cannot release a budget hold; its lease will");
-        }
-    }
-}
-
-impl Drop for WindowHold {
-    fn drop(&mut self) {
-        if self.released.load(Ordering::SeqCst) {
-            return;
-        }
-        let (store, scope, id) = (self.store.clone(), self.scope.clone(), self.id.clone());
-        // Outside a runtime (a client dropped after its runtime), the lease
-        // frees the hold instead.
-        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
-            runtime.spawn(async move {
-                if let Err(error) = store.backend().release(&scope, &id).await {
-                    tracing::warn!(store = %error.store, error = %error.message, "cannot release a budget hold; its lease will");
-                }
-            });
-        }
-    }
-}
-
 impl Client {
-    fn store_error(&self, what: &str, error: StoreError) -> Error {
-        let error = Error::new(
-            what,
-            ErrorKind::Store {
-                store: error.store,
-                message: error.message,
-            },
-        );
-        self.inner.key.hide(error)
-    }
-
     /// How long an answer to this query of `op` stays fresh: the spec's
     /// freshness of the operation (for good, for a past day's history), with
     /// the caller's time to live for live data instead of the spec's.
@@ -172,19 +86,6 @@ impl Client {
             .collect())
     }
 
-    /// The balance last reported on the key (the store's, else `fallback`).
-    pub(crate) async fn balance_or(&self, fallback: i64) -> i64 {
-        let memory = &self.inner.memory;
-        match memory.store.backend().last_balance(&memory.scope).await {
-            Ok(Some(balance)) => balance.units_remaining,
-            Ok(None) => self.units().remaining.unwrap_or(fallback),
-            Err(error) => {
-                tracing::warn!(store = %error.store, error = %error.message, "cannot read the last balance");
-                self.units().remaining.unwrap_or(fallback)
-            }
-        }
-    }
-
     /// Record a cache hit in the ledger: `items` answered, `saved` units.
     pub(crate) async fn record_hit(
         &self,
@@ -208,14 +109,6 @@ impl Client {
             hold: None,
         };
         self.record(entry).await;
-    }
-
-    /// Record a call in the ledger; a failure is logged (the call was made).
-    pub(crate) async fn record(&self, entry: LedgerEntry) {
-        let memory = &self.inner.memory;
-        if let Err(error) = memory.store.backend().record(&memory.scope, entry).await {
-            tracing::warn!(store = %error.store, error = %error.message, "cannot record a call in the ledger");
-        }
     }
 
     /// Keep answers in the cache; a failure is logged (the answers are
@@ -270,140 +163,6 @@ impl Client {
             .collect()
     }
 
-    /// Hold the maximum of `estimate` in the budget window, if there is one,
-    /// or refuse.
-    pub(crate) async fn hold_window(
-        &self,
-        what: &str,
-        estimate: Estimate,
-    ) -> Result<Option<WindowHold>, Error> {
-        let memory = &self.inner.memory;
-        let Some((budget, window)) = memory.window else {
-            return Ok(None);
-        };
-        if estimate.unknown {
-            return Err(Error::new(what, ErrorKind::UnknownCost { budget }));
-        }
-        let units = estimate.max;
-        let id = format!("{:016x}{:016x}", fastrand::u64(..), fastrand::u64(..));
-        let hold = Hold {
-            id: id.clone(),
-            units,
-            budget,
-            window_start_ms: window.start_ms(now_ms()),
-            lease: HOLD_LEASE,
-        };
-        let admission = memory
-            .store
-            .backend()
-            .admit(&memory.scope, hold)
-            .await
-            .map_err(|e| self.store_error(what, e))?;
-        match admission {
-            Admission::Admitted => Ok(Some(WindowHold {
-                store: memory.store.clone(),
-                scope: memory.scope.clone(),
-                id,
-                released: AtomicBool::new(false),
-            })),
-            Admission::Refused { spent, held } => Err(Error::new(
-                what,
-                ErrorKind::OverWindowBudget {
-                    estimate_max: units,
-                    spent,
-                    held,
-                    budget,
-                    window,
-                },
-            )),
-        }
-    }
-
-    /// Take a rate-limit slot: shared by every process on the store, when the
-    /// store shares them; else this process's. Hold it until the request's
-    /// answer is in ([`settle_slot`](Self::settle_slot)).
-    pub(crate) async fn take_slot(&self, op: &Operation) -> Result<Taken<'_>, Error> {
-        let memory = &self.inner.memory;
-        let limits = &self.inner.rate_limits;
-        let figure = op.cost.requests_per_minute.value;
-        if !memory.store.backend().shares_limits()
-            || limits.mode() == RateLimitMode::Off
-            || figure <= 0
-        {
-            return limits.acquire(op).await.map(Taken::Local);
-        }
-        let label = op.label();
-        loop {
-            let taken = match memory
-                .store
-                .backend()
-                .take_slot(
-                    &memory.scope,
-                    &label,
-                    figure,
-                    limits.window(),
-                    memory.in_flight,
-                )
-                .await
-            {
-                Ok(taken) => taken,
-                Err(error) if memory.fallback => {
-                    tracing::warn!(store = %error.store, error = %error.message, "the store failed: this call holds the rate limits of this process only (store fallback); other processes on the key are not counted");
-                    return limits.acquire(op).await.map(Taken::Local);
-                }
-                Err(error) => return Err(self.store_error(&label, error)),
-            };
-            let wait = match taken {
-                Ok(id) => return Ok(Taken::Shared(id)),
-                Err(wait) => wait,
-            };
-            if limits.mode() == RateLimitMode::Refuse {
-                return Err(Error::new(
-                    label,
-                    ErrorKind::RateLimited {
-                        per_minute: figure,
-                        retry_in: wait,
-                    },
-                ));
-            }
-            tracing::debug!(operation = %label, wait_ms = wait.as_millis() as u64, "waiting for a shared rate-limit slot");
-            tokio::time::sleep(wait).await;
-        }
-    }
-
-    /// The request of a slot was answered (or failed): the slot counts for a
-    /// window from now. A store failure here is logged; the slot then ends on
-    /// its own, after its longest time in flight.
-    pub(crate) async fn settle_slot(&self, op: &Operation, taken: Taken<'_>) {
-        let id = match taken {
-            Taken::Local(slot) => return drop(slot),
-            Taken::Shared(id) => id,
-        };
-        let memory = &self.inner.memory;
-        // A millisecond more: stores date slots in whole milliseconds, and a
-        // slot that freed a fraction early would let a request arrive inside
-        // the service's window.
-        let window = self.inner.rate_limits.window() + Duration::from_millis(1);
-        if let Err(error) = memory
-            .store
-            .backend()
-            .settle_slot(&memory.scope, &op.label(), &id, window)
-            .await
-        {
-            tracing::warn!(store = %error.store, error = %error.message, "cannot settle a rate-limit slot");
-        }
-    }
-}
-
-/// A rate-limit slot taken for one request.
-pub(crate) enum Taken<'a> {
-    /// This process's.
-    Local(Slot<'a>),
-    /// The store's, by id.
-    Shared(String),
-}
-
-impl Client {
     /// A fresh cached answer to the request, if the cache has one.
     pub(crate) async fn cached_answer(
         &self,
@@ -523,9 +282,7 @@ impl Client {
             _ => Vec::new(),
         }
     }
-}
 
-impl Client {
     /// The items of a batched request that the cache answers fresh, and the
     /// request for the others (`None` when the cache answers them all). A
     /// request of one item, or of an operation that does not batch, is
@@ -538,7 +295,7 @@ impl Client {
         let op = request.operation();
         let mut request = request;
         if let Some(param) = op.batch_param() {
-            let unique = super::batch::dedupe(request.get(param.wire).unwrap_or_default());
+            let unique = crate::client::batch::dedupe(request.get(param.wire).unwrap_or_default());
             request.set(param.wire, unique);
         }
         let (Some(param), Some((keys, _))) = (op.batch_param(), self.item_keys(&request)) else {
@@ -565,44 +322,11 @@ impl Client {
     }
 }
 
-/// What the ledger and the cache keep of an envelope (not the envelope itself,
-/// whose rows need not be shareable between threads).
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Figures {
-    pub no_data: bool,
-    pub result_rows: i64,
-    pub units_used: i64,
-    pub units_remaining: i64,
-}
-
-impl<T> From<&Envelope<T>> for Figures {
-    fn from(envelope: &Envelope<T>) -> Self {
-        Figures {
-            no_data: envelope.no_data,
-            result_rows: envelope.result_rows,
-            units_used: envelope.units_used,
-            units_remaining: envelope.units_remaining,
-        }
-    }
-}
-
-/// The input items a request asks for: its batch parameter's values, else 1.
-fn items_of(request: &Request) -> i64 {
-    let op = request.operation();
-    op.batch_param()
-        .and_then(|p| request.get(p.wire))
-        .map_or(1, |values| values.len() as i64)
-}
-
-/// `ms` since the epoch as a time.
-pub(crate) fn time_of(ms: i64) -> SystemTime {
-    UNIX_EPOCH + Duration::from_millis(u64::try_from(ms).unwrap_or(0))
-}
-
 #[cfg(all(test, feature = "sandbox"))]
 mod tests {
     use super::*;
     use crate::sandbox::Sandbox;
+    use crate::store::Store;
 
     /// A damaged entry, or one written under another key (a foreign one), is
     /// never returned: the call is sent.

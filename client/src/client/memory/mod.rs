@@ -1,0 +1,112 @@
+//! A call's use of the store ([`crate::store`]), one concern a file:
+//! - `cache`: a fresh cached answer instead of a request (whole, or item by
+//!   item for a batched one), and the answers kept once received;
+//! - `window`: the hold of a budget per day or month;
+//! - `slots`: the rate-limit slot, shared by every process on the store;
+//! - here: the settings, and the ledger rows every part writes.
+//!
+//! Store failures before a request is sent refuse the call
+//! ([`ErrorKind::Store`]); after it was answered they are logged and the
+//! answer is returned all the same, since it was paid for.
+
+mod cache;
+mod slots;
+mod window;
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use super::Client;
+use crate::Envelope;
+use crate::error::{Error, ErrorKind};
+use crate::request::Request;
+use crate::store::{BudgetWindow, LedgerEntry, Scope, Store, StoreError};
+
+pub(crate) use window::WindowHold;
+
+/// What the client's store settings are.
+#[derive(Debug, Clone)]
+pub(crate) struct Memory {
+    pub store: Store,
+    pub scope: Scope,
+    /// Skip cache reads (answers are still cached).
+    pub refresh: bool,
+    /// The caller's time to live for live data, instead of the spec's.
+    pub ttl: Option<Duration>,
+    /// A budget per UTC day or month, kept in the store's ledger.
+    pub window: Option<(i64, BudgetWindow)>,
+    /// When the store fails, read no cache and hold this process's rate limits
+    /// (with a warning) rather than fail the call.
+    pub fallback: bool,
+    /// The longest a request may be in flight (connect and read timeouts):
+    /// how long a shared rate-limit slot is held for a holder that never
+    /// says its request was answered.
+    pub in_flight: Duration,
+}
+
+impl Client {
+    pub(super) fn store_error(&self, what: &str, error: StoreError) -> Error {
+        let error = Error::new(
+            what,
+            ErrorKind::Store {
+                store: error.store,
+                message: error.message,
+            },
+        );
+        self.inner.key.hide(error)
+    }
+
+    /// The balance last reported on the key (the store's, else `fallback`).
+    pub(crate) async fn balance_or(&self, fallback: i64) -> i64 {
+        let memory = &self.inner.memory;
+        match memory.store.backend().last_balance(&memory.scope).await {
+            Ok(Some(balance)) => balance.units_remaining,
+            Ok(None) => self.units().remaining.unwrap_or(fallback),
+            Err(error) => {
+                tracing::warn!(store = %error.store, error = %error.message, "cannot read the last balance");
+                self.units().remaining.unwrap_or(fallback)
+            }
+        }
+    }
+
+    /// Record a call in the ledger; a failure is logged (the call was made).
+    pub(crate) async fn record(&self, entry: LedgerEntry) {
+        let memory = &self.inner.memory;
+        if let Err(error) = memory.store.backend().record(&memory.scope, entry).await {
+            tracing::warn!(store = %error.store, error = %error.message, "cannot record a call in the ledger");
+        }
+    }
+}
+
+/// What the ledger and the cache keep of an envelope (not the envelope itself,
+/// whose rows need not be shareable between threads).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Figures {
+    pub no_data: bool,
+    pub result_rows: i64,
+    pub units_used: i64,
+    pub units_remaining: i64,
+}
+
+impl<T> From<&Envelope<T>> for Figures {
+    fn from(envelope: &Envelope<T>) -> Self {
+        Figures {
+            no_data: envelope.no_data,
+            result_rows: envelope.result_rows,
+            units_used: envelope.units_used,
+            units_remaining: envelope.units_remaining,
+        }
+    }
+}
+
+/// The input items a request asks for: its batch parameter's values, else 1.
+pub(super) fn items_of(request: &Request) -> i64 {
+    let op = request.operation();
+    op.batch_param()
+        .and_then(|p| request.get(p.wire))
+        .map_or(1, |values| values.len() as i64)
+}
+
+/// `ms` since the epoch as a time.
+pub(crate) fn time_of(ms: i64) -> SystemTime {
+    UNIX_EPOCH + Duration::from_millis(u64::try_from(ms).unwrap_or(0))
+}
