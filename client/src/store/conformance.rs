@@ -328,3 +328,60 @@ async fn slots(store: &dyn Backend, key: &str) {
         "a crashed holder's slot ends"
     );
 }
+
+/// Call every method of `store` once under `key`'s scope, leaving an entry of
+/// each kind behind (a cache entry holding `answer`, a ledger row, a slot, a
+/// released hold): what the backends' "the key is nowhere" tests then search.
+pub(crate) async fn use_every_method(store: &dyn Backend, key: &str) {
+    let scope = store.scope(key);
+    let keys = vec!["group-a action-a db=x q=a".to_owned()];
+    store
+        .cache_put(&scope, vec![(keys[0].clone(), b"answer".to_vec(), None)])
+        .await
+        .unwrap();
+    store.cache_get(&scope, &keys).await.unwrap();
+    let hold = Hold {
+        id: "job".into(),
+        units: 10,
+        budget: 100,
+        window_start_ms: 0,
+        lease: Duration::from_secs(60),
+    };
+    assert_eq!(
+        store.admit(&scope, hold).await.unwrap(),
+        Admission::Admitted
+    );
+    store
+        .record(
+            &scope,
+            LedgerEntry {
+                at_ms: now_ms(),
+                group: "group-a".into(),
+                action: "action-a".into(),
+                db: "x".into(),
+                items: 1,
+                rows: 1,
+                units_used: 4,
+                balance: Some(96),
+                cache_hit: false,
+                units_saved: 0,
+                hold: Some(("job".into(), 10)),
+            },
+        )
+        .await
+        .unwrap();
+    store.usage(&scope, 0).await.unwrap();
+    store.last_balance(&scope).await.unwrap();
+    store
+        .take_slot(
+            &scope,
+            "group-a action-a",
+            10,
+            Duration::from_secs(60),
+            Duration::from_secs(30),
+        )
+        .await
+        .unwrap()
+        .unwrap();
+    store.release(&scope, "job").await.unwrap();
+}

@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use redis::AsyncCommands;
 
-use super::super::{Admission, Backend, Hold, LedgerEntry, Store, conformance, now_ms};
+use super::super::{Backend, Store, conformance};
 use super::Redis;
 use super::server::RedisServer;
 
@@ -93,57 +93,8 @@ async fn the_key_is_in_no_redis_key_or_value() {
     };
     let key = "SECRET-API-KEY-0123456789";
     let store = Redis::open(&server.url()).unwrap();
+    crate::store::conformance::use_every_method(&store, key).await;
     let scope = store.scope(key);
-    let keys = vec!["domains metrics it domain=a.it".to_owned()];
-    store
-        .cache_put(&scope, vec![(keys[0].clone(), b"answer".to_vec(), None)])
-        .await
-        .unwrap();
-    store.cache_get(&scope, &keys).await.unwrap();
-    let hold = Hold {
-        id: "job".into(),
-        units: 10,
-        budget: 100,
-        window_start_ms: 0,
-        lease: Duration::from_secs(60),
-    };
-    assert_eq!(
-        store.admit(&scope, hold).await.unwrap(),
-        Admission::Admitted
-    );
-    store
-        .record(
-            &scope,
-            LedgerEntry {
-                at_ms: now_ms(),
-                group: "domains".into(),
-                action: "metrics".into(),
-                db: "it".into(),
-                items: 1,
-                rows: 1,
-                units_used: 4,
-                balance: Some(96),
-                cache_hit: false,
-                units_saved: 0,
-                hold: Some(("job".into(), 10)),
-            },
-        )
-        .await
-        .unwrap();
-    store.usage(&scope, 0).await.unwrap();
-    store.last_balance(&scope).await.unwrap();
-    store
-        .take_slot(
-            &scope,
-            "domains metrics",
-            10,
-            Duration::from_secs(60),
-            Duration::from_secs(30),
-        )
-        .await
-        .unwrap()
-        .unwrap();
-    store.release(&scope, "job").await.unwrap();
 
     let found =
         |bytes: &[u8], needle: &str| bytes.windows(needle.len()).any(|w| w == needle.as_bytes());
