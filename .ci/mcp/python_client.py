@@ -92,7 +92,10 @@ def server(binary, errlog, *options):
     return StdioServerParameters(
         command=binary,
         args=["--sandbox", *options, "mcp"],
-        env={"SEOZOOM_API_KEY": KEY},
+        # The SDK passes the server only the variables named here, so the store
+        # is named too: without it the server would use the user's default store
+        # and answer from what earlier runs cached, at 0 units.
+        env={"SEOZOOM_API_KEY": KEY, "SEOZOOM_STORE": "none"},
     ), errlog
 
 
