@@ -12,8 +12,8 @@ use std::time::Duration;
 use futures_util::FutureExt;
 
 use super::{
-    Admission, Backend, Balance, Hold, LedgerEntry, Scope, StoreError, StoreFuture, Usage, now_ms,
-    poll_interval, slot_id,
+    Admission, Backend, Balance, CacheEntry, Hold, LedgerEntry, Scope, StoreError, StoreFuture,
+    Usage, now_ms, poll_interval, slot_id,
 };
 
 const DAY_MS: i64 = 86_400_000;
@@ -108,11 +108,7 @@ impl Backend for Memory {
         ready(found)
     }
 
-    fn cache_put<'a>(
-        &'a self,
-        scope: &'a Scope,
-        entries: Vec<(String, Vec<u8>, Option<Duration>)>,
-    ) -> StoreFuture<'a, ()> {
+    fn cache_put<'a>(&'a self, scope: &'a Scope, entries: Vec<CacheEntry>) -> StoreFuture<'a, ()> {
         let now = now_ms();
         let mut state = self.lock();
         for (key, bytes, keep) in entries {
@@ -336,7 +332,7 @@ impl Backend for Nothing {
     fn cache_put<'a>(
         &'a self,
         _scope: &'a Scope,
-        _entries: Vec<(String, Vec<u8>, Option<Duration>)>,
+        _entries: Vec<CacheEntry>,
     ) -> StoreFuture<'a, ()> {
         ready(())
     }

@@ -33,6 +33,7 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use futures_util::FutureExt;
 use futures_util::future::BoxFuture;
 
 pub(crate) use entry::CachedAnswer;
@@ -195,6 +196,10 @@ pub(crate) struct Scope(pub(crate) String);
 /// A future a backend returns.
 pub(crate) type StoreFuture<'a, T> = BoxFuture<'a, Result<T, StoreError>>;
 
+/// A cache entry to keep: its key, its bytes, and how long to keep it
+/// (`None`: for good).
+pub(crate) type CacheEntry = (String, Vec<u8>, Option<Duration>);
+
 /// One call recorded in the ledger: one that reached the service, or one
 /// answered from the cache.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -308,16 +313,32 @@ pub(crate) trait Backend: Send + Sync + 'static {
         keys: &'a [String],
     ) -> StoreFuture<'a, Vec<Option<Vec<u8>>>>;
 
-    /// Keep cache entries: key, bytes, and how long to keep them (`None`: for
-    /// good). A later put under the same key replaces the entry.
-    fn cache_put<'a>(
+    /// Keep cache entries. A later put under the same key replaces the entry.
+    fn cache_put<'a>(&'a self, scope: &'a Scope, entries: Vec<CacheEntry>) -> StoreFuture<'a, ()>;
+
+    /// Record a call (and shrink and renew its hold, if any). A store may
+    /// write a cache hit's row a little later (in a batch), but before its
+    /// [`usage`](Self::usage) reads the ledger.
+    fn record<'a>(&'a self, scope: &'a Scope, entry: LedgerEntry) -> StoreFuture<'a, ()>;
+
+    /// Record an answered call and keep its answers in the cache: one step
+    /// where the store can make it one (SQLite: one transaction), else the two
+    /// one after the other.
+    fn remember<'a>(
         &'a self,
         scope: &'a Scope,
-        entries: Vec<(String, Vec<u8>, Option<Duration>)>,
-    ) -> StoreFuture<'a, ()>;
-
-    /// Record a call (and shrink and renew its hold, if any).
-    fn record<'a>(&'a self, scope: &'a Scope, entry: LedgerEntry) -> StoreFuture<'a, ()>;
+        entry: LedgerEntry,
+        entries: Vec<CacheEntry>,
+    ) -> StoreFuture<'a, ()> {
+        async move {
+            self.record(scope, entry).await?;
+            if entries.is_empty() {
+                return Ok(());
+            }
+            self.cache_put(scope, entries).await
+        }
+        .boxed()
+    }
 
     /// What the ledger holds per operation from `since_ms` on, ordered by
     /// group and action.

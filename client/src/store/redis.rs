@@ -36,8 +36,8 @@ use redis::{AsyncConnectionConfig, Client, RedisError, RedisResult, Script};
 
 use super::memory::duration_ms;
 use super::{
-    Admission, Backend, Balance, Hold, LedgerEntry, Scope, StoreError, StoreFuture, Usage,
-    fingerprint, poll_interval, shown_store_url, slot_id,
+    Admission, Backend, Balance, CacheEntry, Hold, LedgerEntry, Scope, StoreError, StoreFuture,
+    Usage, fingerprint, poll_interval, shown_store_url, slot_id,
 };
 
 const DAY_MS: i64 = 86_400_000;
@@ -311,11 +311,7 @@ impl Backend for Redis {
         .boxed()
     }
 
-    fn cache_put<'a>(
-        &'a self,
-        scope: &'a Scope,
-        entries: Vec<(String, Vec<u8>, Option<Duration>)>,
-    ) -> StoreFuture<'a, ()> {
+    fn cache_put<'a>(&'a self, scope: &'a Scope, entries: Vec<CacheEntry>) -> StoreFuture<'a, ()> {
         async move {
             if entries.is_empty() {
                 return Ok(());

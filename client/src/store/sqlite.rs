@@ -12,28 +12,36 @@
 //! makes every committed transaction survive the process (only a power cut can
 //! lose the last ones, never damage the file).
 //!
-//! rusqlite is blocking: each call runs on tokio's blocking pool. A store has
-//! one connection behind a mutex rather than a pool: each call takes a few
-//! microseconds to a millisecond against HTTP round trips of tens of
-//! milliseconds or more, and SQLite lets one writer at a time in anyway, so
-//! more connections would add file handles and page caches, not throughput.
+//! rusqlite is blocking. A store has three connections rather than a pool:
+//! one for writes (SQLite lets one writer in at a time anyway), one for reads
+//! (in WAL mode they never wait for the writer), one for checkpoints. Calls run
+//! on the calling thread when that costs no waiting, else on tokio's blocking
+//! pool ([`connection`]); cache hits' ledger rows are written in batches
+//! ([`hits`]).
 //!
 //! Schema versions are kept in `PRAGMA user_version`, and the file is marked as
 //! this store's with `PRAGMA application_id`: a file that is not SQLite, that
 //! belongs to something else, or that a newer seozoom wrote, is refused when the
 //! store is opened, before anything is sent.
 
-use std::path::PathBuf;
-use std::sync::{Arc, Mutex, PoisonError};
+mod connection;
+mod hits;
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
 use futures_util::FutureExt;
-use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionBehavior, params};
+use rusqlite::{
+    Connection, ErrorCode, OpenFlags, OptionalExtension, Transaction, TransactionBehavior, params,
+};
 
+use self::connection::{Checkpoints, Hop, Runner, Shared};
+use self::hits::{Next, PendingHits};
 use super::memory::{duration_ms, wait_for};
 use super::{
-    Admission, Backend, Balance, Hold, LedgerEntry, Scope, StoreError, StoreFuture, Usage,
-    fingerprint, now_ms, slot_id,
+    Admission, Backend, Balance, CacheEntry, Hold, LedgerEntry, Scope, StoreError, StoreFuture,
+    Usage, fingerprint, now_ms, slot_id,
 };
 
 const DAY_MS: i64 = 86_400_000;
@@ -48,7 +56,8 @@ const APPLICATION_ID: i32 = 0x535A_7374;
 const SCHEMA_VERSION: i32 = 1;
 
 /// Schema 1. The ledger keeps every call (a row each) for `usage` and budget
-/// windows; its index serves both, and "the last balance".
+/// windows; `ledger_window` serves both, and `ledger_balance` "the last
+/// balance" (most rows, cache hits among them, report none).
 const SCHEMA: &str = "
 CREATE TABLE cache (
     scope TEXT NOT NULL,
@@ -72,6 +81,7 @@ CREATE TABLE ledger (
     units_saved INTEGER NOT NULL
 );
 CREATE INDEX ledger_window ON ledger (scope, at_ms);
+CREATE INDEX ledger_balance ON ledger (scope, at_ms) WHERE balance IS NOT NULL;
 CREATE TABLE holds (
     scope TEXT NOT NULL,
     id TEXT NOT NULL,
@@ -93,11 +103,22 @@ CREATE INDEX slots_window ON slots (scope, op, until_ms);
 
 /// A SQLite store.
 pub(crate) struct Sqlite {
-    /// `sqlite:PATH`, as given.
-    name: String,
-    busy_timeout: Duration,
-    connection: Arc<Mutex<Connection>>,
+    inner: Arc<Inner>,
 }
+
+/// The store's connections and what waits to be written; shared with the
+/// task that writes hits later.
+struct Inner {
+    runner: Runner,
+    writer: Shared,
+    reader: Shared,
+    checkpoints: Checkpoints,
+    hits: PendingHits,
+}
+
+/// The largest cache write made on the calling thread; a bigger one (a page
+/// of thousands of rows) goes to the blocking pool.
+const INLINE_BYTES: usize = 64 * 1024;
 
 impl Sqlite {
     /// Open (or create) the store in the file at `path`, waiting at most
@@ -124,47 +145,231 @@ impl Sqlite {
         if file.is_dir() {
             return Err(error("is a directory, not a file".to_owned()));
         }
-        // No `SQLITE_OPEN_URI`: the path is a file name, whatever it looks like.
-        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
-            | OpenFlags::SQLITE_OPEN_CREATE
-            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        let mut connection = Connection::open_with_flags(&file, flags)
-            .map_err(|e| failure(&name, busy_timeout, "cannot open it", &e))?;
-        prepare(&mut connection, busy_timeout)
-            .map_err(|e| failure(&name, busy_timeout, "cannot use it", &e))?
-            .map_err(error)?;
-        Ok(Sqlite {
-            name,
+        let runner = Runner {
+            name: name.clone(),
             busy_timeout,
-            connection: Arc::new(Mutex::new(connection)),
+        };
+        let connect = || {
+            connect(&file, busy_timeout).map_err(|e| runner_failure(&runner, "cannot open it", &e))
+        };
+        let mut writer = connect()?;
+        writer
+            .busy_timeout(busy_timeout)
+            .map_err(|e| runner_failure(&runner, "cannot open it", &e))?;
+        prepare(&mut writer)
+            .map_err(|e| runner_failure(&runner, "cannot use it", &e))?
+            .map_err(error)?;
+        let reader = connect()?;
+        let checkpoints = Checkpoints::new(connect()?, busy_timeout)
+            .map_err(|e| runner_failure(&runner, "cannot open it", &e))?;
+        Ok(Sqlite {
+            inner: Arc::new(Inner {
+                runner,
+                writer: Arc::new(Mutex::new(writer)),
+                reader: Arc::new(Mutex::new(reader)),
+                checkpoints,
+                hits: PendingHits::default(),
+            }),
         })
     }
 
-    /// Run `call` on the connection, on the blocking pool.
-    fn run<T, F>(&self, what: &'static str, call: F) -> StoreFuture<'_, T>
+    /// Run a write on the writer connection; count it for checkpoints.
+    fn write<T, F>(&self, hop: Hop, what: &'static str, call: F) -> StoreFuture<'_, T>
     where
         T: Send + 'static,
-        F: FnOnce(&mut Connection) -> rusqlite::Result<T> + Send + 'static,
+        F: Fn(&mut Connection) -> rusqlite::Result<T> + Send + 'static,
     {
-        let connection = Arc::clone(&self.connection);
-        async move {
-            let outcome = tokio::task::spawn_blocking(move || {
-                // A panic in a call leaves the connection usable: an unfinished
-                // transaction is rolled back as it is dropped.
-                let mut connection = connection.lock().unwrap_or_else(PoisonError::into_inner);
-                call(&mut connection)
+        let inner = &self.inner;
+        inner
+            .runner
+            .run(&inner.writer, hop, what, call)
+            .map(|outcome| {
+                if outcome.is_ok() {
+                    inner.checkpoints.committed();
+                }
+                outcome
             })
-            .await;
-            match outcome {
-                Ok(Ok(value)) => Ok(value),
-                Ok(Err(e)) => Err(failure(&self.name, self.busy_timeout, what, &e)),
-                Err(e) => Err(StoreError::new(
-                    self.name.clone(),
-                    format!("{what}: the store call did not finish ({e})"),
-                )),
-            }
+            .boxed()
+    }
+
+    /// Run a read on the reader connection.
+    fn read<T, F>(&self, hop: Hop, what: &'static str, call: F) -> StoreFuture<'_, T>
+    where
+        T: Send + 'static,
+        F: Fn(&mut Connection) -> rusqlite::Result<T> + Send + 'static,
+    {
+        self.inner.runner.run(&self.inner.reader, hop, what, call)
+    }
+
+    /// Write the hit rows waiting, if any.
+    async fn flush_hits(&self) -> Result<(), StoreError> {
+        let rows = self.inner.hits.take();
+        if rows.is_empty() {
+            return Ok(());
         }
-        .boxed()
+        self.write_hits(rows).await
+    }
+
+    fn write_hits(&self, rows: Vec<(Scope, LedgerEntry)>) -> StoreFuture<'_, ()> {
+        self.write(
+            Hop::WhenWaiting,
+            "recording cache hits",
+            move |connection| {
+                let transaction =
+                    connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
+                for (scope, entry) in &rows {
+                    insert_row(&transaction, scope, entry)?;
+                }
+                transaction.commit()
+            },
+        )
+    }
+
+    /// Write the hit rows waiting [`hits::FLUSH_AFTER`] from now, unless the
+    /// store is gone by then (it writes them as it is dropped).
+    fn schedule_hits(&self) {
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        let inner: Weak<Inner> = Arc::downgrade(&self.inner);
+        runtime.spawn(async move {
+            tokio::time::sleep(hits::FLUSH_AFTER).await;
+            let Some(inner) = inner.upgrade() else {
+                return;
+            };
+            let store = Sqlite { inner };
+            if let Err(error) = store.flush_hits().await {
+                tracing::warn!(store = %error.store, error = %error.message, "cannot record cache hits in the ledger");
+            }
+        });
+    }
+}
+
+impl Drop for Inner {
+    fn drop(&mut self) {
+        let rows = self.hits.take();
+        if rows.is_empty() {
+            return;
+        }
+        let written = self
+            .runner
+            .run_here(&self.writer, "recording cache hits", |connection| {
+                let transaction =
+                    connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
+                for (scope, entry) in &rows {
+                    insert_row(&transaction, scope, entry)?;
+                }
+                transaction.commit()
+            });
+        if let Err(error) = written {
+            tracing::warn!(store = %error.store, error = %error.message, "cannot record cache hits in the ledger");
+        }
+    }
+}
+
+/// A connection to the file with the store's settings: no waiting for locks
+/// at rest ([`connection`] sets the wait where it may wait), and no automatic
+/// checkpoints ([`Checkpoints`] runs them).
+fn connect(file: &Path, busy_timeout: Duration) -> rusqlite::Result<Connection> {
+    // No `SQLITE_OPEN_URI`: the path is a file name, whatever it looks like.
+    let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+        | OpenFlags::SQLITE_OPEN_CREATE
+        | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let connection = Connection::open_with_flags(file, flags)?;
+    // Waits while the settings are made; then none (calls set their own).
+    connection.busy_timeout(busy_timeout)?;
+    connection.pragma_update(None, "synchronous", "NORMAL")?;
+    connection.busy_timeout(Duration::ZERO)?;
+    connection.pragma_update(None, "wal_autocheckpoint", 0)?;
+    Ok(connection)
+}
+
+fn runner_failure(runner: &Runner, what: &str, error: &rusqlite::Error) -> StoreError {
+    failure(&runner.name, runner.busy_timeout, what, error)
+}
+
+/// One ledger row.
+fn insert_row(
+    transaction: &Transaction<'_>,
+    scope: &Scope,
+    entry: &LedgerEntry,
+) -> rusqlite::Result<()> {
+    transaction
+        .prepare_cached(
+            "INSERT INTO ledger (scope, at_ms, grp, action, db, items, rows, units_used, \
+             balance, cache_hit, units_saved) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+        )?
+        .execute(params![
+            scope.0,
+            entry.at_ms,
+            entry.group,
+            entry.action,
+            entry.db,
+            entry.items,
+            entry.rows,
+            entry.units_used,
+            entry.balance,
+            entry.cache_hit,
+            entry.units_saved,
+        ])?;
+    Ok(())
+}
+
+/// A call's ledger row, and its hold shrunk and renewed, in one step: a
+/// crash between them must not count the units twice (in the ledger and the
+/// hold).
+fn record_call(
+    transaction: &Transaction<'_>,
+    scope: &Scope,
+    entry: &LedgerEntry,
+) -> rusqlite::Result<()> {
+    insert_row(transaction, scope, entry)?;
+    if let Some((id, reserved)) = &entry.hold {
+        transaction
+            .prepare_cached(
+                "UPDATE holds SET units = max(units - ?3, 0), until_ms = ?4 + lease_ms \
+                 WHERE scope = ?1 AND id = ?2",
+            )?
+            .execute(params![scope.0, id, reserved, now_ms()])?;
+    }
+    Ok(())
+}
+
+/// Cache entries put, replacing any under the same keys.
+fn put_entries(
+    transaction: &Transaction<'_>,
+    scope: &Scope,
+    entries: &[CacheEntry],
+) -> rusqlite::Result<()> {
+    let now = now_ms();
+    let mut statement = transaction.prepare_cached(
+        "INSERT OR REPLACE INTO cache (scope, key, bytes, keep_until) VALUES (?1, ?2, ?3, ?4)",
+    )?;
+    for (key, bytes, keep) in entries {
+        let until = keep.map(|d| now.saturating_add(duration_ms(d)));
+        statement.execute(params![scope.0, key, bytes, until])?;
+    }
+    // Expired entries go now and then, on the writer's time.
+    if fastrand::u8(..) == 0 {
+        transaction.execute(
+            "DELETE FROM cache WHERE keep_until IS NOT NULL AND keep_until <= ?1",
+            params![now],
+        )?;
+    }
+    Ok(())
+}
+
+/// Where a write of cache entries runs: a big one on the blocking pool.
+fn hop_for(entries: &[CacheEntry]) -> Hop {
+    let bytes: usize = entries
+        .iter()
+        .map(|(key, bytes, _)| key.len() + bytes.len())
+        .sum();
+    if bytes > INLINE_BYTES {
+        Hop::Always
+    } else {
+        Hop::WhenWaiting
     }
 }
 
@@ -172,11 +377,7 @@ impl Sqlite {
 /// `BEGIN IMMEDIATE` transaction (so that two processes creating the file at
 /// once do not both create the schema). The outer error is SQLite's; the inner
 /// one says why the file is not a store this build can use.
-fn prepare(
-    connection: &mut Connection,
-    busy_timeout: Duration,
-) -> rusqlite::Result<Result<(), String>> {
-    connection.busy_timeout(busy_timeout)?;
+fn prepare(connection: &mut Connection) -> rusqlite::Result<Result<(), String>> {
     // The first statement that reads the file: "not a database" shows here.
     let mode: String = connection.query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0))?;
     if !mode.eq_ignore_ascii_case("wal") {
@@ -184,7 +385,6 @@ fn prepare(
         // journal is as safe, only slower with many readers.
         tracing::debug!(journal_mode = %mode, "the SQLite store is not in WAL mode");
     }
-    connection.pragma_update(None, "synchronous", "NORMAL")?;
     let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
     let application_id: i32 =
         transaction.query_row("PRAGMA application_id", [], |row| row.get(0))?;
@@ -210,6 +410,11 @@ fn prepare(
              give another path"
         )));
     }
+    // Indexes added to schema 1 after its first files were written.
+    transaction.execute_batch(
+        "CREATE INDEX IF NOT EXISTS ledger_balance ON ledger (scope, at_ms) \
+         WHERE balance IS NOT NULL;",
+    )?;
     // Housekeeping, and the write that proves the file can be written.
     let now = now_ms();
     transaction.execute("DELETE FROM slots WHERE until_ms <= ?1", params![now])?;
@@ -220,6 +425,8 @@ fn prepare(
     transaction.execute("DELETE FROM holds WHERE until_ms <= ?1", params![now])?;
     transaction.pragma_update(None, "user_version", SCHEMA_VERSION)?;
     transaction.commit()?;
+    // Calls set their own wait ([`connection`]).
+    connection.busy_timeout(Duration::ZERO)?;
     Ok(Ok(()))
 }
 
@@ -260,7 +467,7 @@ fn day_start(at_ms: i64) -> i64 {
 
 impl Backend for Sqlite {
     fn name(&self) -> &str {
-        &self.name
+        &self.inner.runner.name
     }
 
     fn scope(&self, api_key: &str) -> Scope {
@@ -278,7 +485,7 @@ impl Backend for Sqlite {
     ) -> StoreFuture<'a, Vec<Option<Vec<u8>>>> {
         let scope = scope.0.clone();
         let keys = keys.to_vec();
-        self.run("reading the cache", move |connection| {
+        self.read(Hop::WhenWaiting, "reading the cache", move |connection| {
             let now = now_ms();
             // One read transaction: every key seen at one moment.
             let transaction = connection.transaction()?;
@@ -300,105 +507,83 @@ impl Backend for Sqlite {
         })
     }
 
-    fn cache_put<'a>(
-        &'a self,
-        scope: &'a Scope,
-        entries: Vec<(String, Vec<u8>, Option<Duration>)>,
-    ) -> StoreFuture<'a, ()> {
-        let scope = scope.0.clone();
-        self.run("writing the cache", move |connection| {
-            let now = now_ms();
+    fn cache_put<'a>(&'a self, scope: &'a Scope, entries: Vec<CacheEntry>) -> StoreFuture<'a, ()> {
+        let scope = scope.clone();
+        self.write(hop_for(&entries), "writing the cache", move |connection| {
             let transaction =
                 connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
-            {
-                let mut statement = transaction.prepare_cached(
-                    "INSERT OR REPLACE INTO cache (scope, key, bytes, keep_until) \
-                     VALUES (?1, ?2, ?3, ?4)",
-                )?;
-                for (key, bytes, keep) in &entries {
-                    let until = keep.map(|d| now.saturating_add(duration_ms(d)));
-                    statement.execute(params![scope, key, bytes, until])?;
-                }
-            }
-            // Expired entries go now and then, on the writer's time.
-            if fastrand::u8(..) == 0 {
-                transaction.execute(
-                    "DELETE FROM cache WHERE keep_until IS NOT NULL AND keep_until <= ?1",
-                    params![now],
-                )?;
-            }
+            put_entries(&transaction, &scope, &entries)?;
             transaction.commit()
         })
     }
 
     fn record<'a>(&'a self, scope: &'a Scope, entry: LedgerEntry) -> StoreFuture<'a, ()> {
-        let scope = scope.0.clone();
-        self.run("recording the call", move |connection| {
-            // The row and the hold's shrinking are one step: a crash between
-            // them must not count the units twice (in the ledger and the hold).
+        if entry.cache_hit && entry.hold.is_none() {
+            return match self.inner.hits.add(scope.clone(), entry) {
+                Next::Nothing => futures_util::future::ready(Ok(())).boxed(),
+                Next::Schedule => {
+                    self.schedule_hits();
+                    futures_util::future::ready(Ok(())).boxed()
+                }
+                Next::Write(rows) => self.write_hits(rows),
+            };
+        }
+        self.remember(scope, entry, Vec::new())
+    }
+
+    fn remember<'a>(
+        &'a self,
+        scope: &'a Scope,
+        entry: LedgerEntry,
+        entries: Vec<CacheEntry>,
+    ) -> StoreFuture<'a, ()> {
+        let scope = scope.clone();
+        self.write(hop_for(&entries), "recording the call", move |connection| {
             let transaction =
                 connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
-            transaction
-                .prepare_cached(
-                    "INSERT INTO ledger (scope, at_ms, grp, action, db, items, rows, units_used, \
-                     balance, cache_hit, units_saved) \
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-                )?
-                .execute(params![
-                    scope,
-                    entry.at_ms,
-                    entry.group,
-                    entry.action,
-                    entry.db,
-                    entry.items,
-                    entry.rows,
-                    entry.units_used,
-                    entry.balance,
-                    entry.cache_hit,
-                    entry.units_saved,
-                ])?;
-            if let Some((id, reserved)) = &entry.hold {
-                transaction
-                    .prepare_cached(
-                        "UPDATE holds SET units = max(units - ?3, 0), until_ms = ?4 + lease_ms \
-                         WHERE scope = ?1 AND id = ?2",
-                    )?
-                    .execute(params![scope, id, reserved, now_ms()])?;
-            }
+            record_call(&transaction, &scope, &entry)?;
+            put_entries(&transaction, &scope, &entries)?;
             transaction.commit()
         })
     }
 
     fn usage<'a>(&'a self, scope: &'a Scope, since_ms: i64) -> StoreFuture<'a, Vec<Usage>> {
         let scope = scope.0.clone();
-        self.run("reading the ledger", move |connection| {
-            let mut statement = connection.prepare_cached(
-                "SELECT grp, action, \
-                 sum(cache_hit = 0), sum(cache_hit != 0), \
-                 sum(CASE WHEN cache_hit = 0 THEN max(units_used, 0) ELSE 0 END), \
-                 sum(CASE WHEN cache_hit != 0 THEN units_saved ELSE 0 END), \
-                 sum(CASE WHEN cache_hit = 0 THEN max(rows, 0) ELSE 0 END) \
-                 FROM ledger WHERE scope = ?1 AND at_ms >= ?2 \
-                 GROUP BY grp, action ORDER BY grp, action",
-            )?;
-            let rows = statement.query_map(params![scope, day_start(since_ms)], |row| {
-                Ok(Usage {
-                    group: row.get(0)?,
-                    action: row.get(1)?,
-                    calls: row.get(2)?,
-                    cache_hits: row.get(3)?,
-                    units_used: row.get(4)?,
-                    units_saved: row.get(5)?,
-                    rows: row.get(6)?,
-                })
-            })?;
-            rows.collect()
-        })
+        async move {
+            // What this process has not written yet counts too.
+            self.flush_hits().await?;
+            self.read(Hop::Always, "reading the ledger", move |connection| {
+                let mut statement = connection.prepare_cached(
+                    "SELECT grp, action, \
+                     sum(cache_hit = 0), sum(cache_hit != 0), \
+                     sum(CASE WHEN cache_hit = 0 THEN max(units_used, 0) ELSE 0 END), \
+                     sum(CASE WHEN cache_hit != 0 THEN units_saved ELSE 0 END), \
+                     sum(CASE WHEN cache_hit = 0 THEN max(rows, 0) ELSE 0 END) \
+                     FROM ledger WHERE scope = ?1 AND at_ms >= ?2 \
+                     GROUP BY grp, action ORDER BY grp, action",
+                )?;
+                let rows = statement.query_map(params![scope, day_start(since_ms)], |row| {
+                    Ok(Usage {
+                        group: row.get(0)?,
+                        action: row.get(1)?,
+                        calls: row.get(2)?,
+                        cache_hits: row.get(3)?,
+                        units_used: row.get(4)?,
+                        units_saved: row.get(5)?,
+                        rows: row.get(6)?,
+                    })
+                })?;
+                rows.collect()
+            })
+            .await
+        }
+        .boxed()
     }
 
     fn last_balance<'a>(&'a self, scope: &'a Scope) -> StoreFuture<'a, Option<Balance>> {
         let scope = scope.0.clone();
-        self.run("reading the ledger", move |connection| {
+        self.read(Hop::WhenWaiting, "reading the ledger", move |connection| {
+            // On `ledger_balance`: one row, however many hits came since.
             connection
                 .prepare_cached(
                     "SELECT balance, at_ms FROM ledger \
@@ -417,7 +602,8 @@ impl Backend for Sqlite {
 
     fn admit<'a>(&'a self, scope: &'a Scope, hold: Hold) -> StoreFuture<'a, Admission> {
         let scope = scope.0.clone();
-        self.run("holding budget units", move |connection| {
+        // A month's ledger may be long to sum: on the blocking pool.
+        self.write(Hop::Always, "holding budget units", move |connection| {
             let now = now_ms();
             let transaction =
                 connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -459,12 +645,16 @@ impl Backend for Sqlite {
     fn release<'a>(&'a self, scope: &'a Scope, hold_id: &'a str) -> StoreFuture<'a, ()> {
         let scope = scope.0.clone();
         let id = hold_id.to_owned();
-        self.run("releasing budget units", move |connection| {
-            connection
-                .prepare_cached("DELETE FROM holds WHERE scope = ?1 AND id = ?2")?
-                .execute(params![scope, id])?;
-            Ok(())
-        })
+        self.write(
+            Hop::WhenWaiting,
+            "releasing budget units",
+            move |connection| {
+                connection
+                    .prepare_cached("DELETE FROM holds WHERE scope = ?1 AND id = ?2")?
+                    .execute(params![scope, id])?;
+                Ok(())
+            },
+        )
     }
 
     fn take_slot<'a>(
@@ -478,7 +668,7 @@ impl Backend for Sqlite {
         let scope = scope.0.clone();
         let operation = operation.to_owned();
         let held_ms = duration_ms(in_flight).saturating_add(duration_ms(window));
-        self.run("taking a rate-limit slot", move |connection| {
+        self.write(Hop::WhenWaiting, "taking a rate-limit slot", move |connection| {
             let now = now_ms();
             let transaction =
                 connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -514,7 +704,7 @@ impl Backend for Sqlite {
     ) -> StoreFuture<'a, ()> {
         let (scope, operation, id) = (scope.0.clone(), operation.to_owned(), id.to_owned());
         let window_ms = duration_ms(window);
-        self.run("settling a rate-limit slot", move |connection| {
+        self.write(Hop::WhenWaiting, "settling a rate-limit slot", move |connection| {
             connection
                 .prepare_cached(
                     "UPDATE slots SET until_ms = ?4, settled = 1 WHERE scope = ?1 AND op = ?2 AND id = ?3",

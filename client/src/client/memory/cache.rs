@@ -11,7 +11,7 @@ use crate::client::{Client, InputOrder, items};
 use crate::date::Date;
 use crate::error::Error;
 use crate::request::Request;
-use crate::store::{CachedAnswer, LedgerEntry, now_ms};
+use crate::store::{CacheEntry, CachedAnswer, LedgerEntry, now_ms};
 use crate::table::{Fresh, Operation};
 
 /// How long an answer is cached: `None` when it is not cached at all.
@@ -111,29 +111,16 @@ impl Client {
         self.record(entry).await;
     }
 
-    /// Keep answers in the cache; a failure is logged (the answers are
-    /// returned all the same).
-    pub(crate) async fn keep(&self, entries: Vec<(String, CachedAnswer)>, freshness: CacheFor) {
-        let Some(fresh) = freshness.filter(|_| !entries.is_empty()) else {
-            return;
-        };
-        let memory = &self.inner.memory;
+    /// Answers as the store keeps them: encoded, each with its keeping time.
+    fn encoded(entries: Vec<(String, CachedAnswer)>, fresh: Fresh) -> Vec<CacheEntry> {
         let keep_for = keep_for(fresh);
-        let entries = entries
+        entries
             .into_iter()
             .map(|(key, answer)| {
                 let bytes = answer.encode(&key);
                 (key, bytes, keep_for)
             })
-            .collect();
-        if let Err(error) = memory
-            .store
-            .backend()
-            .cache_put(&memory.scope, entries)
-            .await
-        {
-            tracing::warn!(store = %error.store, error = %error.message, "cannot keep an answer in the cache");
-        }
+            .collect()
     }
 
     /// The per-item cache entries of a batched answer, when it can be cut.
@@ -219,7 +206,7 @@ impl Client {
         let op = prepared.op;
         let now = now_ms();
         let balance = (!envelope.no_data).then_some(envelope.units_remaining);
-        self.record(LedgerEntry {
+        let entry = LedgerEntry {
             at_ms: now,
             group: op.group.to_owned(),
             action: op.action.to_owned(),
@@ -231,22 +218,35 @@ impl Client {
             cache_hit: false,
             units_saved: 0,
             hold,
-        })
-        .await;
-        if envelope.no_data || freshness.is_none() {
-            return;
+        };
+        // "No data" is not kept: the next call asks again.
+        let answers = match freshness {
+            Some(fresh) if !envelope.no_data => {
+                let mut answers =
+                    self.per_item_entries(request, &body, now, envelope.units_remaining);
+                answers.push((
+                    prepared.cache_key.clone(),
+                    CachedAnswer {
+                        fetched_at_ms: now,
+                        units_used: envelope.units_used,
+                        units_remaining: envelope.units_remaining,
+                        body,
+                    },
+                ));
+                Client::encoded(answers, fresh)
+            }
+            _ => Vec::new(),
+        };
+        let memory = &self.inner.memory;
+        // One step where the store can: the row and the answers land together.
+        if let Err(error) = memory
+            .store
+            .backend()
+            .remember(&memory.scope, entry, answers)
+            .await
+        {
+            tracing::warn!(store = %error.store, error = %error.message, "cannot record a call in the ledger or keep its answer in the cache");
         }
-        let mut entries = self.per_item_entries(request, &body, now, envelope.units_remaining);
-        entries.push((
-            prepared.cache_key.clone(),
-            CachedAnswer {
-                fetched_at_ms: now,
-                units_used: envelope.units_used,
-                units_remaining: envelope.units_remaining,
-                body,
-            },
-        ));
-        self.keep(entries, freshness).await;
     }
 
     /// The cache keys of each value of a batched request's batch parameter

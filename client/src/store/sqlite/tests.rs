@@ -347,3 +347,82 @@ async fn a_process_killed_while_writing_loses_at_most_that_write() {
     );
     assert_eq!(usage[0].units_used, calls, "every kept row is whole");
 }
+
+fn hit(saved: i64) -> LedgerEntry {
+    LedgerEntry {
+        cache_hit: true,
+        units_used: 0,
+        units_saved: saved,
+        ..entry(0)
+    }
+}
+
+/// Cache hits seen by another store on the file (another process's view).
+async fn hits_seen(store: &Sqlite, key: &str) -> i64 {
+    let usage = store.usage(&store.scope(key), 0).await.unwrap();
+    usage.iter().map(|u| u.cache_hits).sum()
+}
+
+#[tokio::test]
+async fn hits_reach_the_file_within_the_flush_time_and_when_the_store_is_dropped() {
+    let scratch = Scratch::new();
+    let path = scratch.file("store.sqlite3");
+    let (first, other) = (Sqlite::open(&path).unwrap(), Sqlite::open(&path).unwrap());
+    let scope = first.scope("k");
+    for saved in 1..=3 {
+        first.record(&scope, hit(saved)).await.unwrap();
+    }
+    assert_eq!(
+        hits_seen(&other, "k").await,
+        0,
+        "hits are written in a batch"
+    );
+    // With no further call from `first`.
+    tokio::time::sleep(super::hits::FLUSH_AFTER + Duration::from_millis(500)).await;
+    assert_eq!(
+        hits_seen(&other, "k").await,
+        3,
+        "not written within the flush time"
+    );
+
+    first.record(&scope, hit(4)).await.unwrap();
+    drop(first);
+    assert_eq!(
+        hits_seen(&other, "k").await,
+        4,
+        "not written as the store was dropped"
+    );
+
+    // A full batch is written at once.
+    let third = Sqlite::open(&path).unwrap();
+    for saved in 0..super::hits::FLUSH_AT as i64 {
+        third.record(&scope, hit(saved)).await.unwrap();
+    }
+    assert_eq!(
+        hits_seen(&other, "k").await,
+        4 + super::hits::FLUSH_AT as i64
+    );
+}
+
+#[tokio::test]
+async fn the_wal_is_checkpointed_as_writes_go_on() {
+    let scratch = Scratch::new();
+    let path = scratch.file("store.sqlite3");
+    let store = Sqlite::open(&path).unwrap();
+    // A reader that outlives the writes would hold the WAL back; none here.
+    let scope = store.scope("k");
+    let writes = 3_000;
+    for _ in 0..writes {
+        store.record(&scope, entry(1)).await.unwrap();
+    }
+    // Let the last checkpoint finish.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let wal = std::fs::metadata(format!("{path}-wal")).unwrap().len();
+    // Each commit appends at least two 4 KiB pages (the ledger's and an
+    // index's): without checkpoints the WAL would hold them all.
+    let unchecked = writes * 2 * 4096;
+    assert!(
+        wal < unchecked / 4,
+        "the WAL is {wal} bytes after {writes} commits (unchecked: {unchecked})"
+    );
+}
