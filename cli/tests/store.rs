@@ -438,3 +438,70 @@ fn a_paged_job_killed_after_3_of_10_pages_sends_7_when_run_again() {
     );
     assert_eq!(rerun.stdout.lines().count(), 100);
 }
+
+#[test]
+fn a_redis_killed_mid_job_fails_naming_it_and_keeps_the_rows_received() {
+    use std::io::{BufRead, BufReader};
+    let Some(mut redis) = redis_server::RedisServer::start() else {
+        return;
+    };
+    let store = redis.url();
+    // The fourth page (offset 30) is slow: Redis is killed while it is on its way.
+    let sandbox = sandbox_with(Some(
+        FaultPlan::none()
+            .slow(std::time::Duration::from_millis(1_500))
+            .on("offset", "30", Fault::Slow),
+    ));
+    let base_url = sandbox.base_url();
+    let mut child = support::binary()
+        .args(["--api-key", KEY, "--base-url", &base_url])
+        .args([
+            "--format",
+            "ndjson",
+            "domains",
+            "keywords",
+            "--domain",
+            "example.it",
+            "--type",
+            "best",
+            "--limit",
+            "10",
+            "--max-rows",
+            "100",
+        ])
+        .env("SEOZOOM_STORE", &store)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut rows = Vec::new();
+    for _ in 0..30 {
+        let mut line = String::new();
+        stdout.read_line(&mut line).unwrap();
+        rows.push(line);
+    }
+    redis.kill();
+    rows.extend(stdout.lines().map_while(Result::ok).map(|l| l + "\n"));
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    let status = child.wait().unwrap();
+
+    assert_eq!(status.code(), Some(1), "requests were sent: {stderr}");
+    assert!(stderr.contains(&store), "the store is named: {stderr}");
+    assert!(stderr.contains("cannot be reached"), "{stderr}");
+    assert!(!stderr.contains(KEY), "the key is shown: {stderr}");
+    // The pages that arrived are printed, the one in flight when Redis went
+    // away included (it was paid for); the job stops at the next store call.
+    assert!(
+        rows.len() == 30 || rows.len() == 40,
+        "{} rows printed: {stderr}",
+        rows.len()
+    );
+    assert!(rows.iter().all(|r| r.starts_with('{')), "{rows:?}");
+    assert!(
+        sandbox.requests() <= 4,
+        "nothing sent once the store was gone: {}",
+        sandbox.requests()
+    );
+}

@@ -295,8 +295,8 @@ impl Client {
         let op = first.op;
         let (items, saved) = (hits.len() as i64, hits.iter().map(|h| h.units_used).sum());
         let oldest = hits.iter().map(|h| h.fetched_at_ms).min().unwrap_or(0);
+        // The last balance reported ([`Client::cached`] put it in every hit).
         let balance = hits.iter().map(|h| h.units_remaining).min().unwrap_or(0);
-        let balance = self.balance_or(balance).await;
         let envelopes: Vec<Envelope<T>> = hits
             .into_iter()
             .filter_map(|hit| match decode(op, 200, &hit.body) {

@@ -60,7 +60,7 @@ async fn cache(store: &dyn Backend, key: &str) {
     let other = store.scope(&format!("{key}-other"));
     let keys = vec!["a".to_owned(), "b".to_owned(), "c".to_owned()];
     assert_eq!(
-        store.cache_get(&scope, &keys).await.unwrap(),
+        store.cache_get(&scope, &keys).await.unwrap().entries,
         [None, None, None]
     );
     store
@@ -82,7 +82,7 @@ async fn cache(store: &dyn Backend, key: &str) {
         .await
         .unwrap();
     assert_eq!(
-        store.cache_get(&scope, &keys).await.unwrap(),
+        store.cache_get(&scope, &keys).await.unwrap().entries,
         [
             Some(b"second".to_vec()),
             None,
@@ -91,13 +91,13 @@ async fn cache(store: &dyn Backend, key: &str) {
         "a put replaces, a missing key is None, order is kept"
     );
     assert_eq!(
-        store.cache_get(&other, &keys).await.unwrap(),
+        store.cache_get(&other, &keys).await.unwrap().entries,
         [None, None, None],
         "another key's entries are not seen"
     );
     tokio::time::sleep(Duration::from_millis(700)).await;
     assert_eq!(
-        store.cache_get(&scope, &keys[2..]).await.unwrap(),
+        store.cache_get(&scope, &keys[2..]).await.unwrap().entries,
         [None],
         "an entry is dropped after its keeping time"
     );
@@ -108,6 +108,7 @@ async fn ledger(store: &dyn Backend, key: &str) {
     let now = now_ms();
     let today = now.div_euclid(DAY_MS) * DAY_MS;
     assert_eq!(store.last_balance(&scope).await.unwrap(), None);
+    assert_eq!(store.cache_get(&scope, &[]).await.unwrap().balance, None);
     store
         .record(
             &scope,
@@ -131,6 +132,11 @@ async fn ledger(store: &dyn Backend, key: &str) {
 
     let balance = store.last_balance(&scope).await.unwrap().unwrap();
     assert_eq!(balance.units_remaining, 990, "the last balance reported");
+    assert_eq!(
+        store.cache_get(&scope, &[]).await.unwrap().balance,
+        Some(balance),
+        "a cache lookup reads the last balance with the entries"
+    );
 
     let all = store.usage(&scope, 0).await.unwrap();
     let summary: Vec<_> = all

@@ -12,8 +12,8 @@ use std::time::Duration;
 use futures_util::FutureExt;
 
 use super::{
-    Admission, Backend, Balance, CacheEntry, Hold, LedgerEntry, Scope, StoreError, StoreFuture,
-    Usage, now_ms, poll_interval, slot_id,
+    Admission, Backend, Balance, CacheEntry, Hold, LedgerEntry, Lookup, Scope, StoreError,
+    StoreFuture, Usage, now_ms, poll_interval, slot_id,
 };
 
 const DAY_MS: i64 = 86_400_000;
@@ -84,14 +84,10 @@ impl Backend for Memory {
         false
     }
 
-    fn cache_get<'a>(
-        &'a self,
-        scope: &'a Scope,
-        keys: &'a [String],
-    ) -> StoreFuture<'a, Vec<Option<Vec<u8>>>> {
+    fn cache_get<'a>(&'a self, scope: &'a Scope, keys: &'a [String]) -> StoreFuture<'a, Lookup> {
         let now = now_ms();
         let mut state = self.lock();
-        let found = keys
+        let entries = keys
             .iter()
             .map(|key| {
                 let slot = (scope.clone(), key.clone());
@@ -105,7 +101,8 @@ impl Backend for Memory {
                 }
             })
             .collect();
-        ready(found)
+        let balance = state.balance.get(scope).copied();
+        ready(Lookup { entries, balance })
     }
 
     fn cache_put<'a>(&'a self, scope: &'a Scope, entries: Vec<CacheEntry>) -> StoreFuture<'a, ()> {
@@ -321,12 +318,11 @@ impl Backend for Nothing {
         false
     }
 
-    fn cache_get<'a>(
-        &'a self,
-        _scope: &'a Scope,
-        keys: &'a [String],
-    ) -> StoreFuture<'a, Vec<Option<Vec<u8>>>> {
-        ready(vec![None; keys.len()])
+    fn cache_get<'a>(&'a self, _scope: &'a Scope, keys: &'a [String]) -> StoreFuture<'a, Lookup> {
+        ready(Lookup {
+            entries: vec![None; keys.len()],
+            balance: None,
+        })
     }
 
     fn cache_put<'a>(
@@ -401,7 +397,10 @@ mod tests {
             .cache_put(&scope, vec![("k".into(), b"x".to_vec(), None)])
             .await
             .unwrap();
-        assert_eq!(store.cache_get(&scope, &keys).await.unwrap(), [None]);
+        assert_eq!(
+            store.cache_get(&scope, &keys).await.unwrap().entries,
+            [None]
+        );
         assert!(store.usage(&scope, 0).await.unwrap().is_empty());
     }
 }

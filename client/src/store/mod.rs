@@ -196,6 +196,15 @@ pub(crate) struct Scope(pub(crate) String);
 /// A future a backend returns.
 pub(crate) type StoreFuture<'a, T> = BoxFuture<'a, Result<T, StoreError>>;
 
+/// What a cache lookup finds, read at one moment: the entries asked for, in
+/// order (`None` where there is none), and the balance last reported, which
+/// an answer from the cache shows.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Lookup {
+    pub entries: Vec<Option<Vec<u8>>>,
+    pub balance: Option<Balance>,
+}
+
 /// A cache entry to keep: its key, its bytes, and how long to keep it
 /// (`None`: for good).
 pub(crate) type CacheEntry = (String, Vec<u8>, Option<Duration>);
@@ -304,14 +313,10 @@ pub(crate) trait Backend: Send + Sync + 'static {
     /// store. When not, the client keeps its in-process limits.
     fn shares_limits(&self) -> bool;
 
-    /// The cache entries under `keys`, in order; `None` where there is none.
+    /// The cache entries under `keys`, and the last balance, in one read.
     /// Entries are opaque bytes ([`CachedAnswer::encode`]); whether one is
     /// fresh is the client's decision.
-    fn cache_get<'a>(
-        &'a self,
-        scope: &'a Scope,
-        keys: &'a [String],
-    ) -> StoreFuture<'a, Vec<Option<Vec<u8>>>>;
+    fn cache_get<'a>(&'a self, scope: &'a Scope, keys: &'a [String]) -> StoreFuture<'a, Lookup>;
 
     /// Keep cache entries. A later put under the same key replaces the entry.
     fn cache_put<'a>(&'a self, scope: &'a Scope, entries: Vec<CacheEntry>) -> StoreFuture<'a, ()>;

@@ -36,8 +36,8 @@ use redis::{AsyncConnectionConfig, Client, RedisError, RedisResult, Script};
 
 use super::memory::duration_ms;
 use super::{
-    Admission, Backend, Balance, CacheEntry, Hold, LedgerEntry, Scope, StoreError, StoreFuture,
-    Usage, fingerprint, poll_interval, shown_store_url, slot_id,
+    Admission, Backend, Balance, CacheEntry, Hold, LedgerEntry, Lookup, Scope, StoreError,
+    StoreFuture, Usage, fingerprint, poll_interval, shown_store_url, slot_id,
 };
 
 const DAY_MS: i64 = 86_400_000;
@@ -278,6 +278,18 @@ fn day(at_ms: i64) -> i64 {
     at_ms.div_euclid(DAY_MS)
 }
 
+/// The balance hash's two fields (`HMGET ... units_remaining at_ms`), if
+/// both are there.
+fn balance_of(fields: &[Option<i64>]) -> Option<Balance> {
+    match fields {
+        [Some(units_remaining), Some(at_ms)] => Some(Balance {
+            units_remaining: *units_remaining,
+            at_ms: *at_ms,
+        }),
+        _ => None,
+    }
+}
+
 impl Backend for Redis {
     fn name(&self) -> &str {
         &self.name
@@ -291,22 +303,33 @@ impl Backend for Redis {
         true
     }
 
-    fn cache_get<'a>(
-        &'a self,
-        scope: &'a Scope,
-        keys: &'a [String],
-    ) -> StoreFuture<'a, Vec<Option<Vec<u8>>>> {
+    fn cache_get<'a>(&'a self, scope: &'a Scope, keys: &'a [String]) -> StoreFuture<'a, Lookup> {
         async move {
-            if keys.is_empty() {
-                return Ok(Vec::new());
-            }
             let prefix = prefix(scope);
-            let mut get = redis::cmd("MGET");
-            for key in keys {
-                get.arg(format!("{prefix}cache:{key}"));
+            // One round trip: the entries and the balance, pipelined.
+            let mut pipe = redis::pipe();
+            pipe.cmd("HMGET")
+                .arg(format!("{prefix}balance"))
+                .arg("units_remaining")
+                .arg("at_ms");
+            if !keys.is_empty() {
+                let get = pipe.cmd("MGET");
+                for key in keys {
+                    get.arg(format!("{prefix}cache:{key}"));
+                }
             }
             let mut connection = self.connection().await?;
-            self.outcome("reading the cache", get.query_async(&mut connection).await)
+            let (balance, entries): (Vec<Option<i64>>, Vec<Option<Vec<u8>>>) = if keys.is_empty() {
+                let (balance,): (Vec<Option<i64>>,) =
+                    self.outcome("reading the cache", pipe.query_async(&mut connection).await)?;
+                (balance, Vec::new())
+            } else {
+                self.outcome("reading the cache", pipe.query_async(&mut connection).await)?
+            };
+            Ok(Lookup {
+                entries,
+                balance: balance_of(&balance),
+            })
         }
         .boxed()
     }
@@ -410,13 +433,7 @@ impl Backend for Redis {
                     .query_async(&mut connection)
                     .await,
             )?;
-            Ok(match fields.as_slice() {
-                [Some(units_remaining), Some(at_ms)] => Some(Balance {
-                    units_remaining: *units_remaining,
-                    at_ms: *at_ms,
-                }),
-                _ => None,
-            })
+            Ok(balance_of(&fields))
         }
         .boxed()
     }

@@ -40,8 +40,8 @@ use self::connection::{Checkpoints, Hop, Runner, Shared};
 use self::hits::{Next, PendingHits};
 use super::memory::{duration_ms, wait_for};
 use super::{
-    Admission, Backend, Balance, CacheEntry, Hold, LedgerEntry, Scope, StoreError, StoreFuture,
-    Usage, fingerprint, now_ms, slot_id,
+    Admission, Backend, Balance, CacheEntry, Hold, LedgerEntry, Lookup, Scope, StoreError,
+    StoreFuture, Usage, fingerprint, now_ms, slot_id,
 };
 
 const DAY_MS: i64 = 86_400_000;
@@ -160,7 +160,7 @@ impl Sqlite {
             .map_err(|e| runner_failure(&runner, "cannot use it", &e))?
             .map_err(error)?;
         let reader = connect()?;
-        let checkpoints = Checkpoints::new(connect()?, busy_timeout)
+        let checkpoints = Checkpoints::new(&mut writer, connect()?)
             .map_err(|e| runner_failure(&runner, "cannot open it", &e))?;
         Ok(Sqlite {
             inner: Arc::new(Inner {
@@ -185,7 +185,9 @@ impl Sqlite {
             .run(&inner.writer, hop, what, call)
             .map(|outcome| {
                 if outcome.is_ok() {
-                    inner.checkpoints.committed();
+                    inner
+                        .checkpoints
+                        .committed(&inner.writer, inner.runner.busy_timeout);
                 }
                 outcome
             })
@@ -268,8 +270,7 @@ impl Drop for Inner {
 }
 
 /// A connection to the file with the store's settings: no waiting for locks
-/// at rest ([`connection`] sets the wait where it may wait), and no automatic
-/// checkpoints ([`Checkpoints`] runs them).
+/// at rest ([`connection`] sets the wait where it may wait).
 fn connect(file: &Path, busy_timeout: Duration) -> rusqlite::Result<Connection> {
     // No `SQLITE_OPEN_URI`: the path is a file name, whatever it looks like.
     let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
@@ -280,7 +281,6 @@ fn connect(file: &Path, busy_timeout: Duration) -> rusqlite::Result<Connection> 
     connection.busy_timeout(busy_timeout)?;
     connection.pragma_update(None, "synchronous", "NORMAL")?;
     connection.busy_timeout(Duration::ZERO)?;
-    connection.pragma_update(None, "wal_autocheckpoint", 0)?;
     Ok(connection)
 }
 
@@ -358,6 +358,45 @@ fn put_entries(
         )?;
     }
     Ok(())
+}
+
+/// `read` in one read transaction. Its `BEGIN` and `COMMIT` are cached
+/// statements: a cache hit is little more than this, and rusqlite's
+/// `Transaction` parses both anew each time.
+fn read_transaction<T>(
+    connection: &Connection,
+    read: impl FnOnce(&Connection) -> rusqlite::Result<T>,
+) -> rusqlite::Result<T> {
+    connection.prepare_cached("BEGIN")?.execute([])?;
+    match read(connection) {
+        Ok(value) => {
+            connection.prepare_cached("COMMIT")?.execute([])?;
+            Ok(value)
+        }
+        Err(error) => {
+            // Nothing was written: ending the transaction cannot lose anything.
+            let _ = connection.execute_batch("ROLLBACK");
+            Err(error)
+        }
+    }
+}
+
+/// The balance last reported, on `ledger_balance`: one row, however many
+/// rows without a balance (cache hits among them) came since.
+fn last_balance(connection: &Connection, scope: &str) -> rusqlite::Result<Option<Balance>> {
+    connection
+        .prepare_cached(
+            "SELECT balance, at_ms FROM ledger \
+             WHERE scope = ?1 AND balance IS NOT NULL \
+             ORDER BY at_ms DESC, rowid DESC LIMIT 1",
+        )?
+        .query_row(params![scope], |row| {
+            Ok(Balance {
+                units_remaining: row.get(0)?,
+                at_ms: row.get(1)?,
+            })
+        })
+        .optional()
 }
 
 /// Where a write of cache entries runs: a big one on the blocking pool.
@@ -478,32 +517,29 @@ impl Backend for Sqlite {
         true
     }
 
-    fn cache_get<'a>(
-        &'a self,
-        scope: &'a Scope,
-        keys: &'a [String],
-    ) -> StoreFuture<'a, Vec<Option<Vec<u8>>>> {
+    fn cache_get<'a>(&'a self, scope: &'a Scope, keys: &'a [String]) -> StoreFuture<'a, Lookup> {
         let scope = scope.0.clone();
         let keys = keys.to_vec();
         self.read(Hop::WhenWaiting, "reading the cache", move |connection| {
             let now = now_ms();
-            // One read transaction: every key seen at one moment.
-            let transaction = connection.transaction()?;
-            let found = {
-                let mut statement = transaction.prepare_cached(
-                    "SELECT bytes FROM cache WHERE scope = ?1 AND key = ?2 \
-                     AND (keep_until IS NULL OR keep_until > ?3)",
-                )?;
-                keys.iter()
-                    .map(|key| {
-                        statement
-                            .query_row(params![scope, key, now], |row| row.get(0))
-                            .optional()
-                    })
-                    .collect::<rusqlite::Result<Vec<_>>>()?
-            };
-            transaction.commit()?;
-            Ok(found)
+            // One read transaction: the entries and the balance seen at one moment.
+            read_transaction(connection, |connection| {
+                let entries = {
+                    let mut statement = connection.prepare_cached(
+                        "SELECT bytes FROM cache WHERE scope = ?1 AND key = ?2 \
+                         AND (keep_until IS NULL OR keep_until > ?3)",
+                    )?;
+                    keys.iter()
+                        .map(|key| {
+                            statement
+                                .query_row(params![scope, key, now], |row| row.get(0))
+                                .optional()
+                        })
+                        .collect::<rusqlite::Result<Vec<_>>>()?
+                };
+                let balance = last_balance(connection, &scope)?;
+                Ok(Lookup { entries, balance })
+            })
         })
     }
 
@@ -583,20 +619,7 @@ impl Backend for Sqlite {
     fn last_balance<'a>(&'a self, scope: &'a Scope) -> StoreFuture<'a, Option<Balance>> {
         let scope = scope.0.clone();
         self.read(Hop::WhenWaiting, "reading the ledger", move |connection| {
-            // On `ledger_balance`: one row, however many hits came since.
-            connection
-                .prepare_cached(
-                    "SELECT balance, at_ms FROM ledger \
-                     WHERE scope = ?1 AND balance IS NOT NULL \
-                     ORDER BY at_ms DESC, rowid DESC LIMIT 1",
-                )?
-                .query_row(params![scope], |row| {
-                    Ok(Balance {
-                        units_remaining: row.get(0)?,
-                        at_ms: row.get(1)?,
-                    })
-                })
-                .optional()
+            last_balance(connection, &scope)
         })
     }
 

@@ -50,7 +50,9 @@ impl Client {
     }
 
     /// Fresh cached answers for `keys`, in order, each checked whole; a damaged
-    /// or foreign entry is left out and logged.
+    /// or foreign entry is left out and logged. Each answer's `units_remaining`
+    /// is the balance to show: the last one reported on the key, read with
+    /// the entries (else this process's, else the answer's own).
     pub(crate) async fn cached(
         &self,
         what: &str,
@@ -61,8 +63,8 @@ impl Client {
         let Some(fresh) = freshness.filter(|_| !memory.refresh) else {
             return Ok(vec![None; keys.len()]);
         };
-        let found = match memory.store.backend().cache_get(&memory.scope, keys).await {
-            Ok(found) => found,
+        let lookup = match memory.store.backend().cache_get(&memory.scope, keys).await {
+            Ok(lookup) => lookup,
             Err(error) if memory.fallback => {
                 tracing::warn!(store = %error.store, error = %error.message, "the store failed: no cache read for this call (store fallback)");
                 return Ok(vec![None; keys.len()]);
@@ -70,7 +72,12 @@ impl Client {
             Err(error) => return Err(self.store_error(what, error)),
         };
         let now = now_ms();
-        Ok(found
+        let balance = lookup
+            .balance
+            .map(|b| b.units_remaining)
+            .or(self.units().remaining);
+        Ok(lookup
+            .entries
             .into_iter()
             .zip(keys)
             .map(|(bytes, key)| {
@@ -80,6 +87,10 @@ impl Client {
                         tracing::warn!(store = memory.store.name(), why, "ignoring a cache entry");
                         return None;
                     }
+                };
+                let answer = CachedAnswer {
+                    units_remaining: balance.unwrap_or(answer.units_remaining),
+                    ..answer
                 };
                 is_fresh(fresh, answer.fetched_at_ms, now).then_some(answer)
             })
@@ -179,7 +190,7 @@ impl Client {
             }
         };
         envelope.units_used = 0;
-        envelope.units_remaining = self.balance_or(answer.units_remaining).await;
+        envelope.units_remaining = answer.units_remaining;
         envelope.fetched_at = Some(time_of(answer.fetched_at_ms));
         self.record_hit(
             prepared.op,

@@ -55,19 +55,6 @@ impl Client {
         self.inner.key.hide(error)
     }
 
-    /// The balance last reported on the key (the store's, else `fallback`).
-    pub(crate) async fn balance_or(&self, fallback: i64) -> i64 {
-        let memory = &self.inner.memory;
-        match memory.store.backend().last_balance(&memory.scope).await {
-            Ok(Some(balance)) => balance.units_remaining,
-            Ok(None) => self.units().remaining.unwrap_or(fallback),
-            Err(error) => {
-                tracing::warn!(store = %error.store, error = %error.message, "cannot read the last balance");
-                self.units().remaining.unwrap_or(fallback)
-            }
-        }
-    }
-
     /// Record a call in the ledger; a failure is logged (the call was made).
     pub(crate) async fn record(&self, entry: LedgerEntry) {
         let memory = &self.inner.memory;

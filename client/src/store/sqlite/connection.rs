@@ -3,7 +3,7 @@
 //!
 //! A store call takes a few microseconds: a point read, or one small
 //! transaction that syncs nothing (WAL with `synchronous=NORMAL` syncs only at
-//! checkpoints, which run elsewhere, see [`Checkpoints`]). A hop to the
+//! checkpoints, which run elsewhere: [`Checkpoints`]). A hop to the
 //! blocking pool and back costs more than that, and three such hops per call
 //! made a cache hit slower than a loopback round trip. So a call first runs
 //! right here, with no waiting allowed: the connection's mutex is tried, not
@@ -15,6 +15,7 @@
 //! A call may so run twice. That is safe because every call is one transaction
 //! or one statement, and SQLite reports "busy" before it changes anything.
 
+use std::ffi::c_int;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, TryLockError};
@@ -142,63 +143,105 @@ impl Runner {
     }
 }
 
-/// How many commits pass between two checkpoints. Each commit adds a few
-/// pages to the WAL; SQLite's own automatic checkpoint comes every 1,000
-/// pages, so this keeps the WAL about as short.
-const COMMITS_PER_CHECKPOINT: u32 = 300;
+/// WAL pages after which a passive checkpoint runs, and again each time as
+/// many more have been added: SQLite's own automatic checkpoint comes every
+/// 1,000 pages.
+pub(super) const PASSIVE_EVERY: u32 = 1_000;
+
+/// WAL pages after which a checkpoint holds writers back until it is done.
+pub(super) const RESTART_AT: u32 = 8_000;
 
 /// WAL checkpoints, off the callers' path.
 ///
 /// A checkpoint copies the WAL into the database file and syncs both: two
 /// `fsync`s, milliseconds on most disks, which SQLite's automatic checkpoint
 /// would put inside whichever commit crossed its threshold, on the calling
-/// thread. The store's connections turn it off, and every
-/// [`COMMITS_PER_CHECKPOINT`] commits this runs one on the blocking pool, on a
-/// connection of its own. It is a `RESTART` checkpoint: it waits for the
-/// writer of the moment, holds new writers back while it copies (they wait on
-/// the blocking pool too), and so lets the next write start the WAL afresh. A
-/// passive one would not: with writes going on beside it, it never catches up
-/// with the WAL's end, and the WAL grows without bound. What one process
-/// leaves in the WAL is checkpointed by the next one's, or by SQLite when the
-/// last connection to the file closes.
+/// thread. The writer connection reports the WAL's length after each commit
+/// instead (its WAL hook, which also turns the automatic checkpoint off), and
+/// checkpoints run on the blocking pool:
+///
+/// - every [`PASSIVE_EVERY`] pages, a passive one, on a connection of its own:
+///   it neither waits for nor blocks anyone. When no write lands while it runs
+///   (there are pauses between calls that wait for the service), the next
+///   write starts the WAL afresh.
+/// - at [`RESTART_AT`] pages (writes never paused long enough), a `TRUNCATE`
+///   one on the writer connection: this process's writes wait for it on the
+///   connection's mutex, on the blocking pool too, and it waits for another
+///   process's writer of the moment; the WAL is then emptied, and the next
+///   write starts it afresh.
+///
+/// What one process leaves in the WAL is checkpointed by the next one's, or by
+/// SQLite when the last connection to the file closes.
 #[derive(Debug)]
 pub(super) struct Checkpoints {
-    connection: Shared,
-    commits: AtomicU32,
+    checkpointer: Shared,
+    /// Pages in the WAL after the writer's last commit.
+    pages: Arc<AtomicU32>,
+    /// The WAL's length when the last checkpoint began.
+    checkpointed_at: AtomicU32,
     running: Arc<AtomicBool>,
 }
 
 impl Checkpoints {
-    /// Checkpoints on `connection`, which waits up to `busy_timeout` for the
-    /// writer of the moment.
+    /// Checkpoints of the file `writer` writes, made on `checkpointer` (or on
+    /// `writer` when writes must wait).
     pub(super) fn new(
-        connection: Connection,
-        busy_timeout: Duration,
+        writer: &mut Connection,
+        checkpointer: Connection,
     ) -> rusqlite::Result<Checkpoints> {
-        connection.busy_timeout(busy_timeout)?;
+        let pages = Arc::new(AtomicU32::new(0));
+        let reported = Arc::clone(&pages);
+        writer.wal_hook(Some(
+            move |_: &mut rusqlite::hooks::Wal, wal_pages: c_int| {
+                reported.store(u32::try_from(wal_pages).unwrap_or(0), Ordering::Relaxed);
+                Ok(())
+            },
+        ))?;
         Ok(Checkpoints {
-            connection: Arc::new(Mutex::new(connection)),
-            commits: AtomicU32::new(0),
+            checkpointer: Arc::new(Mutex::new(checkpointer)),
+            pages,
+            checkpointed_at: AtomicU32::new(0),
             running: Arc::new(AtomicBool::new(false)),
         })
     }
 
-    /// A write was committed: checkpoint when enough have been.
-    pub(super) fn committed(&self) {
-        let commits = self.commits.fetch_add(1, Ordering::Relaxed) + 1;
-        if !commits.is_multiple_of(COMMITS_PER_CHECKPOINT)
-            || self.running.swap(true, Ordering::AcqRel)
-        {
+    /// Pages in the WAL after the writer's last commit.
+    #[cfg(test)]
+    pub(super) fn wal_pages(&self) -> u32 {
+        self.pages.load(Ordering::Relaxed)
+    }
+
+    /// A write on `writer` was committed: checkpoint if the WAL is long enough.
+    pub(super) fn committed(&self, writer: &Shared, busy_timeout: Duration) {
+        let pages = self.pages.load(Ordering::Relaxed);
+        let last = self.checkpointed_at.load(Ordering::Relaxed);
+        // A WAL started afresh is shorter than at the last checkpoint.
+        let last = if pages < last { 0 } else { last };
+        let (mode, connection) = if pages >= RESTART_AT {
+            ("TRUNCATE", writer)
+        } else if pages >= last.saturating_add(PASSIVE_EVERY) {
+            ("PASSIVE", &self.checkpointer)
+        } else {
+            self.checkpointed_at.store(last, Ordering::Relaxed);
+            return;
+        };
+        if self.running.swap(true, Ordering::AcqRel) {
             return;
         }
         let Ok(runtime) = tokio::runtime::Handle::try_current() else {
             self.running.store(false, Ordering::Release);
             return;
         };
-        let connection = Arc::clone(&self.connection);
+        self.checkpointed_at.store(pages, Ordering::Relaxed);
+        let connection = Arc::clone(connection);
         let running = Arc::clone(&self.running);
         runtime.spawn_blocking(move || {
-            let outcome = lock(&connection).query_row("PRAGMA wal_checkpoint(RESTART)", [], |_| Ok(()));
+            let guard = lock(&connection);
+            let outcome = guard.busy_timeout(busy_timeout).and_then(|()| {
+                guard.query_row(&format!("PRAGMA wal_checkpoint({mode})"), [], |_| Ok(()))
+            });
+            let _ = guard.busy_timeout(Duration::ZERO);
+            drop(guard);
             if let Err(error) = outcome {
                 tracing::debug!(%error, "a WAL checkpoint of the SQLite store failed; the next one will try again");
             }
