@@ -16,6 +16,9 @@
 //!   for SQLite and Redis), the ledger row and the cache entry, against the
 //!   same calls with `Store::none()`. The rate window is 1 ms, so the limiter
 //!   runs on every call but never makes one wait.
+//! - `sqlite_floor`: a bare read transaction of one row and write transaction
+//!   of one row through rusqlite, on a file of their own: what SQLite itself
+//!   costs here, under the store's hits and misses.
 //! - `store_job` (timed once, not by criterion): a paged job of
 //!   [`JOB_REQUESTS`] requests of `domains keywords` with the spec's figure per
 //!   [`JOB_WINDOW`] instead of per minute, against the least time a service
@@ -187,6 +190,68 @@ fn bench_misses(
     group.finish();
 }
 
+/// What SQLite itself costs on this machine, under everything the store does:
+/// a read transaction of one row, and a write transaction of one small row,
+/// through rusqlite on a file of their own in WAL mode with
+/// `synchronous=NORMAL` (the store's settings, with SQLite's own
+/// checkpoints). A hit needs the one, a miss three of the other (the slot
+/// taken, the slot settled, the call recorded).
+fn bench_sqlite_floor(c: &mut Criterion, dir: &Path) {
+    let file = dir.join("floor.sqlite3");
+    let connection = rusqlite::Connection::open(&file).expect("the floor file opens");
+    connection
+        .execute_batch(
+            "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; \
+             CREATE TABLE kv (k TEXT PRIMARY KEY, v BLOB NOT NULL) WITHOUT ROWID; \
+             INSERT INTO kv VALUES ('read', zeroblob(1000));",
+        )
+        .expect("the floor file is set up");
+    let mut group = c.benchmark_group("sqlite_floor");
+    group.warm_up_time(Duration::from_secs(1));
+    group.measurement_time(Duration::from_secs(3));
+    group.bench_function("read_transaction", |b| {
+        b.iter(|| {
+            connection
+                .prepare_cached("BEGIN")
+                .unwrap()
+                .execute([])
+                .unwrap();
+            let bytes: Vec<u8> = connection
+                .prepare_cached("SELECT v FROM kv WHERE k = 'read'")
+                .unwrap()
+                .query_row([], |row| row.get(0))
+                .unwrap();
+            connection
+                .prepare_cached("COMMIT")
+                .unwrap()
+                .execute([])
+                .unwrap();
+            black_box(bytes)
+        })
+    });
+    let next = AtomicU64::new(0);
+    group.bench_function("write_transaction", |b| {
+        b.iter(|| {
+            connection
+                .prepare_cached("BEGIN IMMEDIATE")
+                .unwrap()
+                .execute([])
+                .unwrap();
+            connection
+                .prepare_cached("INSERT INTO kv VALUES (?1, zeroblob(100))")
+                .unwrap()
+                .execute([next.fetch_add(1, Ordering::Relaxed).to_string()])
+                .unwrap();
+            connection
+                .prepare_cached("COMMIT")
+                .unwrap()
+                .execute([])
+                .unwrap();
+        })
+    });
+    group.finish();
+}
+
 /// The least time a service counting a rolling `window` allows for
 /// `requests` requests of an operation allowed `figure` in any window.
 fn least_time(requests: usize, figure: usize, window: Duration) -> Duration {
@@ -329,6 +394,17 @@ fn summary(
         }
     }
 
+    let read = median("sqlite_floor", "read_transaction");
+    let write = median("sqlite_floor", "write_transaction");
+    if let (Some(read), Some(write), Some(trip)) = (read, write, round_trip) {
+        let _ = writeln!(out, "\n### SQLite's own floor on this machine\n");
+        let _ = writeln!(out, "| transaction | median | / round trip |");
+        let _ = writeln!(out, "|---|---:|---:|");
+        for (what, ns) in [("read of one row", read), ("write of one row", write)] {
+            let _ = writeln!(out, "| {what} | {:.1} µs | {:.2} |", ns / 1e3, ns / trip);
+        }
+    }
+
     if !jobs.is_empty() {
         let figure = DOMAINS_KEYWORDS.cost.requests_per_minute.value as usize;
         let least = least_time(JOB_REQUESTS, figure, JOB_WINDOW);
@@ -380,6 +456,7 @@ fn main() {
         .configure_from_args();
     bench_hits(&mut c, &runtime, &sandbox, &stores);
     bench_misses(&mut c, &runtime, &sandbox, &stores);
+    bench_sqlite_floor(&mut c, &stores.dir);
     c.final_summary();
     let jobs = if job_wanted() {
         time_jobs(&runtime, &stores)

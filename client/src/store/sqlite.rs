@@ -56,8 +56,9 @@ const APPLICATION_ID: i32 = 0x535A_7374;
 const SCHEMA_VERSION: i32 = 1;
 
 /// Schema 1. The ledger keeps every call (a row each) for `usage` and budget
-/// windows; `ledger_window` serves both, and `ledger_balance` "the last
-/// balance" (most rows, cache hits among them, report none).
+/// windows, on `ledger_window`. `balance` keeps the last balance reported per
+/// key, one row each, so that a cache hit reads it at the cost of a point
+/// lookup (most ledger rows, cache hits among them, report none).
 const SCHEMA: &str = "
 CREATE TABLE cache (
     scope TEXT NOT NULL,
@@ -81,7 +82,11 @@ CREATE TABLE ledger (
     units_saved INTEGER NOT NULL
 );
 CREATE INDEX ledger_window ON ledger (scope, at_ms);
-CREATE INDEX ledger_balance ON ledger (scope, at_ms) WHERE balance IS NOT NULL;
+CREATE TABLE balance (
+    scope TEXT PRIMARY KEY,
+    units_remaining INTEGER NOT NULL,
+    at_ms INTEGER NOT NULL
+) WITHOUT ROWID;
 CREATE TABLE holds (
     scope TEXT NOT NULL,
     id TEXT NOT NULL,
@@ -325,6 +330,16 @@ fn record_call(
     entry: &LedgerEntry,
 ) -> rusqlite::Result<()> {
     insert_row(transaction, scope, entry)?;
+    if let Some(balance) = entry.balance {
+        // The latest report wins, whatever order processes record them in.
+        transaction
+            .prepare_cached(
+                "INSERT INTO balance (scope, units_remaining, at_ms) VALUES (?1, ?2, ?3) \
+                 ON CONFLICT (scope) DO UPDATE SET units_remaining = excluded.units_remaining, \
+                 at_ms = excluded.at_ms WHERE excluded.at_ms >= balance.at_ms",
+            )?
+            .execute(params![scope.0, balance, entry.at_ms])?;
+    }
     if let Some((id, reserved)) = &entry.hold {
         transaction
             .prepare_cached(
@@ -381,15 +396,10 @@ fn read_transaction<T>(
     }
 }
 
-/// The balance last reported, on `ledger_balance`: one row, however many
-/// rows without a balance (cache hits among them) came since.
+/// The balance last reported.
 fn last_balance(connection: &Connection, scope: &str) -> rusqlite::Result<Option<Balance>> {
     connection
-        .prepare_cached(
-            "SELECT balance, at_ms FROM ledger \
-             WHERE scope = ?1 AND balance IS NOT NULL \
-             ORDER BY at_ms DESC, rowid DESC LIMIT 1",
-        )?
+        .prepare_cached("SELECT units_remaining, at_ms FROM balance WHERE scope = ?1")?
         .query_row(params![scope], |row| {
             Ok(Balance {
                 units_remaining: row.get(0)?,
@@ -449,10 +459,11 @@ fn prepare(connection: &mut Connection) -> rusqlite::Result<Result<(), String>> 
              give another path"
         )));
     }
-    // Indexes added to schema 1 after its first files were written.
+    // Added to schema 1 after its first files were written (before any
+    // release); such a file learns the balance at its next call.
     transaction.execute_batch(
-        "CREATE INDEX IF NOT EXISTS ledger_balance ON ledger (scope, at_ms) \
-         WHERE balance IS NOT NULL;",
+        "CREATE TABLE IF NOT EXISTS balance (scope TEXT PRIMARY KEY, \
+         units_remaining INTEGER NOT NULL, at_ms INTEGER NOT NULL) WITHOUT ROWID;",
     )?;
     // Housekeeping, and the write that proves the file can be written.
     let now = now_ms();

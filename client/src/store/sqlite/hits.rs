@@ -20,7 +20,7 @@ use crate::store::{LedgerEntry, Scope};
 pub(super) const FLUSH_AFTER: Duration = Duration::from_secs(1);
 
 /// How many rows may wait before they are written at once.
-pub(super) const FLUSH_AT: usize = 64;
+pub(super) const FLUSH_AT: usize = 256;
 
 /// Hit rows not yet written, and whether a write of them is on its way.
 #[derive(Debug, Default)]
