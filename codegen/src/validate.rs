@@ -757,8 +757,13 @@ fn value_of(
         }
         (ParamType::String | ParamType::Date, toml::Value::String(s)) => s.clone(),
         (_, other) => {
-            cx.c.error(at, format!("`{other}` does not fit the parameter's type"));
-            other.to_string()
+            // By its kind: the generator carries no TOML writer to show it.
+            let kind = other.type_str();
+            cx.c.error(
+                at,
+                format!("a TOML {kind} does not fit the parameter's type"),
+            );
+            String::new()
         }
     }
 }

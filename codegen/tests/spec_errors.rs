@@ -508,3 +508,16 @@ fn a_freshness_has_known_keys_and_says_why() {
         "a freshness needs its provenance: `source` (and `note`), or `why`",
     );
 }
+
+#[test]
+fn a_default_of_the_wrong_kind_is_located_and_named_by_its_kind() {
+    let from = "default = 0\nrole = \"offset\"";
+    let text = edited(from, "default = \"zero\"\nrole = \"offset\"");
+    let diagnostics = errors(&text);
+    assert_error_at(
+        &diagnostics,
+        &text,
+        "\"zero\"",
+        "a TOML string does not fit the parameter's type",
+    );
+}
