@@ -1,10 +1,10 @@
-//! The crate's error type: one [`Error`] with the operation as context and an
+//! The crate's error type: one [`Error`](struct@Error) with the operation as context and an
 //! [`ErrorKind`] saying what went wrong, in the manner of smithy-rs's
 //! `result.rs`.
 //!
 //! No error holds the API key: transport errors are stripped of their URL, and
 //! every text an error takes from outside (a response, a URL, a transport
-//! message) is scrubbed of the key in one place, [`Error::map_text`], which the
+//! message) is scrubbed of the key in one place, `Error::map_text`, which the
 //! client applies to every error it returns. So any error may be printed or
 //! logged.
 

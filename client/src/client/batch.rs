@@ -96,7 +96,7 @@ impl Request {
 
 impl Client {
     /// Send a request of any size as a batched job and merge the results into
-    /// one typed result `T` (`Vec` of a record, or [`ByKey`](crate::ByKey)).
+    /// one typed result `T` (`Vec` of a record, or [`ByKey`](crate::types::ByKey)).
     ///
     /// The inputs of the operation's batch parameter are deduplicated and split
     /// into the fewest requests ([`Request::batches`]); every request is

@@ -219,7 +219,7 @@ impl ClientBuilder {
     }
 
     /// A unit budget for the client and its clones: a call whose maximum estimated
-    /// cost exceeds what is left is refused before sending ([`ErrorKind::OverBudget`](crate::ErrorKind::OverBudget)).
+    /// cost exceeds what is left is refused before sending ([`ErrorKind::OverBudget`](crate::error::ErrorKind::OverBudget)).
     /// What is left is the budget less the units spent, the maximum estimates of
     /// calls in flight and what running bulk jobs hold for their remaining
     /// requests.

@@ -15,7 +15,7 @@
 //! The store knows nothing of operations: the client hands it opaque cache
 //! entries under text keys, ledger rows and slot requests, and decides
 //! everything else (freshness, what to charge, what to cache) itself. Each
-//! backend implements [`Backend`]; `conformance` holds the behaviour every
+//! backend implements the (internal) `Backend` trait; `conformance` holds the behaviour every
 //! backend must show, run against each of them.
 
 #[cfg(test)]

@@ -154,19 +154,15 @@ impl Sqlite {
             name: name.clone(),
             busy_timeout,
         };
-        let connect = || {
-            connect(&file, busy_timeout).map_err(|e| runner_failure(&runner, "cannot open it", &e))
-        };
+        let connect =
+            || connect(&file, busy_timeout).map_err(|e| runner.failure("cannot open it", &e));
         let mut writer = connect()?;
-        writer
-            .busy_timeout(busy_timeout)
-            .map_err(|e| runner_failure(&runner, "cannot open it", &e))?;
         prepare(&mut writer)
-            .map_err(|e| runner_failure(&runner, "cannot use it", &e))?
+            .map_err(|e| runner.failure("cannot use it", &e))?
             .map_err(error)?;
         let reader = connect()?;
         let checkpoints = Checkpoints::new(&mut writer, connect()?)
-            .map_err(|e| runner_failure(&runner, "cannot open it", &e))?;
+            .map_err(|e| runner.failure("cannot open it", &e))?;
         Ok(Sqlite {
             inner: Arc::new(Inner {
                 runner,
@@ -221,14 +217,7 @@ impl Sqlite {
         self.write(
             Hop::WhenWaiting,
             "recording cache hits",
-            move |connection| {
-                let transaction =
-                    connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
-                for (scope, entry) in &rows {
-                    insert_row(&transaction, scope, entry)?;
-                }
-                transaction.commit()
-            },
+            move |connection| insert_hits(connection, &rows),
         )
     }
 
@@ -261,12 +250,7 @@ impl Drop for Inner {
         let written = self
             .runner
             .run_here(&self.writer, "recording cache hits", |connection| {
-                let transaction =
-                    connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
-                for (scope, entry) in &rows {
-                    insert_row(&transaction, scope, entry)?;
-                }
-                transaction.commit()
+                insert_hits(connection, &rows)
             });
         if let Err(error) = written {
             tracing::warn!(store = %error.store, error = %error.message, "cannot record cache hits in the ledger");
@@ -274,23 +258,18 @@ impl Drop for Inner {
     }
 }
 
-/// A connection to the file with the store's settings: no waiting for locks
-/// at rest ([`connection`] sets the wait where it may wait).
+/// A connection to the file with the store's settings. It waits up to
+/// `busy_timeout` for locks until a call sets the wait it allows
+/// ([`connection`]).
 fn connect(file: &Path, busy_timeout: Duration) -> rusqlite::Result<Connection> {
     // No `SQLITE_OPEN_URI`: the path is a file name, whatever it looks like.
     let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
         | OpenFlags::SQLITE_OPEN_CREATE
         | OpenFlags::SQLITE_OPEN_NO_MUTEX;
     let connection = Connection::open_with_flags(file, flags)?;
-    // Waits while the settings are made; then none (calls set their own).
     connection.busy_timeout(busy_timeout)?;
     connection.pragma_update(None, "synchronous", "NORMAL")?;
-    connection.busy_timeout(Duration::ZERO)?;
     Ok(connection)
-}
-
-fn runner_failure(runner: &Runner, what: &str, error: &rusqlite::Error) -> StoreError {
-    failure(&runner.name, runner.busy_timeout, what, error)
 }
 
 /// One ledger row.
@@ -319,6 +298,15 @@ fn insert_row(
             entry.units_saved,
         ])?;
     Ok(())
+}
+
+/// Hits' ledger rows, in one transaction.
+fn insert_hits(connection: &mut Connection, rows: &[(Scope, LedgerEntry)]) -> rusqlite::Result<()> {
+    let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    for (scope, entry) in rows {
+        insert_row(&transaction, scope, entry)?;
+    }
+    transaction.commit()
 }
 
 /// A call's ledger row, and its hold shrunk and renewed, in one step: a
@@ -475,8 +463,6 @@ fn prepare(connection: &mut Connection) -> rusqlite::Result<Result<(), String>> 
     transaction.execute("DELETE FROM holds WHERE until_ms <= ?1", params![now])?;
     transaction.pragma_update(None, "user_version", SCHEMA_VERSION)?;
     transaction.commit()?;
-    // Calls set their own wait ([`connection`]).
-    connection.busy_timeout(Duration::ZERO)?;
     Ok(Ok(()))
 }
 

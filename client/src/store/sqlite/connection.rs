@@ -70,8 +70,9 @@ pub(super) struct Runner {
 }
 
 impl Runner {
-    /// Run `call` on `connection` (whose resting busy timeout is zero), as
-    /// `hop` allows. `what` says what was being done, for errors.
+    /// Run `call` on `connection`, as `hop` allows. Each way sets the wait it
+    /// allows before the call: none here, the busy timeout on the pool. `what`
+    /// says what was being done, for errors.
     pub(super) fn run<'a, T, F>(
         &'a self,
         connection: &Shared,
@@ -86,7 +87,11 @@ impl Runner {
         if hop == Hop::WhenWaiting
             && let Some(mut guard) = try_lock(connection)
         {
-            match catch_unwind(AssertUnwindSafe(|| call(&mut guard))) {
+            let attempt = || {
+                guard.busy_timeout(Duration::ZERO)?;
+                call(&mut guard)
+            };
+            match catch_unwind(AssertUnwindSafe(attempt)) {
                 Ok(Err(error)) if is_busy(&error) => {}
                 Ok(outcome) => {
                     let outcome = outcome.map_err(|e| self.failure(what, &e));
@@ -101,9 +106,7 @@ impl Runner {
             let outcome = tokio::task::spawn_blocking(move || {
                 let mut guard = lock(&connection);
                 guard.busy_timeout(busy_timeout)?;
-                let outcome = call(&mut guard);
-                guard.busy_timeout(Duration::ZERO)?;
-                outcome
+                call(&mut guard)
             })
             .await;
             match outcome {
@@ -124,14 +127,14 @@ impl Runner {
         call: impl FnOnce(&mut Connection) -> rusqlite::Result<T>,
     ) -> Result<T, StoreError> {
         let mut guard = lock(connection);
-        let outcome = guard
+        guard
             .busy_timeout(self.busy_timeout)
-            .and_then(|()| call(&mut guard));
-        let _ = guard.busy_timeout(Duration::ZERO);
-        outcome.map_err(|e| self.failure(what, &e))
+            .and_then(|()| call(&mut guard))
+            .map_err(|e| self.failure(what, &e))
     }
 
-    fn failure(&self, what: &str, error: &rusqlite::Error) -> StoreError {
+    /// A SQLite failure as this store's error.
+    pub(super) fn failure(&self, what: &str, error: &rusqlite::Error) -> StoreError {
         failure(&self.name, self.busy_timeout, what, error)
     }
 
@@ -240,7 +243,6 @@ impl Checkpoints {
             let outcome = guard.busy_timeout(busy_timeout).and_then(|()| {
                 guard.query_row(&format!("PRAGMA wal_checkpoint({mode})"), [], |_| Ok(()))
             });
-            let _ = guard.busy_timeout(Duration::ZERO);
             drop(guard);
             if let Err(error) = outcome {
                 tracing::debug!(%error, "a WAL checkpoint of the SQLite store failed; the next one will try again");
