@@ -62,6 +62,31 @@ fn fastrand_suffix() -> u128 {
         .as_nanos()
 }
 
+/// A paged ndjson job of ten pages of 10 rows (offsets 0 to 90).
+const TEN_PAGES: [&str; 12] = [
+    "--format",
+    "ndjson",
+    "domains",
+    "keywords",
+    "--domain",
+    "example.it",
+    "--type",
+    "best",
+    "--limit",
+    "10",
+    "--max-rows",
+    "100",
+];
+
+/// A sandbox whose fourth page of [`TEN_PAGES`] (offset 30) answers after `delay`.
+fn fourth_page_slow(delay: std::time::Duration) -> Sandbox {
+    sandbox_with(Some(FaultPlan::none().slow(delay).on(
+        "offset",
+        "30",
+        Fault::Slow,
+    )))
+}
+
 /// The binary on `store`, calling `sandbox` with the test key.
 fn seozoom(sandbox: &Sandbox, store: &str, args: &[&str]) -> Run {
     let base_url = sandbox.base_url();
@@ -226,20 +251,7 @@ fn a_paged_job_that_failed_part_way_pays_only_for_the_rest_when_run_again() {
         Fault::ServerError,
     )));
     let dir = TempDir::new("pages");
-    let args = [
-        "--format",
-        "ndjson",
-        "domains",
-        "keywords",
-        "--domain",
-        "example.it",
-        "--type",
-        "best",
-        "--limit",
-        "10",
-        "--max-rows",
-        "100",
-    ];
+    let args = TEN_PAGES;
     let stopped = seozoom(&failing, &dir.store(), &args);
     stopped.expect_code(1);
     let pages_sent = failing.requests();
@@ -386,26 +398,9 @@ fn an_unreachable_redis_fails_naming_it_unless_the_user_opts_to_fall_back() {
 fn a_paged_job_killed_after_3_of_10_pages_sends_7_when_run_again() {
     use std::io::{BufRead, BufReader};
     // The fourth page (offset 30) hangs; the job is killed while it waits.
-    let hanging = sandbox_with(Some(
-        FaultPlan::none()
-            .slow(std::time::Duration::from_secs(60))
-            .on("offset", "30", Fault::Slow),
-    ));
+    let hanging = fourth_page_slow(std::time::Duration::from_secs(60));
     let dir = TempDir::new("killed");
-    let args = [
-        "--format",
-        "ndjson",
-        "domains",
-        "keywords",
-        "--domain",
-        "example.it",
-        "--type",
-        "best",
-        "--limit",
-        "10",
-        "--max-rows",
-        "100",
-    ];
+    let args = TEN_PAGES;
     let base_url = hanging.base_url();
     let mut child = support::binary()
         .args(["--api-key", KEY, "--base-url", &base_url])
@@ -447,28 +442,11 @@ fn a_redis_killed_mid_job_fails_naming_it_and_keeps_the_rows_received() {
     };
     let store = redis.url();
     // The fourth page (offset 30) is slow: Redis is killed while it is on its way.
-    let sandbox = sandbox_with(Some(
-        FaultPlan::none()
-            .slow(std::time::Duration::from_millis(1_500))
-            .on("offset", "30", Fault::Slow),
-    ));
+    let sandbox = fourth_page_slow(std::time::Duration::from_millis(1_500));
     let base_url = sandbox.base_url();
     let mut child = support::binary()
         .args(["--api-key", KEY, "--base-url", &base_url])
-        .args([
-            "--format",
-            "ndjson",
-            "domains",
-            "keywords",
-            "--domain",
-            "example.it",
-            "--type",
-            "best",
-            "--limit",
-            "10",
-            "--max-rows",
-            "100",
-        ])
+        .args(TEN_PAGES)
         .env("SEOZOOM_STORE", &store)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
