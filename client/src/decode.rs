@@ -111,6 +111,25 @@ fn decode_with<T: DeserializeOwned>(
     } else {
         None
     };
+    judge(op, status, body, typed_error).map(|NoData| Decoded::NoData)
+}
+
+/// The "no data found" answer, as [`judge`] recognises it.
+struct NoData;
+
+/// What a body that is not the envelope is instead: "no data found", or the
+/// error that says what it is. `typed_error` is the typed decode's failure (its
+/// path and message) when the status was a success.
+///
+/// Not generic, so that it is compiled once, in this crate, rather than in every
+/// crate that decodes a result type.
+fn judge(
+    op: &Operation,
+    status: u16,
+    body: &[u8],
+    typed_error: Option<(String, String)>,
+) -> Result<NoData, Error> {
+    let success = (200..300).contains(&status);
     let service = |message: Option<String>| {
         let kind = ErrorKind::Service {
             status,
@@ -160,7 +179,7 @@ fn decode_with<T: DeserializeOwned>(
     };
     let message = service_message(&value);
     if is_no_data(status, message.as_deref()) {
-        return Ok(Decoded::NoData);
+        return Ok(NoData);
     }
     let has_response = value.get(SERVICE.envelope_response).is_some();
     match typed_error {

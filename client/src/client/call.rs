@@ -10,14 +10,15 @@ use reqwest::header::HeaderMap;
 use serde::de::DeserializeOwned;
 use tracing::Instrument;
 
-use super::{Client, REDACTED};
+use super::memory::{CacheFor, Figures};
+use super::{Client, REDACTED, WindowHold};
 use crate::Envelope;
 use crate::decode::{decode_rows, decode_typed};
 use crate::error::{Error, ErrorKind};
 use crate::request::{Request, encode_value, push_query};
 use crate::retry::{Decision, Outcome, Spent};
 use crate::table::Operation;
-use crate::units::{Estimate, JobHold, Ledger, estimate, estimate_learned};
+use crate::units::{Estimate, JobHold, Ledger, Reservation, estimate, estimate_learned};
 
 /// A request checked and ready to go.
 pub(crate) struct Prepared {
@@ -31,6 +32,15 @@ pub(crate) struct Prepared {
     /// the key.
     pub(crate) cache_key: String,
 }
+
+/// A step of a call that its generic code (the part that decodes) awaits:
+/// boxed, and built by a function that is never inlined.
+///
+/// An `async fn`'s body is compiled where its future is polled, and in a
+/// release build a crate that awaits one from another crate compiles its own
+/// copy; boxed behind `dyn Future`, it is compiled once, here, and a crate that
+/// makes a call compiles only its decoder and the few lines of [`Client::call`].
+pub(crate) type Step<'a, T> = futures_util::future::BoxFuture<'a, T>;
 
 impl Client {
     /// The cost range of a request, from the spec's figures, without sending it.
@@ -155,6 +165,11 @@ impl Client {
             .await
     }
 
+    /// One call, decoded by `decode`.
+    ///
+    /// Only the decoding depends on `T`; every other step is a [`Step`],
+    /// compiled once in this crate rather than once per result type in every
+    /// crate that makes a call.
     async fn call<T>(
         &self,
         request: Request,
@@ -162,20 +177,9 @@ impl Client {
         job: Option<&JobHold>,
     ) -> Result<Envelope<T>, Error> {
         let prepared = self.prepare(&request)?;
-        let span = tracing::info_span!(
-            "seozoom.call",
-            operation = %prepared.op.label(),
-            db = %prepared.database,
-            status = tracing::field::Empty,
-            attempts = tracing::field::Empty,
-            units_used = tracing::field::Empty,
-            units_remaining = tracing::field::Empty,
-            latency_ms = tracing::field::Empty,
-            cached = tracing::field::Empty,
-        );
+        let span = call_span(&prepared);
         async {
             let started = Instant::now();
-            let label = prepared.op.label();
             let freshness = self.freshness(prepared.op, &prepared.query);
             // A fresh answer in the cache: nothing is sent or charged.
             if let Some(answer) = self.cached_answer(&prepared, freshness).await? {
@@ -184,11 +188,45 @@ impl Client {
                     .serve_cached(&request, &prepared, answer, decoded)
                     .await
                 {
-                    tracing::Span::current().record("cached", true);
                     return Ok(envelope);
                 }
             }
-            let estimate = self.budget_estimate(&prepared, job).await;
+            let sending = self.start_sending(&prepared, job, started).await?;
+            let result = self.send(&prepared).await.and_then(|(status, body)| {
+                tracing::Span::current().record("status", status);
+                Ok((decode(prepared.op, status, &body)?, body))
+            });
+            match result {
+                Ok((mut envelope, body)) => {
+                    let answered = Answered {
+                        figures: (&envelope).into(),
+                        body,
+                    };
+                    envelope.units_remaining = self
+                        .answered(sending, &request, &prepared, answered, freshness)
+                        .await;
+                    Ok(envelope)
+                }
+                Err(error) => Err(self.failed(sending, error).await),
+            }
+        }
+        .instrument(span)
+        .await
+    }
+
+    /// The budget's part before a call is sent: the call admitted against the
+    /// budget, its maximum reserved in the ledger and, for a call on its own,
+    /// held in the store's budget window.
+    #[inline(never)]
+    fn start_sending<'a>(
+        &'a self,
+        prepared: &'a Prepared,
+        job: Option<&'a JobHold>,
+        started: Instant,
+    ) -> Step<'a, Result<Sending<'a>, Error>> {
+        Box::pin(async move {
+            let estimate = self.budget_estimate(prepared, job).await;
+            let label = prepared.op.label();
             let ledger = &self.inner.ledger;
             ledger.admit(&label, estimate)?;
             let reservation = ledger.reserve_in(job, &label, estimate.max)?;
@@ -202,48 +240,63 @@ impl Client {
                 .and_then(JobHold::window_id)
                 .or(own_hold.as_ref().map(|h| h.id.as_str()))
                 .map(|id| (id.to_owned(), estimate.max));
-            let result = self.send(&prepared).await.and_then(|(status, body)| {
-                tracing::Span::current().record("status", status);
-                Ok((decode(prepared.op, status, &body)?, body))
-            });
+            Ok(Sending {
+                started,
+                reservation,
+                own_hold,
+                hold,
+            })
+        })
+    }
+
+    /// A call the service answered: the ledger settled, the answer remembered,
+    /// the call's own hold released. Returns the balance to report, which for
+    /// "no data" (the service reports none) is the last one known.
+    #[inline(never)]
+    fn answered<'a>(
+        &'a self,
+        sending: Sending<'a>,
+        request: &'a Request,
+        prepared: &'a Prepared,
+        answered: Answered,
+        freshness: CacheFor,
+    ) -> Step<'a, i64> {
+        Box::pin(async move {
             let span = tracing::Span::current();
-            span.record("latency_ms", started.elapsed().as_millis() as u64);
-            match result {
-                Ok((mut envelope, body)) => {
-                    let reported = (!envelope.no_data).then_some(envelope.units_remaining);
-                    reservation.settle(envelope.units_used, reported);
-                    self.remember(
-                        &request,
-                        &prepared,
-                        (&envelope).into(),
-                        body,
-                        hold,
-                        freshness,
-                    )
-                    .await;
-                    // Recorded (the ledger counts it now): the hold goes.
-                    if let Some(own_hold) = &own_hold {
-                        own_hold.release().await;
-                    }
-                    if envelope.no_data {
-                        envelope.units_remaining = self.units().remaining.unwrap_or(0);
-                    }
-                    span.record("units_used", envelope.units_used);
-                    span.record("units_remaining", envelope.units_remaining);
-                    Ok(envelope)
-                }
-                Err(error) => {
-                    if let Some(own_hold) = &own_hold {
-                        own_hold.release().await;
-                    }
-                    let error = self.inner.key.hide(error);
-                    tracing::debug!(%error, "call failed");
-                    Err(error)
-                }
+            span.record("latency_ms", sending.started.elapsed().as_millis() as u64);
+            let Answered { figures, body } = answered;
+            let reported = (!figures.no_data).then_some(figures.units_remaining);
+            sending.reservation.settle(figures.units_used, reported);
+            self.remember(request, prepared, figures, body, sending.hold, freshness)
+                .await;
+            // Recorded (the ledger counts it now): the hold goes.
+            if let Some(own_hold) = &sending.own_hold {
+                own_hold.release().await;
             }
-        }
-        .instrument(span)
-        .await
+            let units_remaining = match figures.no_data {
+                true => self.units().remaining.unwrap_or(0),
+                false => figures.units_remaining,
+            };
+            span.record("units_used", figures.units_used);
+            span.record("units_remaining", units_remaining);
+            units_remaining
+        })
+    }
+
+    /// A call that failed after it was admitted: the call's own hold released
+    /// and the error returned without the key.
+    #[inline(never)]
+    fn failed<'a>(&'a self, sending: Sending<'a>, error: Error) -> Step<'a, Error> {
+        Box::pin(async move {
+            let span = tracing::Span::current();
+            span.record("latency_ms", sending.started.elapsed().as_millis() as u64);
+            if let Some(own_hold) = &sending.own_hold {
+                own_hold.release().await;
+            }
+            let error = self.inner.key.hide(error);
+            tracing::debug!(%error, "call failed");
+            error
+        })
     }
 
     /// The estimate the budget checks see: the spec's, or for an unknown cost
@@ -270,44 +323,49 @@ impl Client {
     /// When the client refuses rather than waits for a rate-limit slot, a retry that
     /// finds none ends the call with the answer it has: the call was sent, so it
     /// must not be reported as refused.
-    async fn send(&self, prepared: &Prepared) -> Result<(u16, Vec<u8>), Error> {
-        let op = prepared.op;
-        let mut previous = None;
-        let mut attempt = 0;
-        let mut spent = Spent::new(self.inner.rate_limits.window());
-        loop {
-            attempt += 1;
-            let slot = match self.take_slot(op).await {
-                Ok(slot) => slot,
-                Err(refused) => return previous.unwrap_or(Err(refused)),
-            };
-            tracing::Span::current().record("attempts", attempt);
-            let attempted = self.attempt(op, &prepared.url).await;
-            // The answer is in: the slot counts a window from now.
-            self.settle_slot(op, slot).await;
-            let outcome = match &attempted {
-                Ok((status, headers, _)) => Outcome::Answered {
-                    status: *status,
-                    headers,
-                },
-                Err(error) => match error.kind() {
-                    ErrorKind::Transport { timeout, .. } => Outcome::Failed { timeout: *timeout },
-                    _ => return attempted.map(|(status, _, body)| (status, body)),
-                },
-            };
-            let decision = self.inner.retry.decide(&mut spent, &outcome);
-            let timed_out = matches!(outcome, Outcome::Failed { timeout: true });
-            let result = attempted.map(|(status, _, body)| (status, body));
-            match decision {
-                Decision::RetryAfter(delay) => {
-                    let delay_ms = delay.as_millis() as u64;
-                    tracing::debug!(attempt, timed_out, delay_ms, "retrying");
-                    previous = Some(result);
-                    tokio::time::sleep(delay).await;
+    #[inline(never)]
+    fn send<'a>(&'a self, prepared: &'a Prepared) -> Step<'a, Result<(u16, Vec<u8>), Error>> {
+        Box::pin(async move {
+            let op = prepared.op;
+            let mut previous = None;
+            let mut attempt = 0;
+            let mut spent = Spent::new(self.inner.rate_limits.window());
+            loop {
+                attempt += 1;
+                let slot = match self.take_slot(op).await {
+                    Ok(slot) => slot,
+                    Err(refused) => return previous.unwrap_or(Err(refused)),
+                };
+                tracing::Span::current().record("attempts", attempt);
+                let attempted = self.attempt(op, &prepared.url).await;
+                // The answer is in: the slot counts a window from now.
+                self.settle_slot(op, slot).await;
+                let outcome = match &attempted {
+                    Ok((status, headers, _)) => Outcome::Answered {
+                        status: *status,
+                        headers,
+                    },
+                    Err(error) => match error.kind() {
+                        ErrorKind::Transport { timeout, .. } => {
+                            Outcome::Failed { timeout: *timeout }
+                        }
+                        _ => return attempted.map(|(status, _, body)| (status, body)),
+                    },
+                };
+                let decision = self.inner.retry.decide(&mut spent, &outcome);
+                let timed_out = matches!(outcome, Outcome::Failed { timeout: true });
+                let result = attempted.map(|(status, _, body)| (status, body));
+                match decision {
+                    Decision::RetryAfter(delay) => {
+                        let delay_ms = delay.as_millis() as u64;
+                        tracing::debug!(attempt, timed_out, delay_ms, "retrying");
+                        previous = Some(result);
+                        tokio::time::sleep(delay).await;
+                    }
+                    Decision::Accept | Decision::Stop => return result,
                 }
-                Decision::Accept | Decision::Stop => return result,
             }
-        }
+        })
     }
 
     /// One attempt: status, headers and body, or a transport error without the URL.
@@ -326,6 +384,41 @@ impl Client {
         let body = read_body(&mut response).await.map_err(transport)?;
         Ok((status, headers, body))
     }
+}
+
+/// The span a call runs in; the figures are recorded as they become known.
+fn call_span(prepared: &Prepared) -> tracing::Span {
+    tracing::info_span!(
+        "seozoom.call",
+        operation = %prepared.op.label(),
+        db = %prepared.database,
+        status = tracing::field::Empty,
+        attempts = tracing::field::Empty,
+        units_used = tracing::field::Empty,
+        units_remaining = tracing::field::Empty,
+        latency_ms = tracing::field::Empty,
+        cached = tracing::field::Empty,
+    )
+}
+
+/// A call admitted and about to be sent: what it holds until it ends.
+struct Sending<'a> {
+    /// When the call began (its cache lookup included), for its latency.
+    started: Instant,
+    /// Its maximum, reserved in the ledger; released when this is dropped.
+    reservation: Reservation<'a>,
+    /// Its own hold on the store's budget window, when it is not a job's call.
+    own_hold: Option<WindowHold>,
+    /// The window hold its ledger row shrinks: its own or its job's, and the
+    /// units it holds for this call.
+    hold: Option<(String, i64)>,
+}
+
+/// What an answered call leaves once decoded: its figures and its body (for
+/// the cache).
+struct Answered {
+    figures: Figures,
+    body: Vec<u8>,
 }
 
 /// The most a body's `Content-Length` may reserve up front (64 MiB); a longer

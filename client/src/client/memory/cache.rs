@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use super::{Figures, items_of, time_of};
 use crate::Envelope;
-use crate::client::call::Prepared;
+use crate::client::call::{Prepared, Step};
 use crate::client::{Client, InputOrder, items};
 use crate::date::Date;
 use crate::error::Error;
@@ -16,6 +16,11 @@ use crate::table::{Fresh, Operation};
 
 /// How long an answer is cached: `None` when it is not cached at all.
 pub(crate) type CacheFor = Option<Fresh>;
+
+/// A cached answer that no longer decodes (the spec changed) is a miss.
+fn ignore_undecodable(error: &Error) {
+    tracing::warn!(%error, "ignoring a cache entry that no longer decodes");
+}
 
 /// How long the store keeps an entry: a week past its freshness at least, so
 /// that a caller who lengthens the time to live still finds it.
@@ -98,14 +103,17 @@ impl Client {
     }
 
     /// Record a cache hit in the ledger: `items` answered, `saved` units.
-    pub(crate) async fn record_hit(
-        &self,
-        op: &Operation,
-        db: &str,
+    ///
+    /// A boxed [`Step`], as every step a call's generic code awaits.
+    #[inline(never)]
+    pub(crate) fn record_hit<'a>(
+        &'a self,
+        op: &'a Operation,
+        db: &'a str,
         items: i64,
         rows: i64,
         saved: i64,
-    ) {
+    ) -> Step<'a, ()> {
         let entry = LedgerEntry {
             at_ms: now_ms(),
             group: op.group.to_owned(),
@@ -119,7 +127,7 @@ impl Client {
             units_saved: saved,
             hold: None,
         };
-        self.record(entry).await;
+        Box::pin(self.record(entry))
     }
 
     /// Answers as the store keeps them: encoded, each with its keeping time.
@@ -161,15 +169,19 @@ impl Client {
             .collect()
     }
 
-    /// A fresh cached answer to the request, if the cache has one.
-    pub(crate) async fn cached_answer(
-        &self,
-        prepared: &Prepared,
+    /// A fresh cached answer to the request, if the cache has one. A boxed
+    /// [`Step`].
+    #[inline(never)]
+    pub(crate) fn cached_answer<'a>(
+        &'a self,
+        prepared: &'a Prepared,
         freshness: CacheFor,
-    ) -> Result<Option<CachedAnswer>, Error> {
-        let keys = [prepared.cache_key.clone()];
-        let found = self.cached(&prepared.op.label(), &keys, freshness).await?;
-        Ok(found.into_iter().next().flatten())
+    ) -> Step<'a, Result<Option<CachedAnswer>, Error>> {
+        Box::pin(async move {
+            let keys = [prepared.cache_key.clone()];
+            let found = self.cached(&prepared.op.label(), &keys, freshness).await?;
+            Ok(found.into_iter().next().flatten())
+        })
     }
 
     /// A cached answer as the call's result, decoded as the service's own
@@ -185,10 +197,11 @@ impl Client {
         let mut envelope = match decoded {
             Ok(envelope) => envelope,
             Err(error) => {
-                tracing::warn!(%error, "ignoring a cache entry that no longer decodes");
+                ignore_undecodable(&error);
                 return None;
             }
         };
+        tracing::Span::current().record("cached", true);
         envelope.units_used = 0;
         envelope.units_remaining = answer.units_remaining;
         envelope.fetched_at = Some(time_of(answer.fetched_at_ms));

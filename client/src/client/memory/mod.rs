@@ -21,6 +21,7 @@ use crate::error::{Error, ErrorKind};
 use crate::request::Request;
 use crate::store::{BudgetWindow, LedgerEntry, Scope, Store, StoreError};
 
+pub(crate) use cache::CacheFor;
 pub(crate) use window::WindowHold;
 
 /// What the client's store settings are.
