@@ -214,6 +214,15 @@ impl Checkpoints {
         self.pages.load(Ordering::Relaxed)
     }
 
+    /// The WAL's length when the last checkpoint began, and whether one is running.
+    #[cfg(test)]
+    pub(super) fn last_checkpoint(&self) -> (u32, bool) {
+        (
+            self.checkpointed_at.load(Ordering::Relaxed),
+            self.running.load(Ordering::Acquire),
+        )
+    }
+
     /// A write on `writer` was committed: checkpoint if the WAL is long enough.
     pub(super) fn committed(&self, writer: &Shared, busy_timeout: Duration) {
         let pages = self.pages.load(Ordering::Relaxed);
