@@ -63,6 +63,8 @@ mod http_date;
 mod partial;
 #[doc(hidden)]
 pub mod quirks;
+#[doc(hidden)]
+pub mod record;
 pub mod request;
 mod retry;
 mod rows;
@@ -137,6 +139,7 @@ pub mod config {
 pub mod __private {
     pub use crate::decode::{decode_json, decode_rows, decode_typed};
     pub use crate::quirks;
+    pub use crate::record;
     pub use crate::table;
     pub use crate::types::{ByKey, Date, DateTime, Serp, Time, UnknownValue, WireEnum};
     pub use crate::{

@@ -1,5 +1,6 @@
-//! Decoders for the service's documented quirks, used by the generated types
-//! through `#[serde(with = ...)]`. Each decoder accepts what the service sends and
+//! Decoders for the service's documented quirks, used by the generated records'
+//! decoders through their seeds ([`seed`], `crate::record`) and by the derived
+//! envelope through `#[serde(deserialize_with = ...)]`. Each decoder accepts what the service sends and
 //! each encoder writes the wire form back, so a decoded value re-encodes to a body
 //! of the same shape.
 
@@ -288,6 +289,71 @@ pub mod comma_list {
     {
         let joined: Vec<String> = v.iter().map(ToString::to_string).collect();
         s.serialize_str(&joined.join(","))
+    }
+}
+
+/// The decoders above as seeds, for the generated records' decoders
+/// (`crate::record`), which read each field with `MapAccess::next_value_seed`.
+pub mod seed {
+    use std::fmt;
+    use std::marker::PhantomData;
+    use std::str::FromStr;
+
+    use serde::Deserialize;
+    use serde::de::{DeserializeSeed, Deserializer};
+
+    macro_rules! seeds {
+        ($($(#[$doc:meta])* $name:ident: $value:ty => $decode:path;)*) => {$(
+            $(#[$doc])*
+            pub struct $name;
+
+            impl<'de> DeserializeSeed<'de> for $name {
+                type Value = $value;
+
+                fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<$value, D::Error> {
+                    $decode(d)
+                }
+            }
+        )*};
+    }
+
+    seeds! {
+        /// [`integer`](super::integer).
+        Integer: i64 => super::integer;
+        /// [`option_integer`](super::option_integer).
+        OptionInteger: Option<i64> => super::option_integer;
+        /// [`bool_word`](super::bool_word).
+        BoolWord: Option<bool> => super::bool_word::deserialize;
+        /// [`flag`](super::flag).
+        Flag: bool => super::flag::deserialize;
+        /// [`date`](super::date).
+        Date: crate::date::Date => super::date::deserialize;
+        /// [`datetime`](super::datetime).
+        DateTime: crate::date::DateTime => super::datetime::deserialize;
+        /// [`time`](super::time).
+        Time: crate::date::Time => super::time::deserialize;
+    }
+
+    /// [`null_as_default`](super::null_as_default).
+    pub struct NullAsDefault<T>(pub PhantomData<T>);
+
+    impl<'de, T: Deserialize<'de> + Default> DeserializeSeed<'de> for NullAsDefault<T> {
+        type Value = T;
+
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
+            super::null_as_default(d)
+        }
+    }
+
+    /// [`comma_list`](super::comma_list).
+    pub struct CommaList<T>(pub PhantomData<T>);
+
+    impl<'de, T: FromStr<Err: fmt::Display>> DeserializeSeed<'de> for CommaList<T> {
+        type Value = Vec<T>;
+
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Vec<T>, D::Error> {
+            super::comma_list::deserialize(d)
+        }
     }
 }
 

@@ -29,7 +29,7 @@
 //! Not compared: descriptions, titles, defaults, and the value constraints the
 //! published schemas add from the spec (`pattern` for dates, boolean words and
 //! SERP positions, `enum` for flags), which schemars cannot see through the
-//! `#[serde(with = ...)]` decoders.
+//! quirk decoders (`seozoom::__private::quirks`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;

@@ -1,7 +1,8 @@
-//! Response types and enums: serde derives, wire names in renames and docs, and
-//! schemars derives behind the client's `schemars` feature (the published JSON
-//! Schemas serve users of other languages; Rust users who want the schemas
-//! derived turn it on).
+//! Response types and enums: serde's `Serialize` derive (wire names in renames
+//! and docs), a short `Deserialize` for each record through the runtime's
+//! `rt::record` (see [`record_decode`]), and schemars derives behind the
+//! client's `schemars` feature (the published JSON Schemas serve users of other
+//! languages; Rust users who want the schemas derived turn it on).
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -194,17 +195,108 @@ pub fn record(options: &Options, r: &Record) -> TokenStream {
     let name = format_ident!("{}", r.type_name);
     let docs = doc(&[&r.description, &format!("Wire record `{}`.", r.name)]);
     let fields = r.fields.iter().map(|f| field(options, f));
+    let decode = record_decode(r);
     let row = row_impl(r);
     let schema_derive = schema_derive();
     quote! {
         #docs
-        #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+        #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
         #schema_derive
         #[non_exhaustive]
         pub struct #name {
             #( #fields, )*
         }
+
+        #decode
+
         #row
+    }
+}
+
+/// `Deserialize` for a record, through the runtime's `rt::record`: its wire
+/// names, and how each field is read (a quirk's seed, or its type's own
+/// `Deserialize`) and filled when absent (its default, or an error).
+fn record_decode(r: &Record) -> TokenStream {
+    let name = format_ident!("{}", r.type_name);
+    let type_name = &r.type_name;
+    let wires = r.fields.iter().map(|f| &f.wire);
+    let slots: Vec<_> = r
+        .fields
+        .iter()
+        .map(|f| format_ident!("{}", f.rust))
+        .collect();
+    let seeds: Vec<_> = r.fields.iter().map(field_seed).collect();
+    // One field is read with an `if` (clippy's single_match), more with a `match`.
+    let read = match (&slots[..], &seeds[..]) {
+        ([slot], [seed]) => quote! {
+            if index == 0 {
+                fields.read(&mut #slot, #seed)?;
+            }
+        },
+        _ => {
+            let indices = (0..r.fields.len()).map(proc_macro2::Literal::usize_unsuffixed);
+            quote! {
+                match index {
+                    #( #indices => fields.read(&mut #slots, #seeds)?, )*
+                    _ => {}
+                }
+            }
+        }
+    };
+    let values = r.fields.iter().enumerate().map(|(index, f)| {
+        let slot = format_ident!("{}", f.rust);
+        if f.nullable || f.optional {
+            quote!(#slot.unwrap_or_default())
+        } else {
+            let index = proc_macro2::Literal::usize_unsuffixed(index);
+            quote!(fields.required(#slot, #index)?)
+        }
+    });
+    quote! {
+        impl<'de> ::serde::Deserialize<'de> for #name {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                rt::record::deserialize(deserializer)
+            }
+        }
+
+        impl rt::record::Record for #name {
+            const NAME: &'static str = #type_name;
+            const FIELDS: &'static [&'static str] = &[ #( #wires, )* ];
+
+            fn from_fields<'de, A: ::serde::de::MapAccess<'de>>(
+                mut fields: rt::record::Fields<'de, A, Self>,
+            ) -> ::core::result::Result<Self, A::Error> {
+                #( let mut #slots = ::core::option::Option::None; )*
+                while let ::core::option::Option::Some(index) = fields.next_field()? {
+                    #read
+                }
+                ::core::result::Result::Ok(#name {
+                    #( #slots: #values, )*
+                })
+            }
+        }
+    }
+}
+
+/// The seed a record's decoder reads a field with: its quirk's, or its type's
+/// own `Deserialize`.
+fn field_seed(f: &Field) -> TokenStream {
+    let phantom = quote!(::core::marker::PhantomData);
+    match &f.ty {
+        FieldType::Integer if f.is_option() => quote!(rt::quirks::seed::OptionInteger),
+        FieldType::Integer => quote!(rt::quirks::seed::Integer),
+        FieldType::BoolWord => quote!(rt::quirks::seed::BoolWord),
+        FieldType::Flag => quote!(rt::quirks::seed::Flag),
+        FieldType::Date => quote!(rt::quirks::seed::Date),
+        FieldType::DateTime => quote!(rt::quirks::seed::DateTime),
+        FieldType::Time => quote!(rt::quirks::seed::Time),
+        FieldType::CommaList(_) => quote!(rt::quirks::seed::CommaList(#phantom)),
+        FieldType::List { .. } if f.nullable || f.optional => {
+            quote!(rt::quirks::seed::NullAsDefault(#phantom))
+        }
+        FieldType::Number | FieldType::String | FieldType::Serp | FieldType::List { .. } => phantom,
     }
 }
 
@@ -249,62 +341,57 @@ fn row_impl(r: &Record) -> TokenStream {
     }
 }
 
-/// The Rust type of a field, and the serde/schemars attributes that decode its quirks.
+/// The Rust type of a field, and its serde/schemars attributes: its wire name,
+/// whether it may be absent, and the quirk module that writes it back in its
+/// wire form (how it is read is [`field_seed`]'s).
 fn field_type(options: &Options, f: &Field) -> (TokenStream, TokenStream) {
     let option = f.is_option();
-    let (ty, serde_with, schema_as): (TokenStream, Option<(&str, &str)>, Option<TokenStream>) =
-        match &f.ty {
-            FieldType::Integer if option => (
-                quote!(i64),
-                Some(("deserialize_with", "option_integer")),
-                None,
-            ),
-            FieldType::Integer => (quote!(i64), Some(("deserialize_with", "integer")), None),
-            FieldType::Number => (quote!(f64), None, None),
-            FieldType::String => (quote!(::std::string::String), None, None),
-            FieldType::BoolWord => (
-                quote!(::core::option::Option<bool>),
-                Some(("with", "bool_word")),
+    let (ty, written_by, schema_as): (TokenStream, Option<&str>, Option<TokenStream>) = match &f.ty
+    {
+        FieldType::Integer => (quote!(i64), None, None),
+        FieldType::Number => (quote!(f64), None, None),
+        FieldType::String => (quote!(::std::string::String), None, None),
+        FieldType::BoolWord => (
+            quote!(::core::option::Option<bool>),
+            Some("bool_word"),
+            Some(quote!(::core::option::Option<::std::string::String>)),
+        ),
+        FieldType::Flag => (quote!(bool), Some("flag"), Some(quote!(i64))),
+        FieldType::Date => (
+            quote!(rt::Date),
+            Some("date"),
+            Some(quote!(::std::string::String)),
+        ),
+        FieldType::DateTime => (
+            quote!(rt::DateTime),
+            Some("datetime"),
+            Some(quote!(::std::string::String)),
+        ),
+        FieldType::Time => (
+            quote!(rt::Time),
+            Some("time"),
+            Some(quote!(::std::string::String)),
+        ),
+        FieldType::Serp => (quote!(rt::Serp), None, None),
+        FieldType::CommaList(item) => {
+            let item = match item {
+                ListItem::String => quote!(::std::string::String),
+                ListItem::Enum { type_name } => {
+                    let t = format_ident!("{}", type_name);
+                    quote!(#t)
+                }
+            };
+            (
+                quote!(::std::vec::Vec<#item>),
+                Some("comma_list"),
                 Some(quote!(::core::option::Option<::std::string::String>)),
-            ),
-            FieldType::Flag => (quote!(bool), Some(("with", "flag")), Some(quote!(i64))),
-            FieldType::Date => (
-                quote!(rt::Date),
-                Some(("with", "date")),
-                Some(quote!(::std::string::String)),
-            ),
-            FieldType::DateTime => (
-                quote!(rt::DateTime),
-                Some(("with", "datetime")),
-                Some(quote!(::std::string::String)),
-            ),
-            FieldType::Time => (
-                quote!(rt::Time),
-                Some(("with", "time")),
-                Some(quote!(::std::string::String)),
-            ),
-            FieldType::Serp => (quote!(rt::Serp), None, None),
-            FieldType::CommaList(item) => {
-                let item = match item {
-                    ListItem::String => quote!(::std::string::String),
-                    ListItem::Enum { type_name } => {
-                        let t = format_ident!("{}", type_name);
-                        quote!(#t)
-                    }
-                };
-                (
-                    quote!(::std::vec::Vec<#item>),
-                    Some(("with", "comma_list")),
-                    Some(quote!(::core::option::Option<::std::string::String>)),
-                )
-            }
-            FieldType::List { type_name, .. } => {
-                let t = format_ident!("{}", type_name);
-                let with =
-                    (f.nullable || f.optional).then_some(("deserialize_with", "null_as_default"));
-                (quote!(::std::vec::Vec<#t>), with, None)
-            }
-        };
+            )
+        }
+        FieldType::List { type_name, .. } => {
+            let t = format_ident!("{}", type_name);
+            (quote!(::std::vec::Vec<#t>), None, None)
+        }
+    };
     let ty = if option {
         quote!(::core::option::Option<#ty>)
     } else {
@@ -312,10 +399,9 @@ fn field_type(options: &Options, f: &Field) -> (TokenStream, TokenStream) {
     };
     let wire = &f.wire;
     let default = (f.nullable || f.optional).then(|| quote!(default,));
-    let with = serde_with.map(|(attr, module)| {
-        let attr = format_ident!("{}", attr);
-        let path = quirk(options, module);
-        quote!(, #attr = #path)
+    let with = written_by.map(|module| {
+        let path = format!("{}::serialize", quirk(options, module));
+        quote!(, serialize_with = #path)
     });
     let schema = schema_as.map(|t| {
         let t = t.to_string().replace(' ', "");

@@ -78,7 +78,7 @@ pub mod types {
     /// A thing as it was on a day.
     ///
     /// Wire record `thing_history`.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[non_exhaustive]
     pub struct ThingHistory {
@@ -90,11 +90,40 @@ pub mod types {
         /// Its visits on that day.
         ///
         /// Wire name: `visits`.
-        #[serde(
-            rename = "visits",
-            deserialize_with = "::seozoom::__private::quirks::integer"
-        )]
+        #[serde(rename = "visits")]
         pub visits: i64,
+    }
+
+    impl<'de> ::serde::Deserialize<'de> for ThingHistory {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            rt::record::deserialize(deserializer)
+        }
+    }
+
+    impl rt::record::Record for ThingHistory {
+        const NAME: &'static str = "ThingHistory";
+
+        const FIELDS: &'static [&'static str] = &["name", "visits"];
+
+        fn from_fields<'de, A: ::serde::de::MapAccess<'de>>(
+            mut fields: rt::record::Fields<'de, A, Self>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut name = ::core::option::Option::None;
+            let mut visits = ::core::option::Option::None;
+            while let ::core::option::Option::Some(index) = fields.next_field()? {
+                match index {
+                    0 => fields.read(&mut name, ::core::marker::PhantomData)?,
+                    1 => fields.read(&mut visits, rt::quirks::seed::Integer)?,
+                    _ => {}
+                }
+            }
+            ::core::result::Result::Ok(ThingHistory {
+                name: fields.required(name, 0)?,
+                visits: fields.required(visits, 1)?,
+            })
+        }
     }
 
     impl rt::Row for ThingHistory {

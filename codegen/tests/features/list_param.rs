@@ -78,7 +78,7 @@ pub mod types {
     /// Metrics of a thing.
     ///
     /// Wire record `thing_metrics`.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[non_exhaustive]
     pub struct ThingMetrics {
@@ -90,12 +90,40 @@ pub mod types {
         /// Its score.
         ///
         /// Wire name: `score`. It may be `null`.
-        #[serde(
-            default,
-            rename = "score",
-            deserialize_with = "::seozoom::__private::quirks::option_integer"
-        )]
+        #[serde(default, rename = "score")]
         pub score: ::core::option::Option<i64>,
+    }
+
+    impl<'de> ::serde::Deserialize<'de> for ThingMetrics {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            rt::record::deserialize(deserializer)
+        }
+    }
+
+    impl rt::record::Record for ThingMetrics {
+        const NAME: &'static str = "ThingMetrics";
+
+        const FIELDS: &'static [&'static str] = &["name", "score"];
+
+        fn from_fields<'de, A: ::serde::de::MapAccess<'de>>(
+            mut fields: rt::record::Fields<'de, A, Self>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut name = ::core::option::Option::None;
+            let mut score = ::core::option::Option::None;
+            while let ::core::option::Option::Some(index) = fields.next_field()? {
+                match index {
+                    0 => fields.read(&mut name, ::core::marker::PhantomData)?,
+                    1 => fields.read(&mut score, rt::quirks::seed::OptionInteger)?,
+                    _ => {}
+                }
+            }
+            ::core::result::Result::Ok(ThingMetrics {
+                name: fields.required(name, 0)?,
+                score: score.unwrap_or_default(),
+            })
+        }
     }
 
     impl rt::Row for ThingMetrics {

@@ -163,7 +163,7 @@ pub mod types {
     /// A thing and its intents.
     ///
     /// Wire record `thing`.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[non_exhaustive]
     pub struct Thing {
@@ -175,12 +175,53 @@ pub mod types {
         /// Its intents, comma-separated on the wire.
         ///
         /// Wire name: `intents`.
-        #[serde(rename = "intents", with = "::seozoom::__private::quirks::comma_list")]
+        #[serde(
+            rename = "intents",
+            serialize_with = "::seozoom::__private::quirks::comma_list::serialize"
+        )]
         #[cfg_attr(
             feature = "schemars",
             schemars(with = "::core::option::Option<::std::string::String>")
         )]
         pub intents: ::std::vec::Vec<Intent>,
+    }
+
+    impl<'de> ::serde::Deserialize<'de> for Thing {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            rt::record::deserialize(deserializer)
+        }
+    }
+
+    impl rt::record::Record for Thing {
+        const NAME: &'static str = "Thing";
+
+        const FIELDS: &'static [&'static str] = &["name", "intents"];
+
+        fn from_fields<'de, A: ::serde::de::MapAccess<'de>>(
+            mut fields: rt::record::Fields<'de, A, Self>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut name = ::core::option::Option::None;
+            let mut intents = ::core::option::Option::None;
+            while let ::core::option::Option::Some(index) = fields.next_field()? {
+                match index {
+                    0 => fields.read(&mut name, ::core::marker::PhantomData)?,
+                    1 => {
+                        fields
+                            .read(
+                                &mut intents,
+                                rt::quirks::seed::CommaList(::core::marker::PhantomData),
+                            )?
+                    }
+                    _ => {}
+                }
+            }
+            ::core::result::Result::Ok(Thing {
+                name: fields.required(name, 0)?,
+                intents: fields.required(intents, 1)?,
+            })
+        }
     }
 
     impl rt::Row for Thing {

@@ -149,7 +149,7 @@ pub mod types {
     /// One row of a thing.
     ///
     /// Wire record `row`.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[non_exhaustive]
     pub struct ThingRow {
@@ -161,17 +161,52 @@ pub mod types {
         /// Its position.
         ///
         /// Wire name: `position`.
-        #[serde(
-            rename = "position",
-            deserialize_with = "::seozoom::__private::quirks::integer"
-        )]
+        #[serde(rename = "position")]
         pub position: i64,
         /// When it was seen.
         ///
         /// Wire name: `seen`.
-        #[serde(rename = "seen", with = "::seozoom::__private::quirks::date")]
+        #[serde(
+            rename = "seen",
+            serialize_with = "::seozoom::__private::quirks::date::serialize"
+        )]
         #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
         pub seen: rt::Date,
+    }
+
+    impl<'de> ::serde::Deserialize<'de> for ThingRow {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            rt::record::deserialize(deserializer)
+        }
+    }
+
+    impl rt::record::Record for ThingRow {
+        const NAME: &'static str = "ThingRow";
+
+        const FIELDS: &'static [&'static str] = &["keyword", "position", "seen"];
+
+        fn from_fields<'de, A: ::serde::de::MapAccess<'de>>(
+            mut fields: rt::record::Fields<'de, A, Self>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut keyword = ::core::option::Option::None;
+            let mut position = ::core::option::Option::None;
+            let mut seen = ::core::option::Option::None;
+            while let ::core::option::Option::Some(index) = fields.next_field()? {
+                match index {
+                    0 => fields.read(&mut keyword, ::core::marker::PhantomData)?,
+                    1 => fields.read(&mut position, rt::quirks::seed::Integer)?,
+                    2 => fields.read(&mut seen, rt::quirks::seed::Date)?,
+                    _ => {}
+                }
+            }
+            ::core::result::Result::Ok(ThingRow {
+                keyword: fields.required(keyword, 0)?,
+                position: fields.required(position, 1)?,
+                seen: fields.required(seen, 2)?,
+            })
+        }
     }
 
     impl rt::Row for ThingRow {

@@ -339,28 +339,31 @@ pub mod types {
     /// One of the caller's monitored projects.
     ///
     /// Wire record `project`.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[non_exhaustive]
     pub struct Project {
         /// Project identifier, used as `id` in the other project operations.
         ///
         /// Wire name: `project_id`.
-        #[serde(
-            rename = "project_id",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "project_id")]
         pub project_id: i64,
         /// Whether the project is live (1) or not (0).
         ///
         /// Wire name: `is_live`.
-        #[serde(rename = "is_live", with = "crate::__private::quirks::flag")]
+        #[serde(
+            rename = "is_live",
+            serialize_with = "crate::__private::quirks::flag::serialize"
+        )]
         #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
         pub is_live: bool,
         /// When the project was created, `YYYY-MM-DD HH:MM:SS`.
         ///
         /// Wire name: `creation_date`.
-        #[serde(rename = "creation_date", with = "crate::__private::quirks::datetime")]
+        #[serde(
+            rename = "creation_date",
+            serialize_with = "crate::__private::quirks::datetime::serialize"
+        )]
         #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
         pub creation_date: rt::DateTime,
         /// Name of the project.
@@ -371,7 +374,11 @@ pub mod types {
         /// Tags of the project, comma-separated on the wire; empty segments dropped; empty when null.
         ///
         /// Wire name: `tags`. It may be `null`.
-        #[serde(default, rename = "tags", with = "crate::__private::quirks::comma_list")]
+        #[serde(
+            default,
+            rename = "tags",
+            serialize_with = "crate::__private::quirks::comma_list::serialize"
+        )]
         #[cfg_attr(
             feature = "schemars",
             schemars(with = "::core::option::Option<::std::string::String>")
@@ -390,68 +397,50 @@ pub mod types {
         /// Domain authority score.
         ///
         /// Wire name: `ZA`.
-        #[serde(rename = "ZA", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "ZA")]
         pub za: i64,
         /// Monitored keywords whose position improved.
         ///
         /// Wire name: `keywords_up`.
-        #[serde(
-            rename = "keywords_up",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "keywords_up")]
         pub keywords_up: i64,
         /// Monitored keywords whose position dropped.
         ///
         /// Wire name: `keywords_down`.
-        #[serde(
-            rename = "keywords_down",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "keywords_down")]
         pub keywords_down: i64,
         /// Monitored keywords whose position is stable.
         ///
         /// Wire name: `keywords_stable`.
-        #[serde(
-            rename = "keywords_stable",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "keywords_stable")]
         pub keywords_stable: i64,
         /// Number of monitored keywords.
         ///
         /// Wire name: `monitored_keywords`.
-        #[serde(
-            rename = "monitored_keywords",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "monitored_keywords")]
         pub monitored_keywords: i64,
         /// Average search volume over the last week.
         ///
         /// Wire name: `avg_search_volume_last_week`.
-        #[serde(
-            rename = "avg_search_volume_last_week",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "avg_search_volume_last_week")]
         pub avg_search_volume_last_week: i64,
         /// Average search volume over the last month.
         ///
         /// Wire name: `avg_search_volume_last_month`.
-        #[serde(
-            rename = "avg_search_volume_last_month",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "avg_search_volume_last_month")]
         pub avg_search_volume_last_month: i64,
         /// Current volume.
         ///
         /// Wire name: `volume_attuale`.
-        #[serde(
-            rename = "volume_attuale",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "volume_attuale")]
         pub current_volume: i64,
         /// Date of the last update, `YYYY-MM-DD`.
         ///
         /// Wire name: `project_last_update`.
-        #[serde(rename = "project_last_update", with = "crate::__private::quirks::date")]
+        #[serde(
+            rename = "project_last_update",
+            serialize_with = "crate::__private::quirks::date::serialize"
+        )]
         #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
         pub project_last_update: rt::Date,
         /// Time of the last update, `HH:MM:SS`.
@@ -459,7 +448,7 @@ pub mod types {
         /// Wire name: `project_last_update_time`.
         #[serde(
             rename = "project_last_update_time",
-            with = "crate::__private::quirks::time"
+            serialize_with = "crate::__private::quirks::time::serialize"
         )]
         #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
         pub project_last_update_time: rt::Time,
@@ -473,6 +462,134 @@ pub mod types {
         /// Wire name: `weekly_trend`.
         #[serde(rename = "weekly_trend")]
         pub weekly_trend: f64,
+    }
+
+    impl<'de> ::serde::Deserialize<'de> for Project {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            rt::record::deserialize(deserializer)
+        }
+    }
+
+    impl rt::record::Record for Project {
+        const NAME: &'static str = "Project";
+
+        const FIELDS: &'static [&'static str] = &[
+            "project_id",
+            "is_live",
+            "creation_date",
+            "project_name",
+            "tags",
+            "url",
+            "category",
+            "ZA",
+            "keywords_up",
+            "keywords_down",
+            "keywords_stable",
+            "monitored_keywords",
+            "avg_search_volume_last_week",
+            "avg_search_volume_last_month",
+            "volume_attuale",
+            "project_last_update",
+            "project_last_update_time",
+            "monthly_trend",
+            "weekly_trend",
+        ];
+
+        fn from_fields<'de, A: ::serde::de::MapAccess<'de>>(
+            mut fields: rt::record::Fields<'de, A, Self>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut project_id = ::core::option::Option::None;
+            let mut is_live = ::core::option::Option::None;
+            let mut creation_date = ::core::option::Option::None;
+            let mut project_name = ::core::option::Option::None;
+            let mut tags = ::core::option::Option::None;
+            let mut url = ::core::option::Option::None;
+            let mut category = ::core::option::Option::None;
+            let mut za = ::core::option::Option::None;
+            let mut keywords_up = ::core::option::Option::None;
+            let mut keywords_down = ::core::option::Option::None;
+            let mut keywords_stable = ::core::option::Option::None;
+            let mut monitored_keywords = ::core::option::Option::None;
+            let mut avg_search_volume_last_week = ::core::option::Option::None;
+            let mut avg_search_volume_last_month = ::core::option::Option::None;
+            let mut current_volume = ::core::option::Option::None;
+            let mut project_last_update = ::core::option::Option::None;
+            let mut project_last_update_time = ::core::option::Option::None;
+            let mut monthly_trend = ::core::option::Option::None;
+            let mut weekly_trend = ::core::option::Option::None;
+            while let ::core::option::Option::Some(index) = fields.next_field()? {
+                match index {
+                    0 => fields.read(&mut project_id, rt::quirks::seed::Integer)?,
+                    1 => fields.read(&mut is_live, rt::quirks::seed::Flag)?,
+                    2 => fields.read(&mut creation_date, rt::quirks::seed::DateTime)?,
+                    3 => fields.read(&mut project_name, ::core::marker::PhantomData)?,
+                    4 => {
+                        fields
+                            .read(
+                                &mut tags,
+                                rt::quirks::seed::CommaList(::core::marker::PhantomData),
+                            )?
+                    }
+                    5 => fields.read(&mut url, ::core::marker::PhantomData)?,
+                    6 => fields.read(&mut category, ::core::marker::PhantomData)?,
+                    7 => fields.read(&mut za, rt::quirks::seed::Integer)?,
+                    8 => fields.read(&mut keywords_up, rt::quirks::seed::Integer)?,
+                    9 => fields.read(&mut keywords_down, rt::quirks::seed::Integer)?,
+                    10 => fields.read(&mut keywords_stable, rt::quirks::seed::Integer)?,
+                    11 => {
+                        fields.read(&mut monitored_keywords, rt::quirks::seed::Integer)?
+                    }
+                    12 => {
+                        fields
+                            .read(
+                                &mut avg_search_volume_last_week,
+                                rt::quirks::seed::Integer,
+                            )?
+                    }
+                    13 => {
+                        fields
+                            .read(
+                                &mut avg_search_volume_last_month,
+                                rt::quirks::seed::Integer,
+                            )?
+                    }
+                    14 => fields.read(&mut current_volume, rt::quirks::seed::Integer)?,
+                    15 => fields.read(&mut project_last_update, rt::quirks::seed::Date)?,
+                    16 => {
+                        fields
+                            .read(&mut project_last_update_time, rt::quirks::seed::Time)?
+                    }
+                    17 => fields.read(&mut monthly_trend, ::core::marker::PhantomData)?,
+                    18 => fields.read(&mut weekly_trend, ::core::marker::PhantomData)?,
+                    _ => {}
+                }
+            }
+            ::core::result::Result::Ok(Project {
+                project_id: fields.required(project_id, 0)?,
+                is_live: fields.required(is_live, 1)?,
+                creation_date: fields.required(creation_date, 2)?,
+                project_name: fields.required(project_name, 3)?,
+                tags: tags.unwrap_or_default(),
+                url: fields.required(url, 5)?,
+                category: category.unwrap_or_default(),
+                za: fields.required(za, 7)?,
+                keywords_up: fields.required(keywords_up, 8)?,
+                keywords_down: fields.required(keywords_down, 9)?,
+                keywords_stable: fields.required(keywords_stable, 10)?,
+                monitored_keywords: fields.required(monitored_keywords, 11)?,
+                avg_search_volume_last_week: fields
+                    .required(avg_search_volume_last_week, 12)?,
+                avg_search_volume_last_month: fields
+                    .required(avg_search_volume_last_month, 13)?,
+                current_volume: fields.required(current_volume, 14)?,
+                project_last_update: fields.required(project_last_update, 15)?,
+                project_last_update_time: fields.required(project_last_update_time, 16)?,
+                monthly_trend: fields.required(monthly_trend, 17)?,
+                weekly_trend: fields.required(weekly_trend, 18)?,
+            })
+        }
     }
 
     impl rt::Row for Project {
@@ -491,33 +608,24 @@ pub mod types {
     /// Summary of one project: monitored keywords, domain traffic and authority.
     ///
     /// Wire record `project_overview`.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[non_exhaustive]
     pub struct ProjectOverview {
         /// Number of monitored keywords.
         ///
         /// Wire name: `monitored_keywords`.
-        #[serde(
-            rename = "monitored_keywords",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "monitored_keywords")]
         pub monitored_keywords: i64,
         /// Traffic of the monitored keywords.
         ///
         /// Wire name: `monitored_keywords_traffic`.
-        #[serde(
-            rename = "monitored_keywords_traffic",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "monitored_keywords_traffic")]
         pub monitored_keywords_traffic: i64,
         /// Previous traffic of the monitored keywords.
         ///
         /// Wire name: `monitored_keywords_prev_traffic`.
-        #[serde(
-            rename = "monitored_keywords_prev_traffic",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "monitored_keywords_prev_traffic")]
         pub monitored_keywords_previous_traffic: i64,
         /// Variation of the monitored keywords' traffic (decimal).
         ///
@@ -527,85 +635,197 @@ pub mod types {
         /// Monitored keywords whose position improved.
         ///
         /// Wire name: `monitored_keywords_up`.
-        #[serde(
-            rename = "monitored_keywords_up",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "monitored_keywords_up")]
         pub monitored_keywords_up: i64,
         /// Monitored keywords whose position dropped.
         ///
         /// Wire name: `monitored_keywords_down`.
-        #[serde(
-            rename = "monitored_keywords_down",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "monitored_keywords_down")]
         pub monitored_keywords_down: i64,
         /// Monitored keywords whose position is stable.
         ///
         /// Wire name: `monitored_keywords_stable`.
-        #[serde(
-            rename = "monitored_keywords_stable",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "monitored_keywords_stable")]
         pub monitored_keywords_stable: i64,
         /// Traffic of the project's domain.
         ///
         /// Wire name: `domain_traffic`.
-        #[serde(
-            rename = "domain_traffic",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "domain_traffic")]
         pub domain_traffic: i64,
         /// Variation of the domain's traffic.
         ///
         /// Wire name: `domain_traffic_variation`.
-        #[serde(
-            rename = "domain_traffic_variation",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "domain_traffic_variation")]
         pub domain_traffic_variation: i64,
         /// Domain authority.
         ///
         /// Wire name: `za`.
-        #[serde(rename = "za", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "za")]
         pub za: i64,
         /// Trust (authority metric).
         ///
         /// Wire name: `trust`.
-        #[serde(
-            rename = "trust",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "trust")]
         pub trust: i64,
         /// Stability (authority metric).
         ///
         /// Wire name: `stability`.
-        #[serde(
-            rename = "stability",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "stability")]
         pub stability: i64,
         /// Opportunity (authority metric).
         ///
         /// Wire name: `opportunity`.
-        #[serde(
-            rename = "opportunity",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "opportunity")]
         pub opportunity: i64,
         /// Number of pages with no traffic.
         ///
         /// Wire name: `zero_traffic_pages`.
-        #[serde(
-            rename = "zero_traffic_pages",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "zero_traffic_pages")]
         pub zero_traffic_pages: i64,
         /// Share of pages with no traffic, a decimal percentage.
         ///
         /// Wire name: `zero_traffic_pages_perc`.
         #[serde(rename = "zero_traffic_pages_perc")]
         pub zero_traffic_pages_percent: f64,
+    }
+
+    impl<'de> ::serde::Deserialize<'de> for ProjectOverview {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            rt::record::deserialize(deserializer)
+        }
+    }
+
+    impl rt::record::Record for ProjectOverview {
+        const NAME: &'static str = "ProjectOverview";
+
+        const FIELDS: &'static [&'static str] = &[
+            "monitored_keywords",
+            "monitored_keywords_traffic",
+            "monitored_keywords_prev_traffic",
+            "monitored_keywords_traffic_variation",
+            "monitored_keywords_up",
+            "monitored_keywords_down",
+            "monitored_keywords_stable",
+            "domain_traffic",
+            "domain_traffic_variation",
+            "za",
+            "trust",
+            "stability",
+            "opportunity",
+            "zero_traffic_pages",
+            "zero_traffic_pages_perc",
+        ];
+
+        fn from_fields<'de, A: ::serde::de::MapAccess<'de>>(
+            mut fields: rt::record::Fields<'de, A, Self>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut monitored_keywords = ::core::option::Option::None;
+            let mut monitored_keywords_traffic = ::core::option::Option::None;
+            let mut monitored_keywords_previous_traffic = ::core::option::Option::None;
+            let mut monitored_keywords_traffic_variation = ::core::option::Option::None;
+            let mut monitored_keywords_up = ::core::option::Option::None;
+            let mut monitored_keywords_down = ::core::option::Option::None;
+            let mut monitored_keywords_stable = ::core::option::Option::None;
+            let mut domain_traffic = ::core::option::Option::None;
+            let mut domain_traffic_variation = ::core::option::Option::None;
+            let mut za = ::core::option::Option::None;
+            let mut trust = ::core::option::Option::None;
+            let mut stability = ::core::option::Option::None;
+            let mut opportunity = ::core::option::Option::None;
+            let mut zero_traffic_pages = ::core::option::Option::None;
+            let mut zero_traffic_pages_percent = ::core::option::Option::None;
+            while let ::core::option::Option::Some(index) = fields.next_field()? {
+                match index {
+                    0 => fields.read(&mut monitored_keywords, rt::quirks::seed::Integer)?,
+                    1 => {
+                        fields
+                            .read(
+                                &mut monitored_keywords_traffic,
+                                rt::quirks::seed::Integer,
+                            )?
+                    }
+                    2 => {
+                        fields
+                            .read(
+                                &mut monitored_keywords_previous_traffic,
+                                rt::quirks::seed::Integer,
+                            )?
+                    }
+                    3 => {
+                        fields
+                            .read(
+                                &mut monitored_keywords_traffic_variation,
+                                ::core::marker::PhantomData,
+                            )?
+                    }
+                    4 => {
+                        fields
+                            .read(&mut monitored_keywords_up, rt::quirks::seed::Integer)?
+                    }
+                    5 => {
+                        fields
+                            .read(
+                                &mut monitored_keywords_down,
+                                rt::quirks::seed::Integer,
+                            )?
+                    }
+                    6 => {
+                        fields
+                            .read(
+                                &mut monitored_keywords_stable,
+                                rt::quirks::seed::Integer,
+                            )?
+                    }
+                    7 => fields.read(&mut domain_traffic, rt::quirks::seed::Integer)?,
+                    8 => {
+                        fields
+                            .read(
+                                &mut domain_traffic_variation,
+                                rt::quirks::seed::Integer,
+                            )?
+                    }
+                    9 => fields.read(&mut za, rt::quirks::seed::Integer)?,
+                    10 => fields.read(&mut trust, rt::quirks::seed::Integer)?,
+                    11 => fields.read(&mut stability, rt::quirks::seed::Integer)?,
+                    12 => fields.read(&mut opportunity, rt::quirks::seed::Integer)?,
+                    13 => {
+                        fields.read(&mut zero_traffic_pages, rt::quirks::seed::Integer)?
+                    }
+                    14 => {
+                        fields
+                            .read(
+                                &mut zero_traffic_pages_percent,
+                                ::core::marker::PhantomData,
+                            )?
+                    }
+                    _ => {}
+                }
+            }
+            ::core::result::Result::Ok(ProjectOverview {
+                monitored_keywords: fields.required(monitored_keywords, 0)?,
+                monitored_keywords_traffic: fields
+                    .required(monitored_keywords_traffic, 1)?,
+                monitored_keywords_previous_traffic: fields
+                    .required(monitored_keywords_previous_traffic, 2)?,
+                monitored_keywords_traffic_variation: fields
+                    .required(monitored_keywords_traffic_variation, 3)?,
+                monitored_keywords_up: fields.required(monitored_keywords_up, 4)?,
+                monitored_keywords_down: fields.required(monitored_keywords_down, 5)?,
+                monitored_keywords_stable: fields
+                    .required(monitored_keywords_stable, 6)?,
+                domain_traffic: fields.required(domain_traffic, 7)?,
+                domain_traffic_variation: fields.required(domain_traffic_variation, 8)?,
+                za: fields.required(za, 9)?,
+                trust: fields.required(trust, 10)?,
+                stability: fields.required(stability, 11)?,
+                opportunity: fields.required(opportunity, 12)?,
+                zero_traffic_pages: fields.required(zero_traffic_pages, 13)?,
+                zero_traffic_pages_percent: fields
+                    .required(zero_traffic_pages_percent, 14)?,
+            })
+        }
     }
 
     impl rt::Row for ProjectOverview {
@@ -617,7 +837,7 @@ pub mod types {
     /// A keyword monitored in a project, with its metrics and the project's ranking on it.
     ///
     /// Wire record `monitored_keyword`.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[non_exhaustive]
     pub struct MonitoredKeyword {
@@ -644,10 +864,7 @@ pub mod types {
         /// Search volume of the keyword.
         ///
         /// Wire name: `search_volume`.
-        #[serde(
-            rename = "search_volume",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "search_volume")]
         pub search_volume: i64,
         /// Competition among advertisers on the keyword in paid search (decimal); scale not shown.
         ///
@@ -662,96 +879,87 @@ pub mod types {
         /// Number of pages indexed for the keyword.
         ///
         /// Wire name: `indexed_pages`.
-        #[serde(
-            rename = "indexed_pages",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "indexed_pages")]
         pub indexed_pages: i64,
         /// Keyword difficulty; definition and scale not shown.
         ///
         /// Wire name: `KD`.
-        #[serde(rename = "KD", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "KD")]
         pub keyword_difficulty: i64,
         /// Keyword opportunity; definition and scale not shown.
         ///
         /// Wire name: `KO`.
-        #[serde(rename = "KO", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "KO")]
         pub keyword_opportunity: i64,
         /// Search volume in January.
         ///
         /// Wire name: `jan`.
-        #[serde(rename = "jan", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "jan")]
         pub jan: i64,
         /// Search volume in February.
         ///
         /// Wire name: `feb`.
-        #[serde(rename = "feb", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "feb")]
         pub feb: i64,
         /// Search volume in March.
         ///
         /// Wire name: `mar`.
-        #[serde(rename = "mar", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "mar")]
         pub mar: i64,
         /// Search volume in April.
         ///
         /// Wire name: `apr`.
-        #[serde(rename = "apr", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "apr")]
         pub apr: i64,
         /// Search volume in May.
         ///
         /// Wire name: `may`.
-        #[serde(rename = "may", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "may")]
         pub may: i64,
         /// Search volume in June.
         ///
         /// Wire name: `jun`.
-        #[serde(rename = "jun", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "jun")]
         pub jun: i64,
         /// Search volume in July.
         ///
         /// Wire name: `jul`.
-        #[serde(rename = "jul", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "jul")]
         pub jul: i64,
         /// Search volume in August.
         ///
         /// Wire name: `aug`.
-        #[serde(rename = "aug", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "aug")]
         pub aug: i64,
         /// Search volume in September.
         ///
         /// Wire name: `sep`.
-        #[serde(rename = "sep", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "sep")]
         pub sep: i64,
         /// Search volume in October.
         ///
         /// Wire name: `oct`.
-        #[serde(rename = "oct", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "oct")]
         pub oct: i64,
         /// Search volume in November.
         ///
         /// Wire name: `nov`.
-        #[serde(rename = "nov", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "nov")]
         pub nov: i64,
         /// Search volume in December.
         ///
         /// Wire name: `dec`.
-        #[serde(rename = "dec", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "dec")]
         pub dec: i64,
         /// Position when monitoring began.
         ///
         /// Wire name: `initial_position`.
-        #[serde(
-            rename = "initial_position",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "initial_position")]
         pub initial_position: i64,
         /// Current position.
         ///
         /// Wire name: `actual_position`.
-        #[serde(
-            rename = "actual_position",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "actual_position")]
         pub actual_position: i64,
         /// Average position (decimal).
         ///
@@ -761,10 +969,7 @@ pub mod types {
         /// Last position change, positive or negative.
         ///
         /// Wire name: `last_variation`.
-        #[serde(
-            rename = "last_variation",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "last_variation")]
         pub last_variation: i64,
         /// Tag of the keyword; can be empty.
         ///
@@ -784,17 +989,180 @@ pub mod types {
         /// Whether the ranking URL changed (1) or not (0).
         ///
         /// Wire name: `url_changed`.
-        #[serde(rename = "url_changed", with = "crate::__private::quirks::flag")]
+        #[serde(
+            rename = "url_changed",
+            serialize_with = "crate::__private::quirks::flag::serialize"
+        )]
         #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
         pub url_changed: bool,
         /// Estimated monthly traffic from the keyword.
         ///
         /// Wire name: `extimated_monthly_traffic`.
-        #[serde(
-            rename = "extimated_monthly_traffic",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "extimated_monthly_traffic")]
         pub estimated_monthly_traffic: i64,
+    }
+
+    impl<'de> ::serde::Deserialize<'de> for MonitoredKeyword {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            rt::record::deserialize(deserializer)
+        }
+    }
+
+    impl rt::record::Record for MonitoredKeyword {
+        const NAME: &'static str = "MonitoredKeyword";
+
+        const FIELDS: &'static [&'static str] = &[
+            "keyword",
+            "lang",
+            "google_ext",
+            "localcode",
+            "search_volume",
+            "ppc_competitiveness",
+            "cpcapprox",
+            "indexed_pages",
+            "KD",
+            "KO",
+            "jan",
+            "feb",
+            "mar",
+            "apr",
+            "may",
+            "jun",
+            "jul",
+            "aug",
+            "sep",
+            "oct",
+            "nov",
+            "dec",
+            "initial_position",
+            "actual_position",
+            "avg_position",
+            "last_variation",
+            "tag",
+            "url",
+            "old_url",
+            "url_changed",
+            "extimated_monthly_traffic",
+        ];
+
+        fn from_fields<'de, A: ::serde::de::MapAccess<'de>>(
+            mut fields: rt::record::Fields<'de, A, Self>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut keyword = ::core::option::Option::None;
+            let mut language = ::core::option::Option::None;
+            let mut google_ext = ::core::option::Option::None;
+            let mut local_code = ::core::option::Option::None;
+            let mut search_volume = ::core::option::Option::None;
+            let mut ppc_competitiveness = ::core::option::Option::None;
+            let mut cpc_approx = ::core::option::Option::None;
+            let mut indexed_pages = ::core::option::Option::None;
+            let mut keyword_difficulty = ::core::option::Option::None;
+            let mut keyword_opportunity = ::core::option::Option::None;
+            let mut jan = ::core::option::Option::None;
+            let mut feb = ::core::option::Option::None;
+            let mut mar = ::core::option::Option::None;
+            let mut apr = ::core::option::Option::None;
+            let mut may = ::core::option::Option::None;
+            let mut jun = ::core::option::Option::None;
+            let mut jul = ::core::option::Option::None;
+            let mut aug = ::core::option::Option::None;
+            let mut sep = ::core::option::Option::None;
+            let mut oct = ::core::option::Option::None;
+            let mut nov = ::core::option::Option::None;
+            let mut dec = ::core::option::Option::None;
+            let mut initial_position = ::core::option::Option::None;
+            let mut actual_position = ::core::option::Option::None;
+            let mut avg_position = ::core::option::Option::None;
+            let mut last_variation = ::core::option::Option::None;
+            let mut tag = ::core::option::Option::None;
+            let mut url = ::core::option::Option::None;
+            let mut old_url = ::core::option::Option::None;
+            let mut url_changed = ::core::option::Option::None;
+            let mut estimated_monthly_traffic = ::core::option::Option::None;
+            while let ::core::option::Option::Some(index) = fields.next_field()? {
+                match index {
+                    0 => fields.read(&mut keyword, ::core::marker::PhantomData)?,
+                    1 => fields.read(&mut language, ::core::marker::PhantomData)?,
+                    2 => fields.read(&mut google_ext, ::core::marker::PhantomData)?,
+                    3 => fields.read(&mut local_code, ::core::marker::PhantomData)?,
+                    4 => fields.read(&mut search_volume, rt::quirks::seed::Integer)?,
+                    5 => {
+                        fields
+                            .read(&mut ppc_competitiveness, ::core::marker::PhantomData)?
+                    }
+                    6 => fields.read(&mut cpc_approx, ::core::marker::PhantomData)?,
+                    7 => fields.read(&mut indexed_pages, rt::quirks::seed::Integer)?,
+                    8 => fields.read(&mut keyword_difficulty, rt::quirks::seed::Integer)?,
+                    9 => {
+                        fields.read(&mut keyword_opportunity, rt::quirks::seed::Integer)?
+                    }
+                    10 => fields.read(&mut jan, rt::quirks::seed::Integer)?,
+                    11 => fields.read(&mut feb, rt::quirks::seed::Integer)?,
+                    12 => fields.read(&mut mar, rt::quirks::seed::Integer)?,
+                    13 => fields.read(&mut apr, rt::quirks::seed::Integer)?,
+                    14 => fields.read(&mut may, rt::quirks::seed::Integer)?,
+                    15 => fields.read(&mut jun, rt::quirks::seed::Integer)?,
+                    16 => fields.read(&mut jul, rt::quirks::seed::Integer)?,
+                    17 => fields.read(&mut aug, rt::quirks::seed::Integer)?,
+                    18 => fields.read(&mut sep, rt::quirks::seed::Integer)?,
+                    19 => fields.read(&mut oct, rt::quirks::seed::Integer)?,
+                    20 => fields.read(&mut nov, rt::quirks::seed::Integer)?,
+                    21 => fields.read(&mut dec, rt::quirks::seed::Integer)?,
+                    22 => fields.read(&mut initial_position, rt::quirks::seed::Integer)?,
+                    23 => fields.read(&mut actual_position, rt::quirks::seed::Integer)?,
+                    24 => fields.read(&mut avg_position, ::core::marker::PhantomData)?,
+                    25 => fields.read(&mut last_variation, rt::quirks::seed::Integer)?,
+                    26 => fields.read(&mut tag, ::core::marker::PhantomData)?,
+                    27 => fields.read(&mut url, ::core::marker::PhantomData)?,
+                    28 => fields.read(&mut old_url, ::core::marker::PhantomData)?,
+                    29 => fields.read(&mut url_changed, rt::quirks::seed::Flag)?,
+                    30 => {
+                        fields
+                            .read(
+                                &mut estimated_monthly_traffic,
+                                rt::quirks::seed::Integer,
+                            )?
+                    }
+                    _ => {}
+                }
+            }
+            ::core::result::Result::Ok(MonitoredKeyword {
+                keyword: fields.required(keyword, 0)?,
+                language: fields.required(language, 1)?,
+                google_ext: fields.required(google_ext, 2)?,
+                local_code: fields.required(local_code, 3)?,
+                search_volume: fields.required(search_volume, 4)?,
+                ppc_competitiveness: fields.required(ppc_competitiveness, 5)?,
+                cpc_approx: fields.required(cpc_approx, 6)?,
+                indexed_pages: fields.required(indexed_pages, 7)?,
+                keyword_difficulty: fields.required(keyword_difficulty, 8)?,
+                keyword_opportunity: fields.required(keyword_opportunity, 9)?,
+                jan: fields.required(jan, 10)?,
+                feb: fields.required(feb, 11)?,
+                mar: fields.required(mar, 12)?,
+                apr: fields.required(apr, 13)?,
+                may: fields.required(may, 14)?,
+                jun: fields.required(jun, 15)?,
+                jul: fields.required(jul, 16)?,
+                aug: fields.required(aug, 17)?,
+                sep: fields.required(sep, 18)?,
+                oct: fields.required(oct, 19)?,
+                nov: fields.required(nov, 20)?,
+                dec: fields.required(dec, 21)?,
+                initial_position: fields.required(initial_position, 22)?,
+                actual_position: fields.required(actual_position, 23)?,
+                avg_position: fields.required(avg_position, 24)?,
+                last_variation: fields.required(last_variation, 25)?,
+                tag: fields.required(tag, 26)?,
+                url: url.unwrap_or_default(),
+                old_url: old_url.unwrap_or_default(),
+                url_changed: fields.required(url_changed, 29)?,
+                estimated_monthly_traffic: fields
+                    .required(estimated_monthly_traffic, 30)?,
+            })
+        }
     }
 
     impl rt::Row for MonitoredKeyword {
@@ -815,7 +1183,7 @@ pub mod types {
     /// A best page of a domain (projects `bestpages` and domains `bestpages`).
     ///
     /// Wire record `best_page`.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[non_exhaustive]
     pub struct BestPage {
@@ -827,16 +1195,48 @@ pub mod types {
         /// Page authority.
         ///
         /// Wire name: `pza`.
-        #[serde(rename = "pza", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "pza")]
         pub pza: i64,
         /// Number of keywords the page ranks for.
         ///
         /// Wire name: `total_keywords`.
-        #[serde(
-            rename = "total_keywords",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "total_keywords")]
         pub total_keywords: i64,
+    }
+
+    impl<'de> ::serde::Deserialize<'de> for BestPage {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            rt::record::deserialize(deserializer)
+        }
+    }
+
+    impl rt::record::Record for BestPage {
+        const NAME: &'static str = "BestPage";
+
+        const FIELDS: &'static [&'static str] = &["url", "pza", "total_keywords"];
+
+        fn from_fields<'de, A: ::serde::de::MapAccess<'de>>(
+            mut fields: rt::record::Fields<'de, A, Self>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut url = ::core::option::Option::None;
+            let mut pza = ::core::option::Option::None;
+            let mut total_keywords = ::core::option::Option::None;
+            while let ::core::option::Option::Some(index) = fields.next_field()? {
+                match index {
+                    0 => fields.read(&mut url, ::core::marker::PhantomData)?,
+                    1 => fields.read(&mut pza, rt::quirks::seed::Integer)?,
+                    2 => fields.read(&mut total_keywords, rt::quirks::seed::Integer)?,
+                    _ => {}
+                }
+            }
+            ::core::result::Result::Ok(BestPage {
+                url: fields.required(url, 0)?,
+                pza: fields.required(pza, 1)?,
+                total_keywords: fields.required(total_keywords, 2)?,
+            })
+        }
     }
 
     impl rt::Row for BestPage {
@@ -851,7 +1251,7 @@ pub mod types {
     /// A page of the project's domain ranking for many keywords.
     ///
     /// Wire record `page_with_more_keywords`.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[non_exhaustive]
     pub struct PageWithMoreKeywords {
@@ -863,19 +1263,52 @@ pub mod types {
         /// Estimated traffic of the page.
         ///
         /// Wire name: `extimated_traffic`.
-        #[serde(
-            rename = "extimated_traffic",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "extimated_traffic")]
         pub estimated_traffic: i64,
         /// Number of keywords the page ranks for.
         ///
         /// Wire name: `total_keywords`.
-        #[serde(
-            rename = "total_keywords",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "total_keywords")]
         pub total_keywords: i64,
+    }
+
+    impl<'de> ::serde::Deserialize<'de> for PageWithMoreKeywords {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            rt::record::deserialize(deserializer)
+        }
+    }
+
+    impl rt::record::Record for PageWithMoreKeywords {
+        const NAME: &'static str = "PageWithMoreKeywords";
+
+        const FIELDS: &'static [&'static str] = &[
+            "url",
+            "extimated_traffic",
+            "total_keywords",
+        ];
+
+        fn from_fields<'de, A: ::serde::de::MapAccess<'de>>(
+            mut fields: rt::record::Fields<'de, A, Self>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut url = ::core::option::Option::None;
+            let mut estimated_traffic = ::core::option::Option::None;
+            let mut total_keywords = ::core::option::Option::None;
+            while let ::core::option::Option::Some(index) = fields.next_field()? {
+                match index {
+                    0 => fields.read(&mut url, ::core::marker::PhantomData)?,
+                    1 => fields.read(&mut estimated_traffic, rt::quirks::seed::Integer)?,
+                    2 => fields.read(&mut total_keywords, rt::quirks::seed::Integer)?,
+                    _ => {}
+                }
+            }
+            ::core::result::Result::Ok(PageWithMoreKeywords {
+                url: fields.required(url, 0)?,
+                estimated_traffic: fields.required(estimated_traffic, 1)?,
+                total_keywords: fields.required(total_keywords, 2)?,
+            })
+        }
     }
 
     impl rt::Row for PageWithMoreKeywords {
@@ -890,7 +1323,7 @@ pub mod types {
     /// A page of the project's domain with traffic potential.
     ///
     /// Wire record `page_with_potential`.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[non_exhaustive]
     pub struct PageWithPotential {
@@ -902,19 +1335,52 @@ pub mod types {
         /// Potential traffic of the page.
         ///
         /// Wire name: `potential_traffic`.
-        #[serde(
-            rename = "potential_traffic",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "potential_traffic")]
         pub potential_traffic: i64,
         /// Number of keywords the page ranks for.
         ///
         /// Wire name: `total_keywords`.
-        #[serde(
-            rename = "total_keywords",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "total_keywords")]
         pub total_keywords: i64,
+    }
+
+    impl<'de> ::serde::Deserialize<'de> for PageWithPotential {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            rt::record::deserialize(deserializer)
+        }
+    }
+
+    impl rt::record::Record for PageWithPotential {
+        const NAME: &'static str = "PageWithPotential";
+
+        const FIELDS: &'static [&'static str] = &[
+            "url",
+            "potential_traffic",
+            "total_keywords",
+        ];
+
+        fn from_fields<'de, A: ::serde::de::MapAccess<'de>>(
+            mut fields: rt::record::Fields<'de, A, Self>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut url = ::core::option::Option::None;
+            let mut potential_traffic = ::core::option::Option::None;
+            let mut total_keywords = ::core::option::Option::None;
+            while let ::core::option::Option::Some(index) = fields.next_field()? {
+                match index {
+                    0 => fields.read(&mut url, ::core::marker::PhantomData)?,
+                    1 => fields.read(&mut potential_traffic, rt::quirks::seed::Integer)?,
+                    2 => fields.read(&mut total_keywords, rt::quirks::seed::Integer)?,
+                    _ => {}
+                }
+            }
+            ::core::result::Result::Ok(PageWithPotential {
+                url: fields.required(url, 0)?,
+                potential_traffic: fields.required(potential_traffic, 1)?,
+                total_keywords: fields.required(total_keywords, 2)?,
+            })
+        }
     }
 
     impl rt::Row for PageWithPotential {
@@ -929,7 +1395,7 @@ pub mod types {
     /// A page that gained traffic (winner pages) or lost it (loser pages).
     ///
     /// Wire record `traffic_variation_page`.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[non_exhaustive]
     pub struct TrafficVariationPage {
@@ -941,11 +1407,40 @@ pub mod types {
         /// Traffic variation: positive for winners, negative for losers.
         ///
         /// Wire name: `traffic_variation`.
-        #[serde(
-            rename = "traffic_variation",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "traffic_variation")]
         pub traffic_variation: i64,
+    }
+
+    impl<'de> ::serde::Deserialize<'de> for TrafficVariationPage {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            rt::record::deserialize(deserializer)
+        }
+    }
+
+    impl rt::record::Record for TrafficVariationPage {
+        const NAME: &'static str = "TrafficVariationPage";
+
+        const FIELDS: &'static [&'static str] = &["url", "traffic_variation"];
+
+        fn from_fields<'de, A: ::serde::de::MapAccess<'de>>(
+            mut fields: rt::record::Fields<'de, A, Self>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut url = ::core::option::Option::None;
+            let mut traffic_variation = ::core::option::Option::None;
+            while let ::core::option::Option::Some(index) = fields.next_field()? {
+                match index {
+                    0 => fields.read(&mut url, ::core::marker::PhantomData)?,
+                    1 => fields.read(&mut traffic_variation, rt::quirks::seed::Integer)?,
+                    _ => {}
+                }
+            }
+            ::core::result::Result::Ok(TrafficVariationPage {
+                url: fields.required(url, 0)?,
+                traffic_variation: fields.required(traffic_variation, 1)?,
+            })
+        }
     }
 
     impl rt::Row for TrafficVariationPage {
@@ -960,7 +1455,7 @@ pub mod types {
     /// Traffic, authority and ranking metrics of a domain.
     ///
     /// Wire record `domain_metrics`.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[non_exhaustive]
     pub struct DomainMetrics {
@@ -977,134 +1472,200 @@ pub mod types {
         /// Domain authority.
         ///
         /// Wire name: `za`.
-        #[serde(rename = "za", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "za")]
         pub za: i64,
         /// Trust (authority metric).
         ///
         /// Wire name: `trust`.
-        #[serde(
-            rename = "trust",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "trust")]
         pub trust: i64,
         /// Stability (authority metric).
         ///
         /// Wire name: `stability`.
-        #[serde(
-            rename = "stability",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "stability")]
         pub stability: i64,
         /// Opportunity (authority metric).
         ///
         /// Wire name: `opportunity`.
-        #[serde(
-            rename = "opportunity",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "opportunity")]
         pub opportunity: i64,
         /// Estimated traffic of the domain.
         ///
         /// Wire name: `extimated_traffic`.
-        #[serde(
-            rename = "extimated_traffic",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "extimated_traffic")]
         pub estimated_traffic: i64,
         /// Traffic in the current month.
         ///
         /// Wire name: `current_month_traffic`.
-        #[serde(
-            rename = "current_month_traffic",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "current_month_traffic")]
         pub current_month_traffic: i64,
         /// Last traffic variation. Present in `metrics`, absent in `metricshistory`.
         ///
         /// Wire name: `last_traffic_variation`. It may be absent.
-        #[serde(
-            default,
-            rename = "last_traffic_variation",
-            deserialize_with = "crate::__private::quirks::option_integer"
-        )]
+        #[serde(default, rename = "last_traffic_variation")]
         pub last_traffic_variation: ::core::option::Option<i64>,
         /// Number of keywords the domain ranks for.
         ///
         /// Wire name: `total_keywords`.
-        #[serde(
-            rename = "total_keywords",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "total_keywords")]
         pub total_keywords: i64,
         /// Keywords ranking on result page 1.
         ///
         /// Wire name: `page1`.
-        #[serde(
-            rename = "page1",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "page1")]
         pub page_1: i64,
         /// Keywords ranking on result page 2.
         ///
         /// Wire name: `page2`.
-        #[serde(
-            rename = "page2",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "page2")]
         pub page_2: i64,
         /// Keywords ranking on result page 3.
         ///
         /// Wire name: `page3`.
-        #[serde(
-            rename = "page3",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "page3")]
         pub page_3: i64,
         /// Keywords ranking on result page 4.
         ///
         /// Wire name: `page4`.
-        #[serde(
-            rename = "page4",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "page4")]
         pub page_4: i64,
         /// Keywords ranking on result page 5.
         ///
         /// Wire name: `page5`.
-        #[serde(
-            rename = "page5",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "page5")]
         pub page_5: i64,
         /// Keywords ranking at positions 1 to 3.
         ///
         /// Wire name: `position_1to3`.
-        #[serde(
-            rename = "position_1to3",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "position_1to3")]
         pub positions_1_to_3: i64,
         /// Keywords ranking at positions 4 to 6.
         ///
         /// Wire name: `position_4to6`.
-        #[serde(
-            rename = "position_4to6",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "position_4to6")]
         pub positions_4_to_6: i64,
         /// Keywords ranking at positions 7 to 10.
         ///
         /// Wire name: `position_7to10`.
-        #[serde(
-            rename = "position_7to10",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "position_7to10")]
         pub positions_7_to_10: i64,
         /// Cost-per-click value (decimal); currency not shown.
         ///
         /// Wire name: `cpcval`.
         #[serde(rename = "cpcval")]
         pub cpc_value: f64,
+    }
+
+    impl<'de> ::serde::Deserialize<'de> for DomainMetrics {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            rt::record::deserialize(deserializer)
+        }
+    }
+
+    impl rt::record::Record for DomainMetrics {
+        const NAME: &'static str = "DomainMetrics";
+
+        const FIELDS: &'static [&'static str] = &[
+            "domain",
+            "maindomain",
+            "za",
+            "trust",
+            "stability",
+            "opportunity",
+            "extimated_traffic",
+            "current_month_traffic",
+            "last_traffic_variation",
+            "total_keywords",
+            "page1",
+            "page2",
+            "page3",
+            "page4",
+            "page5",
+            "position_1to3",
+            "position_4to6",
+            "position_7to10",
+            "cpcval",
+        ];
+
+        fn from_fields<'de, A: ::serde::de::MapAccess<'de>>(
+            mut fields: rt::record::Fields<'de, A, Self>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut domain = ::core::option::Option::None;
+            let mut main_domain = ::core::option::Option::None;
+            let mut za = ::core::option::Option::None;
+            let mut trust = ::core::option::Option::None;
+            let mut stability = ::core::option::Option::None;
+            let mut opportunity = ::core::option::Option::None;
+            let mut estimated_traffic = ::core::option::Option::None;
+            let mut current_month_traffic = ::core::option::Option::None;
+            let mut last_traffic_variation = ::core::option::Option::None;
+            let mut total_keywords = ::core::option::Option::None;
+            let mut page_1 = ::core::option::Option::None;
+            let mut page_2 = ::core::option::Option::None;
+            let mut page_3 = ::core::option::Option::None;
+            let mut page_4 = ::core::option::Option::None;
+            let mut page_5 = ::core::option::Option::None;
+            let mut positions_1_to_3 = ::core::option::Option::None;
+            let mut positions_4_to_6 = ::core::option::Option::None;
+            let mut positions_7_to_10 = ::core::option::Option::None;
+            let mut cpc_value = ::core::option::Option::None;
+            while let ::core::option::Option::Some(index) = fields.next_field()? {
+                match index {
+                    0 => fields.read(&mut domain, ::core::marker::PhantomData)?,
+                    1 => fields.read(&mut main_domain, ::core::marker::PhantomData)?,
+                    2 => fields.read(&mut za, rt::quirks::seed::Integer)?,
+                    3 => fields.read(&mut trust, rt::quirks::seed::Integer)?,
+                    4 => fields.read(&mut stability, rt::quirks::seed::Integer)?,
+                    5 => fields.read(&mut opportunity, rt::quirks::seed::Integer)?,
+                    6 => fields.read(&mut estimated_traffic, rt::quirks::seed::Integer)?,
+                    7 => {
+                        fields
+                            .read(&mut current_month_traffic, rt::quirks::seed::Integer)?
+                    }
+                    8 => {
+                        fields
+                            .read(
+                                &mut last_traffic_variation,
+                                rt::quirks::seed::OptionInteger,
+                            )?
+                    }
+                    9 => fields.read(&mut total_keywords, rt::quirks::seed::Integer)?,
+                    10 => fields.read(&mut page_1, rt::quirks::seed::Integer)?,
+                    11 => fields.read(&mut page_2, rt::quirks::seed::Integer)?,
+                    12 => fields.read(&mut page_3, rt::quirks::seed::Integer)?,
+                    13 => fields.read(&mut page_4, rt::quirks::seed::Integer)?,
+                    14 => fields.read(&mut page_5, rt::quirks::seed::Integer)?,
+                    15 => fields.read(&mut positions_1_to_3, rt::quirks::seed::Integer)?,
+                    16 => fields.read(&mut positions_4_to_6, rt::quirks::seed::Integer)?,
+                    17 => fields.read(&mut positions_7_to_10, rt::quirks::seed::Integer)?,
+                    18 => fields.read(&mut cpc_value, ::core::marker::PhantomData)?,
+                    _ => {}
+                }
+            }
+            ::core::result::Result::Ok(DomainMetrics {
+                domain: fields.required(domain, 0)?,
+                main_domain: fields.required(main_domain, 1)?,
+                za: fields.required(za, 2)?,
+                trust: fields.required(trust, 3)?,
+                stability: fields.required(stability, 4)?,
+                opportunity: fields.required(opportunity, 5)?,
+                estimated_traffic: fields.required(estimated_traffic, 6)?,
+                current_month_traffic: fields.required(current_month_traffic, 7)?,
+                last_traffic_variation: last_traffic_variation.unwrap_or_default(),
+                total_keywords: fields.required(total_keywords, 9)?,
+                page_1: fields.required(page_1, 10)?,
+                page_2: fields.required(page_2, 11)?,
+                page_3: fields.required(page_3, 12)?,
+                page_4: fields.required(page_4, 13)?,
+                page_5: fields.required(page_5, 14)?,
+                positions_1_to_3: fields.required(positions_1_to_3, 15)?,
+                positions_4_to_6: fields.required(positions_4_to_6, 16)?,
+                positions_7_to_10: fields.required(positions_7_to_10, 17)?,
+                cpc_value: fields.required(cpc_value, 18)?,
+            })
+        }
     }
 
     impl rt::Row for DomainMetrics {
@@ -1120,7 +1681,7 @@ pub mod types {
     /// Authority metrics of a domain.
     ///
     /// Wire record `authority`.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[non_exhaustive]
     pub struct Authority {
@@ -1132,32 +1693,70 @@ pub mod types {
         /// Domain authority.
         ///
         /// Wire name: `za`.
-        #[serde(rename = "za", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "za")]
         pub za: i64,
         /// Trust (authority metric).
         ///
         /// Wire name: `trust`.
-        #[serde(
-            rename = "trust",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "trust")]
         pub trust: i64,
         /// Stability (authority metric).
         ///
         /// Wire name: `stability`.
-        #[serde(
-            rename = "stability",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "stability")]
         pub stability: i64,
         /// Opportunity (authority metric).
         ///
         /// Wire name: `opportunity`.
-        #[serde(
-            rename = "opportunity",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "opportunity")]
         pub opportunity: i64,
+    }
+
+    impl<'de> ::serde::Deserialize<'de> for Authority {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            rt::record::deserialize(deserializer)
+        }
+    }
+
+    impl rt::record::Record for Authority {
+        const NAME: &'static str = "Authority";
+
+        const FIELDS: &'static [&'static str] = &[
+            "domain",
+            "za",
+            "trust",
+            "stability",
+            "opportunity",
+        ];
+
+        fn from_fields<'de, A: ::serde::de::MapAccess<'de>>(
+            mut fields: rt::record::Fields<'de, A, Self>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut domain = ::core::option::Option::None;
+            let mut za = ::core::option::Option::None;
+            let mut trust = ::core::option::Option::None;
+            let mut stability = ::core::option::Option::None;
+            let mut opportunity = ::core::option::Option::None;
+            while let ::core::option::Option::Some(index) = fields.next_field()? {
+                match index {
+                    0 => fields.read(&mut domain, ::core::marker::PhantomData)?,
+                    1 => fields.read(&mut za, rt::quirks::seed::Integer)?,
+                    2 => fields.read(&mut trust, rt::quirks::seed::Integer)?,
+                    3 => fields.read(&mut stability, rt::quirks::seed::Integer)?,
+                    4 => fields.read(&mut opportunity, rt::quirks::seed::Integer)?,
+                    _ => {}
+                }
+            }
+            ::core::result::Result::Ok(Authority {
+                domain: fields.required(domain, 0)?,
+                za: fields.required(za, 1)?,
+                trust: fields.required(trust, 2)?,
+                stability: fields.required(stability, 3)?,
+                opportunity: fields.required(opportunity, 4)?,
+            })
+        }
     }
 
     impl rt::Row for Authority {
@@ -1172,14 +1771,14 @@ pub mod types {
     /// A niche (topic) a domain is present in.
     ///
     /// Wire record `niche`.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[non_exhaustive]
     pub struct Niche {
         /// Topical authority of the domain in the niche.
         ///
         /// Wire name: `tza`.
-        #[serde(rename = "tza", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "tza")]
         pub tza: i64,
         /// Niche name, as a localised label.
         ///
@@ -1194,19 +1793,60 @@ pub mod types {
         /// Number of keywords in the niche.
         ///
         /// Wire name: `keywords`.
-        #[serde(
-            rename = "keywords",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "keywords")]
         pub keywords: i64,
         /// Estimated traffic on the niche's keywords.
         ///
         /// Wire name: `niche_traffic`.
-        #[serde(
-            rename = "niche_traffic",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "niche_traffic")]
         pub niche_traffic: i64,
+    }
+
+    impl<'de> ::serde::Deserialize<'de> for Niche {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            rt::record::deserialize(deserializer)
+        }
+    }
+
+    impl rt::record::Record for Niche {
+        const NAME: &'static str = "Niche";
+
+        const FIELDS: &'static [&'static str] = &[
+            "tza",
+            "name",
+            "perc",
+            "keywords",
+            "niche_traffic",
+        ];
+
+        fn from_fields<'de, A: ::serde::de::MapAccess<'de>>(
+            mut fields: rt::record::Fields<'de, A, Self>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut tza = ::core::option::Option::None;
+            let mut name = ::core::option::Option::None;
+            let mut percent = ::core::option::Option::None;
+            let mut keywords = ::core::option::Option::None;
+            let mut niche_traffic = ::core::option::Option::None;
+            while let ::core::option::Option::Some(index) = fields.next_field()? {
+                match index {
+                    0 => fields.read(&mut tza, rt::quirks::seed::Integer)?,
+                    1 => fields.read(&mut name, ::core::marker::PhantomData)?,
+                    2 => fields.read(&mut percent, ::core::marker::PhantomData)?,
+                    3 => fields.read(&mut keywords, rt::quirks::seed::Integer)?,
+                    4 => fields.read(&mut niche_traffic, rt::quirks::seed::Integer)?,
+                    _ => {}
+                }
+            }
+            ::core::result::Result::Ok(Niche {
+                tza: fields.required(tza, 0)?,
+                name: fields.required(name, 1)?,
+                percent: fields.required(percent, 2)?,
+                keywords: fields.required(keywords, 3)?,
+                niche_traffic: fields.required(niche_traffic, 4)?,
+            })
+        }
     }
 
     impl rt::Row for Niche {
@@ -1221,7 +1861,7 @@ pub mod types {
     /// The niches of one requested domain.
     ///
     /// Wire record `domain_niches`.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[non_exhaustive]
     pub struct DomainNiches {
@@ -1237,6 +1877,38 @@ pub mod types {
         pub niches: ::std::vec::Vec<Niche>,
     }
 
+    impl<'de> ::serde::Deserialize<'de> for DomainNiches {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            rt::record::deserialize(deserializer)
+        }
+    }
+
+    impl rt::record::Record for DomainNiches {
+        const NAME: &'static str = "DomainNiches";
+
+        const FIELDS: &'static [&'static str] = &["domain", "niches"];
+
+        fn from_fields<'de, A: ::serde::de::MapAccess<'de>>(
+            mut fields: rt::record::Fields<'de, A, Self>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut domain = ::core::option::Option::None;
+            let mut niches = ::core::option::Option::None;
+            while let ::core::option::Option::Some(index) = fields.next_field()? {
+                match index {
+                    0 => fields.read(&mut domain, ::core::marker::PhantomData)?,
+                    1 => fields.read(&mut niches, ::core::marker::PhantomData)?,
+                    _ => {}
+                }
+            }
+            ::core::result::Result::Ok(DomainNiches {
+                domain: fields.required(domain, 0)?,
+                niches: fields.required(niches, 1)?,
+            })
+        }
+    }
+
     impl rt::Row for DomainNiches {
         fn text_field(&self, wire: &str) -> ::core::option::Option<&str> {
             match wire {
@@ -1249,7 +1921,7 @@ pub mod types {
     /// An organic competitor of a domain.
     ///
     /// Wire record `competitor`.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[non_exhaustive]
     pub struct Competitor {
@@ -1261,111 +1933,172 @@ pub mod types {
         /// Domain authority of the competitor.
         ///
         /// Wire name: `za`.
-        #[serde(rename = "za", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "za")]
         pub za: i64,
         /// Keywords ranking at positions 1 to 3.
         ///
         /// Wire name: `1a3`.
-        #[serde(rename = "1a3", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "1a3")]
         pub positions_1_to_3: i64,
         /// Keywords ranking at positions 4 to 6.
         ///
         /// Wire name: `4a6`.
-        #[serde(rename = "4a6", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "4a6")]
         pub positions_4_to_6: i64,
         /// Keywords ranking at positions 7 to 10.
         ///
         /// Wire name: `7a10`.
-        #[serde(rename = "7a10", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "7a10")]
         pub positions_7_to_10: i64,
         /// Keywords ranking on result page 1.
         ///
         /// Wire name: `page1`.
-        #[serde(
-            rename = "page1",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "page1")]
         pub page_1: i64,
         /// Keywords ranking on result page 2.
         ///
         /// Wire name: `page2`.
-        #[serde(
-            rename = "page2",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "page2")]
         pub page_2: i64,
         /// Keywords ranking on result page 3.
         ///
         /// Wire name: `page3`.
-        #[serde(
-            rename = "page3",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "page3")]
         pub page_3: i64,
         /// Keywords ranking on result page 4.
         ///
         /// Wire name: `page4`.
-        #[serde(
-            rename = "page4",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "page4")]
         pub page_4: i64,
         /// Keywords ranking on result page 5.
         ///
         /// Wire name: `page5`.
-        #[serde(
-            rename = "page5",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "page5")]
         pub page_5: i64,
         /// Number of keywords the competitor ranks for.
         ///
         /// Wire name: `total_keywords`.
-        #[serde(
-            rename = "total_keywords",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "total_keywords")]
         pub total_keywords: i64,
         /// Keywords shared with the queried domain.
         ///
         /// Wire name: `common_keywords`.
-        #[serde(
-            rename = "common_keywords",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "common_keywords")]
         pub common_keywords: i64,
         /// Competition level, 0 to 100.
         ///
         /// Wire name: `competition_level`.
-        #[serde(
-            rename = "competition_level",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "competition_level")]
         pub competition_level: i64,
         /// Previous traffic of the competitor.
         ///
         /// Wire name: `previous_traffic`.
-        #[serde(
-            rename = "previous_traffic",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "previous_traffic")]
         pub previous_traffic: i64,
         /// Estimated traffic of the competitor.
         ///
         /// Wire name: `extimated_traffic`.
-        #[serde(
-            rename = "extimated_traffic",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "extimated_traffic")]
         pub estimated_traffic: i64,
         /// Traffic in the current month.
         ///
         /// Wire name: `current_month_traffic`.
-        #[serde(
-            rename = "current_month_traffic",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "current_month_traffic")]
         pub current_month_traffic: i64,
+    }
+
+    impl<'de> ::serde::Deserialize<'de> for Competitor {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            rt::record::deserialize(deserializer)
+        }
+    }
+
+    impl rt::record::Record for Competitor {
+        const NAME: &'static str = "Competitor";
+
+        const FIELDS: &'static [&'static str] = &[
+            "domain",
+            "za",
+            "1a3",
+            "4a6",
+            "7a10",
+            "page1",
+            "page2",
+            "page3",
+            "page4",
+            "page5",
+            "total_keywords",
+            "common_keywords",
+            "competition_level",
+            "previous_traffic",
+            "extimated_traffic",
+            "current_month_traffic",
+        ];
+
+        fn from_fields<'de, A: ::serde::de::MapAccess<'de>>(
+            mut fields: rt::record::Fields<'de, A, Self>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut domain = ::core::option::Option::None;
+            let mut za = ::core::option::Option::None;
+            let mut positions_1_to_3 = ::core::option::Option::None;
+            let mut positions_4_to_6 = ::core::option::Option::None;
+            let mut positions_7_to_10 = ::core::option::Option::None;
+            let mut page_1 = ::core::option::Option::None;
+            let mut page_2 = ::core::option::Option::None;
+            let mut page_3 = ::core::option::Option::None;
+            let mut page_4 = ::core::option::Option::None;
+            let mut page_5 = ::core::option::Option::None;
+            let mut total_keywords = ::core::option::Option::None;
+            let mut common_keywords = ::core::option::Option::None;
+            let mut competition_level = ::core::option::Option::None;
+            let mut previous_traffic = ::core::option::Option::None;
+            let mut estimated_traffic = ::core::option::Option::None;
+            let mut current_month_traffic = ::core::option::Option::None;
+            while let ::core::option::Option::Some(index) = fields.next_field()? {
+                match index {
+                    0 => fields.read(&mut domain, ::core::marker::PhantomData)?,
+                    1 => fields.read(&mut za, rt::quirks::seed::Integer)?,
+                    2 => fields.read(&mut positions_1_to_3, rt::quirks::seed::Integer)?,
+                    3 => fields.read(&mut positions_4_to_6, rt::quirks::seed::Integer)?,
+                    4 => fields.read(&mut positions_7_to_10, rt::quirks::seed::Integer)?,
+                    5 => fields.read(&mut page_1, rt::quirks::seed::Integer)?,
+                    6 => fields.read(&mut page_2, rt::quirks::seed::Integer)?,
+                    7 => fields.read(&mut page_3, rt::quirks::seed::Integer)?,
+                    8 => fields.read(&mut page_4, rt::quirks::seed::Integer)?,
+                    9 => fields.read(&mut page_5, rt::quirks::seed::Integer)?,
+                    10 => fields.read(&mut total_keywords, rt::quirks::seed::Integer)?,
+                    11 => fields.read(&mut common_keywords, rt::quirks::seed::Integer)?,
+                    12 => fields.read(&mut competition_level, rt::quirks::seed::Integer)?,
+                    13 => fields.read(&mut previous_traffic, rt::quirks::seed::Integer)?,
+                    14 => fields.read(&mut estimated_traffic, rt::quirks::seed::Integer)?,
+                    15 => {
+                        fields
+                            .read(&mut current_month_traffic, rt::quirks::seed::Integer)?
+                    }
+                    _ => {}
+                }
+            }
+            ::core::result::Result::Ok(Competitor {
+                domain: fields.required(domain, 0)?,
+                za: fields.required(za, 1)?,
+                positions_1_to_3: fields.required(positions_1_to_3, 2)?,
+                positions_4_to_6: fields.required(positions_4_to_6, 3)?,
+                positions_7_to_10: fields.required(positions_7_to_10, 4)?,
+                page_1: fields.required(page_1, 5)?,
+                page_2: fields.required(page_2, 6)?,
+                page_3: fields.required(page_3, 7)?,
+                page_4: fields.required(page_4, 8)?,
+                page_5: fields.required(page_5, 9)?,
+                total_keywords: fields.required(total_keywords, 10)?,
+                common_keywords: fields.required(common_keywords, 11)?,
+                competition_level: fields.required(competition_level, 12)?,
+                previous_traffic: fields.required(previous_traffic, 13)?,
+                estimated_traffic: fields.required(estimated_traffic, 14)?,
+                current_month_traffic: fields.required(current_month_traffic, 15)?,
+            })
+        }
     }
 
     impl rt::Row for Competitor {
@@ -1380,7 +2113,7 @@ pub mod types {
     /// The organic competitors of one requested domain.
     ///
     /// Wire record `domain_competitors`.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[non_exhaustive]
     pub struct DomainCompetitors {
@@ -1396,6 +2129,38 @@ pub mod types {
         pub competitors: ::std::vec::Vec<Competitor>,
     }
 
+    impl<'de> ::serde::Deserialize<'de> for DomainCompetitors {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            rt::record::deserialize(deserializer)
+        }
+    }
+
+    impl rt::record::Record for DomainCompetitors {
+        const NAME: &'static str = "DomainCompetitors";
+
+        const FIELDS: &'static [&'static str] = &["domain", "competitor"];
+
+        fn from_fields<'de, A: ::serde::de::MapAccess<'de>>(
+            mut fields: rt::record::Fields<'de, A, Self>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut domain = ::core::option::Option::None;
+            let mut competitors = ::core::option::Option::None;
+            while let ::core::option::Option::Some(index) = fields.next_field()? {
+                match index {
+                    0 => fields.read(&mut domain, ::core::marker::PhantomData)?,
+                    1 => fields.read(&mut competitors, ::core::marker::PhantomData)?,
+                    _ => {}
+                }
+            }
+            ::core::result::Result::Ok(DomainCompetitors {
+                domain: fields.required(domain, 0)?,
+                competitors: fields.required(competitors, 1)?,
+            })
+        }
+    }
+
     impl rt::Row for DomainCompetitors {
         fn text_field(&self, wire: &str) -> ::core::option::Option<&str> {
             match wire {
@@ -1408,7 +2173,7 @@ pub mod types {
     /// A keyword whose AI overview mentions the domain. The wire names are Italian.
     ///
     /// Wire record `ai_overview_keyword`.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[non_exhaustive]
     pub struct AiOverviewKeyword {
@@ -1420,75 +2185,128 @@ pub mod types {
         /// Position of the domain.
         ///
         /// Wire name: `posizione`.
-        #[serde(
-            rename = "posizione",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "posizione")]
         pub position: i64,
         /// Search volume of the keyword.
         ///
         /// Wire name: `volumericerca`.
-        #[serde(
-            rename = "volumericerca",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "volumericerca")]
         pub search_volume: i64,
         /// Visibility rank.
         ///
         /// Wire name: `visibility_rank`.
-        #[serde(
-            rename = "visibility_rank",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "visibility_rank")]
         pub visibility_rank: i64,
         /// Number of mentions.
         ///
         /// Wire name: `menzioni`.
-        #[serde(
-            rename = "menzioni",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "menzioni")]
         pub mentions: i64,
         /// Mentions as the first result.
         ///
         /// Wire name: `menzioni_come_primo_risultato`.
-        #[serde(
-            rename = "menzioni_come_primo_risultato",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "menzioni_come_primo_risultato")]
         pub mentions_as_first_result: i64,
         /// Mentions as the first result, percent (integer).
         ///
         /// Wire name: `menzioni_come_primo_risultato_perc`.
-        #[serde(
-            rename = "menzioni_come_primo_risultato_perc",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "menzioni_come_primo_risultato_perc")]
         pub mentions_as_first_result_percent: i64,
         /// Visibility.
         ///
         /// Wire name: `visibility`.
-        #[serde(
-            rename = "visibility",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "visibility")]
         pub visibility: i64,
         /// Traffic.
         ///
         /// Wire name: `traffico`.
-        #[serde(
-            rename = "traffico",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "traffico")]
         pub traffic: i64,
         /// Traffic variation.
         ///
         /// Wire name: `variazione_traffico`.
-        #[serde(
-            rename = "variazione_traffico",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "variazione_traffico")]
         pub traffic_variation: i64,
+    }
+
+    impl<'de> ::serde::Deserialize<'de> for AiOverviewKeyword {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            rt::record::deserialize(deserializer)
+        }
+    }
+
+    impl rt::record::Record for AiOverviewKeyword {
+        const NAME: &'static str = "AiOverviewKeyword";
+
+        const FIELDS: &'static [&'static str] = &[
+            "keyword",
+            "posizione",
+            "volumericerca",
+            "visibility_rank",
+            "menzioni",
+            "menzioni_come_primo_risultato",
+            "menzioni_come_primo_risultato_perc",
+            "visibility",
+            "traffico",
+            "variazione_traffico",
+        ];
+
+        fn from_fields<'de, A: ::serde::de::MapAccess<'de>>(
+            mut fields: rt::record::Fields<'de, A, Self>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut keyword = ::core::option::Option::None;
+            let mut position = ::core::option::Option::None;
+            let mut search_volume = ::core::option::Option::None;
+            let mut visibility_rank = ::core::option::Option::None;
+            let mut mentions = ::core::option::Option::None;
+            let mut mentions_as_first_result = ::core::option::Option::None;
+            let mut mentions_as_first_result_percent = ::core::option::Option::None;
+            let mut visibility = ::core::option::Option::None;
+            let mut traffic = ::core::option::Option::None;
+            let mut traffic_variation = ::core::option::Option::None;
+            while let ::core::option::Option::Some(index) = fields.next_field()? {
+                match index {
+                    0 => fields.read(&mut keyword, ::core::marker::PhantomData)?,
+                    1 => fields.read(&mut position, rt::quirks::seed::Integer)?,
+                    2 => fields.read(&mut search_volume, rt::quirks::seed::Integer)?,
+                    3 => fields.read(&mut visibility_rank, rt::quirks::seed::Integer)?,
+                    4 => fields.read(&mut mentions, rt::quirks::seed::Integer)?,
+                    5 => {
+                        fields
+                            .read(
+                                &mut mentions_as_first_result,
+                                rt::quirks::seed::Integer,
+                            )?
+                    }
+                    6 => {
+                        fields
+                            .read(
+                                &mut mentions_as_first_result_percent,
+                                rt::quirks::seed::Integer,
+                            )?
+                    }
+                    7 => fields.read(&mut visibility, rt::quirks::seed::Integer)?,
+                    8 => fields.read(&mut traffic, rt::quirks::seed::Integer)?,
+                    9 => fields.read(&mut traffic_variation, rt::quirks::seed::Integer)?,
+                    _ => {}
+                }
+            }
+            ::core::result::Result::Ok(AiOverviewKeyword {
+                keyword: fields.required(keyword, 0)?,
+                position: fields.required(position, 1)?,
+                search_volume: fields.required(search_volume, 2)?,
+                visibility_rank: fields.required(visibility_rank, 3)?,
+                mentions: fields.required(mentions, 4)?,
+                mentions_as_first_result: fields.required(mentions_as_first_result, 5)?,
+                mentions_as_first_result_percent: fields
+                    .required(mentions_as_first_result_percent, 6)?,
+                visibility: fields.required(visibility, 7)?,
+                traffic: fields.required(traffic, 8)?,
+                traffic_variation: fields.required(traffic_variation, 9)?,
+            })
+        }
     }
 
     impl rt::Row for AiOverviewKeyword {
@@ -1503,7 +2321,7 @@ pub mod types {
     /// A keyword a domain ranks for, with its metrics.
     ///
     /// Wire record `domain_keyword`.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[non_exhaustive]
     pub struct DomainKeyword {
@@ -1530,10 +2348,7 @@ pub mod types {
         /// Search volume of the keyword.
         ///
         /// Wire name: `search_volume`.
-        #[serde(
-            rename = "search_volume",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "search_volume")]
         pub search_volume: i64,
         /// Competition among advertisers on the keyword in paid search (decimal); scale not shown.
         ///
@@ -1548,88 +2363,82 @@ pub mod types {
         /// Number of pages indexed for the keyword.
         ///
         /// Wire name: `indexed_pages`.
-        #[serde(
-            rename = "indexed_pages",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "indexed_pages")]
         pub indexed_pages: i64,
         /// Keyword difficulty; definition and scale not shown.
         ///
         /// Wire name: `KD`.
-        #[serde(rename = "KD", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "KD")]
         pub keyword_difficulty: i64,
         /// Keyword opportunity; definition and scale not shown.
         ///
         /// Wire name: `KO`.
-        #[serde(rename = "KO", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "KO")]
         pub keyword_opportunity: i64,
         /// Search volume in January.
         ///
         /// Wire name: `jan`.
-        #[serde(rename = "jan", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "jan")]
         pub jan: i64,
         /// Search volume in February.
         ///
         /// Wire name: `feb`.
-        #[serde(rename = "feb", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "feb")]
         pub feb: i64,
         /// Search volume in March.
         ///
         /// Wire name: `mar`.
-        #[serde(rename = "mar", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "mar")]
         pub mar: i64,
         /// Search volume in April.
         ///
         /// Wire name: `apr`.
-        #[serde(rename = "apr", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "apr")]
         pub apr: i64,
         /// Search volume in May.
         ///
         /// Wire name: `may`.
-        #[serde(rename = "may", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "may")]
         pub may: i64,
         /// Search volume in June.
         ///
         /// Wire name: `jun`.
-        #[serde(rename = "jun", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "jun")]
         pub jun: i64,
         /// Search volume in July.
         ///
         /// Wire name: `jul`.
-        #[serde(rename = "jul", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "jul")]
         pub jul: i64,
         /// Search volume in August.
         ///
         /// Wire name: `aug`.
-        #[serde(rename = "aug", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "aug")]
         pub aug: i64,
         /// Search volume in September.
         ///
         /// Wire name: `sep`.
-        #[serde(rename = "sep", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "sep")]
         pub sep: i64,
         /// Search volume in October.
         ///
         /// Wire name: `oct`.
-        #[serde(rename = "oct", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "oct")]
         pub oct: i64,
         /// Search volume in November.
         ///
         /// Wire name: `nov`.
-        #[serde(rename = "nov", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "nov")]
         pub nov: i64,
         /// Search volume in December.
         ///
         /// Wire name: `dec`.
-        #[serde(rename = "dec", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "dec")]
         pub dec: i64,
         /// Position of the domain for the keyword.
         ///
         /// Wire name: `ranking_position`.
-        #[serde(
-            rename = "ranking_position",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "ranking_position")]
         pub ranking_position: i64,
         /// URL of the domain that ranks for the keyword.
         ///
@@ -1639,10 +2448,7 @@ pub mod types {
         /// Last position change, positive or negative.
         ///
         /// Wire name: `last_variation`.
-        #[serde(
-            rename = "last_variation",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "last_variation")]
         pub last_variation: i64,
         /// Estimated traffic from the keyword; may be decimal.
         ///
@@ -1652,12 +2458,163 @@ pub mod types {
         /// Search intents of the keyword, comma-separated on the wire.
         ///
         /// Wire name: `search_intent`.
-        #[serde(rename = "search_intent", with = "crate::__private::quirks::comma_list")]
+        #[serde(
+            rename = "search_intent",
+            serialize_with = "crate::__private::quirks::comma_list::serialize"
+        )]
         #[cfg_attr(
             feature = "schemars",
             schemars(with = "::core::option::Option<::std::string::String>")
         )]
         pub search_intent: ::std::vec::Vec<SearchIntent>,
+    }
+
+    impl<'de> ::serde::Deserialize<'de> for DomainKeyword {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            rt::record::deserialize(deserializer)
+        }
+    }
+
+    impl rt::record::Record for DomainKeyword {
+        const NAME: &'static str = "DomainKeyword";
+
+        const FIELDS: &'static [&'static str] = &[
+            "keyword",
+            "lang",
+            "google_ext",
+            "localcode",
+            "search_volume",
+            "ppc_competitiveness",
+            "cpcapprox",
+            "indexed_pages",
+            "KD",
+            "KO",
+            "jan",
+            "feb",
+            "mar",
+            "apr",
+            "may",
+            "jun",
+            "jul",
+            "aug",
+            "sep",
+            "oct",
+            "nov",
+            "dec",
+            "ranking_position",
+            "ranking_url",
+            "last_variation",
+            "extimated_traffic",
+            "search_intent",
+        ];
+
+        fn from_fields<'de, A: ::serde::de::MapAccess<'de>>(
+            mut fields: rt::record::Fields<'de, A, Self>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut keyword = ::core::option::Option::None;
+            let mut language = ::core::option::Option::None;
+            let mut google_ext = ::core::option::Option::None;
+            let mut local_code = ::core::option::Option::None;
+            let mut search_volume = ::core::option::Option::None;
+            let mut ppc_competitiveness = ::core::option::Option::None;
+            let mut cpc_approx = ::core::option::Option::None;
+            let mut indexed_pages = ::core::option::Option::None;
+            let mut keyword_difficulty = ::core::option::Option::None;
+            let mut keyword_opportunity = ::core::option::Option::None;
+            let mut jan = ::core::option::Option::None;
+            let mut feb = ::core::option::Option::None;
+            let mut mar = ::core::option::Option::None;
+            let mut apr = ::core::option::Option::None;
+            let mut may = ::core::option::Option::None;
+            let mut jun = ::core::option::Option::None;
+            let mut jul = ::core::option::Option::None;
+            let mut aug = ::core::option::Option::None;
+            let mut sep = ::core::option::Option::None;
+            let mut oct = ::core::option::Option::None;
+            let mut nov = ::core::option::Option::None;
+            let mut dec = ::core::option::Option::None;
+            let mut ranking_position = ::core::option::Option::None;
+            let mut ranking_url = ::core::option::Option::None;
+            let mut last_variation = ::core::option::Option::None;
+            let mut estimated_traffic = ::core::option::Option::None;
+            let mut search_intent = ::core::option::Option::None;
+            while let ::core::option::Option::Some(index) = fields.next_field()? {
+                match index {
+                    0 => fields.read(&mut keyword, ::core::marker::PhantomData)?,
+                    1 => fields.read(&mut language, ::core::marker::PhantomData)?,
+                    2 => fields.read(&mut google_ext, ::core::marker::PhantomData)?,
+                    3 => fields.read(&mut local_code, ::core::marker::PhantomData)?,
+                    4 => fields.read(&mut search_volume, rt::quirks::seed::Integer)?,
+                    5 => {
+                        fields
+                            .read(&mut ppc_competitiveness, ::core::marker::PhantomData)?
+                    }
+                    6 => fields.read(&mut cpc_approx, ::core::marker::PhantomData)?,
+                    7 => fields.read(&mut indexed_pages, rt::quirks::seed::Integer)?,
+                    8 => fields.read(&mut keyword_difficulty, rt::quirks::seed::Integer)?,
+                    9 => {
+                        fields.read(&mut keyword_opportunity, rt::quirks::seed::Integer)?
+                    }
+                    10 => fields.read(&mut jan, rt::quirks::seed::Integer)?,
+                    11 => fields.read(&mut feb, rt::quirks::seed::Integer)?,
+                    12 => fields.read(&mut mar, rt::quirks::seed::Integer)?,
+                    13 => fields.read(&mut apr, rt::quirks::seed::Integer)?,
+                    14 => fields.read(&mut may, rt::quirks::seed::Integer)?,
+                    15 => fields.read(&mut jun, rt::quirks::seed::Integer)?,
+                    16 => fields.read(&mut jul, rt::quirks::seed::Integer)?,
+                    17 => fields.read(&mut aug, rt::quirks::seed::Integer)?,
+                    18 => fields.read(&mut sep, rt::quirks::seed::Integer)?,
+                    19 => fields.read(&mut oct, rt::quirks::seed::Integer)?,
+                    20 => fields.read(&mut nov, rt::quirks::seed::Integer)?,
+                    21 => fields.read(&mut dec, rt::quirks::seed::Integer)?,
+                    22 => fields.read(&mut ranking_position, rt::quirks::seed::Integer)?,
+                    23 => fields.read(&mut ranking_url, ::core::marker::PhantomData)?,
+                    24 => fields.read(&mut last_variation, rt::quirks::seed::Integer)?,
+                    25 => {
+                        fields.read(&mut estimated_traffic, ::core::marker::PhantomData)?
+                    }
+                    26 => {
+                        fields
+                            .read(
+                                &mut search_intent,
+                                rt::quirks::seed::CommaList(::core::marker::PhantomData),
+                            )?
+                    }
+                    _ => {}
+                }
+            }
+            ::core::result::Result::Ok(DomainKeyword {
+                keyword: fields.required(keyword, 0)?,
+                language: fields.required(language, 1)?,
+                google_ext: fields.required(google_ext, 2)?,
+                local_code: fields.required(local_code, 3)?,
+                search_volume: fields.required(search_volume, 4)?,
+                ppc_competitiveness: fields.required(ppc_competitiveness, 5)?,
+                cpc_approx: fields.required(cpc_approx, 6)?,
+                indexed_pages: fields.required(indexed_pages, 7)?,
+                keyword_difficulty: fields.required(keyword_difficulty, 8)?,
+                keyword_opportunity: fields.required(keyword_opportunity, 9)?,
+                jan: fields.required(jan, 10)?,
+                feb: fields.required(feb, 11)?,
+                mar: fields.required(mar, 12)?,
+                apr: fields.required(apr, 13)?,
+                may: fields.required(may, 14)?,
+                jun: fields.required(jun, 15)?,
+                jul: fields.required(jul, 16)?,
+                aug: fields.required(aug, 17)?,
+                sep: fields.required(sep, 18)?,
+                oct: fields.required(oct, 19)?,
+                nov: fields.required(nov, 20)?,
+                dec: fields.required(dec, 21)?,
+                ranking_position: fields.required(ranking_position, 22)?,
+                ranking_url: fields.required(ranking_url, 23)?,
+                last_variation: fields.required(last_variation, 24)?,
+                estimated_traffic: fields.required(estimated_traffic, 25)?,
+                search_intent: fields.required(search_intent, 26)?,
+            })
+        }
     }
 
     impl rt::Row for DomainKeyword {
@@ -1676,7 +2633,7 @@ pub mod types {
     /// Ranking, traffic, advertising and authority metrics of a URL.
     ///
     /// Wire record `url_metrics`.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[non_exhaustive]
     pub struct UrlMetrics {
@@ -1688,106 +2645,67 @@ pub mod types {
         /// Number of keywords the URL ranks for.
         ///
         /// Wire name: `total_keywords`.
-        #[serde(
-            rename = "total_keywords",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "total_keywords")]
         pub total_keywords: i64,
         /// Keywords ranking at positions 1 to 3.
         ///
         /// Wire name: `position_1to3`.
-        #[serde(
-            rename = "position_1to3",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "position_1to3")]
         pub positions_1_to_3: i64,
         /// Keywords ranking at positions 4 to 6.
         ///
         /// Wire name: `position_4to6`.
-        #[serde(
-            rename = "position_4to6",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "position_4to6")]
         pub positions_4_to_6: i64,
         /// Keywords ranking at positions 7 to 10.
         ///
         /// Wire name: `position_7to10`.
-        #[serde(
-            rename = "position_7to10",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "position_7to10")]
         pub positions_7_to_10: i64,
         /// Keywords ranking on result page 1.
         ///
         /// Wire name: `page1`.
-        #[serde(
-            rename = "page1",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "page1")]
         pub page_1: i64,
         /// Keywords ranking on result page 2.
         ///
         /// Wire name: `page2`.
-        #[serde(
-            rename = "page2",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "page2")]
         pub page_2: i64,
         /// Keywords ranking on result page 3.
         ///
         /// Wire name: `page3`.
-        #[serde(
-            rename = "page3",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "page3")]
         pub page_3: i64,
         /// Keywords ranking on result page 4.
         ///
         /// Wire name: `page4`.
-        #[serde(
-            rename = "page4",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "page4")]
         pub page_4: i64,
         /// Keywords ranking on result page 5.
         ///
         /// Wire name: `page5`.
-        #[serde(
-            rename = "page5",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "page5")]
         pub page_5: i64,
         /// Traffic of the URL's domain.
         ///
         /// Wire name: `domain_traffic`.
-        #[serde(
-            rename = "domain_traffic",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "domain_traffic")]
         pub domain_traffic: i64,
         /// Estimated traffic of the URL.
         ///
         /// Wire name: `extimated_traffic`.
-        #[serde(
-            rename = "extimated_traffic",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "extimated_traffic")]
         pub estimated_traffic: i64,
         /// Potential traffic of the URL.
         ///
         /// Wire name: `potential_traffic`.
-        #[serde(
-            rename = "potential_traffic",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "potential_traffic")]
         pub potential_traffic: i64,
         /// Last traffic variation of the URL's domain.
         ///
         /// Wire name: `last_domain_traffic_variation`.
-        #[serde(
-            rename = "last_domain_traffic_variation",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "last_domain_traffic_variation")]
         pub last_domain_traffic_variation: i64,
         /// Advertising coverage (decimal).
         ///
@@ -1802,28 +2720,146 @@ pub mod types {
         /// Page authority.
         ///
         /// Wire name: `pza`.
-        #[serde(rename = "pza", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "pza")]
         pub pza: i64,
         /// Domain authority.
         ///
         /// Wire name: `za`.
-        #[serde(rename = "za", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "za")]
         pub za: i64,
         /// Domain trust.
         ///
         /// Wire name: `zt`.
-        #[serde(rename = "zt", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "zt")]
         pub trust: i64,
         /// Domain stability.
         ///
         /// Wire name: `zs`.
-        #[serde(rename = "zs", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "zs")]
         pub stability: i64,
         /// Domain opportunity.
         ///
         /// Wire name: `zo`.
-        #[serde(rename = "zo", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "zo")]
         pub opportunity: i64,
+    }
+
+    impl<'de> ::serde::Deserialize<'de> for UrlMetrics {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            rt::record::deserialize(deserializer)
+        }
+    }
+
+    impl rt::record::Record for UrlMetrics {
+        const NAME: &'static str = "UrlMetrics";
+
+        const FIELDS: &'static [&'static str] = &[
+            "url",
+            "total_keywords",
+            "position_1to3",
+            "position_4to6",
+            "position_7to10",
+            "page1",
+            "page2",
+            "page3",
+            "page4",
+            "page5",
+            "domain_traffic",
+            "extimated_traffic",
+            "potential_traffic",
+            "last_domain_traffic_variation",
+            "ads_coverage",
+            "ads_total",
+            "pza",
+            "za",
+            "zt",
+            "zs",
+            "zo",
+        ];
+
+        fn from_fields<'de, A: ::serde::de::MapAccess<'de>>(
+            mut fields: rt::record::Fields<'de, A, Self>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut url = ::core::option::Option::None;
+            let mut total_keywords = ::core::option::Option::None;
+            let mut positions_1_to_3 = ::core::option::Option::None;
+            let mut positions_4_to_6 = ::core::option::Option::None;
+            let mut positions_7_to_10 = ::core::option::Option::None;
+            let mut page_1 = ::core::option::Option::None;
+            let mut page_2 = ::core::option::Option::None;
+            let mut page_3 = ::core::option::Option::None;
+            let mut page_4 = ::core::option::Option::None;
+            let mut page_5 = ::core::option::Option::None;
+            let mut domain_traffic = ::core::option::Option::None;
+            let mut estimated_traffic = ::core::option::Option::None;
+            let mut potential_traffic = ::core::option::Option::None;
+            let mut last_domain_traffic_variation = ::core::option::Option::None;
+            let mut ads_coverage = ::core::option::Option::None;
+            let mut ads_total = ::core::option::Option::None;
+            let mut pza = ::core::option::Option::None;
+            let mut za = ::core::option::Option::None;
+            let mut trust = ::core::option::Option::None;
+            let mut stability = ::core::option::Option::None;
+            let mut opportunity = ::core::option::Option::None;
+            while let ::core::option::Option::Some(index) = fields.next_field()? {
+                match index {
+                    0 => fields.read(&mut url, ::core::marker::PhantomData)?,
+                    1 => fields.read(&mut total_keywords, rt::quirks::seed::Integer)?,
+                    2 => fields.read(&mut positions_1_to_3, rt::quirks::seed::Integer)?,
+                    3 => fields.read(&mut positions_4_to_6, rt::quirks::seed::Integer)?,
+                    4 => fields.read(&mut positions_7_to_10, rt::quirks::seed::Integer)?,
+                    5 => fields.read(&mut page_1, rt::quirks::seed::Integer)?,
+                    6 => fields.read(&mut page_2, rt::quirks::seed::Integer)?,
+                    7 => fields.read(&mut page_3, rt::quirks::seed::Integer)?,
+                    8 => fields.read(&mut page_4, rt::quirks::seed::Integer)?,
+                    9 => fields.read(&mut page_5, rt::quirks::seed::Integer)?,
+                    10 => fields.read(&mut domain_traffic, rt::quirks::seed::Integer)?,
+                    11 => fields.read(&mut estimated_traffic, rt::quirks::seed::Integer)?,
+                    12 => fields.read(&mut potential_traffic, rt::quirks::seed::Integer)?,
+                    13 => {
+                        fields
+                            .read(
+                                &mut last_domain_traffic_variation,
+                                rt::quirks::seed::Integer,
+                            )?
+                    }
+                    14 => fields.read(&mut ads_coverage, ::core::marker::PhantomData)?,
+                    15 => fields.read(&mut ads_total, ::core::marker::PhantomData)?,
+                    16 => fields.read(&mut pza, rt::quirks::seed::Integer)?,
+                    17 => fields.read(&mut za, rt::quirks::seed::Integer)?,
+                    18 => fields.read(&mut trust, rt::quirks::seed::Integer)?,
+                    19 => fields.read(&mut stability, rt::quirks::seed::Integer)?,
+                    20 => fields.read(&mut opportunity, rt::quirks::seed::Integer)?,
+                    _ => {}
+                }
+            }
+            ::core::result::Result::Ok(UrlMetrics {
+                url: fields.required(url, 0)?,
+                total_keywords: fields.required(total_keywords, 1)?,
+                positions_1_to_3: fields.required(positions_1_to_3, 2)?,
+                positions_4_to_6: fields.required(positions_4_to_6, 3)?,
+                positions_7_to_10: fields.required(positions_7_to_10, 4)?,
+                page_1: fields.required(page_1, 5)?,
+                page_2: fields.required(page_2, 6)?,
+                page_3: fields.required(page_3, 7)?,
+                page_4: fields.required(page_4, 8)?,
+                page_5: fields.required(page_5, 9)?,
+                domain_traffic: fields.required(domain_traffic, 10)?,
+                estimated_traffic: fields.required(estimated_traffic, 11)?,
+                potential_traffic: fields.required(potential_traffic, 12)?,
+                last_domain_traffic_variation: fields
+                    .required(last_domain_traffic_variation, 13)?,
+                ads_coverage: fields.required(ads_coverage, 14)?,
+                ads_total: fields.required(ads_total, 15)?,
+                pza: fields.required(pza, 16)?,
+                za: fields.required(za, 17)?,
+                trust: fields.required(trust, 18)?,
+                stability: fields.required(stability, 19)?,
+                opportunity: fields.required(opportunity, 20)?,
+            })
+        }
     }
 
     impl rt::Row for UrlMetrics {
@@ -1838,15 +2874,43 @@ pub mod types {
     /// Page authority of a URL.
     ///
     /// Wire record `url_page_authority`.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[non_exhaustive]
     pub struct UrlPageAuthority {
         /// Page authority.
         ///
         /// Wire name: `pza`.
-        #[serde(rename = "pza", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "pza")]
         pub pza: i64,
+    }
+
+    impl<'de> ::serde::Deserialize<'de> for UrlPageAuthority {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            rt::record::deserialize(deserializer)
+        }
+    }
+
+    impl rt::record::Record for UrlPageAuthority {
+        const NAME: &'static str = "UrlPageAuthority";
+
+        const FIELDS: &'static [&'static str] = &["pza"];
+
+        fn from_fields<'de, A: ::serde::de::MapAccess<'de>>(
+            mut fields: rt::record::Fields<'de, A, Self>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut pza = ::core::option::Option::None;
+            while let ::core::option::Option::Some(index) = fields.next_field()? {
+                if index == 0 {
+                    fields.read(&mut pza, rt::quirks::seed::Integer)?;
+                }
+            }
+            ::core::result::Result::Ok(UrlPageAuthority {
+                pza: fields.required(pza, 0)?,
+            })
+        }
     }
 
     impl rt::Row for UrlPageAuthority {
@@ -1858,7 +2922,7 @@ pub mod types {
     /// A keyword a URL ranks for, with its metrics (the domain keyword record without `ranking_url`).
     ///
     /// Wire record `url_keyword`.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[non_exhaustive]
     pub struct UrlKeyword {
@@ -1885,10 +2949,7 @@ pub mod types {
         /// Search volume of the keyword.
         ///
         /// Wire name: `search_volume`.
-        #[serde(
-            rename = "search_volume",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "search_volume")]
         pub search_volume: i64,
         /// Competition among advertisers on the keyword in paid search (decimal); scale not shown.
         ///
@@ -1903,96 +2964,87 @@ pub mod types {
         /// Number of pages indexed for the keyword.
         ///
         /// Wire name: `indexed_pages`.
-        #[serde(
-            rename = "indexed_pages",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "indexed_pages")]
         pub indexed_pages: i64,
         /// Keyword difficulty; definition and scale not shown.
         ///
         /// Wire name: `KD`.
-        #[serde(rename = "KD", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "KD")]
         pub keyword_difficulty: i64,
         /// Keyword opportunity; definition and scale not shown.
         ///
         /// Wire name: `KO`.
-        #[serde(rename = "KO", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "KO")]
         pub keyword_opportunity: i64,
         /// Search volume in January.
         ///
         /// Wire name: `jan`.
-        #[serde(rename = "jan", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "jan")]
         pub jan: i64,
         /// Search volume in February.
         ///
         /// Wire name: `feb`.
-        #[serde(rename = "feb", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "feb")]
         pub feb: i64,
         /// Search volume in March.
         ///
         /// Wire name: `mar`.
-        #[serde(rename = "mar", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "mar")]
         pub mar: i64,
         /// Search volume in April.
         ///
         /// Wire name: `apr`.
-        #[serde(rename = "apr", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "apr")]
         pub apr: i64,
         /// Search volume in May.
         ///
         /// Wire name: `may`.
-        #[serde(rename = "may", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "may")]
         pub may: i64,
         /// Search volume in June.
         ///
         /// Wire name: `jun`.
-        #[serde(rename = "jun", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "jun")]
         pub jun: i64,
         /// Search volume in July.
         ///
         /// Wire name: `jul`.
-        #[serde(rename = "jul", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "jul")]
         pub jul: i64,
         /// Search volume in August.
         ///
         /// Wire name: `aug`.
-        #[serde(rename = "aug", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "aug")]
         pub aug: i64,
         /// Search volume in September.
         ///
         /// Wire name: `sep`.
-        #[serde(rename = "sep", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "sep")]
         pub sep: i64,
         /// Search volume in October.
         ///
         /// Wire name: `oct`.
-        #[serde(rename = "oct", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "oct")]
         pub oct: i64,
         /// Search volume in November.
         ///
         /// Wire name: `nov`.
-        #[serde(rename = "nov", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "nov")]
         pub nov: i64,
         /// Search volume in December.
         ///
         /// Wire name: `dec`.
-        #[serde(rename = "dec", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "dec")]
         pub dec: i64,
         /// Position of the URL for the keyword.
         ///
         /// Wire name: `ranking_position`.
-        #[serde(
-            rename = "ranking_position",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "ranking_position")]
         pub ranking_position: i64,
         /// Last position change, positive or negative.
         ///
         /// Wire name: `last_variation`.
-        #[serde(
-            rename = "last_variation",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "last_variation")]
         pub last_variation: i64,
         /// Estimated traffic from the keyword; may be decimal.
         ///
@@ -2002,12 +3054,159 @@ pub mod types {
         /// Search intents of the keyword, comma-separated on the wire.
         ///
         /// Wire name: `search_intent`.
-        #[serde(rename = "search_intent", with = "crate::__private::quirks::comma_list")]
+        #[serde(
+            rename = "search_intent",
+            serialize_with = "crate::__private::quirks::comma_list::serialize"
+        )]
         #[cfg_attr(
             feature = "schemars",
             schemars(with = "::core::option::Option<::std::string::String>")
         )]
         pub search_intent: ::std::vec::Vec<SearchIntent>,
+    }
+
+    impl<'de> ::serde::Deserialize<'de> for UrlKeyword {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            rt::record::deserialize(deserializer)
+        }
+    }
+
+    impl rt::record::Record for UrlKeyword {
+        const NAME: &'static str = "UrlKeyword";
+
+        const FIELDS: &'static [&'static str] = &[
+            "keyword",
+            "lang",
+            "google_ext",
+            "localcode",
+            "search_volume",
+            "ppc_competitiveness",
+            "cpcapprox",
+            "indexed_pages",
+            "KD",
+            "KO",
+            "jan",
+            "feb",
+            "mar",
+            "apr",
+            "may",
+            "jun",
+            "jul",
+            "aug",
+            "sep",
+            "oct",
+            "nov",
+            "dec",
+            "ranking_position",
+            "last_variation",
+            "extimated_traffic",
+            "search_intent",
+        ];
+
+        fn from_fields<'de, A: ::serde::de::MapAccess<'de>>(
+            mut fields: rt::record::Fields<'de, A, Self>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut keyword = ::core::option::Option::None;
+            let mut language = ::core::option::Option::None;
+            let mut google_ext = ::core::option::Option::None;
+            let mut local_code = ::core::option::Option::None;
+            let mut search_volume = ::core::option::Option::None;
+            let mut ppc_competitiveness = ::core::option::Option::None;
+            let mut cpc_approx = ::core::option::Option::None;
+            let mut indexed_pages = ::core::option::Option::None;
+            let mut keyword_difficulty = ::core::option::Option::None;
+            let mut keyword_opportunity = ::core::option::Option::None;
+            let mut jan = ::core::option::Option::None;
+            let mut feb = ::core::option::Option::None;
+            let mut mar = ::core::option::Option::None;
+            let mut apr = ::core::option::Option::None;
+            let mut may = ::core::option::Option::None;
+            let mut jun = ::core::option::Option::None;
+            let mut jul = ::core::option::Option::None;
+            let mut aug = ::core::option::Option::None;
+            let mut sep = ::core::option::Option::None;
+            let mut oct = ::core::option::Option::None;
+            let mut nov = ::core::option::Option::None;
+            let mut dec = ::core::option::Option::None;
+            let mut ranking_position = ::core::option::Option::None;
+            let mut last_variation = ::core::option::Option::None;
+            let mut estimated_traffic = ::core::option::Option::None;
+            let mut search_intent = ::core::option::Option::None;
+            while let ::core::option::Option::Some(index) = fields.next_field()? {
+                match index {
+                    0 => fields.read(&mut keyword, ::core::marker::PhantomData)?,
+                    1 => fields.read(&mut language, ::core::marker::PhantomData)?,
+                    2 => fields.read(&mut google_ext, ::core::marker::PhantomData)?,
+                    3 => fields.read(&mut local_code, ::core::marker::PhantomData)?,
+                    4 => fields.read(&mut search_volume, rt::quirks::seed::Integer)?,
+                    5 => {
+                        fields
+                            .read(&mut ppc_competitiveness, ::core::marker::PhantomData)?
+                    }
+                    6 => fields.read(&mut cpc_approx, ::core::marker::PhantomData)?,
+                    7 => fields.read(&mut indexed_pages, rt::quirks::seed::Integer)?,
+                    8 => fields.read(&mut keyword_difficulty, rt::quirks::seed::Integer)?,
+                    9 => {
+                        fields.read(&mut keyword_opportunity, rt::quirks::seed::Integer)?
+                    }
+                    10 => fields.read(&mut jan, rt::quirks::seed::Integer)?,
+                    11 => fields.read(&mut feb, rt::quirks::seed::Integer)?,
+                    12 => fields.read(&mut mar, rt::quirks::seed::Integer)?,
+                    13 => fields.read(&mut apr, rt::quirks::seed::Integer)?,
+                    14 => fields.read(&mut may, rt::quirks::seed::Integer)?,
+                    15 => fields.read(&mut jun, rt::quirks::seed::Integer)?,
+                    16 => fields.read(&mut jul, rt::quirks::seed::Integer)?,
+                    17 => fields.read(&mut aug, rt::quirks::seed::Integer)?,
+                    18 => fields.read(&mut sep, rt::quirks::seed::Integer)?,
+                    19 => fields.read(&mut oct, rt::quirks::seed::Integer)?,
+                    20 => fields.read(&mut nov, rt::quirks::seed::Integer)?,
+                    21 => fields.read(&mut dec, rt::quirks::seed::Integer)?,
+                    22 => fields.read(&mut ranking_position, rt::quirks::seed::Integer)?,
+                    23 => fields.read(&mut last_variation, rt::quirks::seed::Integer)?,
+                    24 => {
+                        fields.read(&mut estimated_traffic, ::core::marker::PhantomData)?
+                    }
+                    25 => {
+                        fields
+                            .read(
+                                &mut search_intent,
+                                rt::quirks::seed::CommaList(::core::marker::PhantomData),
+                            )?
+                    }
+                    _ => {}
+                }
+            }
+            ::core::result::Result::Ok(UrlKeyword {
+                keyword: fields.required(keyword, 0)?,
+                language: fields.required(language, 1)?,
+                google_ext: fields.required(google_ext, 2)?,
+                local_code: fields.required(local_code, 3)?,
+                search_volume: fields.required(search_volume, 4)?,
+                ppc_competitiveness: fields.required(ppc_competitiveness, 5)?,
+                cpc_approx: fields.required(cpc_approx, 6)?,
+                indexed_pages: fields.required(indexed_pages, 7)?,
+                keyword_difficulty: fields.required(keyword_difficulty, 8)?,
+                keyword_opportunity: fields.required(keyword_opportunity, 9)?,
+                jan: fields.required(jan, 10)?,
+                feb: fields.required(feb, 11)?,
+                mar: fields.required(mar, 12)?,
+                apr: fields.required(apr, 13)?,
+                may: fields.required(may, 14)?,
+                jun: fields.required(jun, 15)?,
+                jul: fields.required(jul, 16)?,
+                aug: fields.required(aug, 17)?,
+                sep: fields.required(sep, 18)?,
+                oct: fields.required(oct, 19)?,
+                nov: fields.required(nov, 20)?,
+                dec: fields.required(dec, 21)?,
+                ranking_position: fields.required(ranking_position, 22)?,
+                last_variation: fields.required(last_variation, 23)?,
+                estimated_traffic: fields.required(estimated_traffic, 24)?,
+                search_intent: fields.required(search_intent, 25)?,
+            })
+        }
     }
 
     impl rt::Row for UrlKeyword {
@@ -2025,7 +3224,7 @@ pub mod types {
     /// A keyword where the URL ranks worse than similar pages of its organic competitors.
     ///
     /// Wire record `intent_gap`.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[non_exhaustive]
     pub struct IntentGap {
@@ -2037,19 +3236,52 @@ pub mod types {
         /// Search volume of the keyword.
         ///
         /// Wire name: `search_volume`.
-        #[serde(
-            rename = "search_volume",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "search_volume")]
         pub search_volume: i64,
         /// Position of the URL for the keyword.
         ///
         /// Wire name: `ranking_position`.
-        #[serde(
-            rename = "ranking_position",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "ranking_position")]
         pub ranking_position: i64,
+    }
+
+    impl<'de> ::serde::Deserialize<'de> for IntentGap {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            rt::record::deserialize(deserializer)
+        }
+    }
+
+    impl rt::record::Record for IntentGap {
+        const NAME: &'static str = "IntentGap";
+
+        const FIELDS: &'static [&'static str] = &[
+            "keyword",
+            "search_volume",
+            "ranking_position",
+        ];
+
+        fn from_fields<'de, A: ::serde::de::MapAccess<'de>>(
+            mut fields: rt::record::Fields<'de, A, Self>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut keyword = ::core::option::Option::None;
+            let mut search_volume = ::core::option::Option::None;
+            let mut ranking_position = ::core::option::Option::None;
+            while let ::core::option::Option::Some(index) = fields.next_field()? {
+                match index {
+                    0 => fields.read(&mut keyword, ::core::marker::PhantomData)?,
+                    1 => fields.read(&mut search_volume, rt::quirks::seed::Integer)?,
+                    2 => fields.read(&mut ranking_position, rt::quirks::seed::Integer)?,
+                    _ => {}
+                }
+            }
+            ::core::result::Result::Ok(IntentGap {
+                keyword: fields.required(keyword, 0)?,
+                search_volume: fields.required(search_volume, 1)?,
+                ranking_position: fields.required(ranking_position, 2)?,
+            })
+        }
     }
 
     impl rt::Row for IntentGap {
@@ -2064,7 +3296,7 @@ pub mod types {
     /// Volume, paid-search, difficulty and intent metrics of a keyword.
     ///
     /// Wire record `keyword_metrics`.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[non_exhaustive]
     pub struct KeywordMetrics {
@@ -2091,10 +3323,7 @@ pub mod types {
         /// Search volume of the keyword.
         ///
         /// Wire name: `search_volume`.
-        #[serde(
-            rename = "search_volume",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "search_volume")]
         pub search_volume: i64,
         /// Competition among advertisers on the keyword in paid search (decimal); scale not shown.
         ///
@@ -2109,85 +3338,85 @@ pub mod types {
         /// Number of pages indexed for the keyword.
         ///
         /// Wire name: `indexed_pages`.
-        #[serde(
-            rename = "indexed_pages",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "indexed_pages")]
         pub indexed_pages: i64,
         /// Keyword difficulty; definition and scale not shown.
         ///
         /// Wire name: `KD`.
-        #[serde(rename = "KD", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "KD")]
         pub keyword_difficulty: i64,
         /// Keyword opportunity; definition and scale not shown.
         ///
         /// Wire name: `KO`.
-        #[serde(rename = "KO", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "KO")]
         pub keyword_opportunity: i64,
         /// Search volume in January.
         ///
         /// Wire name: `jan`.
-        #[serde(rename = "jan", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "jan")]
         pub jan: i64,
         /// Search volume in February.
         ///
         /// Wire name: `feb`.
-        #[serde(rename = "feb", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "feb")]
         pub feb: i64,
         /// Search volume in March.
         ///
         /// Wire name: `mar`.
-        #[serde(rename = "mar", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "mar")]
         pub mar: i64,
         /// Search volume in April.
         ///
         /// Wire name: `apr`.
-        #[serde(rename = "apr", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "apr")]
         pub apr: i64,
         /// Search volume in May.
         ///
         /// Wire name: `may`.
-        #[serde(rename = "may", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "may")]
         pub may: i64,
         /// Search volume in June.
         ///
         /// Wire name: `jun`.
-        #[serde(rename = "jun", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "jun")]
         pub jun: i64,
         /// Search volume in July.
         ///
         /// Wire name: `jul`.
-        #[serde(rename = "jul", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "jul")]
         pub jul: i64,
         /// Search volume in August.
         ///
         /// Wire name: `aug`.
-        #[serde(rename = "aug", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "aug")]
         pub aug: i64,
         /// Search volume in September.
         ///
         /// Wire name: `sep`.
-        #[serde(rename = "sep", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "sep")]
         pub sep: i64,
         /// Search volume in October.
         ///
         /// Wire name: `oct`.
-        #[serde(rename = "oct", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "oct")]
         pub oct: i64,
         /// Search volume in November.
         ///
         /// Wire name: `nov`.
-        #[serde(rename = "nov", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "nov")]
         pub nov: i64,
         /// Search volume in December.
         ///
         /// Wire name: `dec`.
-        #[serde(rename = "dec", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "dec")]
         pub dec: i64,
         /// Search intents of the keyword, comma-separated on the wire.
         ///
         /// Wire name: `search_intent`.
-        #[serde(rename = "search_intent", with = "crate::__private::quirks::comma_list")]
+        #[serde(
+            rename = "search_intent",
+            serialize_with = "crate::__private::quirks::comma_list::serialize"
+        )]
         #[cfg_attr(
             feature = "schemars",
             schemars(with = "::core::option::Option<::std::string::String>")
@@ -2199,13 +3428,147 @@ pub mod types {
         #[serde(
             default,
             rename = "has_ai_overview",
-            with = "crate::__private::quirks::bool_word"
+            serialize_with = "crate::__private::quirks::bool_word::serialize"
         )]
         #[cfg_attr(
             feature = "schemars",
             schemars(with = "::core::option::Option<::std::string::String>")
         )]
         pub has_ai_overview: ::core::option::Option<bool>,
+    }
+
+    impl<'de> ::serde::Deserialize<'de> for KeywordMetrics {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            rt::record::deserialize(deserializer)
+        }
+    }
+
+    impl rt::record::Record for KeywordMetrics {
+        const NAME: &'static str = "KeywordMetrics";
+
+        const FIELDS: &'static [&'static str] = &[
+            "keyword",
+            "lang",
+            "google_ext",
+            "localcode",
+            "search_volume",
+            "ppc_competitiveness",
+            "cpcapprox",
+            "indexed_pages",
+            "KD",
+            "KO",
+            "jan",
+            "feb",
+            "mar",
+            "apr",
+            "may",
+            "jun",
+            "jul",
+            "aug",
+            "sep",
+            "oct",
+            "nov",
+            "dec",
+            "search_intent",
+            "has_ai_overview",
+        ];
+
+        fn from_fields<'de, A: ::serde::de::MapAccess<'de>>(
+            mut fields: rt::record::Fields<'de, A, Self>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut keyword = ::core::option::Option::None;
+            let mut language = ::core::option::Option::None;
+            let mut google_ext = ::core::option::Option::None;
+            let mut local_code = ::core::option::Option::None;
+            let mut search_volume = ::core::option::Option::None;
+            let mut ppc_competitiveness = ::core::option::Option::None;
+            let mut cpc_approx = ::core::option::Option::None;
+            let mut indexed_pages = ::core::option::Option::None;
+            let mut keyword_difficulty = ::core::option::Option::None;
+            let mut keyword_opportunity = ::core::option::Option::None;
+            let mut jan = ::core::option::Option::None;
+            let mut feb = ::core::option::Option::None;
+            let mut mar = ::core::option::Option::None;
+            let mut apr = ::core::option::Option::None;
+            let mut may = ::core::option::Option::None;
+            let mut jun = ::core::option::Option::None;
+            let mut jul = ::core::option::Option::None;
+            let mut aug = ::core::option::Option::None;
+            let mut sep = ::core::option::Option::None;
+            let mut oct = ::core::option::Option::None;
+            let mut nov = ::core::option::Option::None;
+            let mut dec = ::core::option::Option::None;
+            let mut search_intent = ::core::option::Option::None;
+            let mut has_ai_overview = ::core::option::Option::None;
+            while let ::core::option::Option::Some(index) = fields.next_field()? {
+                match index {
+                    0 => fields.read(&mut keyword, ::core::marker::PhantomData)?,
+                    1 => fields.read(&mut language, ::core::marker::PhantomData)?,
+                    2 => fields.read(&mut google_ext, ::core::marker::PhantomData)?,
+                    3 => fields.read(&mut local_code, ::core::marker::PhantomData)?,
+                    4 => fields.read(&mut search_volume, rt::quirks::seed::Integer)?,
+                    5 => {
+                        fields
+                            .read(&mut ppc_competitiveness, ::core::marker::PhantomData)?
+                    }
+                    6 => fields.read(&mut cpc_approx, ::core::marker::PhantomData)?,
+                    7 => fields.read(&mut indexed_pages, rt::quirks::seed::Integer)?,
+                    8 => fields.read(&mut keyword_difficulty, rt::quirks::seed::Integer)?,
+                    9 => {
+                        fields.read(&mut keyword_opportunity, rt::quirks::seed::Integer)?
+                    }
+                    10 => fields.read(&mut jan, rt::quirks::seed::Integer)?,
+                    11 => fields.read(&mut feb, rt::quirks::seed::Integer)?,
+                    12 => fields.read(&mut mar, rt::quirks::seed::Integer)?,
+                    13 => fields.read(&mut apr, rt::quirks::seed::Integer)?,
+                    14 => fields.read(&mut may, rt::quirks::seed::Integer)?,
+                    15 => fields.read(&mut jun, rt::quirks::seed::Integer)?,
+                    16 => fields.read(&mut jul, rt::quirks::seed::Integer)?,
+                    17 => fields.read(&mut aug, rt::quirks::seed::Integer)?,
+                    18 => fields.read(&mut sep, rt::quirks::seed::Integer)?,
+                    19 => fields.read(&mut oct, rt::quirks::seed::Integer)?,
+                    20 => fields.read(&mut nov, rt::quirks::seed::Integer)?,
+                    21 => fields.read(&mut dec, rt::quirks::seed::Integer)?,
+                    22 => {
+                        fields
+                            .read(
+                                &mut search_intent,
+                                rt::quirks::seed::CommaList(::core::marker::PhantomData),
+                            )?
+                    }
+                    23 => fields.read(&mut has_ai_overview, rt::quirks::seed::BoolWord)?,
+                    _ => {}
+                }
+            }
+            ::core::result::Result::Ok(KeywordMetrics {
+                keyword: fields.required(keyword, 0)?,
+                language: fields.required(language, 1)?,
+                google_ext: fields.required(google_ext, 2)?,
+                local_code: fields.required(local_code, 3)?,
+                search_volume: fields.required(search_volume, 4)?,
+                ppc_competitiveness: fields.required(ppc_competitiveness, 5)?,
+                cpc_approx: fields.required(cpc_approx, 6)?,
+                indexed_pages: fields.required(indexed_pages, 7)?,
+                keyword_difficulty: fields.required(keyword_difficulty, 8)?,
+                keyword_opportunity: fields.required(keyword_opportunity, 9)?,
+                jan: fields.required(jan, 10)?,
+                feb: fields.required(feb, 11)?,
+                mar: fields.required(mar, 12)?,
+                apr: fields.required(apr, 13)?,
+                may: fields.required(may, 14)?,
+                jun: fields.required(jun, 15)?,
+                jul: fields.required(jul, 16)?,
+                aug: fields.required(aug, 17)?,
+                sep: fields.required(sep, 18)?,
+                oct: fields.required(oct, 19)?,
+                nov: fields.required(nov, 20)?,
+                dec: fields.required(dec, 21)?,
+                search_intent: fields.required(search_intent, 22)?,
+                has_ai_overview: has_ai_overview.unwrap_or_default(),
+            })
+        }
     }
 
     impl rt::Row for KeywordMetrics {
@@ -2223,7 +3586,7 @@ pub mod types {
     /// A keyword related to the one queried, with its search volume, how much its search results overlap the queried keyword's, and its monthly volumes. Known from public use of the API, not from the reference.
     ///
     /// Wire record `keyword_related`.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[non_exhaustive]
     pub struct KeywordRelated {
@@ -2235,79 +3598,160 @@ pub mod types {
         /// Search volume of the related keyword.
         ///
         /// Wire name: `search_volume`.
-        #[serde(
-            rename = "search_volume",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "search_volume")]
         pub search_volume: i64,
         /// How much the search results of the two keywords overlap, 0 to 100.
         ///
         /// Wire name: `serp_affinity`.
-        #[serde(
-            rename = "serp_affinity",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
+        #[serde(rename = "serp_affinity")]
         pub serp_affinity: i64,
         /// Search volume in January.
         ///
         /// Wire name: `jan`.
-        #[serde(rename = "jan", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "jan")]
         pub jan: i64,
         /// Search volume in February.
         ///
         /// Wire name: `feb`.
-        #[serde(rename = "feb", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "feb")]
         pub feb: i64,
         /// Search volume in March.
         ///
         /// Wire name: `mar`.
-        #[serde(rename = "mar", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "mar")]
         pub mar: i64,
         /// Search volume in April.
         ///
         /// Wire name: `apr`.
-        #[serde(rename = "apr", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "apr")]
         pub apr: i64,
         /// Search volume in May.
         ///
         /// Wire name: `may`.
-        #[serde(rename = "may", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "may")]
         pub may: i64,
         /// Search volume in June.
         ///
         /// Wire name: `jun`.
-        #[serde(rename = "jun", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "jun")]
         pub jun: i64,
         /// Search volume in July.
         ///
         /// Wire name: `jul`.
-        #[serde(rename = "jul", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "jul")]
         pub jul: i64,
         /// Search volume in August.
         ///
         /// Wire name: `aug`.
-        #[serde(rename = "aug", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "aug")]
         pub aug: i64,
         /// Search volume in September.
         ///
         /// Wire name: `sep`.
-        #[serde(rename = "sep", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "sep")]
         pub sep: i64,
         /// Search volume in October.
         ///
         /// Wire name: `oct`.
-        #[serde(rename = "oct", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "oct")]
         pub oct: i64,
         /// Search volume in November.
         ///
         /// Wire name: `nov`.
-        #[serde(rename = "nov", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "nov")]
         pub nov: i64,
         /// Search volume in December.
         ///
         /// Wire name: `dec`.
-        #[serde(rename = "dec", deserialize_with = "crate::__private::quirks::integer")]
+        #[serde(rename = "dec")]
         pub dec: i64,
+    }
+
+    impl<'de> ::serde::Deserialize<'de> for KeywordRelated {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            rt::record::deserialize(deserializer)
+        }
+    }
+
+    impl rt::record::Record for KeywordRelated {
+        const NAME: &'static str = "KeywordRelated";
+
+        const FIELDS: &'static [&'static str] = &[
+            "keyword",
+            "search_volume",
+            "serp_affinity",
+            "jan",
+            "feb",
+            "mar",
+            "apr",
+            "may",
+            "jun",
+            "jul",
+            "aug",
+            "sep",
+            "oct",
+            "nov",
+            "dec",
+        ];
+
+        fn from_fields<'de, A: ::serde::de::MapAccess<'de>>(
+            mut fields: rt::record::Fields<'de, A, Self>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut keyword = ::core::option::Option::None;
+            let mut search_volume = ::core::option::Option::None;
+            let mut serp_affinity = ::core::option::Option::None;
+            let mut jan = ::core::option::Option::None;
+            let mut feb = ::core::option::Option::None;
+            let mut mar = ::core::option::Option::None;
+            let mut apr = ::core::option::Option::None;
+            let mut may = ::core::option::Option::None;
+            let mut jun = ::core::option::Option::None;
+            let mut jul = ::core::option::Option::None;
+            let mut aug = ::core::option::Option::None;
+            let mut sep = ::core::option::Option::None;
+            let mut oct = ::core::option::Option::None;
+            let mut nov = ::core::option::Option::None;
+            let mut dec = ::core::option::Option::None;
+            while let ::core::option::Option::Some(index) = fields.next_field()? {
+                match index {
+                    0 => fields.read(&mut keyword, ::core::marker::PhantomData)?,
+                    1 => fields.read(&mut search_volume, rt::quirks::seed::Integer)?,
+                    2 => fields.read(&mut serp_affinity, rt::quirks::seed::Integer)?,
+                    3 => fields.read(&mut jan, rt::quirks::seed::Integer)?,
+                    4 => fields.read(&mut feb, rt::quirks::seed::Integer)?,
+                    5 => fields.read(&mut mar, rt::quirks::seed::Integer)?,
+                    6 => fields.read(&mut apr, rt::quirks::seed::Integer)?,
+                    7 => fields.read(&mut may, rt::quirks::seed::Integer)?,
+                    8 => fields.read(&mut jun, rt::quirks::seed::Integer)?,
+                    9 => fields.read(&mut jul, rt::quirks::seed::Integer)?,
+                    10 => fields.read(&mut aug, rt::quirks::seed::Integer)?,
+                    11 => fields.read(&mut sep, rt::quirks::seed::Integer)?,
+                    12 => fields.read(&mut oct, rt::quirks::seed::Integer)?,
+                    13 => fields.read(&mut nov, rt::quirks::seed::Integer)?,
+                    14 => fields.read(&mut dec, rt::quirks::seed::Integer)?,
+                    _ => {}
+                }
+            }
+            ::core::result::Result::Ok(KeywordRelated {
+                keyword: fields.required(keyword, 0)?,
+                search_volume: fields.required(search_volume, 1)?,
+                serp_affinity: fields.required(serp_affinity, 2)?,
+                jan: fields.required(jan, 3)?,
+                feb: fields.required(feb, 4)?,
+                mar: fields.required(mar, 5)?,
+                apr: fields.required(apr, 6)?,
+                may: fields.required(may, 7)?,
+                jun: fields.required(jun, 8)?,
+                jul: fields.required(jul, 9)?,
+                aug: fields.required(aug, 10)?,
+                sep: fields.required(sep, 11)?,
+                oct: fields.required(oct, 12)?,
+                nov: fields.required(nov, 13)?,
+                dec: fields.required(dec, 14)?,
+            })
+        }
     }
 
     impl rt::Row for KeywordRelated {
