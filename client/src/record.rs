@@ -21,11 +21,16 @@ pub trait Record: Sized {
     /// The wire names of its fields, in the order of its struct's fields.
     const FIELDS: &'static [&'static str];
 
+    /// The index in [`Record::FIELDS`] of a wire name (a `match` on string
+    /// constants, which compiles to a few integer comparisons per key).
+    fn field_index(wire: &str) -> Option<usize>;
+
     /// The record from the fields of one object.
     fn from_fields<'de, A: MapAccess<'de>>(fields: Fields<'de, A, Self>) -> Result<Self, A::Error>;
 }
 
 /// The `Deserialize` of a [`Record`].
+#[inline]
 pub fn deserialize<'de, D: Deserializer<'de>, R: Record>(deserializer: D) -> Result<R, D::Error> {
     deserializer.deserialize_struct(R::NAME, R::FIELDS, RecordVisitor(PhantomData))
 }
@@ -39,11 +44,11 @@ impl<'de, R: Record> Visitor<'de> for RecordVisitor<R> {
         write!(f, "struct {}", R::NAME)
     }
 
+    #[inline]
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<R, A::Error> {
         R::from_fields(Fields {
             map,
             current: 0,
-            next_expected: 0,
             record: PhantomData,
             de: PhantomData,
         })
@@ -55,9 +60,6 @@ pub struct Fields<'de, A, R> {
     map: A,
     /// The index in `R::FIELDS` of the field last returned by [`Fields::next_field`].
     current: usize,
-    /// Where the next field is looked for first: objects usually come in the
-    /// spec's order, so a lookup is one comparison.
-    next_expected: usize,
     record: PhantomData<R>,
     de: PhantomData<&'de ()>,
 }
@@ -65,17 +67,13 @@ pub struct Fields<'de, A, R> {
 impl<'de, A: MapAccess<'de>, R: Record> Fields<'de, A, R> {
     /// The index in `R::FIELDS` of the next field the record knows; the
     /// values of fields it does not know are skipped.
+    #[inline]
     pub fn next_field(&mut self) -> Result<Option<usize>, A::Error> {
         loop {
-            let seed = FieldIndex {
-                names: R::FIELDS,
-                first: self.next_expected,
-            };
-            match self.map.next_key_seed(seed)? {
+            match self.map.next_key_seed(FieldIndex::<R>(PhantomData))? {
                 None => return Ok(None),
                 Some(Some(index)) => {
                     self.current = index;
-                    self.next_expected = index + 1;
                     return Ok(Some(index));
                 }
                 Some(None) => {
@@ -87,6 +85,7 @@ impl<'de, A: MapAccess<'de>, R: Record> Fields<'de, A, R> {
 
     /// Reads the current field's value into `slot` with `seed`; a field seen
     /// twice is an error.
+    #[inline]
     pub fn read<S: DeserializeSeed<'de>>(
         &mut self,
         slot: &mut Option<S::Value>,
@@ -100,52 +99,43 @@ impl<'de, A: MapAccess<'de>, R: Record> Fields<'de, A, R> {
     }
 
     /// The value of the field at `index`, which the object must have had.
+    #[inline]
     pub fn required<T>(&self, slot: Option<T>, index: usize) -> Result<T, A::Error> {
         slot.ok_or_else(|| de::Error::missing_field(self.name(index)))
     }
 
+    #[inline]
     fn name(&self, index: usize) -> &'static str {
         R::FIELDS.get(index).copied().unwrap_or("")
     }
 }
 
-/// A key, as its index among a record's wire names (`None`: not one of them).
-struct FieldIndex {
-    names: &'static [&'static str],
-    /// The index tried first.
-    first: usize,
-}
+/// A key, as the index of a record's field (`None`: not one of them).
+struct FieldIndex<R>(PhantomData<R>);
 
-impl FieldIndex {
-    fn find(&self, key: &str) -> Option<usize> {
-        if self.names.get(self.first) == Some(&key) {
-            return Some(self.first);
-        }
-        self.names.iter().position(|name| *name == key)
-    }
-}
-
-impl<'de> DeserializeSeed<'de> for FieldIndex {
+impl<'de, R: Record> DeserializeSeed<'de> for FieldIndex<R> {
     type Value = Option<usize>;
 
+    #[inline]
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
         deserializer.deserialize_identifier(self)
     }
 }
 
-impl<'de> Visitor<'de> for FieldIndex {
+impl<'de, R: Record> Visitor<'de> for FieldIndex<R> {
     type Value = Option<usize>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a field name")
     }
 
+    #[inline]
     fn visit_str<E: de::Error>(self, key: &str) -> Result<Self::Value, E> {
-        Ok(self.find(key))
+        Ok(R::field_index(key))
     }
 
     fn visit_bytes<E: de::Error>(self, key: &[u8]) -> Result<Self::Value, E> {
-        Ok(std::str::from_utf8(key).ok().and_then(|key| self.find(key)))
+        Ok(std::str::from_utf8(key).ok().and_then(R::field_index))
     }
 }
 
@@ -174,6 +164,14 @@ mod tests {
     impl Record for Pair {
         const NAME: &'static str = "Pair";
         const FIELDS: &'static [&'static str] = &["n", "label"];
+
+        fn field_index(wire: &str) -> Option<usize> {
+            match wire {
+                "n" => Some(0),
+                "label" => Some(1),
+                _ => None,
+            }
+        }
 
         fn from_fields<'de, A: MapAccess<'de>>(
             mut fields: Fields<'de, A, Self>,

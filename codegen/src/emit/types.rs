@@ -219,7 +219,9 @@ pub fn record(options: &Options, r: &Record) -> TokenStream {
 fn record_decode(r: &Record) -> TokenStream {
     let name = format_ident!("{}", r.type_name);
     let type_name = &r.type_name;
-    let wires = r.fields.iter().map(|f| &f.wire);
+    let wires: Vec<_> = r.fields.iter().map(|f| &f.wire).collect();
+    let index_wires = &wires;
+    let index_of_wire = (0..r.fields.len()).map(proc_macro2::Literal::usize_unsuffixed);
     let slots: Vec<_> = r
         .fields
         .iter()
@@ -264,6 +266,13 @@ fn record_decode(r: &Record) -> TokenStream {
         impl rt::record::Record for #name {
             const NAME: &'static str = #type_name;
             const FIELDS: &'static [&'static str] = &[ #( #wires, )* ];
+
+            fn field_index(wire: &str) -> ::core::option::Option<usize> {
+                match wire {
+                    #( #index_wires => ::core::option::Option::Some(#index_of_wire), )*
+                    _ => ::core::option::Option::None,
+                }
+            }
 
             fn from_fields<'de, A: ::serde::de::MapAccess<'de>>(
                 mut fields: rt::record::Fields<'de, A, Self>,

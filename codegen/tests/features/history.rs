@@ -107,6 +107,14 @@ pub mod types {
 
         const FIELDS: &'static [&'static str] = &["name", "visits"];
 
+        fn field_index(wire: &str) -> ::core::option::Option<usize> {
+            match wire {
+                "name" => ::core::option::Option::Some(0),
+                "visits" => ::core::option::Option::Some(1),
+                _ => ::core::option::Option::None,
+            }
+        }
+
         fn from_fields<'de, A: ::serde::de::MapAccess<'de>>(
             mut fields: rt::record::Fields<'de, A, Self>,
         ) -> ::core::result::Result<Self, A::Error> {

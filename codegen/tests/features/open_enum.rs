@@ -199,6 +199,14 @@ pub mod types {
 
         const FIELDS: &'static [&'static str] = &["name", "intents"];
 
+        fn field_index(wire: &str) -> ::core::option::Option<usize> {
+            match wire {
+                "name" => ::core::option::Option::Some(0),
+                "intents" => ::core::option::Option::Some(1),
+                _ => ::core::option::Option::None,
+            }
+        }
+
         fn from_fields<'de, A: ::serde::de::MapAccess<'de>>(
             mut fields: rt::record::Fields<'de, A, Self>,
         ) -> ::core::result::Result<Self, A::Error> {

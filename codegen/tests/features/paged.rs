@@ -187,6 +187,15 @@ pub mod types {
 
         const FIELDS: &'static [&'static str] = &["keyword", "position", "seen"];
 
+        fn field_index(wire: &str) -> ::core::option::Option<usize> {
+            match wire {
+                "keyword" => ::core::option::Option::Some(0),
+                "position" => ::core::option::Option::Some(1),
+                "seen" => ::core::option::Option::Some(2),
+                _ => ::core::option::Option::None,
+            }
+        }
+
         fn from_fields<'de, A: ::serde::de::MapAccess<'de>>(
             mut fields: rt::record::Fields<'de, A, Self>,
         ) -> ::core::result::Result<Self, A::Error> {

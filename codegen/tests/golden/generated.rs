@@ -497,6 +497,31 @@ pub mod types {
             "weekly_trend",
         ];
 
+        fn field_index(wire: &str) -> ::core::option::Option<usize> {
+            match wire {
+                "project_id" => ::core::option::Option::Some(0),
+                "is_live" => ::core::option::Option::Some(1),
+                "creation_date" => ::core::option::Option::Some(2),
+                "project_name" => ::core::option::Option::Some(3),
+                "tags" => ::core::option::Option::Some(4),
+                "url" => ::core::option::Option::Some(5),
+                "category" => ::core::option::Option::Some(6),
+                "ZA" => ::core::option::Option::Some(7),
+                "keywords_up" => ::core::option::Option::Some(8),
+                "keywords_down" => ::core::option::Option::Some(9),
+                "keywords_stable" => ::core::option::Option::Some(10),
+                "monitored_keywords" => ::core::option::Option::Some(11),
+                "avg_search_volume_last_week" => ::core::option::Option::Some(12),
+                "avg_search_volume_last_month" => ::core::option::Option::Some(13),
+                "volume_attuale" => ::core::option::Option::Some(14),
+                "project_last_update" => ::core::option::Option::Some(15),
+                "project_last_update_time" => ::core::option::Option::Some(16),
+                "monthly_trend" => ::core::option::Option::Some(17),
+                "weekly_trend" => ::core::option::Option::Some(18),
+                _ => ::core::option::Option::None,
+            }
+        }
+
         fn from_fields<'de, A: ::serde::de::MapAccess<'de>>(
             mut fields: rt::record::Fields<'de, A, Self>,
         ) -> ::core::result::Result<Self, A::Error> {
@@ -717,6 +742,27 @@ pub mod types {
             "zero_traffic_pages",
             "zero_traffic_pages_perc",
         ];
+
+        fn field_index(wire: &str) -> ::core::option::Option<usize> {
+            match wire {
+                "monitored_keywords" => ::core::option::Option::Some(0),
+                "monitored_keywords_traffic" => ::core::option::Option::Some(1),
+                "monitored_keywords_prev_traffic" => ::core::option::Option::Some(2),
+                "monitored_keywords_traffic_variation" => ::core::option::Option::Some(3),
+                "monitored_keywords_up" => ::core::option::Option::Some(4),
+                "monitored_keywords_down" => ::core::option::Option::Some(5),
+                "monitored_keywords_stable" => ::core::option::Option::Some(6),
+                "domain_traffic" => ::core::option::Option::Some(7),
+                "domain_traffic_variation" => ::core::option::Option::Some(8),
+                "za" => ::core::option::Option::Some(9),
+                "trust" => ::core::option::Option::Some(10),
+                "stability" => ::core::option::Option::Some(11),
+                "opportunity" => ::core::option::Option::Some(12),
+                "zero_traffic_pages" => ::core::option::Option::Some(13),
+                "zero_traffic_pages_perc" => ::core::option::Option::Some(14),
+                _ => ::core::option::Option::None,
+            }
+        }
 
         fn from_fields<'de, A: ::serde::de::MapAccess<'de>>(
             mut fields: rt::record::Fields<'de, A, Self>,
@@ -1047,6 +1093,43 @@ pub mod types {
             "extimated_monthly_traffic",
         ];
 
+        fn field_index(wire: &str) -> ::core::option::Option<usize> {
+            match wire {
+                "keyword" => ::core::option::Option::Some(0),
+                "lang" => ::core::option::Option::Some(1),
+                "google_ext" => ::core::option::Option::Some(2),
+                "localcode" => ::core::option::Option::Some(3),
+                "search_volume" => ::core::option::Option::Some(4),
+                "ppc_competitiveness" => ::core::option::Option::Some(5),
+                "cpcapprox" => ::core::option::Option::Some(6),
+                "indexed_pages" => ::core::option::Option::Some(7),
+                "KD" => ::core::option::Option::Some(8),
+                "KO" => ::core::option::Option::Some(9),
+                "jan" => ::core::option::Option::Some(10),
+                "feb" => ::core::option::Option::Some(11),
+                "mar" => ::core::option::Option::Some(12),
+                "apr" => ::core::option::Option::Some(13),
+                "may" => ::core::option::Option::Some(14),
+                "jun" => ::core::option::Option::Some(15),
+                "jul" => ::core::option::Option::Some(16),
+                "aug" => ::core::option::Option::Some(17),
+                "sep" => ::core::option::Option::Some(18),
+                "oct" => ::core::option::Option::Some(19),
+                "nov" => ::core::option::Option::Some(20),
+                "dec" => ::core::option::Option::Some(21),
+                "initial_position" => ::core::option::Option::Some(22),
+                "actual_position" => ::core::option::Option::Some(23),
+                "avg_position" => ::core::option::Option::Some(24),
+                "last_variation" => ::core::option::Option::Some(25),
+                "tag" => ::core::option::Option::Some(26),
+                "url" => ::core::option::Option::Some(27),
+                "old_url" => ::core::option::Option::Some(28),
+                "url_changed" => ::core::option::Option::Some(29),
+                "extimated_monthly_traffic" => ::core::option::Option::Some(30),
+                _ => ::core::option::Option::None,
+            }
+        }
+
         fn from_fields<'de, A: ::serde::de::MapAccess<'de>>(
             mut fields: rt::record::Fields<'de, A, Self>,
         ) -> ::core::result::Result<Self, A::Error> {
@@ -1217,6 +1300,15 @@ pub mod types {
 
         const FIELDS: &'static [&'static str] = &["url", "pza", "total_keywords"];
 
+        fn field_index(wire: &str) -> ::core::option::Option<usize> {
+            match wire {
+                "url" => ::core::option::Option::Some(0),
+                "pza" => ::core::option::Option::Some(1),
+                "total_keywords" => ::core::option::Option::Some(2),
+                _ => ::core::option::Option::None,
+            }
+        }
+
         fn from_fields<'de, A: ::serde::de::MapAccess<'de>>(
             mut fields: rt::record::Fields<'de, A, Self>,
         ) -> ::core::result::Result<Self, A::Error> {
@@ -1288,6 +1380,15 @@ pub mod types {
             "extimated_traffic",
             "total_keywords",
         ];
+
+        fn field_index(wire: &str) -> ::core::option::Option<usize> {
+            match wire {
+                "url" => ::core::option::Option::Some(0),
+                "extimated_traffic" => ::core::option::Option::Some(1),
+                "total_keywords" => ::core::option::Option::Some(2),
+                _ => ::core::option::Option::None,
+            }
+        }
 
         fn from_fields<'de, A: ::serde::de::MapAccess<'de>>(
             mut fields: rt::record::Fields<'de, A, Self>,
@@ -1361,6 +1462,15 @@ pub mod types {
             "total_keywords",
         ];
 
+        fn field_index(wire: &str) -> ::core::option::Option<usize> {
+            match wire {
+                "url" => ::core::option::Option::Some(0),
+                "potential_traffic" => ::core::option::Option::Some(1),
+                "total_keywords" => ::core::option::Option::Some(2),
+                _ => ::core::option::Option::None,
+            }
+        }
+
         fn from_fields<'de, A: ::serde::de::MapAccess<'de>>(
             mut fields: rt::record::Fields<'de, A, Self>,
         ) -> ::core::result::Result<Self, A::Error> {
@@ -1423,6 +1533,14 @@ pub mod types {
         const NAME: &'static str = "TrafficVariationPage";
 
         const FIELDS: &'static [&'static str] = &["url", "traffic_variation"];
+
+        fn field_index(wire: &str) -> ::core::option::Option<usize> {
+            match wire {
+                "url" => ::core::option::Option::Some(0),
+                "traffic_variation" => ::core::option::Option::Some(1),
+                _ => ::core::option::Option::None,
+            }
+        }
 
         fn from_fields<'de, A: ::serde::de::MapAccess<'de>>(
             mut fields: rt::record::Fields<'de, A, Self>,
@@ -1589,6 +1707,31 @@ pub mod types {
             "cpcval",
         ];
 
+        fn field_index(wire: &str) -> ::core::option::Option<usize> {
+            match wire {
+                "domain" => ::core::option::Option::Some(0),
+                "maindomain" => ::core::option::Option::Some(1),
+                "za" => ::core::option::Option::Some(2),
+                "trust" => ::core::option::Option::Some(3),
+                "stability" => ::core::option::Option::Some(4),
+                "opportunity" => ::core::option::Option::Some(5),
+                "extimated_traffic" => ::core::option::Option::Some(6),
+                "current_month_traffic" => ::core::option::Option::Some(7),
+                "last_traffic_variation" => ::core::option::Option::Some(8),
+                "total_keywords" => ::core::option::Option::Some(9),
+                "page1" => ::core::option::Option::Some(10),
+                "page2" => ::core::option::Option::Some(11),
+                "page3" => ::core::option::Option::Some(12),
+                "page4" => ::core::option::Option::Some(13),
+                "page5" => ::core::option::Option::Some(14),
+                "position_1to3" => ::core::option::Option::Some(15),
+                "position_4to6" => ::core::option::Option::Some(16),
+                "position_7to10" => ::core::option::Option::Some(17),
+                "cpcval" => ::core::option::Option::Some(18),
+                _ => ::core::option::Option::None,
+            }
+        }
+
         fn from_fields<'de, A: ::serde::de::MapAccess<'de>>(
             mut fields: rt::record::Fields<'de, A, Self>,
         ) -> ::core::result::Result<Self, A::Error> {
@@ -1731,6 +1874,17 @@ pub mod types {
             "opportunity",
         ];
 
+        fn field_index(wire: &str) -> ::core::option::Option<usize> {
+            match wire {
+                "domain" => ::core::option::Option::Some(0),
+                "za" => ::core::option::Option::Some(1),
+                "trust" => ::core::option::Option::Some(2),
+                "stability" => ::core::option::Option::Some(3),
+                "opportunity" => ::core::option::Option::Some(4),
+                _ => ::core::option::Option::None,
+            }
+        }
+
         fn from_fields<'de, A: ::serde::de::MapAccess<'de>>(
             mut fields: rt::record::Fields<'de, A, Self>,
         ) -> ::core::result::Result<Self, A::Error> {
@@ -1821,6 +1975,17 @@ pub mod types {
             "niche_traffic",
         ];
 
+        fn field_index(wire: &str) -> ::core::option::Option<usize> {
+            match wire {
+                "tza" => ::core::option::Option::Some(0),
+                "name" => ::core::option::Option::Some(1),
+                "perc" => ::core::option::Option::Some(2),
+                "keywords" => ::core::option::Option::Some(3),
+                "niche_traffic" => ::core::option::Option::Some(4),
+                _ => ::core::option::Option::None,
+            }
+        }
+
         fn from_fields<'de, A: ::serde::de::MapAccess<'de>>(
             mut fields: rt::record::Fields<'de, A, Self>,
         ) -> ::core::result::Result<Self, A::Error> {
@@ -1889,6 +2054,14 @@ pub mod types {
         const NAME: &'static str = "DomainNiches";
 
         const FIELDS: &'static [&'static str] = &["domain", "niches"];
+
+        fn field_index(wire: &str) -> ::core::option::Option<usize> {
+            match wire {
+                "domain" => ::core::option::Option::Some(0),
+                "niches" => ::core::option::Option::Some(1),
+                _ => ::core::option::Option::None,
+            }
+        }
 
         fn from_fields<'de, A: ::serde::de::MapAccess<'de>>(
             mut fields: rt::record::Fields<'de, A, Self>,
@@ -2037,6 +2210,28 @@ pub mod types {
             "current_month_traffic",
         ];
 
+        fn field_index(wire: &str) -> ::core::option::Option<usize> {
+            match wire {
+                "domain" => ::core::option::Option::Some(0),
+                "za" => ::core::option::Option::Some(1),
+                "1a3" => ::core::option::Option::Some(2),
+                "4a6" => ::core::option::Option::Some(3),
+                "7a10" => ::core::option::Option::Some(4),
+                "page1" => ::core::option::Option::Some(5),
+                "page2" => ::core::option::Option::Some(6),
+                "page3" => ::core::option::Option::Some(7),
+                "page4" => ::core::option::Option::Some(8),
+                "page5" => ::core::option::Option::Some(9),
+                "total_keywords" => ::core::option::Option::Some(10),
+                "common_keywords" => ::core::option::Option::Some(11),
+                "competition_level" => ::core::option::Option::Some(12),
+                "previous_traffic" => ::core::option::Option::Some(13),
+                "extimated_traffic" => ::core::option::Option::Some(14),
+                "current_month_traffic" => ::core::option::Option::Some(15),
+                _ => ::core::option::Option::None,
+            }
+        }
+
         fn from_fields<'de, A: ::serde::de::MapAccess<'de>>(
             mut fields: rt::record::Fields<'de, A, Self>,
         ) -> ::core::result::Result<Self, A::Error> {
@@ -2141,6 +2336,14 @@ pub mod types {
         const NAME: &'static str = "DomainCompetitors";
 
         const FIELDS: &'static [&'static str] = &["domain", "competitor"];
+
+        fn field_index(wire: &str) -> ::core::option::Option<usize> {
+            match wire {
+                "domain" => ::core::option::Option::Some(0),
+                "competitor" => ::core::option::Option::Some(1),
+                _ => ::core::option::Option::None,
+            }
+        }
 
         fn from_fields<'de, A: ::serde::de::MapAccess<'de>>(
             mut fields: rt::record::Fields<'de, A, Self>,
@@ -2252,6 +2455,22 @@ pub mod types {
             "traffico",
             "variazione_traffico",
         ];
+
+        fn field_index(wire: &str) -> ::core::option::Option<usize> {
+            match wire {
+                "keyword" => ::core::option::Option::Some(0),
+                "posizione" => ::core::option::Option::Some(1),
+                "volumericerca" => ::core::option::Option::Some(2),
+                "visibility_rank" => ::core::option::Option::Some(3),
+                "menzioni" => ::core::option::Option::Some(4),
+                "menzioni_come_primo_risultato" => ::core::option::Option::Some(5),
+                "menzioni_come_primo_risultato_perc" => ::core::option::Option::Some(6),
+                "visibility" => ::core::option::Option::Some(7),
+                "traffico" => ::core::option::Option::Some(8),
+                "variazione_traffico" => ::core::option::Option::Some(9),
+                _ => ::core::option::Option::None,
+            }
+        }
 
         fn from_fields<'de, A: ::serde::de::MapAccess<'de>>(
             mut fields: rt::record::Fields<'de, A, Self>,
@@ -2509,6 +2728,39 @@ pub mod types {
             "extimated_traffic",
             "search_intent",
         ];
+
+        fn field_index(wire: &str) -> ::core::option::Option<usize> {
+            match wire {
+                "keyword" => ::core::option::Option::Some(0),
+                "lang" => ::core::option::Option::Some(1),
+                "google_ext" => ::core::option::Option::Some(2),
+                "localcode" => ::core::option::Option::Some(3),
+                "search_volume" => ::core::option::Option::Some(4),
+                "ppc_competitiveness" => ::core::option::Option::Some(5),
+                "cpcapprox" => ::core::option::Option::Some(6),
+                "indexed_pages" => ::core::option::Option::Some(7),
+                "KD" => ::core::option::Option::Some(8),
+                "KO" => ::core::option::Option::Some(9),
+                "jan" => ::core::option::Option::Some(10),
+                "feb" => ::core::option::Option::Some(11),
+                "mar" => ::core::option::Option::Some(12),
+                "apr" => ::core::option::Option::Some(13),
+                "may" => ::core::option::Option::Some(14),
+                "jun" => ::core::option::Option::Some(15),
+                "jul" => ::core::option::Option::Some(16),
+                "aug" => ::core::option::Option::Some(17),
+                "sep" => ::core::option::Option::Some(18),
+                "oct" => ::core::option::Option::Some(19),
+                "nov" => ::core::option::Option::Some(20),
+                "dec" => ::core::option::Option::Some(21),
+                "ranking_position" => ::core::option::Option::Some(22),
+                "ranking_url" => ::core::option::Option::Some(23),
+                "last_variation" => ::core::option::Option::Some(24),
+                "extimated_traffic" => ::core::option::Option::Some(25),
+                "search_intent" => ::core::option::Option::Some(26),
+                _ => ::core::option::Option::None,
+            }
+        }
 
         fn from_fields<'de, A: ::serde::de::MapAccess<'de>>(
             mut fields: rt::record::Fields<'de, A, Self>,
@@ -2779,6 +3031,33 @@ pub mod types {
             "zo",
         ];
 
+        fn field_index(wire: &str) -> ::core::option::Option<usize> {
+            match wire {
+                "url" => ::core::option::Option::Some(0),
+                "total_keywords" => ::core::option::Option::Some(1),
+                "position_1to3" => ::core::option::Option::Some(2),
+                "position_4to6" => ::core::option::Option::Some(3),
+                "position_7to10" => ::core::option::Option::Some(4),
+                "page1" => ::core::option::Option::Some(5),
+                "page2" => ::core::option::Option::Some(6),
+                "page3" => ::core::option::Option::Some(7),
+                "page4" => ::core::option::Option::Some(8),
+                "page5" => ::core::option::Option::Some(9),
+                "domain_traffic" => ::core::option::Option::Some(10),
+                "extimated_traffic" => ::core::option::Option::Some(11),
+                "potential_traffic" => ::core::option::Option::Some(12),
+                "last_domain_traffic_variation" => ::core::option::Option::Some(13),
+                "ads_coverage" => ::core::option::Option::Some(14),
+                "ads_total" => ::core::option::Option::Some(15),
+                "pza" => ::core::option::Option::Some(16),
+                "za" => ::core::option::Option::Some(17),
+                "zt" => ::core::option::Option::Some(18),
+                "zs" => ::core::option::Option::Some(19),
+                "zo" => ::core::option::Option::Some(20),
+                _ => ::core::option::Option::None,
+            }
+        }
+
         fn from_fields<'de, A: ::serde::de::MapAccess<'de>>(
             mut fields: rt::record::Fields<'de, A, Self>,
         ) -> ::core::result::Result<Self, A::Error> {
@@ -2897,6 +3176,13 @@ pub mod types {
         const NAME: &'static str = "UrlPageAuthority";
 
         const FIELDS: &'static [&'static str] = &["pza"];
+
+        fn field_index(wire: &str) -> ::core::option::Option<usize> {
+            match wire {
+                "pza" => ::core::option::Option::Some(0),
+                _ => ::core::option::Option::None,
+            }
+        }
 
         fn from_fields<'de, A: ::serde::de::MapAccess<'de>>(
             mut fields: rt::record::Fields<'de, A, Self>,
@@ -3105,6 +3391,38 @@ pub mod types {
             "search_intent",
         ];
 
+        fn field_index(wire: &str) -> ::core::option::Option<usize> {
+            match wire {
+                "keyword" => ::core::option::Option::Some(0),
+                "lang" => ::core::option::Option::Some(1),
+                "google_ext" => ::core::option::Option::Some(2),
+                "localcode" => ::core::option::Option::Some(3),
+                "search_volume" => ::core::option::Option::Some(4),
+                "ppc_competitiveness" => ::core::option::Option::Some(5),
+                "cpcapprox" => ::core::option::Option::Some(6),
+                "indexed_pages" => ::core::option::Option::Some(7),
+                "KD" => ::core::option::Option::Some(8),
+                "KO" => ::core::option::Option::Some(9),
+                "jan" => ::core::option::Option::Some(10),
+                "feb" => ::core::option::Option::Some(11),
+                "mar" => ::core::option::Option::Some(12),
+                "apr" => ::core::option::Option::Some(13),
+                "may" => ::core::option::Option::Some(14),
+                "jun" => ::core::option::Option::Some(15),
+                "jul" => ::core::option::Option::Some(16),
+                "aug" => ::core::option::Option::Some(17),
+                "sep" => ::core::option::Option::Some(18),
+                "oct" => ::core::option::Option::Some(19),
+                "nov" => ::core::option::Option::Some(20),
+                "dec" => ::core::option::Option::Some(21),
+                "ranking_position" => ::core::option::Option::Some(22),
+                "last_variation" => ::core::option::Option::Some(23),
+                "extimated_traffic" => ::core::option::Option::Some(24),
+                "search_intent" => ::core::option::Option::Some(25),
+                _ => ::core::option::Option::None,
+            }
+        }
+
         fn from_fields<'de, A: ::serde::de::MapAccess<'de>>(
             mut fields: rt::record::Fields<'de, A, Self>,
         ) -> ::core::result::Result<Self, A::Error> {
@@ -3261,6 +3579,15 @@ pub mod types {
             "search_volume",
             "ranking_position",
         ];
+
+        fn field_index(wire: &str) -> ::core::option::Option<usize> {
+            match wire {
+                "keyword" => ::core::option::Option::Some(0),
+                "search_volume" => ::core::option::Option::Some(1),
+                "ranking_position" => ::core::option::Option::Some(2),
+                _ => ::core::option::Option::None,
+            }
+        }
 
         fn from_fields<'de, A: ::serde::de::MapAccess<'de>>(
             mut fields: rt::record::Fields<'de, A, Self>,
@@ -3474,6 +3801,36 @@ pub mod types {
             "search_intent",
             "has_ai_overview",
         ];
+
+        fn field_index(wire: &str) -> ::core::option::Option<usize> {
+            match wire {
+                "keyword" => ::core::option::Option::Some(0),
+                "lang" => ::core::option::Option::Some(1),
+                "google_ext" => ::core::option::Option::Some(2),
+                "localcode" => ::core::option::Option::Some(3),
+                "search_volume" => ::core::option::Option::Some(4),
+                "ppc_competitiveness" => ::core::option::Option::Some(5),
+                "cpcapprox" => ::core::option::Option::Some(6),
+                "indexed_pages" => ::core::option::Option::Some(7),
+                "KD" => ::core::option::Option::Some(8),
+                "KO" => ::core::option::Option::Some(9),
+                "jan" => ::core::option::Option::Some(10),
+                "feb" => ::core::option::Option::Some(11),
+                "mar" => ::core::option::Option::Some(12),
+                "apr" => ::core::option::Option::Some(13),
+                "may" => ::core::option::Option::Some(14),
+                "jun" => ::core::option::Option::Some(15),
+                "jul" => ::core::option::Option::Some(16),
+                "aug" => ::core::option::Option::Some(17),
+                "sep" => ::core::option::Option::Some(18),
+                "oct" => ::core::option::Option::Some(19),
+                "nov" => ::core::option::Option::Some(20),
+                "dec" => ::core::option::Option::Some(21),
+                "search_intent" => ::core::option::Option::Some(22),
+                "has_ai_overview" => ::core::option::Option::Some(23),
+                _ => ::core::option::Option::None,
+            }
+        }
 
         fn from_fields<'de, A: ::serde::de::MapAccess<'de>>(
             mut fields: rt::record::Fields<'de, A, Self>,
@@ -3695,6 +4052,27 @@ pub mod types {
             "nov",
             "dec",
         ];
+
+        fn field_index(wire: &str) -> ::core::option::Option<usize> {
+            match wire {
+                "keyword" => ::core::option::Option::Some(0),
+                "search_volume" => ::core::option::Option::Some(1),
+                "serp_affinity" => ::core::option::Option::Some(2),
+                "jan" => ::core::option::Option::Some(3),
+                "feb" => ::core::option::Option::Some(4),
+                "mar" => ::core::option::Option::Some(5),
+                "apr" => ::core::option::Option::Some(6),
+                "may" => ::core::option::Option::Some(7),
+                "jun" => ::core::option::Option::Some(8),
+                "jul" => ::core::option::Option::Some(9),
+                "aug" => ::core::option::Option::Some(10),
+                "sep" => ::core::option::Option::Some(11),
+                "oct" => ::core::option::Option::Some(12),
+                "nov" => ::core::option::Option::Some(13),
+                "dec" => ::core::option::Option::Some(14),
+                _ => ::core::option::Option::None,
+            }
+        }
 
         fn from_fields<'de, A: ::serde::de::MapAccess<'de>>(
             mut fields: rt::record::Fields<'de, A, Self>,
