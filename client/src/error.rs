@@ -12,7 +12,6 @@ use std::fmt;
 use std::time::Duration;
 
 use reqwest::header::HeaderMap;
-use thiserror::Error;
 
 use crate::partial::Partial;
 use crate::retry::{Outcome, Verdict, classify};
@@ -50,8 +49,7 @@ pub(crate) fn bounded(text: String) -> String {
 
 /// An input the client refuses before sending: it names the operation, the
 /// parameter, the value and the limit it breaks.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("{operation}: parameter `{param}` = {value}: {problem}")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct InvalidInput {
     /// `group action`.
     pub operation: String,
@@ -67,11 +65,10 @@ pub struct InvalidInput {
 ///
 /// Every text in it is one the user gave (a URL, with any query hidden) or one
 /// the HTTP library gave, scrubbed of the key.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ConfigError {
     /// No key was given, or an empty one.
-    #[error("no API key: pass one or set {env}")]
     MissingKey {
         /// The environment variable that can hold it.
         env: &'static str,
@@ -79,14 +76,12 @@ pub enum ConfigError {
 
     /// [`Client::from_env`](crate::Client::from_env) found no key in the
     /// environment.
-    #[error("{env} is not set")]
     KeyNotSet {
         /// The environment variable read.
         env: &'static str,
     },
 
     /// The base URL does not parse.
-    #[error("base URL `{url}` is not a URL: {reason}")]
     NotAUrl {
         /// The URL given, any query or fragment hidden.
         url: String,
@@ -95,7 +90,6 @@ pub enum ConfigError {
     },
 
     /// The base URL's scheme is neither `https` nor `http`.
-    #[error("base URL `{url}`: unsupported scheme `{scheme}`")]
     UnsupportedScheme {
         /// The URL given, any query or fragment hidden.
         url: String,
@@ -104,19 +98,16 @@ pub enum ConfigError {
     },
 
     /// The base URL carries a query or a fragment, where a pasted key could be.
-    #[error("base URL `{url}` must not carry a query or fragment")]
     QueryOrFragment {
         /// The URL given, its query and fragment hidden.
         url: String,
     },
 
     /// No database was chosen and the spec names no default one.
-    #[error("the spec gives no default database")]
     NoDefaultDatabase,
 
     /// The store cannot be used: an unknown URL, a feature not built, a file
     /// that cannot be opened or written, a server that cannot be reached.
-    #[error("store `{store}`: {reason}")]
     Store {
         /// The store's URL, any password hidden.
         store: String,
@@ -125,12 +116,50 @@ pub enum ConfigError {
     },
 
     /// The HTTP client cannot be built (no TLS backend, ...).
-    #[error("{message}")]
     Http {
         /// What the HTTP library said, without URL or key.
         message: String,
     },
 }
+
+// Display and Error are written out rather than derived: nine messages do not
+// pay for a proc-macro crate in every user's build (BENCHMARKS.md, "Build cost").
+impl fmt::Display for InvalidInput {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let InvalidInput {
+            operation,
+            param,
+            value,
+            problem,
+        } = self;
+        write!(f, "{operation}: parameter `{param}` = {value}: {problem}")
+    }
+}
+
+impl std::error::Error for InvalidInput {}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ConfigError::MissingKey { env } => write!(f, "no API key: pass one or set {env}"),
+            ConfigError::KeyNotSet { env } => write!(f, "{env} is not set"),
+            ConfigError::NotAUrl { url, reason } => {
+                write!(f, "base URL `{url}` is not a URL: {reason}")
+            }
+            ConfigError::UnsupportedScheme { url, scheme } => {
+                write!(f, "base URL `{url}`: unsupported scheme `{scheme}`")
+            }
+            ConfigError::QueryOrFragment { url } => {
+                write!(f, "base URL `{url}` must not carry a query or fragment")
+            }
+            ConfigError::NoDefaultDatabase => f.write_str("the spec gives no default database"),
+            ConfigError::Store { store, reason } => write!(f, "store `{store}`: {reason}"),
+            ConfigError::Http { message } => f.write_str(message),
+        }
+    }
+}
+
+impl std::error::Error for ConfigError {}
 
 impl ConfigError {
     /// The texts of the error taken from outside, rewritten by `f`.
@@ -628,6 +657,57 @@ mod tests {
             "configuration: no API key: pass one or set SEOZOOM_API_KEY"
         );
         assert!(error.is_refused() && !error.is_retryable());
+    }
+
+    #[test]
+    fn each_refusal_says_what_it_refuses() {
+        let text = |s: &str| s.to_owned();
+        let cases = [
+            (ConfigError::KeyNotSet { env: "K" }, "K is not set"),
+            (
+                ConfigError::NotAUrl {
+                    url: text("u"),
+                    reason: text("r"),
+                },
+                "base URL `u` is not a URL: r",
+            ),
+            (
+                ConfigError::UnsupportedScheme {
+                    url: text("u"),
+                    scheme: text("ftp"),
+                },
+                "base URL `u`: unsupported scheme `ftp`",
+            ),
+            (
+                ConfigError::QueryOrFragment { url: text("u") },
+                "base URL `u` must not carry a query or fragment",
+            ),
+            (
+                ConfigError::NoDefaultDatabase,
+                "the spec gives no default database",
+            ),
+            (
+                ConfigError::Store {
+                    store: text("s"),
+                    reason: text("r"),
+                },
+                "store `s`: r",
+            ),
+            (ConfigError::Http { message: text("m") }, "m"),
+        ];
+        for (error, message) in cases {
+            assert_eq!(error.to_string(), message);
+        }
+        let input = InvalidInput {
+            operation: text("keywords metrics"),
+            param: text("keyword"),
+            value: text("(none)"),
+            problem: text("required"),
+        };
+        assert_eq!(
+            input.to_string(),
+            "keywords metrics: parameter `keyword` = (none): required"
+        );
     }
 
     #[test]
