@@ -197,9 +197,15 @@ impl Role {
 }
 
 impl Field {
+    /// Whether the field may be `null` or absent: its record then holds its
+    /// type's default (`None`, an empty list) rather than refusing the row.
+    pub fn may_be_missing(&self) -> bool {
+        self.nullable || self.optional
+    }
+
     /// Whether the Rust type is wrapped in `Option`.
     pub fn is_option(&self) -> bool {
-        (self.nullable || self.optional) && self.ty.null_means_none()
+        self.may_be_missing() && self.ty.null_means_none()
     }
 }
 

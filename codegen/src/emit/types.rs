@@ -220,8 +220,9 @@ fn record_decode(r: &Record) -> TokenStream {
     let name = format_ident!("{}", r.type_name);
     let type_name = &r.type_name;
     let wires: Vec<_> = r.fields.iter().map(|f| &f.wire).collect();
-    let index_wires = &wires;
-    let index_of_wire = (0..r.fields.len()).map(proc_macro2::Literal::usize_unsuffixed);
+    let indices: Vec<_> = (0..r.fields.len())
+        .map(proc_macro2::Literal::usize_unsuffixed)
+        .collect();
     let slots: Vec<_> = r
         .fields
         .iter()
@@ -235,25 +236,25 @@ fn record_decode(r: &Record) -> TokenStream {
                 fields.read(&mut #slot, #seed)?;
             }
         },
-        _ => {
-            let indices = (0..r.fields.len()).map(proc_macro2::Literal::usize_unsuffixed);
-            quote! {
-                match index {
-                    #( #indices => fields.read(&mut #slots, #seeds)?, )*
-                    _ => {}
-                }
+        _ => quote! {
+            match index {
+                #( #indices => fields.read(&mut #slots, #seeds)?, )*
+                _ => {}
             }
-        }
+        },
     };
-    let values = r.fields.iter().enumerate().map(|(index, f)| {
-        let slot = format_ident!("{}", f.rust);
-        if f.nullable || f.optional {
-            quote!(#slot.unwrap_or_default())
-        } else {
-            let index = proc_macro2::Literal::usize_unsuffixed(index);
-            quote!(fields.required(#slot, #index)?)
-        }
-    });
+    let values = r
+        .fields
+        .iter()
+        .zip(&slots)
+        .zip(&indices)
+        .map(|((f, slot), index)| {
+            if f.may_be_missing() {
+                quote!(#slot.unwrap_or_default())
+            } else {
+                quote!(fields.required(#slot, #index)?)
+            }
+        });
     quote! {
         impl<'de> ::serde::Deserialize<'de> for #name {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -269,7 +270,7 @@ fn record_decode(r: &Record) -> TokenStream {
 
             fn field_index(wire: &str) -> ::core::option::Option<usize> {
                 match wire {
-                    #( #index_wires => ::core::option::Option::Some(#index_of_wire), )*
+                    #( #wires => ::core::option::Option::Some(#indices), )*
                     _ => ::core::option::Option::None,
                 }
             }
@@ -302,7 +303,7 @@ fn field_seed(f: &Field) -> TokenStream {
         FieldType::DateTime => quote!(rt::quirks::seed::DateTime),
         FieldType::Time => quote!(rt::quirks::seed::Time),
         FieldType::CommaList(_) => quote!(rt::quirks::seed::CommaList(#phantom)),
-        FieldType::List { .. } if f.nullable || f.optional => {
+        FieldType::List { .. } if f.may_be_missing() => {
             quote!(rt::quirks::seed::NullAsDefault(#phantom))
         }
         FieldType::Number | FieldType::String | FieldType::Serp | FieldType::List { .. } => phantom,
@@ -407,7 +408,7 @@ fn field_type(options: &Options, f: &Field) -> (TokenStream, TokenStream) {
         ty
     };
     let wire = &f.wire;
-    let default = (f.nullable || f.optional).then(|| quote!(default,));
+    let default = f.may_be_missing().then(|| quote!(default,));
     let with = written_by.map(|module| {
         let path = format!("{}::serialize", quirk(options, module));
         quote!(, serialize_with = #path)
