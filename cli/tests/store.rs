@@ -188,6 +188,57 @@ fn the_same_command_twice_sends_one_request() {
     }
 }
 
+/// The cache is scoped by the base URL's origin: the answer of one server
+/// (a test double, a proxy, a staging server) is never served for another;
+/// the ledger stays the key's, wherever its calls went.
+#[test]
+fn answers_are_cached_per_origin_and_the_ledger_per_key() {
+    let (one, other) = (sandbox_with(None), sandbox_with(None));
+    let dir = TempDir::new("origins");
+    let args = [
+        "--format",
+        "json",
+        "domains",
+        "authority",
+        "--domain",
+        "a.it",
+    ];
+
+    seozoom(&one, &dir.store(), &args)
+        .expect_code(0)
+        .expect_no_key();
+    let second = seozoom(&other, &dir.store(), &args);
+    second.expect_code(0).expect_no_key();
+    assert_eq!(one.requests(), 1);
+    assert_eq!(
+        other.requests(),
+        1,
+        "the other server got the request: {}",
+        second.stderr
+    );
+    assert!(
+        !second.stderr.contains("from the cache"),
+        "{}",
+        second.stderr
+    );
+    assert!(second.json()["UnitsUsed"].as_i64().unwrap() > 0);
+
+    // Each origin's answer is still cached for that origin.
+    let again = seozoom(&one, &dir.store(), &args);
+    again.expect_code(0);
+    assert!(again.stderr.contains("from the cache"), "{}", again.stderr);
+    assert_eq!((one.requests(), other.requests()), (1, 1));
+
+    // One key: one ledger, whatever server each call went to.
+    let usage = seozoom(&one, &dir.store(), &["--format", "json", "usage"]);
+    usage.expect_code(0).expect_no_key();
+    let list = usage.json();
+    let rows = list.as_array().unwrap();
+    assert_eq!(rows.len(), 1, "{list}");
+    assert_eq!(rows[0]["calls"], 2, "{list}");
+    assert_eq!(rows[0]["cache_hits"], 1, "{list}");
+}
+
 #[test]
 fn a_budget_per_day_holds_across_processes() {
     let sandbox = sandbox_with(None);

@@ -28,8 +28,8 @@ pub(crate) struct Prepared {
     pub(crate) estimate: Estimate,
     /// The validated query, without the key.
     pub(crate) query: Vec<(&'static str, String)>,
-    /// What its answer is cached under: the operation and the query, without
-    /// the key.
+    /// What its answer is cached under: the base URL's origin, the
+    /// operation and the query, without the key.
     pub(crate) cache_key: String,
 }
 
@@ -82,7 +82,10 @@ impl Client {
             .iter()
             .find(|(wire, _)| *wire == service.database.wire)
             .map_or_else(|| self.inner.database.to_owned(), |(_, db)| db.clone());
-        let mut cache_key = format!("{}?", op.path);
+        // Scoped by origin: an answer of a test double, a proxy or a staging
+        // server is never served as another's. Keys written before the origin
+        // was part of them start with the path, so they are never found.
+        let mut cache_key = format!("{} {}?", self.inner.origin, op.path);
         push_query(&mut cache_key, &query, service.list_separator);
         Ok(Prepared {
             op,

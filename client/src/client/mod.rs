@@ -87,6 +87,10 @@ struct Inner {
     http: reqwest::Client,
     key: ApiKey,
     base_url: String,
+    /// The base URL's origin (`scheme://host:port`): what the cache scopes
+    /// answers by, so that a test double's answers are never served as the
+    /// service's (the ledger, budgets and rate limits stay per key).
+    origin: String,
     database: &'static str,
     retry: RetryPolicy,
     rate_limits: RateLimits,
@@ -284,7 +288,7 @@ impl ClientBuilder {
             .filter(|k| !k.0.trim().is_empty())
             .ok_or(ConfigError::MissingKey { env: API_KEY_ENV })?;
         let service = &SERVICE;
-        let base_url = check_base_url(&self.base_url).map_err(|e| key.hide(e))?;
+        let (base_url, origin) = check_base_url(&self.base_url).map_err(|e| key.hide(e))?;
         let database = match self.database {
             Some(db) => db,
             None => service
@@ -317,6 +321,7 @@ impl ClientBuilder {
                 http,
                 key,
                 base_url,
+                origin,
                 database,
                 retry: self.retry,
                 rate_limits: RateLimits::new(OPERATIONS, self.rate_limit, self.rate_window),
@@ -335,8 +340,10 @@ fn shown_url(url: &str) -> String {
     }
 }
 
-/// The base URL without a trailing slash; `http://` only towards loopback.
-fn check_base_url(url: &str) -> Result<String, Error> {
+/// The base URL without a trailing slash, and its origin with the port
+/// spelled out (`https://apiv2.seozoom.com:443`); `http://` only towards
+/// loopback.
+fn check_base_url(url: &str) -> Result<(String, String), Error> {
     let shown = shown_url(url);
     let parsed = reqwest::Url::parse(url).map_err(|e| ConfigError::NotAUrl {
         url: shown.clone(),
@@ -365,7 +372,13 @@ fn check_base_url(url: &str) -> Result<String, Error> {
     if parsed.query().is_some() || parsed.fragment().is_some() {
         return Err(ConfigError::QueryOrFragment { url: shown }.into());
     }
-    Ok(url.trim_end_matches('/').to_owned())
+    let origin = format!(
+        "{}://{}:{}",
+        parsed.scheme(),
+        parsed.host_str().unwrap_or_default(),
+        parsed.port_or_known_default().unwrap_or_default()
+    );
+    Ok((url.trim_end_matches('/').to_owned(), origin))
 }
 
 impl Client {
