@@ -254,6 +254,7 @@ fn report_stopped(
         op.label(),
     );
     eprintln!("error: {cause}");
+    eprintln!("charged for the failed request: {}", cause.charged());
     EXIT_FAILED
 }
 
@@ -558,6 +559,8 @@ fn print_page(print: completions::Print) -> ExitCode {
 /// never hold the key.
 fn report(error: &Error) -> u8 {
     eprintln!("error: {error}");
+    // What it cost, for a program or a person deciding whether to run it again.
+    eprintln!("charged: {}", error.charged());
     if let ErrorKind::OverBudget { budget, .. } = error.kind() {
         eprintln!(
             "note: the budget is `--budget {budget}`; raise it, or ask for fewer items or rows"

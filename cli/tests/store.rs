@@ -87,6 +87,24 @@ fn fourth_page_slow(delay: std::time::Duration) -> Sandbox {
     )))
 }
 
+/// A healthy sandbox on the port `old` served on, once `old` has stopped.
+/// (A stopped sandbox lets its requests in flight finish first.)
+fn same_port(old: Sandbox) -> Sandbox {
+    let port = old.local_addr().port();
+    drop(old);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    for _ in 0..200 {
+        if let Ok(sandbox) = runtime.block_on(Sandbox::builder().port(port).start()) {
+            return sandbox;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    panic!("port {port} stayed in use");
+}
+
 /// The binary on `store`, calling `sandbox` with the test key.
 fn seozoom(sandbox: &Sandbox, store: &str, args: &[&str]) -> Run {
     let base_url = sandbox.base_url();
@@ -311,7 +329,8 @@ fn a_paged_job_that_failed_part_way_pays_only_for_the_rest_when_run_again() {
         "three pages, then the failing one (with retries)"
     );
 
-    let healthy = sandbox_with(None);
+    // The same origin (the cache is kept per origin), healthy this time.
+    let healthy = same_port(failing);
     let rerun = seozoom(&healthy, &dir.store(), &args);
     rerun.expect_code(0);
     assert_eq!(
@@ -449,7 +468,8 @@ fn an_unreachable_redis_fails_naming_it_unless_the_user_opts_to_fall_back() {
 fn a_paged_job_killed_after_3_of_10_pages_sends_7_when_run_again() {
     use std::io::{BufRead, BufReader};
     // The fourth page (offset 30) hangs; the job is killed while it waits.
-    let hanging = fourth_page_slow(std::time::Duration::from_secs(60));
+    // (Not for long: the rerun waits for it to be done, to use the same port.)
+    let hanging = fourth_page_slow(std::time::Duration::from_secs(3));
     let dir = TempDir::new("killed");
     let args = TEN_PAGES;
     let base_url = hanging.base_url();
@@ -474,7 +494,8 @@ fn a_paged_job_killed_after_3_of_10_pages_sends_7_when_run_again() {
         "three pages, and perhaps the fourth in flight: {sent}"
     );
 
-    let healthy = sandbox_with(None);
+    // The same origin (the cache is kept per origin), healthy this time.
+    let healthy = same_port(hanging);
     let rerun = seozoom(&healthy, &dir.store(), &args);
     rerun.expect_code(0);
     assert_eq!(
@@ -532,5 +553,89 @@ fn a_redis_killed_mid_job_fails_naming_it_and_keeps_the_rows_received() {
         sandbox.requests() <= 4,
         "nothing sent once the store was gone: {}",
         sandbox.requests()
+    );
+}
+
+/// The binary on `store`, calling `base_url` with the test key.
+fn seozoom_at(base_url: &str, store: &str, args: &[&str]) -> Run {
+    let mut all = vec!["--api-key", KEY, "--base-url", base_url];
+    all.extend_from_slice(args);
+    run_with_env(all, &[("SEOZOOM_STORE", store)])
+}
+
+/// The ledger's one row for `keywords metrics`, as `usage --format json`
+/// prints it.
+fn metrics_usage(base_url: &str, store: &str) -> Value {
+    let usage = seozoom_at(base_url, store, &["--format", "json", "usage"]);
+    usage.expect_code(0).expect_no_key();
+    let list = usage.json();
+    let rows = list.as_array().unwrap();
+    assert_eq!(rows.len(), 1, "{list}");
+    assert_eq!(rows[0]["action"], "metrics", "{list}");
+    rows[0].clone()
+}
+
+/// An answer cut in half after its `UnitsUsed` was charged: the ledger has
+/// the call with its units, and the error says what was charged.
+#[test]
+fn a_cut_answer_is_charged_in_the_ledger_and_the_error() {
+    let server = support::Server::json(
+        r#"{"ResultRows": 1, "UnitsUsed": 10, "UnitsRemaining": 990, "response": [{"keyword": "scar"#,
+    );
+    let dir = TempDir::new("cut");
+    let run = seozoom_at(
+        &server.base_url(),
+        &dir.store(),
+        &["keywords", "metrics", "--keyword", "scarpe"],
+    );
+    run.expect_code(1).expect_no_key();
+    assert!(run.stderr.contains("cannot decode"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("charged: 10 units"),
+        "the error says what was charged: {}",
+        run.stderr
+    );
+    assert_eq!(server.seen().len(), 1, "a decode error is not retried");
+    let row = metrics_usage(&server.base_url(), &dir.store());
+    assert_eq!(row["calls"], 1, "{row}");
+    assert_eq!(row["units_used"], 10, "{row}");
+}
+
+/// A 500 without a body: the charge is unknown, and every answered attempt
+/// is in the ledger all the same.
+#[test]
+fn an_answer_without_a_body_is_a_call_of_unknown_charge() {
+    let server = support::Server::start(500, "");
+    let dir = TempDir::new("empty500");
+    let run = seozoom_at(
+        &server.base_url(),
+        &dir.store(),
+        &["keywords", "metrics", "--keyword", "scarpe"],
+    );
+    run.expect_code(1).expect_no_key();
+    assert!(run.stderr.contains("HTTP 500"), "{}", run.stderr);
+    assert!(run.stderr.contains("charged: unknown"), "{}", run.stderr);
+    let attempts = server.seen().len();
+    assert!(attempts >= 1);
+    let row = metrics_usage(&server.base_url(), &dir.store());
+    assert_eq!(row["calls"], attempts, "every answered attempt: {row}");
+    assert_eq!(row["units_used"], 0, "{row}");
+}
+
+/// The sandbox's answer to a call the balance cannot cover is its own kind,
+/// not a bare HTTP status.
+#[test]
+fn running_out_of_units_is_said_as_such() {
+    let sandbox = support::start_sandbox(Sandbox::builder().units(5));
+    let run = seozoom(
+        &sandbox,
+        "none",
+        &["keywords", "metrics", "--keyword", "scarpe"],
+    );
+    run.expect_code(1).expect_no_key();
+    assert!(
+        run.stderr.contains("the account has run out of units"),
+        "{}",
+        run.stderr
     );
 }

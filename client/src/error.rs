@@ -13,6 +13,7 @@ use std::time::Duration;
 
 use reqwest::header::HeaderMap;
 
+pub use crate::charge::Charge;
 use crate::partial::Partial;
 use crate::retry::{Outcome, Verdict, classify};
 
@@ -212,6 +213,9 @@ impl ConfigError {
 pub struct Error {
     operation: Option<String>,
     kind: ErrorKind,
+    /// What the call was charged, when the client knows better than the
+    /// kind's default ([`Error::charged`]).
+    charge: Option<Charge>,
 }
 
 /// What went wrong, without the operation (which [`Error::operation`] gives).
@@ -219,10 +223,12 @@ pub struct Error {
 #[non_exhaustive]
 pub enum ErrorKind {
     /// Refused before sending: a parameter breaks a limit or rule of the spec.
+    /// Charged nothing.
     InvalidInput(InvalidInput),
 
     /// Refused before sending: the base URL is plain `http://` to a host that is not
     /// loopback, and the key would travel unencrypted in the query string.
+    /// Charged nothing.
     InsecureUrl {
         /// The base URL given, any query or fragment hidden.
         url: String,
@@ -230,7 +236,7 @@ pub enum ErrorKind {
 
     /// Refused before sending: the call's maximum estimated cost exceeds what is
     /// left of the client's unit budget. The operation is `group action`, or
-    /// the job's description.
+    /// the job's description. Charged nothing.
     OverBudget {
         /// Maximum estimated cost of the call.
         estimate_max: i64,
@@ -242,7 +248,8 @@ pub enum ErrorKind {
 
     /// Refused before sending: the call's (or job's) maximum estimated cost does
     /// not fit what is left of the key's budget for the UTC day or month, as the
-    /// store's ledger counts it across every process on the key.
+    /// store's ledger counts it across every process on the key. Charged
+    /// nothing.
     OverWindowBudget {
         /// Maximum estimated cost of the call or job.
         estimate_max: i64,
@@ -258,14 +265,15 @@ pub enum ErrorKind {
 
     /// Refused before sending: the client has a unit budget, and the reference
     /// prints no cost for the operation, so no budget can cover the call. The
-    /// operation is `group action`, or the job's description.
+    /// operation is `group action`, or the job's description. Charged nothing.
     UnknownCost {
         /// The whole budget.
         budget: i64,
     },
 
     /// Refused before sending: the operation's requests-per-minute figure is used
-    /// up and the client is configured to refuse rather than wait.
+    /// up and the client is configured to refuse rather than wait. Charged
+    /// nothing.
     RateLimited {
         /// The figure applied.
         per_minute: i64,
@@ -273,12 +281,12 @@ pub enum ErrorKind {
         retry_in: Duration,
     },
 
-    /// Refused: the client configuration is unusable.
+    /// Refused: the client configuration is unusable. Charged nothing.
     Config(ConfigError),
 
     /// Refused before sending: the store (cache, ledger, shared limits) failed
     /// or could not be reached, so the call could not be checked against what
-    /// it keeps. Nothing was sent.
+    /// it keeps. Nothing was sent, so charged nothing.
     Store {
         /// The store's URL, any password hidden.
         store: String,
@@ -287,11 +295,27 @@ pub enum ErrorKind {
     },
 
     /// The service answered "No data found!" for an operation that returns one
-    /// object. (List operations return an empty result instead.)
+    /// object. (List operations return an empty result instead.) Charged 0
+    /// units, and recorded in the ledger.
     NoData,
 
+    /// The service says the account has run out of units (HTTP 402, or an
+    /// error whose message says the units are insufficient or exhausted).
+    /// Not retryable: the same call fails until units are added. Charged what
+    /// the answer reports, usually nothing ([`Error::charged`]); recorded in
+    /// the ledger.
+    OutOfUnits {
+        /// HTTP status.
+        status: u16,
+        /// The service's own message.
+        message: Option<String>,
+        /// A bounded excerpt of the raw body.
+        body: String,
+    },
+
     /// The service answered with an error: an error status, an error body, or a
-    /// page that is not the API's JSON.
+    /// page that is not the API's JSON. May have been charged: the units the
+    /// body reports, else unknown ([`Error::charged`]); recorded in the ledger.
     Service {
         /// HTTP status.
         status: u16,
@@ -303,6 +327,9 @@ pub enum ErrorKind {
     },
 
     /// The request did not complete (connection refused or reset, timeout, ...).
+    /// Charged unknown: the service may have done the work before the answer
+    /// was lost. Not recorded in the ledger (no answer came), but any earlier
+    /// answered attempt of the call is.
     Transport {
         /// What failed, with the URL removed.
         message: String,
@@ -310,7 +337,10 @@ pub enum ErrorKind {
         timeout: bool,
     },
 
-    /// The body is not the documented shape.
+    /// The body is not the documented shape. Charged all the same: the units
+    /// are read from the body's text even when the rest cannot be decoded (a
+    /// body cut after `"UnitsUsed": 10` was charged 10 units), else unknown;
+    /// recorded in the ledger.
     Decode {
         /// Path to the failing field (`response[3].KD`), `.` for the whole body.
         path: String,
@@ -325,7 +355,8 @@ pub enum ErrorKind {
     /// error that stopped the job. Not refused (requests were sent and
     /// charged) and not retryable as a whole: send [`Missing::values`]
     /// again instead. A job whose every request failed gives the first
-    /// request's error itself.
+    /// request's error itself. Charged the received requests' units plus the
+    /// failed one's charge.
     ///
     /// [`Missing::values`]: crate::job::Missing::values
     Partial(Box<Partial>),
@@ -337,6 +368,7 @@ impl Error {
         Error {
             operation: Some(operation.into()),
             kind,
+            charge: None,
         }
     }
 
@@ -345,6 +377,7 @@ impl Error {
         Error {
             operation: None,
             kind,
+            charge: None,
         }
     }
 
@@ -374,11 +407,42 @@ impl Error {
         }
     }
 
+    /// What the call was charged: [`Charge::None`] when it was refused before
+    /// sending, the units the service reported (read from the body even when
+    /// it could not be decoded), or [`Charge::Unknown`] when the service was
+    /// reached and its charge cannot be read. Each [`ErrorKind`] says which it
+    /// may be.
+    pub fn charged(&self) -> Charge {
+        if let Some(charge) = self.charge {
+            return charge;
+        }
+        if self.is_refused() {
+            return Charge::None;
+        }
+        match &self.kind {
+            ErrorKind::NoData => Charge::Units(0),
+            ErrorKind::Partial(partial) => {
+                Charge::Units(partial.units_used()).plus(partial.cause().charged())
+            }
+            _ => Charge::Unknown,
+        }
+    }
+
+    /// The error, charged `charge` (the client's own reading of the answer).
+    pub(crate) fn with_charge(self, charge: Charge) -> Self {
+        Error {
+            charge: Some(charge),
+            ..self
+        }
+    }
+
     /// HTTP status of a service error (for [`ErrorKind::Partial`], of the error
     /// that stopped the job).
     pub fn status(&self) -> Option<u16> {
         match &self.kind {
-            ErrorKind::Service { status, .. } => Some(*status),
+            ErrorKind::Service { status, .. } | ErrorKind::OutOfUnits { status, .. } => {
+                Some(*status)
+            }
             ErrorKind::Partial(partial) => partial.cause().status(),
             _ => None,
         }
@@ -433,6 +497,15 @@ impl Error {
                 message: message.map(|m| f(&m)),
                 body: f(&body),
             },
+            ErrorKind::OutOfUnits {
+                status,
+                message,
+                body,
+            } => ErrorKind::OutOfUnits {
+                status,
+                message: message.map(|m| f(&m)),
+                body: f(&body),
+            },
             ErrorKind::Decode {
                 path,
                 message,
@@ -483,6 +556,7 @@ impl fmt::Debug for Error {
         f.debug_struct("Error")
             .field("operation", &self.operation)
             .field("kind", &self.kind)
+            .field("charged", &self.charged())
             .finish()
     }
 }
@@ -533,6 +607,18 @@ impl fmt::Display for Error {
                 "refused before sending: {operation}: store `{store}`: {message}"
             ),
             ErrorKind::NoData => write!(f, "{operation}: no data found for this query"),
+            ErrorKind::OutOfUnits {
+                status, message, ..
+            } => {
+                write!(
+                    f,
+                    "{operation}: the account has run out of units (HTTP {status}"
+                )?;
+                match message {
+                    Some(message) => write!(f, ": {message})"),
+                    None => f.write_str(")"),
+                }
+            }
             ErrorKind::Service {
                 status, message, ..
             } => {

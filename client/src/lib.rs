@@ -53,6 +53,7 @@
 
 mod answers;
 mod by_key;
+mod charge;
 mod client;
 mod date;
 #[cfg(feature = "jiff")]

@@ -398,6 +398,16 @@ impl Ledger {
     }
 }
 
+impl Ledger {
+    /// A reservation of nothing (a call's own, once settled).
+    pub(crate) fn nothing_reserved(&self) -> Reservation<'_> {
+        Reservation {
+            ledger: self,
+            max: 0,
+        }
+    }
+}
+
 /// Units held for a call in flight; released when it ends.
 pub(crate) struct Reservation<'a> {
     ledger: &'a Ledger,
@@ -405,7 +415,7 @@ pub(crate) struct Reservation<'a> {
 }
 
 impl Reservation<'_> {
-    /// The call was answered with an envelope: record what it reported.
+    /// The call was answered: record what it reported.
     pub(crate) fn settle(self, used: i64, remaining: Option<i64>) {
         self.ledger.record(used, remaining);
     }

@@ -10,13 +10,15 @@ use reqwest::header::HeaderMap;
 use serde::de::DeserializeOwned;
 use tracing::Instrument;
 
-use super::memory::{CacheFor, Figures};
+use super::memory::{CacheFor, Figures, items_of};
 use super::{Client, REDACTED, WindowHold};
 use crate::Envelope;
+use crate::charge::{BodyUnits, Charge, read_units};
 use crate::decode::{decode_rows, decode_typed};
 use crate::error::{Error, ErrorKind};
 use crate::request::{Request, encode_value, push_query};
 use crate::retry::{Decision, Outcome, Spent};
+use crate::store::{LedgerEntry, now_ms};
 use crate::table::Operation;
 use crate::units::{Estimate, JobHold, Ledger, Reservation, estimate, estimate_learned};
 
@@ -195,12 +197,20 @@ impl Client {
                 }
             }
             let sending = self.start_sending(&prepared, job, started).await?;
-            let result = self.send(&prepared).await.and_then(|(status, body)| {
-                tracing::Span::current().record("status", status);
-                Ok((decode(prepared.op, status, &body)?, body))
-            });
-            match result {
-                Ok((mut envelope, body)) => {
+            let (sent, earlier) = self.send(&prepared, items_of(&request)).await;
+            let (status, body) = match sent {
+                Ok(answer) => answer,
+                // Refused (a rate-limit slot) before any attempt: nothing
+                // sent. Otherwise the request may have reached the service.
+                Err(error) if error.is_refused() => return Err(self.failed(sending, error).await),
+                Err(error) => {
+                    let error = error.with_charge(earlier.plus(Charge::Unknown));
+                    return Err(self.failed(sending, error).await);
+                }
+            };
+            tracing::Span::current().record("status", status);
+            match decode(prepared.op, status, &body) {
+                Ok(mut envelope) => {
                     let answered = Answered {
                         figures: (&envelope).into(),
                         body,
@@ -210,7 +220,16 @@ impl Client {
                         .await;
                     Ok(envelope)
                 }
-                Err(error) => Err(self.failed(sending, error).await),
+                Err(error) => {
+                    let answer = Unread {
+                        status,
+                        body: &body,
+                        earlier,
+                    };
+                    Err(self
+                        .answered_unread(sending, &request, &prepared, answer, error)
+                        .await)
+                }
             }
         }
         .instrument(span)
@@ -286,6 +305,94 @@ impl Client {
         })
     }
 
+    /// A call the service answered with what cannot be decoded (an error, a
+    /// body cut short): charged all the same, so it goes to the ledger with
+    /// the units read leniently from the body (or marked unknown), shrinking
+    /// its hold; the error says what was charged.
+    #[inline(never)]
+    fn answered_unread<'a>(
+        &'a self,
+        sending: Sending<'a>,
+        request: &'a Request,
+        prepared: &'a Prepared,
+        answer: Unread<'a>,
+        error: Error,
+    ) -> Step<'a, Error> {
+        Box::pin(async move {
+            let units = self.body_units(answer.body);
+            // "No data found!" for a single object: the service charges none.
+            let charge = match error.kind() {
+                ErrorKind::NoData => Charge::Units(0),
+                _ => units.charge(),
+            };
+            let Sending {
+                started,
+                reservation,
+                own_hold,
+                hold,
+            } = sending;
+            let used = match charge {
+                Charge::Units(n) => n,
+                _ => 0,
+            };
+            reservation.settle(used, units.remaining);
+            tracing::Span::current().record("units_used", used);
+            self.record_answer(prepared, items_of(request), charge, units.remaining, hold)
+                .await;
+            tracing::debug!(status = answer.status, charged = %charge, "the answer was recorded though it does not decode");
+            let sending = Sending {
+                started,
+                reservation: self.inner.ledger.nothing_reserved(),
+                own_hold,
+                hold: None,
+            };
+            let error = error.with_charge(answer.earlier.plus(charge));
+            self.failed(sending, error).await
+        })
+    }
+
+    /// `UnitsUsed` and `UnitsRemaining` read from a body whatever else it is.
+    fn body_units(&self, body: &[u8]) -> BodyUnits {
+        let service = self.inner.service;
+        read_units(
+            body,
+            service.envelope_units_used,
+            service.envelope_units_remaining,
+        )
+    }
+
+    /// An answered attempt that did not decode into the call's result (an
+    /// error, an attempt retried, a body cut short), in the ledger: its units,
+    /// or `-1` for a charge that cannot be read (stores count it as 0 units,
+    /// and as a call).
+    async fn record_answer(
+        &self,
+        prepared: &Prepared,
+        items: i64,
+        charge: Charge,
+        balance: Option<i64>,
+        hold: Option<(String, i64)>,
+    ) {
+        let entry = LedgerEntry {
+            at_ms: now_ms(),
+            group: prepared.op.group.to_owned(),
+            action: prepared.op.action.to_owned(),
+            db: prepared.database.clone(),
+            items,
+            rows: 0,
+            units_used: match charge {
+                Charge::Units(n) => n,
+                Charge::None => 0,
+                Charge::Unknown => UNKNOWN_CHARGE,
+            },
+            balance,
+            cache_hit: false,
+            units_saved: 0,
+            hold,
+        };
+        self.record(entry).await;
+    }
+
     /// A call that failed after it was admitted: the call's own hold released
     /// and the error returned without the key.
     #[inline(never)]
@@ -326,18 +433,27 @@ impl Client {
     /// When the client refuses rather than waits for a rate-limit slot, a retry that
     /// finds none ends the call with the answer it has: the call was sent, so it
     /// must not be reported as refused.
+    ///
+    /// Every attempt that was answered and then retried is recorded in the
+    /// ledger here (the service may have charged it); the second value is
+    /// what those attempts were charged.
     #[inline(never)]
-    fn send<'a>(&'a self, prepared: &'a Prepared) -> Step<'a, Result<(u16, Vec<u8>), Error>> {
+    fn send<'a>(
+        &'a self,
+        prepared: &'a Prepared,
+        items: i64,
+    ) -> Step<'a, (Result<(u16, Vec<u8>), Error>, Charge)> {
         Box::pin(async move {
             let op = prepared.op;
             let mut previous = None;
             let mut attempt = 0;
+            let mut earlier = Charge::None;
             let mut spent = Spent::new(self.inner.rate_limits.window());
             loop {
                 attempt += 1;
                 let slot = match self.take_slot(op).await {
                     Ok(slot) => slot,
-                    Err(refused) => return previous.unwrap_or(Err(refused)),
+                    Err(refused) => return (previous.unwrap_or(Err(refused)), earlier),
                 };
                 tracing::Span::current().record("attempts", attempt);
                 let attempted = self.attempt(op, &prepared.url).await;
@@ -352,7 +468,9 @@ impl Client {
                         ErrorKind::Transport { timeout, .. } => {
                             Outcome::Failed { timeout: *timeout }
                         }
-                        _ => return attempted.map(|(status, _, body)| (status, body)),
+                        _ => {
+                            return (attempted.map(|(status, _, body)| (status, body)), earlier);
+                        }
                     },
                 };
                 let decision = self.inner.retry.decide(&mut spent, &outcome);
@@ -362,10 +480,21 @@ impl Client {
                     Decision::RetryAfter(delay) => {
                         let delay_ms = delay.as_millis() as u64;
                         tracing::debug!(attempt, timed_out, delay_ms, "retrying");
+                        let charge = match &result {
+                            Ok((_, body)) => {
+                                let units = self.body_units(body);
+                                let charge = units.charge();
+                                self.record_answer(prepared, items, charge, units.remaining, None)
+                                    .await;
+                                charge
+                            }
+                            Err(_) => Charge::Unknown,
+                        };
+                        earlier = earlier.plus(charge);
                         previous = Some(result);
                         tokio::time::sleep(delay).await;
                     }
-                    Decision::Accept | Decision::Stop => return result,
+                    Decision::Accept | Decision::Stop => return (result, earlier),
                 }
             }
         })
@@ -416,6 +545,18 @@ struct Sending<'a> {
     /// units it holds for this call.
     hold: Option<(String, i64)>,
 }
+
+/// An answer that did not decode: its status and body, and what the call's
+/// earlier attempts were charged.
+struct Unread<'a> {
+    status: u16,
+    body: &'a [u8],
+    earlier: Charge,
+}
+
+/// What a ledger row says of a charge that cannot be read: stores count it as
+/// a call of 0 units (they count no negative charge).
+const UNKNOWN_CHARGE: i64 = -1;
 
 /// What an answered call leaves once decoded: its figures and its body (for
 /// the cache).
