@@ -38,6 +38,7 @@
 mod cli;
 mod columns;
 mod completions;
+mod dry_run;
 mod example;
 mod mcp;
 mod output;
@@ -64,12 +65,6 @@ const EXIT_OK: u8 = 0;
 const EXIT_FAILED: u8 = 1;
 /// Exit code of a call refused before anything was sent (also clap's usage errors).
 const EXIT_REFUSED: u8 = 2;
-/// The most pages a dry run of a paged job lists one by one; the rest are
-/// counted (a cap of millions of rows in small pages would be millions of lines).
-const DRY_RUN_PAGES_SHOWN: usize = 100;
-/// The key a dry run builds its client with: it is never sent, and URLs show it
-/// redacted.
-const DRY_RUN_KEY: &str = "dry-run";
 
 /// The library's warnings (a store falling back, a cache entry ignored) on
 /// stderr; `SEOZOOM_LOG=info` or `debug` shows more, `off` none.
@@ -135,8 +130,8 @@ async fn call(invocation: Invocation) -> u8 {
     };
     if invocation.dry_run {
         return match pages {
-            Some((page_size, max_rows)) => dry_run_pages(&invocation, page_size, max_rows).await,
-            None => dry_run(&invocation, &batches).await,
+            Some((page_size, max_rows)) => dry_run::pages(&invocation, page_size, max_rows).await,
+            None => dry_run::batched(&invocation, &batches).await,
         };
     }
 
@@ -300,185 +295,6 @@ fn progress_bar(total: usize, what: &str) -> Option<indicatif::ProgressBar> {
     }
     bar.enable_steady_tick(std::time::Duration::from_millis(120));
     Some(bar)
-}
-
-/// `--dry-run`: print each request the call would send (key redacted) and the
-/// estimate of the whole job, send nothing; the exit code. No key is needed.
-async fn dry_run(invocation: &Invocation, batches: &[seozoom::request::Request]) -> u8 {
-    let lines = || -> Result<(Vec<String>, seozoom::units::Estimate), Error> {
-        let client = dry_run_client(invocation)?;
-        let mut lines = Vec::with_capacity(batches.len() + 1);
-        let mut total = seozoom::units::Estimate::ZERO;
-        for batch in batches {
-            lines.push(format!("GET {}", client.redacted_url(batch)?));
-            total = total.plus(client.estimate(batch)?);
-        }
-        Ok((lines, total))
-    };
-    match lines() {
-        Ok((mut lines, total)) => {
-            let total = observed_or(invocation, seozoom::Job::Batched, total).await;
-            lines.push(job_summary(
-                requests(batches.len()),
-                total,
-                invocation.budget.and_then(store::Budget::for_command),
-            ));
-            print_lines(&lines)
-        }
-        Err(error) => report(&error),
-    }
-}
-
-/// `--dry-run --max-rows`: the pages a job sends at most (key redacted) and the
-/// estimate of the whole job; nothing is sent.
-async fn dry_run_pages(invocation: &Invocation, page_size: i64, max_rows: usize) -> u8 {
-    let request = &invocation.request;
-    let job = seozoom::Job::Pages {
-        page_size,
-        max_rows: Some(max_rows),
-    };
-    let lines = || -> Result<(Vec<String>, usize, seozoom::units::Estimate), Error> {
-        let client = dry_run_client(invocation)?;
-        let estimate = client.estimate_job(request, job)?;
-        let mut lines = request
-            .pages(page_size, max_rows)?
-            .take(DRY_RUN_PAGES_SHOWN + 1)
-            .map(|page| Ok(format!("GET {}", client.redacted_url(&page)?)))
-            .collect::<Result<Vec<_>, Error>>()?;
-        let mut pages = lines.len();
-        if pages > DRY_RUN_PAGES_SHOWN {
-            // Full pages but a last one: the cap over the page size, rounded up
-            // (the page size passed the validator, so it is at least 1).
-            let size = usize::try_from(page_size).unwrap_or(1).max(1);
-            pages = max_rows.div_ceil(size);
-            lines.truncate(DRY_RUN_PAGES_SHOWN);
-            lines.push(format!(
-                "... {} more pages like these",
-                pages - DRY_RUN_PAGES_SHOWN
-            ));
-        }
-        Ok((lines, pages, estimate))
-    };
-    match lines() {
-        Ok((mut lines, pages, estimate)) => {
-            let estimate = observed_or(invocation, job, estimate).await;
-            lines.push(job_summary(
-                format!(
-                    "at most {} (fewer if a page comes back short)",
-                    requests(pages)
-                ),
-                estimate,
-                invocation.budget.and_then(store::Budget::for_command),
-            ));
-            print_lines(&lines)
-        }
-        Err(error) => report(&error),
-    }
-}
-
-/// The estimate a dry run prints: `spec` (the spec's), or, when the key is
-/// known and the spec leaves the operation's charge open (an unknown cost, or
-/// two figures), the estimate with what the store's ledger learned of it for
-/// the key (`(observed: ...)`). Only then is the store opened. A store that
-/// cannot be read leaves the spec's estimate, with a warning: a dry run sends
-/// nothing and needs no store.
-async fn observed_or(
-    invocation: &Invocation,
-    job: seozoom::Job,
-    spec: seozoom::units::Estimate,
-) -> seozoom::units::Estimate {
-    let request = &invocation.request;
-    if !seozoom::units::learns(request.operation()) {
-        return spec;
-    }
-    let (api_key, base_url) = match &invocation.target {
-        Target::Service {
-            api_key: Some(key),
-            base_url,
-        } if !key.trim().is_empty() => (key.clone(), base_url.clone()),
-        Target::Service { .. } => return spec,
-        Target::Sandbox => (
-            sandbox::API_KEY.to_owned(),
-            seozoom::operations::SERVICE.base_url.to_owned(),
-        ),
-    };
-    let builder = Client::builder().api_key(api_key).base_url(base_url);
-    let client = invocation
-        .store
-        .apply(builder, None)
-        .and_then(|builder| builder.build());
-    let estimate = match client {
-        Ok(client) => client.estimate_job_observed(request, job).await,
-        Err(error) => Err(error),
-    };
-    estimate.unwrap_or_else(|error| {
-        eprintln!("warning: the estimate is the spec's: {error}");
-        spec
-    })
-}
-
-/// `1 request`, `3 requests`.
-fn requests(n: usize) -> String {
-    format!("{n} request{}", if n == 1 { "" } else { "s" })
-}
-
-/// The last line of a dry run: how many requests, the job's estimate, and a
-/// note when it is over the budget.
-fn job_summary(
-    requests: String,
-    estimate: seozoom::units::Estimate,
-    budget: Option<i64>,
-) -> String {
-    format!(
-        "{requests}, estimated cost {estimate}{}",
-        over_budget(budget, estimate),
-    )
-}
-
-/// The note of a dry run whose job may cost more than the budget, or whose
-/// cost no budget can cover.
-fn over_budget(budget: Option<i64>, estimate: seozoom::units::Estimate) -> String {
-    match budget {
-        Some(budget) if estimate.unknown => {
-            format!(
-                " (a budget of {budget} cannot cover an unknown cost: the call would be refused)"
-            )
-        }
-        Some(budget) if estimate.max > budget => {
-            format!(" (over the budget of {budget}: the call would be refused)")
-        }
-        _ => String::new(),
-    }
-}
-
-/// Print a dry run's lines on stdout; the exit code.
-fn print_lines(lines: &[String]) -> u8 {
-    let mut text = lines.join("\n");
-    text.push('\n');
-    let mut stdout = std::io::stdout().lock();
-    match stdout
-        .write_all(text.as_bytes())
-        .and_then(|()| stdout.flush())
-    {
-        Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => {
-            eprintln!("error: cannot write the requests: {error}");
-            EXIT_FAILED
-        }
-        _ => EXIT_OK,
-    }
-}
-
-/// The client a dry run estimates with and shows URLs of: a placeholder key,
-/// only ever shown redacted, and the target's base URL.
-fn dry_run_client(invocation: &Invocation) -> Result<Client, Error> {
-    let base_url = match &invocation.target {
-        Target::Service { base_url, .. } => base_url.clone(),
-        Target::Sandbox => seozoom::operations::SERVICE.base_url.to_owned(),
-    };
-    Client::builder()
-        .api_key(DRY_RUN_KEY)
-        .base_url(base_url)
-        .build()
 }
 
 /// Print an envelope in the chosen format; the exit code.

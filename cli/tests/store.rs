@@ -639,3 +639,42 @@ fn running_out_of_units_is_said_as_such() {
         run.stderr
     );
 }
+
+/// A dry run reads the store's cache without spending: what it answers is
+/// not a request and costs nothing.
+#[test]
+fn a_dry_run_counts_what_the_cache_answers() {
+    let sandbox = sandbox_with(None);
+    let dir = TempDir::new("dry");
+    let two = ["keywords", "metrics", "--keyword", "a", "--keyword", "b"];
+    seozoom(&sandbox, &dir.store(), &two).expect_code(0);
+    assert_eq!(sandbox.requests(), 1);
+
+    let mut dry = vec!["--dry-run"];
+    dry.extend_from_slice(&two);
+    let run = seozoom(&sandbox, &dir.store(), &dry);
+    run.expect_code(0).expect_no_key();
+    assert_eq!(
+        run.stdout,
+        "0 requests, estimated cost 0 units; 2 of 2 items from the cache\n"
+    );
+
+    dry.extend_from_slice(&["--keyword", "c"]);
+    let run = seozoom(&sandbox, &dir.store(), &dry);
+    run.expect_code(0).expect_no_key();
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", run.stdout);
+    assert!(
+        lines[0].starts_with("GET ") && lines[0].ends_with("&keyword=c"),
+        "{}",
+        lines[0]
+    );
+    let figure = seozoom::operations::KEYWORDS_METRICS.cost.units[0];
+    assert_eq!(
+        lines[1],
+        format!(
+            "1 request for 1 item, estimated cost 0..{figure} units; 2 of 3 items from the cache"
+        )
+    );
+    assert_eq!(sandbox.requests(), 1, "a dry run sends nothing");
+}

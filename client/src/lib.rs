@@ -121,7 +121,9 @@ pub mod job {
     //! ([`Client::pages`](crate::Client::pages)). A batched job that stops
     //! part-way keeps what it paid for ([`Partial`]).
 
-    pub use crate::client::{BATCH_CONCURRENCY, InputOrder, Job, Merge, Paging, Row};
+    pub use crate::client::{
+        BATCH_CONCURRENCY, Counted, InputOrder, Job, JobPlan, Merge, Paging, Row,
+    };
     pub use crate::partial::{Missing, Partial};
     pub use futures_core::Stream;
 }

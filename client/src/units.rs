@@ -266,7 +266,9 @@ pub struct Units {
     /// Units charged by all calls so far (sum of `UnitsUsed`; a negative
     /// figure counts as 0, so that it frees no budget).
     pub used: i64,
-    /// `UnitsRemaining` of the latest answer, if any call has reported one.
+    /// `UnitsRemaining` of the latest answer, if any call has reported one;
+    /// else the last balance the store holds for the key, once a lookup of
+    /// its cache has read it.
     pub remaining: Option<i64>,
     /// Calls answered with an envelope.
     pub calls: u64,
@@ -399,6 +401,15 @@ impl Ledger {
 }
 
 impl Ledger {
+    /// The balance read from the store, when no call of this client has
+    /// reported one yet.
+    pub(crate) fn know_remaining(&self, remaining: i64) {
+        let mut state = self.lock();
+        if state.units.remaining.is_none() {
+            state.units.remaining = Some(remaining);
+        }
+    }
+
     /// A reservation of nothing (a call's own, once settled).
     pub(crate) fn nothing_reserved(&self) -> Reservation<'_> {
         Reservation {
