@@ -48,6 +48,7 @@ mod sandbox;
 mod store;
 mod stream;
 mod table_fit;
+mod waits;
 
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -68,18 +69,27 @@ const EXIT_REFUSED: u8 = 2;
 
 /// The library's warnings (a store falling back, a cache entry ignored) on
 /// stderr; `SEOZOOM_LOG=info` or `debug` shows more, `off` none.
+///
+/// Long waits (the library's `seozoom::wait` events) are told on stderr as
+/// they start, whatever the level ([`waits::Announcer`]).
 fn init_logging() {
+    use tracing_subscriber::layer::SubscriberExt as _;
+    use tracing_subscriber::util::SubscriberInitExt as _;
+    use tracing_subscriber::{Layer as _, filter};
     let level = std::env::var("SEOZOOM_LOG")
         .ok()
         .and_then(|level| level.parse().ok())
-        .unwrap_or(tracing_subscriber::filter::LevelFilter::WARN);
-    tracing_subscriber::fmt()
+        .unwrap_or(filter::LevelFilter::WARN);
+    let log = tracing_subscriber::fmt::layer()
         .with_writer(std::io::stderr)
-        .with_max_level(level)
         .without_time()
         .with_target(false)
         .with_ansi(false)
-        .init();
+        .with_filter(level);
+    let waits = waits::Announcer::new().with_filter(filter::filter_fn(|meta| {
+        meta.target() == seozoom::wait::WAIT_TARGET
+    }));
+    tracing_subscriber::registry().with(log).with(waits).init();
 }
 
 fn main() -> ExitCode {
@@ -157,6 +167,9 @@ async fn call(invocation: Invocation) -> u8 {
     let mut builder = Client::builder().api_key(api_key).base_url(base_url);
     if let Some(window) = invocation.rate_window {
         builder = builder.rate_window(window);
+    }
+    if let Some(max_wait) = invocation.max_wait {
+        builder = builder.max_wait(max_wait);
     }
     let client = match invocation
         .store
@@ -380,6 +393,12 @@ fn report(error: &Error) -> u8 {
     if let ErrorKind::OverBudget { budget, .. } = error.kind() {
         eprintln!(
             "note: the budget is `--budget {budget}`; raise it, or ask for fewer items or rows"
+        );
+    }
+    if let ErrorKind::WaitedTooLong { max_wait, .. } = error.kind() {
+        eprintln!(
+            "note: the longest a call may wait is `--max-wait {}` (seconds); raise it to wait longer",
+            max_wait.as_secs_f64()
         );
     }
     if error.is_refused() {

@@ -350,6 +350,24 @@ pub enum ErrorKind {
         body: String,
     },
 
+    /// The call stopped rather than begin a wait that would take all of its
+    /// waits (for rate-limit slots, `Retry-After`s, 429 rate windows,
+    /// backoffs) past the bound ([`ClientBuilder::max_wait`](crate::ClientBuilder::max_wait)).
+    /// Charged what its answered attempts were (often unknown: a 429 reports
+    /// none), nothing if none was sent. A batched job that stops so keeps
+    /// the rows received ([`ErrorKind::Partial`]).
+    WaitedTooLong {
+        /// The wait that was not begun.
+        wait: Duration,
+        /// What the call had waited before it.
+        waited: Duration,
+        /// The bound on a call's waits.
+        max_wait: Duration,
+        /// What it would have waited for, and why: `the service's rate window
+        /// (HTTP 429 with an unreadable Retry-After (soon)) before attempt 4`.
+        waiting_for: String,
+    },
+
     /// A batched job failed after some of its requests were answered: the rows
     /// they paid for (in input order), the inputs without an answer and the
     /// error that stopped the job. Not refused (requests were sent and
@@ -638,6 +656,18 @@ impl fmt::Display for Error {
             } => write!(
                 f,
                 "{operation}: cannot decode the response at `{path}`: {message} (body starts: {body})"
+            ),
+            ErrorKind::WaitedTooLong {
+                wait,
+                waited,
+                max_wait,
+                waiting_for,
+            } => write!(
+                f,
+                "{operation}: stopped waiting: {} more for {waiting_for} would pass the longest a call may wait ({}; waited {} so far)",
+                crate::wait::shown(*wait),
+                crate::wait::shown(*max_wait),
+                crate::wait::shown(*waited),
             ),
             ErrorKind::Partial(partial) => fmt::Display::fmt(partial, f),
         }

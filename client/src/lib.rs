@@ -76,6 +76,7 @@ pub mod store;
 pub mod table;
 mod transport;
 pub mod units;
+pub mod wait;
 mod wire_enum;
 
 mod generated {
@@ -132,7 +133,9 @@ pub mod config {
     //! Settings of a [`ClientBuilder`](crate::ClientBuilder) beyond the key and
     //! the base URL: retries, rate limiting and timeouts.
 
-    pub use crate::client::{API_KEY_ENV, DEFAULT_CONNECT_TIMEOUT, DEFAULT_TIMEOUT};
+    pub use crate::client::{
+        API_KEY_ENV, DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_WAIT, DEFAULT_TIMEOUT,
+    };
     pub use crate::retry::RetryPolicy;
     pub use crate::transport::RateLimitMode;
 }

@@ -17,10 +17,11 @@ use crate::charge::{BodyUnits, Charge, read_units};
 use crate::decode::{decode_rows, decode_typed};
 use crate::error::{Error, ErrorKind};
 use crate::request::{Request, encode_value, push_query};
-use crate::retry::{Decision, Outcome, Spent};
+use crate::retry::{Decision, Outcome, Spent, Verdict, classify};
 use crate::store::{LedgerEntry, now_ms};
 use crate::table::Operation;
 use crate::units::{Estimate, JobHold, Ledger, Reservation, estimate, estimate_learned};
+use crate::wait::{Cause, Waits};
 
 /// A request checked and ready to go.
 pub(crate) struct Prepared {
@@ -203,6 +204,11 @@ impl Client {
                 // Refused (a rate-limit slot) before any attempt: nothing
                 // sent. Otherwise the request may have reached the service.
                 Err(error) if error.is_refused() => return Err(self.failed(sending, error).await),
+                // Every answered attempt is charged in `earlier`.
+                Err(error) if matches!(error.kind(), ErrorKind::WaitedTooLong { .. }) => {
+                    let error = error.with_charge(earlier);
+                    return Err(self.failed(sending, error).await);
+                }
                 Err(error) => {
                     let error = error.with_charge(earlier.plus(Charge::Unknown));
                     return Err(self.failed(sending, error).await);
@@ -449,10 +455,14 @@ impl Client {
             let mut attempt = 0;
             let mut earlier = Charge::None;
             let mut spent = Spent::new(self.inner.rate_limits.window());
+            let mut waits = Waits::new(op.label(), self.inner.max_wait);
             loop {
                 attempt += 1;
-                let slot = match self.take_slot(op).await {
+                let slot = match self.take_slot(op, &mut waits, attempt).await {
                     Ok(slot) => slot,
+                    Err(stopped) if matches!(stopped.kind(), ErrorKind::WaitedTooLong { .. }) => {
+                        return (Err(stopped), earlier);
+                    }
                     Err(refused) => return (previous.unwrap_or(Err(refused)), earlier),
                 };
                 tracing::Span::current().record("attempts", attempt);
@@ -475,6 +485,7 @@ impl Client {
                 };
                 let decision = self.inner.retry.decide(&mut spent, &outcome);
                 let timed_out = matches!(outcome, Outcome::Failed { timeout: true });
+                let (cause, reason) = why_wait(&outcome);
                 let result = attempted.map(|(status, _, body)| (status, body));
                 match decision {
                     Decision::RetryAfter(delay) => {
@@ -492,7 +503,9 @@ impl Client {
                         };
                         earlier = earlier.plus(charge);
                         previous = Some(result);
-                        tokio::time::sleep(delay).await;
+                        if let Err(stopped) = waits.wait(delay, cause, &reason, attempt + 1).await {
+                            return (Err(stopped), earlier);
+                        }
                     }
                     Decision::Accept | Decision::Stop => return (result, earlier),
                 }
@@ -515,6 +528,41 @@ impl Client {
         let headers = response.headers().clone();
         let body = read_body(&mut response).await.map_err(transport)?;
         Ok((status, headers, body))
+    }
+}
+
+/// Why a call waits after an attempt came to `outcome`: its cause, and the
+/// reason for people (`HTTP 429 with an unreadable Retry-After (soon)`).
+fn why_wait(outcome: &Outcome<'_>) -> (Cause, String) {
+    let asked = |headers: &HeaderMap| {
+        headers.get(reqwest::header::RETRY_AFTER).map(|v| {
+            String::from_utf8_lossy(v.as_bytes())
+                .chars()
+                .take(40)
+                .collect::<String>()
+        })
+    };
+    match (classify(outcome), outcome) {
+        (
+            Verdict::WindowFull { asked: Some(_) } | Verdict::Retryable { asked: Some(_) },
+            Outcome::Answered { status, headers },
+        ) => (
+            Cause::RetryAfter,
+            format!(
+                "HTTP {status}, Retry-After: {}",
+                asked(headers).unwrap_or_default()
+            ),
+        ),
+        (Verdict::WindowFull { asked: None }, Outcome::Answered { status, headers }) => {
+            let reason = match asked(headers) {
+                Some(text) => format!("HTTP {status} with an unreadable Retry-After ({text})"),
+                None => format!("HTTP {status} without Retry-After"),
+            };
+            (Cause::RateWindow, reason)
+        }
+        (_, Outcome::Answered { status, .. }) => (Cause::Backoff, format!("HTTP {status}")),
+        (_, Outcome::Failed { timeout: true }) => (Cause::Backoff, "a timeout".to_owned()),
+        (_, Outcome::Failed { .. }) => (Cause::Backoff, "a transport failure".to_owned()),
     }
 }
 

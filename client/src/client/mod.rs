@@ -53,6 +53,10 @@ pub const API_KEY_ENV: &str = "SEOZOOM_API_KEY";
 pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// Default time allowed for one attempt of a call, body included.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+/// Default bound on all of a call's waits together (rate-limit slots,
+/// `Retry-After`s, 429 rate windows, backoffs): five minutes, five of the
+/// service's rate windows.
+pub const DEFAULT_MAX_WAIT: Duration = Duration::from_secs(300);
 
 /// What replaces the key wherever text could show it.
 const REDACTED: &str = "<redacted>";
@@ -96,6 +100,8 @@ struct Inner {
     database: &'static str,
     retry: RetryPolicy,
     rate_limits: RateLimits,
+    /// The bound on all of a call's waits.
+    max_wait: Duration,
     ledger: Arc<Ledger>,
     memory: memory::Memory,
 }
@@ -143,6 +149,7 @@ pub struct ClientBuilder {
     retry: RetryPolicy,
     rate_limit: RateLimitMode,
     rate_window: Duration,
+    max_wait: Duration,
     budget: Option<i64>,
     store: Store,
     refresh: bool,
@@ -162,6 +169,7 @@ impl Default for ClientBuilder {
             retry: RetryPolicy::default(),
             rate_limit: RateLimitMode::default(),
             rate_window: Duration::from_secs(60),
+            max_wait: DEFAULT_MAX_WAIT,
             budget: None,
             store: Store::memory(),
             refresh: false,
@@ -221,6 +229,19 @@ impl ClientBuilder {
     /// minute). Shorten it in tests; lengthen it to stay further below the service.
     pub fn rate_window(mut self, window: Duration) -> Self {
         self.rate_window = window;
+        self
+    }
+
+    /// The longest a call may spend waiting, all its waits together: for
+    /// rate-limit slots, the service's `Retry-After`, a 429's rate window,
+    /// backoffs after failures (default [`DEFAULT_MAX_WAIT`], five minutes).
+    /// A wait that would take the call past it is not begun: the call stops
+    /// with [`ErrorKind::WaitedTooLong`](crate::error::ErrorKind::WaitedTooLong)
+    /// naming the wait (a batched job keeps the rows received). Waits longer
+    /// than 2 s are told through `tracing` as they start
+    /// ([`crate::wait`]).
+    pub fn max_wait(mut self, max_wait: Duration) -> Self {
+        self.max_wait = max_wait;
         self
     }
 
@@ -327,6 +348,7 @@ impl ClientBuilder {
                 database,
                 retry: self.retry,
                 rate_limits: RateLimits::new(OPERATIONS, self.rate_limit, self.rate_window),
+                max_wait: self.max_wait,
                 ledger: Arc::new(Ledger::new(self.budget)),
                 memory,
             }),
