@@ -17,6 +17,7 @@
 
 mod batch;
 mod call;
+mod fit;
 mod items;
 mod job;
 mod learned;
@@ -31,6 +32,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 pub use batch::BATCH_CONCURRENCY;
+pub use fit::FittedRows;
 pub use job::Job;
 pub(crate) use memory::WindowHold;
 pub use merge::{InputOrder, Merge, Row};
