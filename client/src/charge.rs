@@ -22,6 +22,32 @@ pub enum Charge {
 }
 
 impl Charge {
+    /// [`Charge::pack`] of no charge at all (the error's kind decides).
+    pub(crate) const NOT_SET: i64 = i64::MIN;
+    const NONE: i64 = i64::MIN + 1;
+    const UNKNOWN: i64 = i64::MIN + 2;
+
+    /// The charge in one `i64`, so that an error stays small: units as they
+    /// are, the other cases as the three lowest values (no charge is that
+    /// negative; one would read as unknown).
+    pub(crate) fn pack(self) -> i64 {
+        match self {
+            Charge::None => Charge::NONE,
+            Charge::Unknown => Charge::UNKNOWN,
+            Charge::Units(n) => n.max(Charge::UNKNOWN + 1),
+        }
+    }
+
+    /// What [`pack`](Self::pack) packed; `None` for [`NOT_SET`](Self::NOT_SET).
+    pub(crate) fn unpack(packed: i64) -> Option<Charge> {
+        match packed {
+            Charge::NOT_SET => None,
+            Charge::NONE => Some(Charge::None),
+            Charge::UNKNOWN => Some(Charge::Unknown),
+            n => Some(Charge::Units(n)),
+        }
+    }
+
     /// The charge of two calls (or attempts) together: unknown if either is.
     pub fn plus(self, other: Charge) -> Charge {
         match (self, other) {
@@ -152,6 +178,20 @@ mod tests {
         assert_eq!(units("").used, None);
         assert_eq!(units("<html>502</html>").charge(), Charge::Unknown);
         assert_eq!(units(r#"{"UnitsUsed": -3}"#).used, Some(-3));
+    }
+
+    #[test]
+    fn a_charge_packs_and_unpacks() {
+        for charge in [
+            Charge::None,
+            Charge::Unknown,
+            Charge::Units(0),
+            Charge::Units(-3),
+            Charge::Units(i64::MAX),
+        ] {
+            assert_eq!(Charge::unpack(charge.pack()), Some(charge));
+        }
+        assert_eq!(Charge::unpack(Charge::NOT_SET), None);
     }
 
     #[test]

@@ -211,11 +211,14 @@ impl ConfigError {
 /// # }
 /// ```
 pub struct Error {
-    operation: Option<String>,
+    // Boxed: the error stays within 128 bytes (clippy's `result_large_err`)
+    // with its charge.
+    operation: Option<Box<str>>,
     kind: ErrorKind,
     /// What the call was charged, when the client knows better than the
-    /// kind's default ([`Error::charged`]).
-    charge: Option<Charge>,
+    /// kind's default ([`Error::charged`]), packed in 8 bytes
+    /// ([`Charge::pack`]).
+    charge: i64,
 }
 
 /// What went wrong, without the operation (which [`Error::operation`] gives).
@@ -384,9 +387,9 @@ impl Error {
     /// An error of `operation` (`group action`, or a job's description).
     pub(crate) fn new(operation: impl Into<String>, kind: ErrorKind) -> Self {
         Error {
-            operation: Some(operation.into()),
+            operation: Some(operation.into().into_boxed_str()),
             kind,
-            charge: None,
+            charge: Charge::NOT_SET,
         }
     }
 
@@ -395,7 +398,7 @@ impl Error {
         Error {
             operation: None,
             kind,
-            charge: None,
+            charge: Charge::NOT_SET,
         }
     }
 
@@ -431,7 +434,7 @@ impl Error {
     /// reached and its charge cannot be read. Each [`ErrorKind`] says which it
     /// may be.
     pub fn charged(&self) -> Charge {
-        if let Some(charge) = self.charge {
+        if let Some(charge) = Charge::unpack(self.charge) {
             return charge;
         }
         if self.is_refused() {
@@ -449,7 +452,7 @@ impl Error {
     /// The error, charged `charge` (the client's own reading of the answer).
     pub(crate) fn with_charge(self, charge: Charge) -> Self {
         Error {
-            charge: Some(charge),
+            charge: charge.pack(),
             ..self
         }
     }

@@ -82,7 +82,7 @@ pub(crate) fn shown(duration: Duration) -> String {
     let ms = duration.as_millis();
     match ms {
         0..1_000 => format!("{ms} ms"),
-        _ if ms % 1_000 == 0 => format!("{} s", ms / 1_000),
+        _ if ms.is_multiple_of(1_000) => format!("{} s", ms / 1_000),
         _ => format!("{:.1} s", duration.as_secs_f64()),
     }
 }

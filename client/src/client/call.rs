@@ -444,11 +444,7 @@ impl Client {
     /// ledger here (the service may have charged it); the second value is
     /// what those attempts were charged.
     #[inline(never)]
-    fn send<'a>(
-        &'a self,
-        prepared: &'a Prepared,
-        items: i64,
-    ) -> Step<'a, (Result<(u16, Vec<u8>), Error>, Charge)> {
+    fn send<'a>(&'a self, prepared: &'a Prepared, items: i64) -> Step<'a, Sent> {
         Box::pin(async move {
             let op = prepared.op;
             let mut previous = None;
@@ -593,6 +589,10 @@ struct Sending<'a> {
     /// units it holds for this call.
     hold: Option<(String, i64)>,
 }
+
+/// The last attempt's status and body (or why there is none), and what the
+/// attempts answered before it were charged.
+type Sent = (Result<(u16, Vec<u8>), Error>, Charge);
 
 /// An answer that did not decode: its status and body, and what the call's
 /// earlier attempts were charged.
