@@ -4,7 +4,7 @@
 //! and cost nothing ([`Client::plan_job`]). Without one, or when the store
 //! cannot be read, every request is listed with the spec's estimate.
 
-use seozoom::job::JobPlan;
+use seozoom::job::{Counted, JobPlan};
 use seozoom::request::Request;
 use seozoom::units::Estimate;
 use seozoom::{Client, Error, Job};
@@ -187,7 +187,7 @@ fn summary(requests: String, plan: &JobPlan, invocation: &Invocation) -> String 
     if plan.cached == 0 {
         return job_summary(requests, plan.estimate, budget);
     }
-    let noun = |n| plan.counted.name(n);
+    let noun = |n| counted(plan.counted, n);
     let cost = match plan.estimate {
         Estimate {
             min: 0,
@@ -208,6 +208,16 @@ fn summary(requests: String, plan: &JobPlan, invocation: &Invocation) -> String 
         noun(plan.total),
         over_budget(budget, plan.estimate),
     )
+}
+
+/// `1 item`, `2 items`; pages are counted in the plural (`1 of 1 pages`), as
+/// the page count's other lines have them.
+fn counted(what: Counted, n: usize) -> &'static str {
+    match (what, n) {
+        (Counted::Items, 1) => "item",
+        (Counted::Items, _) => "items",
+        _ => "pages",
+    }
 }
 
 /// The estimate a dry run prints: `spec` (the spec's), or, when the key is

@@ -1114,13 +1114,21 @@ async fn estimates_come_from_the_spec_figures() {
     let client = server.client_with(RetryPolicy::none());
 
     let three = client.keywords().metrics(["a", "b", "c"]).request();
-    assert_eq!(client.estimate(&three).unwrap(), Estimate::range(0, 30));
+    assert_eq!(
+        client.estimate(&three).unwrap(),
+        Estimate {
+            per_row: Some((10, 10)),
+            ..Estimate::range(0, 30)
+        }
+    );
 
     let list = client.projects().list().request();
     assert_eq!(client.estimate(&list).unwrap(), Estimate::range(100, 100));
 
     let best = client.projects().best_pages(48213, 10).request();
-    assert_eq!(client.estimate(&best).unwrap(), Estimate::range(0, 50 * 11));
+    let estimate = client.estimate(&best).unwrap();
+    assert_eq!((estimate.min, estimate.max), (0, 50 * 11));
+    assert_eq!(estimate.per_row.map(|(_, high)| high), Some(50));
 
     // An invalid request gives its error, not an estimate.
     let none: [&str; 0] = [];

@@ -27,18 +27,6 @@ pub enum Counted {
     Pages,
 }
 
-impl Counted {
-    /// `item`/`items`, `page`/`pages`.
-    pub fn name(self, n: usize) -> &'static str {
-        match (self, n) {
-            (Counted::Items, 1) => "item",
-            (Counted::Items, _) => "items",
-            (Counted::Pages, 1) => "page",
-            (Counted::Pages, _) => "pages",
-        }
-    }
-}
-
 /// What a job would do now: which requests it would still send, how many of
 /// its items or pages the cache answers fresh, and the cost of the requests
 /// still to send only (an answer from the cache costs nothing).
