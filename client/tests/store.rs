@@ -348,4 +348,24 @@ async fn a_job_plan_counts_what_the_cache_answers_and_spends_nothing() {
     assert_eq!(again.units_used, 0);
     assert_eq!(cached.units().remaining, Some(paid.units_remaining));
     assert_eq!(sandbox.requests(), 1);
+
+    // A budget that covers none of it admits a job the cache answers whole:
+    // the budget counts what will be sent, as the plan does.
+    let budgeted = Client::builder()
+        .api_key(Sandbox::API_KEY)
+        .base_url(sandbox.base_url())
+        .store(store.clone())
+        .budget(1)
+        .build()
+        .unwrap();
+    for keywords in [vec!["a"], vec!["a", "b"]] {
+        let answer = budgeted
+            .keywords()
+            .metrics(keywords)
+            .send_all()
+            .await
+            .unwrap();
+        assert_eq!(answer.units_used, 0);
+    }
+    assert_eq!(sandbox.requests(), 1);
 }
