@@ -406,7 +406,7 @@ impl Ledger {
         Ok(())
     }
 
-    fn record(&self, used: i64, remaining: Option<i64>) {
+    pub(crate) fn record(&self, used: i64, remaining: Option<i64>) {
         let mut state = self.lock();
         // A negative charge from the service frees no budget.
         state.units.used = state.units.used.saturating_add(used.max(0));

@@ -491,6 +491,11 @@ impl Client {
                             Ok((_, body)) => {
                                 let units = self.body_units(body);
                                 let charge = units.charge();
+                                // Counted by this client too (a budget must
+                                // see what a retried attempt was charged).
+                                if let Charge::Units(used) = charge {
+                                    self.inner.ledger.record(used, units.remaining);
+                                }
                                 self.record_answer(prepared, items, charge, units.remaining, None)
                                     .await;
                                 charge
