@@ -65,6 +65,10 @@ pub async fn batched(invocation: &Invocation, batches: &[Request]) -> u8 {
 /// A paged job (`--max-rows`): the pages it sends at most (key redacted) and
 /// the estimate of those; the exit code.
 pub async fn pages(invocation: &Invocation, page_size: i64, max_rows: usize) -> u8 {
+    let max_rows = match fit_budget(invocation, page_size, max_rows).await {
+        Ok(max_rows) => max_rows,
+        Err(error) => return report(&error),
+    };
     let request = &invocation.request;
     let job = Job::Pages {
         page_size,
@@ -122,6 +126,34 @@ pub async fn pages(invocation: &Invocation, page_size: i64, max_rows: usize) -> 
         }
         Err(error) => report(&error),
     }
+}
+
+/// `--fit-budget` with `--budget N`: the row cap the budget covers, said as
+/// the real run says it (a budget per day or month is the store's, which a
+/// dry run does not read for it: the cap stays).
+async fn fit_budget(
+    invocation: &Invocation,
+    page_size: i64,
+    max_rows: usize,
+) -> Result<usize, Error> {
+    let budget = invocation.budget.and_then(store::Budget::for_command);
+    let (true, Some(budget)) = (invocation.fit_budget, budget) else {
+        return Ok(max_rows);
+    };
+    let client = placeholder_client(invocation)?;
+    let client = Client::builder()
+        .api_key(PLACEHOLDER_KEY)
+        .base_url(client.base_url())
+        .budget(budget)
+        .build()?;
+    let fitted = crate::fit_to_budget(
+        &client,
+        &invocation.request,
+        true,
+        Some((page_size, max_rows)),
+    )
+    .await?;
+    Ok(fitted.map_or(max_rows, |(_, rows)| rows))
 }
 
 fn more_pages(n: usize) -> String {

@@ -238,7 +238,7 @@ async fn call(invocation: Invocation) -> u8 {
 /// `--fit-budget`: a paged job's row cap cut to what the budget covers at
 /// worst, said on stderr before the first request; the pages as they were
 /// otherwise (and a warning when the option has nothing to fit).
-async fn fit_to_budget(
+pub(crate) async fn fit_to_budget(
     client: &Client,
     request: &seozoom::request::Request,
     fit_budget: bool,

@@ -470,4 +470,22 @@ fn fit_budget_takes_the_rows_the_budget_covers() {
         run.stderr
     );
     assert_eq!(run.json()["UnitsUsed"], 20_000);
+
+    // A dry run says the same, and lists the two pages.
+    let mut dry = vec!["--dry-run"];
+    dry.extend_from_slice(&fitted);
+    let dry = domain_keywords(&sandbox.base_url(), &dry);
+    dry.expect_code(0);
+    assert!(
+        dry.stderr.contains("cover 2000 of the 5000 rows asked"),
+        "{}",
+        dry.stderr
+    );
+    let last = dry.stdout.lines().last().unwrap_or_default();
+    assert_eq!(
+        last,
+        "at most 2 requests (fewer if a page comes back short), estimated cost 0..20000 units",
+        "{}",
+        dry.stdout
+    );
 }
