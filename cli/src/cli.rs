@@ -43,6 +43,8 @@ pub(crate) mod opt {
     pub const PORT: &str = "option:port";
     pub const COLUMNS: &str = "option:columns";
     pub const RATE_WINDOW: &str = "option:rate-window";
+    pub const MAX_WAIT: &str = "option:max-wait";
+    pub const FIT_BUDGET: &str = "option:fit-budget";
     pub const STRICT: &str = "option:strict";
 }
 
@@ -129,6 +131,12 @@ pub struct Invocation {
     pub max_rows: Option<usize>,
     /// The period the requests-per-minute figures apply to (`--rate-window`).
     pub rate_window: Option<Duration>,
+    /// The longest a call may spend waiting, all its waits together
+    /// (`--max-wait`; the library's default when not given).
+    pub max_wait: Option<Duration>,
+    /// `--fit-budget`: a paged job takes as many pages as the budget's worst
+    /// case covers, instead of being refused whole.
+    pub fit_budget: bool,
 }
 
 /// A number of seconds greater than 0, decimals allowed (`--rate-window 0.5`).
@@ -480,6 +488,20 @@ pub fn command() -> clap::Command {
                 .value_parser(seconds)
                 .help("Seconds the requests-per-minute figures apply to (default 60), here and in `sandbox --strict`"),
         )
+        .arg(
+            option(opt::MAX_WAIT, "max-wait")
+                .value_name("SECS")
+                .value_parser(seconds)
+                .help(format!(
+                    "The longest a call may spend waiting, all its waits together (rate-limit slots, Retry-After, 429 rate windows, backoffs; default {}): a wait that would pass it is not begun, and the call stops naming it (rows received are kept)",
+                    seozoom::config::DEFAULT_MAX_WAIT.as_secs()
+                )),
+        )
+        .arg(
+            option(opt::FIT_BUDGET, "fit-budget")
+                .action(ArgAction::SetTrue)
+                .help("With --budget and --max-rows: take as many rows as the budget covers at worst (said on stderr before the first request) instead of refusing the job"),
+        )
         .subcommands(GROUPS.iter().map(group_command))
         .subcommand(
             clap::Command::new(SANDBOX_COMMAND)
@@ -695,6 +717,11 @@ fn invocation(
         dry_run: flag(opt::DRY_RUN),
         max_rows,
         rate_window: rate_window(&[action, root]),
+        max_wait: [action, root]
+            .iter()
+            .find_map(|m| m.try_get_one::<Duration>(opt::MAX_WAIT).ok().flatten())
+            .copied(),
+        fit_budget: flag(opt::FIT_BUDGET),
     })
 }
 

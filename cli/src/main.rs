@@ -38,6 +38,7 @@
 mod cli;
 mod columns;
 mod completions;
+mod dry_run;
 mod example;
 mod mcp;
 mod output;
@@ -47,6 +48,7 @@ mod sandbox;
 mod store;
 mod stream;
 mod table_fit;
+mod waits;
 
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -64,27 +66,30 @@ const EXIT_OK: u8 = 0;
 const EXIT_FAILED: u8 = 1;
 /// Exit code of a call refused before anything was sent (also clap's usage errors).
 const EXIT_REFUSED: u8 = 2;
-/// The most pages a dry run of a paged job lists one by one; the rest are
-/// counted (a cap of millions of rows in small pages would be millions of lines).
-const DRY_RUN_PAGES_SHOWN: usize = 100;
-/// The key a dry run builds its client with: it is never sent, and URLs show it
-/// redacted.
-const DRY_RUN_KEY: &str = "dry-run";
 
 /// The library's warnings (a store falling back, a cache entry ignored) on
 /// stderr; `SEOZOOM_LOG=info` or `debug` shows more, `off` none.
+///
+/// Long waits (the library's `seozoom::wait` events) are told on stderr as
+/// they start, whatever the level ([`waits::Announcer`]).
 fn init_logging() {
+    use tracing_subscriber::layer::SubscriberExt as _;
+    use tracing_subscriber::util::SubscriberInitExt as _;
+    use tracing_subscriber::{Layer as _, filter};
     let level = std::env::var("SEOZOOM_LOG")
         .ok()
         .and_then(|level| level.parse().ok())
-        .unwrap_or(tracing_subscriber::filter::LevelFilter::WARN);
-    tracing_subscriber::fmt()
+        .unwrap_or(filter::LevelFilter::WARN);
+    let log = tracing_subscriber::fmt::layer()
         .with_writer(std::io::stderr)
-        .with_max_level(level)
         .without_time()
         .with_target(false)
         .with_ansi(false)
-        .init();
+        .with_filter(level);
+    let waits = waits::Announcer::new().with_filter(filter::filter_fn(|meta| {
+        meta.target() == seozoom::wait::WAIT_TARGET
+    }));
+    tracing_subscriber::registry().with(log).with(waits).init();
 }
 
 fn main() -> ExitCode {
@@ -135,8 +140,8 @@ async fn call(invocation: Invocation) -> u8 {
     };
     if invocation.dry_run {
         return match pages {
-            Some((page_size, max_rows)) => dry_run_pages(&invocation, page_size, max_rows).await,
-            None => dry_run(&invocation, &batches).await,
+            Some((page_size, max_rows)) => dry_run::pages(&invocation, page_size, max_rows).await,
+            None => dry_run::batched(&invocation, &batches).await,
         };
     }
 
@@ -163,6 +168,9 @@ async fn call(invocation: Invocation) -> u8 {
     if let Some(window) = invocation.rate_window {
         builder = builder.rate_window(window);
     }
+    if let Some(max_wait) = invocation.max_wait {
+        builder = builder.max_wait(max_wait);
+    }
     let client = match invocation
         .store
         .apply(builder, invocation.budget)
@@ -171,6 +179,11 @@ async fn call(invocation: Invocation) -> u8 {
         Ok(client) => client,
         Err(error) => return report(&error),
     };
+    let pages =
+        match fit_to_budget(&client, &invocation.request, invocation.fit_budget, pages).await {
+            Ok(pages) => pages,
+            Err(error) => return report(&error),
+        };
 
     let op = invocation.request.operation();
     let format = invocation.format;
@@ -222,6 +235,48 @@ async fn call(invocation: Invocation) -> u8 {
     }
 }
 
+/// `--fit-budget`: a paged job's row cap cut to what the budget covers at
+/// worst, said on stderr before the first request; the pages as they were
+/// otherwise (and a warning when the option has nothing to fit).
+pub(crate) async fn fit_to_budget(
+    client: &Client,
+    request: &seozoom::request::Request,
+    fit_budget: bool,
+    pages: Option<(i64, usize)>,
+) -> Result<Option<(i64, usize)>, Error> {
+    if !fit_budget {
+        return Ok(pages);
+    }
+    let Some((page_size, max_rows)) = pages else {
+        eprintln!(
+            "warning: --fit-budget fits a paged job (--max-rows) to a budget; this call is sent as it is"
+        );
+        return Ok(pages);
+    };
+    let fitted = client.fit_rows(request, page_size, max_rows).await?;
+    let per_row = match fitted.estimate.per_row {
+        Some((_, high)) => format!(" at up to {high} units a row"),
+        None => String::new(),
+    };
+    match fitted.budget_left {
+        None => eprintln!("note: --fit-budget: no budget is set; up to {max_rows} rows"),
+        // None fits: the job goes as asked, and is refused with the reason.
+        Some(_) if fitted.rows == 0 => {
+            eprintln!("note: --fit-budget: the budget covers no row of this job");
+            return Ok(pages);
+        }
+        Some(left) if fitted.is_cut() => eprintln!(
+            "note: --fit-budget: {left} units of budget cover {} of the {max_rows} rows asked{per_row} (worst case {} units); fetching up to {} rows",
+            fitted.rows, fitted.estimate.max, fitted.rows
+        ),
+        Some(left) => eprintln!(
+            "note: --fit-budget: {left} units of budget cover all {max_rows} rows asked{per_row} (worst case {} units)",
+            fitted.estimate.max
+        ),
+    }
+    Ok(Some((page_size, fitted.rows)))
+}
+
 /// A job that stopped part-way: its rows printed as a result, then what is
 /// missing and why on stderr; exit code 1 whatever the cause (requests were
 /// sent and charged).
@@ -254,6 +309,7 @@ fn report_stopped(
         op.label(),
     );
     eprintln!("error: {cause}");
+    eprintln!("charged for the failed request: {}", cause.charged());
     EXIT_FAILED
 }
 
@@ -299,185 +355,6 @@ fn progress_bar(total: usize, what: &str) -> Option<indicatif::ProgressBar> {
     }
     bar.enable_steady_tick(std::time::Duration::from_millis(120));
     Some(bar)
-}
-
-/// `--dry-run`: print each request the call would send (key redacted) and the
-/// estimate of the whole job, send nothing; the exit code. No key is needed.
-async fn dry_run(invocation: &Invocation, batches: &[seozoom::request::Request]) -> u8 {
-    let lines = || -> Result<(Vec<String>, seozoom::units::Estimate), Error> {
-        let client = dry_run_client(invocation)?;
-        let mut lines = Vec::with_capacity(batches.len() + 1);
-        let mut total = seozoom::units::Estimate::ZERO;
-        for batch in batches {
-            lines.push(format!("GET {}", client.redacted_url(batch)?));
-            total = total.plus(client.estimate(batch)?);
-        }
-        Ok((lines, total))
-    };
-    match lines() {
-        Ok((mut lines, total)) => {
-            let total = observed_or(invocation, seozoom::Job::Batched, total).await;
-            lines.push(job_summary(
-                requests(batches.len()),
-                total,
-                invocation.budget.and_then(store::Budget::for_command),
-            ));
-            print_lines(&lines)
-        }
-        Err(error) => report(&error),
-    }
-}
-
-/// `--dry-run --max-rows`: the pages a job sends at most (key redacted) and the
-/// estimate of the whole job; nothing is sent.
-async fn dry_run_pages(invocation: &Invocation, page_size: i64, max_rows: usize) -> u8 {
-    let request = &invocation.request;
-    let job = seozoom::Job::Pages {
-        page_size,
-        max_rows: Some(max_rows),
-    };
-    let lines = || -> Result<(Vec<String>, usize, seozoom::units::Estimate), Error> {
-        let client = dry_run_client(invocation)?;
-        let estimate = client.estimate_job(request, job)?;
-        let mut lines = request
-            .pages(page_size, max_rows)?
-            .take(DRY_RUN_PAGES_SHOWN + 1)
-            .map(|page| Ok(format!("GET {}", client.redacted_url(&page)?)))
-            .collect::<Result<Vec<_>, Error>>()?;
-        let mut pages = lines.len();
-        if pages > DRY_RUN_PAGES_SHOWN {
-            // Full pages but a last one: the cap over the page size, rounded up
-            // (the page size passed the validator, so it is at least 1).
-            let size = usize::try_from(page_size).unwrap_or(1).max(1);
-            pages = max_rows.div_ceil(size);
-            lines.truncate(DRY_RUN_PAGES_SHOWN);
-            lines.push(format!(
-                "... {} more pages like these",
-                pages - DRY_RUN_PAGES_SHOWN
-            ));
-        }
-        Ok((lines, pages, estimate))
-    };
-    match lines() {
-        Ok((mut lines, pages, estimate)) => {
-            let estimate = observed_or(invocation, job, estimate).await;
-            lines.push(job_summary(
-                format!(
-                    "at most {} (fewer if a page comes back short)",
-                    requests(pages)
-                ),
-                estimate,
-                invocation.budget.and_then(store::Budget::for_command),
-            ));
-            print_lines(&lines)
-        }
-        Err(error) => report(&error),
-    }
-}
-
-/// The estimate a dry run prints: `spec` (the spec's), or, when the key is
-/// known and the spec leaves the operation's charge open (an unknown cost, or
-/// two figures), the estimate with what the store's ledger learned of it for
-/// the key (`(observed: ...)`). Only then is the store opened. A store that
-/// cannot be read leaves the spec's estimate, with a warning: a dry run sends
-/// nothing and needs no store.
-async fn observed_or(
-    invocation: &Invocation,
-    job: seozoom::Job,
-    spec: seozoom::units::Estimate,
-) -> seozoom::units::Estimate {
-    let request = &invocation.request;
-    if !seozoom::units::learns(request.operation()) {
-        return spec;
-    }
-    let (api_key, base_url) = match &invocation.target {
-        Target::Service {
-            api_key: Some(key),
-            base_url,
-        } if !key.trim().is_empty() => (key.clone(), base_url.clone()),
-        Target::Service { .. } => return spec,
-        Target::Sandbox => (
-            sandbox::API_KEY.to_owned(),
-            seozoom::operations::SERVICE.base_url.to_owned(),
-        ),
-    };
-    let builder = Client::builder().api_key(api_key).base_url(base_url);
-    let client = invocation
-        .store
-        .apply(builder, None)
-        .and_then(|builder| builder.build());
-    let estimate = match client {
-        Ok(client) => client.estimate_job_observed(request, job).await,
-        Err(error) => Err(error),
-    };
-    estimate.unwrap_or_else(|error| {
-        eprintln!("warning: the estimate is the spec's: {error}");
-        spec
-    })
-}
-
-/// `1 request`, `3 requests`.
-fn requests(n: usize) -> String {
-    format!("{n} request{}", if n == 1 { "" } else { "s" })
-}
-
-/// The last line of a dry run: how many requests, the job's estimate, and a
-/// note when it is over the budget.
-fn job_summary(
-    requests: String,
-    estimate: seozoom::units::Estimate,
-    budget: Option<i64>,
-) -> String {
-    format!(
-        "{requests}, estimated cost {estimate}{}",
-        over_budget(budget, estimate),
-    )
-}
-
-/// The note of a dry run whose job may cost more than the budget, or whose
-/// cost no budget can cover.
-fn over_budget(budget: Option<i64>, estimate: seozoom::units::Estimate) -> String {
-    match budget {
-        Some(budget) if estimate.unknown => {
-            format!(
-                " (a budget of {budget} cannot cover an unknown cost: the call would be refused)"
-            )
-        }
-        Some(budget) if estimate.max > budget => {
-            format!(" (over the budget of {budget}: the call would be refused)")
-        }
-        _ => String::new(),
-    }
-}
-
-/// Print a dry run's lines on stdout; the exit code.
-fn print_lines(lines: &[String]) -> u8 {
-    let mut text = lines.join("\n");
-    text.push('\n');
-    let mut stdout = std::io::stdout().lock();
-    match stdout
-        .write_all(text.as_bytes())
-        .and_then(|()| stdout.flush())
-    {
-        Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => {
-            eprintln!("error: cannot write the requests: {error}");
-            EXIT_FAILED
-        }
-        _ => EXIT_OK,
-    }
-}
-
-/// The client a dry run estimates with and shows URLs of: a placeholder key,
-/// only ever shown redacted, and the target's base URL.
-fn dry_run_client(invocation: &Invocation) -> Result<Client, Error> {
-    let base_url = match &invocation.target {
-        Target::Service { base_url, .. } => base_url.clone(),
-        Target::Sandbox => seozoom::operations::SERVICE.base_url.to_owned(),
-    };
-    Client::builder()
-        .api_key(DRY_RUN_KEY)
-        .base_url(base_url)
-        .build()
 }
 
 /// Print an envelope in the chosen format; the exit code.
@@ -558,9 +435,17 @@ fn print_page(print: completions::Print) -> ExitCode {
 /// never hold the key.
 fn report(error: &Error) -> u8 {
     eprintln!("error: {error}");
+    // What it cost, for a program or a person deciding whether to run it again.
+    eprintln!("charged: {}", error.charged());
     if let ErrorKind::OverBudget { budget, .. } = error.kind() {
         eprintln!(
             "note: the budget is `--budget {budget}`; raise it, or ask for fewer items or rows"
+        );
+    }
+    if let ErrorKind::WaitedTooLong { max_wait, .. } = error.kind() {
+        eprintln!(
+            "note: the longest a call may wait is `--max-wait {}` (seconds); raise it to wait longer",
+            max_wait.as_secs_f64()
         );
     }
     if error.is_refused() {

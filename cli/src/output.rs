@@ -148,6 +148,9 @@ pub struct Column {
     /// Whether it names the row's input: the top-level record's key, or the
     /// key of a map response.
     pub key: bool,
+    /// Its rank among the top-level record's main measures (the spec's
+    /// `priority`, 1 most wanted), if it is one.
+    pub main: Option<u8>,
 }
 
 impl Rows {
@@ -221,6 +224,7 @@ fn described_columns(layout: Payload, nested: bool) -> Vec<(String, Column)> {
                     Column {
                         field: Some(field),
                         key: !nested && record.key == Some(field.wire),
+                        main: field.priority.filter(|_| !nested),
                     },
                 )],
             })

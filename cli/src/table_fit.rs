@@ -102,6 +102,10 @@ struct Col {
     figure: bool,
     /// One month of a monthly series.
     month: bool,
+    /// Keywords or domains: what a row without a key is about.
+    name: bool,
+    /// Its rank among the record's main measures, if it is one.
+    main: Option<u8>,
 }
 
 impl Col {
@@ -124,6 +128,7 @@ pub fn table(rows: Rows, view: &View<'_>) -> Rendered {
         Some(names) => (columns(rows.select(names)), None),
         None => {
             let mut cols = fold_series(columns(rows));
+            promote_lead(&mut cols);
             let hidden = match view.width {
                 Some(width) => fit(&mut cols, width),
                 None => Vec::new(),
@@ -162,6 +167,8 @@ fn columns(rows: Rows) -> Vec<Col> {
                 whole: column.key || is_figure(&column) || is_name(&column),
                 figure: is_figure(&column),
                 month: is_month(&column),
+                name: is_name(&column),
+                main: column.main,
                 cells,
             }
         })
@@ -278,6 +285,8 @@ fn flush(run: &mut Vec<Col>, out: &mut Vec<Col>) {
         whole: true,
         figure: false,
         month: false,
+        name: false,
+        main: None,
     });
     out.push(Col {
         header: format!("{lead}{PEAK_HEADER}"),
@@ -286,6 +295,8 @@ fn flush(run: &mut Vec<Col>, out: &mut Vec<Col>) {
         whole: true,
         figure: false,
         month: false,
+        name: false,
+        main: None,
     });
 }
 
@@ -338,37 +349,125 @@ fn peak(values: &[Option<f64>]) -> Option<usize> {
 /// The width the table needs: its whole columns at their widest, and text
 /// columns (which wrap) at most [`WRAPPED`] wide.
 fn table_width(cols: &[Col]) -> usize {
-    let need = |col: &Col| match col.whole {
-        true => col.width(),
-        false => col.width().min(WRAPPED),
-    };
     BORDER + cols.iter().map(|c| need(c) + PER_COLUMN).sum::<usize>()
 }
 
-/// Hide the least useful columns (the widest first among equals, then the
-/// rightmost) until the table fits `width` or only keys are left; the names
-/// hidden, in table order.
-fn fit(cols: &mut Vec<Col>, width: usize) -> Vec<String> {
-    // Each column's place, to name the hidden ones in table order.
-    let mut places: Vec<usize> = (0..cols.len()).collect();
-    let mut hidden = Vec::new();
-    while table_width(cols) > width {
-        let victim = cols
-            .iter()
-            .enumerate()
-            .filter(|(_, col)| col.usefulness != Usefulness::Key)
-            .min_by(|(i, a), (j, b)| {
-                a.usefulness
-                    .cmp(&b.usefulness)
-                    .then(b.width().cmp(&a.width()))
-                    .then(j.cmp(i))
-            })
-            .map(|(i, _)| i);
-        let Some(at) = victim else { break };
-        hidden.push((places.remove(at), cols.remove(at).header));
+/// The narrowest a long key column is cut to (with `…`) to make room for a
+/// main measure: still enough to tell most keywords and URLs apart.
+const SHORTEST_LEAD: usize = 20;
+
+/// The order columns are kept in when not all fit: the row's key first, then
+/// the record's main measures as the spec ranks them, then the others, the
+/// most useful first (the narrowest first among equals, then the leftmost).
+fn rank(col: &Col) -> (u8, u8, std::cmp::Reverse<Usefulness>, usize) {
+    match (col.usefulness, col.main) {
+        (Usefulness::Key, _) => (0, 0, std::cmp::Reverse(Usefulness::Key), 0),
+        (Usefulness::Empty, _) => (3, 0, std::cmp::Reverse(Usefulness::Empty), col.width()),
+        (_, Some(rank)) => (1, rank, std::cmp::Reverse(col.usefulness), 0),
+        (usefulness, None) => (2, 0, std::cmp::Reverse(usefulness), col.width()),
     }
-    hidden.sort();
-    hidden.into_iter().map(|(_, name)| name).collect()
+}
+
+/// A record without a key is about its first keyword or domain: that column
+/// is kept as a key is.
+fn promote_lead(cols: &mut [Col]) {
+    if cols.iter().any(|col| col.usefulness == Usefulness::Key) {
+        return;
+    }
+    if let Some(col) = cols.iter_mut().find(|col| col.name) {
+        col.usefulness = Usefulness::Key;
+    }
+}
+
+/// The column whose text may be cut to make room for a main measure: the
+/// row's key (or its first keyword or domain, [`promote_lead`]).
+fn lead(cols: &[Col]) -> Option<usize> {
+    let text = |col: &Col| !col.figure && col.width() > SHORTEST_LEAD;
+    cols.iter()
+        .position(|col| col.usefulness == Usefulness::Key)
+        .filter(|&at| text(&cols[at]))
+}
+
+/// The width a column takes in the table: its widest text when it is read
+/// whole, at most [`WRAPPED`] when it wraps.
+fn need(col: &Col) -> usize {
+    match col.whole {
+        true => col.width(),
+        false => col.width().min(WRAPPED),
+    }
+}
+
+/// Keep the columns that fit `width` in [`rank`] order, every one that still
+/// fits after a wider one did not (keys are always kept), cutting a long
+/// key column with `…` before a main measure is left out; the names left
+/// out, in table order.
+fn fit(cols: &mut Vec<Col>, width: usize) -> Vec<String> {
+    if table_width(cols) <= width {
+        return Vec::new();
+    }
+    let lead = lead(cols);
+    let mut order: Vec<usize> = (0..cols.len()).collect();
+    order.sort_by_key(|&at| (rank(&cols[at]), at));
+    let mut kept = vec![false; cols.len()];
+    let mut used = BORDER;
+    let mut lead_width = lead.map_or(0, |at| need(&cols[at]));
+    for at in order {
+        let cost = need(&cols[at]) + PER_COLUMN;
+        let key = cols[at].usefulness == Usefulness::Key;
+        if key || used + cost <= width {
+            kept[at] = true;
+            used += cost;
+            continue;
+        }
+        // A main measure left out for want of room the key column could give.
+        let Some(lead_at) = lead.filter(|&l| kept[l] && cols[at].main.is_some()) else {
+            continue;
+        };
+        let shortest = SHORTEST_LEAD.max(UnicodeWidthStr::width(cols[lead_at].header.as_str()));
+        let short = used + cost - width;
+        if lead_width >= shortest + short {
+            lead_width -= short;
+            used = used - short + cost;
+            kept[at] = true;
+        }
+    }
+    if let Some(at) = lead
+        && lead_width < need(&cols[at])
+    {
+        for cell in &mut cols[at].cells {
+            *cell = cut(cell, lead_width);
+        }
+    }
+    let mut hidden = Vec::new();
+    let mut at = 0;
+    cols.retain(|col| {
+        let keep = kept[at];
+        at += 1;
+        if !keep {
+            hidden.push(col.header.clone());
+        }
+        keep
+    });
+    hidden
+}
+
+/// `text` cut to `width` columns, the last one `…`, when it is wider.
+fn cut(text: &str, width: usize) -> String {
+    if UnicodeWidthStr::width(text) <= width {
+        return text.to_owned();
+    }
+    let mut out = String::new();
+    let mut used = 0;
+    for ch in text.chars() {
+        let w = unicode_width::UnicodeWidthChar::width(ch).unwrap_or(0);
+        if used + w + 1 > width {
+            break;
+        }
+        out.push(ch);
+        used += w;
+    }
+    out.push('…');
+    out
 }
 
 /// The stderr note of a table that hid columns.
@@ -449,6 +548,8 @@ mod tests {
             whole: true,
             figure: false,
             month: false,
+            name: false,
+            main: None,
         }
     }
 

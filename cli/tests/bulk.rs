@@ -439,3 +439,53 @@ fn max_rows_is_only_a_flag_of_paged_operations() {
     run.expect_code(2);
     assert!(run.stderr.contains("--max-rows"), "{}", run.stderr);
 }
+
+/// `--fit-budget`: a paged job whose maximum is over the budget takes as many
+/// rows as the budget covers at worst, and says so before the first request.
+#[test]
+fn fit_budget_takes_the_rows_the_budget_covers() {
+    let sandbox = support::start_sandbox(Sandbox::builder().paged_rows(10_000));
+    let figure = seozoom::operations::DOMAINS_KEYWORDS.cost.units[0];
+    assert_eq!(figure, 10, "the issue's 10 units a row");
+    let job = ["--limit", "1000", "--max-rows", "5000"];
+
+    // Without it, the job is refused whole.
+    let mut refused = vec!["--budget", "20000"];
+    refused.extend_from_slice(&job);
+    domain_keywords(&sandbox.base_url(), &refused).expect_code(2);
+    assert_eq!(sandbox.requests(), 0);
+
+    let mut fitted = vec!["--budget", "20000", "--fit-budget"];
+    fitted.extend_from_slice(&job);
+    let run = domain_keywords(&sandbox.base_url(), &fitted);
+    run.expect_code(0).expect_no_key();
+    let rows = run.json()["response"].as_array().unwrap().len();
+    assert_eq!(rows, 2000, "{}", run.stderr);
+    assert_eq!(sandbox.requests(), 2, "two pages of 1000");
+    assert!(
+        run.stderr.contains(
+            "note: --fit-budget: 20000 units of budget cover 2000 of the 5000 rows asked at up to 10 units a row (worst case 20000 units); fetching up to 2000 rows"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.json()["UnitsUsed"], 20_000);
+
+    // A dry run says the same, and lists the two pages.
+    let mut dry = vec!["--dry-run"];
+    dry.extend_from_slice(&fitted);
+    let dry = domain_keywords(&sandbox.base_url(), &dry);
+    dry.expect_code(0);
+    assert!(
+        dry.stderr.contains("cover 2000 of the 5000 rows asked"),
+        "{}",
+        dry.stderr
+    );
+    let last = dry.stdout.lines().last().unwrap_or_default();
+    assert_eq!(
+        last,
+        "at most 2 requests (fewer if a page comes back short), estimated cost 0..20000 units",
+        "{}",
+        dry.stdout
+    );
+}

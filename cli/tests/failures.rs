@@ -210,3 +210,76 @@ fn the_key_is_never_printed_from_the_environment_either() {
     );
     help.expect_code(0).expect_no_key();
 }
+
+/// A service that answers 429 with a `Retry-After` the client cannot read:
+/// each wait for its rate window is said on stderr as it starts, and the run
+/// stops at `--max-wait` with a message that names the wait.
+#[test]
+fn long_waits_are_announced_and_bounded_by_max_wait() {
+    use std::io::{BufRead, BufReader};
+    use std::time::{Duration, Instant};
+    let server = Server::with_headers(
+        429,
+        &[("Retry-After", "soon")],
+        r#"{"status":429,"message":"Too Many Requests"}"#,
+    );
+    let started = Instant::now();
+    let mut child = support::binary()
+        .args(["--api-key", KEY, "--base-url", &server.base_url()])
+        .args(["--rate-window", "3", "--max-wait", "5"])
+        .args([
+            "domains",
+            "aikeywords",
+            "--domain",
+            "a.it",
+            "--offset",
+            "0",
+            "--limit",
+            "3",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = Vec::new();
+    for line in BufReader::new(child.stderr.take().unwrap()).lines() {
+        lines.push((Instant::now(), line.unwrap()));
+    }
+    let status = child.wait().unwrap();
+    let ended = started.elapsed();
+    let stderr: Vec<&str> = lines.iter().map(|(_, line)| line.as_str()).collect();
+    assert_eq!(status.code(), Some(1), "{stderr:#?}");
+
+    // The first wait, said within a second of its start (the first answer).
+    let (said_at, said) = &lines[0];
+    assert_eq!(
+        said,
+        "domains aikeywords: waiting 3 s for the service's rate window (HTTP 429 with an unreadable Retry-After (soon)) before attempt 2"
+    );
+    let first_answer = server.arrivals()[0];
+    assert!(
+        said_at.duration_since(first_answer) < Duration::from_secs(1),
+        "said {:?} after the first answer",
+        said_at.duration_since(first_answer)
+    );
+
+    // Two attempts; the third would need 3 s more than the 5 s allowed.
+    assert_eq!(server.seen().len(), 2, "{stderr:#?}");
+    let error = stderr
+        .iter()
+        .find(|line| line.starts_with("error: "))
+        .expect("an error line");
+    assert_eq!(
+        *error,
+        "error: domains aikeywords: stopped waiting: 3 s more for the service's rate window (HTTP 429 with an unreadable Retry-After (soon)) before attempt 3 would pass the longest a call may wait (5 s; waited 3 s so far)"
+    );
+    assert!(
+        stderr.iter().any(|line| line.contains("--max-wait 5")),
+        "{stderr:#?}"
+    );
+    assert!(
+        ended < Duration::from_secs(5),
+        "ended by the bound: {ended:?}"
+    );
+    assert!(!stderr.iter().any(|line| line.contains(KEY)));
+}

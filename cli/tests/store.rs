@@ -87,6 +87,24 @@ fn fourth_page_slow(delay: std::time::Duration) -> Sandbox {
     )))
 }
 
+/// A healthy sandbox on the port `old` served on, once `old` has stopped.
+/// (A stopped sandbox lets its requests in flight finish first.)
+fn same_port(old: Sandbox) -> Sandbox {
+    let port = old.local_addr().port();
+    drop(old);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    for _ in 0..200 {
+        if let Ok(sandbox) = runtime.block_on(Sandbox::builder().port(port).start()) {
+            return sandbox;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    panic!("port {port} stayed in use");
+}
+
 /// The binary on `store`, calling `sandbox` with the test key.
 fn seozoom(sandbox: &Sandbox, store: &str, args: &[&str]) -> Run {
     let base_url = sandbox.base_url();
@@ -188,6 +206,57 @@ fn the_same_command_twice_sends_one_request() {
     }
 }
 
+/// The cache is scoped by the base URL's origin: the answer of one server
+/// (a test double, a proxy, a staging server) is never served for another;
+/// the ledger stays the key's, wherever its calls went.
+#[test]
+fn answers_are_cached_per_origin_and_the_ledger_per_key() {
+    let (one, other) = (sandbox_with(None), sandbox_with(None));
+    let dir = TempDir::new("origins");
+    let args = [
+        "--format",
+        "json",
+        "domains",
+        "authority",
+        "--domain",
+        "a.it",
+    ];
+
+    seozoom(&one, &dir.store(), &args)
+        .expect_code(0)
+        .expect_no_key();
+    let second = seozoom(&other, &dir.store(), &args);
+    second.expect_code(0).expect_no_key();
+    assert_eq!(one.requests(), 1);
+    assert_eq!(
+        other.requests(),
+        1,
+        "the other server got the request: {}",
+        second.stderr
+    );
+    assert!(
+        !second.stderr.contains("from the cache"),
+        "{}",
+        second.stderr
+    );
+    assert!(second.json()["UnitsUsed"].as_i64().unwrap() > 0);
+
+    // Each origin's answer is still cached for that origin.
+    let again = seozoom(&one, &dir.store(), &args);
+    again.expect_code(0);
+    assert!(again.stderr.contains("from the cache"), "{}", again.stderr);
+    assert_eq!((one.requests(), other.requests()), (1, 1));
+
+    // One key: one ledger, whatever server each call went to.
+    let usage = seozoom(&one, &dir.store(), &["--format", "json", "usage"]);
+    usage.expect_code(0).expect_no_key();
+    let list = usage.json();
+    let rows = list.as_array().unwrap();
+    assert_eq!(rows.len(), 1, "{list}");
+    assert_eq!(rows[0]["calls"], 2, "{list}");
+    assert_eq!(rows[0]["cache_hits"], 1, "{list}");
+}
+
 #[test]
 fn a_budget_per_day_holds_across_processes() {
     let sandbox = sandbox_with(None);
@@ -260,7 +329,8 @@ fn a_paged_job_that_failed_part_way_pays_only_for_the_rest_when_run_again() {
         "three pages, then the failing one (with retries)"
     );
 
-    let healthy = sandbox_with(None);
+    // The same origin (the cache is kept per origin), healthy this time.
+    let healthy = same_port(failing);
     let rerun = seozoom(&healthy, &dir.store(), &args);
     rerun.expect_code(0);
     assert_eq!(
@@ -398,7 +468,8 @@ fn an_unreachable_redis_fails_naming_it_unless_the_user_opts_to_fall_back() {
 fn a_paged_job_killed_after_3_of_10_pages_sends_7_when_run_again() {
     use std::io::{BufRead, BufReader};
     // The fourth page (offset 30) hangs; the job is killed while it waits.
-    let hanging = fourth_page_slow(std::time::Duration::from_secs(60));
+    // (Not for long: the rerun waits for it to be done, to use the same port.)
+    let hanging = fourth_page_slow(std::time::Duration::from_secs(3));
     let dir = TempDir::new("killed");
     let args = TEN_PAGES;
     let base_url = hanging.base_url();
@@ -423,7 +494,8 @@ fn a_paged_job_killed_after_3_of_10_pages_sends_7_when_run_again() {
         "three pages, and perhaps the fourth in flight: {sent}"
     );
 
-    let healthy = sandbox_with(None);
+    // The same origin (the cache is kept per origin), healthy this time.
+    let healthy = same_port(hanging);
     let rerun = seozoom(&healthy, &dir.store(), &args);
     rerun.expect_code(0);
     assert_eq!(
@@ -482,4 +554,127 @@ fn a_redis_killed_mid_job_fails_naming_it_and_keeps_the_rows_received() {
         "nothing sent once the store was gone: {}",
         sandbox.requests()
     );
+}
+
+/// The binary on `store`, calling `base_url` with the test key.
+fn seozoom_at(base_url: &str, store: &str, args: &[&str]) -> Run {
+    let mut all = vec!["--api-key", KEY, "--base-url", base_url];
+    all.extend_from_slice(args);
+    run_with_env(all, &[("SEOZOOM_STORE", store)])
+}
+
+/// The ledger's one row for `keywords metrics`, as `usage --format json`
+/// prints it.
+fn metrics_usage(base_url: &str, store: &str) -> Value {
+    let usage = seozoom_at(base_url, store, &["--format", "json", "usage"]);
+    usage.expect_code(0).expect_no_key();
+    let list = usage.json();
+    let rows = list.as_array().unwrap();
+    assert_eq!(rows.len(), 1, "{list}");
+    assert_eq!(rows[0]["action"], "metrics", "{list}");
+    rows[0].clone()
+}
+
+/// An answer cut in half after its `UnitsUsed` was charged: the ledger has
+/// the call with its units, and the error says what was charged.
+#[test]
+fn a_cut_answer_is_charged_in_the_ledger_and_the_error() {
+    let server = support::Server::json(
+        r#"{"ResultRows": 1, "UnitsUsed": 10, "UnitsRemaining": 990, "response": [{"keyword": "scar"#,
+    );
+    let dir = TempDir::new("cut");
+    let run = seozoom_at(
+        &server.base_url(),
+        &dir.store(),
+        &["keywords", "metrics", "--keyword", "scarpe"],
+    );
+    run.expect_code(1).expect_no_key();
+    assert!(run.stderr.contains("cannot decode"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("charged: 10 units"),
+        "the error says what was charged: {}",
+        run.stderr
+    );
+    assert_eq!(server.seen().len(), 1, "a decode error is not retried");
+    let row = metrics_usage(&server.base_url(), &dir.store());
+    assert_eq!(row["calls"], 1, "{row}");
+    assert_eq!(row["units_used"], 10, "{row}");
+}
+
+/// A 500 without a body: the charge is unknown, and every answered attempt
+/// is in the ledger all the same.
+#[test]
+fn an_answer_without_a_body_is_a_call_of_unknown_charge() {
+    let server = support::Server::start(500, "");
+    let dir = TempDir::new("empty500");
+    let run = seozoom_at(
+        &server.base_url(),
+        &dir.store(),
+        &["keywords", "metrics", "--keyword", "scarpe"],
+    );
+    run.expect_code(1).expect_no_key();
+    assert!(run.stderr.contains("HTTP 500"), "{}", run.stderr);
+    assert!(run.stderr.contains("charged: unknown"), "{}", run.stderr);
+    let attempts = server.seen().len();
+    assert!(attempts >= 1);
+    let row = metrics_usage(&server.base_url(), &dir.store());
+    assert_eq!(row["calls"], attempts, "every answered attempt: {row}");
+    assert_eq!(row["units_used"], 0, "{row}");
+}
+
+/// The sandbox's answer to a call the balance cannot cover is its own kind,
+/// not a bare HTTP status.
+#[test]
+fn running_out_of_units_is_said_as_such() {
+    let sandbox = support::start_sandbox(Sandbox::builder().units(5));
+    let run = seozoom(
+        &sandbox,
+        "none",
+        &["keywords", "metrics", "--keyword", "scarpe"],
+    );
+    run.expect_code(1).expect_no_key();
+    assert!(
+        run.stderr.contains("the account has run out of units"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// A dry run reads the store's cache without spending: what it answers is
+/// not a request and costs nothing.
+#[test]
+fn a_dry_run_counts_what_the_cache_answers() {
+    let sandbox = sandbox_with(None);
+    let dir = TempDir::new("dry");
+    let two = ["keywords", "metrics", "--keyword", "a", "--keyword", "b"];
+    seozoom(&sandbox, &dir.store(), &two).expect_code(0);
+    assert_eq!(sandbox.requests(), 1);
+
+    let mut dry = vec!["--dry-run"];
+    dry.extend_from_slice(&two);
+    let run = seozoom(&sandbox, &dir.store(), &dry);
+    run.expect_code(0).expect_no_key();
+    assert_eq!(
+        run.stdout,
+        "0 requests, estimated cost 0 units; 2 of 2 items from the cache\n"
+    );
+
+    dry.extend_from_slice(&["--keyword", "c"]);
+    let run = seozoom(&sandbox, &dir.store(), &dry);
+    run.expect_code(0).expect_no_key();
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", run.stdout);
+    assert!(
+        lines[0].starts_with("GET ") && lines[0].ends_with("&keyword=c"),
+        "{}",
+        lines[0]
+    );
+    let figure = seozoom::operations::KEYWORDS_METRICS.cost.units[0];
+    assert_eq!(
+        lines[1],
+        format!(
+            "1 request for 1 item, estimated cost 0..{figure} units; 2 of 3 items from the cache"
+        )
+    );
+    assert_eq!(sandbox.requests(), 1, "a dry run sends nothing");
 }

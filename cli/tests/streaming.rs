@@ -146,7 +146,7 @@ fn rows_printed_before_a_failed_page_are_kept() {
         // The two pages received, as a call of their rows prints them.
         assert_eq!(run.stdout, one_call.stdout, "{format}");
         let stderr: Vec<&str> = run.stderr.lines().collect();
-        assert_eq!(stderr.len(), 3, "{}", run.stderr);
+        assert_eq!(stderr.len(), 4, "{}", run.stderr);
         assert!(
             stderr[0].starts_with("rows: 20, units used: "),
             "{}",
@@ -157,6 +157,11 @@ fn rows_printed_before_a_failed_page_are_kept() {
             "error: domains keywords: the job stopped part-way; the 20 rows received are printed, and missing are the rows from offset 20 on: up to 40 rows in 4 pages"
         );
         assert!(stderr[2].contains("cut short"), "{}", stderr[2]);
+        assert!(
+            stderr[3].starts_with("charged for the failed request: "),
+            "{}",
+            stderr[3]
+        );
     }
 }
 

@@ -1,7 +1,9 @@
 //! Tables people can read: the monthly volumes as one sparkline and the peak
 //! month, the table fitted to the terminal's width (`COLUMNS`) by hiding the
 //! least useful columns, with a note saying which; keywords and numbers never
-//! wrapped. Snapshots of the `keywords metrics` table at 80 and 200 columns.
+//! wrapped; the key and the spec's main measures kept first. Snapshots of
+//! the `keywords metrics`, `domains keywords` and `urls metrics` tables at
+//! 80, 100 and 200 columns.
 
 mod support;
 
@@ -149,16 +151,100 @@ fn the_monthly_volumes_are_one_sparkline_and_the_peak_month() {
     assert!(!table.stderr.contains("hidden"), "{}", table.stderr);
 }
 
+/// A sandbox call printed as a table `width` columns wide: the table, then
+/// stderr.
+fn table_of(args: &[&str], width: usize) -> String {
+    let mut all = vec!["--sandbox", "--format", "table"];
+    all.extend_from_slice(args);
+    let run = run_with_env(all, &[("COLUMNS", &width.to_string())]);
+    run.expect_code(0);
+    for line in run.stdout.lines() {
+        assert!(line.chars().count() <= width, "{line}");
+    }
+    format!("{}\n--- stderr\n{}", run.stdout, run.stderr)
+}
+
+const KEYWORDS_METRICS: [&str; 6] = [
+    "keywords",
+    "metrics",
+    "--keyword",
+    "scarpe running",
+    "--keyword",
+    "mutuo casa",
+];
+const DOMAINS_KEYWORDS: [&str; 8] = [
+    "domains",
+    "keywords",
+    "--domain",
+    "example.it",
+    "--type",
+    "best",
+    "--limit",
+    "5",
+];
+const URLS_METRICS: [&str; 6] = [
+    "urls",
+    "metrics",
+    "--url",
+    "https://example.it/scarpe/running.html",
+    "--url",
+    "https://example.it/",
+];
+
 #[test]
-fn the_table_at_80_columns() {
-    let table = metrics_table("80");
-    insta::assert_snapshot!(format!("{}\n--- stderr\n{}", table.stdout, table.stderr));
+fn keywords_metrics_tables() {
+    for width in [80, 100, 200] {
+        insta::assert_snapshot!(
+            format!("keywords_metrics_{width}"),
+            table_of(&KEYWORDS_METRICS, width)
+        );
+    }
 }
 
 #[test]
-fn the_table_at_200_columns() {
-    let table = metrics_table("200");
-    insta::assert_snapshot!(format!("{}\n--- stderr\n{}", table.stdout, table.stderr));
+fn domains_keywords_tables() {
+    for width in [80, 100, 200] {
+        insta::assert_snapshot!(
+            format!("domains_keywords_{width}"),
+            table_of(&DOMAINS_KEYWORDS, width)
+        );
+    }
+}
+
+#[test]
+fn urls_metrics_tables() {
+    for width in [80, 100, 200] {
+        insta::assert_snapshot!(
+            format!("urls_metrics_{width}"),
+            table_of(&URLS_METRICS, width)
+        );
+    }
+}
+
+/// What one runs `domains keywords` for fits 100 columns: the keyword, its
+/// search volume, the position and the URL (the spec's main measures).
+#[test]
+fn at_100_columns_domains_keywords_shows_what_one_came_for() {
+    let table = table_of(&DOMAINS_KEYWORDS, 100);
+    let header = cells(text_lines(&table)[0]);
+    for wanted in [
+        "keyword",
+        "search_volume",
+        "ranking_position",
+        "ranking_url",
+    ] {
+        assert!(header.iter().any(|h| h == wanted), "{wanted} in {header:?}");
+    }
+}
+
+/// A long keyword is cut with `…` rather than lose a main measure; the
+/// table still fits.
+#[test]
+fn a_long_key_is_cut_before_a_main_measure_is_hidden() {
+    let table = table_of(&DOMAINS_KEYWORDS, 80);
+    let header = cells(text_lines(&table)[0]);
+    assert!(header.iter().any(|h| h == "ranking_position"), "{header:?}");
+    assert!(table.contains('…'), "{table}");
 }
 
 #[test]

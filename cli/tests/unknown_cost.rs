@@ -176,14 +176,25 @@ fn a_dry_run_after_a_real_call_shows_the_observed_estimate() {
     let per_row = (units + 4) / 5;
     assert_eq!(sandbox.requests(), 1);
 
-    // The same request and a budget that covers it: the estimate is made
-    // from what was observed, and the budget could admit it.
+    // The cache answers it now: nothing to send, nothing to pay.
+    let dry = on_store(&["--dry-run"]);
+    dry.expect_code(0);
+    assert!(
+        dry.stdout
+            .contains("0 requests, estimated cost 0 units; 1 of 1 item from the cache"),
+        "{}",
+        dry.stdout
+    );
+
+    // The same request sent again (`--refresh`) and a budget that covers
+    // it: the estimate is made from what was observed, and the budget could
+    // admit it.
     let unit = if per_row == 1 { "unit" } else { "units" };
     let observed = format!(
         "estimated cost 0..{} units (observed: {per_row} {unit} a row over 5 rows)",
         5 * per_row
     );
-    let dry = on_store(&["--budget", "1000", "--dry-run"]);
+    let dry = on_store(&["--budget", "1000", "--refresh", "--dry-run"]);
     dry.expect_code(0).expect_no_key();
     let last = dry.stdout.lines().last().unwrap_or_default();
     assert_eq!(last, format!("1 request, {observed}"), "{}", dry.stdout);
@@ -191,7 +202,7 @@ fn a_dry_run_after_a_real_call_shows_the_observed_estimate() {
     // A budget under it: the note says it would be refused as over the
     // budget, not as of unknown cost.
     let small = (5 * per_row - 1).to_string();
-    let dry = on_store(&["--budget", &small, "--dry-run"]);
+    let dry = on_store(&["--budget", &small, "--refresh", "--dry-run"]);
     dry.expect_code(0);
     assert!(
         dry.stdout.contains(&format!(

@@ -131,10 +131,18 @@ fn judge(
 ) -> Result<NoData, Error> {
     let success = (200..300).contains(&status);
     let service = |message: Option<String>| {
-        let kind = ErrorKind::Service {
-            status,
-            message,
-            body: snippet(body),
+        let body = snippet(body);
+        let kind = match crate::charge::says_out_of_units(status, message.as_deref()) {
+            true => ErrorKind::OutOfUnits {
+                status,
+                message,
+                body,
+            },
+            false => ErrorKind::Service {
+                status,
+                message,
+                body,
+            },
         };
         Error::new(op.label(), kind)
     };

@@ -13,6 +13,7 @@ use std::time::Duration;
 
 use reqwest::header::HeaderMap;
 
+pub use crate::charge::Charge;
 use crate::partial::Partial;
 use crate::retry::{Outcome, Verdict, classify};
 
@@ -210,8 +211,14 @@ impl ConfigError {
 /// # }
 /// ```
 pub struct Error {
-    operation: Option<String>,
+    // Boxed: the error stays within 128 bytes (clippy's `result_large_err`)
+    // with its charge.
+    operation: Option<Box<str>>,
     kind: ErrorKind,
+    /// What the call was charged, when the client knows better than the
+    /// kind's default ([`Error::charged`]), packed in 8 bytes
+    /// ([`Charge::pack`]).
+    charge: i64,
 }
 
 /// What went wrong, without the operation (which [`Error::operation`] gives).
@@ -219,10 +226,12 @@ pub struct Error {
 #[non_exhaustive]
 pub enum ErrorKind {
     /// Refused before sending: a parameter breaks a limit or rule of the spec.
+    /// Charged nothing.
     InvalidInput(InvalidInput),
 
     /// Refused before sending: the base URL is plain `http://` to a host that is not
     /// loopback, and the key would travel unencrypted in the query string.
+    /// Charged nothing.
     InsecureUrl {
         /// The base URL given, any query or fragment hidden.
         url: String,
@@ -230,7 +239,7 @@ pub enum ErrorKind {
 
     /// Refused before sending: the call's maximum estimated cost exceeds what is
     /// left of the client's unit budget. The operation is `group action`, or
-    /// the job's description.
+    /// the job's description. Charged nothing.
     OverBudget {
         /// Maximum estimated cost of the call.
         estimate_max: i64,
@@ -242,7 +251,8 @@ pub enum ErrorKind {
 
     /// Refused before sending: the call's (or job's) maximum estimated cost does
     /// not fit what is left of the key's budget for the UTC day or month, as the
-    /// store's ledger counts it across every process on the key.
+    /// store's ledger counts it across every process on the key. Charged
+    /// nothing.
     OverWindowBudget {
         /// Maximum estimated cost of the call or job.
         estimate_max: i64,
@@ -258,14 +268,15 @@ pub enum ErrorKind {
 
     /// Refused before sending: the client has a unit budget, and the reference
     /// prints no cost for the operation, so no budget can cover the call. The
-    /// operation is `group action`, or the job's description.
+    /// operation is `group action`, or the job's description. Charged nothing.
     UnknownCost {
         /// The whole budget.
         budget: i64,
     },
 
     /// Refused before sending: the operation's requests-per-minute figure is used
-    /// up and the client is configured to refuse rather than wait.
+    /// up and the client is configured to refuse rather than wait. Charged
+    /// nothing.
     RateLimited {
         /// The figure applied.
         per_minute: i64,
@@ -273,12 +284,12 @@ pub enum ErrorKind {
         retry_in: Duration,
     },
 
-    /// Refused: the client configuration is unusable.
+    /// Refused: the client configuration is unusable. Charged nothing.
     Config(ConfigError),
 
     /// Refused before sending: the store (cache, ledger, shared limits) failed
     /// or could not be reached, so the call could not be checked against what
-    /// it keeps. Nothing was sent.
+    /// it keeps. Nothing was sent, so charged nothing.
     Store {
         /// The store's URL, any password hidden.
         store: String,
@@ -287,11 +298,27 @@ pub enum ErrorKind {
     },
 
     /// The service answered "No data found!" for an operation that returns one
-    /// object. (List operations return an empty result instead.)
+    /// object. (List operations return an empty result instead.) Charged 0
+    /// units, and recorded in the ledger.
     NoData,
 
+    /// The service says the account has run out of units (HTTP 402, or an
+    /// error whose message says the units are insufficient or exhausted).
+    /// Not retryable: the same call fails until units are added. Charged what
+    /// the answer reports, usually nothing ([`Error::charged`]); recorded in
+    /// the ledger.
+    OutOfUnits {
+        /// HTTP status.
+        status: u16,
+        /// The service's own message.
+        message: Option<String>,
+        /// A bounded excerpt of the raw body.
+        body: String,
+    },
+
     /// The service answered with an error: an error status, an error body, or a
-    /// page that is not the API's JSON.
+    /// page that is not the API's JSON. May have been charged: the units the
+    /// body reports, else unknown ([`Error::charged`]); recorded in the ledger.
     Service {
         /// HTTP status.
         status: u16,
@@ -303,6 +330,9 @@ pub enum ErrorKind {
     },
 
     /// The request did not complete (connection refused or reset, timeout, ...).
+    /// Charged unknown: the service may have done the work before the answer
+    /// was lost. Not recorded in the ledger (no answer came), but any earlier
+    /// answered attempt of the call is.
     Transport {
         /// What failed, with the URL removed.
         message: String,
@@ -310,7 +340,10 @@ pub enum ErrorKind {
         timeout: bool,
     },
 
-    /// The body is not the documented shape.
+    /// The body is not the documented shape. Charged all the same: the units
+    /// are read from the body's text even when the rest cannot be decoded (a
+    /// body cut after `"UnitsUsed": 10` was charged 10 units), else unknown;
+    /// recorded in the ledger.
     Decode {
         /// Path to the failing field (`response[3].KD`), `.` for the whole body.
         path: String,
@@ -320,12 +353,31 @@ pub enum ErrorKind {
         body: String,
     },
 
+    /// The call stopped rather than begin a wait that would take all of its
+    /// waits (for rate-limit slots, `Retry-After`s, 429 rate windows,
+    /// backoffs) past the bound ([`ClientBuilder::max_wait`](crate::ClientBuilder::max_wait)).
+    /// Charged what its answered attempts were (often unknown: a 429 reports
+    /// none), nothing if none was sent. A batched job that stops so keeps
+    /// the rows received ([`ErrorKind::Partial`]).
+    WaitedTooLong {
+        /// The wait that was not begun.
+        wait: Duration,
+        /// What the call had waited before it.
+        waited: Duration,
+        /// The bound on a call's waits.
+        max_wait: Duration,
+        /// What it would have waited for, and why: `the service's rate window
+        /// (HTTP 429 with an unreadable Retry-After (soon)) before attempt 4`.
+        waiting_for: String,
+    },
+
     /// A batched job failed after some of its requests were answered: the rows
     /// they paid for (in input order), the inputs without an answer and the
     /// error that stopped the job. Not refused (requests were sent and
     /// charged) and not retryable as a whole: send [`Missing::values`]
     /// again instead. A job whose every request failed gives the first
-    /// request's error itself.
+    /// request's error itself. Charged the received requests' units plus the
+    /// failed one's charge.
     ///
     /// [`Missing::values`]: crate::job::Missing::values
     Partial(Box<Partial>),
@@ -335,8 +387,9 @@ impl Error {
     /// An error of `operation` (`group action`, or a job's description).
     pub(crate) fn new(operation: impl Into<String>, kind: ErrorKind) -> Self {
         Error {
-            operation: Some(operation.into()),
+            operation: Some(operation.into().into_boxed_str()),
             kind,
+            charge: Charge::NOT_SET,
         }
     }
 
@@ -345,6 +398,7 @@ impl Error {
         Error {
             operation: None,
             kind,
+            charge: Charge::NOT_SET,
         }
     }
 
@@ -374,11 +428,42 @@ impl Error {
         }
     }
 
+    /// What the call was charged: [`Charge::None`] when it was refused before
+    /// sending, the units the service reported (read from the body even when
+    /// it could not be decoded), or [`Charge::Unknown`] when the service was
+    /// reached and its charge cannot be read. Each [`ErrorKind`] says which it
+    /// may be.
+    pub fn charged(&self) -> Charge {
+        if let Some(charge) = Charge::unpack(self.charge) {
+            return charge;
+        }
+        if self.is_refused() {
+            return Charge::None;
+        }
+        match &self.kind {
+            ErrorKind::NoData => Charge::Units(0),
+            ErrorKind::Partial(partial) => {
+                Charge::Units(partial.units_used()).plus(partial.cause().charged())
+            }
+            _ => Charge::Unknown,
+        }
+    }
+
+    /// The error, charged `charge` (the client's own reading of the answer).
+    pub(crate) fn with_charge(self, charge: Charge) -> Self {
+        Error {
+            charge: charge.pack(),
+            ..self
+        }
+    }
+
     /// HTTP status of a service error (for [`ErrorKind::Partial`], of the error
     /// that stopped the job).
     pub fn status(&self) -> Option<u16> {
         match &self.kind {
-            ErrorKind::Service { status, .. } => Some(*status),
+            ErrorKind::Service { status, .. } | ErrorKind::OutOfUnits { status, .. } => {
+                Some(*status)
+            }
             ErrorKind::Partial(partial) => partial.cause().status(),
             _ => None,
         }
@@ -433,6 +518,15 @@ impl Error {
                 message: message.map(|m| f(&m)),
                 body: f(&body),
             },
+            ErrorKind::OutOfUnits {
+                status,
+                message,
+                body,
+            } => ErrorKind::OutOfUnits {
+                status,
+                message: message.map(|m| f(&m)),
+                body: f(&body),
+            },
             ErrorKind::Decode {
                 path,
                 message,
@@ -483,6 +577,7 @@ impl fmt::Debug for Error {
         f.debug_struct("Error")
             .field("operation", &self.operation)
             .field("kind", &self.kind)
+            .field("charged", &self.charged())
             .finish()
     }
 }
@@ -533,6 +628,18 @@ impl fmt::Display for Error {
                 "refused before sending: {operation}: store `{store}`: {message}"
             ),
             ErrorKind::NoData => write!(f, "{operation}: no data found for this query"),
+            ErrorKind::OutOfUnits {
+                status, message, ..
+            } => {
+                write!(
+                    f,
+                    "{operation}: the account has run out of units (HTTP {status}"
+                )?;
+                match message {
+                    Some(message) => write!(f, ": {message})"),
+                    None => f.write_str(")"),
+                }
+            }
             ErrorKind::Service {
                 status, message, ..
             } => {
@@ -552,6 +659,18 @@ impl fmt::Display for Error {
             } => write!(
                 f,
                 "{operation}: cannot decode the response at `{path}`: {message} (body starts: {body})"
+            ),
+            ErrorKind::WaitedTooLong {
+                wait,
+                waited,
+                max_wait,
+                waiting_for,
+            } => write!(
+                f,
+                "{operation}: stopped waiting: {} more for {waiting_for} would pass the longest a call may wait ({}; waited {} so far)",
+                crate::wait::shown(*wait),
+                crate::wait::shown(*max_wait),
+                crate::wait::shown(*waited),
             ),
             ErrorKind::Partial(partial) => fmt::Display::fmt(partial, f),
         }

@@ -53,6 +53,7 @@
 
 mod answers;
 mod by_key;
+mod charge;
 mod client;
 mod date;
 #[cfg(feature = "jiff")]
@@ -75,6 +76,7 @@ pub mod store;
 pub mod table;
 mod transport;
 pub mod units;
+pub mod wait;
 mod wire_enum;
 
 mod generated {
@@ -120,7 +122,9 @@ pub mod job {
     //! ([`Client::pages`](crate::Client::pages)). A batched job that stops
     //! part-way keeps what it paid for ([`Partial`]).
 
-    pub use crate::client::{BATCH_CONCURRENCY, InputOrder, Job, Merge, Paging, Row};
+    pub use crate::client::{
+        BATCH_CONCURRENCY, Counted, FittedRows, InputOrder, Job, JobPlan, Merge, Paging, Row,
+    };
     pub use crate::partial::{Missing, Partial};
     pub use futures_core::Stream;
 }
@@ -129,7 +133,9 @@ pub mod config {
     //! Settings of a [`ClientBuilder`](crate::ClientBuilder) beyond the key and
     //! the base URL: retries, rate limiting and timeouts.
 
-    pub use crate::client::{API_KEY_ENV, DEFAULT_CONNECT_TIMEOUT, DEFAULT_TIMEOUT};
+    pub use crate::client::{
+        API_KEY_ENV, DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_WAIT, DEFAULT_TIMEOUT,
+    };
     pub use crate::retry::RetryPolicy;
     pub use crate::transport::RateLimitMode;
 }

@@ -443,6 +443,10 @@ pub struct FieldInfo {
     pub optional: bool,
     /// What its value is, when the spec says.
     pub hint: Option<Hint>,
+    /// When it is one of its record's main measures (what a reader came
+    /// for), its rank: 1 (most wanted) to 9. Tables keep these first, after
+    /// the row's key.
+    pub priority: Option<u8>,
     /// What it means.
     pub description: &'static str,
 }

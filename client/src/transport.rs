@@ -22,6 +22,7 @@ use tokio::time::Instant;
 
 use crate::error::{Error, ErrorKind};
 use crate::table::Operation;
+use crate::wait::{Cause, Waits};
 
 /// What the client does when an operation's requests-per-minute figure is used up.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -144,7 +145,12 @@ impl RateLimits {
 
     /// Take a slot for one request of `op`: wait for it, or refuse, per the
     /// mode. Hold it until the request's answer has come back.
-    pub(crate) async fn acquire(&self, op: &Operation) -> Result<Slot<'_>, Error> {
+    pub(crate) async fn acquire(
+        &self,
+        op: &Operation,
+        waits: &mut Waits,
+        attempt: u32,
+    ) -> Result<Slot<'_>, Error> {
         let free = Slot { held: None };
         if self.mode == RateLimitMode::Off {
             return Ok(free);
@@ -170,8 +176,8 @@ impl RateLimits {
                     },
                 ));
             }
-            tracing::debug!(operation = %op.label(), wait_ms = wait.as_millis() as u64, "waiting for a rate-limit slot");
-            tokio::time::sleep(wait).await;
+            let reason = format!("{} requests a minute", window.figure);
+            waits.wait(wait, Cause::RateLimit, &reason, attempt).await?;
         }
     }
 }

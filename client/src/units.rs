@@ -27,6 +27,12 @@ pub struct Estimate {
     /// or two printed figures). With [`Basis::Observed`] the range is made
     /// from it; with [`Basis::Spec`] (two figures) it is reported only.
     pub learned: Option<Learned>,
+    /// What one row (or input item, for an operation charged per item)
+    /// costs, lowest and highest: the spec's figure, its two figures, or the
+    /// charge the ledger learned. `None` for an operation charged per call
+    /// and for an unknown cost. A job of `n` rows costs at most about
+    /// `n x high` (plus one row's worth for the two-figure operations).
+    pub per_row: Option<(i64, i64)>,
 }
 
 /// Where an estimate's range comes from.
@@ -88,6 +94,7 @@ impl Estimate {
         unknown: true,
         basis: Basis::Spec,
         learned: None,
+        per_row: None,
     };
 
     /// A known range, from the spec's figures.
@@ -98,6 +105,7 @@ impl Estimate {
             unknown: false,
             basis: Basis::Spec,
             learned: None,
+            per_row: None,
         }
     }
 
@@ -113,12 +121,19 @@ impl Estimate {
             (Some(a), Some(b)) => Some(if b.per_row > a.per_row { b } else { a }),
             (a, b) => a.or(b),
         };
+        let per_row = match (self.per_row, other.per_row) {
+            (Some((lo, hi)), Some((other_lo, other_hi))) => {
+                Some((lo.min(other_lo), hi.max(other_hi)))
+            }
+            (a, b) => a.or(b),
+        };
         Estimate {
             min: self.min.saturating_add(other.min),
             max: self.max.saturating_add(other.max),
             unknown: self.unknown || other.unknown,
             basis,
             learned,
+            per_row,
         }
     }
 }
@@ -238,6 +253,7 @@ pub(crate) fn estimate_learned(
             Some(learned) => Estimate {
                 basis: Basis::Observed,
                 learned: Some(learned),
+                per_row: Some((learned.per_row, learned.per_row)),
                 ..Estimate::range(
                     0,
                     learned
@@ -254,6 +270,7 @@ pub(crate) fn estimate_learned(
             let rows = if two { rows + 1 } else { rows };
             Estimate {
                 learned: learned.filter(|_| two),
+                per_row: Some((low, high)),
                 ..Estimate::range(0, high.saturating_mul(rows))
             }
         }
@@ -266,7 +283,9 @@ pub struct Units {
     /// Units charged by all calls so far (sum of `UnitsUsed`; a negative
     /// figure counts as 0, so that it frees no budget).
     pub used: i64,
-    /// `UnitsRemaining` of the latest answer, if any call has reported one.
+    /// `UnitsRemaining` of the latest answer, if any call has reported one;
+    /// else the last balance the store holds for the key, once a lookup of
+    /// its cache has read it.
     pub remaining: Option<i64>,
     /// Calls answered with an envelope.
     pub calls: u64,
@@ -387,7 +406,7 @@ impl Ledger {
         Ok(())
     }
 
-    fn record(&self, used: i64, remaining: Option<i64>) {
+    pub(crate) fn record(&self, used: i64, remaining: Option<i64>) {
         let mut state = self.lock();
         // A negative charge from the service frees no budget.
         state.units.used = state.units.used.saturating_add(used.max(0));
@@ -398,6 +417,37 @@ impl Ledger {
     }
 }
 
+impl Ledger {
+    /// What is left of the budget: less what was spent and what calls and
+    /// jobs in flight hold; `None` without a budget.
+    pub(crate) fn left(&self) -> Option<i64> {
+        let state = self.lock();
+        self.budget.map(|budget| {
+            budget
+                .saturating_sub(state.units.used)
+                .saturating_sub(state.reserved)
+                .max(0)
+        })
+    }
+
+    /// The balance read from the store, when no call of this client has
+    /// reported one yet.
+    pub(crate) fn know_remaining(&self, remaining: i64) {
+        let mut state = self.lock();
+        if state.units.remaining.is_none() {
+            state.units.remaining = Some(remaining);
+        }
+    }
+
+    /// A reservation of nothing (a call's own, once settled).
+    pub(crate) fn nothing_reserved(&self) -> Reservation<'_> {
+        Reservation {
+            ledger: self,
+            max: 0,
+        }
+    }
+}
+
 /// Units held for a call in flight; released when it ends.
 pub(crate) struct Reservation<'a> {
     ledger: &'a Ledger,
@@ -405,7 +455,7 @@ pub(crate) struct Reservation<'a> {
 }
 
 impl Reservation<'_> {
-    /// The call was answered with an envelope: record what it reported.
+    /// The call was answered: record what it reported.
     pub(crate) fn settle(self, used: i64, remaining: Option<i64>) {
         self.ledger.record(used, remaining);
     }
@@ -503,6 +553,28 @@ mod tests {
             .iter()
             .find(|op| test(op))
             .expect("the spec has one")
+    }
+
+    #[test]
+    fn the_cost_per_row_is_the_spec_figures_low_and_high() {
+        let one = op_where(|op| op.cost.charged == Charged::PerRow && op.cost.units.len() == 1);
+        let figure = one.cost.units[0];
+        assert_eq!(estimate(one, &[], '|').per_row, Some((figure, figure)));
+        let two = op_where(|op| op.cost.units.len() == 2);
+        let (low, high) = (
+            two.cost.units[0].min(two.cost.units[1]),
+            two.cost.units[0].max(two.cost.units[1]),
+        );
+        assert_eq!(estimate(two, &[], '|').per_row, Some((low, high)));
+        let per_call = op_where(|op| op.cost.charged == Charged::PerCall);
+        assert_eq!(estimate(per_call, &[], '|').per_row, None);
+        let unknown = op_where(|op| op.cost.charged == Charged::Unknown);
+        assert_eq!(estimate(unknown, &[], '|').per_row, None);
+        let learned = Learned::from_totals(40, 10);
+        assert_eq!(
+            estimate_learned(unknown, &[], '|', learned).per_row,
+            Some((4, 4))
+        );
     }
 
     #[test]

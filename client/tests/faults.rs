@@ -1114,13 +1114,21 @@ async fn estimates_come_from_the_spec_figures() {
     let client = server.client_with(RetryPolicy::none());
 
     let three = client.keywords().metrics(["a", "b", "c"]).request();
-    assert_eq!(client.estimate(&three).unwrap(), Estimate::range(0, 30));
+    assert_eq!(
+        client.estimate(&three).unwrap(),
+        Estimate {
+            per_row: Some((10, 10)),
+            ..Estimate::range(0, 30)
+        }
+    );
 
     let list = client.projects().list().request();
     assert_eq!(client.estimate(&list).unwrap(), Estimate::range(100, 100));
 
     let best = client.projects().best_pages(48213, 10).request();
-    assert_eq!(client.estimate(&best).unwrap(), Estimate::range(0, 50 * 11));
+    let estimate = client.estimate(&best).unwrap();
+    assert_eq!((estimate.min, estimate.max), (0, 50 * 11));
+    assert_eq!(estimate.per_row.map(|(_, high)| high), Some(50));
 
     // An invalid request gives its error, not an estimate.
     let none: [&str; 0] = [];
@@ -1469,4 +1477,112 @@ async fn the_call_span_records_its_fields_and_never_the_key() {
         "the key is in the trace:\n{}",
         masked(&text, &[KEY])
     );
+}
+
+/// A wait longer than 2 s is told through `tracing` as it starts and ends
+/// (target `seozoom::wait`), and a wait that would pass `max_wait` is not
+/// begun: the call stops naming it.
+#[tokio::test]
+async fn long_waits_are_traced_and_bounded_by_max_wait() {
+    let server = Server::script([
+        Reply::json(429, r#"{"message":"Too Many Requests"}"#).header("retry-after", "soon")
+    ])
+    .await;
+    let client = server
+        .builder()
+        .retry(fast())
+        .rate_window(Duration::from_millis(2_100))
+        .max_wait(Duration::from_secs(3))
+        .build()
+        .unwrap();
+    let capture = Capture::default();
+    let _guard = tracing::subscriber::set_default(capture.subscriber());
+
+    let started = Instant::now();
+    let err = failed(metrics(&client).await);
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "stopped at the bound"
+    );
+
+    assert_eq!(server.requests(), 2);
+    let ErrorKind::WaitedTooLong {
+        wait,
+        waited,
+        max_wait,
+        waiting_for,
+    } = err.kind()
+    else {
+        panic!("{err:?}");
+    };
+    assert_eq!(
+        (*wait, *waited, *max_wait),
+        (
+            Duration::from_millis(2_100),
+            Duration::from_millis(2_100),
+            Duration::from_secs(3)
+        )
+    );
+    assert!(
+        waiting_for.contains("HTTP 429 with an unreadable Retry-After (soon)")
+            && waiting_for.contains("attempt 3"),
+        "{waiting_for}"
+    );
+    assert_eq!(
+        err.charged(),
+        seozoom::error::Charge::Unknown,
+        "429s report no units"
+    );
+
+    let waits: Vec<String> = capture
+        .0
+        .events
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|e| e.contains(seozoom::wait::WAIT_TARGET))
+        .cloned()
+        .collect();
+    assert_eq!(waits.len(), 2, "a start and an end: {waits:#?}");
+    for (event, which) in waits.iter().zip(["start", "end"]) {
+        assert!(event.starts_with("INFO seozoom::wait"), "{event}");
+        for field in [
+            format!("\"event\": \"{which}\""),
+            "\"operation\": \"keywords metrics\"".to_owned(),
+            "\"cause\": \"rate_window\"".to_owned(),
+            "\"wait_ms\": \"2100\"".to_owned(),
+            "\"attempt\": \"2\"".to_owned(),
+            "\"max_wait_ms\": \"3000\"".to_owned(),
+        ] {
+            assert!(event.contains(&field), "{field} in {event}");
+        }
+    }
+}
+
+/// An answer cut after its `UnitsUsed` was charged: the error says so and
+/// the store's ledger has the units.
+#[tokio::test]
+async fn a_cut_answer_is_charged_in_the_error_and_the_ledger() {
+    let server = Server::script([Reply::json(
+        200,
+        r#"{"ResultRows": 1, "UnitsUsed": 10, "UnitsRemaining": 990, "response": [{"keyword": "mu"#,
+    )])
+    .await;
+    let client = server
+        .builder()
+        .retry(RetryPolicy::none())
+        .store(seozoom::store::Store::memory())
+        .build()
+        .unwrap();
+    let err = failed(metrics(&client).await);
+    assert!(matches!(err.kind(), ErrorKind::Decode { .. }), "{err:?}");
+    assert_eq!(err.charged(), seozoom::error::Charge::Units(10));
+    assert_eq!(client.units().used, 10);
+    assert_eq!(client.units().remaining, Some(990));
+    let usage = client.usage(0).await.unwrap();
+    assert_eq!((usage[0].calls, usage[0].units_used), (1, 10));
+    // Refused before sending: nothing.
+    let none: [&str; 0] = [];
+    let refused = client.keywords().metrics(none).send().await.unwrap_err();
+    assert_eq!(refused.charged(), seozoom::error::Charge::None);
 }

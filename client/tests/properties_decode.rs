@@ -39,7 +39,10 @@ fn typed(result: &Result<Envelope<Value>, Error>) -> Result<(), TestCaseError> {
         Err(e)
             if matches!(
                 e.kind(),
-                ErrorKind::Decode { .. } | ErrorKind::Service { .. } | ErrorKind::NoData
+                ErrorKind::Decode { .. }
+                    | ErrorKind::Service { .. }
+                    | ErrorKind::OutOfUnits { .. }
+                    | ErrorKind::NoData
             ) =>
         {
             Ok(())

@@ -296,3 +296,76 @@ async fn a_budget_per_day_on_no_store_refuses_with_a_clear_error() {
     assert!(error.to_string().contains("needs a store"), "{error}");
     assert_eq!(sandbox.requests(), 0);
 }
+
+/// What a job would send is read from the store without spending: the items
+/// the cache answers cost nothing, a dry run's estimate agrees with what the
+/// job holds, and a run answered wholly from the cache knows the balance.
+#[tokio::test]
+async fn a_job_plan_counts_what_the_cache_answers_and_spends_nothing() {
+    use seozoom::Job;
+    use seozoom::job::Counted;
+    let sandbox = Sandbox::start().await.unwrap();
+    let store = Store::memory();
+    let first = client_on(&sandbox, &store);
+    let paid = first
+        .keywords()
+        .metrics(["a", "b"])
+        .send_all()
+        .await
+        .unwrap();
+
+    let other = client_on(&sandbox, &store);
+    let request = other.keywords().metrics(["a", "b"]).request();
+    let plan = other.plan_job(&request, Job::Batched).await.unwrap();
+    assert_eq!(plan.counted, Counted::Items);
+    assert_eq!((plan.total, plan.cached, plan.to_send), (2, 2, 0));
+    assert_eq!(plan.request_count, 0);
+    assert_eq!((plan.estimate.min, plan.estimate.max), (0, 0));
+    assert_eq!(
+        other.units().remaining,
+        Some(paid.units_remaining),
+        "the store's last balance"
+    );
+    assert_eq!(sandbox.requests(), 1, "a plan sends nothing");
+
+    let three = other.keywords().metrics(["a", "b", "c"]).request();
+    let plan = other.plan_job(&three, Job::Batched).await.unwrap();
+    assert_eq!((plan.total, plan.cached, plan.to_send), (3, 2, 1));
+    assert_eq!(plan.request_count, 1);
+    assert_eq!(plan.requests[0].get("keyword").unwrap(), ["c"]);
+    let one = other.estimate(&plan.requests[0]).unwrap();
+    assert_eq!(plan.estimate, one);
+
+    // A fresh client answered wholly from the cache knows the balance.
+    let cached = client_on(&sandbox, &store);
+    assert_eq!(cached.units().remaining, None);
+    let again = cached
+        .keywords()
+        .metrics(["a", "b"])
+        .send_all()
+        .await
+        .unwrap();
+    assert_eq!(again.units_used, 0);
+    assert_eq!(cached.units().remaining, Some(paid.units_remaining));
+    assert_eq!(sandbox.requests(), 1);
+
+    // A budget that covers none of it admits a job the cache answers whole:
+    // the budget counts what will be sent, as the plan does.
+    let budgeted = Client::builder()
+        .api_key(Sandbox::API_KEY)
+        .base_url(sandbox.base_url())
+        .store(store.clone())
+        .budget(1)
+        .build()
+        .unwrap();
+    for keywords in [vec!["a"], vec!["a", "b"]] {
+        let answer = budgeted
+            .keywords()
+            .metrics(keywords)
+            .send_all()
+            .await
+            .unwrap();
+        assert_eq!(answer.units_used, 0);
+    }
+    assert_eq!(sandbox.requests(), 1);
+}

@@ -97,6 +97,8 @@ pub struct Field {
     pub nullable: bool,
     pub optional: bool,
     pub hint: Option<Hint>,
+    /// A main measure's rank, 1 (most wanted) to 9.
+    pub priority: Option<u8>,
     pub description: String,
 }
 

@@ -216,6 +216,9 @@ pub struct Field {
     pub kind: Option<S>,
     /// The range the reference gives for the value, `[low, high]`.
     pub range: Option<Spanned<Vec<i64>>>,
+    /// One of the record's main measures, what a reader came for: 1 (most
+    /// wanted) to 9. Tables keep these first, after the row's key.
+    pub priority: Option<Spanned<i64>>,
     pub description: S,
 }
 

@@ -375,6 +375,22 @@ fn field(cx: &mut Cx, f: &parse::Field) -> Field {
         );
     }
     let hint = hint(cx, f, &ty);
+    let priority = f
+        .priority
+        .as_ref()
+        .and_then(|p| match u8::try_from(*p.get_ref()) {
+            Ok(rank @ 1..=9) => Some(rank),
+            _ => {
+                cx.c.error(
+                    span(p),
+                    format!(
+                        "`priority` ranks a main measure from 1 (most wanted) to 9, not {}",
+                        p.get_ref()
+                    ),
+                );
+                None
+            }
+        });
     Field {
         wire: text(&f.wire),
         rust,
@@ -382,6 +398,7 @@ fn field(cx: &mut Cx, f: &parse::Field) -> Field {
         nullable,
         optional,
         hint,
+        priority,
         description: described(cx, &f.description),
     }
 }

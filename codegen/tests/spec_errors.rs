@@ -521,3 +521,18 @@ fn a_default_of_the_wrong_kind_is_located_and_named_by_its_kind() {
         "a TOML string does not fit the parameter's type",
     );
 }
+
+#[test]
+fn a_priority_out_of_its_range_is_located() {
+    let text = edited(
+        "priority = 2, description = \"Position of the domain",
+        "priority = 12, description = \"Position of the domain",
+    );
+    let diagnostics = errors(&text);
+    assert_error_at(
+        &diagnostics,
+        &text,
+        "12, description = \"Position of the domain",
+        "from 1 (most wanted) to 9, not 12",
+    );
+}

@@ -139,6 +139,7 @@ pub struct Seen {
 pub struct Server {
     port: u16,
     seen: Arc<Mutex<Vec<Seen>>>,
+    arrivals: Arc<Mutex<Vec<std::time::Instant>>>,
     stop: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
 }
@@ -146,13 +147,24 @@ pub struct Server {
 impl Server {
     /// Answer every request with this status and JSON body.
     pub fn start(status: u16, body: impl Into<String>) -> Server {
+        Server::with_headers(status, &[], body)
+    }
+
+    /// Answer every request with this status, these extra headers and body.
+    pub fn with_headers(status: u16, headers: &[(&str, &str)], body: impl Into<String>) -> Server {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind loopback");
         let port = listener.local_addr().unwrap().port();
         let seen = Arc::new(Mutex::new(Vec::new()));
+        let arrivals = Arc::new(Mutex::new(Vec::new()));
         let stop = Arc::new(AtomicBool::new(false));
         let body: Arc<str> = body.into().into();
+        let extra: String = headers
+            .iter()
+            .map(|(name, value)| format!("{name}: {value}\r\n"))
+            .collect();
         let thread = {
             let seen = Arc::clone(&seen);
+            let arrivals = Arc::clone(&arrivals);
             let stop = Arc::clone(&stop);
             std::thread::spawn(move || {
                 for stream in listener.incoming() {
@@ -160,7 +172,8 @@ impl Server {
                         break;
                     }
                     if let Ok(stream) = stream {
-                        answer(stream, status, &body, &seen);
+                        arrivals.lock().unwrap().push(std::time::Instant::now());
+                        answer(stream, status, &extra, &body, &seen);
                     }
                 }
             })
@@ -168,9 +181,15 @@ impl Server {
         Server {
             port,
             seen,
+            arrivals,
             stop,
             thread: Some(thread),
         }
+    }
+
+    /// When each request arrived.
+    pub fn arrivals(&self) -> Vec<std::time::Instant> {
+        self.arrivals.lock().unwrap().clone()
     }
 
     /// Answer `200` with this JSON body.
@@ -200,7 +219,7 @@ impl Drop for Server {
     }
 }
 
-fn answer(stream: TcpStream, status: u16, body: &str, seen: &Mutex<Vec<Seen>>) {
+fn answer(stream: TcpStream, status: u16, extra: &str, body: &str, seen: &Mutex<Vec<Seen>>) {
     stream
         .set_read_timeout(Some(Duration::from_secs(5)))
         .unwrap();
@@ -226,7 +245,7 @@ fn answer(stream: TcpStream, status: u16, body: &str, seen: &Mutex<Vec<Seen>>) {
     });
     let mut stream = reader.into_inner();
     let response = format!(
-        "HTTP/1.1 {status} Canned\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        "HTTP/1.1 {status} Canned\r\nContent-Type: application/json\r\n{extra}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
     let _ = stream.write_all(response.as_bytes());

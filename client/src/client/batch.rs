@@ -192,9 +192,22 @@ impl Client {
         let batches = rest.map_or_else(Vec::new, |rest| rest.batches());
         let total = batches.len();
         let learned = self.learned_for_budget(op).await;
-        let estimate = batches.iter().try_fold(Estimate::ZERO, |sum, batch| {
-            Ok::<_, Error>(sum.plus(self.estimate_with(batch, learned)?))
-        })?;
+        // A request of one item the cache answers is answered by its call's
+        // own lookup, for nothing: the budget counts what will be sent, as
+        // [`Client::plan_job`] does.
+        let answered_by_cache = match (total, cached.is_empty()) {
+            (1, true) if self.budgeted() => {
+                let only = self.prepare(&batches[0])?;
+                self.cached_answer(&only, freshness).await?.is_some()
+            }
+            _ => false,
+        };
+        let estimate = match answered_by_cache {
+            true => Estimate::ZERO,
+            false => batches.iter().try_fold(Estimate::ZERO, |sum, batch| {
+                Ok::<_, Error>(sum.plus(self.estimate_with(batch, learned)?))
+            })?,
+        };
         let what = match total {
             1 => op.label(),
             n => format!("{} ({n} requests)", op.label()),

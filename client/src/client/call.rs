@@ -10,15 +10,18 @@ use reqwest::header::HeaderMap;
 use serde::de::DeserializeOwned;
 use tracing::Instrument;
 
-use super::memory::{CacheFor, Figures};
+use super::memory::{CacheFor, Figures, items_of};
 use super::{Client, REDACTED, WindowHold};
 use crate::Envelope;
+use crate::charge::{BodyUnits, Charge, read_units};
 use crate::decode::{decode_rows, decode_typed};
 use crate::error::{Error, ErrorKind};
 use crate::request::{Request, encode_value, push_query};
-use crate::retry::{Decision, Outcome, Spent};
+use crate::retry::{Decision, Outcome, Spent, Verdict, classify};
+use crate::store::{LedgerEntry, now_ms};
 use crate::table::Operation;
 use crate::units::{Estimate, JobHold, Ledger, Reservation, estimate, estimate_learned};
+use crate::wait::{Cause, Waits};
 
 /// A request checked and ready to go.
 pub(crate) struct Prepared {
@@ -28,8 +31,8 @@ pub(crate) struct Prepared {
     pub(crate) estimate: Estimate,
     /// The validated query, without the key.
     pub(crate) query: Vec<(&'static str, String)>,
-    /// What its answer is cached under: the operation and the query, without
-    /// the key.
+    /// What its answer is cached under: the base URL's origin, the
+    /// operation and the query, without the key.
     pub(crate) cache_key: String,
 }
 
@@ -82,7 +85,10 @@ impl Client {
             .iter()
             .find(|(wire, _)| *wire == service.database.wire)
             .map_or_else(|| self.inner.database.to_owned(), |(_, db)| db.clone());
-        let mut cache_key = format!("{}?", op.path);
+        // Scoped by origin: an answer of a test double, a proxy or a staging
+        // server is never served as another's. Keys written before the origin
+        // was part of them start with the path, so they are never found.
+        let mut cache_key = format!("{} {}?", self.inner.origin, op.path);
         push_query(&mut cache_key, &query, service.list_separator);
         Ok(Prepared {
             op,
@@ -192,12 +198,25 @@ impl Client {
                 }
             }
             let sending = self.start_sending(&prepared, job, started).await?;
-            let result = self.send(&prepared).await.and_then(|(status, body)| {
-                tracing::Span::current().record("status", status);
-                Ok((decode(prepared.op, status, &body)?, body))
-            });
-            match result {
-                Ok((mut envelope, body)) => {
+            let (sent, earlier) = self.send(&prepared, items_of(&request)).await;
+            let (status, body) = match sent {
+                Ok(answer) => answer,
+                // Refused (a rate-limit slot) before any attempt: nothing
+                // sent. Otherwise the request may have reached the service.
+                Err(error) if error.is_refused() => return Err(self.failed(sending, error).await),
+                // Every answered attempt is charged in `earlier`.
+                Err(error) if matches!(error.kind(), ErrorKind::WaitedTooLong { .. }) => {
+                    let error = error.with_charge(earlier);
+                    return Err(self.failed(sending, error).await);
+                }
+                Err(error) => {
+                    let error = error.with_charge(earlier.plus(Charge::Unknown));
+                    return Err(self.failed(sending, error).await);
+                }
+            };
+            tracing::Span::current().record("status", status);
+            match decode(prepared.op, status, &body) {
+                Ok(mut envelope) => {
                     let answered = Answered {
                         figures: (&envelope).into(),
                         body,
@@ -207,7 +226,16 @@ impl Client {
                         .await;
                     Ok(envelope)
                 }
-                Err(error) => Err(self.failed(sending, error).await),
+                Err(error) => {
+                    let answer = Unread {
+                        status,
+                        body: &body,
+                        earlier,
+                    };
+                    Err(self
+                        .answered_unread(sending, &request, &prepared, answer, error)
+                        .await)
+                }
             }
         }
         .instrument(span)
@@ -283,6 +311,94 @@ impl Client {
         })
     }
 
+    /// A call the service answered with what cannot be decoded (an error, a
+    /// body cut short): charged all the same, so it goes to the ledger with
+    /// the units read leniently from the body (or marked unknown), shrinking
+    /// its hold; the error says what was charged.
+    #[inline(never)]
+    fn answered_unread<'a>(
+        &'a self,
+        sending: Sending<'a>,
+        request: &'a Request,
+        prepared: &'a Prepared,
+        answer: Unread<'a>,
+        error: Error,
+    ) -> Step<'a, Error> {
+        Box::pin(async move {
+            let units = self.body_units(answer.body);
+            // "No data found!" for a single object: the service charges none.
+            let charge = match error.kind() {
+                ErrorKind::NoData => Charge::Units(0),
+                _ => units.charge(),
+            };
+            let Sending {
+                started,
+                reservation,
+                own_hold,
+                hold,
+            } = sending;
+            let used = match charge {
+                Charge::Units(n) => n,
+                _ => 0,
+            };
+            reservation.settle(used, units.remaining);
+            tracing::Span::current().record("units_used", used);
+            self.record_answer(prepared, items_of(request), charge, units.remaining, hold)
+                .await;
+            tracing::debug!(status = answer.status, charged = %charge, "the answer was recorded though it does not decode");
+            let sending = Sending {
+                started,
+                reservation: self.inner.ledger.nothing_reserved(),
+                own_hold,
+                hold: None,
+            };
+            let error = error.with_charge(answer.earlier.plus(charge));
+            self.failed(sending, error).await
+        })
+    }
+
+    /// `UnitsUsed` and `UnitsRemaining` read from a body whatever else it is.
+    fn body_units(&self, body: &[u8]) -> BodyUnits {
+        let service = self.inner.service;
+        read_units(
+            body,
+            service.envelope_units_used,
+            service.envelope_units_remaining,
+        )
+    }
+
+    /// An answered attempt that did not decode into the call's result (an
+    /// error, an attempt retried, a body cut short), in the ledger: its units,
+    /// or `-1` for a charge that cannot be read (stores count it as 0 units,
+    /// and as a call).
+    async fn record_answer(
+        &self,
+        prepared: &Prepared,
+        items: i64,
+        charge: Charge,
+        balance: Option<i64>,
+        hold: Option<(String, i64)>,
+    ) {
+        let entry = LedgerEntry {
+            at_ms: now_ms(),
+            group: prepared.op.group.to_owned(),
+            action: prepared.op.action.to_owned(),
+            db: prepared.database.clone(),
+            items,
+            rows: 0,
+            units_used: match charge {
+                Charge::Units(n) => n,
+                Charge::None => 0,
+                Charge::Unknown => UNKNOWN_CHARGE,
+            },
+            balance,
+            cache_hit: false,
+            units_saved: 0,
+            hold,
+        };
+        self.record(entry).await;
+    }
+
     /// A call that failed after it was admitted: the call's own hold released
     /// and the error returned without the key.
     #[inline(never)]
@@ -323,18 +439,27 @@ impl Client {
     /// When the client refuses rather than waits for a rate-limit slot, a retry that
     /// finds none ends the call with the answer it has: the call was sent, so it
     /// must not be reported as refused.
+    ///
+    /// Every attempt that was answered and then retried is recorded in the
+    /// ledger here (the service may have charged it); the second value is
+    /// what those attempts were charged.
     #[inline(never)]
-    fn send<'a>(&'a self, prepared: &'a Prepared) -> Step<'a, Result<(u16, Vec<u8>), Error>> {
+    fn send<'a>(&'a self, prepared: &'a Prepared, items: i64) -> Step<'a, Sent> {
         Box::pin(async move {
             let op = prepared.op;
             let mut previous = None;
             let mut attempt = 0;
+            let mut earlier = Charge::None;
             let mut spent = Spent::new(self.inner.rate_limits.window());
+            let mut waits = Waits::new(op.label(), self.inner.max_wait);
             loop {
                 attempt += 1;
-                let slot = match self.take_slot(op).await {
+                let slot = match self.take_slot(op, &mut waits, attempt).await {
                     Ok(slot) => slot,
-                    Err(refused) => return previous.unwrap_or(Err(refused)),
+                    Err(stopped) if matches!(stopped.kind(), ErrorKind::WaitedTooLong { .. }) => {
+                        return (Err(stopped), earlier);
+                    }
+                    Err(refused) => return (previous.unwrap_or(Err(refused)), earlier),
                 };
                 tracing::Span::current().record("attempts", attempt);
                 let attempted = self.attempt(op, &prepared.url).await;
@@ -349,20 +474,41 @@ impl Client {
                         ErrorKind::Transport { timeout, .. } => {
                             Outcome::Failed { timeout: *timeout }
                         }
-                        _ => return attempted.map(|(status, _, body)| (status, body)),
+                        _ => {
+                            return (attempted.map(|(status, _, body)| (status, body)), earlier);
+                        }
                     },
                 };
                 let decision = self.inner.retry.decide(&mut spent, &outcome);
                 let timed_out = matches!(outcome, Outcome::Failed { timeout: true });
+                let (cause, reason) = why_wait(&outcome);
                 let result = attempted.map(|(status, _, body)| (status, body));
                 match decision {
                     Decision::RetryAfter(delay) => {
                         let delay_ms = delay.as_millis() as u64;
                         tracing::debug!(attempt, timed_out, delay_ms, "retrying");
+                        let charge = match &result {
+                            Ok((_, body)) => {
+                                let units = self.body_units(body);
+                                let charge = units.charge();
+                                // Counted by this client too (a budget must
+                                // see what a retried attempt was charged).
+                                if let Charge::Units(used) = charge {
+                                    self.inner.ledger.record(used, units.remaining);
+                                }
+                                self.record_answer(prepared, items, charge, units.remaining, None)
+                                    .await;
+                                charge
+                            }
+                            Err(_) => Charge::Unknown,
+                        };
+                        earlier = earlier.plus(charge);
                         previous = Some(result);
-                        tokio::time::sleep(delay).await;
+                        if let Err(stopped) = waits.wait(delay, cause, &reason, attempt + 1).await {
+                            return (Err(stopped), earlier);
+                        }
                     }
-                    Decision::Accept | Decision::Stop => return result,
+                    Decision::Accept | Decision::Stop => return (result, earlier),
                 }
             }
         })
@@ -383,6 +529,41 @@ impl Client {
         let headers = response.headers().clone();
         let body = read_body(&mut response).await.map_err(transport)?;
         Ok((status, headers, body))
+    }
+}
+
+/// Why a call waits after an attempt came to `outcome`: its cause, and the
+/// reason for people (`HTTP 429 with an unreadable Retry-After (soon)`).
+fn why_wait(outcome: &Outcome<'_>) -> (Cause, String) {
+    let asked = |headers: &HeaderMap| {
+        headers.get(reqwest::header::RETRY_AFTER).map(|v| {
+            String::from_utf8_lossy(v.as_bytes())
+                .chars()
+                .take(40)
+                .collect::<String>()
+        })
+    };
+    match (classify(outcome), outcome) {
+        (
+            Verdict::WindowFull { asked: Some(_) } | Verdict::Retryable { asked: Some(_) },
+            Outcome::Answered { status, headers },
+        ) => (
+            Cause::RetryAfter,
+            format!(
+                "HTTP {status}, Retry-After: {}",
+                asked(headers).unwrap_or_default()
+            ),
+        ),
+        (Verdict::WindowFull { asked: None }, Outcome::Answered { status, headers }) => {
+            let reason = match asked(headers) {
+                Some(text) => format!("HTTP {status} with an unreadable Retry-After ({text})"),
+                None => format!("HTTP {status} without Retry-After"),
+            };
+            (Cause::RateWindow, reason)
+        }
+        (_, Outcome::Answered { status, .. }) => (Cause::Backoff, format!("HTTP {status}")),
+        (_, Outcome::Failed { timeout: true }) => (Cause::Backoff, "a timeout".to_owned()),
+        (_, Outcome::Failed { .. }) => (Cause::Backoff, "a transport failure".to_owned()),
     }
 }
 
@@ -413,6 +594,22 @@ struct Sending<'a> {
     /// units it holds for this call.
     hold: Option<(String, i64)>,
 }
+
+/// The last attempt's status and body (or why there is none), and what the
+/// attempts answered before it were charged.
+type Sent = (Result<(u16, Vec<u8>), Error>, Charge);
+
+/// An answer that did not decode: its status and body, and what the call's
+/// earlier attempts were charged.
+struct Unread<'a> {
+    status: u16,
+    body: &'a [u8],
+    earlier: Charge,
+}
+
+/// What a ledger row says of a charge that cannot be read: stores count it as
+/// a call of 0 units (they count no negative charge).
+const UNKNOWN_CHARGE: i64 = -1;
 
 /// What an answered call leaves once decoded: its figures and its body (for
 /// the cache).

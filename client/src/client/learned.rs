@@ -127,6 +127,11 @@ impl Client {
             .and_then(|u| Learned::from_totals(u.units_used, u.rows)))
     }
 
+    /// Whether a budget guards the client: its own, or one per day or month.
+    pub(super) fn budgeted(&self) -> bool {
+        self.inner.ledger.budget().is_some() || self.inner.memory.window.is_some()
+    }
+
     /// What the budget checks of a call or job of `op` estimate with: the
     /// learned figure when a budget guards the client and the spec does not
     /// know the cost (the only case where it changes what the checks see);
@@ -137,8 +142,7 @@ impl Client {
     /// nothing is sent on a figure nobody could read (and a client that goes
     /// on without its store is refused as it would be without one).
     pub(super) async fn learned_for_budget(&self, op: &Operation) -> Option<Learned> {
-        let budgeted = self.inner.ledger.budget().is_some() || self.inner.memory.window.is_some();
-        if !budgeted || op.cost.charged != Charged::Unknown {
+        if !self.budgeted() || op.cost.charged != Charged::Unknown {
             return None;
         }
         match self.learned(op).await {

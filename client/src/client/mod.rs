@@ -17,12 +17,14 @@
 
 mod batch;
 mod call;
+mod fit;
 mod items;
 mod job;
 mod learned;
 mod memory;
 mod merge;
 mod pages;
+mod plan;
 
 use std::fmt;
 use std::net::IpAddr;
@@ -30,10 +32,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 pub use batch::BATCH_CONCURRENCY;
+pub use fit::FittedRows;
 pub use job::Job;
 pub(crate) use memory::WindowHold;
 pub use merge::{InputOrder, Merge, Row};
 pub use pages::Paging;
+pub use plan::{Counted, JobPlan};
 
 use crate::error::{ConfigError, Error, ErrorKind};
 use crate::operations::{OPERATIONS, RECORDS, SERVICE};
@@ -51,6 +55,10 @@ pub const API_KEY_ENV: &str = "SEOZOOM_API_KEY";
 pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// Default time allowed for one attempt of a call, body included.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+/// Default bound on all of a call's waits together (rate-limit slots,
+/// `Retry-After`s, 429 rate windows, backoffs): five minutes, five of the
+/// service's rate windows.
+pub const DEFAULT_MAX_WAIT: Duration = Duration::from_secs(300);
 
 /// What replaces the key wherever text could show it.
 const REDACTED: &str = "<redacted>";
@@ -87,9 +95,15 @@ struct Inner {
     http: reqwest::Client,
     key: ApiKey,
     base_url: String,
+    /// The base URL's origin (`scheme://host:port`): what the cache scopes
+    /// answers by, so that a test double's answers are never served as the
+    /// service's (the ledger, budgets and rate limits stay per key).
+    origin: String,
     database: &'static str,
     retry: RetryPolicy,
     rate_limits: RateLimits,
+    /// The bound on all of a call's waits.
+    max_wait: Duration,
     ledger: Arc<Ledger>,
     memory: memory::Memory,
 }
@@ -137,6 +151,7 @@ pub struct ClientBuilder {
     retry: RetryPolicy,
     rate_limit: RateLimitMode,
     rate_window: Duration,
+    max_wait: Duration,
     budget: Option<i64>,
     store: Store,
     refresh: bool,
@@ -156,6 +171,7 @@ impl Default for ClientBuilder {
             retry: RetryPolicy::default(),
             rate_limit: RateLimitMode::default(),
             rate_window: Duration::from_secs(60),
+            max_wait: DEFAULT_MAX_WAIT,
             budget: None,
             store: Store::memory(),
             refresh: false,
@@ -215,6 +231,19 @@ impl ClientBuilder {
     /// minute). Shorten it in tests; lengthen it to stay further below the service.
     pub fn rate_window(mut self, window: Duration) -> Self {
         self.rate_window = window;
+        self
+    }
+
+    /// The longest a call may spend waiting, all its waits together: for
+    /// rate-limit slots, the service's `Retry-After`, a 429's rate window,
+    /// backoffs after failures (default [`DEFAULT_MAX_WAIT`], five minutes).
+    /// A wait that would take the call past it is not begun: the call stops
+    /// with [`ErrorKind::WaitedTooLong`](crate::error::ErrorKind::WaitedTooLong)
+    /// naming the wait (a batched job keeps the rows received). Waits longer
+    /// than 2 s are told through `tracing` as they start
+    /// ([`crate::wait`]).
+    pub fn max_wait(mut self, max_wait: Duration) -> Self {
+        self.max_wait = max_wait;
         self
     }
 
@@ -284,7 +313,7 @@ impl ClientBuilder {
             .filter(|k| !k.0.trim().is_empty())
             .ok_or(ConfigError::MissingKey { env: API_KEY_ENV })?;
         let service = &SERVICE;
-        let base_url = check_base_url(&self.base_url).map_err(|e| key.hide(e))?;
+        let (base_url, origin) = check_base_url(&self.base_url).map_err(|e| key.hide(e))?;
         let database = match self.database {
             Some(db) => db,
             None => service
@@ -317,9 +346,11 @@ impl ClientBuilder {
                 http,
                 key,
                 base_url,
+                origin,
                 database,
                 retry: self.retry,
                 rate_limits: RateLimits::new(OPERATIONS, self.rate_limit, self.rate_window),
+                max_wait: self.max_wait,
                 ledger: Arc::new(Ledger::new(self.budget)),
                 memory,
             }),
@@ -335,8 +366,10 @@ fn shown_url(url: &str) -> String {
     }
 }
 
-/// The base URL without a trailing slash; `http://` only towards loopback.
-fn check_base_url(url: &str) -> Result<String, Error> {
+/// The base URL without a trailing slash, and its origin with the port
+/// spelled out (`https://apiv2.seozoom.com:443`); `http://` only towards
+/// loopback.
+fn check_base_url(url: &str) -> Result<(String, String), Error> {
     let shown = shown_url(url);
     let parsed = reqwest::Url::parse(url).map_err(|e| ConfigError::NotAUrl {
         url: shown.clone(),
@@ -365,7 +398,13 @@ fn check_base_url(url: &str) -> Result<String, Error> {
     if parsed.query().is_some() || parsed.fragment().is_some() {
         return Err(ConfigError::QueryOrFragment { url: shown }.into());
     }
-    Ok(url.trim_end_matches('/').to_owned())
+    let origin = format!(
+        "{}://{}:{}",
+        parsed.scheme(),
+        parsed.host_str().unwrap_or_default(),
+        parsed.port_or_known_default().unwrap_or_default()
+    );
+    Ok((url.trim_end_matches('/').to_owned(), origin))
 }
 
 impl Client {

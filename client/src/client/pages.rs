@@ -318,7 +318,17 @@ impl<T> Pager<T> {
         let plan = plan_pages(&self.request, self.page_size, self.max_rows)?;
         let op = self.request.operation();
         let learned = self.client.learned_for_budget(op).await;
-        let estimate = self.client.estimate_pages(&self.request, &plan, learned)?;
+        // Under a budget, the pages the cache answers cost nothing: the hold
+        // is what a dry run estimates ([`Client::plan_job`]).
+        let estimate = match self.client.budgeted() && self.max_rows.is_some() {
+            true => {
+                let plan =
+                    self.client
+                        .plan_pages(&self.request, self.page_size, self.max_rows, learned);
+                plan.await?.estimate
+            }
+            false => self.client.estimate_pages(&self.request, &plan, learned)?,
+        };
         let what = op.label();
         let job = self.client.hold_job(&what, estimate, learned).await?;
         Ok((plan, job))

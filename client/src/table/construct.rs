@@ -392,6 +392,7 @@ impl FieldInfo {
             nullable: false,
             optional: false,
             hint: None,
+            priority: None,
             description: "",
         }
     }
@@ -417,6 +418,12 @@ impl FieldInfo {
     /// What its value is.
     pub const fn hint(mut self, hint: Hint) -> FieldInfo {
         self.hint = Some(hint);
+        self
+    }
+
+    /// One of its record's main measures, of this rank (1 most wanted).
+    pub const fn priority(mut self, rank: u8) -> FieldInfo {
+        self.priority = Some(rank);
         self
     }
 

@@ -252,9 +252,10 @@ fn field(spec: &Spec, f: &Field) -> TokenStream {
         let h = hint(h);
         quote!(.hint(#h))
     });
+    let priority = f.priority.map(|rank| quote!(.priority(#rank)));
     let description = &f.description;
     quote! {
-        FieldInfo::new(#wire, #kind) #rust #nullable #optional #hint .description(#description)
+        FieldInfo::new(#wire, #kind) #rust #nullable #optional #hint #priority .description(#description)
     }
 }
 

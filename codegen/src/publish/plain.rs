@@ -157,6 +157,7 @@ fn field(f: &parse::Field) -> Value {
         ("optional", flag(&f.optional)),
         ("kind", f.kind.as_ref().map(s)),
         ("range", f.range.as_ref().map(|r| json!(r.get_ref()))),
+        ("priority", f.priority.as_ref().map(|p| json!(p.get_ref()))),
         ("description", Some(s(&f.description))),
     ])
 }

@@ -268,6 +268,7 @@ fn definitions() -> Value {
             &["wire", "type", "description"],
             json!({
                 "wire": text("Exact JSON member name, including the service's spellings."),
+                "priority": {"type": "integer", "minimum": 1, "maximum": 9, "description": "One of the record's main measures, what a reader came for: 1 (most wanted) to 9. Tables keep these first, after the row's key."},
                 "rust": reference("snake_name", "snake_case field name; leave it out when `wire` already is one."),
                 "type": {
                     "enum": FIELD_TYPES,

@@ -7632,6 +7632,7 @@ pub mod operations {
                         .hint(Hint::new(ValueKind::Locality))
                         .description("Locality; empty string when none."),
                     FieldInfo::new("search_volume", FieldKind::Integer)
+                        .priority(1u8)
                         .description("Search volume of the keyword."),
                     FieldInfo::new("ppc_competitiveness", FieldKind::Number)
                         .description(
@@ -7640,6 +7641,7 @@ pub mod operations {
                     FieldInfo::new("cpcapprox", FieldKind::Number)
                         .rust("cpc_approx")
                         .hint(Hint::new(ValueKind::Money))
+                        .priority(6u8)
                         .description(
                             "Approximate cost per click (decimal); currency not shown.",
                         ),
@@ -7648,6 +7650,7 @@ pub mod operations {
                     FieldInfo::new("KD", FieldKind::Integer)
                         .rust("keyword_difficulty")
                         .hint(Hint::new(ValueKind::Score))
+                        .priority(4u8)
                         .description(
                             "Keyword difficulty; definition and scale not shown.",
                         ),
@@ -7698,6 +7701,7 @@ pub mod operations {
                         .description("Position when monitoring began."),
                     FieldInfo::new("actual_position", FieldKind::Integer)
                         .hint(Hint::new(ValueKind::Position))
+                        .priority(2u8)
                         .description("Current position."),
                     FieldInfo::new("avg_position", FieldKind::Number)
                         .hint(Hint::new(ValueKind::Position))
@@ -7711,6 +7715,7 @@ pub mod operations {
                     FieldInfo::new("url", FieldKind::Text)
                         .nullable()
                         .hint(Hint::new(ValueKind::Url))
+                        .priority(3u8)
                         .description("Ranking URL; null when none."),
                     FieldInfo::new("old_url", FieldKind::Text)
                         .nullable()
@@ -7720,6 +7725,7 @@ pub mod operations {
                         .description("Whether the ranking URL changed (1) or not (0)."),
                     FieldInfo::new("extimated_monthly_traffic", FieldKind::Integer)
                         .rust("estimated_monthly_traffic")
+                        .priority(5u8)
                         .description("Estimated monthly traffic from the keyword."),
                 ],
             )
@@ -8054,6 +8060,7 @@ pub mod operations {
                         .hint(Hint::new(ValueKind::Locality))
                         .description("Locality; empty string when none."),
                     FieldInfo::new("search_volume", FieldKind::Integer)
+                        .priority(1u8)
                         .description("Search volume of the keyword."),
                     FieldInfo::new("ppc_competitiveness", FieldKind::Number)
                         .description(
@@ -8062,6 +8069,7 @@ pub mod operations {
                     FieldInfo::new("cpcapprox", FieldKind::Number)
                         .rust("cpc_approx")
                         .hint(Hint::new(ValueKind::Money))
+                        .priority(6u8)
                         .description(
                             "Approximate cost per click (decimal); currency not shown.",
                         ),
@@ -8070,6 +8078,7 @@ pub mod operations {
                     FieldInfo::new("KD", FieldKind::Integer)
                         .rust("keyword_difficulty")
                         .hint(Hint::new(ValueKind::Score))
+                        .priority(4u8)
                         .description(
                             "Keyword difficulty; definition and scale not shown.",
                         ),
@@ -8117,15 +8126,18 @@ pub mod operations {
                         .description("Search volume in December."),
                     FieldInfo::new("ranking_position", FieldKind::Integer)
                         .hint(Hint::new(ValueKind::Position))
+                        .priority(2u8)
                         .description("Position of the domain for the keyword."),
                     FieldInfo::new("ranking_url", FieldKind::Text)
                         .hint(Hint::new(ValueKind::Url))
+                        .priority(3u8)
                         .description("URL of the domain that ranks for the keyword."),
                     FieldInfo::new("last_variation", FieldKind::Integer)
                         .hint(Hint::new(ValueKind::Change))
                         .description("Last position change, positive or negative."),
                     FieldInfo::new("extimated_traffic", FieldKind::Number)
                         .rust("estimated_traffic")
+                        .priority(5u8)
                         .description(
                             "Estimated traffic from the keyword; may be decimal.",
                         ),
@@ -8149,6 +8161,7 @@ pub mod operations {
                         .hint(Hint::new(ValueKind::Url))
                         .description("The URL."),
                     FieldInfo::new("total_keywords", FieldKind::Integer)
+                        .priority(1u8)
                         .description("Number of keywords the URL ranks for."),
                     FieldInfo::new("position_1to3", FieldKind::Integer)
                         .rust("positions_1_to_3")
@@ -8178,6 +8191,7 @@ pub mod operations {
                         .description("Traffic of the URL's domain."),
                     FieldInfo::new("extimated_traffic", FieldKind::Integer)
                         .rust("estimated_traffic")
+                        .priority(2u8)
                         .description("Estimated traffic of the URL."),
                     FieldInfo::new("potential_traffic", FieldKind::Integer)
                         .description("Potential traffic of the URL."),
@@ -8191,9 +8205,11 @@ pub mod operations {
                         .description("Advertising total (decimal)."),
                     FieldInfo::new("pza", FieldKind::Integer)
                         .hint(Hint::new(ValueKind::Score))
+                        .priority(3u8)
                         .description("Page authority."),
                     FieldInfo::new("za", FieldKind::Integer)
                         .hint(Hint::new(ValueKind::Score))
+                        .priority(4u8)
                         .description("Domain authority."),
                     FieldInfo::new("zt", FieldKind::Integer)
                         .rust("trust")
@@ -8242,6 +8258,7 @@ pub mod operations {
                         .hint(Hint::new(ValueKind::Locality))
                         .description("Locality; empty string when none."),
                     FieldInfo::new("search_volume", FieldKind::Integer)
+                        .priority(1u8)
                         .description("Search volume of the keyword."),
                     FieldInfo::new("ppc_competitiveness", FieldKind::Number)
                         .description(
@@ -8250,6 +8267,7 @@ pub mod operations {
                     FieldInfo::new("cpcapprox", FieldKind::Number)
                         .rust("cpc_approx")
                         .hint(Hint::new(ValueKind::Money))
+                        .priority(6u8)
                         .description(
                             "Approximate cost per click (decimal); currency not shown.",
                         ),
@@ -8258,6 +8276,7 @@ pub mod operations {
                     FieldInfo::new("KD", FieldKind::Integer)
                         .rust("keyword_difficulty")
                         .hint(Hint::new(ValueKind::Score))
+                        .priority(4u8)
                         .description(
                             "Keyword difficulty; definition and scale not shown.",
                         ),
@@ -8366,6 +8385,7 @@ pub mod operations {
                         .hint(Hint::new(ValueKind::Locality))
                         .description("Locality; empty string when none."),
                     FieldInfo::new("search_volume", FieldKind::Integer)
+                        .priority(1u8)
                         .description("Search volume of the keyword."),
                     FieldInfo::new("ppc_competitiveness", FieldKind::Number)
                         .description(
@@ -8374,6 +8394,7 @@ pub mod operations {
                     FieldInfo::new("cpcapprox", FieldKind::Number)
                         .rust("cpc_approx")
                         .hint(Hint::new(ValueKind::Money))
+                        .priority(6u8)
                         .description(
                             "Approximate cost per click (decimal); currency not shown.",
                         ),
@@ -8382,6 +8403,7 @@ pub mod operations {
                     FieldInfo::new("KD", FieldKind::Integer)
                         .rust("keyword_difficulty")
                         .hint(Hint::new(ValueKind::Score))
+                        .priority(4u8)
                         .description(
                             "Keyword difficulty; definition and scale not shown.",
                         ),
@@ -8433,6 +8455,7 @@ pub mod operations {
                                 values: &["informational", "transactional", "navigational"],
                             },
                         )
+                        .priority(7u8)
                         .description(
                             "Search intents of the keyword, comma-separated on the wire.",
                         ),

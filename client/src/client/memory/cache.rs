@@ -77,6 +77,11 @@ impl Client {
             Err(error) => return Err(self.store_error(what, error)),
         };
         let now = now_ms();
+        // The store's last balance is this client's too when it knows none
+        // (a run answered wholly from the cache).
+        if let Some(stored) = lookup.balance {
+            self.inner.ledger.know_remaining(stored.units_remaining);
+        }
         let balance = lookup
             .balance
             .map(|b| b.units_remaining)

@@ -7,12 +7,18 @@ use crate::client::Client;
 use crate::error::{Error, ErrorKind};
 use crate::table::Operation;
 use crate::transport::{RateLimitMode, Slot};
+use crate::wait::{Cause, Waits};
 
 impl Client {
     /// Take a rate-limit slot: shared by every process on the store, when the
     /// store shares them; else this process's. Hold it until the request's
     /// answer is in ([`settle_slot`](Self::settle_slot)).
-    pub(crate) async fn take_slot(&self, op: &Operation) -> Result<Taken<'_>, Error> {
+    pub(crate) async fn take_slot(
+        &self,
+        op: &Operation,
+        waits: &mut Waits,
+        attempt: u32,
+    ) -> Result<Taken<'_>, Error> {
         let memory = &self.inner.memory;
         let limits = &self.inner.rate_limits;
         let figure = op.cost.requests_per_minute.value;
@@ -20,7 +26,7 @@ impl Client {
             || limits.mode() == RateLimitMode::Off
             || figure <= 0
         {
-            return limits.acquire(op).await.map(Taken::Local);
+            return limits.acquire(op, waits, attempt).await.map(Taken::Local);
         }
         let label = op.label();
         loop {
@@ -39,7 +45,7 @@ impl Client {
                 Ok(taken) => taken,
                 Err(error) if memory.fallback => {
                     tracing::warn!(store = %error.store, error = %error.message, "the store failed: this call holds the rate limits of this process only (store fallback); other processes on the key are not counted");
-                    return limits.acquire(op).await.map(Taken::Local);
+                    return limits.acquire(op, waits, attempt).await.map(Taken::Local);
                 }
                 Err(error) => return Err(self.store_error(&label, error)),
             };
@@ -56,8 +62,8 @@ impl Client {
                     },
                 ));
             }
-            tracing::debug!(operation = %label, wait_ms = wait.as_millis() as u64, "waiting for a shared rate-limit slot");
-            tokio::time::sleep(wait).await;
+            let reason = format!("{figure} requests a minute, shared by the store's processes");
+            waits.wait(wait, Cause::RateLimit, &reason, attempt).await?;
         }
     }
 

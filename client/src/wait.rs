@@ -1,0 +1,199 @@
+//! A call's waits: for a rate-limit slot, a `Retry-After`, a 429's rate
+//! window, a backoff. Each is told through `tracing` as it starts and when it
+//! ends, and all of a call's waits together are bounded
+//! ([`ClientBuilder::max_wait`](crate::ClientBuilder::max_wait)): a wait that
+//! would pass the bound is not begun, and the call stops with
+//! [`ErrorKind::WaitedTooLong`] naming it.
+//!
+//! # The events
+//!
+//! Target [`WAIT_TARGET`] (`seozoom::wait`), level `INFO`, for every wait
+//! longer than [`ANNOUNCED_WAIT`] (2 s); shorter ones are `DEBUG` events of
+//! the call's span as before. Fields:
+//!
+//! | field | type | what |
+//! |---|---|---|
+//! | `event` | text | `start` as the wait begins, `end` when it is over |
+//! | `operation` | text | `group action` |
+//! | `cause` | text | `rate_limit` (the spec's requests-per-minute figure), `retry_after` (the service's `Retry-After`), `rate_window` (a 429 without a readable `Retry-After`), `backoff` (after a failure) |
+//! | `reason` | text | why, for people: `HTTP 429 with an unreadable Retry-After (soon)`, ... |
+//! | `wait_ms` | integer | how long this wait is |
+//! | `attempt` | integer | the attempt that comes after the wait (1 is the first) |
+//! | `waited_ms` | integer | the call's waits before this one |
+//! | `max_wait_ms` | integer | the bound on all of a call's waits |
+//!
+//! The message is one line that says it all:
+//! `keywords metrics: waiting 60 s for the service's rate window (HTTP 429 with an unreadable Retry-After (soon)) before attempt 2`.
+
+use std::time::Duration;
+
+use crate::error::{Error, ErrorKind};
+
+/// The `tracing` target of wait events.
+pub const WAIT_TARGET: &str = "seozoom::wait";
+
+/// Waits longer than this are told as `INFO` events of [`WAIT_TARGET`].
+pub const ANNOUNCED_WAIT: Duration = Duration::from_secs(2);
+
+/// Why a call waits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Cause {
+    /// For a slot of the spec's requests-per-minute figure.
+    RateLimit,
+    /// For the service's `Retry-After`.
+    RetryAfter,
+    /// A 429 without a readable `Retry-After`: a whole rate window.
+    RateWindow,
+    /// Backoff after a failure.
+    Backoff,
+}
+
+impl Cause {
+    fn name(self) -> &'static str {
+        match self {
+            Cause::RateLimit => "rate_limit",
+            Cause::RetryAfter => "retry_after",
+            Cause::RateWindow => "rate_window",
+            Cause::Backoff => "backoff",
+        }
+    }
+
+    /// What is waited for, for people.
+    fn waited_for(self) -> &'static str {
+        match self {
+            Cause::RateLimit => "a rate-limit slot",
+            Cause::RetryAfter => "the time the service asked for",
+            Cause::RateWindow => "the service's rate window",
+            Cause::Backoff => "a backoff before trying again",
+        }
+    }
+}
+
+/// The waits of one call, against its bound.
+#[derive(Debug)]
+pub(crate) struct Waits {
+    operation: String,
+    max: Duration,
+    waited: Duration,
+}
+
+/// `60 s`, `2.5 s`, `250 ms`.
+pub(crate) fn shown(duration: Duration) -> String {
+    let ms = duration.as_millis();
+    match ms {
+        0..1_000 => format!("{ms} ms"),
+        _ if ms.is_multiple_of(1_000) => format!("{} s", ms / 1_000),
+        _ => format!("{:.1} s", duration.as_secs_f64()),
+    }
+}
+
+impl Waits {
+    /// No waits yet for a call of `operation`, bounded by `max` in all.
+    pub(crate) fn new(operation: String, max: Duration) -> Self {
+        Waits {
+            operation,
+            max,
+            waited: Duration::ZERO,
+        }
+    }
+
+    /// Wait `wait` for `cause` (`reason` says why, for people) before
+    /// attempt `attempt`: told as it starts and ends when it is long, and
+    /// refused when it would take the call's waits past the bound.
+    pub(crate) async fn wait(
+        &mut self,
+        wait: Duration,
+        cause: Cause,
+        reason: &str,
+        attempt: u32,
+    ) -> Result<(), Error> {
+        if self.waited.saturating_add(wait) > self.max {
+            let kind = ErrorKind::WaitedTooLong {
+                wait,
+                waited: self.waited,
+                max_wait: self.max,
+                waiting_for: format!("{} ({reason}) before attempt {attempt}", cause.waited_for()),
+            };
+            return Err(Error::new(self.operation.clone(), kind));
+        }
+        let line = format!(
+            "{}: waiting {} for {} ({reason}) before attempt {attempt}",
+            self.operation,
+            shown(wait),
+            cause.waited_for()
+        );
+        let announced = wait > ANNOUNCED_WAIT;
+        let (wait_ms, waited_ms, max_wait_ms) = (
+            wait.as_millis() as u64,
+            self.waited.as_millis() as u64,
+            self.max.as_millis() as u64,
+        );
+        if announced {
+            tracing::info!(
+                target: WAIT_TARGET,
+                event = "start",
+                operation = %self.operation,
+                cause = cause.name(),
+                reason,
+                wait_ms,
+                attempt,
+                waited_ms,
+                max_wait_ms,
+                "{line}"
+            );
+        } else {
+            tracing::debug!(cause = cause.name(), reason, wait_ms, attempt, "{line}");
+        }
+        tokio::time::sleep(wait).await;
+        self.waited = self.waited.saturating_add(wait);
+        if announced {
+            tracing::info!(
+                target: WAIT_TARGET,
+                event = "end",
+                operation = %self.operation,
+                cause = cause.name(),
+                reason,
+                wait_ms,
+                attempt,
+                waited_ms = self.waited.as_millis() as u64,
+                max_wait_ms,
+                "{}: waited {}",
+                self.operation,
+                shown(wait)
+            );
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_are_shown_in_the_unit_that_reads_best() {
+        assert_eq!(shown(Duration::from_millis(250)), "250 ms");
+        assert_eq!(shown(Duration::from_secs(60)), "60 s");
+        assert_eq!(shown(Duration::from_millis(2_500)), "2.5 s");
+    }
+
+    #[tokio::test]
+    async fn a_wait_past_the_bound_is_refused_and_named() {
+        let mut waits = Waits::new("keywords metrics".into(), Duration::from_millis(90));
+        waits
+            .wait(Duration::from_millis(60), Cause::RateWindow, "HTTP 429", 2)
+            .await
+            .unwrap();
+        let error = waits
+            .wait(Duration::from_millis(60), Cause::RateWindow, "HTTP 429", 3)
+            .await
+            .unwrap_err();
+        let text = error.to_string();
+        assert!(
+            text.contains("the service's rate window (HTTP 429) before attempt 3"),
+            "{text}"
+        );
+        assert!(text.contains("90 ms"), "{text}");
+        assert!(!error.is_retryable() && !error.is_refused());
+    }
+}
