@@ -21,10 +21,9 @@ fn main() {
         (seozoom_codegen::python::STUB_FILE, &python.stub),
     ] {
         let path = package.join(name);
-        if std::fs::read_to_string(&path).ok().as_ref() != Some(text) {
-            if let Err(error) = std::fs::write(&path, text) {
-                panic!("cannot write {}: {error}", path.display());
-            }
+        let unchanged = std::fs::read_to_string(&path).ok().as_ref() == Some(text);
+        if !unchanged && let Err(error) = std::fs::write(&path, text) {
+            panic!("cannot write {}: {error}", path.display());
         }
     }
     println!("cargo::rerun-if-changed=build.rs");

@@ -15,6 +15,7 @@ are batched, paged operations page (`max_rows=`), and the cache, the ledger,
 budgets and rate limits live in the store the command line uses.
 """
 
+from . import _generated
 from ._errors import (
     DecodeError,
     Error,
@@ -34,3 +35,21 @@ from ._runtime import (
     Usage,
     default_store,
 )
+
+__all__ = [
+    "API_KEY_ENV",
+    "DecodeError",
+    "Error",
+    "Estimate",
+    "OperationUsage",
+    "OverBudget",
+    "Partial",
+    "Refused",
+    "Result",
+    "Sandbox",
+    "ServiceError",
+    "TransportError",
+    "Usage",
+    "default_store",
+]
+__all__ += _generated.__all__

@@ -197,7 +197,7 @@ pub fn from_error(error: &Error) -> PyErr {
             &[
                 ("status", int(py, i64::from(*status))),
                 (
-                    "service_message",
+                    "message",
                     said.as_deref().map_or_else(|| py.None(), |m| text(py, m)),
                 ),
             ],
