@@ -33,6 +33,7 @@ from ._runtime import (
     Result,
     Sandbox,
     Usage,
+    decode,
     default_store,
 )
 
@@ -50,6 +51,7 @@ __all__ = [
     "ServiceError",
     "TransportError",
     "Usage",
+    "decode",
     "default_store",
 ]
 __all__ += _generated.__all__

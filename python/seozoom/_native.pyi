@@ -4,6 +4,7 @@ import datetime
 from typing import Any, Dict, Optional, Union
 
 def default_store() -> str: ...
+def decode(group: str, action: str, body: bytes) -> Any: ...
 
 class Core:
     def __init__(

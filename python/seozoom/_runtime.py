@@ -173,6 +173,14 @@ def default_store() -> str:
     return _native.default_store()
 
 
+def decode(group: str, action: str, body: bytes) -> Result[Any]:
+    """A body the service sent for an operation (a saved answer, say),
+    decoded by the Rust decoders into a `Result`, as a call's would be.
+    Raises `DecodeError` or `ServiceError` as a call would."""
+    result: Result[Any] = _native.decode(group, action, body)
+    return result
+
+
 class ClientBase:
     """What both clients share: configuration, the estimate and the usage.
 
@@ -370,6 +378,7 @@ __all__ = [
     "Result",
     "Sandbox",
     "Usage",
+    "decode",
     "default_store",
 ]
 

@@ -272,6 +272,25 @@ impl Core {
     }
 }
 
+/// A body the service sent for an operation (saved earlier, say), decoded
+/// by the Rust decoders into a `Result`, as a call's would be: for replaying
+/// stored answers, and for measuring the decoding alone.
+#[pyfunction]
+pub fn decode(py: Python<'_>, group: &str, action: &str, body: &[u8]) -> PyResult<Py<PyAny>> {
+    let op = params::operation(group, action)?;
+    let envelope = py
+        .detach(|| seozoom::operations::decode_json(op, 200, body))
+        .map_err(|e| errors::from_error(&e))?;
+    let outcome = Outcome {
+        from_cache: false,
+        units_used: envelope.units_used,
+        units_remaining: envelope.units_remaining,
+        no_data: envelope.no_data,
+        body: Body::Response(envelope.response),
+    };
+    result(py, op, outcome)
+}
+
 fn page_size_for(request: &Request, max_rows: usize) -> PyResult<i64> {
     // The same page size the job would use.
     let probe = job::page_size_of(request, max_rows);

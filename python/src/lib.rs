@@ -32,6 +32,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<core::Core>()?;
     m.add_class::<sandbox::Sandbox>()?;
     m.add_function(wrap_pyfunction!(default_store, m)?)?;
+    m.add_function(wrap_pyfunction!(core::decode, m)?)?;
     Ok(())
 }
 

@@ -12,6 +12,7 @@
 //! Nothing names a record or a field.
 
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDate, PyDateTime, PyDict, PyList, PyString, PyTime};
@@ -23,12 +24,24 @@ use serde_json::Value;
 /// The payload name of a SERP in the operation table.
 const SERP: &str = "serp";
 
+/// A record's keys, made once per result.
+struct Layout<'py> {
+    /// The Rust name of each field, in spec order.
+    keys: Vec<Bound<'py, PyString>>,
+    /// Field indices in the order of their wire names (the order a JSON
+    /// object without `preserve_order` iterates in).
+    by_wire: Vec<usize>,
+}
+
 /// Converts the rows of one result; it keeps the keys and dates it made, so
 /// that 10,000 rows share one key object per field and one object per date.
 pub struct Rows<'py> {
     py: Python<'py>,
-    keys: HashMap<&'static str, Vec<Bound<'py, PyString>>>,
+    /// Per record: its fields' keys, and the order of its fields when the
+    /// JSON object lists them sorted by wire name.
+    keys: HashMap<&'static str, Rc<Layout<'py>>>,
     dates: HashMap<Date, Bound<'py, PyAny>>,
+    last_record: Option<&'static RecordInfo>,
     position: Bound<'py, PyString>,
     url: Bound<'py, PyString>,
 }
@@ -39,6 +52,7 @@ impl<'py> Rows<'py> {
             py,
             keys: HashMap::new(),
             dates: HashMap::new(),
+            last_record: None,
             position: PyString::intern(py, "position"),
             url: PyString::intern(py, "url"),
         }
@@ -91,32 +105,57 @@ impl<'py> Rows<'py> {
         if payload == SERP {
             return self.serp(value);
         }
-        match RECORDS.iter().find(|r| r.name == payload) {
+        match self.record_info(payload) {
             Some(record) => self.record(record, value),
             None => self.plain(value),
         }
     }
 
+    /// The record a payload names (the last one asked, kept: a result's rows
+    /// are all one record).
+    fn record_info(&mut self, payload: &str) -> Option<&'static RecordInfo> {
+        if let Some(last) = self.last_record.filter(|r| r.name == payload) {
+            return Some(last);
+        }
+        let found = RECORDS.iter().find(|r| r.name == payload);
+        self.last_record = found;
+        found
+    }
+
     /// A record as a dict keyed by its fields' Rust names, in spec order.
     fn record(&mut self, record: &'static RecordInfo, value: Value) -> PyResult<Bound<'py, PyAny>> {
-        let Value::Object(mut map) = value else {
+        let Value::Object(map) = value else {
             return self.plain(value);
         };
         let py = self.py;
-        let keys = self
-            .keys
-            .entry(record.name)
-            .or_insert_with(|| {
-                record
+        let layout = Rc::clone(self.keys.entry(record.name).or_insert_with(|| {
+            let mut by_wire: Vec<usize> = (0..record.fields.len()).collect();
+            by_wire.sort_by_key(|&i| record.fields[i].wire);
+            Rc::new(Layout {
+                keys: record
                     .fields
                     .iter()
                     .map(|f| PyString::intern(py, f.rust))
-                    .collect()
+                    .collect(),
+                by_wire,
             })
-            .clone();
+        }));
+        let fields = record.fields;
+        let mut slots: Vec<Value> = vec![Value::Null; fields.len()];
+        // The object iterates sorted by wire name: each key is checked
+        // against the field expected there, and looked up only if it differs.
+        let mut expected = layout.by_wire.iter();
+        for (wire, value) in map {
+            let index = match expected.next() {
+                Some(&i) if fields[i].wire == wire => Some(i),
+                _ => fields.iter().position(|f| f.wire == wire),
+            };
+            if let Some(index) = index {
+                slots[index] = value;
+            }
+        }
         let dict = PyDict::new(py);
-        for (field, key) in record.fields.iter().zip(keys) {
-            let value = map.remove(field.wire).unwrap_or(Value::Null);
+        for ((field, key), value) in fields.iter().zip(&layout.keys).zip(slots) {
             dict.set_item(key, self.field(field.kind, value)?)?;
         }
         Ok(dict.into_any())
