@@ -55,6 +55,8 @@ class Sandbox:
         rate_window: Optional[float] = None,
         units: Optional[int] = None,
         paged_rows: Optional[int] = None,
+        fail_on: Optional[Dict[str, str]] = None,
+        truncate_on: Optional[Dict[str, str]] = None,
     ) -> None: ...
     @property
     def url(self) -> str: ...

@@ -323,6 +323,9 @@ class Sandbox:
             client the same `rate_window`).
         units: the starting balance.
         paged_rows: rows every paged query has.
+        fail_on: `{parameter: value}` (wire names): every request carrying that
+            value, or that list item, is answered HTTP 500.
+        truncate_on: the same, answered with the body cut short.
     """
 
     def __init__(
@@ -332,8 +335,12 @@ class Sandbox:
         rate_window: Optional[float] = None,
         units: Optional[int] = None,
         paged_rows: Optional[int] = None,
+        fail_on: Optional[Dict[str, str]] = None,
+        truncate_on: Optional[Dict[str, str]] = None,
     ) -> None:
-        self._native = _native.Sandbox(strict, rate_window, units, paged_rows)
+        self._native = _native.Sandbox(
+            strict, rate_window, units, paged_rows, fail_on, truncate_on
+        )
 
     @property
     def url(self) -> str:

@@ -2,11 +2,13 @@
 //! tests and notebooks with no key. It serves until closed (the Python
 //! context manager closes it on exit).
 
+use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::Duration;
 
 use pyo3::exceptions::PyOSError;
 use pyo3::prelude::*;
+use seozoom::sandbox::{Fault, FaultPlan};
 
 use crate::wait;
 
@@ -29,17 +31,34 @@ impl Sandbox {
     /// Start a sandbox. `strict`: answer 429 over the spec's requests-per-minute
     /// figures, as the service would; `rate_window` (seconds) shortens the
     /// minute they apply to (strict mode), `units` sets the starting balance,
-    /// `paged_rows` how many rows every paged query has.
+    /// `paged_rows` how many rows every paged query has. `fail_on` and
+    /// `truncate_on` (wire name to value) answer every request carrying that
+    /// value (or list item) with HTTP 500, or with its body cut short.
     #[new]
-    #[pyo3(signature = (strict=false, rate_window=None, units=None, paged_rows=None))]
+    #[pyo3(signature = (strict=false, rate_window=None, units=None, paged_rows=None, fail_on=None, truncate_on=None))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         strict: bool,
         rate_window: Option<f64>,
         units: Option<i64>,
         paged_rows: Option<u64>,
+        fail_on: Option<HashMap<String, String>>,
+        truncate_on: Option<HashMap<String, String>>,
     ) -> PyResult<Self> {
         let mut builder = seozoom::sandbox::Sandbox::builder();
+        if fail_on.is_some() || truncate_on.is_some() {
+            let mut plan = FaultPlan::none();
+            for (faults, fault) in [
+                (fail_on, Fault::ServerError),
+                (truncate_on, Fault::Truncated),
+            ] {
+                for (param, value) in faults.into_iter().flatten() {
+                    plan = plan.on(&param, &value, fault);
+                }
+            }
+            builder = builder.faults(plan);
+        }
         if strict {
             builder = builder.strict();
         }

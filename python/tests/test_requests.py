@@ -162,3 +162,27 @@ def test_to_pandas_has_the_monthly_volumes_in_calendar_order(client: seozoom.Cli
     start = list(frame.columns).index("jan")
     assert list(frame.columns)[start : start + 12] == months
     assert frame["keyword"].tolist() == ["mutuo", "pasta"]
+
+
+def test_a_batched_job_that_fails_part_way_is_partial_with_the_rows_paid_for() -> None:
+    keywords = [f"keyword {i}" for i in range(150)]
+    keywords[120] = "boom"
+    with seozoom.Sandbox(fail_on={"keyword": "boom"}) as sb:
+        client = seozoom.Client(base_url=sb.url, api_key="sandbox", store="memory")
+        with pytest.raises(seozoom.Partial) as stopped:
+            client.keywords.metrics(keywords)
+    partial = stopped.value
+    assert [row["keyword"] for row in partial.result.rows] == keywords[:100]
+    assert partial.result.units_used == 10 * 100
+    assert partial.missing == {"keyword": keywords[100:]}
+    assert isinstance(partial.__cause__, seozoom.ServiceError)
+    assert partial.__cause__.status == 500
+
+
+def test_a_body_cut_short_is_a_decode_error_naming_the_operation() -> None:
+    with seozoom.Sandbox(truncate_on={"keyword": "cut"}) as sb:
+        client = seozoom.Client(base_url=sb.url, api_key="sandbox", store="memory")
+        with pytest.raises(seozoom.DecodeError) as error:
+            client.keywords.metrics(["cut"])
+    assert error.value.operation == "keywords metrics"
+    assert error.value.field
