@@ -27,7 +27,7 @@ from typing import (
 from . import _native
 
 if TYPE_CHECKING:
-    import pandas
+    import pandas  # type: ignore[import-untyped, unused-ignore]
 
 T = TypeVar("T")
 

@@ -45,3 +45,14 @@ def test_a_mistake_fails(script: str, expected: str) -> None:
     assert checked.returncode == 1, checked.stdout + checked.stderr
     assert expected in checked.stdout, checked.stdout
     assert checked.stdout.count("error:") == 1, checked.stdout
+
+
+def test_the_package_itself_passes(tmp_path: pathlib.Path) -> None:
+    """The installed package: its runtime, its generated surface and stubs."""
+    checked = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "-p", "seozoom"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    assert checked.returncode == 0, checked.stdout + checked.stderr
