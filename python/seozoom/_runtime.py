@@ -274,7 +274,11 @@ class ClientBase:
 
 class AsyncClientBase(ClientBase):
     """What the async client adds: every call returns an awaitable, and
-    concurrent calls share the client's rate limits, budget and store."""
+    concurrent calls share the client's rate limits, budget and store.
+
+    `estimate()` and `usage()` stay plain methods: they send nothing and
+    only read the store, briefly.
+    """
 
     def _call(
         self,
