@@ -5,7 +5,6 @@
 //! calendar window); and `seozoom usage`, the ledger per operation.
 
 use std::io::Write;
-use std::path::PathBuf;
 
 use clap::{Arg, ArgAction, ArgMatches};
 use seozoom::error::Error;
@@ -122,22 +121,9 @@ pub fn read(matches: &[&ArgMatches]) -> StoreOptions {
 /// The default store: a SQLite file under the user's data directory
 /// (`$XDG_DATA_HOME/seozoom/store.sqlite3`, else
 /// `~/.local/share/seozoom/store.sqlite3`); `memory` when neither is known.
+/// The library's, so that the Python package finds the same file.
 pub fn default_url() -> String {
-    let data = std::env::var_os("XDG_DATA_HOME")
-        .filter(|d| !d.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| {
-            std::env::var_os("HOME")
-                .filter(|h| !h.is_empty())
-                .map(|home| PathBuf::from(home).join(".local/share"))
-        });
-    match data {
-        Some(dir) => format!(
-            "sqlite:{}",
-            dir.join("seozoom").join("store.sqlite3").display()
-        ),
-        None => "memory".to_owned(),
-    }
+    seozoom::store::default_url()
 }
 
 impl StoreOptions {

@@ -14,6 +14,11 @@
 //! - reads `seozoom keywords suggestions --help`, which lists `--keyword` and `--limit`;
 //! - lists the tools of `seozoom --sandbox mcp`, which has `keywords_suggestions`
 //!   with both parameters, and calls it;
+//! - builds the Python extension, whose build script writes the typed surface
+//!   anew: its stub has `def suggestions(self, keyword: str, limit: int, ...)`
+//!   and the `KeywordSuggestion` TypedDict, and Python (`python3`, the
+//!   package folder with the built extension beside it) calls
+//!   `client.keywords.suggestions("scarpe", 5)` on a sandbox: 5 typed rows;
 //! - checks that every copied file but the spec is still byte for byte the
 //!   original.
 //!
@@ -61,14 +66,25 @@ const COPIED: &[&str] = &[
     "codegen",
     "client",
     "cli",
+    "python",
     // The whole package, because its manifest names test targets that must exist.
     "tests",
 ];
 
 const SPEC: &str = "spec/seozoom-v2.toml";
 
+/// Files a build writes into the sources (the Python package's typed
+/// surface, Python's byte code): neither copied nor compared.
+fn built_into_sources(path: &Path) -> bool {
+    path.file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|name| {
+            name == "__pycache__" || name == "_generated.py" || name == "_generated.pyi"
+        })
+}
+
 /// Copies `from` to `to`: files by content, directories recursively (skipping
-/// `target` and hidden entries). The tree holds no symbolic links since the
+/// `target`, hidden entries and what a build writes into the sources). The tree holds no symbolic links since the
 /// spec and the generator reach the client as crates.
 fn copy(from: &Path, to: &Path) {
     if from.is_dir() {
@@ -80,7 +96,10 @@ fn copy(from: &Path, to: &Path) {
         entries.sort();
         for entry in entries {
             let name = entry.file_name().expect("a named entry");
-            if name == "target" || name.to_string_lossy().starts_with('.') {
+            if name == "target"
+                || name.to_string_lossy().starts_with('.')
+                || built_into_sources(&entry)
+            {
                 continue;
             }
             copy(&entry, &to.join(name));
@@ -96,6 +115,9 @@ fn contents(root: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
         for entry in fs::read_dir(dir).expect("readable directory") {
             let path = entry.expect("directory entry").path();
             let meta = fs::symlink_metadata(&path).expect("metadata");
+            if built_into_sources(&path) {
+                continue;
+            }
             if meta.is_dir() {
                 walk(root, &path, out);
             } else if meta.is_file() {
@@ -223,6 +245,64 @@ fn mcp_has_the_added_tool(bin: &Path, dir: &Path) {
     assert!(child.wait().expect("the server ends").success());
 }
 
+/// The Python package of the copy: the build script wrote its typed surface
+/// anew; the package folder with the extension built beside it imports as
+/// `seozoom`, and its new method answers typed rows on a sandbox.
+fn python_has_the_added_method(copy_root: &Path, target: &Path) {
+    let package = copy_root.join("python/seozoom");
+    let stub = fs::read_to_string(package.join("_generated.pyi")).expect("the stub was generated");
+    let keywords = item(&stub, "class Keywords:");
+    let method = &keywords[keywords
+        .find("    def suggestions(")
+        .unwrap_or_else(|| panic!("no `suggestions` in the stub's `Keywords`:\n{keywords}"))..];
+    let signature = &method[..method.find("):").expect("a signature")];
+    assert!(
+        signature.contains("keyword: str,")
+            && signature.contains("limit: int,")
+            && method.contains("-> Result[List[KeywordSuggestion]]"),
+        "{signature}"
+    );
+    assert!(stub.contains("class KeywordSuggestion(TypedDict):"));
+    assert!(stub.contains("    serp_affinity: float\n"));
+
+    // The package as maturin lays it out: the Python files and the extension.
+    let site = scratch().join("regeneration").join("site");
+    if site.exists() {
+        fs::remove_dir_all(&site).expect("old site removed");
+    }
+    copy(&package, &site.join("seozoom"));
+    for name in ["_generated.py", "_generated.pyi"] {
+        fs::copy(package.join(name), site.join("seozoom").join(name)).expect("generated copied");
+    }
+    fs::copy(
+        target.join("debug").join("lib_native.so"),
+        site.join("seozoom").join("_native.abi3.so"),
+    )
+    .expect("the extension was built");
+    let script = r#"
+import typing
+import seozoom
+with seozoom.Sandbox() as sb:
+    client = seozoom.Client(base_url=sb.url, api_key="sandbox", store="memory")
+    result = client.keywords.suggestions("scarpe", 5)
+    keys = list(typing.get_type_hints(seozoom.KeywordSuggestion))
+    assert len(result.rows) == 5, result
+    for row in result.rows:
+        assert list(row) == keys, (list(row), keys)
+        assert isinstance(row["serp_affinity"], float) and isinstance(row["jan"], int), row
+    print(len(result.rows), "rows")
+"#;
+    let ran = Command::new("python3")
+        .args(["-c", script])
+        .env("PYTHONPATH", &site)
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .current_dir(&site)
+        .output()
+        .expect("python3 runs (it is needed to test the Python package)");
+    assert_success("python3: client.keywords.suggestions", &ran);
+    assert_eq!(text(&ran.stdout).trim(), "5 rows");
+}
+
 #[test]
 fn an_action_added_to_the_spec_appears_everywhere_with_no_other_edit() {
     let started = Instant::now();
@@ -266,7 +346,8 @@ fn an_action_added_to_the_spec_appears_everywhere_with_no_other_edit() {
             "seozoom-codegen",
             "-p",
             "seozoom-cli",
-            "--bins",
+            "-p",
+            "seozoom-python",
         ],
         &copy_root,
         &target,
@@ -351,6 +432,9 @@ fn an_action_added_to_the_spec_appears_everywhere_with_no_other_edit() {
 
     // (d) The MCP server lists it as a tool, with its parameters, and calls it.
     mcp_has_the_added_tool(&bin("seozoom"), &copy_root);
+
+    // (e) Python has it as a typed method, and calls it.
+    python_has_the_added_method(&copy_root, &target);
 
     // Building and running wrote nothing into the copy's sources (`--frozen`
     // also keeps the lock file as it is).

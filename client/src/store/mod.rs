@@ -20,6 +20,7 @@
 
 #[cfg(test)]
 pub(crate) mod conformance;
+mod default_url;
 mod entry;
 #[cfg(any(feature = "sqlite", feature = "redis"))]
 mod fingerprint;
@@ -36,6 +37,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use futures_util::FutureExt;
 use futures_util::future::BoxFuture;
 
+pub use default_url::default_url;
 pub(crate) use entry::CachedAnswer;
 
 use crate::date::Date;

@@ -144,7 +144,7 @@ fn capitalised(text: &str) -> String {
         .unwrap_or_default()
 }
 
-fn units_text(a: &Action) -> String {
+pub(crate) fn units_text(a: &Action) -> String {
     let units = a
         .cost
         .units
@@ -185,7 +185,7 @@ fn units_text(a: &Action) -> String {
     }
 }
 
-fn param_doc(p: &Param) -> String {
+pub(crate) fn param_doc(p: &Param) -> String {
     let mut limits = Vec::new();
     for (label, l) in [
         ("at least", &p.min_items),

@@ -8,7 +8,7 @@
 //! operation table). Every path to the runtime goes through one alias, `rt`, set
 //! by [`Options::runtime`].
 
-mod builders;
+pub(crate) mod builders;
 mod docs;
 mod spacing;
 mod table;

@@ -1,0 +1,403 @@
+//! `Core`: a Rust client held by a Python client, and its one generic entry
+//! point, `call(group, action, params, db, max_rows)`, in a blocking and an
+//! awaitable flavour; with the estimate and the store's usage beside it.
+
+use std::time::Duration;
+
+use pyo3::prelude::*;
+use pyo3::types::{PyDate, PyDateAccess, PyDict, PyList};
+use seozoom::job::Job;
+use seozoom::operations::RECORDS;
+use seozoom::request::Request;
+use seozoom::store::{BudgetWindow, Store};
+use seozoom::table::Operation;
+use seozoom::units::{Basis, Estimate};
+use seozoom::{Client, Db};
+
+use crate::errors::{self, raise};
+use crate::job::{self, Body, Failure, Missing, Outcome};
+use crate::params;
+use crate::rows::Rows;
+use crate::wait::{self, Stop};
+
+/// A Rust client. Its `repr` shows where it sends and stores, never the key.
+#[pyclass(frozen, module = "seozoom._native")]
+pub struct Core {
+    client: Client,
+}
+
+/// `budget=`: `N` units for this client, or `"N/day"`, `"N/month"` for the
+/// key's UTC window across every process on the store (as `--budget`).
+fn budget(value: &Bound<'_, PyAny>) -> PyResult<(i64, Option<BudgetWindow>)> {
+    let refused = |limit: &str| {
+        errors::raise(
+            value.py(),
+            "Refused",
+            &format!("budget = {value}: {limit}"),
+            &[
+                (
+                    "parameter",
+                    "budget"
+                        .into_pyobject(value.py())
+                        .unwrap()
+                        .into_any()
+                        .unbind(),
+                ),
+                ("value", value.clone().unbind()),
+                (
+                    "limit",
+                    limit.into_pyobject(value.py()).unwrap().into_any().unbind(),
+                ),
+            ],
+        )
+    };
+    if let Ok(units) = value.extract::<i64>() {
+        return match units >= 0 {
+            true => Ok((units, None)),
+            false => Err(refused("a budget is at least 0")),
+        };
+    }
+    let text: String = value
+        .extract()
+        .map_err(|_| refused("give a whole number of units, \"N/day\" or \"N/month\""))?;
+    let (units, window) = match text.split_once('/') {
+        None => (text.as_str(), None),
+        Some((units, "day")) => (units, Some(BudgetWindow::Day)),
+        Some((units, "month")) => (units, Some(BudgetWindow::Month)),
+        Some(_) => return Err(refused("the window is `day` or `month` (UTC)")),
+    };
+    match units.trim().parse::<i64>() {
+        Ok(units) if units >= 0 => Ok((units, window)),
+        _ => Err(refused("the units are a whole number, at least 0")),
+    }
+}
+
+fn seconds(value: f64) -> Duration {
+    Duration::try_from_secs_f64(value).unwrap_or(Duration::ZERO)
+}
+
+#[pymethods]
+impl Core {
+    #[new]
+    #[pyo3(signature = (api_key, base_url=None, db=None, store=None, budget=None, refresh=false, store_fallback=false, rate_window=None, timeout=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        api_key: Option<String>,
+        base_url: Option<String>,
+        db: Option<String>,
+        store: Option<String>,
+        budget: Option<Bound<'_, PyAny>>,
+        refresh: bool,
+        store_fallback: bool,
+        rate_window: Option<f64>,
+        timeout: Option<f64>,
+    ) -> PyResult<Self> {
+        let mut builder = Client::builder()
+            .api_key(api_key.unwrap_or_default())
+            .refresh(refresh)
+            .store_fallback(store_fallback);
+        if let Some(url) = base_url {
+            builder = builder.base_url(url);
+        }
+        if let Some(db) = db {
+            let parsed = db.parse::<Db>().map_err(|e| {
+                Python::attach(|py| {
+                    raise(
+                        py,
+                        "Refused",
+                        &format!("db = {db}: {e}"),
+                        &[
+                            (
+                                "parameter",
+                                "db".into_pyobject(py).unwrap().into_any().unbind(),
+                            ),
+                            (
+                                "value",
+                                db.as_str().into_pyobject(py).unwrap().into_any().unbind(),
+                            ),
+                            (
+                                "limit",
+                                e.to_string().into_pyobject(py).unwrap().into_any().unbind(),
+                            ),
+                        ],
+                    )
+                })
+            })?;
+            builder = builder.db(parsed);
+        }
+        let url = store.unwrap_or_else(seozoom::store::default_url);
+        builder = builder.store(Store::open(&url).map_err(|e| errors::from_error(&e))?);
+        if let Some(value) = budget {
+            builder = match self::budget(&value)? {
+                (units, None) => builder.budget(units),
+                (units, Some(window)) => builder.budget_per(units, window),
+            };
+        }
+        if let Some(window) = rate_window {
+            builder = builder.rate_window(seconds(window));
+        }
+        if let Some(timeout) = timeout {
+            builder = builder.timeout(seconds(timeout));
+        }
+        let client = builder.build().map_err(|e| errors::from_error(&e))?;
+        Ok(Core { client })
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Core(base_url={:?}, db={:?}, store={:?})",
+            self.client.base_url(),
+            self.client.default_database(),
+            self.client.store().name()
+        )
+    }
+
+    /// One call, blocking with the GIL released; a `Result`.
+    #[pyo3(signature = (group, action, params, db=None, max_rows=None))]
+    fn call(
+        &self,
+        py: Python<'_>,
+        group: &str,
+        action: &str,
+        params: &Bound<'_, PyDict>,
+        db: Option<&str>,
+        max_rows: Option<usize>,
+    ) -> PyResult<Py<PyAny>> {
+        let op = params::operation(group, action)?;
+        let request = params::request(op, params, db)?;
+        let client = self.client.clone();
+        let waited = wait::block_on(py, job::is_paged(max_rows), move |stop| {
+            job::run(client, request, max_rows, stop)
+        })?;
+        to_python(py, op, waited.value, waited.interrupted)
+    }
+
+    /// One call as an awaitable of a `Result`.
+    #[pyo3(signature = (group, action, params, db=None, max_rows=None))]
+    fn call_async<'py>(
+        &self,
+        py: Python<'py>,
+        group: &str,
+        action: &str,
+        params: &Bound<'py, PyDict>,
+        db: Option<&str>,
+        max_rows: Option<usize>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let op = params::operation(group, action)?;
+        let request = params::request(op, params, db)?;
+        let client = self.client.clone();
+        pyo3_async_runtimes::tokio::future_into_py(py, async move {
+            let outcome = job::run(client, request, max_rows, Stop::default()).await;
+            Python::attach(|py| to_python(py, op, outcome, None))
+        })
+    }
+
+    /// The cost range of a call or job before it is sent: a dict of `min`,
+    /// `max` (`None` when unbounded), `unknown`, `basis` and `learned_per_row`.
+    #[pyo3(signature = (group, action, params, db=None, max_rows=None))]
+    fn estimate(
+        &self,
+        py: Python<'_>,
+        group: &str,
+        action: &str,
+        params: &Bound<'_, PyDict>,
+        db: Option<&str>,
+        max_rows: Option<usize>,
+    ) -> PyResult<Py<PyAny>> {
+        let op = params::operation(group, action)?;
+        let request = params::request(op, params, db)?;
+        let job = match max_rows {
+            Some(max_rows) => Job::Pages {
+                page_size: page_size_for(&request, max_rows)?,
+                max_rows: Some(max_rows),
+            },
+            None => Job::Batched,
+        };
+        let client = self.client.clone();
+        let waited = wait::block_on(py, false, move |_| async move {
+            client.estimate_job_observed(&request, job).await
+        })?;
+        let estimate = waited.value.map_err(|e| errors::from_error(&e))?;
+        estimate_dict(py, &estimate)
+    }
+
+    /// What the store's ledger holds for the key per operation, from `since`
+    /// (a `datetime.date`, UTC) on: a list of dicts.
+    #[pyo3(signature = (since=None))]
+    fn usage(&self, py: Python<'_>, since: Option<Bound<'_, PyDate>>) -> PyResult<Py<PyAny>> {
+        let since_ms = match since {
+            Some(day) => seozoom::types::Date::new(day.get_year(), day.get_month(), day.get_day())
+                .map_or(0, |d| d.to_unix_days().saturating_mul(86_400_000)),
+            None => 0,
+        };
+        let client = self.client.clone();
+        let waited = wait::block_on(py, false, move |_| async move {
+            let usage = client.usage(since_ms).await?;
+            let balance = client.last_balance().await?;
+            Ok::<_, seozoom::Error>((usage, balance))
+        })?;
+        let (usage, balance) = waited.value.map_err(|e| errors::from_error(&e))?;
+        let rows = PyList::empty(py);
+        for u in usage {
+            let row = PyDict::new(py);
+            row.set_item("group", &u.group)?;
+            row.set_item("action", &u.action)?;
+            row.set_item("calls", u.calls)?;
+            row.set_item("cache_hits", u.cache_hits)?;
+            row.set_item("units_used", u.units_used)?;
+            row.set_item("units_saved", u.units_saved)?;
+            row.set_item("rows", u.rows)?;
+            rows.append(row)?;
+        }
+        let report = PyDict::new(py);
+        report.set_item("operations", rows)?;
+        report.set_item("units_remaining", balance.map(|b| b.units_remaining))?;
+        Ok(report.into_any().unbind())
+    }
+
+    /// Units this client (and its clones) was charged, and the last balance.
+    fn units(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let units = self.client.units();
+        let dict = PyDict::new(py);
+        dict.set_item("used", units.used)?;
+        dict.set_item("remaining", units.remaining)?;
+        dict.set_item("calls", units.calls)?;
+        Ok(dict.into_any().unbind())
+    }
+
+    /// The store's URL as it may be shown.
+    #[getter]
+    fn store(&self) -> String {
+        self.client.store().name().to_owned()
+    }
+}
+
+/// A body the service sent for an operation (saved earlier, say), decoded
+/// by the Rust decoders into a `Result`, as a call's would be: for replaying
+/// stored answers, and for measuring the decoding alone.
+#[pyfunction]
+pub fn decode(py: Python<'_>, group: &str, action: &str, body: &[u8]) -> PyResult<Py<PyAny>> {
+    let op = params::operation(group, action)?;
+    let envelope = py
+        .detach(|| seozoom::operations::decode_json(op, 200, body))
+        .map_err(|e| errors::from_error(&e))?;
+    let outcome = Outcome {
+        from_cache: false,
+        units_used: envelope.units_used,
+        units_remaining: envelope.units_remaining,
+        no_data: envelope.no_data,
+        body: Body::Response(envelope.response),
+    };
+    result(py, op, outcome)
+}
+
+fn page_size_for(request: &Request, max_rows: usize) -> PyResult<i64> {
+    // The same page size the job would use.
+    let probe = job::page_size_of(request, max_rows);
+    probe.map_err(|e| errors::from_error(&e))
+}
+
+fn estimate_dict(py: Python<'_>, estimate: &Estimate) -> PyResult<Py<PyAny>> {
+    let dict = PyDict::new(py);
+    dict.set_item("min", estimate.min)?;
+    dict.set_item("max", (estimate.max != i64::MAX).then_some(estimate.max))?;
+    dict.set_item("unknown", estimate.unknown)?;
+    let basis = match estimate.basis {
+        Basis::Observed => "observed",
+        _ => "spec",
+    };
+    dict.set_item("basis", basis)?;
+    dict.set_item("learned_per_row", estimate.learned.map(|l| l.per_row))?;
+    Ok(dict.into_any().unbind())
+}
+
+/// The Python `Result` of an outcome, or the exception of a failure.
+fn to_python(
+    py: Python<'_>,
+    op: &'static Operation,
+    outcome: Result<Outcome, Failure>,
+    interrupted: Option<PyErr>,
+) -> PyResult<Py<PyAny>> {
+    match outcome {
+        Ok(outcome) => match interrupted {
+            // Interrupted while the last request was answered: nothing lost.
+            Some(signal) => Err(signal),
+            None => result(py, op, outcome),
+        },
+        Err(Failure::Error(error)) => Err(errors::from_error(&error)),
+        Err(Failure::Stopped {
+            received,
+            missing,
+            cause,
+        }) => {
+            let rows = match &received.body {
+                Body::Paged(rows) => rows.len(),
+                Body::Response(serde_json::Value::Array(rows)) => rows.len(),
+                Body::Response(_) => 0,
+            };
+            let used = received.units_used;
+            let (missing_text, missing) = missing_dict(py, &missing)?;
+            let why = match &cause {
+                Some(error) => error.to_string(),
+                None => "interrupted (KeyboardInterrupt)".to_owned(),
+            };
+            let message = format!(
+                "{}: the job stopped part-way ({rows} rows kept, {used} units used); missing {missing_text}: {why}",
+                op.label()
+            );
+            let kept = result(py, op, received)?;
+            let error = raise(
+                py,
+                "Partial",
+                &message,
+                &[("result", kept), ("missing", missing)],
+            );
+            let cause = match cause {
+                Some(error) => Some(errors::from_error(&error)),
+                None => interrupted,
+            };
+            error.set_cause(py, cause);
+            Err(error)
+        }
+    }
+}
+
+fn missing_dict(py: Python<'_>, missing: &Missing) -> PyResult<(String, Py<PyAny>)> {
+    let dict = PyDict::new(py);
+    let text = match missing {
+        Missing::Inputs { param, values } => {
+            dict.set_item(*param, values)?;
+            format!("{} `{param}` values", values.len())
+        }
+        Missing::Rows { offset, rows } => {
+            dict.set_item("offset", offset)?;
+            dict.set_item("max_rows", rows)?;
+            format!("{rows} rows from offset {offset}")
+        }
+    };
+    Ok((text, dict.into_any().unbind()))
+}
+
+/// `seozoom._runtime.Result(rows, units_used, units_remaining, from_cache,
+/// no_data, record)`, `record` naming the rows' `TypedDict`.
+fn result(py: Python<'_>, op: &'static Operation, outcome: Outcome) -> PyResult<Py<PyAny>> {
+    let mut convert = Rows::new(py);
+    let rows = match outcome.body {
+        Body::Response(response) => convert.response(op, response)?,
+        Body::Paged(rows) => convert.list(op, rows)?,
+    };
+    let record = RECORDS
+        .iter()
+        .find(|r| r.name == op.response.payload)
+        .map(|r| r.type_name);
+    let class = py.import("seozoom._runtime")?.getattr("Result")?;
+    let made = class.call1((
+        rows,
+        outcome.units_used,
+        outcome.units_remaining,
+        outcome.from_cache,
+        outcome.no_data,
+        record,
+    ))?;
+    Ok(made.unbind())
+}

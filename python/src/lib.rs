@@ -1,0 +1,44 @@
+//! `seozoom._native`: the Rust side of the `seozoom` Python package.
+//!
+//! It is generic: it names no action, parameter or field. The generated
+//! Python surface (`seozoom/_generated.py`, written by `build.rs` from the
+//! spec) calls one entry point, [`Core::call`](core::Core), with a group, an
+//! action and parameters by their Rust names; everything per operation is
+//! read from the `seozoom` crate's operation table:
+//!
+//! - `params`: Python values to the request's wire text;
+//! - `job`: one call, a batched job or a paged job, through the Rust client
+//!   (validation, budget, store, rate limits, retries);
+//! - `rows`: the decoded rows to Python objects, typed by the records' fields;
+//! - `wait`: blocking with the GIL released, and Ctrl-C between requests;
+//! - `errors`: the client's errors as the package's exceptions;
+//! - `sandbox`: the offline stand-in of the service.
+
+#![forbid(unsafe_code)]
+
+mod core;
+mod errors;
+mod job;
+mod params;
+mod rows;
+mod sandbox;
+mod wait;
+
+use pyo3::prelude::*;
+
+/// The native module.
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<core::Core>()?;
+    m.add_class::<sandbox::Sandbox>()?;
+    m.add_function(wrap_pyfunction!(default_store, m)?)?;
+    m.add_function(wrap_pyfunction!(core::decode, m)?)?;
+    Ok(())
+}
+
+/// The store a client uses when given none: the command line's default, so
+/// that both share one cache, ledger and budget.
+#[pyfunction]
+fn default_store() -> String {
+    seozoom::store::default_url()
+}

@@ -1,0 +1,95 @@
+//! Waiting for the Rust client: the calling thread lets go of the GIL while
+//! a job runs on the shared tokio runtime, and comes back every few
+//! milliseconds to let Python handle its signals.
+//!
+//! Ctrl-C (`KeyboardInterrupt`) during a job that can stop between requests
+//! (a paged job) sets its stop flag: the request in flight is answered and
+//! kept, no other is sent, and the job ends with what it has. Any other job
+//! is dropped at once: what its answered requests paid for is in the store's
+//! cache, where the same call finds it again for free.
+
+use std::future::Future;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{RecvTimeoutError, channel};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use pyo3::exceptions::PyRuntimeError;
+use pyo3::prelude::*;
+
+/// How often a waiting thread checks for signals.
+const SIGNAL_CHECK: Duration = Duration::from_millis(50);
+
+/// The runtime every client of the process runs on (the async client's too).
+pub fn runtime() -> &'static tokio::runtime::Runtime {
+    pyo3_async_runtimes::tokio::get_runtime()
+}
+
+/// A job's stop flag: set when the caller is interrupted.
+#[derive(Debug, Clone, Default)]
+pub struct Stop(Arc<AtomicBool>);
+
+impl Stop {
+    pub fn requested(&self) -> bool {
+        self.0.load(Ordering::SeqCst)
+    }
+
+    fn request(&self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+}
+
+/// What a wait came to: the job's end, and the signal that stopped it
+/// between requests, if one did.
+pub struct Waited<T> {
+    pub value: T,
+    pub interrupted: Option<PyErr>,
+}
+
+/// Run `job` to its end without holding the GIL. With `stoppable`, a signal
+/// asks the job to stop (see the module's docs) and the wait goes on until it
+/// has; otherwise the job is dropped and the signal's exception returned.
+pub fn block_on<T, F>(
+    py: Python<'_>,
+    stoppable: bool,
+    job: impl FnOnce(Stop) -> F,
+) -> PyResult<Waited<T>>
+where
+    T: Send + 'static,
+    F: Future<Output = T> + Send + 'static,
+{
+    let stop = Stop::default();
+    let (tx, rx) = channel();
+    // The receiver crosses into `detach`, which needs it `Sync`.
+    let rx = Mutex::new(rx);
+    let task = runtime().spawn({
+        let future = job(stop.clone());
+        async move {
+            let _ = tx.send(future.await);
+        }
+    });
+    let mut interrupted = None;
+    loop {
+        match py.detach(|| {
+            let rx = rx.lock().unwrap_or_else(PoisonError::into_inner);
+            rx.recv_timeout(SIGNAL_CHECK)
+        }) {
+            Ok(value) => return Ok(Waited { value, interrupted }),
+            Err(RecvTimeoutError::Timeout) => {
+                if let Err(signal) = py.check_signals() {
+                    if !stoppable || interrupted.is_some() {
+                        task.abort();
+                        return Err(signal);
+                    }
+                    stop.request();
+                    interrupted = Some(signal);
+                }
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                return Err(PyRuntimeError::new_err(
+                    "the seozoom job ended without a result",
+                ));
+            }
+        }
+    }
+}

@@ -1,0 +1,58 @@
+"""`mypy --strict` on scripts that use the typed surface: a correct one
+passes, and each mistake fails where it is."""
+
+from __future__ import annotations
+
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+from conftest import require
+
+SCRIPTS = pathlib.Path(__file__).parent / "typing"
+
+
+def mypy(script: str) -> subprocess.CompletedProcess[str]:
+    try:
+        import mypy  # noqa: F401
+    except ImportError:
+        require("mypy")
+    return subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", str(SCRIPTS / script)],
+        capture_output=True,
+        text=True,
+        cwd=SCRIPTS,
+    )
+
+
+def test_a_correct_script_passes() -> None:
+    checked = mypy("good.py")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+@pytest.mark.parametrize(
+    "script,expected",
+    [
+        ("missing_argument.py", 'Missing positional argument "limit"'),
+        ("wrong_literal.py", "Literal['bestest']"),
+        ("misspelled_field.py", '"search_volumes"'),
+    ],
+)
+def test_a_mistake_fails(script: str, expected: str) -> None:
+    checked = mypy(script)
+    assert checked.returncode == 1, checked.stdout + checked.stderr
+    assert expected in checked.stdout, checked.stdout
+    assert checked.stdout.count("error:") == 1, checked.stdout
+
+
+def test_the_package_itself_passes(tmp_path: pathlib.Path) -> None:
+    """The installed package: its runtime, its generated surface and stubs."""
+    checked = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "-p", "seozoom"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    assert checked.returncode == 0, checked.stdout + checked.stderr

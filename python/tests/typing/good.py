@@ -1,0 +1,33 @@
+"""A correct use of the typed surface: mypy --strict passes."""
+
+import datetime
+from typing import List
+
+import seozoom
+
+
+def volumes(client: seozoom.Client) -> List[int]:
+    result = client.keywords.metrics(["scarpe running", "mutuo"], db="it")
+    rows: List[seozoom.KeywordMetrics] = result.rows
+    return [row["search_volume"] for row in rows]
+
+
+def history(client: seozoom.Client, day: datetime.date) -> int:
+    page = client.domains.keywords("example.it", "bypage", 100, page=2, max_rows=300)
+    first: datetime.date = day
+    return len(page.rows) + first.day + page.units_used
+
+
+async def intents(client: seozoom.AsyncClient) -> List[str]:
+    result = await client.keywords.metrics(["mutuo"])
+    return [intent for row in result.rows for intent in row["search_intent"]]
+
+
+def handled(client: seozoom.Client) -> str:
+    try:
+        client.keywords.metrics(["mutuo"])
+    except seozoom.Refused as refused:
+        return refused.parameter
+    except seozoom.Partial as partial:
+        return str(len(partial.result.rows))
+    return ""

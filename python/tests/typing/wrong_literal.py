@@ -1,0 +1,5 @@
+import seozoom
+
+
+def call(client: seozoom.Client) -> None:
+    client.domains.keywords("example.it", "bestest", 10)
