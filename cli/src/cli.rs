@@ -472,7 +472,7 @@ pub fn command() -> clap::Command {
         .arg(
             option(opt::BUDGET, "budget")
                 .value_name("UNITS[/day|/month]")
-                .value_parser(crate::store::Budget::parse)
+                .value_parser(|text: &str| text.parse::<crate::store::Budget>())
                 .help("Refuse the call, sending nothing, if it may cost more than UNITS; UNITS/day or UNITS/month: more than what is left of the key's budget for the UTC day or month, counted in the store across every process"),
         )
         .args(crate::store::args(option))

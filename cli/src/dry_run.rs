@@ -54,7 +54,7 @@ pub async fn batched(invocation: &Invocation, batches: &[Request]) -> u8 {
             lines.push(job_summary(
                 requests(batches.len()),
                 total,
-                invocation.budget.and_then(store::Budget::for_command),
+                invocation.budget.and_then(store::Budget::for_client),
             ));
             print_lines(&lines)
         }
@@ -120,7 +120,7 @@ pub async fn pages(invocation: &Invocation, page_size: i64, max_rows: usize) -> 
             lines.push(job_summary(
                 at_most(pages),
                 estimate,
-                invocation.budget.and_then(store::Budget::for_command),
+                invocation.budget.and_then(store::Budget::for_client),
             ));
             print_lines(&lines)
         }
@@ -136,7 +136,7 @@ async fn fit_budget(
     page_size: i64,
     max_rows: usize,
 ) -> Result<usize, Error> {
-    let budget = invocation.budget.and_then(store::Budget::for_command);
+    let budget = invocation.budget.and_then(store::Budget::for_client);
     let (true, Some(budget)) = (invocation.fit_budget, budget) else {
         return Ok(max_rows);
     };
@@ -215,7 +215,7 @@ fn keyed_client(invocation: &Invocation) -> Option<Client> {
 /// The last line of a dry run that read the cache: the requests, for how
 /// many items or pages, their estimate, and how many the cache answers.
 fn summary(requests: String, plan: &JobPlan, invocation: &Invocation) -> String {
-    let budget = invocation.budget.and_then(store::Budget::for_command);
+    let budget = invocation.budget.and_then(store::Budget::for_client);
     if plan.cached == 0 {
         return job_summary(requests, plan.estimate, budget);
     }

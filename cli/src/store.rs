@@ -8,7 +8,7 @@ use std::io::Write;
 
 use clap::{Arg, ArgAction, ArgMatches};
 use seozoom::error::Error;
-use seozoom::store::{BudgetWindow, Store};
+use seozoom::store::Store;
 use seozoom::{Client, ClientBuilder};
 
 /// Environment variable naming the store when `--store` is not given.
@@ -25,50 +25,8 @@ pub(crate) mod opt {
 /// Name of the subcommand that reports the ledger.
 pub const USAGE_COMMAND: &str = "usage";
 
-/// What `--budget` guards.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Budget {
-    /// This command (or MCP session) only: `--budget N`.
-    Command(i64),
-    /// The key's UTC day or month, across processes sharing the store:
-    /// `--budget N/day`, `--budget N/month`.
-    Per(i64, BudgetWindow),
-}
-
-impl Budget {
-    /// `N`, `N/day` or `N/month`.
-    pub fn parse(text: &str) -> Result<Budget, String> {
-        let (units, window) = match text.split_once('/') {
-            None => (text, None),
-            Some((units, "day")) => (units, Some(BudgetWindow::Day)),
-            Some((units, "month")) => (units, Some(BudgetWindow::Month)),
-            Some((_, other)) => {
-                return Err(format!(
-                    "`{other}` is not a budget window: use N (this command), N/day or N/month (UTC)"
-                ));
-            }
-        };
-        let units: i64 = units
-            .trim()
-            .parse()
-            .map_err(|_| format!("`{units}` is not a whole number of units"))?;
-        if units < 0 {
-            return Err(format!("{units} units: a budget is at least 0"));
-        }
-        Ok(match window {
-            None => Budget::Command(units),
-            Some(window) => Budget::Per(units, window),
-        })
-    }
-
-    /// The budget of this command only, if that is what it is.
-    pub fn for_command(self) -> Option<i64> {
-        match self {
-            Budget::Command(units) => Some(units),
-            Budget::Per(..) => None,
-        }
-    }
-}
+/// What `--budget` guards: the library's grammar, shared with MCP and Python.
+pub use seozoom::store::Budget;
 
 /// The store options of one command.
 #[derive(Debug, Clone, Default)]
@@ -144,7 +102,7 @@ impl StoreOptions {
             .refresh(self.refresh)
             .store_fallback(self.fallback);
         match budget {
-            Some(Budget::Command(units)) => builder = builder.budget(units),
+            Some(Budget::Client(units)) => builder = builder.budget(units),
             Some(Budget::Per(units, window)) => builder = builder.budget_per(units, window),
             None => {}
         }
@@ -317,23 +275,6 @@ fn usage_line(row: &seozoom::store::Usage) -> [String; 6] {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn budgets_read_as_a_command_a_day_or_a_month() {
-        assert_eq!(Budget::parse("500"), Ok(Budget::Command(500)));
-        assert_eq!(
-            Budget::parse("50/day"),
-            Ok(Budget::Per(50, BudgetWindow::Day))
-        );
-        assert_eq!(
-            Budget::parse("1000/month"),
-            Ok(Budget::Per(1_000, BudgetWindow::Month))
-        );
-        let error = Budget::parse("50/week").unwrap_err();
-        assert!(error.contains("week") && error.contains("N/day"), "{error}");
-        assert!(Budget::parse("-1").unwrap_err().contains("at least 0"));
-        assert!(Budget::parse("lots/day").unwrap_err().contains("lots"));
-    }
 
     #[test]
     fn fetch_times_read_in_utc() {

@@ -9,7 +9,7 @@ use pyo3::types::{PyDate, PyDateAccess, PyDict, PyList};
 use seozoom::job::Job;
 use seozoom::operations::RECORDS;
 use seozoom::request::Request;
-use seozoom::store::{BudgetWindow, Store};
+use seozoom::store::{Budget, BudgetWindow, Store};
 use seozoom::table::Operation;
 use seozoom::units::{Basis, Estimate};
 use seozoom::{Client, Db};
@@ -60,15 +60,10 @@ fn budget(value: &Bound<'_, PyAny>) -> PyResult<(i64, Option<BudgetWindow>)> {
     let text: String = value
         .extract()
         .map_err(|_| refused("give a whole number of units, \"N/day\" or \"N/month\""))?;
-    let (units, window) = match text.split_once('/') {
-        None => (text.as_str(), None),
-        Some((units, "day")) => (units, Some(BudgetWindow::Day)),
-        Some((units, "month")) => (units, Some(BudgetWindow::Month)),
-        Some(_) => return Err(refused("the window is `day` or `month` (UTC)")),
-    };
-    match units.trim().parse::<i64>() {
-        Ok(units) if units >= 0 => Ok((units, window)),
-        _ => Err(refused("the units are a whole number, at least 0")),
+    match text.parse::<Budget>() {
+        Ok(Budget::Per(units, window)) => Ok((units, Some(window))),
+        Ok(Budget::Client(units)) => Ok((units, None)),
+        Err(fault) => Err(refused(&fault.to_string())),
     }
 }
 

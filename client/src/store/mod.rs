@@ -18,6 +18,7 @@
 //! backend implements the (internal) `Backend` trait; `conformance` holds the behaviour every
 //! backend must show, run against each of them.
 
+mod budget;
 #[cfg(test)]
 pub(crate) mod conformance;
 mod default_url;
@@ -37,6 +38,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use futures_util::FutureExt;
 use futures_util::future::BoxFuture;
 
+pub use budget::{Budget, BudgetSyntaxError};
 pub use default_url::default_url;
 pub(crate) use entry::CachedAnswer;
 
