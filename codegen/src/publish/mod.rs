@@ -15,12 +15,14 @@
 //! part in building the client, whose build script depends on the library.
 //! `command.rs` is the subcommand.
 
+mod action_doc;
 pub mod command;
 mod examples;
 mod json;
 mod openapi;
 mod params;
 mod plain;
+mod query;
 mod spec_schema;
 mod wire;
 
@@ -31,7 +33,7 @@ use seozoom_codegen::diagnostics::{Collector, SourceFile};
 use seozoom_codegen::model::Spec;
 use seozoom_codegen::{parse, resolve};
 
-use wire::{Dialect, NO_DATA, SERP};
+use wire::{Dialect, ERROR, NO_DATA, SERP};
 
 /// Files under the output directory, by relative path (`/`-separated).
 pub type Files = BTreeMap<String, String>;
@@ -53,6 +55,14 @@ fn record_path(name: &str) -> String {
 
 fn action_path(group: &str, action: &str) -> String {
     format!("schemas/actions/{group}.{action}.schema.json")
+}
+
+fn query_path(group: &str, action: &str) -> String {
+    format!("schemas/queries/{group}.{action}.schema.json")
+}
+
+fn document_path(group: &str, action: &str) -> String {
+    format!("actions/{group}.{action}.openapi.json")
 }
 
 fn readme(spec: &Spec) -> String {
@@ -119,10 +129,18 @@ pub fn files(spec_text: &str, spec: &Spec) -> Result<Files, String> {
     }
     files.insert("schemas/serp.schema.json".into(), standalone(SERP));
     files.insert("schemas/no_data.schema.json".into(), standalone(NO_DATA));
+    files.insert("schemas/error.schema.json".into(), standalone(ERROR));
     for a in &spec.actions {
         files.insert(
             action_path(&a.group, &a.wire),
             standalone(&wire::envelope_name(a)),
+        );
+        let mut query = query::query(spec, a)?;
+        query["$schema"] = serde_json::json!("https://json-schema.org/draft/2020-12/schema");
+        files.insert(query_path(&a.group, &a.wire), json::canonical(&query));
+        files.insert(
+            document_path(&a.group, &a.wire),
+            json::canonical(&action_doc::document(spec, a)?),
         );
     }
     files.insert("README.md".into(), readme(spec));
@@ -178,8 +196,8 @@ pub fn stale(dir: &Path, files: &Files) -> Vec<String> {
     problems
 }
 
-/// Write `files` under `dir`, and remove the schema files the spec no longer
-/// makes (a renamed record or action).
+/// Write `files` under `dir`, and remove the schema and per-action files the
+/// spec no longer makes (a renamed record or action).
 pub fn write(dir: &Path, files: &Files) -> std::io::Result<()> {
     for (relative, text) in files {
         let path = full(dir, relative);
@@ -191,10 +209,9 @@ pub fn write(dir: &Path, files: &Files) -> std::io::Result<()> {
         }
     }
     for relative in existing(dir) {
-        if relative.starts_with("schemas/")
-            && relative.ends_with(".schema.json")
-            && !files.contains_key(&relative)
-        {
+        let generated = (relative.starts_with("schemas/") && relative.ends_with(".schema.json"))
+            || (relative.starts_with("actions/") && relative.ends_with(".openapi.json"));
+        if generated && !files.contains_key(&relative) {
             std::fs::remove_file(full(dir, &relative))?;
         }
     }
