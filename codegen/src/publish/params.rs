@@ -23,10 +23,20 @@ fn limit_words(l: &Limit) -> String {
     format!("{} ({})", l.value, provenance(l.source, l.note.as_deref()))
 }
 
+/// What Rust's `str::trim` removes, and so what the client's validator reads
+/// as blank: the Unicode `White_Space` characters, as a regex class body. (Not
+/// `\s`: ECMAScript's also holds U+FEFF and lacks U+0085.)
+const WHITE_SPACE: &str =
+    "\\u0009-\\u000d\\u0020\\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
+
 /// The pattern one value of a parameter matches (no anchors).
 fn item_pattern(spec: &Spec, ty: &ParamType) -> String {
     match ty {
-        ParamType::String => format!("[^{}]+", class_escape(spec.list_separator)),
+        // Not blank, and no separator.
+        ParamType::String => {
+            let sep = class_escape(spec.list_separator);
+            format!("[^{sep}]*[^{sep}{WHITE_SPACE}][^{sep}]*")
+        }
         ParamType::Integer => "-?[0-9]+".into(),
         ParamType::Date => "[0-9]{4}-[0-9]{2}-[0-9]{2}".into(),
         ParamType::Enum { values, .. } => {
@@ -130,7 +140,7 @@ pub fn description(spec: &Spec, p: &Param) -> String {
     }
     if p.ty == ParamType::String {
         parts.push(format!(
-            "A value must not be empty or contain `{}`.",
+            "A value must not be empty, blank or contain `{}`.",
             spec.list_separator
         ));
     }
@@ -388,4 +398,29 @@ fn merged_schema(spec: &Spec, uses: &[(&Action, &Param)]) -> Value {
         object.remove("default");
     }
     schema
+}
+
+#[cfg(test)]
+mod tests {
+    use super::WHITE_SPACE;
+
+    /// `WHITE_SPACE` is exactly what `char::is_whitespace` (and so `str::trim`) takes.
+    #[test]
+    fn white_space_is_what_trim_removes() {
+        // `\uAAAA` alone, or `\uAAAA-\uBBBB`: split on `\u`; a range's start ends in `-`.
+        let mut ranges = Vec::new();
+        let mut start = None;
+        for part in WHITE_SPACE.split("\\u").filter(|p| !p.is_empty()) {
+            let code = u32::from_str_radix(part.trim_end_matches('-'), 16).unwrap();
+            match (part.ends_with('-'), start.take()) {
+                (true, _) => start = Some(code),
+                (false, Some(lo)) => ranges.push((lo, code)),
+                (false, None) => ranges.push((code, code)),
+            }
+        }
+        let listed = |c: u32| ranges.iter().any(|&(lo, hi)| (lo..=hi).contains(&c));
+        for c in (0..=0x10FFFF).filter_map(char::from_u32) {
+            assert_eq!(c.is_whitespace(), listed(c as u32), "U+{:04X}", c as u32);
+        }
+    }
 }
