@@ -22,7 +22,7 @@ use seozoom_codegen::model::{Action, FOR_GOOD, Fresh, Group, Spec, duration_text
 
 use super::examples;
 use super::params;
-use super::wire::{self, Dialect, NO_DATA, cost_words, envelope_name, provenance};
+use super::wire::{self, Dialect, ERROR, cost_words, envelope_name, provenance};
 
 pub(super) fn info(spec: &Spec) -> Value {
     let notes: Vec<String> = spec.notes.iter().map(|n| format!("- {n}")).collect();
@@ -174,16 +174,21 @@ fn operation(d: Dialect, spec: &Spec, g: &Group, actions: &[&Action]) -> Result<
             },
             spec.no_data.status.to_string(): {
                 "description": format!(
-                    "No match: the query matched nothing ({}).",
+                    "Refused: an invalid parameter (the message names it), or no match: the query matched nothing (`{}`, {}).",
+                    spec.no_data.message,
                     provenance(spec.no_data.source, None)
                 ),
                 "content": {"application/json": {
-                    "schema": d.reference(NO_DATA),
+                    "schema": d.reference(ERROR),
                     "examples": {"no_data": {
                         "summary": "The query matched nothing",
                         "value": examples::no_data(spec),
                     }},
                 }},
+            },
+            "4XX": {
+                "description": "Refused for another reason: a missing or invalid key, too few units left, an unknown action, too many requests.",
+                "content": {"application/json": {"schema": d.reference(ERROR)}},
             },
         },
         "x-actions": x_actions,
