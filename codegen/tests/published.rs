@@ -390,7 +390,15 @@ fn parameter_limits_are_schema_keywords() {
         !v.is_valid(&json!(format!("{}|x.it", fifty.join("|")))),
         "51 values"
     );
-    for bad in ["", " ", "a.it| |b.it", "\u{3000}\t", "a.it||b.it", "|a.it", "a.it|"] {
+    for bad in [
+        "",
+        " ",
+        "a.it| |b.it",
+        "\u{3000}\t",
+        "a.it||b.it",
+        "|a.it",
+        "a.it|",
+    ] {
         assert!(!v.is_valid(&json!(bad)), "{bad:?}");
     }
 
@@ -399,7 +407,10 @@ fn parameter_limits_are_schema_keywords() {
     assert!(!single.is_valid(&json!("a.it|b.it")));
     assert!(!single.is_valid(&json!("")));
     assert!(!single.is_valid(&json!("\u{85}\u{a0}")), "blank");
-    assert!(single.is_valid(&json!("\u{feff}")), "U+FEFF is not white space to `str::trim`");
+    assert!(
+        single.is_valid(&json!("\u{feff}")),
+        "U+FEFF is not white space to `str::trim`"
+    );
 
     let limit = action_param("/api/v2/domains/", "keywords", "limit");
     assert_eq!(

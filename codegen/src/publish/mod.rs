@@ -84,7 +84,9 @@ fn readme(spec: &Spec) -> String {
         })
         .collect();
     let params = || spec.actions.iter().flat_map(|a| &a.params);
-    let list_param = params().find(|p| p.list).map_or("name", |p| p.wire.as_str());
+    let list_param = params()
+        .find(|p| p.list)
+        .map_or("name", |p| p.wire.as_str());
     let rule = spec
         .actions
         .iter()
