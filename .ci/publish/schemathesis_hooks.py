@@ -5,11 +5,16 @@ Two things a document says that schemathesis does not read on its own:
 - The service sends its JSON labelled `text/html`; each document declares both
   media types, and this reads a `text/html` body as JSON so that its schema is
   checked.
-- Rules between parameters (`bypage` needs `page`) are not something a
+- Rules between parameters (one parameter needed when another has a value) are not something a
   parameter's own schema can say; the operation's `x-seozoom-query` is its whole
   query as one JSON Schema, rules included as `if`/`then`. A positive case
   (one meant to be valid) that breaks it is dropped, so "schema-valid" means
   valid by the whole document. Negative cases are kept as generated.
+
+And one thing about the sandbox's data rather than the document: a positive
+case pages within the rows every paged query has (`map_case`), because an
+offset past the last row is answered "No data found!" (HTTP 400), which
+schemathesis would count as a valid request rejected.
 """
 
 import jsonschema
