@@ -711,6 +711,7 @@ async fn keys_paths_and_actions_are_checked() {
         .await
         .unwrap();
     assert_eq!(post.status().as_u16(), 405);
+    assert_eq!(post.headers()["allow"], "GET");
     assert_eq!(sandbox.requests(), cases.len() as u64 + 1);
 
     // Through the typed client, a wrong key is the service's error.

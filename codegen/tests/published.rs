@@ -226,7 +226,7 @@ fn schema_files() -> Vec<PathBuf> {
 fn every_schema_is_a_valid_draft_2020_12_schema() {
     let spec = seozoom_codegen::load_str("spec.toml", &common::spec_text()).unwrap();
     let files = schema_files();
-    assert_eq!(files.len(), 1 + 2 + spec.records.len() + spec.actions.len());
+    assert_eq!(files.len(), 1 + 3 + spec.records.len() + spec.actions.len());
     for path in files {
         let schema = read_json(&path);
         assert_eq!(
@@ -390,7 +390,15 @@ fn parameter_limits_are_schema_keywords() {
         !v.is_valid(&json!(format!("{}|x.it", fifty.join("|")))),
         "51 values"
     );
-    for bad in ["", "a.it||b.it", "|a.it", "a.it|"] {
+    for bad in [
+        "",
+        " ",
+        "a.it| |b.it",
+        "\u{3000}\t",
+        "a.it||b.it",
+        "|a.it",
+        "a.it|",
+    ] {
         assert!(!v.is_valid(&json!(bad)), "{bad:?}");
     }
 
@@ -398,6 +406,11 @@ fn parameter_limits_are_schema_keywords() {
     assert!(single.is_valid(&json!("a.it")));
     assert!(!single.is_valid(&json!("a.it|b.it")));
     assert!(!single.is_valid(&json!("")));
+    assert!(!single.is_valid(&json!("\u{85}\u{a0}")), "blank");
+    assert!(
+        single.is_valid(&json!("\u{feff}")),
+        "U+FEFF is not white space to `str::trim`"
+    );
 
     let limit = action_param("/api/v2/domains/", "keywords", "limit");
     assert_eq!(
@@ -463,4 +476,242 @@ fn wire_quirks_are_in_the_schemas() {
     assert!(!serp.is_valid(&body), "positions start at 1");
     body["response"] = json!([1]);
     assert!(!serp.is_valid(&body), "only the empty array");
+}
+
+fn action_doc(a: &seozoom_codegen::model::Action) -> Value {
+    published(&format!("actions/{}.{}.openapi.json", a.group, a.wire))
+}
+
+fn query_schema(a: &seozoom_codegen::model::Action) -> Value {
+    published(&format!(
+        "schemas/queries/{}.{}.schema.json",
+        a.group, a.wire
+    ))
+}
+
+#[test]
+fn each_action_has_a_document_with_its_own_parameters_and_answers() {
+    let spec = seozoom_codegen::load_str("spec.toml", &common::spec_text()).unwrap();
+    let whole = published("openapi.json");
+    for a in &spec.actions {
+        let doc = action_doc(a);
+        let here = format!("{} {}", a.group, a.wire);
+        assert_eq!(doc["openapi"], "3.1.0", "{here}");
+        let ops = operations(&doc);
+        assert_eq!(ops.len(), 1, "{here}");
+        let (path, op) = &ops[0];
+        assert_eq!(path, &a.path);
+        assert_eq!(op["operationId"], format!("{}_{}", a.group, a.wire));
+
+        let params = op["parameters"].as_array().unwrap();
+        let action = &params[0];
+        assert_eq!(
+            (&action["name"], &action["required"]),
+            (&json!("action"), &json!(true))
+        );
+        assert_eq!(
+            (&action["schema"]["const"], &action["schema"]["default"]),
+            (&json!(a.wire), &json!(a.wire))
+        );
+        assert_eq!(params[1]["name"], "db");
+        assert_eq!(params[1]["schema"]["default"], "it");
+        let names: Vec<&str> = params[2..]
+            .iter()
+            .map(|p| p["name"].as_str().unwrap())
+            .collect();
+        let own: Vec<&str> = a.params.iter().map(|p| p.wire.as_str()).collect();
+        assert_eq!(names, own, "{here}");
+        for (p, object) in a.params.iter().zip(&params[2..]) {
+            let schema = &object["schema"];
+            assert_eq!(object["required"], p.required, "{here} {}", p.wire);
+            if p.list {
+                assert_eq!(schema["type"], "array", "{here} {}", p.wire);
+                assert_eq!(
+                    (&object["style"], &object["explode"]),
+                    (&json!("pipeDelimited"), &json!(false))
+                );
+                assert_eq!(
+                    schema["maxItems"],
+                    json!(p.max_items.as_ref().map(|l| l.value)),
+                    "{here} {}",
+                    p.wire
+                );
+                assert_eq!(object["example"].as_array().map(Vec::len), Some(2));
+            } else {
+                assert_ne!(schema["type"], "array");
+                assert_eq!(
+                    schema["maximum"],
+                    json!(p.max.as_ref().map(|l| l.value)),
+                    "{here} {}",
+                    p.wire
+                );
+                assert!(object.get("style").is_none());
+            }
+        }
+
+        let envelope = format!("#/components/schemas/{}Response", a.type_name);
+        for media in ["application/json", "text/html"] {
+            assert_eq!(
+                op["responses"]["200"]["content"][media]["schema"]["$ref"], envelope,
+                "{here}"
+            );
+            for status in ["400", "4XX"] {
+                assert_eq!(
+                    op["responses"][status]["content"][media]["schema"]["$ref"],
+                    "#/components/schemas/Error"
+                );
+            }
+        }
+        let example =
+            &op["responses"]["200"]["content"]["application/json"]["examples"][&a.wire]["value"];
+        let envelope_schema = published(&format!(
+            "schemas/actions/{}.{}.schema.json",
+            a.group, a.wire
+        ));
+        assert_eq!(
+            errors(&validator(&envelope_schema), example),
+            Vec::<String>::new(),
+            "{here}"
+        );
+
+        // Only what the action reaches, each the same as in the whole document.
+        let schemas = doc["components"]["schemas"].as_object().unwrap();
+        assert!(
+            schemas.contains_key("Error")
+                && schemas.len() < whole["components"]["schemas"].as_object().unwrap().len()
+        );
+        for (name, schema) in schemas {
+            assert_eq!(
+                schema, &whole["components"]["schemas"][name],
+                "{here} {name}"
+            );
+        }
+
+        let mut query = query_schema(a);
+        query.as_object_mut().unwrap().remove("$schema");
+        assert_eq!(op["x-seozoom-query"], query, "{here}");
+        assert_eq!(
+            op.get("x-seozoom-rules").is_some(),
+            !a.rules.is_empty(),
+            "{here}"
+        );
+    }
+}
+
+/// The example query of an action's document: every required parameter at its
+/// example value.
+fn example_query(doc: &Value) -> serde_json::Map<String, Value> {
+    let (_, op) = &operations(doc)[0];
+    op["parameters"].as_array().unwrap()[1..]
+        .iter()
+        .filter(|p| p["required"] == true)
+        .map(|p| (p["name"].as_str().unwrap().to_owned(), p["example"].clone()))
+        .collect()
+}
+
+#[test]
+fn query_schemas_refuse_what_breaks_a_limit_or_a_rule() {
+    let spec = seozoom_codegen::load_str("spec.toml", &common::spec_text()).unwrap();
+    let mut rules = 0;
+    for a in &spec.actions {
+        let here = format!("{} {}", a.group, a.wire);
+        let v = validator(&query_schema(a));
+        let base = example_query(&action_doc(a));
+        let with = |changes: &[(&str, Value)]| {
+            let mut query = base.clone();
+            for (name, value) in changes {
+                query.insert((*name).to_owned(), value.clone());
+            }
+            Value::Object(query)
+        };
+        assert!(
+            v.is_valid(&Value::Object(base.clone())),
+            "{here}: {:?}",
+            errors(&v, &Value::Object(base.clone()))
+        );
+        assert!(
+            !v.is_valid(&with(&[("nonesuch", json!(1))])),
+            "{here}: an unknown member"
+        );
+        for p in &a.params {
+            // A parameter that a rule asks for comes with the value that asks for it.
+            let trigger: Vec<(&str, Value)> = a
+                .rules
+                .iter()
+                .filter(|r| r.require == p.wire && r.equal_to.is_none())
+                .map(|r| (r.if_param.as_str(), json!(r.if_value)))
+                .collect();
+            if let Some(max) = &p.max {
+                let mut at = trigger.clone();
+                at.push((&p.wire, json!(max.value)));
+                assert!(v.is_valid(&with(&at)), "{here}: {} at its maximum", p.wire);
+                at.pop();
+                at.push((&p.wire, json!(max.value + 1)));
+                assert!(
+                    !v.is_valid(&with(&at)),
+                    "{here}: {} over its maximum",
+                    p.wire
+                );
+            }
+            if let (true, Some(max)) = (p.list, &p.max_items) {
+                let values = |n: i64| json!((0..n).map(|i| format!("v{i}")).collect::<Vec<_>>());
+                assert!(
+                    v.is_valid(&with(&[(&p.wire, values(max.value))])),
+                    "{here}: {} values",
+                    max.value
+                );
+                assert!(
+                    !v.is_valid(&with(&[(&p.wire, values(max.value + 1))])),
+                    "{here}: {} values",
+                    max.value + 1
+                );
+                assert!(
+                    !v.is_valid(&with(&[(&p.wire, json!(["a|b"]))])),
+                    "{here}: a separator in a value"
+                );
+            }
+        }
+        for r in &a.rules {
+            let required = a.params.iter().find(|p| p.wire == r.require).unwrap();
+            let trigger = (r.if_param.as_str(), json!(r.if_value));
+            match &r.equal_to {
+                None => {
+                    assert!(
+                        !v.is_valid(&with(std::slice::from_ref(&trigger))),
+                        "{here}: {}",
+                        r.description
+                    );
+                    let value = json!(required.min.as_ref().map_or(1, |l| l.value));
+                    assert!(
+                        v.is_valid(&with(&[trigger, (&r.require, value)])),
+                        "{here}: {}",
+                        r.description
+                    );
+                }
+                Some(equal) => {
+                    let equal: i64 = equal.parse().unwrap();
+                    assert!(
+                        !v.is_valid(&with(&[trigger.clone(), (&r.require, json!(equal + 1))])),
+                        "{here}: {}",
+                        r.description
+                    );
+                    assert!(
+                        v.is_valid(&with(&[trigger.clone(), (&r.require, json!(equal))])),
+                        "{here}: {}",
+                        r.description
+                    );
+                    assert!(
+                        v.is_valid(&with(&[trigger])),
+                        "{here}: absent is its default"
+                    );
+                }
+            }
+            rules += 1;
+        }
+    }
+    assert_eq!(
+        rules,
+        spec.actions.iter().map(|a| a.rules.len()).sum::<usize>()
+    );
+    assert!(rules > 0);
 }

@@ -31,7 +31,7 @@
 //!
 //! 1. **Route.** `GET` on an operation's group path (with its trailing slash);
 //!    `action` is the operation's wire name or one of its aliases. Another
-//!    method is 405; an unknown path, or a missing or unknown action, is 404.
+//!    method is 405 (with `Allow: GET`); an unknown path, or a missing or unknown action, is 404.
 //!    Errors are `{"status": N, "message": "..."}` with that HTTP status.
 //! 2. **Key.** A missing or blank `api_key` is 401 `Invalid API key`; any other
 //!    key is accepted ([`Sandbox::API_KEY`] is a convenient one).

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use axum::Router;
 use axum::extract::State;
-use axum::http::{Method, StatusCode, Uri};
+use axum::http::{HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::Response;
 use percent_encoding::percent_decode_str;
 
@@ -131,10 +131,15 @@ fn request(op: &'static Operation, pairs: &[(String, String)]) -> Request {
 
 fn answer(shared: &Shared, method: &Method, path: &str, raw_query: &str) -> Response {
     if method != Method::GET {
-        return quirks::error(
+        let mut refused = quirks::error(
             StatusCode::METHOD_NOT_ALLOWED,
             "Method not allowed: the API is read with GET",
         );
+        // A 405 names the methods that are allowed (RFC 9110, 15.5.6).
+        refused
+            .headers_mut()
+            .insert(header::ALLOW, HeaderValue::from_static("GET"));
+        return refused;
     }
     if !OPERATIONS.iter().any(|op| op.path == path) {
         return quirks::error(StatusCode::NOT_FOUND, &format!("Not found: {path}"));

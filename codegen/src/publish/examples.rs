@@ -43,6 +43,37 @@ fn text(wire: &str) -> String {
     text.to_owned()
 }
 
+/// Another plausible text, different from [`text`]'s, for a second value of a list.
+fn other_text(wire: &str) -> String {
+    let name = wire.to_ascii_lowercase();
+    let text = if name.contains("url") {
+        "https://shop.example.org/trail-shoes/"
+    } else if name.contains("domain") {
+        "example.org"
+    } else if name.contains("keyword") {
+        "trail shoes"
+    } else {
+        "Example two"
+    };
+    text.to_owned()
+}
+
+/// An example value of a parameter as a generated client takes it: one value,
+/// or two different ones for a list.
+pub fn parameter(p: &Param) -> Value {
+    let one = param_value(p);
+    if !p.list {
+        return one;
+    }
+    let two = match &p.ty {
+        ParamType::String => json!(other_text(&p.wire)),
+        ParamType::Integer => json!(one.as_i64().unwrap_or(1) + 1),
+        ParamType::Enum { values, .. } => json!(values.get(1).unwrap_or(&values[0])),
+        ParamType::Date => json!("2024-06-30"),
+    };
+    json!([one, two])
+}
+
 /// A SERP with three results, one URL showing the `&amp;` the service writes.
 fn serp() -> Value {
     json!({

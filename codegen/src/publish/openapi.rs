@@ -22,9 +22,9 @@ use seozoom_codegen::model::{Action, FOR_GOOD, Fresh, Group, Spec, duration_text
 
 use super::examples;
 use super::params;
-use super::wire::{self, Dialect, NO_DATA, cost_words, envelope_name, provenance};
+use super::wire::{self, Dialect, ERROR, cost_words, envelope_name, provenance};
 
-fn info(spec: &Spec) -> Value {
+pub(super) fn info(spec: &Spec) -> Value {
     let notes: Vec<String> = spec.notes.iter().map(|n| format!("- {n}")).collect();
     let description = format!(
         "{}\n\nEvery operation is a `GET` on its group's path, selected by the `{}` query parameter; the API key travels in the query string (`{}`). An integer may arrive as an integral float (`12.0`), which JSON Schema counts as an integer. Generated from the seozoom spec (`seozoom-v2.json`, format `spec.schema.json`).\n\nFacts the reference does not print:\n\n{}",
@@ -41,7 +41,7 @@ fn info(spec: &Spec) -> Value {
 }
 
 /// One action in the operation's description: what it does, its rules, its cost.
-fn action_line(a: &Action) -> String {
+pub(super) fn action_line(a: &Action) -> String {
     let mut line = format!("- `{}`: {}", a.wire, a.description);
     if !a.aliases.is_empty() {
         let aliases: Vec<String> = a.aliases.iter().map(|x| format!("`{x}`")).collect();
@@ -78,7 +78,7 @@ fn action_line(a: &Action) -> String {
 /// `x-seozoom-freshness`: how long an answer stays fresh in a response cache,
 /// in seconds; `past_days` (only for an action with a day parameter) is
 /// `for_good` or seconds, for an answer about a day before today.
-fn freshness(a: &Action) -> Value {
+pub(super) fn freshness(a: &Action) -> Value {
     let f = &a.freshness;
     let mut out = Map::new();
     out.insert("ttl_seconds".into(), json!(f.ttl_secs));
@@ -174,16 +174,21 @@ fn operation(d: Dialect, spec: &Spec, g: &Group, actions: &[&Action]) -> Result<
             },
             spec.no_data.status.to_string(): {
                 "description": format!(
-                    "No match: the query matched nothing ({}).",
+                    "Refused: an invalid parameter (the message names it), or no match: the query matched nothing (`{}`, {}).",
+                    spec.no_data.message,
                     provenance(spec.no_data.source, None)
                 ),
                 "content": {"application/json": {
-                    "schema": d.reference(NO_DATA),
+                    "schema": d.reference(ERROR),
                     "examples": {"no_data": {
                         "summary": "The query matched nothing",
                         "value": examples::no_data(spec),
                     }},
                 }},
+            },
+            "4XX": {
+                "description": "Refused for another reason: a missing or invalid key, too few units left, an unknown action, too many requests.",
+                "content": {"application/json": {"schema": d.reference(ERROR)}},
             },
         },
         "x-actions": x_actions,

@@ -1,29 +1,42 @@
 //! Query parameters as OpenAPI parameter objects: each action's own (for
 //! `x-actions`), and, for the one operation of a group path, the union of its
-//! actions' parameters.
+//! actions' parameters; and for the per-action documents (`action_doc.rs`),
+//! each action's own with its lists as arrays.
 //!
-//! A list parameter is a string, its values joined by the list separator: that is
-//! what goes on the wire, and every tool reads a string parameter the same way,
-//! while the array style OpenAPI offers for such lists (`pipeDelimited`) is
-//! ignored or refused by most generators (which would then send
-//! `domain=a&domain=b`). Its `pattern` forbids empty values and bounds the number
-//! of values; `x-list` gives the separator and the counts (`minItems`,
-//! `maxItems`) to tools that build the string from an array.
+//! In the group documents a list parameter is a string, its values joined by
+//! the list separator: that is what goes on the wire, and every tool reads a
+//! string parameter the same way. Its `pattern` forbids empty values and bounds
+//! the number of values; `x-list` gives the separator and the counts
+//! (`minItems`, `maxItems`) to tools that build the string from an array. In the
+//! per-action documents it is an array, `style: pipeDelimited` and
+//! `explode: false` when the separator is `|` (`array_parameter`), so that a
+//! generated client takes a list.
 
 use serde_json::{Map, Value, json};
 
 use seozoom_codegen::model::{Action, Limit, Param, ParamType, Spec};
 
+use super::examples;
 use super::wire::{DATE_PATTERN, class_escape, provenance, regex_escape};
 
 fn limit_words(l: &Limit) -> String {
     format!("{} ({})", l.value, provenance(l.source, l.note.as_deref()))
 }
 
+/// What Rust's `str::trim` removes, and so what the client's validator reads
+/// as blank: the Unicode `White_Space` characters, as a regex class body. (Not
+/// `\s`: ECMAScript's also holds U+FEFF and lacks U+0085.)
+const WHITE_SPACE: &str =
+    "\\u0009-\\u000d\\u0020\\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
+
 /// The pattern one value of a parameter matches (no anchors).
 fn item_pattern(spec: &Spec, ty: &ParamType) -> String {
     match ty {
-        ParamType::String => format!("[^{}]+", class_escape(spec.list_separator)),
+        // Not blank, and no separator.
+        ParamType::String => {
+            let sep = class_escape(spec.list_separator);
+            format!("[^{sep}]*[^{sep}{WHITE_SPACE}][^{sep}]*")
+        }
         ParamType::Integer => "-?[0-9]+".into(),
         ParamType::Date => "[0-9]{4}-[0-9]{2}-[0-9]{2}".into(),
         ParamType::Enum { values, .. } => {
@@ -68,6 +81,12 @@ pub fn schema(spec: &Spec, p: &Param) -> Value {
         let hi = p.max_items.as_ref().map(|l| l.value);
         return json!({"type": "string", "pattern": list_pattern(spec, &p.ty, lo, hi)});
     }
+    value_schema(spec, p)
+}
+
+/// The schema of one value of a parameter (of each item, for a list), with its
+/// bounds and default.
+fn value_schema(spec: &Spec, p: &Param) -> Value {
     let mut schema = Map::new();
     match &p.ty {
         ParamType::String => {
@@ -121,7 +140,7 @@ pub fn description(spec: &Spec, p: &Param) -> String {
     }
     if p.ty == ParamType::String {
         parts.push(format!(
-            "A value must not be empty or contain `{}`.",
+            "A value must not be empty, blank or contain `{}`.",
             spec.list_separator
         ));
     }
@@ -135,6 +154,62 @@ pub fn description(spec: &Spec, p: &Param) -> String {
         parts.push(format!("Default `{default}`: sent when none is given."));
     }
     parts.join(" ")
+}
+
+/// The schema of one action's parameter with a list as an array of its values,
+/// their count bounded by `minItems` and `maxItems`.
+pub fn array_schema(spec: &Spec, p: &Param) -> Value {
+    if !p.list {
+        return value_schema(spec, p);
+    }
+    let mut schema = json!({"type": "array", "items": value_schema(spec, p)});
+    if let Some(l) = &p.min_items {
+        schema["minItems"] = json!(l.value);
+    }
+    if let Some(l) = &p.max_items {
+        schema["maxItems"] = json!(l.value);
+    }
+    schema
+}
+
+/// The OpenAPI `style` that joins an array's values with `separator`
+/// (`explode: false`), if OpenAPI has one.
+fn delimited_style(separator: char) -> Option<&'static str> {
+    match separator {
+        '|' => Some("pipeDelimited"),
+        ' ' => Some("spaceDelimited"),
+        ',' => Some("form"),
+        _ => None,
+    }
+}
+
+/// One action's parameter for its own document: a list is an array, sent with
+/// its values joined by the separator. A parameter's role (`offset`,
+/// `page_size`, ...) is in `x-seozoom-role`, for tools that page or fill in
+/// values.
+pub fn array_parameter(spec: &Spec, p: &Param) -> Result<Value, String> {
+    let mut object = json!({
+        "name": p.wire,
+        "in": "query",
+        "required": p.required,
+        "description": description(spec, p),
+        "schema": array_schema(spec, p),
+        "example": examples::parameter(p),
+    });
+    if p.list {
+        let Some(style) = delimited_style(spec.list_separator) else {
+            return Err(format!(
+                "parameter `{}`: OpenAPI has no style that joins values with `{}`",
+                p.wire, spec.list_separator
+            ));
+        };
+        object["style"] = json!(style);
+        object["explode"] = json!(false);
+    }
+    if let Some(role) = p.role {
+        object["x-seozoom-role"] = json!(role.word());
+    }
+    Ok(object)
 }
 
 fn x_list(spec: &Spec, lo: Option<i64>, hi: Option<i64>) -> Value {
@@ -323,4 +398,29 @@ fn merged_schema(spec: &Spec, uses: &[(&Action, &Param)]) -> Value {
         object.remove("default");
     }
     schema
+}
+
+#[cfg(test)]
+mod tests {
+    use super::WHITE_SPACE;
+
+    /// `WHITE_SPACE` is exactly what `char::is_whitespace` (and so `str::trim`) takes.
+    #[test]
+    fn white_space_is_what_trim_removes() {
+        // `\uAAAA` alone, or `\uAAAA-\uBBBB`: split on `\u`; a range's start ends in `-`.
+        let mut ranges = Vec::new();
+        let mut start = None;
+        for part in WHITE_SPACE.split("\\u").filter(|p| !p.is_empty()) {
+            let code = u32::from_str_radix(part.trim_end_matches('-'), 16).unwrap();
+            match (part.ends_with('-'), start.take()) {
+                (true, _) => start = Some(code),
+                (false, Some(lo)) => ranges.push((lo, code)),
+                (false, None) => ranges.push((code, code)),
+            }
+        }
+        let listed = |c: u32| ranges.iter().any(|&(lo, hi)| (lo..=hi).contains(&c));
+        for c in (0..=0x10FFFF).filter_map(char::from_u32) {
+            assert_eq!(c.is_whitespace(), listed(c as u32), "U+{:04X}", c as u32);
+        }
+    }
 }

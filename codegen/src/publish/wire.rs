@@ -32,6 +32,8 @@ pub enum Dialect {
 pub const SERP: &str = "Serp";
 /// Name of the schema of the no-match body.
 pub const NO_DATA: &str = "NoData";
+/// Name of the schema of every refusal's body (`{status, message}`).
+pub const ERROR: &str = "Error";
 
 /// `^...$` pattern of a date, `YYYY-MM-DD`.
 pub const DATE_PATTERN: &str = "^[0-9]{4}-[0-9]{2}-[0-9]{2}$";
@@ -283,6 +285,26 @@ pub fn no_data(spec: &Spec) -> Value {
     })
 }
 
+/// The schema of every refusal's body: the no-match answer's shape, with any
+/// status and message.
+pub fn error(spec: &Spec) -> Value {
+    json!({
+        "title": ERROR,
+        "description": format!(
+            "A refusal: the HTTP status, repeated, and what happened. The no-match answer is one (HTTP {}, `{}`); an invalid parameter, a missing or invalid key, too few units left, an unknown action and too many requests are others. The reference shows no error shape: this is the shape of the no-match answer ({}), which the seozoom sandbox gives every refusal.",
+            spec.no_data.status,
+            spec.no_data.message,
+            provenance(spec.no_data.source, None),
+        ),
+        "type": "object",
+        "required": ["status", "message"],
+        "properties": {
+            "status": {"type": "integer", "description": "The HTTP status, repeated."},
+            "message": {"type": "string", "description": "What happened."},
+        },
+    })
+}
+
 fn payload_name(payload: &Payload) -> &str {
     match payload {
         Payload::Record { type_name, .. } => type_name,
@@ -417,45 +439,59 @@ pub fn definitions(d: Dialect, spec: &Spec) -> Result<BTreeMap<String, Value>, S
     }
     add(SERP.to_owned(), serp(d))?;
     add(NO_DATA.to_owned(), no_data(spec))?;
+    add(ERROR.to_owned(), error(spec))?;
     for a in &spec.actions {
         add(envelope_name(a), envelope(d, spec, a))?;
     }
     Ok(defs)
 }
 
-/// Names referenced from `value` with `#/$defs/NAME`.
-fn referenced(value: &Value, out: &mut Vec<String>) {
+/// Names referenced from `value` with `{base}NAME` (`base` as in [`Dialect::reference`]).
+fn referenced(value: &Value, base: &str, out: &mut Vec<String>) {
     match value {
         Value::Object(map) => {
             for (key, item) in map {
                 if key == "$ref"
-                    && let Some(name) = item.as_str().and_then(|r| r.strip_prefix("#/$defs/"))
+                    && let Some(name) = item.as_str().and_then(|r| r.strip_prefix(base))
                 {
                     out.push(name.to_owned());
                 }
-                referenced(item, out);
+                referenced(item, base, out);
             }
         }
-        Value::Array(items) => items.iter().for_each(|item| referenced(item, out)),
+        Value::Array(items) => items.iter().for_each(|item| referenced(item, base, out)),
         _ => {}
     }
+}
+
+/// The definitions that `value` reaches, directly or through others, by their
+/// references in dialect `d`.
+pub fn reached(
+    d: Dialect,
+    defs: &BTreeMap<String, Value>,
+    value: &Value,
+) -> BTreeMap<String, Value> {
+    let reference = d.reference("");
+    let base = reference["$ref"].as_str().unwrap_or_default();
+    let mut reached = BTreeMap::new();
+    let mut pending = Vec::new();
+    referenced(value, base, &mut pending);
+    while let Some(name) = pending.pop() {
+        if reached.contains_key(&name) {
+            continue;
+        }
+        let def = defs[&name].clone();
+        referenced(&def, base, &mut pending);
+        reached.insert(name, def);
+    }
+    reached
 }
 
 /// A standalone schema file for `root`: the definition itself, with the
 /// definitions it reaches (directly or not) in `$defs`, so the file needs no other.
 pub fn standalone(defs: &BTreeMap<String, Value>, root: &str) -> Value {
     let mut schema = defs[root].clone();
-    let mut reached = BTreeMap::new();
-    let mut pending = Vec::new();
-    referenced(&schema, &mut pending);
-    while let Some(name) = pending.pop() {
-        if reached.contains_key(&name) {
-            continue;
-        }
-        let def = defs[&name].clone();
-        referenced(&def, &mut pending);
-        reached.insert(name, def);
-    }
+    let reached = reached(Dialect::Schema, defs, &schema);
     schema["$schema"] = json!("https://json-schema.org/draft/2020-12/schema");
     if !reached.is_empty() {
         schema["$defs"] = json!(reached);
