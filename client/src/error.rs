@@ -546,6 +546,12 @@ impl Error {
                 message: f(&message),
             },
             ErrorKind::InsecureUrl { url } => ErrorKind::InsecureUrl { url: f(&url) },
+            // The value is the caller's own, and may hold the key by mistake
+            // (a key pasted into a keyword list).
+            ErrorKind::InvalidInput(invalid) => ErrorKind::InvalidInput(InvalidInput {
+                value: f(&invalid.value),
+                ..invalid
+            }),
             other => other,
         };
         Error { kind, ..self }

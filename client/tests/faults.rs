@@ -667,6 +667,25 @@ async fn bodies_echoing_the_key_are_scrubbed_in_every_error() {
     }
 }
 
+/// A refusal shows the value as given: a key pasted into a parameter by
+/// mistake is scrubbed there too, in the refusal of a call and of an estimate.
+#[tokio::test]
+async fn a_refused_value_holding_the_key_is_scrubbed() {
+    let server = Server::script([empty(0, 0)]).await;
+    let client = server.client_with(RetryPolicy::none());
+    let pasted = [format!("{KEY}|x")];
+
+    let err = client.keywords().metrics(&pasted).send().await.unwrap_err();
+    assert!(err.is_refused(), "{err}");
+    assert_no_secret(&err, &[KEY]);
+    assert!(err.to_string().contains("<redacted>|x"), "{err}");
+
+    let request = client.keywords().metrics(&pasted).request();
+    let err = client.estimate(&request).unwrap_err();
+    assert_no_secret(&err, &[KEY]);
+    assert_eq!(server.requests(), 0, "nothing was sent");
+}
+
 /// A key that percent-encoding changes is scrubbed in both forms.
 #[tokio::test]
 async fn a_key_that_needs_encoding_is_scrubbed_in_both_forms() {

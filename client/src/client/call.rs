@@ -58,7 +58,7 @@ impl Client {
     /// Validates first, so an invalid request gives its error here.
     pub fn redacted_url(&self, request: &Request) -> Result<String, Error> {
         let op = request.operation();
-        let query = request.validate(self.inner.service, self.inner.database)?;
+        let query = self.validate(request)?;
         Ok(self.url(op, &query, REDACTED))
     }
 
@@ -77,10 +77,18 @@ impl Client {
         url
     }
 
+    /// The request's query, checked against the spec; a refusal shows the
+    /// values as given, so it is scrubbed of the key like every other error.
+    fn validate(&self, request: &Request) -> Result<Vec<(&'static str, String)>, Error> {
+        request
+            .validate(self.inner.service, self.inner.database)
+            .map_err(|error| self.inner.key.hide(error.into()))
+    }
+
     pub(crate) fn prepare(&self, request: &Request) -> Result<Prepared, Error> {
         let op = request.operation();
         let service = self.inner.service;
-        let query = request.validate(service, self.inner.database)?;
+        let query = self.validate(request)?;
         let database = query
             .iter()
             .find(|(wire, _)| *wire == service.database.wire)
