@@ -120,7 +120,7 @@ pub mod job {
     //! ([`Client::pages`](crate::Client::pages)). A batched job that stops
     //! part-way keeps what it paid for ([`Partial`]).
 
-    pub use crate::client::{BATCH_CONCURRENCY, InputOrder, Job, Merge, Paging, Row};
+    pub use crate::client::{BATCH_CONCURRENCY, InputOrder, Job, Merge, Paging, Row, Stop};
     pub use crate::partial::{Missing, Partial};
     pub use futures_core::Stream;
 }

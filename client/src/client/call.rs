@@ -11,7 +11,7 @@ use serde::de::DeserializeOwned;
 use tracing::Instrument;
 
 use super::memory::{CacheFor, Figures};
-use super::{Client, REDACTED, WindowHold};
+use super::{Client, REDACTED, Stop, WindowHold};
 use crate::Envelope;
 use crate::decode::{decode_rows, decode_typed};
 use crate::error::{Error, ErrorKind};
@@ -191,8 +191,12 @@ impl Client {
                     return Ok(envelope);
                 }
             }
+            let stop = job.and_then(JobHold::stop);
+            if stop.is_some_and(Stop::is_stopped) {
+                return Err(stopped(prepared.op));
+            }
             let sending = self.start_sending(&prepared, job, started).await?;
-            let result = self.send(&prepared).await.and_then(|(status, body)| {
+            let result = self.send(&prepared, stop).await.and_then(|(status, body)| {
                 tracing::Span::current().record("status", status);
                 Ok((decode(prepared.op, status, &body)?, body))
             });
@@ -323,8 +327,16 @@ impl Client {
     /// When the client refuses rather than waits for a rate-limit slot, a retry that
     /// finds none ends the call with the answer it has: the call was sent, so it
     /// must not be reported as refused.
+    ///
+    /// A job's `stop`, once given, ends the wait for a slot or a retry: what
+    /// was not sent is not sent (the last answer, if there was one, is the
+    /// call's).
     #[inline(never)]
-    fn send<'a>(&'a self, prepared: &'a Prepared) -> Step<'a, Result<(u16, Vec<u8>), Error>> {
+    fn send<'a>(
+        &'a self,
+        prepared: &'a Prepared,
+        stop: Option<&'a Stop>,
+    ) -> Step<'a, Result<(u16, Vec<u8>), Error>> {
         Box::pin(async move {
             let op = prepared.op;
             let mut previous = None;
@@ -332,9 +344,25 @@ impl Client {
             let mut spent = Spent::new(self.inner.rate_limits.window());
             loop {
                 attempt += 1;
-                let slot = match self.take_slot(op).await {
-                    Ok(slot) => slot,
-                    Err(refused) => return previous.unwrap_or(Err(refused)),
+                let taken = match stop {
+                    Some(stop) => {
+                        tokio::select! {
+                            biased;
+                            () = stop.stopped() => None,
+                            taken = self.take_slot(op) => Some(taken),
+                        }
+                    }
+                    None => Some(self.take_slot(op).await),
+                };
+                let slot = match taken {
+                    Some(Ok(slot)) if !stop.is_some_and(Stop::is_stopped) => slot,
+                    Some(Ok(slot)) => {
+                        // Given as the signal came: not used, so it goes back.
+                        self.settle_slot(op, slot).await;
+                        return previous.unwrap_or_else(|| Err(stopped(op)));
+                    }
+                    Some(Err(refused)) => return previous.unwrap_or(Err(refused)),
+                    None => return previous.unwrap_or_else(|| Err(stopped(op))),
                 };
                 tracing::Span::current().record("attempts", attempt);
                 let attempted = self.attempt(op, &prepared.url).await;
@@ -360,7 +388,15 @@ impl Client {
                         let delay_ms = delay.as_millis() as u64;
                         tracing::debug!(attempt, timed_out, delay_ms, "retrying");
                         previous = Some(result);
-                        tokio::time::sleep(delay).await;
+                        match stop {
+                            Some(stop) => {
+                                tokio::select! {
+                                    () = stop.stopped() => return previous.unwrap_or_else(|| Err(stopped(op))),
+                                    () = tokio::time::sleep(delay) => {}
+                                }
+                            }
+                            None => tokio::time::sleep(delay).await,
+                        }
                     }
                     Decision::Accept | Decision::Stop => return result,
                 }
@@ -384,6 +420,11 @@ impl Client {
         let body = read_body(&mut response).await.map_err(transport)?;
         Ok((status, headers, body))
     }
+}
+
+/// The error of a job's request that its caller's stop kept from being sent.
+fn stopped(op: &Operation) -> Error {
+    Error::new(op.label(), ErrorKind::Stopped)
 }
 
 /// The span a call runs in; the figures are recorded as they become known.

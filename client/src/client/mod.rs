@@ -23,6 +23,7 @@ mod learned;
 mod memory;
 mod merge;
 mod pages;
+mod stop;
 
 use std::fmt;
 use std::net::IpAddr;
@@ -34,6 +35,7 @@ pub use job::Job;
 pub(crate) use memory::WindowHold;
 pub use merge::{InputOrder, Merge, Row};
 pub use pages::Paging;
+pub use stop::Stop;
 
 use crate::error::{ConfigError, Error, ErrorKind};
 use crate::operations::{OPERATIONS, RECORDS, SERVICE};
