@@ -74,10 +74,7 @@ const DRY_RUN_KEY: &str = "dry-run";
 /// The library's warnings (a store falling back, a cache entry ignored) on
 /// stderr; `SEOZOOM_LOG=info` or `debug` shows more, `off` none.
 fn init_logging() {
-    let level = std::env::var("SEOZOOM_LOG")
-        .ok()
-        .and_then(|level| level.parse().ok())
-        .unwrap_or(tracing_subscriber::filter::LevelFilter::WARN);
+    let level = stderr_log_level();
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_max_level(level)
@@ -85,6 +82,14 @@ fn init_logging() {
         .with_target(false)
         .with_ansi(false)
         .init();
+}
+
+/// The level of the library's messages on stderr: `SEOZOOM_LOG`, else warnings.
+fn stderr_log_level() -> tracing_subscriber::filter::LevelFilter {
+    std::env::var("SEOZOOM_LOG")
+        .ok()
+        .and_then(|level| level.parse().ok())
+        .unwrap_or(tracing_subscriber::filter::LevelFilter::WARN)
 }
 
 fn main() -> ExitCode {

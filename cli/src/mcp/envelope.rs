@@ -16,8 +16,10 @@ use serde_json::{Map, Value, json};
 
 use super::held::{Held, HeldResult};
 
-/// Whether the result came from a cache (none exists yet: always false).
+/// Whether the whole result came from the store's cache (nothing charged).
 pub const FROM_CACHE: &str = "from_cache";
+/// How many input items came from the cache, when only some did.
+pub const CACHED_ITEMS: &str = "cached_items";
 /// Whether the service found nothing.
 pub const NO_DATA: &str = "no_data";
 /// Which items of the whole result are shown.
@@ -67,6 +69,17 @@ pub fn window(shape: Shape, response: &Value, offset: usize, limit: usize) -> Va
     }
 }
 
+/// How much of an answer came from the store's cache.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cached {
+    /// None of it: every request reached the service.
+    None,
+    /// All of it: no request reached the service, nothing was charged.
+    All,
+    /// This many input items of a batched job; the rest was sent.
+    Items(usize),
+}
+
 /// `rows`: `returned` items from `offset`, of `total`.
 pub fn rows(offset: usize, returned: usize, total: usize) -> Value {
     json!({START: offset, RETURNED: returned, TOTAL: total})
@@ -95,6 +108,7 @@ pub fn structured(
     op: &Operation,
     tool: &str,
     mut envelope: Envelope<Value>,
+    cached: Cached,
     cap: usize,
     held: &Held,
 ) -> Value {
@@ -107,6 +121,8 @@ pub fn structured(
         let id = held.hold(HeldResult {
             tool: tool.to_owned(),
             shape,
+            units: envelope.units_used,
+            complete: true,
             response: whole,
         });
         (shown, cap, more(Some(&id), cap, total))
@@ -127,7 +143,10 @@ pub fn structured(
         json!(envelope.units_remaining),
     );
     content.insert(SERVICE.envelope_response.into(), response);
-    content.insert(FROM_CACHE.into(), json!(false));
+    content.insert(FROM_CACHE.into(), json!(cached == Cached::All));
+    if let Cached::Items(items) = cached {
+        content.insert(CACHED_ITEMS.into(), json!(items));
+    }
     content.insert(NO_DATA.into(), json!(envelope.no_data));
     content.insert(ROWS.into(), rows(0, returned, total));
     content.insert(MORE.into(), more);

@@ -29,7 +29,7 @@ pub async fn serve(server: Server, addr: SocketAddr) -> u8 {
     // Every session shares the server's state: one client, so one budget and
     // one ledger for the process.
     let service = StreamableHttpService::new(
-        move || Ok(server.clone()),
+        move || Ok(server.for_new_session()),
         Arc::new(LocalSessionManager::default()),
         StreamableHttpServerConfig::default(),
     );

@@ -26,9 +26,11 @@ mod input_schema;
 mod json_schema;
 mod output_schema;
 mod own;
+mod report;
 mod server;
 mod session;
 mod tools;
+mod trace;
 
 use std::io::IsTerminal;
 
