@@ -29,6 +29,7 @@ mod own;
 mod report;
 mod server;
 mod session;
+mod stdio;
 mod tools;
 mod trace;
 
@@ -117,7 +118,7 @@ async fn serve_stdio(server: Server) -> u8 {
             "mcp: serving the Model Context Protocol on stdin/stdout; an MCP client starts this command (see `seozoom mcp --help`). Stop with Ctrl-D."
         );
     }
-    let running = match server.serve(rmcp::transport::stdio()).await {
+    let running = match server.serve(stdio::Stdio::new()).await {
         Ok(running) => running,
         Err(error) => {
             eprintln!("error: the MCP session did not start: {error}");
