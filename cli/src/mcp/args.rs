@@ -56,6 +56,10 @@ pub fn request(
                 .iter()
                 .map(|item| wire(item, integer).ok_or_else(|| fail(name, item, must_be(param))))
                 .collect::<Result<Vec<_>, _>>()?,
+            Value::Array(items) => {
+                let problem = format!("takes exactly one value, {} given", items.len());
+                return Err(fail(name, value, problem));
+            }
             // Leniency: one value where the schema asks for a list of them.
             one => vec![wire(one, integer).ok_or_else(|| fail(name, one, must_be(param)))?],
         };

@@ -102,6 +102,7 @@ pub async fn serve(options: Options) -> u8 {
         &key,
         options.database,
         options.max_result_rows,
+        options.tools.as_deref(),
     ));
     match options.http {
         Some(addr) => http::serve(server, addr).await,

@@ -99,10 +99,15 @@ impl ServerHandler for Server {
             )
             .with_instructions(format!(
                 "Read-only SEO data from the {} (a paid service: every call is charged in units). \
-                 One tool per operation, named <group>_<action>; each description gives its cost. \
-                 `{ESTIMATE}` gives a call's cost range without sending it, `{USAGE}` the session's \
-                 spending and budget; a call that may go over the budget is refused before sending. \
-                 Results are cut to {} items; `{MORE}` gives the rest without charge.",
+                 One tool per operation, named <group>_<action>; each description gives its cost and limits. \
+                 `{ESTIMATE}` gives a call's cost range without sending it, `{USAGE}` the spending (this session's and the key's on the store), \
+                 the cache hits and the held results; a call that may go over the budget is refused before sending. \
+                 A result is the service's envelope (ResultRows, UnitsUsed, UnitsRemaining, response) plus `from_cache` \
+                 (true when the whole answer came from the store, 0 units; `cached_items` when only some items did), `no_data`, \
+                 `rows` (start, returned, total) and `more`. Results are cut to {} items; `{MORE}` gives the rest without charge, \
+                 and with no arguments lists what is held. A long list is a batched job: with a progressToken it reports progress \
+                 after each request (naming waits for the rate window); a cancel stops it before its next request, \
+                 and the rows it paid for are held for `{MORE}`.",
                 SERVICE.title, self.session.max_rows
             ))
     }

@@ -49,8 +49,14 @@ impl std::fmt::Debug for Secret {
 impl Session {
     /// A session with this client and settings; `key` is what the client
     /// sends (never shown).
-    pub fn new(client: Client, key: &str, database: String, max_rows: usize) -> Session {
-        let catalog = Catalog::new(&database, max_rows);
+    pub fn new(
+        client: Client,
+        key: &str,
+        database: String,
+        max_rows: usize,
+        tools: Option<&[String]>,
+    ) -> Session {
+        let catalog = Catalog::new(&database, max_rows, tools);
         let secret = if key.len() >= SCRUBBED_KEY_LEN {
             let mut forms = vec![key.to_owned(), percent_encoded(key)];
             forms.dedup();
@@ -138,7 +144,7 @@ mod tests {
             .base_url("http://127.0.0.1:1")
             .build()
             .unwrap();
-        Session::new(client, key, "it".into(), 10)
+        Session::new(client, key, "it".into(), 10, None)
     }
 
     #[test]

@@ -64,13 +64,19 @@ impl Transport<RoleServer> for Stdio {
 
     async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleServer>> {
         loop {
-            self.line.clear();
+            // `rmcp` polls this inside a `select!` and drops it when something
+            // else is ready: a line read part-way stays in `self.line`, and
+            // the next call goes on with it (it is cleared once whole).
+            let room = (MAX_LINE + 1).saturating_sub(self.line.len()) as u64;
             let read = (&mut self.input)
-                .take(MAX_LINE as u64 + 1)
+                .take(room)
                 .read_until(b'\n', &mut self.line)
                 .await;
             match read {
                 Ok(0) | Err(_) => return None,
+                Ok(_) if !self.line.ends_with(b"\n") && self.line.len() <= MAX_LINE => {
+                    // End of input without a newline: the last message.
+                }
                 Ok(_) => {}
             }
             let too_long = self.line.len() > MAX_LINE && !self.line.ends_with(b"\n");
@@ -85,7 +91,8 @@ impl Transport<RoleServer> for Stdio {
                     return None;
                 }
             }
-            let text = self.line.trim_ascii();
+            let line = std::mem::take(&mut self.line);
+            let text = line.trim_ascii();
             if text.is_empty() {
                 continue;
             }

@@ -58,13 +58,24 @@ pub struct Catalog {
 impl Catalog {
     /// The tools of a session whose calls name no database go to
     /// `database`, and whose results are cut to `max_rows` items.
-    pub fn new(database: &str, max_rows: usize) -> Catalog {
-        let mut tools: Vec<(Kind, Tool)> = OPERATIONS
+    ///
+    /// `selected` names the operations' tools exposed, by tool name or group
+    /// (`None`: all); the server's own tools are always there.
+    pub fn new(database: &str, max_rows: usize, selected: Option<&[String]>) -> Catalog {
+        let chosen = |op: &Operation| {
+            selected.is_none_or(|names| {
+                names
+                    .iter()
+                    .any(|name| name == op.group || *name == tool_name(op))
+            })
+        };
+        let ops: Vec<&'static Operation> =
+            OPERATIONS.iter().copied().filter(|op| chosen(op)).collect();
+        let mut tools: Vec<(Kind, Tool)> = ops
             .iter()
-            .copied()
             .map(|op| (Kind::Operation(op), operation_tool(op, database)))
             .collect();
-        tools.push((Kind::Estimate, estimate_tool()));
+        tools.push((Kind::Estimate, estimate_tool(&ops)));
         tools.push((Kind::Usage, usage_tool()));
         tools.push((Kind::More, more_tool(max_rows)));
         let kinds = tools
@@ -129,8 +140,8 @@ fn own_tool(
         .with_annotations(ToolAnnotations::new().read_only(true).open_world(false))
 }
 
-fn estimate_tool() -> Tool {
-    let names: Vec<String> = OPERATIONS.iter().map(|op| tool_name(op)).collect();
+fn estimate_tool(ops: &[&'static Operation]) -> Tool {
+    let names: Vec<String> = ops.iter().map(|op| tool_name(op)).collect();
     let mut properties = Map::new();
     properties.insert(
         ARG_TOOL.into(),
