@@ -62,12 +62,12 @@ pub async fn operation(
         }
     };
     // From the store exactly when no request reached the service: a call
-    // answered whole, or a job whose every item was.
-    let (items, calls) = reporter.cached();
-    let cached = if answer.fetched_at.is_some() && reporter.requests_sent() == 0 {
+    // answered whole, or a job whose every item or request was.
+    let (items, requests) = reporter.cached();
+    let cached = if answer.fetched_at.is_some() && reporter.requests_sent() <= requests {
         Cached::All
-    } else if items > 0 || calls > 0 {
-        Cached::Items(items)
+    } else if items > 0 || requests > 0 {
+        Cached::Part { items, requests }
     } else {
         Cached::None
     };

@@ -20,6 +20,9 @@ use super::held::{Held, HeldResult};
 pub const FROM_CACHE: &str = "from_cache";
 /// How many input items came from the cache, when only some did.
 pub const CACHED_ITEMS: &str = "cached_items";
+/// How many of a batched job's requests came whole from the cache, when only
+/// part of the answer did.
+pub const CACHED_REQUESTS: &str = "cached_requests";
 /// Whether the service found nothing.
 pub const NO_DATA: &str = "no_data";
 /// Which items of the whole result are shown.
@@ -76,8 +79,14 @@ pub enum Cached {
     None,
     /// All of it: no request reached the service, nothing was charged.
     All,
-    /// This many input items of a batched job; the rest was sent.
-    Items(usize),
+    /// Part of a batched job: these input items, and these of its requests
+    /// whole; the rest was sent.
+    Part {
+        /// Inputs answered from the cache item by item.
+        items: usize,
+        /// Requests answered whole from the cache.
+        requests: usize,
+    },
 }
 
 /// `rows`: `returned` items from `offset`, of `total`.
@@ -144,8 +153,9 @@ pub fn structured(
     );
     content.insert(SERVICE.envelope_response.into(), response);
     content.insert(FROM_CACHE.into(), json!(cached == Cached::All));
-    if let Cached::Items(items) = cached {
+    if let Cached::Part { items, requests } = cached {
         content.insert(CACHED_ITEMS.into(), json!(items));
+        content.insert(CACHED_REQUESTS.into(), json!(requests));
     }
     content.insert(NO_DATA.into(), json!(envelope.no_data));
     content.insert(ROWS.into(), rows(0, returned, total));

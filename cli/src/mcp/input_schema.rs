@@ -58,7 +58,7 @@ fn database_schema(default_database: &str) -> Value {
     schema.insert(
         "description".into(),
         json!(format!(
-            "{} Default for this session: {default_database}.",
+            "{} Default: {default_database}.",
             sentence(param.description)
         )),
     );

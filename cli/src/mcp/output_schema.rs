@@ -106,7 +106,7 @@ fn envelope_schema(response: Value) -> Map<String, Value> {
     properties.insert(SERVICE.envelope_response.into(), response);
     properties.insert(
         envelope::FROM_CACHE.into(),
-        json!({TYPE: "boolean", "description": "Whether the result came from a cache instead of the service (no units charged). Always false for now."}),
+        json!({TYPE: "boolean", "description": "Whether the whole result came from the store's cache (no units charged); when only part did, the members `cached_items` and `cached_requests` (not listed: the schema allows them) say how much."}),
     );
     properties.insert(
         envelope::NO_DATA.into(),

@@ -80,7 +80,7 @@ impl Session {
     pub fn count_cache_hit(&self, cached: &Cached) {
         match cached {
             Cached::All => self.cache_hits.fetch_add(1, Ordering::Relaxed),
-            Cached::Items(items) => self
+            Cached::Part { items, .. } => self
                 .cached_items
                 .fetch_add(*items as u64, Ordering::Relaxed),
             Cached::None => 0,

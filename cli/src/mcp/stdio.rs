@@ -83,11 +83,7 @@ impl Transport<RoleServer> for Stdio {
             if too_long {
                 // Skip the rest of the line.
                 let mut rest = Vec::new();
-                if (&mut self.input)
-                    .read_until(b'\n', &mut rest)
-                    .await
-                    .is_err()
-                {
+                if self.input.read_until(b'\n', &mut rest).await.is_err() {
                     return None;
                 }
             }
