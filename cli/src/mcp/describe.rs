@@ -53,7 +53,7 @@ fn cost(op: &Operation) -> String {
     let units = match (cost.printed, cost.charged) {
         (Some(printed), Charged::PerRow) => format!("{printed} units per returned row"),
         (Some(printed), _) => format!("{printed} units per call, whatever the row count"),
-        (None, _) => "unknown (the reference prints none): a session with a budget refuses the call before sending".to_owned(),
+        (None, _) => "unknown (no units printed in the reference): a session with a budget refuses the call before sending; without one, the units it reports are counted".to_owned(),
     };
     let counts = match cost.per_request_counts {
         Counts::Items => "input values",
