@@ -84,7 +84,7 @@ fn wire(value: &Value, integer: bool) -> Option<String> {
 /// What a value of `param` must be, per its `inputSchema`.
 fn must_be(param: &Param) -> String {
     let one = match param.kind {
-        ParamKind::Integer => "an integer (or a string of one)",
+        ParamKind::Integer => "a whole number (an integer, or a string of one)",
         _ => "a string",
     };
     if param.list {
