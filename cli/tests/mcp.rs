@@ -793,6 +793,13 @@ fn edge_inputs_are_refused_and_the_server_still_answers() {
     assert_eq!(parse["error"]["code"], -32700, "{parse}");
     assert_eq!(parse["id"], Value::Null, "{parse}");
     mcp.ping();
+    // A line longer than the server reads (16 MiB): -32700, skipped, and on.
+    let stdin = mcp.stdin.as_mut().expect("stdin");
+    writeln!(stdin, "\"{}\"", "x".repeat(17 << 20)).expect("written");
+    stdin.flush().expect("flushed");
+    let too_long = mcp.next_message();
+    assert_eq!(too_long["error"]["code"], -32700, "{too_long}");
+    mcp.ping();
     // A keyword longer than a request may be: refused before sending, naming it.
     let long = mcp.error("keywords_metrics", json!({"keyword": ["x".repeat(70_000)]}));
     assert!(
@@ -839,6 +846,12 @@ fn logging_is_declared_and_its_level_can_be_set() {
     mcp.structured("keywords_metrics", json!({"keyword": ["scarpe"]}));
     let again = mcp.structured("keywords_metrics", json!({"keyword": ["scarpe"]}));
     assert_eq!(again["from_cache"], true, "{again}");
+    assert_eq!(again["UnitsUsed"], 0, "{again}");
+    // Part from the cache: not `from_cache`, and how much is said.
+    let part = mcp.structured("keywords_metrics", json!({"keyword": ["scarpe", "mutuo"]}));
+    assert_eq!(part["from_cache"], false, "{part}");
+    assert_eq!(part["cached_items"], 1, "{part}");
+    assert!(part["UnitsUsed"].as_i64() > Some(0), "{part}");
     let logged = mcp
         .received
         .iter()

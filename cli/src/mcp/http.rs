@@ -11,10 +11,10 @@ use axum::extract::Request;
 use axum::http::{Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use rmcp::model::ErrorCode;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 
+use super::jsonrpc;
 use super::server::Server;
 use crate::{EXIT_FAILED, EXIT_REFUSED};
 
@@ -42,11 +42,7 @@ async fn parse_error(request: Request, next: Next) -> Response {
 }
 
 fn reply(message: String) -> Response {
-    let body = serde_json::json!({
-        "jsonrpc": "2.0",
-        "id": null,
-        "error": {"code": ErrorCode::PARSE_ERROR.0, "message": message},
-    });
+    let body = jsonrpc::error_without_id(jsonrpc::PARSE_ERROR, message);
     (
         StatusCode::BAD_REQUEST,
         [(header::CONTENT_TYPE, "application/json")],

@@ -24,6 +24,7 @@ mod held;
 mod http;
 mod input_schema;
 mod json_schema;
+mod jsonrpc;
 mod output_schema;
 mod own;
 mod report;

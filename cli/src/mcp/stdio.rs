@@ -6,8 +6,8 @@
 
 use std::sync::Arc;
 
+use super::jsonrpc::{self, INVALID_REQUEST, PARSE_ERROR};
 use rmcp::RoleServer;
-use rmcp::model::ErrorCode;
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader, Stdin, Stdout};
@@ -17,8 +17,8 @@ use tokio::sync::Mutex;
 /// skipped, so that a runaway client cannot exhaust the memory.
 const MAX_LINE: usize = 16 << 20;
 
-const PARSE_ERROR: i32 = ErrorCode::PARSE_ERROR.0;
-const INVALID_REQUEST: i32 = ErrorCode::INVALID_REQUEST.0;
+/// The piece of an over-long line read at a time while it is skipped.
+const SKIPPED_PIECE: u64 = 64 * 1024;
 
 /// Standard input and output as a line-delimited JSON-RPC transport.
 pub struct Stdio {
@@ -81,10 +81,19 @@ impl Transport<RoleServer> for Stdio {
             }
             let too_long = self.line.len() > MAX_LINE && !self.line.ends_with(b"\n");
             if too_long {
-                // Skip the rest of the line.
+                // Skip the rest of the line, a bounded piece at a time.
                 let mut rest = Vec::new();
-                if self.input.read_until(b'\n', &mut rest).await.is_err() {
-                    return None;
+                loop {
+                    rest.clear();
+                    match (&mut self.input)
+                        .take(SKIPPED_PIECE)
+                        .read_until(b'\n', &mut rest)
+                        .await
+                    {
+                        Ok(0) | Err(_) => return None,
+                        Ok(_) if rest.ends_with(b"\n") => break,
+                        Ok(_) => {}
+                    }
                 }
             }
             let line = std::mem::take(&mut self.line);
@@ -106,12 +115,7 @@ impl Transport<RoleServer> for Stdio {
                     },
                 }
             };
-            // The id could not be read: JSON-RPC 2.0 asks for `null`.
-            let reply = serde_json::json!({
-                "jsonrpc": "2.0",
-                "id": null,
-                "error": {"code": code, "message": message},
-            });
+            let reply = jsonrpc::error_without_id(code, message);
             if write_line(&self.output, serde_json::to_vec(&reply))
                 .await
                 .is_err()
