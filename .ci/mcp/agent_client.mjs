@@ -14,7 +14,10 @@
 //      sandbox's log shows at most one more request than the two; `more` with
 //      no arguments lists the rows paid for, and `more` hands them out;
 //      `usage` counts only the requests sent. The sandbox answered no 429.
-//   2. a call, then the same call in a second session on one SQLite store:
+//   2. edge inputs, each followed by a `ping` that still answers: a
+//      70,000-character keyword and a number in a keyword list (tool errors
+//      naming `keyword`), and over HTTP a body that is not JSON (-32700);
+//   3. a call, then the same call in a second session on one SQLite store:
 //      from_cache true and 0 units, and `usage` shows the key's cache hit and
 //      the balance last reported.
 //
@@ -88,6 +91,7 @@ async function connect(transport, global) {
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   return {
     client,
+    url,
     close: async () => {
       await client.close();
       child.kill();
@@ -159,6 +163,31 @@ async function cancelStopsSpending(transport) {
   console.log(`${transport}: progress ${progress.map((p) => `"${p.message}"`).join(", ")}; cancel after 2 requests, ${sent} sent; ${stopped.items} rows held for more; usage ${usage.units_used} units`);
 }
 
+async function edgeInputs(transport) {
+  const { client, close, url } = await connect(transport, ["--sandbox", "--store", "none"]);
+  const refused = async (args, pieces) => {
+    const result = await client.callTool({ name: "keywords_metrics", arguments: args });
+    const text = result.content.map((c) => c.text).join("\n");
+    check(result.isError === true, `not refused: ${text.slice(0, 200)}`);
+    for (const piece of pieces) check(text.includes(piece), `${piece} not in ${text.slice(0, 300)}`);
+    await client.ping();
+  };
+  await refused({ keyword: ["x".repeat(70_000)] }, ["`keyword`", "32768", "Nothing was sent"]);
+  await refused({ keyword: ["scarpe", 42] }, ["`keyword`", "42"]);
+  if (url) {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: '{"jsonrpc": "2.0", "id": 1, "method": ',
+    });
+    const body = await response.json();
+    check(response.status === 400 && body.error?.code === -32700 && body.id === null, `malformed body: ${JSON.stringify(body)}`);
+    await client.ping();
+  }
+  await close();
+  console.log(`${transport}: edge inputs refused, naming the parameter${url ? ", -32700 for a body that is not JSON" : ""}; ping still answers`);
+}
+
 async function cacheAcrossSessions(transport) {
   const dir = mkdtempSync(join(tmpdir(), "seozoom-mcp-"));
   const global = ["--sandbox", "--store", `sqlite:${join(dir, "store.sqlite3")}`];
@@ -190,6 +219,7 @@ async function cacheAcrossSessions(transport) {
 try {
   for (const transport of ["stdio", "http"]) {
     await cancelStopsSpending(transport);
+    await edgeInputs(transport);
     await cacheAcrossSessions(transport);
   }
 } finally {

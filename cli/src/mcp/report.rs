@@ -11,7 +11,7 @@
 #![allow(deprecated)] // rmcp marks MCP logging deprecated (SEP-2577); clients still use it.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use rmcp::model::{
@@ -26,9 +26,16 @@ const LOGGER: &str = "seozoom";
 
 /// A notification waiting to be sent.
 enum Note {
-    Progress(ProgressNotificationParam),
+    /// Requests done, of the total. The message is made when it is sent, so
+    /// that it names a wait that began just after the request was answered
+    /// (the job starts its next request, which waits, before the queue is
+    /// read).
+    Progress(ProgressToken, usize, usize),
     Log(LoggingMessageNotificationParam),
 }
+
+/// When the wait for a rate-limit slot that the job is in ends.
+type WaitingUntil = Arc<Mutex<Option<Instant>>>;
 
 /// The reporter of one tool call.
 pub struct Reporter {
@@ -36,7 +43,7 @@ pub struct Reporter {
     level: Option<LoggingLevel>,
     queue: Mutex<Option<UnboundedSender<Note>>>,
     /// When the wait for a rate-limit slot that the job is in ends.
-    waiting_until: Mutex<Option<Instant>>,
+    waiting_until: WaitingUntil,
     /// Inputs of a batched job answered from the cache, item by item.
     cached_items: AtomicUsize,
     /// Requests answered whole from the cache.
@@ -54,16 +61,21 @@ impl Reporter {
         level: Option<LoggingLevel>,
     ) -> (Reporter, Receiver) {
         let (sender, receiver) = unbounded_channel();
+        let waiting_until = WaitingUntil::default();
+        let receiver = Receiver {
+            queue: receiver,
+            waiting_until: Arc::clone(&waiting_until),
+        };
         let reporter = Reporter {
             progress_token,
             level,
             queue: Mutex::new(Some(sender)),
-            waiting_until: Mutex::new(None),
+            waiting_until,
             cached_items: AtomicUsize::new(0),
             cached_calls: AtomicUsize::new(0),
             requests_done: AtomicUsize::new(0),
         };
-        (reporter, Receiver(receiver))
+        (reporter, receiver)
     }
 
     fn queue(&self, note: Note) {
@@ -87,23 +99,9 @@ impl Reporter {
     /// notification, naming a wait for the rate window that is under way.
     pub fn requests_done(&self, done: usize, total: usize) {
         self.requests_done.fetch_max(done, Ordering::Relaxed);
-        let Some(token) = &self.progress_token else {
-            return;
-        };
-        let mut message = format!("{done} of {total} requests done");
-        let until = *self
-            .waiting_until
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        if let Some(left) = until.and_then(|until| until.checked_duration_since(Instant::now()))
-            && done < total
-        {
-            message.push_str(&format!("; waiting {} for the rate window", seconds(left)));
+        if let Some(token) = &self.progress_token {
+            self.queue(Note::Progress(token.clone(), done, total));
         }
-        let mut param = ProgressNotificationParam::new(token.clone(), done as f64);
-        param.total = Some(total as f64);
-        param.message = Some(message);
-        self.queue(Note::Progress(param));
     }
 
     /// The job waits `wait` for a rate-limit slot of `operation`.
@@ -173,18 +171,48 @@ impl Reporter {
 }
 
 /// The queue of a call's notifications.
-pub struct Receiver(UnboundedReceiver<Note>);
+pub struct Receiver {
+    queue: UnboundedReceiver<Note>,
+    waiting_until: WaitingUntil,
+}
 
 impl Receiver {
     /// Send the queued notifications to `peer` until the reporter is closed.
     /// A notification that cannot be sent (the client left) is dropped.
     pub async fn forward(mut self, peer: &Peer<RoleServer>) {
-        while let Some(note) = self.0.recv().await {
+        while let Some(note) = self.queue.recv().await {
             let _ = match note {
-                Note::Progress(param) => peer.notify_progress(param).await,
+                Note::Progress(token, done, total) => {
+                    peer.notify_progress(self.progress(token, done, total))
+                        .await
+                }
                 Note::Log(param) => peer.notify_logging_message(param).await,
             };
         }
+    }
+
+    /// The progress notification of `done` requests of `total`, naming a
+    /// wait for the rate window under way.
+    fn progress(
+        &self,
+        token: ProgressToken,
+        done: usize,
+        total: usize,
+    ) -> ProgressNotificationParam {
+        let mut message = format!("{done} of {total} requests done");
+        let until = *self
+            .waiting_until
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if let Some(left) = until.and_then(|until| until.checked_duration_since(Instant::now()))
+            && done < total
+        {
+            message.push_str(&format!("; waiting {} for the rate window", seconds(left)));
+        }
+        let mut param = ProgressNotificationParam::new(token, done as f64);
+        param.total = Some(total as f64);
+        param.message = Some(message);
+        param
     }
 }
 
@@ -219,24 +247,27 @@ mod tests {
         reporter.log(LoggingLevel::Error, "loud".into());
         reporter.close();
         let mut sent = Vec::new();
-        while let Ok(Note::Log(param)) = receiver.0.try_recv() {
+        while let Ok(Note::Log(param)) = receiver.queue.try_recv() {
             sent.push(param.data);
         }
         assert_eq!(sent, [json!("loud")]);
         let (silent, mut receiver) = Reporter::new(None, None);
         silent.log(LoggingLevel::Emergency, "x".into());
-        assert!(receiver.0.try_recv().is_err());
+        assert!(receiver.queue.try_recv().is_err());
     }
 
     #[test]
     fn progress_names_a_wait_under_way() {
         let token = ProgressToken(rmcp::model::NumberOrString::Number(7));
         let (reporter, mut receiver) = Reporter::new(Some(token), None);
-        reporter.waiting("keywords metrics", Duration::from_millis(37_200));
         reporter.requests_done(20, 30);
-        let Ok(Note::Progress(param)) = receiver.0.try_recv() else {
+        // The wait begins after the request was answered, before the
+        // notification is sent: it is named.
+        reporter.waiting("keywords metrics", Duration::from_millis(37_200));
+        let Ok(Note::Progress(token, done, total)) = receiver.queue.try_recv() else {
             panic!("no progress");
         };
+        let param = receiver.progress(token, done, total);
         assert_eq!((param.progress, param.total), (20.0, Some(30.0)));
         assert_eq!(
             param.message.as_deref(),
