@@ -76,10 +76,7 @@ fn init_logging() {
     use tracing_subscriber::layer::SubscriberExt as _;
     use tracing_subscriber::util::SubscriberInitExt as _;
     use tracing_subscriber::{Layer as _, filter};
-    let level = std::env::var("SEOZOOM_LOG")
-        .ok()
-        .and_then(|level| level.parse().ok())
-        .unwrap_or(filter::LevelFilter::WARN);
+    let level = stderr_log_level();
     let log = tracing_subscriber::fmt::layer()
         .with_writer(std::io::stderr)
         .without_time()
@@ -90,6 +87,14 @@ fn init_logging() {
         meta.target() == seozoom::wait::WAIT_TARGET
     }));
     tracing_subscriber::registry().with(log).with(waits).init();
+}
+
+/// The level of the library's messages on stderr: `SEOZOOM_LOG`, else warnings.
+fn stderr_log_level() -> tracing_subscriber::filter::LevelFilter {
+    std::env::var("SEOZOOM_LOG")
+        .ok()
+        .and_then(|level| level.parse().ok())
+        .unwrap_or(tracing_subscriber::filter::LevelFilter::WARN)
 }
 
 fn main() -> ExitCode {

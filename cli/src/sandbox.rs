@@ -65,11 +65,18 @@ pub async fn serve(port: Option<u16>, strict: Option<Duration>) -> u8 {
 }
 
 /// Say on stderr how many requests were answered 429, whenever that grows,
-/// until the process is ended: a script under test should never see a line.
+/// until the process is ended: a script under test should never see such a
+/// line. The requests received are counted the same way, so that a test can
+/// read from the log how many a client sent (after a cancel, say).
 async fn report_refusals(sandbox: &Sandbox) {
-    let mut reported = 0;
+    let (mut reported, mut received) = (0, 0);
     loop {
         tokio::time::sleep(REPORT_EVERY).await;
+        let requests = sandbox.requests();
+        if requests > received {
+            eprintln!("sandbox: {requests} request(s) received so far");
+            received = requests;
+        }
         let refused = sandbox.rate_limited();
         if refused > reported {
             eprintln!("sandbox: {refused} request(s) refused with 429 so far (over the figure)");

@@ -649,3 +649,385 @@ fn an_unknown_cost_seen_before_is_estimated_as_observed_and_sent_under_a_budget(
     mcp.finish();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+impl Mcp {
+    /// Send a request without waiting; its id.
+    fn send_request(&mut self, method: &str, params: Value) -> u64 {
+        self.next_id += 1;
+        let id = self.next_id;
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        id
+    }
+
+    /// The next message the server sends.
+    fn next_message(&mut self) -> Value {
+        let mut line = String::new();
+        let read = self
+            .stdout
+            .read_line(&mut line)
+            .expect("stdout is readable");
+        assert!(read > 0, "the server closed stdout");
+        self.received.push(line.clone());
+        serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON-RPC ({e}): {line}"))
+    }
+
+    /// `ping` still answers.
+    #[track_caller]
+    fn ping(&mut self) {
+        let pong = self.request("ping", json!({}));
+        assert_eq!(pong["result"], json!({}), "{pong}");
+    }
+}
+
+/// The size of `tools/list` with every tool on, before issue 24: every
+/// session paid for it in tokens.
+const TOOL_LIST_BYTES_BEFORE: usize = 118_821;
+
+#[test]
+fn the_tool_list_is_at_most_half_its_former_size_and_keeps_limits_and_costs() {
+    let mut mcp = Mcp::start(&["--sandbox", "mcp"]);
+    let list = mcp.request("tools/list", json!({}));
+    let bytes = mcp.received.last().expect("the answer").trim_end().len();
+    assert!(
+        bytes <= TOOL_LIST_BYTES_BEFORE / 2,
+        "tools/list is {bytes} bytes, over half of {TOOL_LIST_BYTES_BEFORE}"
+    );
+    let tools = list["result"]["tools"].as_array().expect("tools");
+    for op in OPERATIONS {
+        let tool = tools
+            .iter()
+            .find(|t| t["name"] == tool_name(op))
+            .expect("every operation's tool");
+        let description = tool["description"].as_str().expect("a description");
+        assert!(
+            description.contains(&format!(
+                "{} requests per minute",
+                op.cost.requests_per_minute.value
+            )),
+            "{description}"
+        );
+        if let Some(printed) = op.cost.printed {
+            assert!(
+                description.contains(&format!("{printed} units")),
+                "{description}"
+            );
+        }
+        // Every limit of the table is in the input schema.
+        for param in op.params.iter().filter(|p| !p.implicit) {
+            let schema = &tool["inputSchema"]["properties"][param.wire];
+            let value = if param.list { &schema["items"] } else { schema };
+            if let Some(max) = &param.max {
+                assert_eq!(
+                    value["maximum"],
+                    json!(max.value),
+                    "{}: {schema}",
+                    param.wire
+                );
+            }
+            if let Some(min) = &param.min {
+                assert_eq!(
+                    value["minimum"],
+                    json!(min.value),
+                    "{}: {schema}",
+                    param.wire
+                );
+            }
+            if let Some(max) = &param.max_items {
+                let batched = op.batch_param().is_some_and(|p| p.wire == param.wire);
+                let said = if batched {
+                    schema["description"]
+                        .as_str()
+                        .unwrap_or_default()
+                        .contains(&format!("At most {} per request", max.value))
+                } else {
+                    schema["maxItems"] == json!(max.value)
+                };
+                assert!(said, "{}: {schema}", param.wire);
+            }
+        }
+        assert!(tool["outputSchema"]["properties"]["from_cache"].is_object());
+    }
+    mcp.finish();
+}
+
+#[test]
+fn tools_option_exposes_exactly_what_it_names() {
+    let mut mcp = Mcp::start(&["--sandbox", "mcp", "--tools", "keywords,domains_metrics"]);
+    let names: BTreeSet<String> = mcp
+        .tools()
+        .iter()
+        .map(|t| t["name"].as_str().expect("a name").to_owned())
+        .collect();
+    let mut expected: BTreeSet<String> = OPERATIONS
+        .iter()
+        .filter(|op| op.group == "keywords" || tool_name(op) == "domains_metrics")
+        .map(|op| tool_name(op))
+        .collect();
+    assert!(expected.len() > 2);
+    expected.extend(OWN_TOOLS.map(str::to_owned));
+    assert_eq!(names, expected);
+    // A tool not exposed cannot be called.
+    let hidden = mcp.request(
+        "tools/call",
+        json!({"name": "domains_authority", "arguments": {}}),
+    );
+    assert!(hidden["error"].is_object(), "{hidden}");
+    mcp.finish();
+    let refused = support::binary()
+        .args(["--sandbox", "mcp", "--tools", "keywords,nosuch"])
+        .output()
+        .expect("runs");
+    assert_eq!(refused.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(stderr.contains("--tools nosuch"), "{stderr}");
+}
+
+#[test]
+fn edge_inputs_are_refused_and_the_server_still_answers() {
+    let mut mcp = Mcp::start(&["--sandbox", "mcp"]);
+    // A malformed line: -32700 with id null, and the session goes on.
+    let stdin = mcp.stdin.as_mut().expect("stdin");
+    writeln!(stdin, "{{\"jsonrpc\": \"2.0\", \"id\": 9, \"method\": ").expect("written");
+    stdin.flush().expect("flushed");
+    let parse = mcp.next_message();
+    assert_eq!(parse["error"]["code"], -32700, "{parse}");
+    assert_eq!(parse["id"], Value::Null, "{parse}");
+    mcp.ping();
+    // A line longer than the server reads (16 MiB): -32700, skipped, and on.
+    let stdin = mcp.stdin.as_mut().expect("stdin");
+    writeln!(stdin, "\"{}\"", "x".repeat(17 << 20)).expect("written");
+    stdin.flush().expect("flushed");
+    let too_long = mcp.next_message();
+    assert_eq!(too_long["error"]["code"], -32700, "{too_long}");
+    mcp.ping();
+    // A keyword longer than a request may be: refused before sending, naming it.
+    let long = mcp.error("keywords_metrics", json!({"keyword": ["x".repeat(70_000)]}));
+    assert!(
+        long.contains("`keyword`") && long.contains("32768"),
+        "{long}"
+    );
+    assert!(long.len() < 1_000, "the value is cut: {long}");
+    mcp.ping();
+    // A number in a list of keywords: not sent as text and charged.
+    let number = mcp.error("keywords_metrics", json!({"keyword": ["scarpe", 42]}));
+    assert!(
+        number.contains("`keyword`") && number.contains("42"),
+        "{number}"
+    );
+    mcp.ping();
+    // A fraction for an integer; a numeric string is taken (leniency).
+    let fraction = mcp.error(
+        "domains_keywords",
+        json!({"domain": "example.it", "type": "best", "limit": 2.5}),
+    );
+    assert!(
+        fraction.contains("`limit`") && fraction.contains("integer"),
+        "{fraction}"
+    );
+    mcp.ping();
+    let lenient = mcp.structured(
+        "domains_keywords",
+        json!({"domain": "example.it", "type": "best", "limit": "3"}),
+    );
+    assert_eq!(lenient["rows"]["total"], 3, "{lenient}");
+    // One string for a list (leniency).
+    let one = mcp.structured("keywords_metrics", json!({"keyword": "scarpe"}));
+    assert_eq!(one["rows"]["total"], 1, "{one}");
+    mcp.ping();
+    mcp.finish();
+}
+
+#[test]
+fn logging_is_declared_and_its_level_can_be_set() {
+    let mut mcp = Mcp::start(&["--sandbox", "--store", "memory", "mcp"]);
+    let set = mcp.request("logging/setLevel", json!({"level": "debug"}));
+    assert_eq!(set["result"], json!({}), "{set}");
+    // A cache hit is logged at info: a call, then the same call again.
+    mcp.structured("keywords_metrics", json!({"keyword": ["scarpe"]}));
+    let again = mcp.structured("keywords_metrics", json!({"keyword": ["scarpe"]}));
+    assert_eq!(again["from_cache"], true, "{again}");
+    assert_eq!(again["UnitsUsed"], 0, "{again}");
+    // Part from the cache: not `from_cache`, and how much is said.
+    let part = mcp.structured("keywords_metrics", json!({"keyword": ["scarpe", "mutuo"]}));
+    assert_eq!(part["from_cache"], false, "{part}");
+    assert_eq!(part["cached_items"], 1, "{part}");
+    assert!(part["UnitsUsed"].as_i64() > Some(0), "{part}");
+    let logged = mcp
+        .received
+        .iter()
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .any(|m| {
+            m["method"] == "notifications/message"
+                && m["params"]["data"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .contains("from the cache")
+        });
+    assert!(logged, "{:?}", mcp.received);
+    mcp.finish();
+}
+
+#[test]
+fn a_repeat_call_in_a_second_session_comes_from_the_store() {
+    let dir = std::env::temp_dir().join(format!("seozoom-mcp-store-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch dir");
+    let store = format!("sqlite:{}", dir.join("store.sqlite3").display());
+    let args = ["--sandbox", "--store", store.as_str(), "mcp"];
+    let call = json!({"keyword": ["scarpe running", "mutuo casa"]});
+    let mut first = Mcp::start(&args);
+    let paid = first.structured("keywords_metrics", call.clone());
+    assert_eq!(paid["from_cache"], false, "{paid}");
+    assert!(paid["UnitsUsed"].as_i64().expect("units") > 0, "{paid}");
+    first.finish();
+    let mut second = Mcp::start(&args);
+    let cached = second.structured("keywords_metrics", call);
+    assert_eq!(cached["from_cache"], true, "{cached}");
+    assert_eq!(cached["UnitsUsed"], 0, "{cached}");
+    assert_eq!(cached["response"], paid["response"]);
+    // Cache hits reach a SQLite ledger within a second.
+    let mut usage = Value::Null;
+    for _ in 0..30 {
+        usage = second.structured("usage", json!({}));
+        if usage["key"]["cache_hits"].as_i64() >= Some(1) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert!(usage["key"]["cache_hits"].as_i64() >= Some(1), "{usage}");
+    assert!(usage["key"]["calls"].as_i64() >= Some(1), "{usage}");
+    assert_eq!(usage["key"]["units_used"], paid["UnitsUsed"], "{usage}");
+    assert!(usage["key"]["units_saved"].as_i64() > Some(0), "{usage}");
+    assert_eq!(
+        usage["key"]["last_balance"]["units_remaining"], paid["UnitsRemaining"],
+        "{usage}"
+    );
+    assert_eq!(usage["units_remaining"], paid["UnitsRemaining"], "{usage}");
+    assert_eq!(usage["session"]["cache_hits"], 1, "{usage}");
+    assert_eq!(usage["session"]["units_used"], 0, "{usage}");
+    second.finish();
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A 3,000-keyword job (30 requests) against a strict sandbox whose window
+/// is lowered to 4 s: 18 requests of another call fill the window first, so
+/// the job's first two go at once and its third waits for the window. The
+/// progress says so; a cancel after the second request sends nothing more;
+/// the rows paid for are held for `more`; `usage` counts only what was sent.
+#[test]
+fn a_cancelled_job_sends_nothing_more_and_holds_what_it_paid_for() {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let window = std::time::Duration::from_secs(4);
+    let sandbox = runtime
+        .block_on(
+            seozoom::sandbox::Sandbox::builder()
+                .rate_window(window)
+                .start(),
+        )
+        .expect("a strict sandbox");
+    let base_url = sandbox.base_url();
+    let mut mcp = Mcp::start(&["--base-url", &base_url, "--rate-window", "4", "mcp"]);
+    let keywords = |prefix: &str, n: usize| -> Vec<String> {
+        (0..n).map(|i| format!("{prefix} {i}")).collect()
+    };
+    let filler = mcp.structured(
+        "keywords_metrics",
+        json!({"keyword": keywords("filler", 1_800)}),
+    );
+    assert_eq!(filler["rows"]["total"], 1_800);
+    assert_eq!(sandbox.requests(), 18);
+    let id = mcp.send_request(
+        "tools/call",
+        json!({
+            "name": "keywords_metrics",
+            "arguments": {"keyword": keywords("kw", 3_000)},
+            "_meta": {"progressToken": "job"},
+        }),
+    );
+    let mut progress = Vec::new();
+    while progress.len() < 2 {
+        let message = mcp.next_message();
+        assert_ne!(
+            message["id"],
+            json!(id),
+            "answered before two requests: {message}"
+        );
+        if message["method"] == "notifications/progress" {
+            progress.push(message["params"].clone());
+        }
+    }
+    mcp.send(&json!({
+        "jsonrpc": "2.0",
+        "method": "notifications/cancelled",
+        "params": {"requestId": id, "reason": "the agent gave up"},
+    }));
+    assert_eq!(progress[0]["progressToken"], "job");
+    assert_eq!(progress[1]["progress"].as_f64(), Some(2.0));
+    assert_eq!(progress[1]["total"].as_f64(), Some(30.0));
+    let message = progress[1]["message"].as_str().expect("a message");
+    assert!(
+        message.contains("waiting") && message.contains("rate window"),
+        "{message}"
+    );
+    // The held rows, found with `more` and no id (the job ends at once: its
+    // next request was waiting for the window).
+    let mut held = Value::Null;
+    for _ in 0..50 {
+        held = mcp.structured("more", json!({}));
+        if held["held"]
+            .as_array()
+            .is_some_and(|h| h.iter().any(|r| r["complete"] == false))
+        {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let stopped = held["held"]
+        .as_array()
+        .and_then(|h| h.iter().find(|r| r["complete"] == false))
+        .unwrap_or_else(|| panic!("nothing held: {held}"))
+        .clone();
+    let sent = sandbox.requests() - 18;
+    assert!(
+        (2..=3).contains(&sent),
+        "{sent} requests of the job were sent"
+    );
+    assert_eq!(stopped["items"], json!(sent * 100), "{stopped}");
+    let rows = mcp.structured(
+        "more",
+        json!({"result": stopped["result"], "start": 0, "count": 100}),
+    );
+    assert_eq!(rows["rows"]["total"], json!(sent * 100), "{rows}");
+    // Units only for the requests sent.
+    let usage = mcp.structured("usage", json!({}));
+    let charged = 1_000_000 - sandbox.units_remaining();
+    assert_eq!(usage["units_used"], json!(charged), "{usage}");
+    assert_eq!(usage["calls"], json!(18 + sent), "{usage}");
+    assert_eq!(usage["held"].as_array().map(Vec::len), Some(2), "{usage}");
+    mcp.finish();
+    // Nothing more was sent after the cancel, even once the window freed.
+    std::thread::sleep(window);
+    assert_eq!(sandbox.requests() - 18, sent);
+    drop(runtime);
+}
+
+/// The request-length limit holds on the command line too (the library's
+/// validation), before anything is sent.
+#[test]
+fn the_command_line_refuses_a_request_too_long_naming_the_parameter() {
+    let long = "x".repeat(70_000);
+    let output = support::binary()
+        .args(["--sandbox", "keywords", "metrics", "--keyword", &long])
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("`keyword`") && stderr.contains("32768"),
+        "{stderr}"
+    );
+    assert!(stderr.len() < 1_000, "the value is cut: {stderr}");
+}

@@ -381,6 +381,12 @@ pub enum ErrorKind {
     ///
     /// [`Missing::values`]: crate::job::Missing::values
     Partial(Box<Partial>),
+
+    /// Not sent: the caller stopped the job ([`Stop`](crate::job::Stop))
+    /// before this request went out. Nothing was charged for it. A job that
+    /// received answers before it stopped gives them in
+    /// [`ErrorKind::Partial`], with this as the cause.
+    Stopped,
 }
 
 impl Error {
@@ -481,6 +487,7 @@ impl Error {
                 | ErrorKind::RateLimited { .. }
                 | ErrorKind::Config(_)
                 | ErrorKind::Store { .. }
+                | ErrorKind::Stopped
         )
     }
 
@@ -679,6 +686,10 @@ impl fmt::Display for Error {
                 crate::wait::shown(*waited),
             ),
             ErrorKind::Partial(partial) => fmt::Display::fmt(partial, f),
+            ErrorKind::Stopped => write!(
+                f,
+                "{operation}: stopped by the caller before this request was sent (not charged)"
+            ),
         }
     }
 }

@@ -123,7 +123,7 @@ pub mod job {
     //! part-way keeps what it paid for ([`Partial`]).
 
     pub use crate::client::{
-        BATCH_CONCURRENCY, Counted, FittedRows, InputOrder, Job, JobPlan, Merge, Paging, Row,
+        BATCH_CONCURRENCY, Counted, FittedRows, InputOrder, Job, JobPlan, Merge, Paging, Row, Stop,
     };
     pub use crate::partial::{Missing, Partial};
     pub use futures_core::Stream;

@@ -18,6 +18,19 @@ const VALUE: &AsciiSet = &NON_ALPHANUMERIC
     .remove(b'_')
     .remove(b'~');
 
+/// The longest query string the client sends, in bytes once percent-encoded
+/// (the parameters, the database and the action; not the base URL or the key).
+///
+/// The HTTP stack refuses a URL over 65,534 bytes with a bare "not a valid
+/// URI"; this figure leaves room for any base URL and key below that, and a
+/// request past it is refused by [`Request::validate`] before anything is
+/// sent, naming the parameter that made it long.
+pub const MAX_QUERY_BYTES: usize = 32 * 1024;
+
+/// Longest piece of a value repeated in the message of a request that is too
+/// long: the value itself may be thousands of characters.
+const SHOWN_OF_LONG_VALUE: usize = 60;
+
 /// A value that can be written as query text.
 pub trait ToWire {
     /// The value as wire text.
@@ -179,6 +192,8 @@ impl Request {
             }
             query.push((param.wire, values.join(&service.list_separator.to_string())));
         }
+        check_length(&query, service.list_separator)
+            .map_err(|(wire, value, problem)| fail(wire, &value, problem))?;
         for rule in op.rules {
             let sent = |wire: &str| {
                 query
@@ -218,6 +233,54 @@ impl Request {
         }
         Ok(query)
     }
+}
+
+/// The query's encoded length within [`MAX_QUERY_BYTES`]; else the parameter
+/// with the longest encoded value, its longest value (cut short) and the
+/// problem.
+fn check_length(
+    query: &[(&'static str, String)],
+    separator: char,
+) -> Result<(), (&'static str, String, String)> {
+    let encoded = |value: &str| -> usize {
+        value
+            .split(separator)
+            .map(|part| {
+                utf8_percent_encode(part, VALUE)
+                    .map(str::len)
+                    .sum::<usize>()
+            })
+            .sum::<usize>()
+            + value.matches(separator).count()
+    };
+    let lengths: Vec<usize> = query.iter().map(|(_, value)| encoded(value)).collect();
+    let total: usize = query
+        .iter()
+        .zip(&lengths)
+        .map(|((wire, _), len)| wire.len() + 1 + len)
+        .sum::<usize>()
+        + query.len().saturating_sub(1);
+    if total <= MAX_QUERY_BYTES {
+        return Ok(());
+    }
+    let Some(((wire, value), _)) = query.iter().zip(&lengths).max_by_key(|(_, len)| **len) else {
+        return Ok(());
+    };
+    let longest = value
+        .split(separator)
+        .max_by_key(|part| part.len())
+        .unwrap_or_default();
+    let mut shown: String = longest.chars().take(SHOWN_OF_LONG_VALUE).collect();
+    if shown.len() < longest.len() {
+        shown.push_str(&format!("… ({} characters)", longest.chars().count()));
+    }
+    Err((
+        wire,
+        shown,
+        format!(
+            "makes the request {total} bytes long once encoded, over the {MAX_QUERY_BYTES} bytes the client sends (seozoom::request::MAX_QUERY_BYTES); send a shorter value, or fewer values per call"
+        ),
+    ))
 }
 
 fn list_or_none(names: &[&str]) -> String {
@@ -343,7 +406,41 @@ pub(crate) fn push_query(out: &mut String, pairs: &[(&str, String)], separator: 
 
 #[cfg(test)]
 mod tests {
-    use super::encode_query;
+    use super::{MAX_QUERY_BYTES, Request, encode_query};
+    use crate::operations::SERVICE;
+    use crate::table::Operation;
+
+    #[test]
+    fn a_request_longer_than_the_client_sends_is_refused_naming_the_parameter() {
+        let op = Operation::find("keywords", "metrics").unwrap();
+        let mut request = Request::new(op, None);
+        request.set("keyword", vec!["x".repeat(70_000)]);
+        let error = request.validate(&SERVICE, "it").unwrap_err();
+        assert_eq!(error.param, "keyword");
+        assert!(error.value.ends_with("(70000 characters)"), "{error}");
+        assert!(error.value.len() < 100, "the value is cut: {error}");
+        assert!(
+            error.problem.contains(&MAX_QUERY_BYTES.to_string()),
+            "{error}"
+        );
+        // Percent-encoding counts: 2,000 accented letters are 12,000 bytes,
+        // three values of them are over the limit, two are not.
+        let accented = "è".repeat(2_000);
+        request.set("keyword", vec![accented.clone(), format!("{accented} ")]);
+        request.validate(&SERVICE, "it").unwrap();
+        request.set(
+            "keyword",
+            vec![
+                accented.clone(),
+                format!("{accented} "),
+                format!("{accented}  "),
+            ],
+        );
+        assert_eq!(
+            request.validate(&SERVICE, "it").unwrap_err().param,
+            "keyword"
+        );
+    }
 
     #[test]
     fn values_are_encoded_and_separators_kept() {

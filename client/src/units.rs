@@ -370,6 +370,7 @@ impl Ledger {
             window: None,
             learned: None,
             left: AtomicI64::new(held),
+            stop: None,
         })
     }
 
@@ -482,6 +483,8 @@ pub(crate) struct JobHold {
     /// state as proof), so that it and the ledger's `reserved` always change
     /// together; atomic only so that the hold can be shared.
     left: AtomicI64,
+    /// The caller's signal to send nothing more, if it gave one.
+    stop: Option<crate::job::Stop>,
 }
 
 impl std::fmt::Debug for JobHold {
@@ -504,6 +507,17 @@ impl JobHold {
     pub(crate) fn with_learned(mut self, learned: Option<Learned>) -> Self {
         self.learned = learned;
         self
+    }
+
+    /// The caller's signal to stop the job.
+    pub(crate) fn with_stop(mut self, stop: Option<crate::job::Stop>) -> Self {
+        self.stop = stop;
+        self
+    }
+
+    /// The caller's signal to stop the job, if it gave one.
+    pub(crate) fn stop(&self) -> Option<&crate::job::Stop> {
+        self.stop.as_ref()
     }
 
     /// What the ledger had learned of the operation's charge when the job was

@@ -265,3 +265,68 @@ async fn a_paged_stream_that_fails_has_delivered_the_rows_before() {
     let expected: Vec<_> = expected.iter().map(|r| r.as_ref().unwrap()).collect();
     assert_eq!(delivered, expected, "the same rows a healthy service gives");
 }
+
+/// A stopped job sends nothing more: the request in flight finishes and its
+/// rows are kept, a request waiting for its rate-limit slot is not sent, and
+/// the budget held for the rest is given back. 3,000 keywords are 30 requests;
+/// a 20-per-minute figure over a 2 s window makes the job wait after 20.
+#[tokio::test]
+async fn a_stopped_job_sends_nothing_more_and_keeps_what_it_received() {
+    let window = std::time::Duration::from_secs(2);
+    let sandbox = Sandbox::builder()
+        .rate_window(window)
+        .start()
+        .await
+        .unwrap();
+    let op = seozoom::table::Operation::find("keywords", "metrics").unwrap();
+    let mut request = seozoom::request::Request::new(op, None);
+    let inputs: Vec<String> = (0..3_000).map(|i| format!("kw {i}")).collect();
+    request.set("keyword", inputs.clone());
+    // A budget that the whole job fills: while its hold stands, nothing else fits.
+    let whole = client(&sandbox)
+        .estimate_job(&request, seozoom::Job::Batched)
+        .unwrap()
+        .max;
+    let client = Client::builder()
+        .api_key(KEY)
+        .base_url(sandbox.base_url())
+        .rate_window(window)
+        .budget(whole)
+        .build()
+        .unwrap();
+    let stop = seozoom::job::Stop::new();
+    let signal = stop.clone();
+    let error = client
+        .execute_json_batched_until(
+            request,
+            |done, total| {
+                assert_eq!(total, 30);
+                if done == 2 {
+                    signal.stop();
+                }
+            },
+            &stop,
+        )
+        .await
+        .unwrap_err();
+    let sent = sandbox.requests();
+    assert!((2..=3).contains(&sent), "{sent} requests sent");
+    let ErrorKind::Partial(partial) = error.kind() else {
+        panic!("not partial: {error}");
+    };
+    assert!(
+        matches!(partial.cause().kind(), ErrorKind::Stopped),
+        "{error}"
+    );
+    let received = partial.received::<serde_json::Value>().unwrap();
+    let rows = received.response.as_array().unwrap().len() as u64;
+    assert_eq!(rows, sent * 100);
+    assert_eq!(partial.missing().values.len() as u64, 3_000 - sent * 100);
+    // Units only for the requests sent, and nothing held any more: another
+    // 100 keywords fit in what is left.
+    assert_eq!(client.units().used, partial.units_used());
+    assert_eq!(client.units().calls, sent);
+    let mut more = seozoom::request::Request::new(op, None);
+    more.set("keyword", (0..100).map(|i| format!("other {i}")).collect());
+    client.execute_json(more).await.unwrap();
+}

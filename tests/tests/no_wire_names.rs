@@ -44,6 +44,11 @@ const NOT_NAMES: &[(&str, &str, &str)] = &[
         "a member of `seozoom usage --format json`: an operation's action, as the usage report's contract names it",
     ),
     (
+        "cli/src/mcp/jsonrpc.rs",
+        "id",
+        "the JSON-RPC member of a message's id, in the error answer to input that is not a message",
+    ),
+    (
         "cli/src/mcp/json_schema.rs",
         "date",
         "the JSON Schema format of a calendar date, in the MCP tools' schemas",

@@ -2,8 +2,15 @@
 //! written as the wire text the library's validator checks, so that a mistake
 //! gets the same message as on the command line, naming the parameter, the
 //! value and the limit. Nothing here names a parameter.
+//!
+//! Each value's JSON type is checked against the tool's `inputSchema`, with
+//! two leniencies that agents need: one value where a list is asked (`"x"`
+//! for `["x"]`), and a string of digits where an integer is (`"10"`). Any
+//! other mismatch (a number in a list of keywords, a fraction for an integer,
+//! an object) is a tool error naming the parameter.
 
 use seozoom::operations::SERVICE;
+use seozoom::table::{Param, ParamKind};
 use seozoom::{error::InvalidInput, request::Request, table::Operation};
 use serde_json::{Map, Value};
 
@@ -43,33 +50,47 @@ pub fn request(
         let Some(param) = op.param(name).filter(|p| !p.implicit) else {
             return Err(fail(name, value, unknown(op)));
         };
+        let integer = param.kind == ParamKind::Integer;
         let values = match value {
-            Value::Array(items) => items
+            Value::Array(items) if param.list => items
                 .iter()
-                .map(|item| wire(item).ok_or_else(|| fail(name, item, must_be(param.list))))
+                .map(|item| wire(item, integer).ok_or_else(|| fail(name, item, must_be(param))))
                 .collect::<Result<Vec<_>, _>>()?,
-            one => vec![wire(one).ok_or_else(|| fail(name, one, must_be(param.list)))?],
+            Value::Array(items) => {
+                let problem = format!("takes exactly one value, {} given", items.len());
+                return Err(fail(name, value, problem));
+            }
+            // Leniency: one value where the schema asks for a list of them.
+            one => vec![wire(one, integer).ok_or_else(|| fail(name, one, must_be(param)))?],
         };
         request.set(param.wire, values);
     }
     Ok(request)
 }
 
-/// A scalar as wire text: a string as it is, a number as written. Anything
-/// else has no wire form.
-fn wire(value: &Value) -> Option<String> {
-    match value {
-        Value::String(text) => Some(text.clone()),
-        Value::Number(number) => Some(number.to_string()),
+/// A value as wire text, if its JSON type is the schema's: a string for
+/// text, dates and enums; for an integer, a JSON integer or (leniency) a
+/// string that reads as one. A number where a string is asked is refused, so
+/// that nothing is sent (and charged) for a value the agent did not mean.
+fn wire(value: &Value, integer: bool) -> Option<String> {
+    match (value, integer) {
+        (Value::String(text), false) => Some(text.clone()),
+        (Value::String(text), true) => text.trim().parse::<i64>().ok().map(|n| n.to_string()),
+        (Value::Number(number), true) => number.as_i64().map(|n| n.to_string()),
         _ => None,
     }
 }
 
-fn must_be(list: bool) -> String {
-    if list {
-        "must be an array of strings or numbers".into()
+/// What a value of `param` must be, per its `inputSchema`.
+fn must_be(param: &Param) -> String {
+    let one = match param.kind {
+        ParamKind::Integer => "a whole number (an integer, or a string of one)",
+        _ => "a string",
+    };
+    if param.list {
+        format!("must be an array of values that are each {one}, or one such value")
     } else {
-        "must be a string or a number".into()
+        format!("must be {one}")
     }
 }
 
@@ -121,7 +142,7 @@ mod tests {
     fn values_become_wire_text() {
         let op = op_with_list();
         let list = op.batch_param().unwrap().wire;
-        let args = json!({list: ["a b", 7], "db": "fr"});
+        let args = json!({list: ["a b", "7"], "db": "fr"});
         let request = request(op, args.as_object(), "it").unwrap();
         assert_eq!(
             request.get(list),
@@ -140,6 +161,37 @@ mod tests {
         assert!(unknown.problem.contains(&format!("`{list}`")), "{unknown}");
         let mistyped = request(op, json!({list: [{"a": 1}]}).as_object(), "it").unwrap_err();
         assert_eq!(mistyped.param, list);
-        assert!(mistyped.problem.contains("array of strings"), "{mistyped}");
+        assert!(mistyped.problem.contains("array of values"), "{mistyped}");
+    }
+
+    #[test]
+    fn the_input_schema_is_held_with_two_leniencies() {
+        let op = op_with_list();
+        let list = op.batch_param().unwrap().wire;
+        // A number in a list of strings: refused, naming the parameter.
+        let number = request(op, json!({list: ["a", 7]}).as_object(), "it").unwrap_err();
+        assert_eq!((number.param.as_str(), number.value.as_str()), (list, "7"));
+        // One string for a list: taken.
+        let one = request(op, json!({list: "a"}).as_object(), "it").unwrap();
+        assert_eq!(one.get(list), Some(&["a".to_owned()][..]));
+        // An integer parameter: a numeric string is taken, a fraction or a
+        // boolean is not.
+        let (op, param) = OPERATIONS
+            .iter()
+            .find_map(|op| {
+                let p = op
+                    .params
+                    .iter()
+                    .find(|p| p.kind == ParamKind::Integer && !p.implicit && !p.list)?;
+                Some((*op, p.wire))
+            })
+            .expect("some operation takes an integer");
+        let text = request(op, json!({param: " 10 "}).as_object(), "it").unwrap();
+        assert_eq!(text.get(param), Some(&["10".to_owned()][..]));
+        for bad in [json!(1.5), json!(true), json!("ten")] {
+            let error = request(op, json!({param: bad}).as_object(), "it").unwrap_err();
+            assert_eq!(error.param, param);
+            assert!(error.problem.contains("integer"), "{error}");
+        }
     }
 }

@@ -9,21 +9,27 @@ use std::sync::Arc;
 
 use rmcp::model::{CallToolResult, ContentBlock};
 use seozoom::error::ErrorKind;
+use seozoom::job::Stop;
 use seozoom::{Error, table::Operation};
 use serde_json::{Map, Value};
 
+use super::envelope::Cached;
 use super::held::HeldResult;
+use super::report::Reporter;
 use super::session::Session;
 use super::{args, envelope, tools};
 use crate::output;
 use crate::partial::{Failure, Stopped};
 
-/// Call `op` (the tool `tool`) with these arguments.
+/// Call `op` (the tool `tool`) with these arguments. A batched job reports
+/// its progress to `reporter`, and sends nothing more once `stop` is given.
 pub async fn operation(
     session: &Session,
     tool: &str,
     op: &'static Operation,
     arguments: Option<&Map<String, Value>>,
+    reporter: &Reporter,
+    stop: &Stop,
 ) -> CallToolResult {
     let request = match args::request(op, arguments, &session.database) {
         Ok(request) => request,
@@ -32,8 +38,12 @@ pub async fn operation(
     let client = &session.client;
     // A batched job checks every one of its requests and holds its whole
     // estimate against the budget before the first is sent.
-    let result = if op.batch_param().is_some() {
-        client.execute_json_batched(request, |_, _| {}).await
+    let batched = op.batch_param().is_some();
+    let result = if batched {
+        let progress = |done, total| reporter.requests_done(done, total);
+        client
+            .execute_json_batched_until(request, progress, stop)
+            .await
     } else {
         client.execute_json(request).await
     };
@@ -51,10 +61,22 @@ pub async fn operation(
             };
         }
     };
+    // From the store exactly when no request reached the service: a call
+    // answered whole, or a job whose every item or request was.
+    let (items, requests) = reporter.cached();
+    let cached = if answer.fetched_at.is_some() && reporter.requests_sent() <= requests {
+        Cached::All
+    } else if items > 0 || requests > 0 {
+        Cached::Part { items, requests }
+    } else {
+        Cached::None
+    };
+    session.count_cache_hit(&cached);
     CallToolResult::structured(envelope::structured(
         op,
         tool,
         answer,
+        cached,
         session.max_rows,
         &session.held,
     ))
@@ -97,14 +119,22 @@ fn stopped_part_way(
     } = stopped;
     let shape = op.response.shape;
     let rows = envelope::total(shape, &received.response);
+    let units = received.units_used;
     let mut text = format!(
-        "{cause}. The job stopped part-way: {missing} got no answer; send those again. It was charged {} units.",
-        received.units_used
+        "{cause}. The job stopped part-way: {missing} got no answer; send those again. It was charged {units} units.",
     );
+    if matches!(cause.kind(), ErrorKind::Stopped) {
+        text = format!(
+            "Cancelled: the job sent no request after the cancel (a request already sent was let finish). {missing} got no answer and were not charged; send those again when wanted. It was charged {} units for what it received.",
+            received.units_used
+        );
+    }
     if rows > 0 {
         let id = session.held.hold(HeldResult {
             tool: tool.to_owned(),
             shape,
+            units: received.units_used,
+            complete: false,
             response: Arc::new(received.response),
         });
         text.push_str(&format!(

@@ -24,6 +24,7 @@ pub const DEFAULT_MAX_RESULT_ROWS: usize = 100;
 /// never meet a parameter's wire name).
 const HTTP: &str = "mcp:http";
 const MAX_RESULT_ROWS: &str = "mcp:max-result-rows";
+const TOOLS: &str = "mcp:tools";
 
 /// A session as the command line asks for it. Its `Debug` never shows the key.
 pub struct Options {
@@ -46,6 +47,9 @@ pub struct Options {
     pub http: Option<SocketAddr>,
     /// The period the requests-per-minute figures apply to (`--rate-window`).
     pub rate_window: Option<std::time::Duration>,
+    /// The operations' tools exposed (`--tools`): names and groups; `None`
+    /// for all.
+    pub tools: Option<Vec<String>>,
 }
 
 impl std::fmt::Debug for Options {
@@ -59,6 +63,7 @@ impl std::fmt::Debug for Options {
             .field("max_result_rows", &self.max_result_rows)
             .field("http", &self.http)
             .field("rate_window", &self.rate_window)
+            .field("tools", &self.tools)
             .finish()
     }
 }
@@ -88,6 +93,15 @@ pub fn subcommand() -> clap::Command {
                 .value_name("ADDR")
                 .value_parser(value_parser!(SocketAddr))
                 .help("Serve streamable HTTP at http://ADDR/mcp instead of stdio; ADDR must be a loopback address such as 127.0.0.1:8750 (port 0: any free port, printed on stdout)"),
+        )
+        .arg(
+            Arg::new(TOOLS)
+                .long("tools")
+                .value_name("LIST")
+                .value_delimiter(',')
+                .help(format!(
+                    "Expose only these operations' tools: tool names or groups, comma-separated (--tools keywords,domains_metrics); `{ESTIMATE}`, `{USAGE}` and `{MORE}` are always there. Default: all"
+                )),
         )
         .arg(
             Arg::new(MAX_RESULT_ROWS)
@@ -158,6 +172,36 @@ pub fn read(root: &ArgMatches, sub: &ArgMatches) -> Result<Options, (ErrorKind, 
             ),
         ));
     }
+    let tools: Option<Vec<String>> = sub.get_many::<String>(TOOLS).map(|names| {
+        names
+            .map(|n| n.trim().to_owned())
+            .filter(|n| !n.is_empty())
+            .collect()
+    });
+    if let Some(names) = &tools {
+        let known = |name: &str| {
+            OPERATIONS
+                .iter()
+                .any(|op| op.group == name || tool_name(op) == name)
+        };
+        if let Some(unknown) = names.iter().find(|name| !known(name)) {
+            let mut groups: Vec<&str> = OPERATIONS.iter().map(|op| op.group).collect();
+            groups.dedup();
+            return Err((
+                ErrorKind::InvalidValue,
+                format!(
+                    "--tools {unknown}: not a group or an operation's tool; the groups are {} and the tools <group>_<action> (tools/list gives them)",
+                    groups.join(", ")
+                ),
+            ));
+        }
+        if names.is_empty() {
+            return Err((
+                ErrorKind::InvalidValue,
+                "--tools: name at least one group or tool".into(),
+            ));
+        }
+    }
     let max_result_rows = sub
         .get_one::<u64>(MAX_RESULT_ROWS)
         .map_or(DEFAULT_MAX_RESULT_ROWS, |&n| {
@@ -173,5 +217,6 @@ pub fn read(root: &ArgMatches, sub: &ArgMatches) -> Result<Options, (ErrorKind, 
         max_result_rows,
         http,
         rate_window: crate::cli::rate_window(&[sub, root]),
+        tools,
     })
 }

@@ -26,8 +26,10 @@ pub fn operation(op: &Operation) -> String {
         && let Some(max) = &param.max_items
     {
         parts.push(format!(
-            "A `{}` list longer than {} is sent as a batched job of several requests (repeated values once), merged in input order, units summed.",
-            param.wire, max.value
+            "A `{}` list longer than {} is sent as a batched job (progress is reported; a cancel stops it, and what it received is held for `{}`).",
+            param.wire,
+            max.value,
+            tools::MORE
         ));
     }
     if let Some(paging) = op.paging() {
@@ -37,32 +39,21 @@ pub fn operation(op: &Operation) -> String {
         ));
     }
     parts.extend(rules(op));
-    parts.push(format!(
-        "Before a costly call, `{}` gives its cost range without sending it; a call that may cost more than the session's budget left is refused before sending. A result longer than the session's row cap is cut, and `{}` gives the rest without charge.",
-        tools::ESTIMATE,
-        tools::MORE
-    ));
+    // What every tool shares (`estimate`, the budget, `more`) is said once,
+    // in the server's instructions and those tools' own descriptions.
     parts.join(" ")
 }
 
 /// The cost sentence: units, how they are charged, per-request and per-minute
 /// figures, each with its provenance; what a budget does with an unknown cost.
 fn cost(op: &Operation) -> String {
+    // The figures, without their provenance (the spec and `--help` give it):
+    // the tool list is paid for in tokens by every session.
     let cost = &op.cost;
-    let mut provenance = cost.charged_source.phrase().to_owned();
-    if let Some(note) = cost.charged_note {
-        provenance.push_str(&format!(": {note}"));
-    }
     let units = match (cost.printed, cost.charged) {
-        (Some(printed), Charged::PerRow) => format!(
-            "{printed} units per returned row (UnitsUsed = figure x ResultRows; {provenance})"
-        ),
-        (Some(printed), _) => {
-            format!("{printed} units per call, whatever the row count ({provenance})")
-        }
-        (None, _) => format!(
-            "unknown, the reference prints no unit figure ({provenance}); a session with a budget refuses the call before sending, and without one the units it reports are counted"
-        ),
+        (Some(printed), Charged::PerRow) => format!("{printed} units per returned row"),
+        (Some(printed), _) => format!("{printed} units per call, whatever the row count"),
+        (None, _) => "unknown (no units printed in the reference): a session with a budget refuses the call before sending; without one, the units it reports are counted".to_owned(),
     };
     let counts = match cost.per_request_counts {
         Counts::Items => "input values",
@@ -70,11 +61,8 @@ fn cost(op: &Operation) -> String {
         _ => "items",
     };
     format!(
-        "Cost: {units}. At most {} {counts} per request ({}); {} requests per minute ({}), a call waits for a slot.",
-        cost.per_request.value,
-        cost.per_request.source.phrase(),
-        cost.requests_per_minute.value,
-        cost.requests_per_minute.source.phrase(),
+        "Cost: {units}. At most {} {counts} per request; {} requests per minute (a call waits for a slot).",
+        cost.per_request.value, cost.requests_per_minute.value,
     )
 }
 
@@ -94,7 +82,7 @@ fn rules(op: &Operation) -> Vec<String> {
             } else {
                 description.to_owned()
             };
-            format!("Rule: {text} ({}).", rule.source.phrase())
+            format!("Rule: {text}.")
         })
         .collect()
 }

@@ -16,8 +16,13 @@ use serde_json::{Map, Value, json};
 
 use super::held::{Held, HeldResult};
 
-/// Whether the result came from a cache (none exists yet: always false).
+/// Whether the whole result came from the store's cache (nothing charged).
 pub const FROM_CACHE: &str = "from_cache";
+/// How many input items came from the cache, when only some did.
+pub const CACHED_ITEMS: &str = "cached_items";
+/// How many of a batched job's requests came whole from the cache, when only
+/// part of the answer did.
+pub const CACHED_REQUESTS: &str = "cached_requests";
 /// Whether the service found nothing.
 pub const NO_DATA: &str = "no_data";
 /// Which items of the whole result are shown.
@@ -67,6 +72,23 @@ pub fn window(shape: Shape, response: &Value, offset: usize, limit: usize) -> Va
     }
 }
 
+/// How much of an answer came from the store's cache.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cached {
+    /// None of it: every request reached the service.
+    None,
+    /// All of it: no request reached the service, nothing was charged.
+    All,
+    /// Part of a batched job: these input items, and these of its requests
+    /// whole; the rest was sent.
+    Part {
+        /// Inputs answered from the cache item by item.
+        items: usize,
+        /// Requests answered whole from the cache.
+        requests: usize,
+    },
+}
+
 /// `rows`: `returned` items from `offset`, of `total`.
 pub fn rows(offset: usize, returned: usize, total: usize) -> Value {
     json!({START: offset, RETURNED: returned, TOTAL: total})
@@ -95,6 +117,7 @@ pub fn structured(
     op: &Operation,
     tool: &str,
     mut envelope: Envelope<Value>,
+    cached: Cached,
     cap: usize,
     held: &Held,
 ) -> Value {
@@ -107,6 +130,8 @@ pub fn structured(
         let id = held.hold(HeldResult {
             tool: tool.to_owned(),
             shape,
+            units: envelope.units_used,
+            complete: true,
             response: whole,
         });
         (shown, cap, more(Some(&id), cap, total))
@@ -127,7 +152,11 @@ pub fn structured(
         json!(envelope.units_remaining),
     );
     content.insert(SERVICE.envelope_response.into(), response);
-    content.insert(FROM_CACHE.into(), json!(false));
+    content.insert(FROM_CACHE.into(), json!(cached == Cached::All));
+    if let Cached::Part { items, requests } = cached {
+        content.insert(CACHED_ITEMS.into(), json!(items));
+        content.insert(CACHED_REQUESTS.into(), json!(requests));
+    }
     content.insert(NO_DATA.into(), json!(envelope.no_data));
     content.insert(ROWS.into(), rows(0, returned, total));
     content.insert(MORE.into(), more);

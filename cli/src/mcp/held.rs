@@ -20,6 +20,11 @@ pub struct HeldResult {
     pub tool: String,
     /// The layout of `response`.
     pub shape: Shape,
+    /// Units the call was charged.
+    pub units: i64,
+    /// Whether it is the whole answer (not what a job that stopped part-way
+    /// received).
+    pub complete: bool,
     /// The whole `response`.
     pub response: Arc<Value>,
 }
@@ -52,6 +57,12 @@ impl Held {
         id
     }
 
+    /// The results held, oldest first, with their ids.
+    pub fn list(&self) -> Vec<(String, HeldResult)> {
+        let inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        inner.results.iter().cloned().collect()
+    }
+
     /// The result held under `id`, if it is still kept.
     pub fn get(&self, id: &str) -> Option<HeldResult> {
         let inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
@@ -71,6 +82,8 @@ mod tests {
         HeldResult {
             tool: "t".into(),
             shape: Shape::Array,
+            units: 0,
+            complete: true,
             response: Arc::new(Value::from(n)),
         }
     }

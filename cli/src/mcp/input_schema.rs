@@ -10,7 +10,7 @@
 
 use seozoom::operations::SERVICE;
 use seozoom::table::Operation;
-use seozoom::table::{Limit, Param, ParamKind};
+use seozoom::table::{Param, ParamKind};
 use serde_json::{Map, Value, json};
 
 use super::json_schema::{DATE, TYPE};
@@ -58,7 +58,7 @@ fn database_schema(default_database: &str) -> Value {
     schema.insert(
         "description".into(),
         json!(format!(
-            "{} Default for this session: {default_database}.",
+            "{} Default: {default_database}.",
             sentence(param.description)
         )),
     );
@@ -132,52 +132,22 @@ fn value_schema(param: &Param) -> Map<String, Value> {
 
 /// A parameter's description: what it means, its limits with their provenance,
 /// and how a long list is sent.
+///
+/// Limits the schema states (`minimum`, `maximum`, `minItems`, `maxItems`,
+/// `required`, the date's `format`) are not repeated in words: the tool list
+/// is paid for in tokens by every session. The batch parameter's per-request
+/// limit, which is not a limit on the call, is said here.
 fn describe(op: &Operation, param: &Param) -> String {
     let mut parts = vec![sentence(param.description)];
-    if param.kind == ParamKind::Date {
-        parts.push("A date written yyyy-MM-dd.".into());
-    }
-    if let Some(min) = &param.min {
-        parts.push(format!("At least {}.", limit(min)));
-    }
-    if let Some(max) = &param.max {
-        parts.push(format!("At most {}.", limit(max)));
-    }
-    if let Some(min) = &param.min_items {
+    if let Some(max) = &param.max_items
+        && op.batch_param().is_some_and(|p| p.wire == param.wire)
+    {
         parts.push(format!(
-            "At least {} value(s) ({}).",
-            min.value,
-            min.source.phrase()
+            "At most {} per request; a longer list is a batched job of several requests (see `estimate`).",
+            max.value
         ));
     }
-    if let Some(max) = &param.max_items {
-        let batched = op.batch_param().is_some_and(|p| p.wire == param.wire);
-        if batched {
-            parts.push(format!(
-                "At most {} values per request ({}); a longer list is sent as a batched job (repeated values once, the fewest requests, results merged in input order, units summed), so it costs more: see `estimate`.",
-                max.value,
-                max.source.phrase()
-            ));
-        } else {
-            parts.push(format!(
-                "At most {} values ({}).",
-                max.value,
-                max.source.phrase()
-            ));
-        }
-    }
-    if param.required {
-        parts.push("Required.".into());
-    }
     parts.join(" ")
-}
-
-/// `10000 (inferred from the reference's cost table: why)`.
-fn limit(limit: &Limit) -> String {
-    match limit.note {
-        Some(note) => format!("{} ({}: {note})", limit.value, limit.source.phrase()),
-        None => format!("{} ({})", limit.value, limit.source.phrase()),
-    }
 }
 
 /// `text` ending in one full stop.

@@ -24,11 +24,15 @@ mod held;
 mod http;
 mod input_schema;
 mod json_schema;
+mod jsonrpc;
 mod output_schema;
 mod own;
+mod report;
 mod server;
 mod session;
+mod stdio;
 mod tools;
+mod trace;
 
 use std::io::IsTerminal;
 
@@ -99,6 +103,7 @@ pub async fn serve(options: Options) -> u8 {
         &key,
         options.database,
         options.max_result_rows,
+        options.tools.as_deref(),
     ));
     match options.http {
         Some(addr) => http::serve(server, addr).await,
@@ -115,7 +120,7 @@ async fn serve_stdio(server: Server) -> u8 {
             "mcp: serving the Model Context Protocol on stdin/stdout; an MCP client starts this command (see `seozoom mcp --help`). Stop with Ctrl-D."
         );
     }
-    let running = match server.serve(rmcp::transport::stdio()).await {
+    let running = match server.serve(stdio::Stdio::new()).await {
         Ok(running) => running,
         Err(error) => {
             eprintln!("error: the MCP session did not start: {error}");

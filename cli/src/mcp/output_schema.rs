@@ -30,8 +30,38 @@ const TIME_PATTERN: &str = "^[0-9]{2}:[0-9]{2}:[0-9]{2}$";
 /// A SERP position: a positive number without leading zeros.
 const POSITION_PATTERN: &str = "^[1-9][0-9]*$";
 
-/// The `outputSchema` of `op`'s tool.
+/// The `outputSchema` of `op`'s tool, without its descriptions
+/// ([`compact`]).
 pub fn output_schema(op: &Operation) -> Map<String, Value> {
+    let mut schema = Value::Object(described_output_schema(op));
+    compact(&mut schema);
+    match schema {
+        Value::Object(schema) => schema,
+        _ => Map::new(),
+    }
+}
+
+/// `schema` without `description` and `title` members: every session pays
+/// for the tool list in tokens, and the output schemas were two thirds of it.
+/// The types stay (clients validate the results with them); the meaning of
+/// each field is in the published spec and the record's docs, and the
+/// envelope's in the server's instructions.
+pub fn compact(schema: &mut Value) {
+    match schema {
+        Value::Object(members) => {
+            members.remove("description");
+            if members.get("title").is_some_and(Value::is_string) {
+                members.remove("title");
+            }
+            members.values_mut().for_each(compact);
+        }
+        Value::Array(items) => items.iter_mut().for_each(compact),
+        _ => {}
+    }
+}
+
+/// The `outputSchema` of `op`'s tool, described member by member.
+fn described_output_schema(op: &Operation) -> Map<String, Value> {
     let payload = payload_schema(op.response.payload, 0);
     let response = match op.response.shape {
         Shape::Array => json!({
@@ -76,7 +106,7 @@ fn envelope_schema(response: Value) -> Map<String, Value> {
     properties.insert(SERVICE.envelope_response.into(), response);
     properties.insert(
         envelope::FROM_CACHE.into(),
-        json!({TYPE: "boolean", "description": "Whether the result came from a cache instead of the service (no units charged). Always false for now."}),
+        json!({TYPE: "boolean", "description": "Whether the whole result came from the store's cache (no units charged); when only part did, the members `cached_items` and `cached_requests` (not listed: the schema allows them) say how much."}),
     );
     properties.insert(
         envelope::NO_DATA.into(),

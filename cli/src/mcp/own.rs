@@ -12,7 +12,7 @@ use super::call::failure;
 use super::envelope;
 use super::held::{self, HeldResult};
 use super::session::Session;
-use super::tools::{ARG_ARGUMENTS, ARG_COUNT, ARG_TOOL, ESTIMATE, MORE};
+use super::tools::{ARG_ARGUMENTS, ARG_COUNT, ARG_TOOL, ESTIMATE, HELD, MORE};
 
 /// `estimate`: the cost range of calling a tool with some arguments.
 /// With what the store's ledger learned of the operation's charge, when the
@@ -112,8 +112,10 @@ pub async fn estimate(session: &Session, arguments: Option<&Map<String, Value>>)
     CallToolResult::structured(answer)
 }
 
-/// `usage`: what the session has spent, and its budget.
-pub fn usage(session: &Session, arguments: Option<&Map<String, Value>>) -> CallToolResult {
+/// `usage`: what the session has spent, and its budget; what the store's
+/// ledger holds for the key (every process and session on it); and the
+/// results held for `more`.
+pub async fn usage(session: &Session, arguments: Option<&Map<String, Value>>) -> CallToolResult {
     if let Some((name, value)) = arguments.and_then(|a| a.iter().next()) {
         return failure(&Error::from(InvalidInput {
             operation: super::tools::USAGE.into(),
@@ -122,15 +124,61 @@ pub fn usage(session: &Session, arguments: Option<&Map<String, Value>>) -> CallT
             problem: "unknown parameter: this tool takes none".into(),
         }));
     }
-    let units = session.client.units();
+    let client = &session.client;
+    let units = client.units();
     let (budget, budget_left) = budget(session);
+    // The key's whole ledger, from its first line.
+    let (ledger, balance) = match (client.usage(0).await, client.last_balance().await) {
+        (Ok(ledger), Ok(balance)) => (ledger, balance),
+        (Err(error), _) | (_, Err(error)) => return failure(&error),
+    };
+    let sum = |field: fn(&seozoom::store::Usage) -> i64| ledger.iter().map(field).sum::<i64>();
+    let last_balance = balance.map(|balance| {
+        json!({
+            "units_remaining": balance.units_remaining,
+            "at": crate::store::utc_text(std::time::UNIX_EPOCH + std::time::Duration::from_millis(u64::try_from(balance.at_ms).unwrap_or(0))),
+        })
+    });
+    let (cache_hits, cached_items) = session.cache_hits();
+    let held: Vec<Value> = session
+        .held
+        .list()
+        .into_iter()
+        .map(|(id, held)| held_line(&id, &held))
+        .collect();
     CallToolResult::structured(json!({
         "units_used": units.used,
         "calls": units.calls,
-        "units_remaining": units.remaining,
+        "units_remaining": units.remaining.or(balance.map(|b| b.units_remaining)),
         "budget": budget,
         "budget_left": budget_left,
+        "session": {
+            "calls": units.calls,
+            "units_used": units.used,
+            "cache_hits": cache_hits,
+            "cached_items": cached_items,
+        },
+        "key": {
+            "store": client.store().name(),
+            "calls": sum(|u| u.calls),
+            "cache_hits": sum(|u| u.cache_hits),
+            "units_used": sum(|u| u.units_used),
+            "units_saved": sum(|u| u.units_saved),
+            "last_balance": last_balance,
+        },
+        "held": held,
     }))
+}
+
+/// A held result as `usage` and `more` list it.
+fn held_line(id: &str, held: &HeldResult) -> Value {
+    json!({
+        envelope::RESULT: id,
+        envelope::TOOL: held.tool,
+        "items": envelope::total(held.shape, &held.response),
+        "units": held.units,
+        "complete": held.complete,
+    })
 }
 
 /// The session's budget and the units of it not yet spent.
@@ -140,8 +188,18 @@ fn budget(session: &Session) -> (Option<i64>, Option<i64>) {
     (budget, budget.map(|budget| (budget - used).max(0)))
 }
 
-/// `more`: items of a held result.
+/// `more`: items of a held result; with no arguments, the list of what is
+/// held.
 pub fn more(session: &Session, arguments: Option<&Map<String, Value>>) -> CallToolResult {
+    if arguments.is_none_or(Map::is_empty) {
+        let held: Vec<Value> = session
+            .held
+            .list()
+            .into_iter()
+            .map(|(id, held)| held_line(&id, &held))
+            .collect();
+        return CallToolResult::structured(json!({ HELD: held }));
+    }
     let (id, held, offset, limit) = match more_arguments(session, arguments) {
         Ok(read) => read,
         Err(invalid) => return failure(&Error::from(invalid)),
@@ -228,7 +286,7 @@ fn more_arguments(
             )),
         }
     };
-    let offset = count(envelope::START, 0, usize::MAX, None)?;
+    let offset = count(envelope::START, 0, usize::MAX, Some(0))?;
     let limit = count(ARG_COUNT, 1, session.max_rows, Some(session.max_rows))?;
     Ok((id, held, offset, limit))
 }

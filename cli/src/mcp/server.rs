@@ -5,28 +5,40 @@
 //! call itself (bad input, a refusal, a failed request) is a tool result with
 //! `isError`, which an agent reads and can act on. No answer holds the key, and
 //! a panic while answering becomes an error result instead of a lost reply.
+//!
+//! While a call runs, its progress and the library's waits, retries and cache
+//! hits reach the agent ([`super::report`], [`super::trace`]); a cancel (or
+//! the connection closing) stops a batched job before its next request.
+
+#![allow(deprecated)] // rmcp marks MCP logging deprecated (SEP-2577); clients still use it.
 
 use std::panic::AssertUnwindSafe;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use futures_util::FutureExt;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    InitializeResult, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
-    Tool,
+    InitializeResult, ListToolsResult, LoggingLevel, PaginatedRequestParams, ServerCapabilities,
+    ServerConfig, SetLevelRequestParams, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
+use seozoom::job::Stop;
 use seozoom::operations::SERVICE;
+use tracing::instrument::WithSubscriber;
 
+use super::report::Reporter;
 use super::session::Session;
 use super::tools::{ESTIMATE, Kind, MORE, USAGE};
-use super::{call, own};
+use super::{call, own, trace};
 
-/// The server of one process; clones share the session.
+/// The server of one MCP session; clones share the process's state (the
+/// client, its budget, the held results) and the session's log level.
 #[derive(Debug, Clone)]
 pub struct Server {
     session: Arc<Session>,
+    /// The level `logging/setLevel` asked for; no log messages before.
+    level: Arc<Mutex<Option<LoggingLevel>>>,
 }
 
 impl Server {
@@ -34,7 +46,21 @@ impl Server {
     pub fn new(session: Session) -> Server {
         Server {
             session: Arc::new(session),
+            level: Arc::default(),
         }
+    }
+
+    /// A server for another MCP session (over HTTP): the same state, a log
+    /// level of its own.
+    pub fn for_new_session(&self) -> Server {
+        Server {
+            session: Arc::clone(&self.session),
+            level: Arc::default(),
+        }
+    }
+
+    fn level(&self) -> Option<LoggingLevel> {
+        *self.level.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// The answer of tool `name` (of this `kind`) to these arguments.
@@ -43,13 +69,17 @@ impl Server {
         name: &str,
         kind: Kind,
         request: &CallToolRequestParams,
+        reporter: &Reporter,
+        stop: &Stop,
     ) -> CallToolResult {
         let session = &*self.session;
         let arguments = request.arguments.as_ref();
         match kind {
-            Kind::Operation(op) => call::operation(session, name, op, arguments).await,
+            Kind::Operation(op) => {
+                call::operation(session, name, op, arguments, reporter, stop).await
+            }
             Kind::Estimate => own::estimate(session, arguments).await,
-            Kind::Usage => own::usage(session, arguments),
+            Kind::Usage => own::usage(session, arguments).await,
             Kind::More => own::more(session, arguments),
         }
     }
@@ -57,17 +87,27 @@ impl Server {
 
 impl ServerHandler for Server {
     fn get_info(&self) -> ServerConfig {
-        InitializeResult::new(ServerCapabilities::builder().enable_tools().build())
+        InitializeResult::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_logging()
+                .build(),
+        )
             .with_server_info(
                 Implementation::new("seozoom", env!("CARGO_PKG_VERSION"))
                     .with_title(SERVICE.title),
             )
             .with_instructions(format!(
                 "Read-only SEO data from the {} (a paid service: every call is charged in units). \
-                 One tool per operation, named <group>_<action>; each description gives its cost. \
-                 `{ESTIMATE}` gives a call's cost range without sending it, `{USAGE}` the session's \
-                 spending and budget; a call that may go over the budget is refused before sending. \
-                 Results are cut to {} items; `{MORE}` gives the rest without charge.",
+                 One tool per operation, named <group>_<action>; each description gives its cost and limits. \
+                 `{ESTIMATE}` gives a call's cost range without sending it, `{USAGE}` the spending (this session's and the key's on the store), \
+                 the cache hits and the held results; a call that may go over the budget is refused before sending. \
+                 A result is the service's envelope (ResultRows, UnitsUsed, UnitsRemaining, response) plus `from_cache` \
+                 (true when the whole answer came from the store, 0 units; `cached_items` when only some items did), `no_data`, \
+                 `rows` (start, returned, total) and `more`. Results are cut to {} items; `{MORE}` gives the rest without charge, \
+                 and with no arguments lists what is held. A long list is a batched job: with a progressToken it reports progress \
+                 after each request (naming waits for the rate window); a cancel stops it before its next request, \
+                 and the rows it paid for are held for `{MORE}`.",
                 SERVICE.title, self.session.max_rows
             ))
     }
@@ -82,6 +122,15 @@ impl ServerHandler for Server {
         ))
     }
 
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        *self.level.lock().unwrap_or_else(PoisonError::into_inner) = Some(request.level);
+        Ok(())
+    }
+
     fn get_tool(&self, name: &str) -> Option<Tool> {
         self.session.catalog.tool(name).cloned()
     }
@@ -89,7 +138,7 @@ impl ServerHandler for Server {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let Some(kind) = self.session.catalog.kind(&request.name) else {
             return Err(McpError::invalid_params(
@@ -100,10 +149,29 @@ impl ServerHandler for Server {
                 None,
             ));
         };
-        let answer = AssertUnwindSafe(self.answer(&request.name, kind, &request))
-            .catch_unwind()
-            .await
-            .unwrap_or_else(|_| {
+        let (reporter, queue) = Reporter::new(context.meta.get_progress_token(), self.level());
+        let reporter = Arc::new(reporter);
+        let stop = Stop::new();
+        let work = async {
+            let answer =
+                AssertUnwindSafe(self.answer(&request.name, kind, &request, &reporter, &stop))
+                    .catch_unwind();
+            let mut answer = std::pin::pin!(answer);
+            // A cancel, or the client gone: the job sends nothing more, and
+            // its answer (what it received, held for `more`) is still made.
+            let answer = tokio::select! {
+                answer = &mut answer => answer,
+                () = context.ct.cancelled() => {
+                    stop.stop();
+                    answer.await
+                }
+            };
+            reporter.close();
+            answer
+        }
+        .with_subscriber(trace::dispatch(Arc::clone(&reporter)));
+        let (answer, ()) = tokio::join!(work, queue.forward(&context.peer));
+        let answer = answer.unwrap_or_else(|_| {
                 CallToolResult::error(vec![ContentBlock::text(format!(
                     "internal error while answering `{}`; the call may or may not have been sent: `{USAGE}` shows what was spent",
                     request.name

@@ -2,9 +2,12 @@
 //! session's), the default database, the row cap, the held results and the
 //! tools; and the last guard on the key, which no answer may carry.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use rmcp::model::{CallToolResult, ContentBlock};
 use seozoom::Client;
 
+use super::envelope::Cached;
 use super::held::Held;
 use super::tools::Catalog;
 
@@ -25,6 +28,11 @@ pub struct Session {
     pub held: Held,
     /// The tools.
     pub catalog: Catalog,
+    /// Answers of this session that came whole from the store's cache.
+    cache_hits: AtomicU64,
+    /// Input items of this session's batched jobs answered from the cache
+    /// while the rest was sent.
+    cached_items: AtomicU64,
     /// The forms of the key that must not appear in an answer.
     secret: Secret,
 }
@@ -41,8 +49,14 @@ impl std::fmt::Debug for Secret {
 impl Session {
     /// A session with this client and settings; `key` is what the client
     /// sends (never shown).
-    pub fn new(client: Client, key: &str, database: String, max_rows: usize) -> Session {
-        let catalog = Catalog::new(&database, max_rows);
+    pub fn new(
+        client: Client,
+        key: &str,
+        database: String,
+        max_rows: usize,
+        tools: Option<&[String]>,
+    ) -> Session {
+        let catalog = Catalog::new(&database, max_rows, tools);
         let secret = if key.len() >= SCRUBBED_KEY_LEN {
             let mut forms = vec![key.to_owned(), percent_encoded(key)];
             forms.dedup();
@@ -56,8 +70,30 @@ impl Session {
             max_rows,
             held: Held::default(),
             catalog,
+            cache_hits: AtomicU64::new(0),
+            cached_items: AtomicU64::new(0),
             secret: Secret(secret),
         }
+    }
+
+    /// Count what of an answer came from the cache, for `usage`.
+    pub fn count_cache_hit(&self, cached: &Cached) {
+        match cached {
+            Cached::All => self.cache_hits.fetch_add(1, Ordering::Relaxed),
+            Cached::Part { items, .. } => self
+                .cached_items
+                .fetch_add(*items as u64, Ordering::Relaxed),
+            Cached::None => 0,
+        };
+    }
+
+    /// Answers of this session that came whole from the cache, and items
+    /// that did while the rest of their job was sent.
+    pub fn cache_hits(&self) -> (u64, u64) {
+        (
+            self.cache_hits.load(Ordering::Relaxed),
+            self.cached_items.load(Ordering::Relaxed),
+        )
     }
 
     /// `result` with the key replaced wherever it appears. The client keeps it
@@ -108,7 +144,7 @@ mod tests {
             .base_url("http://127.0.0.1:1")
             .build()
             .unwrap();
-        Session::new(client, key, "it".into(), 10)
+        Session::new(client, key, "it".into(), 10, None)
     }
 
     #[test]

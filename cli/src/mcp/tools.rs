@@ -31,6 +31,8 @@ pub const ARG_TOOL: &str = "tool";
 pub const ARG_ARGUMENTS: &str = "arguments";
 /// Arguments of `more` (not `limit`, which some operations take).
 pub const ARG_COUNT: &str = "count";
+/// The list of held results, in `more` (called with no arguments).
+pub const HELD: &str = "held";
 
 /// What a tool does.
 #[derive(Debug, Clone, Copy)]
@@ -56,13 +58,24 @@ pub struct Catalog {
 impl Catalog {
     /// The tools of a session whose calls name no database go to
     /// `database`, and whose results are cut to `max_rows` items.
-    pub fn new(database: &str, max_rows: usize) -> Catalog {
-        let mut tools: Vec<(Kind, Tool)> = OPERATIONS
+    ///
+    /// `selected` names the operations' tools exposed, by tool name or group
+    /// (`None`: all); the server's own tools are always there.
+    pub fn new(database: &str, max_rows: usize, selected: Option<&[String]>) -> Catalog {
+        let chosen = |op: &Operation| {
+            selected.is_none_or(|names| {
+                names
+                    .iter()
+                    .any(|name| name == op.group || *name == tool_name(op))
+            })
+        };
+        let ops: Vec<&'static Operation> =
+            OPERATIONS.iter().copied().filter(|op| chosen(op)).collect();
+        let mut tools: Vec<(Kind, Tool)> = ops
             .iter()
-            .copied()
             .map(|op| (Kind::Operation(op), operation_tool(op, database)))
             .collect();
-        tools.push((Kind::Estimate, estimate_tool()));
+        tools.push((Kind::Estimate, estimate_tool(&ops)));
         tools.push((Kind::Usage, usage_tool()));
         tools.push((Kind::More, more_tool(max_rows)));
         let kinds = tools
@@ -127,8 +140,8 @@ fn own_tool(
         .with_annotations(ToolAnnotations::new().read_only(true).open_world(false))
 }
 
-fn estimate_tool() -> Tool {
-    let names: Vec<String> = OPERATIONS.iter().map(|op| tool_name(op)).collect();
+fn estimate_tool(ops: &[&'static Operation]) -> Tool {
+    let names: Vec<String> = ops.iter().map(|op| tool_name(op)).collect();
     let mut properties = Map::new();
     properties.insert(
         ARG_TOOL.into(),
@@ -222,6 +235,18 @@ fn usage_tool() -> Tool {
                 "budget_left",
                 json!({TYPE: ["integer", "null"], "description": "Units of the budget not yet spent, or null for no budget."}),
             ),
+            (
+                "session",
+                json!({TYPE: "object", "description": "This session's share: requests sent, units charged, answers wholly from the cache, and items of batched jobs answered from it."}),
+            ),
+            (
+                "key",
+                json!({TYPE: "object", "description": "The key's ledger on the store, across every session and process: calls, cache_hits, units_used, units_saved, last_balance ({units_remaining, at} or null)."}),
+            ),
+            (
+                HELD,
+                json!({TYPE: "array", "description": "Results held for `more` (result, tool, items, units, complete: false for what a stopped or failed job received)."}),
+            ),
         ],
         &[
             "units_used",
@@ -229,12 +254,15 @@ fn usage_tool() -> Tool {
             "units_remaining",
             "budget",
             "budget_left",
+            "session",
+            "key",
+            HELD,
         ],
     );
     own_tool(
         USAGE,
-        "the session's spending",
-        "Units this session has spent, requests answered, the account's balance as last reported, and the session's budget and what is left of it. Free.".into(),
+        "spending, cache and held results",
+        "Units this session spent and requests it sent, the budget left, the account's balance as last reported; the key's calls, cache hits, units spent and saved on the store (every session); and the results held for `more`. Free.".into(),
         object(Map::new(), Vec::new()),
         output,
     )
@@ -244,20 +272,17 @@ fn more_tool(max_rows: usize) -> Tool {
     let mut properties = Map::new();
     properties.insert(
         envelope::RESULT.into(),
-        json!({TYPE: "string", "description": "The held result's id, from the `more` member of a cut result."}),
+        json!({TYPE: "string", "description": "The held result's id (from a cut result's `more`, a stopped job's message, or this tool called with no arguments)."}),
     );
     properties.insert(
         envelope::START.into(),
-        json!({TYPE: "integer", "minimum": 0, "description": "Position of the first item wanted."}),
+        json!({TYPE: "integer", "minimum": 0, "default": 0, "description": "Position of the first item wanted."}),
     );
     properties.insert(
         ARG_COUNT.into(),
         json!({TYPE: "integer", "minimum": 1, "maximum": max_rows, "default": max_rows, "description": "Items wanted at most."}),
     );
-    let input = object(
-        properties,
-        vec![json!(envelope::RESULT), json!(envelope::START)],
-    );
+    let input = object(properties, Vec::new());
     let output = object_schema(
         &[
             (envelope::RESULT, json!({TYPE: "string"})),
@@ -271,20 +296,18 @@ fn more_tool(max_rows: usize) -> Tool {
             ),
             (envelope::ROWS, rows_schema()),
             (envelope::MORE, more_schema()),
+            (
+                HELD,
+                json!({TYPE: "array", "description": "With no arguments: the results held (result, tool, items, units, complete)."}),
+            ),
         ],
-        &[
-            envelope::RESULT,
-            envelope::TOOL,
-            SERVICE.envelope_response,
-            envelope::ROWS,
-            envelope::MORE,
-        ],
+        &[],
     );
     own_tool(
         MORE,
-        "the rest of a cut result",
+        "the rest of a cut or stopped result",
         format!(
-            "More items of a result that was cut to the session's row cap ({max_rows}): the call is not sent again and nothing is charged. The latest {} cut results are held.",
+            "Items of a held result from `start`: one cut to the row cap ({max_rows}), or what a cancelled or failed job received. Nothing is sent or charged. With no arguments: the list of held results (the latest {}).",
             held::KEPT
         ),
         input,

@@ -16,8 +16,8 @@ use std::sync::Arc;
 use futures_util::stream::{FuturesUnordered, StreamExt};
 use serde::de::DeserializeOwned;
 
-use super::Client;
 use super::merge::{InputOrder, Merge};
+use super::{Client, Stop};
 use crate::Envelope;
 use crate::answers::Answers;
 use crate::decode::decode_typed;
@@ -135,7 +135,7 @@ impl Client {
         request: Request,
         on_batch: impl FnMut(usize, usize) + Send,
     ) -> Result<Envelope<T>, Error> {
-        self.run_batched(request, on_batch, decode_typed::<T>, |batch, job| {
+        self.run_batched(request, on_batch, None, decode_typed::<T>, |batch, job| {
             self.execute_in::<T>(batch, job)
         })
         .await
@@ -153,6 +153,35 @@ impl Client {
         self.run_batched(
             request,
             on_batch,
+            None,
+            crate::operations::decode_json,
+            |batch, job| self.execute_json_in(batch, job),
+        )
+        .await
+    }
+
+    /// Like [`execute_json_batched`](Self::execute_json_batched), until `stop`
+    /// is given: from then on the job sends no further request (one waiting
+    /// for its rate-limit slot or a retry is not sent), lets the requests in
+    /// flight finish, and gives what it received as [`ErrorKind::Partial`]
+    /// with the cause [`ErrorKind::Stopped`] (that error itself when nothing
+    /// was received). The requests not sent are not charged, and the budget
+    /// the job held for them is given back.
+    ///
+    /// # Errors
+    ///
+    /// As [`execute_json_batched`](Self::execute_json_batched), and
+    /// [`ErrorKind::Stopped`] or [`ErrorKind::Partial`] once stopped.
+    pub async fn execute_json_batched_until(
+        &self,
+        request: Request,
+        on_batch: impl FnMut(usize, usize) + Send,
+        stop: &Stop,
+    ) -> Result<Envelope<serde_json::Value>, Error> {
+        self.run_batched(
+            request,
+            on_batch,
+            Some(stop),
             crate::operations::decode_json,
             |batch, job| self.execute_json_in(batch, job),
         )
@@ -163,6 +192,7 @@ impl Client {
         &self,
         request: Request,
         mut on_batch: impl FnMut(usize, usize) + Send,
+        stop: Option<&Stop>,
         decode: impl Fn(&Operation, u16, &[u8]) -> Result<Envelope<T>, Error>,
         send: impl Fn(Request, Arc<JobHold>) -> F,
     ) -> Result<Envelope<T>, Error>
@@ -213,7 +243,10 @@ impl Client {
             n => format!("{} ({n} requests)", op.label()),
         };
         // Held until the job ends, when this is dropped.
-        let job = self.hold_job(&what, estimate, learned).await?;
+        let job = self
+            .hold_stoppable_job(&what, estimate, learned, stop.cloned())
+            .await?;
+        let stopped = || stop.is_some_and(Stop::is_stopped);
 
         // Each batch's answer, kept in its slot: they come in any order, and
         // are merged in batch order.
@@ -226,7 +259,9 @@ impl Client {
         loop {
             // After a failure nothing more is started; the requests already in
             // flight are awaited, since the service may have charged them.
-            while failures.is_empty() && in_flight.len() < BATCH_CONCURRENCY {
+            // Once stopped, likewise; a request in flight that has not gone
+            // out yet sees the signal and ends without being sent.
+            while failures.is_empty() && !stopped() && in_flight.len() < BATCH_CONCURRENCY {
                 let Some((index, batch)) = queue.next() else {
                     break;
                 };
@@ -249,6 +284,13 @@ impl Client {
         }
         // Every request has ended and is recorded: the job's hold goes.
         job.release_window().await;
+        // Stopped with nothing failed: the requests never started are missing
+        // all the same, and the stop is why.
+        if failures.is_empty()
+            && let Some(index) = slots.iter().position(Option::is_none)
+        {
+            failures.push((index, Error::new(op.label(), ErrorKind::Stopped)));
+        }
         let mut answers = Answers::new(total + cached.len());
         for envelope in cached {
             answers.add(envelope);

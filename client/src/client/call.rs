@@ -11,7 +11,7 @@ use serde::de::DeserializeOwned;
 use tracing::Instrument;
 
 use super::memory::{CacheFor, Figures, items_of};
-use super::{Client, REDACTED, WindowHold};
+use super::{Client, REDACTED, Stop, WindowHold};
 use crate::Envelope;
 use crate::charge::{BodyUnits, Charge, read_units};
 use crate::decode::{decode_rows, decode_typed};
@@ -205,8 +205,12 @@ impl Client {
                     return Ok(envelope);
                 }
             }
+            let stop = job.and_then(JobHold::stop);
+            if stop.is_some_and(Stop::is_stopped) {
+                return Err(stopped(prepared.op));
+            }
             let sending = self.start_sending(&prepared, job, started).await?;
-            let (sent, earlier) = self.send(&prepared, items_of(&request)).await;
+            let (sent, earlier) = self.send(&prepared, items_of(&request), stop).await;
             let (status, body) = match sent {
                 Ok(answer) => answer,
                 // Refused (a rate-limit slot) before any attempt: nothing
@@ -451,8 +455,17 @@ impl Client {
     /// Every attempt that was answered and then retried is recorded in the
     /// ledger here (the service may have charged it); the second value is
     /// what those attempts were charged.
+    ///
+    /// A job's `stop`, once given, ends the wait for a slot or a retry: what
+    /// was not sent is not sent (the last answer, if there was one, is the
+    /// call's).
     #[inline(never)]
-    fn send<'a>(&'a self, prepared: &'a Prepared, items: i64) -> Step<'a, Sent> {
+    fn send<'a>(
+        &'a self,
+        prepared: &'a Prepared,
+        items: i64,
+        stop: Option<&'a Stop>,
+    ) -> Step<'a, Sent> {
         Box::pin(async move {
             let op = prepared.op;
             let mut previous = None;
@@ -462,12 +475,30 @@ impl Client {
             let mut waits = Waits::new(op.label(), self.inner.max_wait);
             loop {
                 attempt += 1;
-                let slot = match self.take_slot(op, &mut waits, attempt).await {
-                    Ok(slot) => slot,
-                    Err(stopped) if matches!(stopped.kind(), ErrorKind::WaitedTooLong { .. }) => {
-                        return (Err(stopped), earlier);
+                let taken = match stop {
+                    Some(stop) => {
+                        tokio::select! {
+                            biased;
+                            () = stop.stopped() => None,
+                            taken = self.take_slot(op, &mut waits, attempt) => Some(taken),
+                        }
                     }
-                    Err(refused) => return (previous.unwrap_or(Err(refused)), earlier),
+                    None => Some(self.take_slot(op, &mut waits, attempt).await),
+                };
+                let slot = match taken {
+                    Some(Ok(slot)) if !stop.is_some_and(Stop::is_stopped) => slot,
+                    Some(Ok(slot)) => {
+                        // Given as the signal came: not used, so it goes back.
+                        self.settle_slot(op, slot).await;
+                        return (previous.unwrap_or_else(|| Err(stopped(op))), earlier);
+                    }
+                    Some(Err(too_long))
+                        if matches!(too_long.kind(), ErrorKind::WaitedTooLong { .. }) =>
+                    {
+                        return (Err(too_long), earlier);
+                    }
+                    Some(Err(refused)) => return (previous.unwrap_or(Err(refused)), earlier),
+                    None => return (previous.unwrap_or_else(|| Err(stopped(op))), earlier),
                 };
                 tracing::Span::current().record("attempts", attempt);
                 let attempted = self.attempt(op, &prepared.url).await;
@@ -512,8 +543,19 @@ impl Client {
                         };
                         earlier = earlier.plus(charge);
                         previous = Some(result);
-                        if let Err(stopped) = waits.wait(delay, cause, &reason, attempt + 1).await {
-                            return (Err(stopped), earlier);
+                        let waited = match stop {
+                            Some(stop) => {
+                                tokio::select! {
+                                    () = stop.stopped() => {
+                                        return (previous.unwrap_or_else(|| Err(stopped(op))), earlier);
+                                    }
+                                    waited = waits.wait(delay, cause, &reason, attempt + 1) => waited,
+                                }
+                            }
+                            None => waits.wait(delay, cause, &reason, attempt + 1).await,
+                        };
+                        if let Err(too_long) = waited {
+                            return (Err(too_long), earlier);
                         }
                     }
                     Decision::Accept | Decision::Stop => return (result, earlier),
@@ -573,6 +615,11 @@ fn why_wait(outcome: &Outcome<'_>) -> (Cause, String) {
         (_, Outcome::Failed { timeout: true }) => (Cause::Backoff, "a timeout".to_owned()),
         (_, Outcome::Failed { .. }) => (Cause::Backoff, "a transport failure".to_owned()),
     }
+}
+
+/// The error of a job's request that its caller's stop kept from being sent.
+fn stopped(op: &Operation) -> Error {
+    Error::new(op.label(), ErrorKind::Stopped)
 }
 
 /// The span a call runs in; the figures are recorded as they become known.

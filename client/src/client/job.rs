@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use super::Client;
+use super::{Client, Stop};
 use crate::error::Error;
 use crate::request::Request;
 use crate::units::{Estimate, JobHold, Learned};
@@ -48,6 +48,18 @@ impl Client {
         estimate: Estimate,
         learned: Option<Learned>,
     ) -> Result<Arc<JobHold>, Error> {
+        self.hold_stoppable_job(what, estimate, learned, None).await
+    }
+
+    /// [`hold_job`](Self::hold_job) for a job the caller may stop: its calls
+    /// see `stop` and send nothing once it is given.
+    pub(super) async fn hold_stoppable_job(
+        &self,
+        what: &str,
+        estimate: Estimate,
+        learned: Option<Learned>,
+        stop: Option<Stop>,
+    ) -> Result<Arc<JobHold>, Error> {
         self.ledger().admit(what, estimate)?;
         let window = self.hold_window(what, estimate).await?;
         // No finite budget covers an unbounded job: the ledger refuses it; the
@@ -57,6 +69,10 @@ impl Client {
             _ => what.to_owned(),
         };
         let hold = self.ledger().hold_job(&what, estimate.max)?;
-        Ok(Arc::new(hold.with_window(window).with_learned(learned)))
+        Ok(Arc::new(
+            hold.with_window(window)
+                .with_learned(learned)
+                .with_stop(stop),
+        ))
     }
 }

@@ -25,6 +25,7 @@ mod memory;
 mod merge;
 mod pages;
 mod plan;
+mod stop;
 
 use std::fmt;
 use std::net::IpAddr;
@@ -38,6 +39,7 @@ pub(crate) use memory::WindowHold;
 pub use merge::{InputOrder, Merge, Row};
 pub use pages::Paging;
 pub use plan::{Counted, JobPlan};
+pub use stop::Stop;
 
 use crate::error::{ConfigError, Error, ErrorKind};
 use crate::operations::{OPERATIONS, RECORDS, SERVICE};

@@ -1,0 +1,227 @@
+// The official MCP TypeScript SDK as an agent's client of `seozoom mcp`, over
+// stdio and over streamable HTTP (--http), against a strict sandbox
+// (`seozoom sandbox --strict`) whose rate window is lowered to 4 s.
+//
+// Usage: node agent_client.mjs SEOZOOM_BINARY
+//
+// For each transport:
+//   1. a 1,800-keyword call fills 18 of the 20 slots of `keywords metrics` in
+//      the window; then a 3,000-keyword job (30 requests) is called with a
+//      progress handler: its first two requests go at once, the third waits
+//      for the window. The progress notifications count the requests (of 30)
+//      and name the wait; after the second the client cancels (the SDK sends
+//      notifications/cancelled). Once a window has passed, the strict
+//      sandbox's log shows at most one more request than the two; `more` with
+//      no arguments lists the rows paid for, and `more` hands them out;
+//      `usage` counts only the requests sent. The sandbox answered no 429.
+//   2. edge inputs, each followed by a `ping` that still answers: a
+//      70,000-character keyword and a number in a keyword list (tool errors
+//      naming `keyword`), and over HTTP a body that is not JSON (-32700);
+//   3. a call, then the same call in a second session on one SQLite store:
+//      from_cache true and 0 units, and `usage` shows the key's cache hit and
+//      the balance last reported.
+//
+// Exits non-zero on the first failed check.
+
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+
+const bin = process.argv[2];
+const WINDOW_SECS = 4;
+const children = [];
+
+function check(condition, message) {
+  if (!condition) {
+    throw new Error(`check failed: ${message}`);
+  }
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const keywords = (prefix, n) => Array.from({ length: n }, (_, i) => `${prefix} ${i}`);
+
+/** Spawn `seozoom ARGS`; resolves with the child once it printed its first stdout line. */
+function spawnServing(args, onStderrLine) {
+  const child = spawn(bin, args, { stdio: ["ignore", "pipe", "pipe"] });
+  children.push(child);
+  createInterface({ input: child.stderr }).on("line", onStderrLine ?? ((line) => process.stderr.write(`${line}\n`)));
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout });
+    lines.once("line", (line) => resolve({ child, url: line.trim() }));
+    child.once("exit", (code) => reject(new Error(`seozoom ${args.join(" ")} exited with ${code}`)));
+  });
+}
+
+/** A strict sandbox, and the requests its log says it received. */
+async function strictSandbox() {
+  let received = 0;
+  let refused = 0;
+  const { child, url } = await spawnServing(
+    ["sandbox", "--strict", "--port", "0", "--rate-window", String(WINDOW_SECS)],
+    (line) => {
+      const count = /^sandbox: (\d+) request\(s\) received so far/.exec(line);
+      if (count) received = Number(count[1]);
+      if (/refused with 429/.test(line)) refused += 1;
+    },
+  );
+  // The log is written every 200 ms: wait for it to settle.
+  const requests = async () => {
+    await sleep(500);
+    return received;
+  };
+  return { url, requests, refused: () => refused, stop: () => child.kill() };
+}
+
+/** An MCP session with `seozoom GLOBAL mcp` over `transport`. */
+async function connect(transport, global) {
+  const client = new Client({ name: "seozoom-ci-agent", version: "1.0.0" });
+  if (transport === "stdio") {
+    await client.connect(
+      new StdioClientTransport({ command: bin, args: [...global, "mcp"], stderr: "inherit" }),
+    );
+    return { client, close: () => client.close() };
+  }
+  const { child, url } = await spawnServing([...global, "mcp", "--http", "127.0.0.1:0"]);
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return {
+    client,
+    url,
+    close: async () => {
+      await client.close();
+      child.kill();
+    },
+  };
+}
+
+async function structured(client, name, args) {
+  const result = await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 });
+  check(!result.isError, `${name}: ${JSON.stringify(result.content)}`);
+  return result.structuredContent;
+}
+
+async function cancelStopsSpending(transport) {
+  const sandbox = await strictSandbox();
+  const { client, close } = await connect(transport, [
+    "--base-url", sandbox.url, "--api-key", "sandbox",
+    "--rate-window", String(WINDOW_SECS), "--store", "none",
+  ]);
+  const filler = await structured(client, "keywords_metrics", { keyword: keywords("filler", 1800) });
+  check(filler.rows.total === 1800, `filler rows: ${JSON.stringify(filler.rows)}`);
+  check((await sandbox.requests()) === 18, "the filler is 18 requests");
+
+  const progress = [];
+  const controller = new AbortController();
+  let outcome;
+  try {
+    await client.callTool(
+      { name: "keywords_metrics", arguments: { keyword: keywords("kw", 3000) } },
+      undefined,
+      {
+        signal: controller.signal,
+        timeout: 120_000,
+        onprogress: (p) => {
+          progress.push(p);
+          if (progress.length === 2) controller.abort("the agent gave up");
+        },
+      },
+    );
+    outcome = "answered";
+  } catch (error) {
+    outcome = `cancelled: ${error}`;
+  }
+  check(outcome.startsWith("cancelled"), `the call was ${outcome}`);
+  check(progress.length >= 2, `progress: ${JSON.stringify(progress)}`);
+  check(progress[1].progress === 2 && progress[1].total === 30, `progress: ${JSON.stringify(progress[1])}`);
+  check(/waiting \d+ s for the rate window/.test(progress[1].message ?? ""), `message: ${progress[1].message}`);
+
+  let stopped;
+  for (let i = 0; i < 50 && !stopped; i += 1) {
+    const listed = await structured(client, "more", {});
+    stopped = (listed.held ?? []).find((h) => h.complete === false);
+    if (!stopped) await sleep(100);
+  }
+  check(stopped, "the rows of the cancelled job are held");
+  // A whole window passes: a request the cancel did not stop would go now.
+  await sleep(WINDOW_SECS * 1000 + 500);
+  const sent = (await sandbox.requests()) - 18;
+  check(sent >= 2 && sent <= 3, `${sent} requests of the job were sent after a cancel at the second`);
+  check(stopped.items === sent * 100, `held: ${JSON.stringify(stopped)}`);
+  const rows = await structured(client, "more", { result: stopped.result, start: 0, count: 100 });
+  check(rows.rows.total === sent * 100 && rows.response.length === 100, `more: ${JSON.stringify(rows.rows)}`);
+  const usage = await structured(client, "usage", {});
+  check(usage.calls === 18 + sent, `usage calls: ${JSON.stringify(usage)}`);
+  check(usage.units_used === filler.UnitsUsed + stopped.units, `usage units: ${JSON.stringify(usage)}`);
+  check(sandbox.refused() === 0, "the strict sandbox answered 429");
+  await close();
+  sandbox.stop();
+  console.log(`${transport}: progress ${progress.map((p) => `"${p.message}"`).join(", ")}; cancel after 2 requests, ${sent} sent; ${stopped.items} rows held for more; usage ${usage.units_used} units`);
+}
+
+async function edgeInputs(transport) {
+  const { client, close, url } = await connect(transport, ["--sandbox", "--store", "none"]);
+  const refused = async (args, pieces) => {
+    const result = await client.callTool({ name: "keywords_metrics", arguments: args });
+    const text = result.content.map((c) => c.text).join("\n");
+    check(result.isError === true, `not refused: ${text.slice(0, 200)}`);
+    for (const piece of pieces) check(text.includes(piece), `${piece} not in ${text.slice(0, 300)}`);
+    await client.ping();
+  };
+  await refused({ keyword: ["x".repeat(70_000)] }, ["`keyword`", "32768", "Nothing was sent"]);
+  await refused({ keyword: ["scarpe", 42] }, ["`keyword`", "42"]);
+  if (url) {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: '{"jsonrpc": "2.0", "id": 1, "method": ',
+    });
+    const body = await response.json();
+    check(response.status === 400 && body.error?.code === -32700 && body.id === null, `malformed body: ${JSON.stringify(body)}`);
+    await client.ping();
+  }
+  await close();
+  console.log(`${transport}: edge inputs refused, naming the parameter${url ? ", -32700 for a body that is not JSON" : ""}; ping still answers`);
+}
+
+async function cacheAcrossSessions(transport) {
+  const dir = mkdtempSync(join(tmpdir(), "seozoom-mcp-"));
+  const global = ["--sandbox", "--store", `sqlite:${join(dir, "store.sqlite3")}`];
+  const args = { keyword: ["scarpe running", "mutuo casa"] };
+  try {
+    const first = await connect(transport, global);
+    const paid = await structured(first.client, "keywords_metrics", args);
+    check(paid.from_cache === false && paid.UnitsUsed > 0, `first: ${JSON.stringify(paid)}`);
+    await first.close();
+    const second = await connect(transport, global);
+    const cached = await structured(second.client, "keywords_metrics", args);
+    check(cached.from_cache === true && cached.UnitsUsed === 0, `second: ${JSON.stringify(cached)}`);
+    let usage;
+    for (let i = 0; i < 30; i += 1) {
+      usage = await structured(second.client, "usage", {});
+      if (usage.key.cache_hits >= 1) break;
+      await sleep(100);
+    }
+    check(usage.key.cache_hits >= 1, `usage: ${JSON.stringify(usage)}`);
+    check(usage.key.last_balance?.units_remaining === paid.UnitsRemaining, `usage: ${JSON.stringify(usage)}`);
+    check(usage.session.cache_hits === 1 && usage.session.units_used === 0, `usage: ${JSON.stringify(usage)}`);
+    await second.close();
+    console.log(`${transport}: a repeat call in a second session came from the store (0 units); usage shows the hit and the balance`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+try {
+  for (const transport of ["stdio", "http"]) {
+    await cancelStopsSpending(transport);
+    await edgeInputs(transport);
+    await cacheAcrossSessions(transport);
+  }
+} finally {
+  for (const child of children) child.kill();
+}

@@ -1,0 +1,277 @@
+//! What one tool call tells the agent while it runs: `notifications/progress`
+//! after each request of a batched job (when the call carries a
+//! `progressToken`), and log messages (retries, waits, cache hits) at or above
+//! the level the client set with `logging/setLevel`.
+//!
+//! Notifications are queued from synchronous code (the job's progress
+//! callback, the tracing layer of [`super::trace`]) and sent by
+//! [`Reporter::forward`], which runs in the handler's own task, beside the
+//! call: so they go out before the answer, on the call's own stream over HTTP.
+
+#![allow(deprecated)] // rmcp marks MCP logging deprecated (SEP-2577); clients still use it.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use rmcp::model::{
+    LoggingLevel, LoggingMessageNotificationParam, ProgressNotificationParam, ProgressToken,
+};
+use rmcp::{Peer, RoleServer};
+use serde_json::json;
+use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
+
+/// The logger name of every log message.
+const LOGGER: &str = "seozoom";
+
+/// A notification waiting to be sent.
+enum Note {
+    /// Requests done, of the total. The message is made when it is sent, so
+    /// that it names a wait that began just after the request was answered
+    /// (the job starts its next request, which waits, before the queue is
+    /// read).
+    Progress(ProgressToken, usize, usize),
+    Log(LoggingMessageNotificationParam),
+}
+
+/// When the wait for a rate-limit slot that the job is in ends.
+type WaitingUntil = Arc<Mutex<Option<Instant>>>;
+
+/// The reporter of one tool call.
+pub struct Reporter {
+    progress_token: Option<ProgressToken>,
+    level: Option<LoggingLevel>,
+    queue: Mutex<Option<UnboundedSender<Note>>>,
+    /// When the wait for a rate-limit slot that the job is in ends.
+    waiting_until: WaitingUntil,
+    /// Inputs of a batched job answered from the cache, item by item.
+    cached_items: AtomicUsize,
+    /// Requests answered whole from the cache.
+    cached_calls: AtomicUsize,
+    /// Requests of a batched job answered by the service.
+    requests_done: AtomicUsize,
+}
+
+impl Reporter {
+    /// A reporter for a call with this progress token, in a session whose
+    /// client set this log level (`None`: no log messages); the receiver
+    /// [`forward`](Self::forward) sends from.
+    pub fn new(
+        progress_token: Option<ProgressToken>,
+        level: Option<LoggingLevel>,
+    ) -> (Reporter, Receiver) {
+        let (sender, receiver) = unbounded_channel();
+        let waiting_until = WaitingUntil::default();
+        let receiver = Receiver {
+            queue: receiver,
+            waiting_until: Arc::clone(&waiting_until),
+        };
+        let reporter = Reporter {
+            progress_token,
+            level,
+            queue: Mutex::new(Some(sender)),
+            waiting_until,
+            cached_items: AtomicUsize::new(0),
+            cached_calls: AtomicUsize::new(0),
+            requests_done: AtomicUsize::new(0),
+        };
+        (reporter, receiver)
+    }
+
+    fn queue(&self, note: Note) {
+        let queue = self.queue.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(sender) = queue.as_ref() {
+            // The receiver goes only after the call: nothing is lost.
+            let _ = sender.send(note);
+        }
+    }
+
+    /// No more notifications: [`forward`](Self::forward) ends once the queue
+    /// is sent.
+    pub fn close(&self) {
+        self.queue
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+    }
+
+    /// `done` of `total` requests of a batched job answered: a progress
+    /// notification, naming a wait for the rate window that is under way.
+    pub fn requests_done(&self, done: usize, total: usize) {
+        self.requests_done.fetch_max(done, Ordering::Relaxed);
+        if let Some(token) = &self.progress_token {
+            self.queue(Note::Progress(token.clone(), done, total));
+        }
+    }
+
+    /// The job waits `wait` for a rate-limit slot of `operation`.
+    pub fn waiting(&self, operation: &str, wait: Duration) {
+        *self
+            .waiting_until
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = Some(Instant::now() + wait);
+        self.log(
+            LoggingLevel::Info,
+            format!(
+                "{operation}: waiting {} for the rate window (the per-minute figure is reached)",
+                seconds(wait)
+            ),
+        );
+    }
+
+    /// `items` inputs of the call were answered from the cache (`None`: the
+    /// whole call was).
+    pub fn cache_hit(&self, operation: &str, items: Option<usize>) {
+        match items {
+            Some(items) => {
+                self.cached_items.fetch_add(items, Ordering::Relaxed);
+                self.log(
+                    LoggingLevel::Info,
+                    format!("{operation}: {items} item(s) answered from the cache, not charged"),
+                );
+            }
+            None => {
+                self.cached_calls.fetch_add(1, Ordering::Relaxed);
+                self.log(
+                    LoggingLevel::Info,
+                    format!("{operation}: answered from the cache, not charged"),
+                );
+            }
+        }
+    }
+
+    /// Requests of a batched job answered (by the service, or whole from the
+    /// cache).
+    pub fn requests_sent(&self) -> usize {
+        self.requests_done.load(Ordering::Relaxed)
+    }
+
+    /// Items answered from the cache item by item, and whole calls answered
+    /// from it.
+    pub fn cached(&self) -> (usize, usize) {
+        (
+            self.cached_items.load(Ordering::Relaxed),
+            self.cached_calls.load(Ordering::Relaxed),
+        )
+    }
+
+    /// A log message at `level`, sent when the client asked for that level
+    /// or a lower one.
+    pub fn log(&self, level: LoggingLevel, message: String) {
+        let Some(wanted) = self.level else {
+            return;
+        };
+        if rank(level) < rank(wanted) {
+            return;
+        }
+        let mut param = LoggingMessageNotificationParam::new(level, json!(message));
+        param.logger = Some(LOGGER.to_owned());
+        self.queue(Note::Log(param));
+    }
+}
+
+/// The queue of a call's notifications.
+pub struct Receiver {
+    queue: UnboundedReceiver<Note>,
+    waiting_until: WaitingUntil,
+}
+
+impl Receiver {
+    /// Send the queued notifications to `peer` until the reporter is closed.
+    /// A notification that cannot be sent (the client left) is dropped.
+    pub async fn forward(mut self, peer: &Peer<RoleServer>) {
+        while let Some(note) = self.queue.recv().await {
+            let _ = match note {
+                Note::Progress(token, done, total) => {
+                    peer.notify_progress(self.progress(token, done, total))
+                        .await
+                }
+                Note::Log(param) => peer.notify_logging_message(param).await,
+            };
+        }
+    }
+
+    /// The progress notification of `done` requests of `total`, naming a
+    /// wait for the rate window under way.
+    fn progress(
+        &self,
+        token: ProgressToken,
+        done: usize,
+        total: usize,
+    ) -> ProgressNotificationParam {
+        let mut message = format!("{done} of {total} requests done");
+        let until = *self
+            .waiting_until
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if let Some(left) = until.and_then(|until| until.checked_duration_since(Instant::now()))
+            && done < total
+        {
+            message.push_str(&format!("; waiting {} for the rate window", seconds(left)));
+        }
+        let mut param = ProgressNotificationParam::new(token, done as f64);
+        param.total = Some(total as f64);
+        param.message = Some(message);
+        param
+    }
+}
+
+/// A level's place in the order of RFC 5424 (debug lowest).
+pub fn rank(level: LoggingLevel) -> u8 {
+    match level {
+        LoggingLevel::Debug => 0,
+        LoggingLevel::Info => 1,
+        LoggingLevel::Notice => 2,
+        LoggingLevel::Warning => 3,
+        LoggingLevel::Error => 4,
+        LoggingLevel::Critical => 5,
+        LoggingLevel::Alert => 6,
+        LoggingLevel::Emergency => 7,
+    }
+}
+
+/// A wait in whole seconds, rounded up (`38 s`).
+fn seconds(wait: Duration) -> String {
+    let whole = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+    format!("{whole} s")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_below_the_level_set_are_not_sent_and_none_without_one() {
+        let (reporter, mut receiver) = Reporter::new(None, Some(LoggingLevel::Warning));
+        reporter.log(LoggingLevel::Info, "quiet".into());
+        reporter.log(LoggingLevel::Error, "loud".into());
+        reporter.close();
+        let mut sent = Vec::new();
+        while let Ok(Note::Log(param)) = receiver.queue.try_recv() {
+            sent.push(param.data);
+        }
+        assert_eq!(sent, [json!("loud")]);
+        let (silent, mut receiver) = Reporter::new(None, None);
+        silent.log(LoggingLevel::Emergency, "x".into());
+        assert!(receiver.queue.try_recv().is_err());
+    }
+
+    #[test]
+    fn progress_names_a_wait_under_way() {
+        let token = ProgressToken(rmcp::model::NumberOrString::Number(7));
+        let (reporter, mut receiver) = Reporter::new(Some(token), None);
+        reporter.requests_done(20, 30);
+        // The wait begins after the request was answered, before the
+        // notification is sent: it is named.
+        reporter.waiting("keywords metrics", Duration::from_millis(37_200));
+        let Ok(Note::Progress(token, done, total)) = receiver.queue.try_recv() else {
+            panic!("no progress");
+        };
+        let param = receiver.progress(token, done, total);
+        assert_eq!((param.progress, param.total), (20.0, Some(30.0)));
+        assert_eq!(
+            param.message.as_deref(),
+            Some("20 of 30 requests done; waiting 38 s for the rate window")
+        );
+    }
+}
