@@ -872,7 +872,11 @@ fn a_repeat_call_in_a_second_session_comes_from_the_store() {
     let dir = std::env::temp_dir().join(format!("seozoom-mcp-store-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a scratch dir");
     let store = format!("sqlite:{}", dir.join("store.sqlite3").display());
-    let args = ["--sandbox", "--store", store.as_str(), "mcp"];
+    // One service for both sessions: the cache is kept per origin, and each
+    // `--sandbox` run would start a sandbox on a port of its own.
+    let sandbox = support::start_sandbox(seozoom::sandbox::Sandbox::builder());
+    let base_url = sandbox.base_url();
+    let args = ["--base-url", &base_url, "--store", store.as_str(), "mcp"];
     let call = json!({"keyword": ["scarpe running", "mutuo casa"]});
     let mut first = Mcp::start(&args);
     let paid = first.structured("keywords_metrics", call.clone());

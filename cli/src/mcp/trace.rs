@@ -55,6 +55,8 @@ struct Fields {
     delay_ms: Option<u64>,
     attempt: Option<u64>,
     items: Option<u64>,
+    /// `start` or `end` on the library's announced waits (`seozoom::wait`).
+    event: Option<String>,
     cached: bool,
     others: Vec<String>,
 }
@@ -72,6 +74,7 @@ impl Visit for Fields {
         match field.name() {
             "message" => self.message = value.to_owned(),
             "operation" => self.operation = Some(value.to_owned()),
+            "event" => self.event = Some(value.to_owned()),
             name => self.others.push(format!("{name}={value}")),
         }
     }
@@ -132,7 +135,9 @@ impl<S: Subscriber + for<'a> LookupSpan<'a>> Layer<S> for ToAgent {
                 .find_map(|span| span.extensions().get::<Operation>().map(|o| o.0.clone()))
         });
         let operation = operation.unwrap_or_else(|| "the call".to_owned());
-        if let Some(wait) = fields.wait_ms {
+        if fields.event.as_deref() == Some("end") {
+            // A long wait's end: the next progress notification says so.
+        } else if let Some(wait) = fields.wait_ms {
             self.reporter
                 .waiting(&operation, Duration::from_millis(wait));
         } else if let Some(delay) = fields.delay_ms {
