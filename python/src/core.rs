@@ -6,7 +6,8 @@ use std::time::Duration;
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDate, PyDateAccess, PyDict, PyList};
-use seozoom::job::Job;
+use seozoom::error::ErrorKind;
+use seozoom::job::{Job, Stop};
 use seozoom::operations::RECORDS;
 use seozoom::request::Request;
 use seozoom::store::{Budget, BudgetWindow, Store};
@@ -18,7 +19,7 @@ use crate::errors::{self, raise};
 use crate::job::{self, Body, Failure, Missing, Outcome};
 use crate::params;
 use crate::rows::Rows;
-use crate::wait::{self, Stop};
+use crate::wait;
 
 /// A Rust client. Its `repr` shows where it sends and stores, never the key.
 #[pyclass(frozen, module = "seozoom._native")]
@@ -161,7 +162,7 @@ impl Core {
         let op = params::operation(group, action)?;
         let request = params::request(op, params, db)?;
         let client = self.client.clone();
-        let waited = wait::block_on(py, job::is_paged(max_rows), move |stop| {
+        let waited = wait::block_on(py, job::stops_between_requests(op, max_rows), move |stop| {
             job::run(client, request, max_rows, stop)
         })?;
         to_python(py, op, waited.value, waited.interrupted)
@@ -182,7 +183,7 @@ impl Core {
         let request = params::request(op, params, db)?;
         let client = self.client.clone();
         pyo3_async_runtimes::tokio::future_into_py(py, async move {
-            let outcome = job::run(client, request, max_rows, Stop::default()).await;
+            let outcome = job::run(client, request, max_rows, Stop::new()).await;
             Python::attach(|py| to_python(py, op, outcome, None))
         })
     }
@@ -319,7 +320,11 @@ fn to_python(
             Some(signal) => Err(signal),
             None => result(py, op, outcome),
         },
-        Err(Failure::Error(error)) => Err(errors::from_error(&error)),
+        // Stopped by Ctrl-C before anything was received: the interrupt itself.
+        Err(Failure::Error(error)) => match interrupted {
+            Some(signal) if matches!(error.kind(), ErrorKind::Stopped) => Err(signal),
+            _ => Err(errors::from_error(&error)),
+        },
         Err(Failure::Stopped {
             received,
             missing,

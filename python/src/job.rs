@@ -11,7 +11,7 @@ use seozoom::table::Operation;
 use seozoom::{Client, Envelope, Error};
 use serde_json::Value;
 
-use crate::wait::Stop;
+use seozoom::job::Stop;
 
 /// The rows of a result: an operation's `response`, or a paged job's rows.
 pub enum Body {
@@ -64,10 +64,10 @@ pub enum Failure {
     },
 }
 
-/// Whether a call with these options runs as a paged job (one Ctrl-C can
-/// stop between requests).
-pub fn is_paged(max_rows: Option<usize>) -> bool {
-    max_rows.is_some()
+/// Whether a call with these options runs as a job of several requests, which
+/// one Ctrl-C stops between requests: a paged job, or a batched one.
+pub fn stops_between_requests(op: &Operation, max_rows: Option<usize>) -> bool {
+    max_rows.is_some() || op.batch_param().is_some()
 }
 
 /// Run the call.
@@ -83,7 +83,11 @@ pub async fn run(
         return paged(&client, request, page_size, max_rows, stop).await;
     }
     let result = match op.batch_param() {
-        Some(_) => client.execute_json_batched(request, |_, _| {}).await,
+        Some(_) => {
+            client
+                .execute_json_batched_until(request, |_, _| {}, &stop)
+                .await
+        }
         None => client.execute_json(request).await,
     };
     match result {
@@ -107,7 +111,8 @@ pub async fn run(
                             param,
                             values: missing.values,
                         },
-                        cause: Some(cause),
+                        // Stopped by the caller: interrupted, not failed.
+                        cause: (!matches!(cause.kind(), ErrorKind::Stopped)).then_some(cause),
                     }),
                     // The job ran on JSON: this cannot differ; kept as an error.
                     Err(partial) => Err(Failure::Error(Error::from(partial))),
@@ -172,7 +177,7 @@ async fn paged(
     let mut pages = stream.ready_chunks(size);
     let (mut rows, mut failure, mut interrupted) = (Vec::new(), None, false);
     loop {
-        if stop.requested() {
+        if stop.is_stopped() {
             interrupted = true;
             break;
         }

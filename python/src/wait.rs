@@ -3,19 +3,20 @@
 //! milliseconds to let Python handle its signals.
 //!
 //! Ctrl-C (`KeyboardInterrupt`) during a job that can stop between requests
-//! (a paged job) sets its stop flag: the request in flight is answered and
-//! kept, no other is sent, and the job ends with what it has. Any other job
-//! is dropped at once: what its answered requests paid for is in the store's
-//! cache, where the same call finds it again for free.
+//! (a paged or batched job) gives its stop signal ([`Stop`]): the request in
+//! flight is answered and kept, no other is sent (not even one waiting for
+//! its rate-limit slot), and the job ends with what it has. A single call is
+//! dropped at once: it has no next request to spare. A second Ctrl-C drops
+//! any job at once.
 
 use std::future::Future;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{RecvTimeoutError, channel};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
+use seozoom::job::Stop;
 
 /// How often a waiting thread checks for signals.
 const SIGNAL_CHECK: Duration = Duration::from_millis(50);
@@ -23,20 +24,6 @@ const SIGNAL_CHECK: Duration = Duration::from_millis(50);
 /// The runtime every client of the process runs on (the async client's too).
 pub fn runtime() -> &'static tokio::runtime::Runtime {
     pyo3_async_runtimes::tokio::get_runtime()
-}
-
-/// A job's stop flag: set when the caller is interrupted.
-#[derive(Debug, Clone, Default)]
-pub struct Stop(Arc<AtomicBool>);
-
-impl Stop {
-    pub fn requested(&self) -> bool {
-        self.0.load(Ordering::SeqCst)
-    }
-
-    fn request(&self) {
-        self.0.store(true, Ordering::SeqCst);
-    }
 }
 
 /// What a wait came to: the job's end, and the signal that stopped it
@@ -58,7 +45,7 @@ where
     T: Send + 'static,
     F: Future<Output = T> + Send + 'static,
 {
-    let stop = Stop::default();
+    let stop = Stop::new();
     let (tx, rx) = channel();
     // The receiver crosses into `detach`, which needs it `Sync`.
     let rx = Mutex::new(rx);
@@ -81,7 +68,7 @@ where
                         task.abort();
                         return Err(signal);
                     }
-                    stop.request();
+                    stop.stop();
                     interrupted = Some(signal);
                 }
             }
