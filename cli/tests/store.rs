@@ -6,12 +6,10 @@
 
 mod support;
 
-#[path = "../../client/src/store/redis/server.rs"]
-mod redis_server;
-
 use std::path::{Path, PathBuf};
 
 use seozoom::sandbox::{Fault, FaultPlan, Sandbox};
+use seozoom_test_support::RedisServer;
 use serde_json::Value;
 use support::{KEY, Run, run_with_env};
 
@@ -425,7 +423,7 @@ fn six_processes_on_one_sqlite_file_never_trip_the_strict_sandbox() {
 
 #[test]
 fn six_processes_on_one_redis_never_trip_the_strict_sandbox() {
-    let Some(redis) = redis_server::RedisServer::start() else {
+    let Some(redis) = RedisServer::start() else {
         return;
     };
     six_processes_hold_the_figures_together(&redis.url());
@@ -509,7 +507,7 @@ fn a_paged_job_killed_after_3_of_10_pages_sends_7_when_run_again() {
 #[test]
 fn a_redis_killed_mid_job_fails_naming_it_and_keeps_the_rows_received() {
     use std::io::{BufRead, BufReader};
-    let Some(mut redis) = redis_server::RedisServer::start() else {
+    let Some(mut redis) = RedisServer::start() else {
         return;
     };
     let store = redis.url();

@@ -60,7 +60,6 @@ mod date;
 mod date_jiff;
 mod decode;
 pub mod error;
-mod http_date;
 mod partial;
 #[doc(hidden)]
 pub mod quirks;

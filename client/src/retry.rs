@@ -244,7 +244,12 @@ fn retry_after(headers: &HeaderMap) -> Option<Duration> {
         let seconds = value.parse::<u64>().unwrap_or(u64::MAX);
         return Some(Duration::from_secs(seconds));
     }
-    crate::http_date::wait_until(value, std::time::SystemTime::now())
+    // RFC 9110's three forms (IMF-fixdate, RFC 850, asctime); a date past is now.
+    let when = httpdate::parse_http_date(value).ok()?;
+    Some(
+        when.duration_since(std::time::SystemTime::now())
+            .unwrap_or(Duration::ZERO),
+    )
 }
 
 #[cfg(test)]
@@ -283,7 +288,7 @@ mod tests {
             "a date in the past means now"
         );
         let soon = std::time::SystemTime::now() + Duration::from_secs(30);
-        let text = crate::http_date::imf_fixdate(soon);
+        let text = httpdate::fmt_http_date(soon);
         headers.insert(RETRY_AFTER, text.parse().unwrap());
         let wait = retry_after(&headers).unwrap();
         assert!(
@@ -303,12 +308,35 @@ mod tests {
             "Fri, 31 Dec 9999 23:59:59 GMT".parse().unwrap(),
         );
         assert!(retry_after(&headers).is_some_and(|d| d > RetryPolicy::default().max_retry_after));
-        // 2094-11-06 is a Saturday.
-        headers.insert(
-            RETRY_AFTER,
-            "Sun, 06 Nov 2094 08:49:37 GMT".parse().unwrap(),
-        );
-        assert!(retry_after(&headers).is_some_and(|d| d > Duration::from_secs(3600)));
+        // RFC 9110's obsolete forms, which a recipient must still read.
+        for future in [
+            "Sat, 06 Nov 2094 08:49:37 GMT",
+            "Saturday, 06-Nov-60 08:49:37 GMT",
+            "Sat Nov  6 08:49:37 2094",
+        ] {
+            headers.insert(RETRY_AFTER, future.parse().unwrap());
+            assert!(
+                retry_after(&headers).is_some_and(|d| d > Duration::from_secs(3600)),
+                "{future}"
+            );
+        }
+        for past in [
+            "Sunday, 06-Nov-94 08:49:37 GMT",
+            "Sun Nov  6 08:49:37 1994",
+            "Thu, 01 Jan 1970 00:00:00 GMT",
+        ] {
+            headers.insert(RETRY_AFTER, past.parse().unwrap());
+            assert_eq!(retry_after(&headers), Some(Duration::ZERO), "{past}");
+        }
+        for not_a_date in [
+            "Sun, 06 Nov 1994 08:49:37 CET",
+            "Sun, 06 Nov 1994 08:49 GMT",
+            "Sun, 31 Nov 1994 08:49:37 GMT",
+            "2026-11-23T18:00:00Z",
+        ] {
+            headers.insert(RETRY_AFTER, not_a_date.parse().unwrap());
+            assert_eq!(retry_after(&headers), None, "{not_a_date}");
+        }
         headers.insert(
             RETRY_AFTER,
             "Sun, 99 Foo 2094 08:49:37 GMT".parse().unwrap(),

@@ -150,6 +150,10 @@ async fn a_retry_after_that_is_negative_or_not_a_number_is_ignored() {
         "1e3",
         "0x10",
         "Sun, 99 Foo",
+        // Not a date as httpdate reads them: a wrong weekday (2094-11-06 is a
+        // Saturday), a zone other than GMT.
+        "Sun, 06 Nov 2094 08:49:37 GMT",
+        "Sat, 06 Nov 2094 08:49:37 CET",
     ] {
         let (requests, took, error) = rate_limited(value).await;
         // Ignored, so each 429 waits a rate window, three windows in all.
@@ -170,8 +174,9 @@ async fn a_retry_after_too_long_for_the_policy_ends_the_call_at_once() {
         "18446744073709551615",
         "99999999999999999999999999999999",
         "Fri, 31 Dec 9999 23:59:59 GMT",
-        // A wrong weekday (2094-11-06 is a Saturday).
-        "Sun, 06 Nov 2094 08:49:37 GMT",
+        "Sat, 06 Nov 2094 08:49:37 GMT",
+        "Saturday, 06-Nov-60 08:49:37 GMT",
+        "Sat Nov  6 08:49:37 2094",
     ];
     for value in values {
         let (requests, took, error) = rate_limited(value).await;

@@ -9,6 +9,11 @@
 //! first 5,000; the key in no error text. It prints its figures (see
 //! BENCHMARKS.md, "Soak").
 //!
+//! A slow test: the full 20,000 calls run with `SEOZOOM_SLOW_TESTS=1` (`.ci/run`
+//! sets it); without it, a short run of 400 calls (the bounds, the typed errors
+//! and the key checked; the memory growth is not), with a note (a failure under
+//! `CI=true`).
+//!
 //! Scaled for CI by default: a 250 ms timeout, slow answers up to 375 ms,
 //! `Retry-After: 0`, backoff in milliseconds. `SEOZOOM_SOAK_SCALE=N`
 //! multiplies every timeout and sleep by N (from 4 on, `Retry-After` is 1 s);
@@ -95,7 +100,7 @@ fn kind(error: &Error) -> String {
 }
 
 #[test]
-fn twenty_thousand_calls_with_faults_hold_their_bounds() {
+fn calls_with_faults_hold_their_bounds() {
     // A panic on any thread (the sandbox's included) is counted.
     let panics = Arc::new(AtomicUsize::new(0));
     let counted = Arc::clone(&panics);
@@ -105,7 +110,8 @@ fn twenty_thousand_calls_with_faults_hold_their_bounds() {
         default_hook(info);
     }));
 
-    let calls: usize = env_or("SEOZOOM_SOAK_CALLS", 20_000);
+    let full = seozoom_test_support::slow_tests("the soak runs 400 calls, not 20,000");
+    let calls: usize = env_or("SEOZOOM_SOAK_CALLS", if full { 20_000 } else { 400 });
     let scale: f64 = env_or("SEOZOOM_SOAK_SCALE", 1.0);
     let timeout = Duration::from_millis(250).mul_f64(scale);
     let retry = RetryPolicy {

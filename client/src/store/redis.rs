@@ -575,6 +575,4 @@ fn sum_days(days: Vec<Vec<(String, i64)>>) -> Vec<Usage> {
 }
 
 #[cfg(test)]
-pub(crate) mod server;
-#[cfg(test)]
 mod tests;

@@ -6,7 +6,7 @@ use redis::AsyncCommands;
 
 use super::super::{Backend, Store, conformance};
 use super::Redis;
-use super::server::RedisServer;
+use seozoom_test_support::RedisServer;
 
 #[tokio::test]
 async fn redis_behaves_as_every_store_must() {

@@ -5,7 +5,7 @@
 # directory, one right after the other, with `--timings`. Run it on a quiet
 # machine: the figures are wall-clock times.
 #
-#   bash client/benches/build-cost/run.sh [ROUNDS]
+#   bash benches/build-cost/run.sh [ROUNDS]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 rounds=${1:-1}

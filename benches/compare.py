@@ -4,9 +4,9 @@ generated bodies as the Rust benches.
 
 Run the decode bench first (it writes the bodies), then this script:
 
-    cargo bench -p seozoom --bench decode
+    cargo bench -p seozoom-benches --bench decode
     python3 -m venv /tmp/venv && /tmp/venv/bin/pip install orjson
-    /tmp/venv/bin/python client/benches/compare.py
+    /tmp/venv/bin/python benches/compare.py
 
 The bodies are read from `$CARGO_TARGET_DIR/bench-data` (default `target/bench-data`,
 or `--data DIR`). Each loader is timed on each body (median of several rounds); the
@@ -77,7 +77,7 @@ def main():
     for rows in SIZES:
         path = args.data / f"domain_keywords_{rows}.json"
         if not path.exists():
-            raise SystemExit(f"{path} not found: run `cargo bench -p seozoom --bench decode` first")
+            raise SystemExit(f"{path} not found: run `cargo bench -p seozoom-benches --bench decode` first")
         body = path.read_bytes()
         ours = seozoom_ns(target, rows)
         for name, load in loaders:

@@ -1,6 +1,6 @@
 //! End-to-end throughput against a loopback server.
 //!
-//! `cargo bench -p seozoom --bench end_to_end`
+//! `cargo bench -p seozoom-benches --bench end_to_end`
 //!
 //! A loopback axum server (its own thread and runtime) serves prebuilt
 //! domain-keyword pages; one client, rate limiting off, sends calls one after the

@@ -1,13 +1,9 @@
 //! A real `redis-server` for tests: started on a free loopback port with no
-//! persistence, killed when dropped. Std only, so that any test (the client's
-//! own, integration tests, the CLI's) can include this one file with
-//! `#[path = ".../client/src/store/redis/server.rs"] mod redis_server;`.
+//! persistence, killed when dropped.
 //!
 //! Where `redis-server` is not installed, [`RedisServer::start`] returns
 //! `None` after saying that the test is skipped; under `CI=true` it panics
 //! instead, so that CI never passes without having run the Redis tests.
-
-#![allow(dead_code)]
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};

@@ -1,8 +1,9 @@
 //! Peak memory of a paged command-line job, by rows: does it stay flat?
 //!
-//! `cargo bench -p seozoom-cli --bench stream_memory [-- ROWS... FORMAT...]`
+//! `cargo bench -p seozoom-benches --bench stream_memory [-- ROWS... FORMAT...]`
 //!
-//! Runs the release `seozoom` binary on
+//! Builds the release `seozoom` binary (`cargo build -p seozoom-cli --release`,
+//! into the same target directory; nothing to do when it is up to date) and runs it on
 //!
 //! ```text
 //! seozoom --api-key sandbox --base-url URL --format ndjson \
@@ -32,6 +33,8 @@
 //! The table is printed and written to `<target>/bench-results/stream_memory.md`.
 //!
 //! [`SandboxBuilder::paged_rows`]: seozoom::sandbox::SandboxBuilder::paged_rows
+
+mod common;
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -83,7 +86,8 @@ fn main() {
         .block_on(Sandbox::builder().paged_rows(most).units(UNITS).start())
         .expect("the sandbox starts");
     let base_url = sandbox.base_url();
-    let binary = Path::new(env!("CARGO_BIN_EXE_seozoom"));
+    let binary = seozoom_binary();
+    let binary = binary.as_path();
 
     let mut out = String::new();
     let _ = writeln!(
@@ -115,7 +119,7 @@ fn main() {
         }
     }
     println!("{out}");
-    let results = target_dir().join("bench-results");
+    let results = common::target_dir().join("bench-results");
     if std::fs::create_dir_all(&results).is_ok() {
         let _ = std::fs::write(results.join("stream_memory.md"), &out);
     }
@@ -229,12 +233,39 @@ fn vm_hwm(status: &str) -> Option<u64> {
         .ok()
 }
 
-/// The cargo target directory this bench binary was built in
-/// (`<target>/release/deps/<bench>` → `<target>`).
-fn target_dir() -> PathBuf {
+/// The `seozoom` binary, built first as this bench's sibling: same target
+/// directory, same profile (`release` under `cargo bench`).
+///
+/// A bench cannot depend on another package's binary (`CARGO_BIN_EXE_*` is
+/// set only for the package that has it), so this runs
+/// `cargo build -p seozoom-cli --bin seozoom --profile PROFILE`, which does
+/// nothing when the binary is up to date, and runs the result.
+fn seozoom_binary() -> PathBuf {
     let exe = std::env::current_exe().expect("the bench binary's path");
-    exe.ancestors()
-        .nth(3)
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("target"))
+    // <target>/<profile directory>/deps/<bench>
+    let profile_dir = exe
+        .ancestors()
+        .nth(2)
+        .expect("the bench binary is in <target>/<profile>/deps");
+    let target = profile_dir.parent().expect("<target>/<profile>");
+    let profile = match profile_dir.file_name().and_then(|name| name.to_str()) {
+        Some("debug") => "dev",
+        Some(name) => name,
+        None => "release",
+    };
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.toml");
+    eprintln!("building the seozoom binary (cargo build -p seozoom-cli --profile {profile})");
+    let status = Command::new(env!("CARGO"))
+        .args(["build", "--quiet", "-p", "seozoom-cli", "--bin", "seozoom"])
+        .args(["--profile", profile])
+        .arg("--manifest-path")
+        .arg(&manifest)
+        .env("CARGO_TARGET_DIR", target)
+        .status()
+        .expect("cargo runs");
+    assert!(
+        status.success(),
+        "the seozoom binary did not build: {status}"
+    );
+    profile_dir.join(format!("seozoom{}", std::env::consts::EXE_SUFFIX))
 }

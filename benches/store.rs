@@ -2,7 +2,7 @@
 //! that goes out, and whether a rate-limited job finishes as soon as a
 //! rolling-window service allows.
 //!
-//! `cargo bench -p seozoom --features sandbox,sqlite,redis --bench store [-- FILTER]`
+//! `cargo bench -p seozoom-benches --bench store [-- FILTER]`
 //!
 //! Against the sandbox on loopback (in this process, on its own thread), one
 //! client per store, calls one after the other:
@@ -34,8 +34,6 @@
 //! The summary is printed and written to `<target>/bench-results/store.md`.
 
 mod common;
-#[path = "../src/store/redis/server.rs"]
-mod redis_server;
 
 use std::fmt::Write as _;
 use std::hint::black_box;
@@ -52,7 +50,7 @@ use seozoom::sandbox::Sandbox;
 use seozoom::store::Store;
 use seozoom::types::KeywordType;
 
-use redis_server::RedisServer;
+use seozoom_test_support::RedisServer;
 
 /// Requests of the rate-limited job.
 const JOB_REQUESTS: usize = 100;

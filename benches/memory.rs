@@ -1,6 +1,6 @@
 //! Peak memory of decoding, as a ratio to the body's size.
 //!
-//! `cargo bench -p seozoom --bench memory`
+//! `cargo bench -p seozoom-benches --bench memory`
 //!
 //! A counting global allocator keeps the bytes allocated now and the most seen
 //! since the last reset. For each decoder of the 100,000-row page the peak is

@@ -1,6 +1,6 @@
 //! Decode speed, side by side in one run, and the cost of building a request.
 //!
-//! `cargo bench -p seozoom --bench decode`
+//! `cargo bench -p seozoom-benches --bench decode`
 //!
 //! For generated domain-keyword pages of 100, 10,000 and 100,000 rows (see
 //! `common/mod.rs`), on the same bytes:
