@@ -190,7 +190,13 @@ async function edgeInputs(transport) {
 
 async function cacheAcrossSessions(transport) {
   const dir = mkdtempSync(join(tmpdir(), "seozoom-mcp-"));
-  const global = ["--sandbox", "--store", `sqlite:${join(dir, "store.sqlite3")}`];
+  // One service for both sessions: the cache is kept per origin, and each
+  // `--sandbox` run would start a sandbox on a port of its own.
+  const sandbox = await spawnServing(["sandbox", "--port", "0"]);
+  const global = [
+    "--base-url", sandbox.url, "--api-key", "sandbox",
+    "--store", `sqlite:${join(dir, "store.sqlite3")}`,
+  ];
   const args = { keyword: ["scarpe running", "mutuo casa"] };
   try {
     const first = await connect(transport, global);
@@ -212,6 +218,7 @@ async function cacheAcrossSessions(transport) {
     await second.close();
     console.log(`${transport}: a repeat call in a second session came from the store (0 units); usage shows the hit and the balance`);
   } finally {
+    sandbox.child.kill();
     rmSync(dir, { recursive: true, force: true });
   }
 }
