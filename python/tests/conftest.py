@@ -18,6 +18,13 @@ def require(what: str) -> None:
     pytest.skip(f"{what} is missing")
 
 
+@pytest.fixture(autouse=True)
+def data_home(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """No test opens the user's own store: a client without `store=` opens
+    the default SQLite file under the data directory, here a scratch one."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data")))
+
+
 @pytest.fixture
 def sandbox() -> Iterator[seozoom.Sandbox]:
     with seozoom.Sandbox() as sb:
