@@ -867,6 +867,47 @@ fn logging_is_declared_and_its_level_can_be_set() {
     mcp.finish();
 }
 
+/// Retries are told to the agent as log messages once it has set a level:
+/// a sandbox that answers one keyword with 429 every time.
+#[test]
+fn retries_are_logged_to_the_agent_at_the_level_it_set() {
+    use seozoom::sandbox::{Fault, FaultPlan, Sandbox};
+
+    let sandbox = support::start_sandbox(
+        Sandbox::builder().faults(FaultPlan::none().retry_after(0).on(
+            "keyword",
+            "boom",
+            Fault::RateLimitedRetryAfter,
+        )),
+    );
+    let base_url = sandbox.base_url();
+    let mut mcp = Mcp::start(&["--base-url", &base_url, "--rate-window", "0.5", "mcp"]);
+    let messages = |mcp: &Mcp| -> Vec<String> {
+        mcp.received
+            .iter()
+            .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+            .filter(|m| m["method"] == "notifications/message")
+            .map(|m| m["params"]["data"].as_str().unwrap_or_default().to_owned())
+            .collect()
+    };
+    // No level set: nothing is sent.
+    let text = mcp.error("keywords_metrics", json!({"keyword": ["boom"]}));
+    assert!(text.contains("HTTP 429"), "{text}");
+    assert_eq!(messages(&mcp), Vec::<String>::new());
+    let set = mcp.request("logging/setLevel", json!({"level": "warning"}));
+    assert_eq!(set["result"], json!({}), "{set}");
+    let text = mcp.error("keywords_metrics", json!({"keyword": ["boom"]}));
+    assert!(text.contains("HTTP 429"), "{text}");
+    let logged = messages(&mcp);
+    assert!(
+        logged
+            .iter()
+            .any(|m| m.contains("keywords metrics: retrying")),
+        "{logged:?}"
+    );
+    mcp.finish();
+}
+
 #[test]
 fn a_repeat_call_in_a_second_session_comes_from_the_store() {
     let dir = std::env::temp_dir().join(format!("seozoom-mcp-store-{}", std::process::id()));
