@@ -58,7 +58,7 @@ pub struct View<'a> {
 }
 
 /// Payload name of a search-result list in the operation table.
-pub const SERP: &str = "serp";
+pub use seozoom::table::SERP_PAYLOAD as SERP;
 /// The columns of a search-result list: a result's position and its URL.
 pub(crate) const SERP_COLUMNS: [&str; 2] = ["position", "url"];
 /// The one column of a payload the spec does not describe.

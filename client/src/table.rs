@@ -212,12 +212,18 @@ pub enum Shape {
     },
 }
 
+/// [`Response::payload`] of an operation that answers search-result lists
+/// (the spec's built-in `serp` type, not a record): what every face (the
+/// command line, the Python package) compares against to show a SERP as
+/// positions and URLs.
+pub const SERP_PAYLOAD: &str = "serp";
+
 /// The response of an operation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Response {
     /// Layout of `response`.
     pub shape: Shape,
-    /// Record name in the spec, or `serp`.
+    /// Record name in the spec, or [`SERP_PAYLOAD`].
     pub payload: &'static str,
     /// What it holds.
     pub description: &'static str,

@@ -21,8 +21,7 @@ use seozoom::table::{FieldKind, Operation, RecordInfo, Shape};
 use seozoom::types::{Date, DateTime, Time};
 use serde_json::Value;
 
-/// The payload name of a SERP in the operation table.
-const SERP: &str = "serp";
+use seozoom::table::SERP_PAYLOAD as SERP;
 
 /// A record's keys, made once per result.
 struct Layout<'py> {
