@@ -20,7 +20,7 @@ use seozoom::request::Request;
 use seozoom::table::Operation;
 use seozoom::table::{Charged, Counts, Group, Limit, Param, ParamKind};
 
-use crate::output::Format;
+use crate::format::Format;
 
 /// Environment variable holding the key when `--api-key` is not given.
 pub const API_KEY_ENV: &str = seozoom::config::API_KEY_ENV;

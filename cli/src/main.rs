@@ -40,10 +40,12 @@ mod columns;
 mod completions;
 mod dry_run;
 mod example;
+mod format;
 mod mcp;
 mod output;
 mod paged;
 mod partial;
+mod rows;
 mod sandbox;
 mod store;
 mod stream;
@@ -57,7 +59,7 @@ use seozoom::error::ErrorKind;
 use seozoom::{Client, Error};
 
 use crate::cli::{Command, Invocation, Target};
-use crate::output::Format;
+use crate::format::{Format, View};
 use crate::partial::{Failure, Stopped};
 
 /// Exit code of a call that succeeded (or found no data).
@@ -193,7 +195,7 @@ async fn call(invocation: Invocation) -> u8 {
     let op = invocation.request.operation();
     let format = invocation.format;
     let columns = invocation.columns.clone();
-    let view = output::View {
+    let view = View {
         columns: columns.as_deref(),
         width: table_fit::terminal_width(),
     };
@@ -287,7 +289,7 @@ pub(crate) async fn fit_to_budget(
 /// sent and charged).
 fn print_stopped(
     format: Format,
-    view: &output::View<'_>,
+    view: &View<'_>,
     op: &'static seozoom::table::Operation,
     stopped: &Stopped,
 ) -> u8 {
@@ -365,7 +367,7 @@ fn progress_bar(total: usize, what: &str) -> Option<indicatif::ProgressBar> {
 /// Print an envelope in the chosen format; the exit code.
 fn print_result(
     format: Format,
-    view: &output::View<'_>,
+    view: &View<'_>,
     op: &'static seozoom::table::Operation,
     envelope: &seozoom::Envelope<serde_json::Value>,
 ) -> u8 {

@@ -16,7 +16,7 @@ use seozoom::table::Shape;
 use seozoom::{Client, Envelope, Error};
 use serde_json::Value;
 
-use crate::output::Format;
+use crate::format::Format;
 use crate::partial::{Failure, Stopped};
 use crate::stream::RowWriter;
 

@@ -212,12 +212,12 @@ pub async fn report_usage(usage: crate::cli::Usage) -> u8 {
 /// The ledger's lines in `format`; the table also shows the last balance
 /// reported (the other formats are the documented list of objects).
 fn write_usage(
-    format: crate::output::Format,
+    format: crate::format::Format,
     rows: &[seozoom::store::Usage],
     balance: Option<seozoom::store::Balance>,
     out: &mut impl std::io::Write,
 ) -> std::io::Result<()> {
-    use crate::output::Format;
+    use crate::format::Format;
     match format {
         Format::Json => {
             let list: Vec<_> = rows.iter().map(usage_object).collect();
