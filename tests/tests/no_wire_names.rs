@@ -19,12 +19,12 @@ const NOT_NAMES: &[(&str, &str, &str)] = &[
         "a JSON Schema keyword in the SERP's schema",
     ),
     (
-        "cli/src/output.rs",
+        "cli/src/rows.rs",
         "position",
         "the column of a SERP result's position (a SERP is a map, not a record)",
     ),
     (
-        "cli/src/output.rs",
+        "cli/src/rows.rs",
         "url",
         "the column of a SERP result's URL",
     ),
