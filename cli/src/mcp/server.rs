@@ -27,9 +27,10 @@ use seozoom::job::Stop;
 use seozoom::operations::SERVICE;
 use tracing::instrument::WithSubscriber;
 
+use super::names::{ESTIMATE, MORE, USAGE};
 use super::report::Reporter;
 use super::session::Session;
-use super::tools::{ESTIMATE, Kind, MORE, USAGE};
+use super::tools::Kind;
 use super::{call, own, trace};
 
 /// The server of one MCP session; clones share the process's state (the
