@@ -39,7 +39,7 @@ const NOT_NAMES: &[(&str, &str, &str)] = &[
         "the JSON Schema keyword of a value's type, in the MCP tools' schemas",
     ),
     (
-        "cli/src/store.rs",
+        "cli/src/usage.rs",
         "action",
         "a member of `seozoom usage --format json`: an operation's action, as the usage report's contract names it",
     ),

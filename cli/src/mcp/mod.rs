@@ -43,7 +43,7 @@ use seozoom::Client;
 
 pub use command::{COMMAND, Options, read, subcommand};
 
-use crate::{EXIT_FAILED, EXIT_OK, EXIT_REFUSED, sandbox};
+use crate::{exit, sandbox};
 use server::Server;
 use session::Session;
 
@@ -66,7 +66,7 @@ pub async fn serve(options: Options) -> u8 {
             }
             Err(error) => {
                 eprintln!("error: cannot start the sandbox: {error}");
-                return EXIT_FAILED;
+                return exit::FAILED;
             }
         }
     } else {
@@ -77,7 +77,7 @@ pub async fn serve(options: Options) -> u8 {
                     "error: no API key: pass --api-key or set {} (or use --sandbox)",
                     seozoom::config::API_KEY_ENV
                 );
-                return EXIT_REFUSED;
+                return exit::REFUSED;
             }
         }
     };
@@ -94,9 +94,9 @@ pub async fn serve(options: Options) -> u8 {
         Err(error) => {
             eprintln!("error: {error}");
             return if error.is_refused() {
-                EXIT_REFUSED
+                exit::REFUSED
             } else {
-                EXIT_FAILED
+                exit::FAILED
             };
         }
     };
@@ -126,14 +126,14 @@ async fn serve_stdio(server: Server) -> u8 {
         Ok(running) => running,
         Err(error) => {
             eprintln!("error: the MCP session did not start: {error}");
-            return EXIT_FAILED;
+            return exit::FAILED;
         }
     };
     match running.waiting().await {
-        Ok(_) => EXIT_OK,
+        Ok(_) => exit::OK,
         Err(error) => {
             eprintln!("error: the MCP session ended abnormally: {error}");
-            EXIT_FAILED
+            exit::FAILED
         }
     }
 }
