@@ -41,3 +41,38 @@ pub fn read(root: &ArgMatches, sub: &ArgMatches) -> (Option<u16>, Option<Duratio
         .then(|| rate_window(&[sub, root]).unwrap_or(seozoom::sandbox::Sandbox::RATE_WINDOW));
     (sub.get_one::<u16>(PORT).copied(), strict)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::{Command, parse};
+
+    fn sandbox(args: &[&str]) -> (Option<u16>, Option<Duration>) {
+        match parse(["seozoom"].iter().chain(args)) {
+            Ok(Command::Sandbox { port, strict }) => (port, strict),
+            other => panic!("{args:?}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_port_and_the_strict_window_are_read_wherever_written() {
+        assert_eq!(sandbox(&["sandbox"]), (None, None));
+        assert_eq!(sandbox(&["sandbox", "--port", "7"]), (Some(7), None));
+        // The environment's window, when it sets one, stands in for the default.
+        if std::env::var_os(crate::cli::args::RATE_WINDOW_ENV).is_none() {
+            let default = Some(seozoom::sandbox::Sandbox::RATE_WINDOW);
+            assert_eq!(sandbox(&["sandbox", "--strict"]), (None, default));
+        }
+        let half = Some(Duration::from_millis(500));
+        assert_eq!(
+            sandbox(&["sandbox", "--strict", "--rate-window", "0.5"]),
+            (None, half)
+        );
+        assert_eq!(
+            sandbox(&["--rate-window", "0.5", "sandbox", "--strict"]),
+            (None, half)
+        );
+        // A window without --strict enforces nothing.
+        assert_eq!(sandbox(&["--rate-window", "0.5", "sandbox"]), (None, None));
+    }
+}

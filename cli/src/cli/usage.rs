@@ -79,3 +79,32 @@ pub fn read(root: &ArgMatches, sub: &ArgMatches) -> Usage {
             .unwrap_or(Format::Table),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::{Command, parse};
+
+    fn usage(args: &[&str]) -> Usage {
+        match parse(["seozoom"].iter().chain(args)) {
+            Ok(Command::Usage(usage)) => usage,
+            other => panic!("{args:?}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn since_format_and_target_are_read_from_both_levels() {
+        let all = usage(&["--api-key", "k", "usage"]);
+        assert_eq!(all.since_ms, 0);
+        assert_eq!(all.format, Format::Table);
+        assert!(matches!(all.target, Target::Service { api_key: Some(key), .. } if key == "k"));
+
+        let day_two = usage(&["--format", "csv", "usage", "--since", "1970-01-02"]);
+        assert_eq!(day_two.since_ms, 86_400_000);
+        assert_eq!(day_two.format, Format::Csv);
+
+        let sandbox = usage(&["usage", "--sandbox", "--format", "json"]);
+        assert!(matches!(sandbox.target, Target::Sandbox));
+        assert_eq!(sandbox.format, Format::Json);
+    }
+}
