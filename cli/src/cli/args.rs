@@ -108,59 +108,59 @@ pub fn global() -> Vec<Arg> {
     };
     let default_db = default_db();
     let mut args = vec![
-            option(opt::API_KEY, "api-key")
-                .value_name("KEY")
-                .env(API_KEY_ENV)
-                .hide_env_values(true)
-                .help("API key (never printed)"),
-            option(opt::BASE_URL, "base-url")
-                .value_name("URL")
-                .env(BASE_URL_ENV)
-                .hide_env_values(true)
-                .default_value(SERVICE.base_url)
-                .help("Service address without /api/v2; plain http only to loopback"),
-            option(opt::DB, SERVICE.database.wire)
-                .value_name("DB")
-                .default_value(default_db)
-                .help(format!("Country database: one of {databases}")),
-            option(opt::FORMAT, "format")
-                .value_name("FORMAT")
-                .value_parser(Format::WORDS)
-                .default_value("table")
-                .help("Output: json (the envelope with the API's field names), ndjson (one JSON object per record), csv or table (fitted to the terminal; COLUMNS sets its width)"),
-            option(opt::COLUMNS, "columns")
-                .value_name("NAME,...")
-                .value_delimiter(',')
-                .action(ArgAction::Append)
-                .help("Only these columns, in this order, by the names of the CSV header (wire names; `list.name` inside a nested list), in every format"),
-            option(opt::SANDBOX, "sandbox")
-                .action(ArgAction::SetTrue)
-                .help("Run against a built-in sandbox started for the call (no key needed; ignores --api-key and --base-url)"),
-            option(opt::BUDGET, "budget")
-                .value_name("UNITS[/day|/month]")
-                .value_parser(|text: &str| text.parse::<crate::store::Budget>())
-                .help("Refuse the call, sending nothing, if it may cost more than UNITS; UNITS/day or UNITS/month: more than what is left of the key's budget for the UTC day or month, counted in the store across every process"),
+        option(opt::API_KEY, "api-key")
+            .value_name("KEY")
+            .env(API_KEY_ENV)
+            .hide_env_values(true)
+            .help("API key (never printed)"),
+        option(opt::BASE_URL, "base-url")
+            .value_name("URL")
+            .env(BASE_URL_ENV)
+            .hide_env_values(true)
+            .default_value(SERVICE.base_url)
+            .help("Service address without /api/v2; plain http only to loopback"),
+        option(opt::DB, SERVICE.database.wire)
+            .value_name("DB")
+            .default_value(default_db)
+            .help(format!("Country database: one of {databases}")),
+        option(opt::FORMAT, "format")
+            .value_name("FORMAT")
+            .value_parser(Format::WORDS)
+            .default_value("table")
+            .help("Output: json (the envelope with the API's field names), ndjson (one JSON object per record), csv or table (fitted to the terminal; COLUMNS sets its width)"),
+        option(opt::COLUMNS, "columns")
+            .value_name("NAME,...")
+            .value_delimiter(',')
+            .action(ArgAction::Append)
+            .help("Only these columns, in this order, by the names of the CSV header (wire names; `list.name` inside a nested list), in every format"),
+        option(opt::SANDBOX, "sandbox")
+            .action(ArgAction::SetTrue)
+            .help("Run against a built-in sandbox started for the call (no key needed; ignores --api-key and --base-url)"),
+        option(opt::BUDGET, "budget")
+            .value_name("UNITS[/day|/month]")
+            .value_parser(|text: &str| text.parse::<crate::store::Budget>())
+            .help("Refuse the call, sending nothing, if it may cost more than UNITS; UNITS/day or UNITS/month: more than what is left of the key's budget for the UTC day or month, counted in the store across every process"),
     ];
     args.extend(crate::store::args(option));
     args.extend([
-            option(opt::DRY_RUN, "dry-run")
-                .action(ArgAction::SetTrue)
-                .help("Print the requests (key redacted) and the cost estimate, and send nothing (no key needed)"),
-            option(opt::RATE_WINDOW, "rate-window")
-                .value_name("SECS")
-                .env(RATE_WINDOW_ENV)
-                .value_parser(seconds)
-                .help("Seconds the requests-per-minute figures apply to (default 60), here and in `sandbox --strict`"),
-            option(opt::MAX_WAIT, "max-wait")
-                .value_name("SECS")
-                .value_parser(seconds)
-                .help(format!(
-                    "The longest a call may spend waiting, all its waits together (rate-limit slots, Retry-After, 429 rate windows, backoffs; default {}): a wait that would pass it is not begun, and the call stops naming it (rows received are kept)",
-                    seozoom::config::DEFAULT_MAX_WAIT.as_secs()
-                )),
-            option(opt::FIT_BUDGET, "fit-budget")
-                .action(ArgAction::SetTrue)
-                .help("With --budget and --max-rows: take as many rows as the budget covers at worst (said on stderr before the first request) instead of refusing the job"),
+        option(opt::DRY_RUN, "dry-run")
+            .action(ArgAction::SetTrue)
+            .help("Print the requests (key redacted) and the cost estimate, and send nothing (no key needed)"),
+        option(opt::RATE_WINDOW, "rate-window")
+            .value_name("SECS")
+            .env(RATE_WINDOW_ENV)
+            .value_parser(seconds)
+            .help("Seconds the requests-per-minute figures apply to (default 60), here and in `sandbox --strict`"),
+        option(opt::MAX_WAIT, "max-wait")
+            .value_name("SECS")
+            .value_parser(seconds)
+            .help(format!(
+                "The longest a call may spend waiting, all its waits together (rate-limit slots, Retry-After, 429 rate windows, backoffs; default {}): a wait that would pass it is not begun, and the call stops naming it (rows received are kept)",
+                seozoom::config::DEFAULT_MAX_WAIT.as_secs()
+            )),
+        option(opt::FIT_BUDGET, "fit-budget")
+            .action(ArgAction::SetTrue)
+            .help("With --budget and --max-rows: take as many rows as the budget covers at worst (said on stderr before the first request) instead of refusing the job"),
     ]);
     args
 }

@@ -115,7 +115,7 @@ fn param_arg(param: &'static Param) -> Arg {
 
 /// The `--<flag>-file` argument of a list parameter.
 fn file_arg(param: &'static Param) -> Arg {
-    Arg::new(format!("{FILE_ID}{}", param.wire))
+    Arg::new(file_id(param.wire))
         .long(file_flag_name(param.wire))
         .value_name("FILE")
         .help(format!(

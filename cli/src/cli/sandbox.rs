@@ -17,20 +17,20 @@ const STRICT: &str = "option:strict";
 /// The `sandbox` subcommand.
 pub fn subcommand() -> clap::Command {
     clap::Command::new(SANDBOX_COMMAND)
-                .about("Serve the built-in sandbox (key `sandbox`) until interrupted; prints its base URL")
-                .arg(
-                    Arg::new(PORT)
-                        .long("port")
-                        .value_name("N")
-                        .value_parser(value_parser!(u16))
-                        .help("Port on 127.0.0.1 (default: any free port)"),
-                )
-                .arg(
-                    Arg::new(STRICT)
-                        .long("strict")
-                        .action(ArgAction::SetTrue)
-                        .help("Enforce the requests-per-minute figures per operation and key over a rolling --rate-window (default 60 s), answering 429 with Retry-After as the service would"),
-                )
+        .about("Serve the built-in sandbox (key `sandbox`) until interrupted; prints its base URL")
+        .arg(
+            Arg::new(PORT)
+                .long("port")
+                .value_name("N")
+                .value_parser(value_parser!(u16))
+                .help("Port on 127.0.0.1 (default: any free port)"),
+        )
+        .arg(
+            Arg::new(STRICT)
+                .long("strict")
+                .action(ArgAction::SetTrue)
+                .help("Enforce the requests-per-minute figures per operation and key over a rolling --rate-window (default 60 s), answering 429 with Retry-After as the service would"),
+        )
 }
 
 /// The port asked for (`None`: any free one), and with `--strict` the window
