@@ -35,7 +35,6 @@
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
-mod call;
 mod cli;
 mod columns;
 mod completions;
@@ -53,6 +52,7 @@ mod partial;
 mod progress;
 mod result;
 mod rows;
+mod run;
 mod sandbox;
 mod store;
 mod stream;
@@ -83,7 +83,7 @@ fn main() -> ExitCode {
         }
     };
     let code = match command {
-        Command::Call(invocation) => runtime.block_on(call::call(invocation)),
+        Command::Call(invocation) => runtime.block_on(run::operation(invocation)),
         Command::Sandbox { port, strict } => runtime.block_on(sandbox::serve(port, strict)),
         Command::Mcp(options) => runtime.block_on(mcp::serve(options)),
         Command::Usage(usage) => runtime.block_on(usage::report(usage)),

@@ -7,27 +7,27 @@
 //! [`seozoom::table::Operation::action`] (with its aliases), flags from its
 //! params, help texts from their descriptions, limits and provenance.
 //!
-//! - [`args`]: the global options, their ids, and where a call goes;
-//! - [`names`]: how the binary and the flags are spelled;
+//! - [`global_options`]: the global options, their ids, and where a call goes;
+//! - [`spelling`]: how the binary and the flags are spelled;
 //! - [`operations`]: the groups' and actions' subcommands, from the table;
-//! - [`sandbox`], [`usage`], [`print`]: the other subcommands (`mcp` is
-//!   [`crate::mcp`]'s);
+//! - [`sandbox_command`], [`usage_command`], [`print_commands`]: the other
+//!   subcommands (`mcp` is [`crate::mcp`]'s);
 //! - [`tree`]: the whole tree; [`parse`]: reading it back into a [`Command`].
 
-mod args;
-mod names;
+mod global_options;
 mod operations;
 mod parse;
 mod parsed;
-mod print;
-mod sandbox;
+mod print_commands;
+mod sandbox_command;
+mod spelling;
 mod tree;
-mod usage;
+mod usage_command;
 
-pub use args::{Target, default_db, opt, rate_window};
-pub use names::{BIN, flag_name};
+pub use global_options::{Target, default_db, opt, rate_window};
 pub use parse::parse;
 pub use parsed::{Command, Invocation};
-pub use print::Print;
+pub use print_commands::Print;
+pub use spelling::{BIN, flag_name};
 pub use tree::command;
-pub use usage::Usage;
+pub use usage_command::Usage;

@@ -11,8 +11,8 @@ use clap::{Arg, ArgAction, value_parser};
 use seozoom::operations::OPERATIONS;
 use seozoom::table::{Charged, Counts, Group, Limit, Operation, Param, ParamKind};
 
-use super::args::opt;
-use super::names::{file_flag_name, flag_name};
+use super::global_options::opt;
+use super::spelling::{file_flag_name, flag_name};
 
 /// Help heading of an operation's parameters.
 const PARAMS_HEADING: &str = "Parameters";

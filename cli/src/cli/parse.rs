@@ -10,12 +10,12 @@ use seozoom::operations::SERVICE;
 use seozoom::request::Request;
 use seozoom::table::{Operation, Param};
 
-use super::args::{Target, opt, rate_window};
-use super::names::file_flag_name;
+use super::global_options::{Target, opt, rate_window};
 use super::operations::file_id;
 use super::parsed::{Command, Invocation};
+use super::spelling::file_flag_name;
 use super::tree::command;
-use super::{print, sandbox, usage};
+use super::{print_commands, sandbox_command, usage_command};
 use crate::format::Format;
 
 /// The file name that means standard input.
@@ -35,15 +35,15 @@ where
             "a group is required",
         ));
     };
-    if group == sandbox::SANDBOX_COMMAND {
-        let (port, strict) = sandbox::read(&matches, group_matches);
+    if group == sandbox_command::SANDBOX_COMMAND {
+        let (port, strict) = sandbox_command::read(&matches, group_matches);
         return Ok(Command::Sandbox { port, strict });
     }
-    if let Some(print) = print::read(group, group_matches) {
+    if let Some(print) = print_commands::read(group, group_matches) {
         return Ok(Command::Print(print));
     }
-    if group == usage::USAGE_COMMAND {
-        return Ok(Command::Usage(usage::read(&matches, group_matches)));
+    if group == usage_command::USAGE_COMMAND {
+        return Ok(Command::Usage(usage_command::read(&matches, group_matches)));
     }
     if group == crate::mcp::COMMAND {
         return crate::mcp::read(&matches, group_matches)

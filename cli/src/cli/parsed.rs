@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use seozoom::request::Request;
 
-use super::args::Target;
-use super::usage::Usage;
+use super::global_options::Target;
+use super::usage_command::Usage;
 use crate::format::Format;
 
 /// What the command line asks for.
@@ -24,7 +24,7 @@ pub enum Command {
     /// Serve the Model Context Protocol (`seozoom mcp`).
     Mcp(crate::mcp::Options),
     /// Print a completion script or the man page.
-    Print(super::print::Print),
+    Print(super::print_commands::Print),
     /// Report the store's ledger (`seozoom usage`).
     Usage(Usage),
 }

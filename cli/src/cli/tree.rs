@@ -3,8 +3,8 @@
 
 use seozoom::operations::{GROUPS, SERVICE};
 
-use super::names::BIN;
-use super::{args, operations, print, sandbox, usage};
+use super::spelling::BIN;
+use super::{global_options, operations, print_commands, sandbox_command, usage_command};
 
 /// The whole command tree.
 pub fn command() -> clap::Command {
@@ -22,12 +22,12 @@ pub fn command() -> clap::Command {
         ))
         .subcommand_required(true)
         .arg_required_else_help(true)
-        .args(args::global())
+        .args(global_options::global())
         .subcommands(GROUPS.iter().map(operations::group_command))
-        .subcommand(sandbox::subcommand())
-        .subcommand(usage::subcommand())
+        .subcommand(sandbox_command::subcommand())
+        .subcommand(usage_command::subcommand())
         .subcommand(crate::mcp::subcommand())
-        .subcommands(print::subcommands())
+        .subcommands(print_commands::subcommands())
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@
 //! batching of long lists, and one budget for the whole session.
 //!
 //! - [`command`]: the subcommand's arguments and the session they ask for;
-//! - [`names`]: the names of the server's own tools and their arguments;
+//! - [`tool_names`]: the names of the server's own tools and their arguments;
 //! - [`tools`], [`describe`], [`input_schema`], [`output_schema`]: the tool list;
 //! - [`args`]: a call's JSON arguments to a request;
 //! - [`call`], [`own`]: answering the operations' tools and the server's own;
@@ -26,13 +26,13 @@ mod http;
 mod input_schema;
 mod json_schema;
 mod jsonrpc;
-mod names;
 mod output_schema;
 mod own;
 mod report;
 mod server;
 mod session;
 mod stdio;
+mod tool_names;
 mod tools;
 mod trace;
 

@@ -27,9 +27,9 @@ use seozoom::job::Stop;
 use seozoom::operations::SERVICE;
 use tracing::instrument::WithSubscriber;
 
-use super::names::{ESTIMATE, MORE, USAGE};
 use super::report::Reporter;
 use super::session::Session;
+use super::tool_names::{ESTIMATE, MORE, USAGE};
 use super::tools::Kind;
 use super::{call, own, trace};
 

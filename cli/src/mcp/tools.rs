@@ -15,8 +15,10 @@ use super::json_schema::TYPE;
 
 use super::envelope;
 use super::input_schema::{input_schema, object};
-use super::names::{ARG_ARGUMENTS, ARG_COUNT, ARG_TOOL, ESTIMATE, HELD, MORE, USAGE, tool_name};
 use super::output_schema::{more_schema, output_schema, rows_schema};
+use super::tool_names::{
+    ARG_ARGUMENTS, ARG_COUNT, ARG_TOOL, ESTIMATE, HELD, MORE, USAGE, tool_name,
+};
 use super::{describe, held};
 
 /// What a tool does.

@@ -15,7 +15,7 @@ use crate::result::{print_result, print_stopped};
 use crate::{cli, dry_run, exit, output, paged, progress, sandbox, table_fit};
 
 /// Run one operation and print its result; the exit code.
-pub async fn call(invocation: Invocation) -> u8 {
+pub async fn operation(invocation: Invocation) -> u8 {
     // Check the parameters first: a bad one is reported even without a key, and
     // nothing is started or sent for it. A list longer than one request takes is
     // a batched job: every one of its requests is checked.

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use clap::{Arg, ArgAction, ArgMatches, value_parser};
 
-use super::args::rate_window;
+use super::global_options::rate_window;
 
 /// Name of the subcommand that runs the sandbox on its own.
 pub const SANDBOX_COMMAND: &str = "sandbox";
@@ -59,7 +59,7 @@ mod tests {
         assert_eq!(sandbox(&["sandbox"]), (None, None));
         assert_eq!(sandbox(&["sandbox", "--port", "7"]), (Some(7), None));
         // The environment's window, when it sets one, stands in for the default.
-        if std::env::var_os(crate::cli::args::RATE_WINDOW_ENV).is_none() {
+        if std::env::var_os(crate::cli::global_options::RATE_WINDOW_ENV).is_none() {
             let default = Some(seozoom::sandbox::Sandbox::RATE_WINDOW);
             assert_eq!(sandbox(&["sandbox", "--strict"]), (None, default));
         }

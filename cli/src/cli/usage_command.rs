@@ -4,7 +4,7 @@
 use clap::{Arg, ArgMatches};
 use seozoom::operations::SERVICE;
 
-use super::args::{Target, opt};
+use super::global_options::{Target, opt};
 use crate::format::Format;
 
 /// Name of the subcommand that reports the ledger.

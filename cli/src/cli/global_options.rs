@@ -10,7 +10,7 @@ use clap::{Arg, ArgAction, ArgMatches};
 use seozoom::operations::{OPERATIONS, SERVICE};
 use seozoom::table::ParamKind;
 
-use super::names::flag_name;
+use super::spelling::flag_name;
 use crate::format::Format;
 
 /// Environment variable holding the key when `--api-key` is not given.
