@@ -7,7 +7,7 @@ use seozoom::table::Operation;
 use seozoom::table::Shape;
 use serde_json::{Map, Value};
 
-use crate::output::{Payload, SERP_COLUMNS, VALUE_COLUMN, column_names, layout};
+use crate::rows::{Payload, SERP_COLUMNS, VALUE_COLUMN, column_names, layout, serp_results};
 
 /// The flag, for messages.
 pub const FLAG: &str = "--columns";
@@ -94,7 +94,7 @@ pub fn item_json_lines(op: &Operation, item: &Value) -> Vec<Map<String, Value>> 
 fn payload_lines(payload: Payload, value: &Value) -> Vec<Map<String, Value>> {
     match (payload, value) {
         (_, Value::Null) => Vec::new(),
-        (Payload::Serp, _) => crate::output::serp_results(value)
+        (Payload::Serp, _) => serp_results(value)
             .into_iter()
             .map(|(position, url)| {
                 let [position_column, url_column] = SERP_COLUMNS;

@@ -10,7 +10,8 @@ use seozoom::units::Estimate;
 use seozoom::{Client, Error, Job};
 
 use crate::cli::{Invocation, Target};
-use crate::{EXIT_FAILED, EXIT_OK, report, sandbox, store};
+use crate::error_report::report;
+use crate::{exit, sandbox, store};
 
 /// The most pages a dry run of a paged job lists one by one; the rest are
 /// counted (a cap of millions of rows in small pages would be millions of lines).
@@ -146,7 +147,7 @@ async fn fit_budget(
         .base_url(client.base_url())
         .budget(budget)
         .build()?;
-    let fitted = crate::fit_to_budget(
+    let fitted = crate::fit_budget::fit_to_budget(
         &client,
         &invocation.request,
         true,
@@ -331,9 +332,9 @@ fn print_lines(lines: &[String]) -> u8 {
     {
         Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => {
             eprintln!("error: cannot write the requests: {error}");
-            EXIT_FAILED
+            exit::FAILED
         }
-        _ => EXIT_OK,
+        _ => exit::OK,
     }
 }
 

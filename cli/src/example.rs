@@ -8,8 +8,7 @@ use seozoom::operations::{RECORDS, SERVICE};
 use seozoom::table::Operation;
 use seozoom::table::{Param, ParamKind, Role, ValueKind};
 
-use crate::cli::flag_name;
-use crate::completions::BIN;
+use crate::cli::{BIN, flag_name};
 
 /// Rows asked for by an example of a paged operation (within its limits).
 const EXAMPLE_ROWS: i64 = 100;

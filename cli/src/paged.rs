@@ -16,7 +16,7 @@ use seozoom::table::Shape;
 use seozoom::{Client, Envelope, Error};
 use serde_json::Value;
 
-use crate::output::Format;
+use crate::format::Format;
 use crate::partial::{Failure, Stopped};
 use crate::stream::RowWriter;
 
@@ -54,7 +54,7 @@ impl Job {
         mut sink: impl FnMut(Vec<Value>) -> io::Result<()>,
     ) -> Outcome {
         let before = client.units();
-        let progress = crate::progress_bar(self.max_rows, "rows");
+        let progress = crate::progress::bar(self.max_rows, "rows");
         let stream = client.pages_json(self.request.clone(), self.page_size, Some(self.max_rows));
         // The rows of one page are ready together: a chunk is a page (or the
         // rows before a failed page's error).
@@ -170,7 +170,7 @@ impl Job {
             // "No data found" for the first page is an empty result.
             Some(error) if matches!(error.kind(), ErrorKind::NoData) => None,
             // Refused, or the first page failed: nothing printed.
-            Some(error) => return Ok(crate::report(&error)),
+            Some(error) => return Ok(crate::error_report::report(&error)),
             None => None,
         };
         let written = outcome.written.and_then(|()| match stopped {
@@ -179,7 +179,7 @@ impl Job {
             None => writer.finish(),
         });
         drop(writer);
-        let code = crate::summary(
+        let code = crate::result::summary(
             op,
             format,
             no_data && stopped.is_none(),
@@ -193,7 +193,7 @@ impl Job {
                     (self.page_size, self.max_rows),
                     outcome.rows,
                 );
-                crate::report_stopped(op, outcome.rows, &missing, &cause)
+                crate::error_report::report_stopped(op, outcome.rows, &missing, &cause)
             }
             None => code,
         })

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use seozoom::sandbox::Sandbox;
 
-use crate::{EXIT_FAILED, EXIT_OK};
+use crate::exit;
 
 /// The key the sandbox accepts; it is not a secret.
 pub const API_KEY: &str = Sandbox::API_KEY;
@@ -33,7 +33,7 @@ pub async fn serve(port: Option<u16>, strict: Option<Duration>) -> u8 {
         Err(error) => {
             let port = port.map_or_else(|| "an ephemeral port".to_owned(), |p| format!("port {p}"));
             eprintln!("error: cannot start the sandbox on 127.0.0.1, {port}: {error}");
-            return EXIT_FAILED;
+            return exit::FAILED;
         }
     };
     let base_url = sandbox.base_url();
@@ -49,7 +49,7 @@ pub async fn serve(port: Option<u16>, strict: Option<Duration>) -> u8 {
             "try: seozoom --base-url {base_url} --api-key {API_KEY} domains metrics --domain example.it"
         );
         sandbox.serve_forever().await;
-        return EXIT_OK;
+        return exit::OK;
     };
     let secs = window.as_secs_f64();
     eprintln!(
@@ -61,7 +61,7 @@ pub async fn serve(port: Option<u16>, strict: Option<Duration>) -> u8 {
     let serving = std::pin::pin!(sandbox.serve_forever());
     let reporting = std::pin::pin!(report_refusals(&sandbox));
     futures_util::future::select(serving, reporting).await;
-    EXIT_OK
+    exit::OK
 }
 
 /// Say on stderr how many requests were answered 429, whenever that grows,

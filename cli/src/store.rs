@@ -2,14 +2,12 @@
 //! key-wide memory lives (`--store`, `SEOZOOM_STORE`, by default a SQLite
 //! file under the user's data directory), `--refresh`, and what `--budget`
 //! means (`N` for this command, `N/day` or `N/month` for the key's UTC
-//! calendar window); and `seozoom usage`, the ledger per operation.
-
-use std::io::Write;
+//! calendar window); and when a cached answer was fetched, as people read it.
 
 use clap::{Arg, ArgAction, ArgMatches};
+use seozoom::ClientBuilder;
 use seozoom::error::Error;
 use seozoom::store::Store;
-use seozoom::{Client, ClientBuilder};
 
 /// Environment variable naming the store when `--store` is not given.
 pub const STORE_ENV: &str = "SEOZOOM_STORE";
@@ -19,11 +17,7 @@ pub(crate) mod opt {
     pub const STORE: &str = "option:store";
     pub const REFRESH: &str = "option:refresh";
     pub const FALLBACK: &str = "option:store-fallback";
-    pub const SINCE: &str = "option:since";
 }
-
-/// Name of the subcommand that reports the ledger.
-pub const USAGE_COMMAND: &str = "usage";
 
 /// What `--budget` guards: the library's grammar, shared with MCP and Python.
 pub use seozoom::store::Budget;
@@ -110,29 +104,6 @@ impl StoreOptions {
     }
 }
 
-/// `seozoom usage [--since YYYY-MM-DD]`.
-pub fn usage_subcommand() -> clap::Command {
-    clap::Command::new(USAGE_COMMAND)
-        .about("What the store's ledger holds for the key, per operation: calls, cache hits, units used and saved, and the last balance reported")
-        .arg(
-            Arg::new(opt::SINCE)
-                .long("since")
-                .value_name("YYYY-MM-DD")
-                .value_parser(|text: &str| {
-                    text.parse::<seozoom::types::Date>()
-                        .map_err(|e| format!("`{text}` is not a date written YYYY-MM-DD: {e}"))
-                })
-                .help("Only what was recorded from this UTC day on (default: everything)"),
-        )
-}
-
-/// The `--since` of `usage`, as milliseconds since the epoch (0 without one).
-pub fn since_ms(matches: &ArgMatches) -> i64 {
-    matches
-        .get_one::<seozoom::types::Date>(opt::SINCE)
-        .map_or(0, |day| day.to_unix_days().saturating_mul(86_400_000))
-}
-
 /// When a cached answer was fetched, as UTC text (`2026-11-23 18:55:10 UTC`).
 pub fn utc_text(at: std::time::SystemTime) -> String {
     let secs = at
@@ -148,128 +119,6 @@ pub fn utc_text(at: std::time::SystemTime) -> String {
         second % 3_600 / 60,
         second % 60
     )
-}
-
-/// The client of `usage`: the key (or the sandbox's) on the store, sending
-/// nothing.
-pub fn usage_client(api_key: String, options: &StoreOptions) -> Result<Client, Error> {
-    options
-        .apply(Client::builder().api_key(api_key), None)?
-        .build()
-}
-
-/// The columns of `seozoom usage`, as its JSON members and CSV header.
-const USAGE_COLUMNS: [&str; 6] = [
-    "group",
-    "action",
-    "calls",
-    "cache_hits",
-    "units_used",
-    "units_saved",
-];
-
-/// One operation's line of `seozoom usage`, as JSON.
-fn usage_object(usage: &seozoom::store::Usage) -> serde_json::Value {
-    serde_json::json!({
-        "group": usage.group,
-        "action": usage.action,
-        "calls": usage.calls,
-        "cache_hits": usage.cache_hits,
-        "units_used": usage.units_used,
-        "units_saved": usage.units_saved,
-    })
-}
-
-/// `seozoom usage`: the ledger per operation; the exit code.
-pub async fn report_usage(usage: crate::cli::Usage) -> u8 {
-    let api_key = match usage.target {
-        crate::cli::Target::Sandbox => crate::sandbox::API_KEY.to_owned(),
-        crate::cli::Target::Service { api_key, .. } => api_key.unwrap_or_default(),
-    };
-    let client = match usage_client(api_key, &usage.store) {
-        Ok(client) => client,
-        Err(error) => return crate::report(&error),
-    };
-    let (rows, balance) = match (
-        client.usage(usage.since_ms).await,
-        client.last_balance().await,
-    ) {
-        (Ok(rows), Ok(balance)) => (rows, balance),
-        (Err(error), _) | (_, Err(error)) => return crate::report(&error),
-    };
-    let mut stdout = std::io::stdout().lock();
-    let written =
-        write_usage(usage.format, &rows, balance, &mut stdout).and_then(|()| stdout.flush());
-    match written {
-        Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => {
-            eprintln!("error: cannot write the usage: {error}");
-            crate::EXIT_FAILED
-        }
-        _ => crate::EXIT_OK,
-    }
-}
-
-/// The ledger's lines in `format`; the table also shows the last balance
-/// reported (the other formats are the documented list of objects).
-fn write_usage(
-    format: crate::output::Format,
-    rows: &[seozoom::store::Usage],
-    balance: Option<seozoom::store::Balance>,
-    out: &mut impl std::io::Write,
-) -> std::io::Result<()> {
-    use crate::output::Format;
-    match format {
-        Format::Json => {
-            let list: Vec<_> = rows.iter().map(usage_object).collect();
-            serde_json::to_writer_pretty(&mut *out, &list)?;
-            writeln!(out)
-        }
-        Format::Ndjson => rows.iter().try_for_each(|row| {
-            serde_json::to_writer(&mut *out, &usage_object(row))?;
-            writeln!(out)
-        }),
-        Format::Csv => {
-            let mut csv = csv::Writer::from_writer(out);
-            csv.write_record(USAGE_COLUMNS)?;
-            for row in rows {
-                csv.write_record(usage_line(row))?;
-            }
-            csv.flush()
-        }
-        Format::Table => {
-            let mut table = comfy_table::Table::new();
-            table.load_preset(comfy_table::presets::UTF8_FULL_CONDENSED);
-            table.set_header(USAGE_COLUMNS.map(|c| c.replace('_', " ")));
-            for row in rows {
-                table.add_row(usage_line(row));
-            }
-            writeln!(out, "{table}")?;
-            match balance {
-                Some(balance) => {
-                    let at = u64::try_from(balance.at_ms).unwrap_or(0);
-                    let at = std::time::UNIX_EPOCH + std::time::Duration::from_millis(at);
-                    writeln!(
-                        out,
-                        "last balance reported: {} units, at {}",
-                        balance.units_remaining,
-                        utc_text(at)
-                    )
-                }
-                None => writeln!(out, "no balance reported yet"),
-            }
-        }
-    }
-}
-
-fn usage_line(row: &seozoom::store::Usage) -> [String; 6] {
-    [
-        row.group.clone(),
-        row.action.clone(),
-        row.calls.to_string(),
-        row.cache_hits.to_string(),
-        row.units_used.to_string(),
-        row.units_saved.to_string(),
-    ]
 }
 
 #[cfg(test)]

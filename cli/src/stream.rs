@@ -2,7 +2,7 @@
 //! written as soon as its page has come, so a paged job holds one page at a
 //! time however many rows it prints.
 //!
-//! The lines are the ones the collected formats print ([`crate::output`]): the
+//! The lines are the ones the collected formats print ([`crate::rows`]): the
 //! same layout, one row at a time. The CSV header comes from the operation's
 //! record in the spec, not from the first row, so it is known before any row
 //! and is the same whatever the rows hold. `json` (one envelope) and `table`
@@ -13,7 +13,8 @@ use std::io::{self, Write};
 use seozoom::table::Operation;
 use serde_json::Value;
 
-use crate::output::{self, Format};
+use crate::format::Format;
+use crate::rows;
 
 /// Rows written as they come, in one of the formats that can be.
 pub struct RowWriter<W: Write> {
@@ -49,8 +50,8 @@ impl<W: Write> RowWriter<W> {
         let to = match format {
             Format::Ndjson => To::Ndjson(out),
             Format::Csv => {
-                let header = output::column_names(op);
-                let picks = columns.map(|names| output::picks(&header, names));
+                let header = rows::column_names(op);
+                let picks = columns.map(|names| rows::picks(&header, names));
                 To::Csv {
                     writer: Box::new(csv::Writer::from_writer(out)),
                     header,
@@ -86,9 +87,9 @@ impl<W: Write> RowWriter<W> {
             }
             To::Csv { writer, picks, .. } => {
                 for row in rows {
-                    for line in output::item_lines(self.op, row) {
+                    for line in rows::item_lines(self.op, row) {
                         match picks {
-                            Some(picks) => writer.write_record(output::pick(&line, picks))?,
+                            Some(picks) => writer.write_record(rows::pick(&line, picks))?,
                             None => writer.write_record(&line)?,
                         }
                     }
@@ -120,7 +121,7 @@ impl<W: Write> RowWriter<W> {
         } = &mut self.to
         {
             match picks {
-                Some(picks) => writer.write_record(output::pick(header, picks))?,
+                Some(picks) => writer.write_record(rows::pick(header, picks))?,
                 None => writer.write_record(&*header)?,
             }
         }
@@ -131,6 +132,8 @@ impl<W: Write> RowWriter<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::format::View;
+    use crate::output;
     use seozoom::Envelope;
     use serde_json::json;
 
@@ -142,7 +145,7 @@ mod tests {
     fn collected(format: Format, rows: &[Value], columns: Option<&[String]>) -> String {
         let mut envelope = Envelope::no_data(Value::Array(rows.to_vec()), 0);
         envelope.no_data = false;
-        let view = output::View {
+        let view = View {
             columns,
             width: None,
         };

@@ -17,7 +17,8 @@ use seozoom::table::{FieldKind, ValueKind};
 use unicode_width::UnicodeWidthStr;
 
 use crate::columns::FLAG as COLUMNS_FLAG;
-use crate::output::{Column, Rows, View};
+use crate::format::View;
+use crate::rows::{Column, Rows};
 
 /// The environment variable that sets the terminal's width (as shells do);
 /// it wins over the width the terminal reports, so scripts and tests can set it.

@@ -19,12 +19,12 @@ const NOT_NAMES: &[(&str, &str, &str)] = &[
         "a JSON Schema keyword in the SERP's schema",
     ),
     (
-        "cli/src/output.rs",
+        "cli/src/rows.rs",
         "position",
         "the column of a SERP result's position (a SERP is a map, not a record)",
     ),
     (
-        "cli/src/output.rs",
+        "cli/src/rows.rs",
         "url",
         "the column of a SERP result's URL",
     ),
@@ -39,7 +39,7 @@ const NOT_NAMES: &[(&str, &str, &str)] = &[
         "the JSON Schema keyword of a value's type, in the MCP tools' schemas",
     ),
     (
-        "cli/src/store.rs",
+        "cli/src/usage.rs",
         "action",
         "a member of `seozoom usage --format json`: an operation's action, as the usage report's contract names it",
     ),

@@ -17,7 +17,7 @@ use super::envelope::Cached;
 use super::held::HeldResult;
 use super::report::Reporter;
 use super::session::Session;
-use super::{args, envelope, tools};
+use super::{args, envelope, tool_names};
 use crate::output;
 use crate::partial::{Failure, Stopped};
 
@@ -94,8 +94,8 @@ pub fn failure(error: &Error) -> CallToolResult {
     {
         text.push_str(&format!(
             ". Nothing was sent. The session's budget is {budget} units and {budget_left} are left; `{}` gives a call's cost before sending, `{}` the session's spending. Ask for fewer items or rows, or start the server with a larger --budget.",
-            tools::ESTIMATE,
-            tools::USAGE
+            tool_names::ESTIMATE,
+            tool_names::USAGE
         ));
     } else if error.is_refused() {
         text.push_str(". Nothing was sent and nothing charged.");
@@ -139,7 +139,7 @@ fn stopped_part_way(
         });
         text.push_str(&format!(
             " The {rows} rows it received are held as result `{id}`: call the `{}` tool with {{\"{}\": \"{id}\", \"{}\": 0}} for them (no units charged).",
-            tools::MORE,
+            tool_names::MORE,
             envelope::RESULT,
             envelope::START,
         ));

@@ -10,7 +10,7 @@ use clap::{Arg, ArgMatches, value_parser};
 use seozoom::operations::{OPERATIONS, SERVICE};
 use seozoom::table::ParamKind;
 
-use super::tools::{ESTIMATE, MORE, USAGE, tool_name};
+use super::tool_names::{ESTIMATE, MORE, USAGE, tool_name};
 use crate::cli::opt;
 
 /// Name of the subcommand.

@@ -6,7 +6,7 @@ use seozoom::table::Operation;
 use seozoom::table::{Charged, Counts};
 
 use super::input_schema::sentence;
-use super::tools;
+use super::tool_names;
 
 /// The description of `op`'s tool.
 pub fn operation(op: &Operation) -> String {
@@ -29,7 +29,7 @@ pub fn operation(op: &Operation) -> String {
             "A `{}` list longer than {} is sent as a batched job (progress is reported; a cancel stops it, and what it received is held for `{}`).",
             param.wire,
             max.value,
-            tools::MORE
+            tool_names::MORE
         ));
     }
     if let Some(paging) = op.paging() {

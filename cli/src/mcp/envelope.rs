@@ -103,7 +103,7 @@ pub fn more(held: Option<&str>, next: usize, total: usize) -> Value {
             HINT: format!(
                 "{} more of {total} items: call the `{}` tool with {{\"{RESULT}\": \"{id}\", \"{START}\": {next}}} for them (no units charged).",
                 total - next,
-                super::tools::MORE
+                super::tool_names::MORE
             ),
         }),
         _ => Value::Null,

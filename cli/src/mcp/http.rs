@@ -16,7 +16,7 @@ use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 
 use super::jsonrpc;
 use super::server::Server;
-use crate::{EXIT_FAILED, EXIT_REFUSED};
+use crate::exit;
 
 /// The longest request body read (16 MiB, as a line on stdio).
 const MAX_BODY: usize = 16 << 20;
@@ -61,7 +61,7 @@ pub async fn serve(server: Server, addr: SocketAddr) -> u8 {
         Ok(listener) => listener,
         Err(error) => {
             eprintln!("error: cannot listen on {addr}: {error}");
-            return EXIT_REFUSED;
+            return exit::REFUSED;
         }
     };
     let local = listener.local_addr().unwrap_or(addr);
@@ -80,10 +80,10 @@ pub async fn serve(server: Server, addr: SocketAddr) -> u8 {
         "mcp: serving streamable HTTP on http://{local}{PATH}; the budget and usage cover every session of this process. Stop with Ctrl-C."
     );
     match axum::serve(listener, router).await {
-        Ok(()) => crate::EXIT_OK,
+        Ok(()) => exit::OK,
         Err(error) => {
             eprintln!("error: the HTTP server stopped: {error}");
-            EXIT_FAILED
+            exit::FAILED
         }
     }
 }

@@ -8,6 +8,7 @@
 //! batching of long lists, and one budget for the whole session.
 //!
 //! - [`command`]: the subcommand's arguments and the session they ask for;
+//! - [`tool_names`]: the names of the server's own tools and their arguments;
 //! - [`tools`], [`describe`], [`input_schema`], [`output_schema`]: the tool list;
 //! - [`args`]: a call's JSON arguments to a request;
 //! - [`call`], [`own`]: answering the operations' tools and the server's own;
@@ -31,6 +32,7 @@ mod report;
 mod server;
 mod session;
 mod stdio;
+mod tool_names;
 mod tools;
 mod trace;
 
@@ -41,7 +43,7 @@ use seozoom::Client;
 
 pub use command::{COMMAND, Options, read, subcommand};
 
-use crate::{EXIT_FAILED, EXIT_OK, EXIT_REFUSED, sandbox};
+use crate::{exit, sandbox};
 use server::Server;
 use session::Session;
 
@@ -64,7 +66,7 @@ pub async fn serve(options: Options) -> u8 {
             }
             Err(error) => {
                 eprintln!("error: cannot start the sandbox: {error}");
-                return EXIT_FAILED;
+                return exit::FAILED;
             }
         }
     } else {
@@ -75,7 +77,7 @@ pub async fn serve(options: Options) -> u8 {
                     "error: no API key: pass --api-key or set {} (or use --sandbox)",
                     seozoom::config::API_KEY_ENV
                 );
-                return EXIT_REFUSED;
+                return exit::REFUSED;
             }
         }
     };
@@ -92,9 +94,9 @@ pub async fn serve(options: Options) -> u8 {
         Err(error) => {
             eprintln!("error: {error}");
             return if error.is_refused() {
-                EXIT_REFUSED
+                exit::REFUSED
             } else {
-                EXIT_FAILED
+                exit::FAILED
             };
         }
     };
@@ -124,14 +126,14 @@ async fn serve_stdio(server: Server) -> u8 {
         Ok(running) => running,
         Err(error) => {
             eprintln!("error: the MCP session did not start: {error}");
-            return EXIT_FAILED;
+            return exit::FAILED;
         }
     };
     match running.waiting().await {
-        Ok(_) => EXIT_OK,
+        Ok(_) => exit::OK,
         Err(error) => {
             eprintln!("error: the MCP session ended abnormally: {error}");
-            EXIT_FAILED
+            exit::FAILED
         }
     }
 }

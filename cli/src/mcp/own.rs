@@ -12,7 +12,7 @@ use super::call::failure;
 use super::envelope;
 use super::held::{self, HeldResult};
 use super::session::Session;
-use super::tools::{ARG_ARGUMENTS, ARG_COUNT, ARG_TOOL, ESTIMATE, HELD, MORE};
+use super::tool_names::{ARG_ARGUMENTS, ARG_COUNT, ARG_TOOL, ESTIMATE, HELD, MORE};
 
 /// `estimate`: the cost range of calling a tool with some arguments.
 /// With what the store's ledger learned of the operation's charge, when the
@@ -118,7 +118,7 @@ pub async fn estimate(session: &Session, arguments: Option<&Map<String, Value>>)
 pub async fn usage(session: &Session, arguments: Option<&Map<String, Value>>) -> CallToolResult {
     if let Some((name, value)) = arguments.and_then(|a| a.iter().next()) {
         return failure(&Error::from(InvalidInput {
-            operation: super::tools::USAGE.into(),
+            operation: super::tool_names::USAGE.into(),
             param: name.clone(),
             value: shown(value),
             problem: "unknown parameter: this tool takes none".into(),

@@ -29,7 +29,8 @@ use tracing::instrument::WithSubscriber;
 
 use super::report::Reporter;
 use super::session::Session;
-use super::tools::{ESTIMATE, Kind, MORE, USAGE};
+use super::tool_names::{ESTIMATE, MORE, USAGE};
+use super::tools::Kind;
 use super::{call, own, trace};
 
 /// The server of one MCP session; clones share the process's state (the

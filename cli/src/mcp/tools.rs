@@ -16,23 +16,10 @@ use super::json_schema::TYPE;
 use super::envelope;
 use super::input_schema::{input_schema, object};
 use super::output_schema::{more_schema, output_schema, rows_schema};
+use super::tool_names::{
+    ARG_ARGUMENTS, ARG_COUNT, ARG_TOOL, ESTIMATE, HELD, MORE, USAGE, tool_name,
+};
 use super::{describe, held};
-
-/// The tool that gives a call's cost range without sending it.
-pub const ESTIMATE: &str = "estimate";
-/// The tool that reports the session's spending.
-pub const USAGE: &str = "usage";
-/// The tool that hands out the rest of a cut result.
-pub const MORE: &str = "more";
-
-/// Arguments of `estimate` and `more`.
-pub const ARG_TOOL: &str = "tool";
-/// Arguments of `estimate`.
-pub const ARG_ARGUMENTS: &str = "arguments";
-/// Arguments of `more` (not `limit`, which some operations take).
-pub const ARG_COUNT: &str = "count";
-/// The list of held results, in `more` (called with no arguments).
-pub const HELD: &str = "held";
 
 /// What a tool does.
 #[derive(Debug, Clone, Copy)]
@@ -106,11 +93,6 @@ impl Catalog {
             _ => None,
         }
     }
-}
-
-/// The name of an operation's tool: `<group>_<action>`, wire names.
-pub fn tool_name(op: &Operation) -> String {
-    format!("{}_{}", op.group, op.action)
 }
 
 fn operation_tool(op: &'static Operation, database: &str) -> Tool {

@@ -36,7 +36,7 @@ pub fn dispatch(reporter: Arc<Reporter>) -> tracing::Dispatch {
         .without_time()
         .with_target(false)
         .with_ansi(false)
-        .with_filter(crate::stderr_log_level());
+        .with_filter(crate::logging::stderr_log_level());
     let agent = ToAgent { reporter }.with_filter(tracing_subscriber::filter::LevelFilter::DEBUG);
     tracing::Dispatch::new(tracing_subscriber::registry().with(stderr).with(agent))
 }

@@ -1,0 +1,33 @@
+//! The command line: the command tree, built at run time from the operation
+//! table, and reading a command line back into what it asks for (a generic
+//! [`seozoom::request::Request`] for an operation).
+//!
+//! Nothing here names a group, an action or a parameter of the API: groups come
+//! from the distinct [`seozoom::table::Operation::group`]s, actions from
+//! [`seozoom::table::Operation::action`] (with its aliases), flags from its
+//! params, help texts from their descriptions, limits and provenance.
+//!
+//! - [`global_options`]: the global options, their ids, and where a call goes;
+//! - [`spelling`]: how the binary and the flags are spelled;
+//! - [`operations`]: the groups' and actions' subcommands, from the table;
+//! - [`sandbox_command`], [`usage_command`], [`print_commands`]: the other
+//!   subcommands (`mcp` is [`crate::mcp`]'s);
+//! - [`tree`]: the whole tree; [`parse`]: reading it back into a [`Command`].
+
+mod global_options;
+mod operations;
+mod parse;
+mod parsed;
+mod print_commands;
+mod sandbox_command;
+mod spelling;
+mod tree;
+mod usage_command;
+
+pub use global_options::{Target, default_db, opt, rate_window};
+pub use parse::parse;
+pub use parsed::{Command, Invocation};
+pub use print_commands::Print;
+pub use spelling::{BIN, flag_name};
+pub use tree::command;
+pub use usage_command::Usage;

@@ -1,0 +1,34 @@
+//! What the library logs, on stderr: its warnings by default, more or none
+//! with `SEOZOOM_LOG`, and its long waits as they start.
+
+use crate::waits;
+
+/// The library's warnings (a store falling back, a cache entry ignored) on
+/// stderr; `SEOZOOM_LOG=info` or `debug` shows more, `off` none.
+///
+/// Long waits (the library's `seozoom::wait` events) are told on stderr as
+/// they start, whatever the level ([`waits::Announcer`]).
+pub fn init() {
+    use tracing_subscriber::layer::SubscriberExt as _;
+    use tracing_subscriber::util::SubscriberInitExt as _;
+    use tracing_subscriber::{Layer as _, filter};
+    let level = stderr_log_level();
+    let log = tracing_subscriber::fmt::layer()
+        .with_writer(std::io::stderr)
+        .without_time()
+        .with_target(false)
+        .with_ansi(false)
+        .with_filter(level);
+    let waits = waits::Announcer::new().with_filter(filter::filter_fn(|meta| {
+        meta.target() == seozoom::wait::WAIT_TARGET
+    }));
+    tracing_subscriber::registry().with(log).with(waits).init();
+}
+
+/// The level of the library's messages on stderr: `SEOZOOM_LOG`, else warnings.
+pub fn stderr_log_level() -> tracing_subscriber::filter::LevelFilter {
+    std::env::var("SEOZOOM_LOG")
+        .ok()
+        .and_then(|level| level.parse().ok())
+        .unwrap_or(tracing_subscriber::filter::LevelFilter::WARN)
+}

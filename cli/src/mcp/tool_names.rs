@@ -1,0 +1,27 @@
+//! The names an agent calls: the server's own tools (`estimate`, `usage`,
+//! `more`, whose names have no `_` so that no operation's can be the same),
+//! their arguments, and the name of an operation's tool. Every module of the
+//! server that names a tool or an argument reads it here.
+
+use seozoom::table::Operation;
+
+/// The tool that gives a call's cost range without sending it.
+pub const ESTIMATE: &str = "estimate";
+/// The tool that reports the session's spending.
+pub const USAGE: &str = "usage";
+/// The tool that hands out the rest of a cut result.
+pub const MORE: &str = "more";
+
+/// Arguments of `estimate` and `more`.
+pub const ARG_TOOL: &str = "tool";
+/// Arguments of `estimate`.
+pub const ARG_ARGUMENTS: &str = "arguments";
+/// Arguments of `more` (not `limit`, which some operations take).
+pub const ARG_COUNT: &str = "count";
+/// The list of held results, in `more` (called with no arguments).
+pub const HELD: &str = "held";
+
+/// The name of an operation's tool: `<group>_<action>`, wire names.
+pub fn tool_name(op: &Operation) -> String {
+    format!("{}_{}", op.group, op.action)
+}

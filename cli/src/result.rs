@@ -1,0 +1,91 @@
+//! A call's result on stdout in the chosen format, and what stderr says of it
+//! after (from the cache, no data, rows and units); the exit code.
+
+use std::io::Write;
+
+use seozoom::table::Operation;
+
+use crate::error_report::report_stopped;
+use crate::format::{Format, View};
+use crate::partial::Stopped;
+use crate::{exit, output, store};
+
+/// Print an envelope in the chosen format; the exit code.
+pub fn print_result(
+    format: Format,
+    view: &View<'_>,
+    op: &'static Operation,
+    envelope: &seozoom::Envelope<serde_json::Value>,
+) -> u8 {
+    let mut stdout = std::io::stdout().lock();
+    let written = output::write(format, op, envelope, view, &mut stdout)
+        .and_then(|note| stdout.flush().map(|()| note))
+        .map(|note| {
+            if let Some(note) = note {
+                eprintln!("{note}");
+            }
+        });
+    if let Some(at) = envelope.fetched_at {
+        let how = if envelope.units_used == 0 {
+            "answered"
+        } else {
+            "partly answered"
+        };
+        eprintln!(
+            "{}: {how} from the cache, fetched {} (not charged again; --refresh sends it)",
+            op.label(),
+            store::utc_text(at)
+        );
+    }
+    let counts = (
+        envelope.result_rows,
+        envelope.units_used,
+        envelope.units_remaining,
+    );
+    summary(op, format, envelope.no_data, counts, written)
+}
+
+/// What stderr says after a result was printed (`written`): no data, or the
+/// rows and units `(rows, units used, units remaining)` (but for JSON, whose
+/// envelope has them); the exit code.
+pub fn summary(
+    op: &'static Operation,
+    format: Format,
+    no_data: bool,
+    (rows, used, remaining): (impl std::fmt::Display, i64, i64),
+    written: std::io::Result<()>,
+) -> u8 {
+    if no_data {
+        // The service reports no units with this answer.
+        eprintln!("{}: no data found (not charged)", op.label());
+    } else if format != Format::Json {
+        eprintln!("rows: {rows}, units used: {used}, units remaining: {remaining}");
+    }
+    match written {
+        Ok(_) => exit::OK,
+        // A closed pipe (`| head`) is not a failure of the call.
+        Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => exit::OK,
+        Err(error) => {
+            eprintln!("error: cannot write the result: {error}");
+            exit::FAILED
+        }
+    }
+}
+
+/// A job that stopped part-way: its rows printed as a result, then what is
+/// missing and why on stderr; exit code 1 whatever the cause (requests were
+/// sent and charged).
+pub fn print_stopped(
+    format: Format,
+    view: &View<'_>,
+    op: &'static Operation,
+    stopped: &Stopped,
+) -> u8 {
+    print_result(format, view, op, &stopped.received);
+    report_stopped(
+        op,
+        stopped.received.result_rows,
+        &stopped.missing,
+        &stopped.cause,
+    )
+}
