@@ -485,7 +485,8 @@ pub mod __private {
     pub use serde_json;
 }
 
-/// The README's examples, compiled as doctests so they cannot go stale.
+/// The crate README's examples (`client/README.md`, the crate's page),
+/// compiled as doctests so they cannot go stale.
 #[cfg(doctest)]
-#[doc = include_str!("../../README.md")]
+#[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
