@@ -427,6 +427,10 @@ impl Error {
 
     /// The [`Partial`] of a batched job that stopped part-way, or the error
     /// itself back for any other kind (its operation kept).
+    ///
+    /// # Errors
+    ///
+    /// The error itself, unchanged, when it is not [`ErrorKind::Partial`].
     pub fn into_partial(self) -> Result<Box<Partial>, Error> {
         match self.kind {
             ErrorKind::Partial(partial) => Ok(partial),

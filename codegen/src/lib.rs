@@ -40,6 +40,7 @@ mod lines;
 pub mod model;
 pub mod names;
 pub mod parse;
+pub mod plausible;
 pub mod python;
 pub mod resolve;
 pub mod validate;
