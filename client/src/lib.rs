@@ -97,13 +97,36 @@
 //! caller asks most. Errors hold no key, so any of them may be printed or
 //! logged.
 //!
+//! | [`ErrorKind`](error::ErrorKind) | When | Charged |
+//! |---|---|---|
+//! | `InvalidInput` | A parameter breaks a limit or rule of the spec; the message names the operation, the parameter, the value and the limit, with its provenance. | nothing |
+//! | `InsecureUrl` | The base URL is `http://` to a host that is not loopback. | nothing |
+//! | `OverBudget`, `OverWindowBudget` | The call's maximum estimate is more than the budget (or the day's or month's) has left. | nothing |
+//! | `UnknownCost` | The client has a budget and the reference prints no cost for the operation. | nothing |
+//! | `RateLimited` | The requests-per-minute figure is used up and the client refuses rather than waits. | nothing |
+//! | `Config`, `Store` | No key, an unusable base URL or store. | nothing |
+//! | `NoData` | "No data found!" for an operation that returns one object. | 0 units |
+//! | `OutOfUnits` | The account has run out of units (HTTP 402, or a message that says so). Not retryable. | what the body says |
+//! | `Service` | An HTTP error status, an error body or an HTML page: the status, the service's message and a bounded excerpt. | what the body says, else unknown |
+//! | `Transport` | A connection failure, a reset or a timeout (or local I/O, such as the sandbox's socket). | unknown (nothing for local I/O) |
+//! | `Decode` | The body is not the documented shape; it carries the path to the failing field (`response[0].KD`). | the `UnitsUsed` read from the text, else unknown |
+//! | `WaitedTooLong` | A wait would take the call's waits past [`ClientBuilder::max_wait`]. | what its answered attempts were |
+//! | `Partial` | A batched job failed after some requests were answered ([below](#when-a-job-stops-part-way)). | the answered requests' units plus the failed one's |
+//! | `Stopped` | The caller stopped the job ([`job::Stop`]) before this request went out. | nothing |
+//!
 //! The client retries connection failures, timeouts and HTTP 500, 502, 503 and
 //! 504 (three attempts by default, with backoff and jitter, `Retry-After`
-//! honoured; [`config::RetryPolicy`]). A retried call may be charged twice, if
-//! the service did the work and the answer was lost. An HTTP 429 waits for the
-//! service's rate window instead of using up an attempt. Every wait of a call
-//! counts against [`ClientBuilder::max_wait`]; one that would pass it is not
-//! begun ([`WaitedTooLong`](error::ErrorKind::WaitedTooLong)).
+//! honoured up to 60 s; [`config::RetryPolicy`]). A retried call may be charged
+//! twice, if the service did the work and the answer was lost. An HTTP 429
+//! waits for the service's rate window (its `Retry-After`, else a whole
+//! window) instead of using up an attempt, for at most
+//! [`RetryPolicy::max_rate_limited_windows`](config::RetryPolicy::max_rate_limited_windows)
+//! windows. Every wait of a call (rate-limit slots, `Retry-After`s, 429
+//! windows, backoffs) counts against [`ClientBuilder::max_wait`] (5 minutes by
+//! default); one that would pass it is not begun. A wait longer than 2 s is
+//! told through `tracing` as it starts and ends (target [`wait::WAIT_TARGET`],
+//! level `INFO`), and each call runs in a `seozoom.call` span with the
+//! operation, status, attempts, units and latency. The key is in none of them.
 //!
 //! # Limits refused before sending
 //!

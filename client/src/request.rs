@@ -123,7 +123,7 @@ impl Request {
     ///
     /// # Errors
     ///
-    /// [`InvalidInput`](crate::error::InvalidInput) naming the parameter, the value and the
+    /// [`InvalidInput`] naming the parameter, the value and the
     /// limit or rule it breaks (with its provenance).
     pub fn validate(
         &self,

@@ -90,7 +90,7 @@ impl Store {
     /// # Errors
     ///
     /// [`ErrorKind::Config`](crate::error::ErrorKind::Config)
-    /// ([`ConfigError::Store`](crate::error::ConfigError::Store)) for a URL of no known kind,
+    /// ([`ConfigError::Store`]) for a URL of no known kind,
     /// or of a kind whose feature (`sqlite`, `redis`) is not built, or a SQLite file that
     /// cannot be opened.
     pub fn open(url: &str) -> Result<Store, Error> {
