@@ -399,6 +399,8 @@
 //! - `sandbox` (feature `sandbox`): an offline stand-in for the service.
 
 #![deny(missing_docs)]
+// Every fallible public method says how it fails (the generated ones too).
+#![warn(clippy::missing_errors_doc)]
 #![forbid(unsafe_code)]
 
 mod answers;
