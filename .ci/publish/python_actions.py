@@ -15,11 +15,11 @@ and check that
 - on the wire, a list is one `|`-joined value and `db` is there;
 - a query past a limit (an integer over its maximum, a list over its maximum
   count) is refused by the published query schema, is sent anyway by the
-  generated client (which checks no limit, as the README says), and its
+  generated client (which checks no limit, as spec/other-languages.md says), and its
   refusal decodes into the error model;
 - the "no match" answer decodes into the error model too.
 
-Lists reach the wire joined only with the README's one setting, the
+Lists reach the wire joined only with the one setting of spec/other-languages.md, the
 `join_lists` request hook: openapi-python-client ignores `style`.
 """
 
@@ -45,7 +45,7 @@ UNKNOWN_INPUT = "zzz-nothing-matches"
 
 
 def join_lists(request: httpx.Request) -> None:
-    """The README's setting: send a list as one `|`-joined value, not as repeated keys."""
+    """The setting spec/other-languages.md shows: send a list as one `|`-joined value, not as repeated keys."""
     pairs = {}
     for name, value in request.url.params.multi_items():
         pairs.setdefault(name, []).append(value)

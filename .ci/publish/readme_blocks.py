@@ -1,4 +1,4 @@
-"""The README's first-call walkthroughs, ready to run as written, for
+"""The first-call walkthroughs of spec/other-languages.md, ready to run as written, for
 .ci/publish-checks.
 
   readme_blocks.py README FLOW DIR

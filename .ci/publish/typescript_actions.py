@@ -15,7 +15,7 @@ document) and holds, for every action:
 
 Lists go out joined with openapi-fetch's one setting for them,
 `querySerializer: { array: { style: "pipeDelimited", explode: false } }`; the
-key is added by a middleware, as the README shows.
+key is added by a middleware, as spec/other-languages.md shows.
 """
 
 import json

@@ -199,6 +199,10 @@ impl Date {
     };
 
     /// The date, if it is a day of the calendar in the years 0000 to 9999.
+    ///
+    /// # Errors
+    ///
+    /// [`DateError`] when the date is not a day of the calendar or falls outside those years.
     pub fn new(year: i32, month: u8, day: u8) -> Result<Date, DateError> {
         let in_range = (0..=9999).contains(&year)
             && (1..=12).contains(&month)
@@ -242,6 +246,10 @@ impl Date {
 
     /// The date `days` days after 1970-01-01 (before it, if negative), if it
     /// falls in the years 0000 to 9999.
+    ///
+    /// # Errors
+    ///
+    /// [`DateError`] when the day falls outside those years.
     pub fn from_unix_days(days: i64) -> Result<Date, DateError> {
         if !(Date::MIN.to_unix_days()..=Date::MAX.to_unix_days()).contains(&days) {
             return Err(DateError {
@@ -286,6 +294,10 @@ impl Time {
     };
 
     /// The time, if hour is below 24 and minute and second below 60.
+    ///
+    /// # Errors
+    ///
+    /// [`DateError`] when a figure is out of its range.
     pub fn new(hour: u8, minute: u8, second: u8) -> Result<Time, DateError> {
         if hour < 24 && minute < 60 && second < 60 {
             Ok(Time {

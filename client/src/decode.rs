@@ -202,6 +202,10 @@ fn judge(
 /// operations) or [`ErrorKind::NoData`].
 ///
 /// [`Client::execute`]: crate::Client::execute
+///
+/// # Errors
+///
+/// As said above.
 pub fn decode_typed<T: DeserializeOwned>(
     op: &Operation,
     status: u16,
@@ -216,6 +220,10 @@ pub fn decode_typed<T: DeserializeOwned>(
 /// [`decode_typed`] for an operation that answers a list of rows: the rows'
 /// `Vec` is reserved from `ResultRows` instead of grown by doubling (see
 /// `rows.rs`). Errors are those of [`decode_typed`].
+///
+/// # Errors
+///
+/// Those of [`decode_typed`].
 pub fn decode_rows<R: DeserializeOwned>(
     op: &Operation,
     status: u16,
@@ -274,6 +282,11 @@ impl<T> Envelope<T> {
 /// The decoder [`operations::decode_json`](crate::operations::decode_json)
 /// calls for an operation whose result is `T`: the typed decode, then
 /// `response` re-encoded as JSON.
+///
+/// # Errors
+///
+/// Those of [`decode_typed`], and [`ErrorKind::Decode`] should the result not re-encode as
+/// JSON.
 pub fn decode_json<T: DeserializeOwned + Serialize>(
     op: &Operation,
     status: u16,

@@ -427,6 +427,10 @@ impl Error {
 
     /// The [`Partial`] of a batched job that stopped part-way, or the error
     /// itself back for any other kind (its operation kept).
+    ///
+    /// # Errors
+    ///
+    /// The error itself, unchanged, when it is not [`ErrorKind::Partial`].
     pub fn into_partial(self) -> Result<Box<Partial>, Error> {
         match self.kind {
             ErrorKind::Partial(partial) => Ok(partial),
@@ -574,6 +578,21 @@ impl From<InvalidInput> for Error {
 impl From<ConfigError> for Error {
     fn from(error: ConfigError) -> Self {
         Error::new_unscoped(ErrorKind::Config(error))
+    }
+}
+
+/// An I/O failure outside any request, such as the sandbox's socket
+/// (`seozoom::sandbox::Sandbox::start` returns an [`std::io::Error`]), so that `?` works in a function returning
+/// [`Error`](struct@Error). It is an [`ErrorKind::Transport`] (a timeout when the I/O
+/// error is one) that concerns no operation and was charged nothing: no request
+/// was sent.
+impl From<std::io::Error> for Error {
+    fn from(error: std::io::Error) -> Self {
+        let kind = ErrorKind::Transport {
+            message: format!("I/O error: {error}"),
+            timeout: error.kind() == std::io::ErrorKind::TimedOut,
+        };
+        Error::new_unscoped(kind).with_charge(Charge::None)
     }
 }
 
@@ -870,5 +889,30 @@ mod tests {
         };
         assert!(Error::new("x y", timeout).is_retryable());
         assert!(!Error::new("x y", ErrorKind::NoData).is_retryable());
+    }
+
+    #[test]
+    fn io_errors_are_transport_errors_of_no_operation_charged_nothing() {
+        let refused = std::io::Error::new(std::io::ErrorKind::AddrInUse, "port taken");
+        let error = Error::from(refused);
+        assert_eq!(error.operation(), None);
+        assert_eq!(error.charged(), Charge::None);
+        assert!(!error.is_refused(), "an I/O failure is not a refusal");
+        match error.kind() {
+            ErrorKind::Transport { message, timeout } => {
+                assert!(message.contains("port taken"), "{message}");
+                assert!(!timeout);
+            }
+            other => panic!("expected Transport, got {other:?}"),
+        }
+        let slow = Error::from(std::io::Error::from(std::io::ErrorKind::TimedOut));
+        assert!(matches!(
+            slow.kind(),
+            ErrorKind::Transport { timeout: true, .. }
+        ));
+        assert!(
+            slow.is_retryable(),
+            "a timeout may succeed when tried again"
+        );
     }
 }

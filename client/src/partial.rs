@@ -105,6 +105,10 @@ impl Partial {
     /// otherwise.
     ///
     /// It takes the box [`ErrorKind::Partial`] holds, and gives it back.
+    ///
+    /// # Errors
+    ///
+    /// The `Partial` itself, unchanged, when `T` is not the type the job was run with.
     pub fn into_parts<T: 'static>(
         self: Box<Self>,
     ) -> Result<(Envelope<T>, Missing, Error), Box<Self>> {

@@ -120,6 +120,11 @@ impl Request {
     /// Check every limit and rule of the spec and return the query pairs to send,
     /// without the key: database, action, then the parameters in spec order
     /// (defaults filled in).
+    ///
+    /// # Errors
+    ///
+    /// [`InvalidInput`] naming the parameter, the value and the
+    /// limit or rule it breaks (with its provenance).
     pub fn validate(
         &self,
         service: &Service,

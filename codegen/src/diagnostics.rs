@@ -109,6 +109,10 @@ impl<'a> Collector<'a> {
     }
 
     /// All problems sorted by position, or `Ok` when there were none.
+    ///
+    /// # Errors
+    ///
+    /// Every problem collected, sorted by position, when there was one.
     pub fn finish(self) -> Result<(), Diagnostics> {
         if self.found.is_empty() {
             return Ok(());

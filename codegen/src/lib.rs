@@ -40,6 +40,7 @@ mod lines;
 pub mod model;
 pub mod names;
 pub mod parse;
+pub mod plausible;
 pub mod python;
 pub mod resolve;
 pub mod validate;
@@ -49,6 +50,11 @@ use std::path::Path;
 pub use diagnostics::{Diagnostic, Diagnostics, SourceFile};
 
 /// Parse and validate a spec held in memory; `name` is used in messages.
+///
+/// # Errors
+///
+/// Every problem of the spec (syntax, shape, names, limits, cross-references), each located by
+/// file, line and column.
 pub fn load_str(name: &str, text: &str) -> Result<model::Spec, Diagnostics> {
     let file = SourceFile::new(name, text);
     let parsed = parse::parse(&file).map_err(|d| Diagnostics(vec![d]))?;
@@ -56,6 +62,10 @@ pub fn load_str(name: &str, text: &str) -> Result<model::Spec, Diagnostics> {
 }
 
 /// Generate the Rust module for a spec held in memory.
+///
+/// # Errors
+///
+/// As [`load_str`].
 pub fn generate_str(name: &str, text: &str) -> Result<String, Diagnostics> {
     let spec = load_str(name, text)?;
     emit::emit(&spec).map_err(|err| {
@@ -83,12 +93,20 @@ fn read_spec(path: &Path) -> Result<(String, String), Diagnostics> {
 }
 
 /// Parse and validate the spec file at `path`.
+///
+/// # Errors
+///
+/// A file that cannot be read, as one diagnostic, then as [`load_str`].
 pub fn load_file(path: &Path) -> Result<model::Spec, Diagnostics> {
     let (name, text) = read_spec(path)?;
     load_str(&name, &text)
 }
 
 /// Generate the Rust module for the spec file at `path`.
+///
+/// # Errors
+///
+/// As [`load_file`].
 pub fn generate_file(path: &Path) -> Result<String, Diagnostics> {
     let (name, text) = read_spec(path)?;
     generate_str(&name, &text)

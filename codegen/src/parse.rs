@@ -367,6 +367,10 @@ pub struct FreshnessDef {
 }
 
 /// Parse the spec text; a syntax or shape error becomes one located diagnostic.
+///
+/// # Errors
+///
+/// One diagnostic, located, when the text is not TOML or not the spec's shape.
 pub fn parse(file: &SourceFile) -> Result<SpecFile, Diagnostic> {
     toml::from_str(&file.text).map_err(|err| {
         let span = err.span().unwrap_or(0..0);

@@ -63,6 +63,10 @@ struct Cx<'a> {
 }
 
 /// Validate a parsed spec into the model, or report every problem found.
+///
+/// # Errors
+///
+/// Every problem found, each located in the spec file.
 pub fn validate(file: &SourceFile, spec: &parse::SpecFile) -> Result<Spec, Diagnostics> {
     let mut cx = Cx {
         c: Collector::new(file),

@@ -120,6 +120,13 @@ impl Client {
     /// [`RateLimitMode::Refuse`](crate::config::RateLimitMode::Refuse), a job that needs
     /// more requests than the operation has slots left stops at the first one
     /// refused.
+    ///
+    /// # Errors
+    ///
+    /// Refused before the first request (nothing sent, nothing charged) when any batch breaks a
+    /// limit of the spec, or the whole job's maximum cost does not fit the budget;
+    /// [`ErrorKind::Partial`] when the job stops after some requests were answered; otherwise
+    /// the error of its one failed request, as [`execute`](Self::execute) gives it.
     pub async fn execute_batched<T: DeserializeOwned + Merge + Send + Sync + 'static>(
         &self,
         request: Request,
@@ -130,6 +137,10 @@ impl Client {
     /// Like [`execute_batched`](Self::execute_batched), calling
     /// `on_batch(done, total)` as each request of the job is answered (`done`
     /// counts them, whatever their order), for a progress display.
+    ///
+    /// # Errors
+    ///
+    /// As [`execute_batched`](Self::execute_batched).
     pub async fn execute_batched_with<T: DeserializeOwned + Merge + Send + Sync + 'static>(
         &self,
         request: Request,
@@ -145,6 +156,10 @@ impl Client {
     /// operation: each batch is decoded as with
     /// [`execute_json`](Self::execute_json) and the `response`s merged as JSON
     /// (arrays in input order by the key field's member, objects joined).
+    ///
+    /// # Errors
+    ///
+    /// As [`execute_batched`](Self::execute_batched).
     pub async fn execute_json_batched(
         &self,
         request: Request,

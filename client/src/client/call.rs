@@ -50,12 +50,20 @@ impl Client {
     /// Validates first, so an invalid request gives its error here. For an
     /// operation whose cost the spec leaves open, what the store's ledger
     /// learned of it is in [`estimate_observed`](Self::estimate_observed).
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::InvalidInput`] when the request breaks a limit or rule of the spec.
     pub fn estimate(&self, request: &Request) -> Result<Estimate, Error> {
         Ok(self.prepare(request)?.estimate)
     }
 
     /// The URL a request would be sent to, with the key shown as `<redacted>`.
     /// Validates first, so an invalid request gives its error here.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::InvalidInput`] when the request breaks a limit or rule of the spec.
     pub fn redacted_url(&self, request: &Request) -> Result<String, Error> {
         let op = request.operation();
         let query = self.validate(request)?;
@@ -115,6 +123,17 @@ impl Client {
     /// "No data found!" gives an empty result for list and map operations
     /// ([`Envelope::no_data`] is then `true`) and [`ErrorKind::NoData`] for operations
     /// that return one object.
+    ///
+    /// # Errors
+    ///
+    /// Refused before sending (nothing charged, [`Error::is_refused`]): a broken limit or rule
+    /// ([`ErrorKind::InvalidInput`]), an insecure base URL, a call over the budget or of
+    /// unknown cost under one, a used-up rate limit in refuse mode, a store that fails. Failed
+    /// after sending: the service's error ([`ErrorKind::Service`], [`ErrorKind::OutOfUnits`],
+    /// [`ErrorKind::NoData`] for a single object), a transport failure after the retries, an
+    /// answer that does not decode, or waits that would pass
+    /// [`ClientBuilder::max_wait`](crate::ClientBuilder::max_wait). Each [`ErrorKind`] says
+    /// what it was charged.
     pub async fn execute<T: DeserializeOwned>(
         &self,
         request: Request,
@@ -125,6 +144,10 @@ impl Client {
     /// Like [`execute`](Self::execute), for any operation: the body is decoded as
     /// the operation's typed result and its `response` re-encoded as JSON with the
     /// API's field names.
+    ///
+    /// # Errors
+    ///
+    /// As [`execute`](Self::execute).
     // Inline, so that the decoders of every operation
     // (`operations::decode_json`) are compiled only in a crate that calls this.
     #[inline]
@@ -141,6 +164,10 @@ impl Client {
     /// envelope's `ResultRows` (bounded by the body's size) rather than grown by
     /// doubling, which keeps the peak memory of a large page near the size of
     /// its rows. Generated builders of list operations call this.
+    ///
+    /// # Errors
+    ///
+    /// As [`execute`](Self::execute).
     pub async fn execute_rows<R: DeserializeOwned>(
         &self,
         request: Request,

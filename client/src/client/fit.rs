@@ -45,6 +45,14 @@ impl Client {
     /// An operation whose cost is unknown fits no row under a budget: its
     /// [`ErrorKind::UnknownCost`](crate::error::ErrorKind::UnknownCost) is
     /// returned.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::InvalidInput`](crate::error::ErrorKind::InvalidInput) when a page of the
+    /// job breaks a limit of the spec,
+    /// [`ErrorKind::UnknownCost`](crate::error::ErrorKind::UnknownCost) as above, and
+    /// [`ErrorKind::Store`](crate::error::ErrorKind::Store) when a budget per day or month
+    /// cannot be read from the store.
     pub async fn fit_rows(
         &self,
         request: &Request,

@@ -33,6 +33,11 @@ impl Client {
     ///
     /// A paged job without a row cap has no finite maximum: its `max` is
     /// `i64::MAX`.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::InvalidInput`](crate::error::ErrorKind::InvalidInput) when a request of the
+    /// job breaks a limit of the spec, or the operation does not batch or page as asked.
     pub fn estimate_job(&self, request: &Request, job: Job) -> Result<Estimate, Error> {
         self.estimate_job_with(request, job, None)
     }

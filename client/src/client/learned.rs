@@ -37,6 +37,10 @@ impl Client {
     ///
     /// Validates first, so an invalid request gives its error here; a store
     /// that cannot be read gives [`ErrorKind::Store`].
+    ///
+    /// # Errors
+    ///
+    /// As said above: an invalid request, or a store that cannot be read.
     pub async fn estimate_observed(&self, request: &Request) -> Result<Estimate, Error> {
         let learned = self.learned(request.operation()).await?;
         self.estimate_with(request, learned)
@@ -46,6 +50,11 @@ impl Client {
     /// [`estimate_job`](Self::estimate_job), with what the ledger learned of
     /// the operation's charge, as [`estimate_observed`](Self::estimate_observed)
     /// uses it. The ledger is read once for the whole job.
+    ///
+    /// # Errors
+    ///
+    /// As [`estimate_job`](Self::estimate_job), and [`ErrorKind::Store`] when the ledger cannot
+    /// be read.
     pub async fn estimate_job_observed(
         &self,
         request: &Request,

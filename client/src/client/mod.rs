@@ -309,6 +309,15 @@ impl ClientBuilder {
     }
 
     /// Build the client.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::Config`](crate::error::ErrorKind::Config) when no key was given, the base
+    /// URL does not parse, has another scheme than `https` or `http`, or carries a query or
+    /// fragment, no database is chosen and the spec names none, the store cannot be used, or
+    /// the HTTP client cannot be built;
+    /// [`ErrorKind::InsecureUrl`](crate::error::ErrorKind::InsecureUrl) for plain `http://` to
+    /// a host that is not loopback.
     pub fn build(self) -> Result<Client, Error> {
         let key = self
             .key
@@ -411,11 +420,21 @@ fn check_base_url(url: &str) -> Result<(String, String), Error> {
 
 impl Client {
     /// A client with default settings and this key.
+    ///
+    /// # Errors
+    ///
+    /// As [`ClientBuilder::build`]; an empty key is
+    /// [`ConfigError::MissingKey`](crate::error::ConfigError::MissingKey).
     pub fn new(api_key: impl Into<String>) -> Result<Client, Error> {
         Client::builder().api_key(api_key).build()
     }
 
     /// A client with default settings and the key in `SEOZOOM_API_KEY`.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError::KeyNotSet`](crate::error::ConfigError::KeyNotSet) when the variable is
+    /// not set, else as [`ClientBuilder::build`].
     pub fn from_env() -> Result<Client, Error> {
         let key =
             std::env::var(API_KEY_ENV).map_err(|_| ConfigError::KeyNotSet { env: API_KEY_ENV })?;
@@ -454,6 +473,10 @@ impl Client {
 
     /// What the store's ledger holds for the client's key, per operation,
     /// from `since_ms` (milliseconds since the Unix epoch) on.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::Store`](crate::error::ErrorKind::Store) when the store cannot be read.
     pub async fn usage(&self, since_ms: i64) -> Result<Vec<crate::store::Usage>, Error> {
         let memory = &self.inner.memory;
         memory
@@ -466,6 +489,10 @@ impl Client {
 
     /// The balance the service last reported on the client's key, as the
     /// store's ledger holds it.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::Store`](crate::error::ErrorKind::Store) when the store cannot be read.
     pub async fn last_balance(&self) -> Result<Option<crate::store::Balance>, Error> {
         let memory = &self.inner.memory;
         memory

@@ -47,6 +47,11 @@ impl Request {
     /// comes back short, and one when a rule pins the offset. For dry runs: the
     /// requests are made lazily and not validated (each is checked when
     /// estimated or sent).
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::InvalidInput`](crate::error::ErrorKind::InvalidInput) when the operation
+    /// does not page, or the page size is outside its limit.
     pub fn pages(
         &self,
         page_size: i64,

@@ -65,6 +65,12 @@ impl Client {
     /// With [`refresh`](crate::ClientBuilder::refresh) nothing comes from the
     /// cache. A paged job without a row cap is not looked up (it has no last
     /// page): every page is to send, and the estimate has no maximum.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::InvalidInput`](crate::error::ErrorKind::InvalidInput) when a request of the
+    /// job breaks a limit of the spec, and [`ErrorKind::Store`](crate::error::ErrorKind::Store)
+    /// when the store cannot be read.
     pub async fn plan_job(&self, request: &Request, job: Job) -> Result<JobPlan, Error> {
         let learned = self.learned(request.operation()).await?;
         match job {

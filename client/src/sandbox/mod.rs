@@ -212,11 +212,19 @@ impl Sandbox {
     pub const RATE_WINDOW: Duration = Duration::from_secs(60);
 
     /// Start a sandbox on `127.0.0.1` and a port chosen by the system.
+    ///
+    /// # Errors
+    ///
+    /// The I/O error when no loopback port can be bound.
     pub async fn start() -> std::io::Result<Sandbox> {
         Sandbox::start_on(0).await
     }
 
     /// Start a sandbox on `127.0.0.1:port` (0: a port chosen by the system).
+    ///
+    /// # Errors
+    ///
+    /// The I/O error when the port cannot be bound (taken, or not allowed).
     pub async fn start_on(port: u16) -> std::io::Result<Sandbox> {
         Sandbox::builder().port(port).start().await
     }
@@ -444,6 +452,10 @@ impl SandboxBuilder {
     }
 
     /// Start the sandbox.
+    ///
+    /// # Errors
+    ///
+    /// The I/O error when the port cannot be bound.
     pub async fn start(self) -> std::io::Result<Sandbox> {
         Sandbox::run(self).await
     }

@@ -86,6 +86,13 @@ impl Store {
     /// The store a URL names: `memory`, `none`, `sqlite:PATH` or
     /// `redis://HOST:PORT/N`. A SQLite file is created on first use; a Redis
     /// server is connected to when first needed.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::Config`](crate::error::ErrorKind::Config)
+    /// ([`ConfigError::Store`]) for a URL of no known kind,
+    /// or of a kind whose feature (`sqlite`, `redis`) is not built, or a SQLite file that
+    /// cannot be opened.
     pub fn open(url: &str) -> Result<Store, Error> {
         let url = url.trim();
         match url {

@@ -52,7 +52,11 @@ fn parse_version(text: &str) -> Result<Version, String> {
     Version::parse(text).ok_or_else(|| format!("`{text}` is not a version (MAJOR.MINOR.PATCH)"))
 }
 
-/// Read and validate the spec at `path`; every problem as a located diagnostic.
+/// Read and validate the spec at `path`.
+///
+/// # Errors
+///
+/// Every problem as a located diagnostic ([`crate::load_file`]).
 pub fn load(path: &Path) -> Result<Spec, Diagnostics> {
     crate::load_file(path)
 }

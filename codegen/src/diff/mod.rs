@@ -1,7 +1,7 @@
 //! `seozoom-codegen diff OLD NEW`: what changed between two versions of the spec,
 //! for users of the generated `seozoom` crate, and the version bump it implies.
 //!
-//! Both specs are validated first; the comparison is of the two [`Spec`] models,
+//! Both specs are validated first; the comparison is of the two [`Spec`](crate::model::Spec) models,
 //! so it sees what the generated code sees (fieldsets expanded, names final).
 //! Every change is one [`Change`]: added, removed or changed, the item it is about
 //! (`action domains keywords / param limit`, `record domain_keyword / field KD`),

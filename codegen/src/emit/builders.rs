@@ -338,6 +338,8 @@ fn send_all(a: &Action, output: &TokenStream) -> Option<TokenStream> {
             param.wire
         ),
         "Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::execute_batched`](rt::Client::execute_batched).",
+        SEND_ERRORS,
+        "A job that fails after some of its requests were answered gives a partial error ([`Error::into_partial`](rt::Error::into_partial)): the rows received, the values to send again and the cause.",
     ]);
     Some(quote! {
         #docs
@@ -390,6 +392,53 @@ fn pages(a: &Action) -> Option<TokenStream> {
         }
     })
 }
+
+/// One required argument of the builder's example, as Rust source: a
+/// plausible value by the parameter's type (a list of one value).
+fn example_arg(spec: &Spec, p: &Param) -> String {
+    let one = match &p.ty {
+        ParamType::String => format!("{:?}", crate::plausible::text(&p.wire)),
+        ParamType::Integer => p
+            .default
+            .clone()
+            .unwrap_or_else(|| p.min.as_ref().map_or(1, |l| l.value.max(1)).to_string()),
+        ParamType::Date => "seozoom::types::Date::new(2024, 5, 31)?".to_owned(),
+        ParamType::Enum { type_name, values } => {
+            let variant = spec
+                .enums
+                .iter()
+                .find(|e| &e.type_name == type_name)
+                .and_then(|e| e.values.iter().find(|v| Some(&v.wire) == values.first()))
+                .map_or_else(|| "default()".to_owned(), |v| v.variant.clone());
+            format!("seozoom::types::{type_name}::{variant}")
+        }
+    };
+    if p.list { format!("[{one}]") } else { one }
+}
+
+/// The builder's `# Examples` section: its constructor with plausible
+/// required arguments, then `send`. `no_run`: it needs a key.
+fn example(spec: &Spec, a: &Action) -> String {
+    let accessor = spec
+        .groups
+        .iter()
+        .find(|g| g.wire == a.group)
+        .map_or(a.group.as_str(), |g| g.rust.as_str());
+    let args: Vec<String> = a
+        .params
+        .iter()
+        .filter(|p| p.required)
+        .map(|p| example_arg(spec, p))
+        .collect();
+    format!(
+        "# Examples\n\n```no_run\n# async fn run(client: seozoom::Client) -> Result<(), Box<dyn std::error::Error>> {{\nlet answer = client.{accessor}().{method}({args}).send().await?;\nprintln!(\"{{}} units used, {{}} left\", answer.units_used, answer.units_remaining);\n# Ok(()) }}\n```",
+        method = a.rust,
+        args = args.join(", "),
+    )
+}
+
+/// The `# Errors` section of a method that validates and sends.
+const SEND_ERRORS: &str = "# Errors\n\nRefused before sending (nothing charged, [`Error::is_refused`](rt::Error::is_refused)) when a parameter breaks a limit or rule of the spec, or the call does not fit the budget or the rate limit in refuse mode; then failed when the service answers with an error, the transport fails, the answer does not decode, or the waits would pass [`ClientBuilder::max_wait`](rt::ClientBuilder::max_wait). [`Error::kind`](rt::Error::kind) says which, and [`Error::charged`](rt::Error::charged) what it cost.";
 
 pub fn builder(spec: &Spec, a: &Action) -> TokenStream {
     let builder = format_ident!("{}", a.type_name);
@@ -457,11 +506,12 @@ pub fn builder(spec: &Spec, a: &Action) -> TokenStream {
         ),
         "Check it with [`request`](Self::request) and send it with [`send`](Self::send); every limit of the spec is checked before anything is sent.",
         bulk_doc(a),
+        &example(spec, a),
     ]);
-    let send_doc = doc(&[&format!(
-        "Validate, send and decode. {}",
-        a.response.description
-    )]);
+    let send_doc = doc(&[
+        &format!("Validate, send and decode. {}", a.response.description),
+        SEND_ERRORS,
+    ]);
     // A list of rows is decoded with its `Vec` reserved from `ResultRows`.
     let execute = match a.response.shape {
         Shape::Array => quote!(execute_rows),

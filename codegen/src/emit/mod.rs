@@ -60,9 +60,12 @@ impl Options {
     }
 }
 
-/// The generated module, formatted, with the default [`Options`]. Fails only if
-/// the emitter itself produced tokens that are not a Rust file (a generator bug,
-/// reported rather than panicking).
+/// The generated module, formatted, with the default [`Options`].
+///
+/// # Errors
+///
+/// Only if the emitter itself produced tokens that are not a Rust file (a
+/// generator bug, reported rather than panicking).
 #[cfg(feature = "format")]
 pub fn emit(spec: &Spec) -> Result<String, syn::Error> {
     emit_with(spec, &Options::default())
@@ -70,6 +73,10 @@ pub fn emit(spec: &Spec) -> Result<String, syn::Error> {
 
 /// [`emit`] with the runtime reached as `options` say: the header line, then
 /// the code formatted by prettyplease, its items spaced.
+///
+/// # Errors
+///
+/// As [`emit`].
 #[cfg(feature = "format")]
 pub fn emit_with(spec: &Spec, options: &Options) -> Result<String, syn::Error> {
     let file: syn::File = syn::parse2(tokens(spec, options))?;
@@ -77,6 +84,10 @@ pub fn emit_with(spec: &Spec, options: &Options) -> Result<String, syn::Error> {
 }
 
 /// The generated module without the `format` feature: [`plain`].
+///
+/// # Errors
+///
+/// None: without formatting nothing can fail (the type matches the `format` build's).
 #[cfg(not(feature = "format"))]
 pub fn emit(spec: &Spec) -> Result<String, std::convert::Infallible> {
     Ok(plain(spec))

@@ -23,7 +23,10 @@ fn starts_item(line: &str) -> bool {
 
 fn ends_item(line: &str) -> bool {
     let text = line.trim_end();
-    text.ends_with('}') || text.ends_with(';')
+    // A doc comment ends no item, even when its text (an example's code)
+    // ends as a statement does.
+    let comment = text.trim_start().starts_with("//");
+    !comment && (text.ends_with('}') || text.ends_with(';'))
 }
 
 fn is_use(line: &str) -> bool {
@@ -56,6 +59,12 @@ pub fn space_out_items(code: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::space_out_items;
+
+    #[test]
+    fn code_in_a_doc_comment_is_not_spaced_out() {
+        let code = "/// ```\n/// let a = 1;\n/// f(a);\n/// ```\npub fn f() {}\n";
+        assert_eq!(space_out_items(code), code);
+    }
 
     #[test]
     fn items_are_spaced_and_members_are_not() {

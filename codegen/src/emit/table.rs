@@ -284,6 +284,11 @@ fn decode_json(spec: &Spec) -> TokenStream {
         /// re-encode its `response` as JSON with the API's field names, for
         /// tools that handle every operation alike (a command line). An
         /// operation not in this table is decoded as JSON as it is.
+        ///
+        /// # Errors
+        ///
+        /// As a call's: the service's error, "No data found!" for an operation
+        /// that returns one object, or a body that does not decode.
         #[inline]
         pub fn decode_json(
             op: &Operation,

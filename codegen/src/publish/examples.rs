@@ -10,6 +10,7 @@ use seozoom_codegen::model::{
 };
 
 use super::params::default_value;
+use seozoom_codegen::plausible::{other_text, text};
 
 /// Units the example account has left after the call, plus what the call used.
 const STARTING_UNITS: i64 = 100_000;
@@ -22,40 +23,6 @@ fn spread(name: &str, modulo: u64) -> u64 {
         hash = hash.wrapping_mul(0x0100_0000_01b3);
     }
     hash % modulo
-}
-
-/// A plausible text for a member or parameter, by its wire name.
-fn text(wire: &str) -> String {
-    let name = wire.to_ascii_lowercase();
-    let text = if name.contains("url") {
-        "https://www.example.com/running-shoes/"
-    } else if name.contains("domain") {
-        "example.com"
-    } else if name.contains("keyword") {
-        "running shoes"
-    } else if name == "lang" {
-        "it"
-    } else if name.ends_with("_ext") {
-        ".it"
-    } else {
-        "Example"
-    };
-    text.to_owned()
-}
-
-/// Another plausible text, different from [`text`]'s, for a second value of a list.
-fn other_text(wire: &str) -> String {
-    let name = wire.to_ascii_lowercase();
-    let text = if name.contains("url") {
-        "https://shop.example.org/trail-shoes/"
-    } else if name.contains("domain") {
-        "example.org"
-    } else if name.contains("keyword") {
-        "trail shoes"
-    } else {
-        "Example two"
-    };
-    text.to_owned()
 }
 
 /// An example value of a parameter as a generated client takes it: one value,

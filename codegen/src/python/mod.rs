@@ -37,6 +37,10 @@ pub const STUB_FILE: &str = "_generated.pyi";
 
 /// The Python surface of a spec. `Err` names a parameter whose Python name
 /// would take the place of one every method has (`db`, `max_rows`).
+///
+/// # Errors
+///
+/// The message naming the clashing parameter.
 pub fn emit(spec: &Spec) -> Result<Python, String> {
     names::check(spec)?;
     let mut module = text::header(spec, false);
@@ -57,6 +61,11 @@ pub fn emit(spec: &Spec) -> Result<Python, String> {
 }
 
 /// [`emit`] for a spec held in memory (what the package's build script calls).
+///
+/// # Errors
+///
+/// Every problem of the spec, located, as [`crate::load_str`] reports them, and a name clash as
+/// [`emit`] reports it.
 pub fn generate_str(name: &str, text: &str) -> Result<Python, crate::Diagnostics> {
     let spec = crate::load_str(name, text)?;
     emit(&spec).map_err(|message| {

@@ -244,6 +244,15 @@ pub mod builder {
     /// Check it with [`request`](Self::request) and send it with [`send`](Self::send); every limit of the spec is checked before anything is sent.
     ///
     /// For more values than one request takes, [`send_all`](Self::send_all) runs a batched job.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn run(client: seozoom::Client) -> Result<(), Box<dyn std::error::Error>> {
+    /// let answer = client.things().metrics(["Example"]).send().await?;
+    /// println!("{} units used, {} left", answer.units_used, answer.units_remaining);
+    /// # Ok(()) }
+    /// ```
     #[derive(Debug, Clone)]
     #[must_use = "a request does nothing until it is sent"]
     pub struct ThingsMetrics {
@@ -270,6 +279,10 @@ pub mod builder {
         }
 
         /// Validate, send and decode. Array of metrics, one per thing.
+        ///
+        /// # Errors
+        ///
+        /// Refused before sending (nothing charged, [`Error::is_refused`](rt::Error::is_refused)) when a parameter breaks a limit or rule of the spec, or the call does not fit the budget or the rate limit in refuse mode; then failed when the service answers with an error, the transport fails, the answer does not decode, or the waits would pass [`ClientBuilder::max_wait`](rt::ClientBuilder::max_wait). [`Error::kind`](rt::Error::kind) says which, and [`Error::charged`](rt::Error::charged) what it cost.
         #[inline]
         pub fn send(
             self,
@@ -286,6 +299,12 @@ pub mod builder {
         /// Send any number of `name` values as one batched job: repeated values (compared trimmed) are sent once, the rest split into the fewest requests of at most 100 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
         ///
         /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::execute_batched`](rt::Client::execute_batched).
+        ///
+        /// # Errors
+        ///
+        /// Refused before sending (nothing charged, [`Error::is_refused`](rt::Error::is_refused)) when a parameter breaks a limit or rule of the spec, or the call does not fit the budget or the rate limit in refuse mode; then failed when the service answers with an error, the transport fails, the answer does not decode, or the waits would pass [`ClientBuilder::max_wait`](rt::ClientBuilder::max_wait). [`Error::kind`](rt::Error::kind) says which, and [`Error::charged`](rt::Error::charged) what it cost.
+        ///
+        /// A job that fails after some of its requests were answered gives a partial error ([`Error::into_partial`](rt::Error::into_partial)): the rows received, the values to send again and the cause.
         #[inline]
         pub fn send_all(
             self,
@@ -398,6 +417,11 @@ pub mod operations {
     /// re-encode its `response` as JSON with the API's field names, for
     /// tools that handle every operation alike (a command line). An
     /// operation not in this table is decoded as JSON as it is.
+    ///
+    /// # Errors
+    ///
+    /// As a call's: the service's error, "No data found!" for an operation
+    /// that returns one object, or a body that does not decode.
     #[inline]
     pub fn decode_json(
         op: &Operation,

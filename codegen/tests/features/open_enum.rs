@@ -338,6 +338,15 @@ pub mod builder {
     /// Request builder for `things` `intents`: Intents of a thing.
     ///
     /// Check it with [`request`](Self::request) and send it with [`send`](Self::send); every limit of the spec is checked before anything is sent.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn run(client: seozoom::Client) -> Result<(), Box<dyn std::error::Error>> {
+    /// let answer = client.things().intents("Example").send().await?;
+    /// println!("{} units used, {} left", answer.units_used, answer.units_remaining);
+    /// # Ok(()) }
+    /// ```
     #[derive(Debug, Clone)]
     #[must_use = "a request does nothing until it is sent"]
     pub struct ThingsIntents {
@@ -364,6 +373,10 @@ pub mod builder {
         }
 
         /// Validate, send and decode. Array of things.
+        ///
+        /// # Errors
+        ///
+        /// Refused before sending (nothing charged, [`Error::is_refused`](rt::Error::is_refused)) when a parameter breaks a limit or rule of the spec, or the call does not fit the budget or the rate limit in refuse mode; then failed when the service answers with an error, the transport fails, the answer does not decode, or the waits would pass [`ClientBuilder::max_wait`](rt::ClientBuilder::max_wait). [`Error::kind`](rt::Error::kind) says which, and [`Error::charged`](rt::Error::charged) what it cost.
         #[inline]
         pub fn send(
             self,
@@ -467,6 +480,11 @@ pub mod operations {
     /// re-encode its `response` as JSON with the API's field names, for
     /// tools that handle every operation alike (a command line). An
     /// operation not in this table is decoded as JSON as it is.
+    ///
+    /// # Errors
+    ///
+    /// As a call's: the service's error, "No data found!" for an operation
+    /// that returns one object, or a body that does not decode.
     #[inline]
     pub fn decode_json(
         op: &Operation,

@@ -4705,6 +4705,15 @@ pub mod builder {
     /// Request builder for `projects` `list`: The caller's projects.
     ///
     /// Check it with [`request`](Self::request) and send it with [`send`](Self::send); every limit of the spec is checked before anything is sent.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn run(client: seozoom::Client) -> Result<(), Box<dyn std::error::Error>> {
+    /// let answer = client.projects().list().send().await?;
+    /// println!("{} units used, {} left", answer.units_used, answer.units_remaining);
+    /// # Ok(()) }
+    /// ```
     #[derive(Debug, Clone)]
     #[must_use = "a request does nothing until it is sent"]
     pub struct ProjectsList {
@@ -4725,6 +4734,10 @@ pub mod builder {
         }
 
         /// Validate, send and decode. Array of project records.
+        ///
+        /// # Errors
+        ///
+        /// Refused before sending (nothing charged, [`Error::is_refused`](rt::Error::is_refused)) when a parameter breaks a limit or rule of the spec, or the call does not fit the budget or the rate limit in refuse mode; then failed when the service answers with an error, the transport fails, the answer does not decode, or the waits would pass [`ClientBuilder::max_wait`](rt::ClientBuilder::max_wait). [`Error::kind`](rt::Error::kind) says which, and [`Error::charged`](rt::Error::charged) what it cost.
         #[inline]
         pub fn send(
             self,
@@ -4742,6 +4755,15 @@ pub mod builder {
     /// Request builder for `projects` `overview`: Overview of one project: monitored keywords, domain traffic and authority.
     ///
     /// Check it with [`request`](Self::request) and send it with [`send`](Self::send); every limit of the spec is checked before anything is sent.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn run(client: seozoom::Client) -> Result<(), Box<dyn std::error::Error>> {
+    /// let answer = client.projects().overview(1).send().await?;
+    /// println!("{} units used, {} left", answer.units_used, answer.units_remaining);
+    /// # Ok(()) }
+    /// ```
     #[derive(Debug, Clone)]
     #[must_use = "a request does nothing until it is sent"]
     pub struct ProjectsOverview {
@@ -4768,6 +4790,10 @@ pub mod builder {
         }
 
         /// Validate, send and decode. One project overview object.
+        ///
+        /// # Errors
+        ///
+        /// Refused before sending (nothing charged, [`Error::is_refused`](rt::Error::is_refused)) when a parameter breaks a limit or rule of the spec, or the call does not fit the budget or the rate limit in refuse mode; then failed when the service answers with an error, the transport fails, the answer does not decode, or the waits would pass [`ClientBuilder::max_wait`](rt::ClientBuilder::max_wait). [`Error::kind`](rt::Error::kind) says which, and [`Error::charged`](rt::Error::charged) what it cost.
         #[inline]
         pub fn send(
             self,
@@ -4785,6 +4811,15 @@ pub mod builder {
     /// Request builder for `projects` `keywords`: Keywords monitored in a project, with their metrics and the project's rankings.
     ///
     /// Check it with [`request`](Self::request) and send it with [`send`](Self::send); every limit of the spec is checked before anything is sent.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn run(client: seozoom::Client) -> Result<(), Box<dyn std::error::Error>> {
+    /// let answer = client.projects().keywords(1).send().await?;
+    /// println!("{} units used, {} left", answer.units_used, answer.units_remaining);
+    /// # Ok(()) }
+    /// ```
     #[derive(Debug, Clone)]
     #[must_use = "a request does nothing until it is sent"]
     pub struct ProjectsKeywords {
@@ -4811,6 +4846,10 @@ pub mod builder {
         }
 
         /// Validate, send and decode. Array of monitored keyword records.
+        ///
+        /// # Errors
+        ///
+        /// Refused before sending (nothing charged, [`Error::is_refused`](rt::Error::is_refused)) when a parameter breaks a limit or rule of the spec, or the call does not fit the budget or the rate limit in refuse mode; then failed when the service answers with an error, the transport fails, the answer does not decode, or the waits would pass [`ClientBuilder::max_wait`](rt::ClientBuilder::max_wait). [`Error::kind`](rt::Error::kind) says which, and [`Error::charged`](rt::Error::charged) what it cost.
         #[inline]
         pub fn send(
             self,
@@ -4828,6 +4867,15 @@ pub mod builder {
     /// Request builder for `projects` `bestpages`: Best pages of the project's domain.
     ///
     /// Check it with [`request`](Self::request) and send it with [`send`](Self::send); every limit of the spec is checked before anything is sent.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn run(client: seozoom::Client) -> Result<(), Box<dyn std::error::Error>> {
+    /// let answer = client.projects().best_pages(1, 1).send().await?;
+    /// println!("{} units used, {} left", answer.units_used, answer.units_remaining);
+    /// # Ok(()) }
+    /// ```
     #[derive(Debug, Clone)]
     #[must_use = "a request does nothing until it is sent"]
     pub struct ProjectsBestPages {
@@ -4856,6 +4904,10 @@ pub mod builder {
         }
 
         /// Validate, send and decode. Array of best page records.
+        ///
+        /// # Errors
+        ///
+        /// Refused before sending (nothing charged, [`Error::is_refused`](rt::Error::is_refused)) when a parameter breaks a limit or rule of the spec, or the call does not fit the budget or the rate limit in refuse mode; then failed when the service answers with an error, the transport fails, the answer does not decode, or the waits would pass [`ClientBuilder::max_wait`](rt::ClientBuilder::max_wait). [`Error::kind`](rt::Error::kind) says which, and [`Error::charged`](rt::Error::charged) what it cost.
         #[inline]
         pub fn send(
             self,
@@ -4873,6 +4925,15 @@ pub mod builder {
     /// Request builder for `projects` `pageswithmorekeywords`: Pages of the project's domain that rank for the most keywords.
     ///
     /// Check it with [`request`](Self::request) and send it with [`send`](Self::send); every limit of the spec is checked before anything is sent.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn run(client: seozoom::Client) -> Result<(), Box<dyn std::error::Error>> {
+    /// let answer = client.projects().pages_with_more_keywords(1, 1).send().await?;
+    /// println!("{} units used, {} left", answer.units_used, answer.units_remaining);
+    /// # Ok(()) }
+    /// ```
     #[derive(Debug, Clone)]
     #[must_use = "a request does nothing until it is sent"]
     pub struct ProjectsPagesWithMoreKeywords {
@@ -4901,6 +4962,10 @@ pub mod builder {
         }
 
         /// Validate, send and decode. Array of page-with-more-keywords records.
+        ///
+        /// # Errors
+        ///
+        /// Refused before sending (nothing charged, [`Error::is_refused`](rt::Error::is_refused)) when a parameter breaks a limit or rule of the spec, or the call does not fit the budget or the rate limit in refuse mode; then failed when the service answers with an error, the transport fails, the answer does not decode, or the waits would pass [`ClientBuilder::max_wait`](rt::ClientBuilder::max_wait). [`Error::kind`](rt::Error::kind) says which, and [`Error::charged`](rt::Error::charged) what it cost.
         #[inline]
         pub fn send(
             self,
@@ -4918,6 +4983,15 @@ pub mod builder {
     /// Request builder for `projects` `pageswithpotential`: Pages of the project's domain with traffic potential.
     ///
     /// Check it with [`request`](Self::request) and send it with [`send`](Self::send); every limit of the spec is checked before anything is sent.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn run(client: seozoom::Client) -> Result<(), Box<dyn std::error::Error>> {
+    /// let answer = client.projects().pages_with_potential(1, 1).send().await?;
+    /// println!("{} units used, {} left", answer.units_used, answer.units_remaining);
+    /// # Ok(()) }
+    /// ```
     #[derive(Debug, Clone)]
     #[must_use = "a request does nothing until it is sent"]
     pub struct ProjectsPagesWithPotential {
@@ -4946,6 +5020,10 @@ pub mod builder {
         }
 
         /// Validate, send and decode. Array of page-with-potential records.
+        ///
+        /// # Errors
+        ///
+        /// Refused before sending (nothing charged, [`Error::is_refused`](rt::Error::is_refused)) when a parameter breaks a limit or rule of the spec, or the call does not fit the budget or the rate limit in refuse mode; then failed when the service answers with an error, the transport fails, the answer does not decode, or the waits would pass [`ClientBuilder::max_wait`](rt::ClientBuilder::max_wait). [`Error::kind`](rt::Error::kind) says which, and [`Error::charged`](rt::Error::charged) what it cost.
         #[inline]
         pub fn send(
             self,
@@ -4963,6 +5041,15 @@ pub mod builder {
     /// Request builder for `projects` `winnerpages`: Pages of the project's domain that gained traffic.
     ///
     /// Check it with [`request`](Self::request) and send it with [`send`](Self::send); every limit of the spec is checked before anything is sent.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn run(client: seozoom::Client) -> Result<(), Box<dyn std::error::Error>> {
+    /// let answer = client.projects().winner_pages(1, 1).send().await?;
+    /// println!("{} units used, {} left", answer.units_used, answer.units_remaining);
+    /// # Ok(()) }
+    /// ```
     #[derive(Debug, Clone)]
     #[must_use = "a request does nothing until it is sent"]
     pub struct ProjectsWinnerPages {
@@ -4991,6 +5078,10 @@ pub mod builder {
         }
 
         /// Validate, send and decode. Array of winner page records (positive traffic variation).
+        ///
+        /// # Errors
+        ///
+        /// Refused before sending (nothing charged, [`Error::is_refused`](rt::Error::is_refused)) when a parameter breaks a limit or rule of the spec, or the call does not fit the budget or the rate limit in refuse mode; then failed when the service answers with an error, the transport fails, the answer does not decode, or the waits would pass [`ClientBuilder::max_wait`](rt::ClientBuilder::max_wait). [`Error::kind`](rt::Error::kind) says which, and [`Error::charged`](rt::Error::charged) what it cost.
         #[inline]
         pub fn send(
             self,
@@ -5008,6 +5099,15 @@ pub mod builder {
     /// Request builder for `projects` `loserpages`: Pages of the project's domain that lost traffic.
     ///
     /// Check it with [`request`](Self::request) and send it with [`send`](Self::send); every limit of the spec is checked before anything is sent.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn run(client: seozoom::Client) -> Result<(), Box<dyn std::error::Error>> {
+    /// let answer = client.projects().loser_pages(1, 1).send().await?;
+    /// println!("{} units used, {} left", answer.units_used, answer.units_remaining);
+    /// # Ok(()) }
+    /// ```
     #[derive(Debug, Clone)]
     #[must_use = "a request does nothing until it is sent"]
     pub struct ProjectsLoserPages {
@@ -5036,6 +5136,10 @@ pub mod builder {
         }
 
         /// Validate, send and decode. Array of loser page records (negative traffic variation).
+        ///
+        /// # Errors
+        ///
+        /// Refused before sending (nothing charged, [`Error::is_refused`](rt::Error::is_refused)) when a parameter breaks a limit or rule of the spec, or the call does not fit the budget or the rate limit in refuse mode; then failed when the service answers with an error, the transport fails, the answer does not decode, or the waits would pass [`ClientBuilder::max_wait`](rt::ClientBuilder::max_wait). [`Error::kind`](rt::Error::kind) says which, and [`Error::charged`](rt::Error::charged) what it cost.
         #[inline]
         pub fn send(
             self,
@@ -5055,6 +5159,15 @@ pub mod builder {
     /// Check it with [`request`](Self::request) and send it with [`send`](Self::send); every limit of the spec is checked before anything is sent.
     ///
     /// For more values than one request takes, [`send_all`](Self::send_all) runs a batched job.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn run(client: seozoom::Client) -> Result<(), Box<dyn std::error::Error>> {
+    /// let answer = client.domains().metrics(["example.com"]).send().await?;
+    /// println!("{} units used, {} left", answer.units_used, answer.units_remaining);
+    /// # Ok(()) }
+    /// ```
     #[derive(Debug, Clone)]
     #[must_use = "a request does nothing until it is sent"]
     pub struct DomainsMetrics {
@@ -5081,6 +5194,10 @@ pub mod builder {
         }
 
         /// Validate, send and decode. Array of domain metrics records, one per domain; the order can differ from the input order.
+        ///
+        /// # Errors
+        ///
+        /// Refused before sending (nothing charged, [`Error::is_refused`](rt::Error::is_refused)) when a parameter breaks a limit or rule of the spec, or the call does not fit the budget or the rate limit in refuse mode; then failed when the service answers with an error, the transport fails, the answer does not decode, or the waits would pass [`ClientBuilder::max_wait`](rt::ClientBuilder::max_wait). [`Error::kind`](rt::Error::kind) says which, and [`Error::charged`](rt::Error::charged) what it cost.
         #[inline]
         pub fn send(
             self,
@@ -5097,6 +5214,12 @@ pub mod builder {
         /// Send any number of `domain` values as one batched job: repeated values (compared trimmed) are sent once, the rest split into the fewest requests of at most 50 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
         ///
         /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::execute_batched`](rt::Client::execute_batched).
+        ///
+        /// # Errors
+        ///
+        /// Refused before sending (nothing charged, [`Error::is_refused`](rt::Error::is_refused)) when a parameter breaks a limit or rule of the spec, or the call does not fit the budget or the rate limit in refuse mode; then failed when the service answers with an error, the transport fails, the answer does not decode, or the waits would pass [`ClientBuilder::max_wait`](rt::ClientBuilder::max_wait). [`Error::kind`](rt::Error::kind) says which, and [`Error::charged`](rt::Error::charged) what it cost.
+        ///
+        /// A job that fails after some of its requests were answered gives a partial error ([`Error::into_partial`](rt::Error::into_partial)): the rows received, the values to send again and the cause.
         #[inline]
         pub fn send_all(
             self,
@@ -5116,6 +5239,15 @@ pub mod builder {
     /// Check it with [`request`](Self::request) and send it with [`send`](Self::send); every limit of the spec is checked before anything is sent.
     ///
     /// For more values than one request takes, [`send_all`](Self::send_all) runs a batched job.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn run(client: seozoom::Client) -> Result<(), Box<dyn std::error::Error>> {
+    /// let answer = client.domains().metrics_history(["example.com"], seozoom::types::Date::new(2024, 5, 31)?).send().await?;
+    /// println!("{} units used, {} left", answer.units_used, answer.units_remaining);
+    /// # Ok(()) }
+    /// ```
     #[derive(Debug, Clone)]
     #[must_use = "a request does nothing until it is sent"]
     pub struct DomainsMetricsHistory {
@@ -5144,6 +5276,10 @@ pub mod builder {
         }
 
         /// Validate, send and decode. Array of domain metrics records, without `last_traffic_variation`.
+        ///
+        /// # Errors
+        ///
+        /// Refused before sending (nothing charged, [`Error::is_refused`](rt::Error::is_refused)) when a parameter breaks a limit or rule of the spec, or the call does not fit the budget or the rate limit in refuse mode; then failed when the service answers with an error, the transport fails, the answer does not decode, or the waits would pass [`ClientBuilder::max_wait`](rt::ClientBuilder::max_wait). [`Error::kind`](rt::Error::kind) says which, and [`Error::charged`](rt::Error::charged) what it cost.
         #[inline]
         pub fn send(
             self,
@@ -5160,6 +5296,12 @@ pub mod builder {
         /// Send any number of `domain` values as one batched job: repeated values (compared trimmed) are sent once, the rest split into the fewest requests of at most 50 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
         ///
         /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::execute_batched`](rt::Client::execute_batched).
+        ///
+        /// # Errors
+        ///
+        /// Refused before sending (nothing charged, [`Error::is_refused`](rt::Error::is_refused)) when a parameter breaks a limit or rule of the spec, or the call does not fit the budget or the rate limit in refuse mode; then failed when the service answers with an error, the transport fails, the answer does not decode, or the waits would pass [`ClientBuilder::max_wait`](rt::ClientBuilder::max_wait). [`Error::kind`](rt::Error::kind) says which, and [`Error::charged`](rt::Error::charged) what it cost.
+        ///
+        /// A job that fails after some of its requests were answered gives a partial error ([`Error::into_partial`](rt::Error::into_partial)): the rows received, the values to send again and the cause.
         #[inline]
         pub fn send_all(
             self,
@@ -5179,6 +5321,15 @@ pub mod builder {
     /// Check it with [`request`](Self::request) and send it with [`send`](Self::send); every limit of the spec is checked before anything is sent.
     ///
     /// For more values than one request takes, [`send_all`](Self::send_all) runs a batched job.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn run(client: seozoom::Client) -> Result<(), Box<dyn std::error::Error>> {
+    /// let answer = client.domains().authority(["example.com"]).send().await?;
+    /// println!("{} units used, {} left", answer.units_used, answer.units_remaining);
+    /// # Ok(()) }
+    /// ```
     #[derive(Debug, Clone)]
     #[must_use = "a request does nothing until it is sent"]
     pub struct DomainsAuthority {
@@ -5205,6 +5356,10 @@ pub mod builder {
         }
 
         /// Validate, send and decode. Array of authority records.
+        ///
+        /// # Errors
+        ///
+        /// Refused before sending (nothing charged, [`Error::is_refused`](rt::Error::is_refused)) when a parameter breaks a limit or rule of the spec, or the call does not fit the budget or the rate limit in refuse mode; then failed when the service answers with an error, the transport fails, the answer does not decode, or the waits would pass [`ClientBuilder::max_wait`](rt::ClientBuilder::max_wait). [`Error::kind`](rt::Error::kind) says which, and [`Error::charged`](rt::Error::charged) what it cost.
         #[inline]
         pub fn send(
             self,
@@ -5221,6 +5376,12 @@ pub mod builder {
         /// Send any number of `domain` values as one batched job: repeated values (compared trimmed) are sent once, the rest split into the fewest requests of at most 100 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
         ///
         /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::execute_batched`](rt::Client::execute_batched).
+        ///
+        /// # Errors
+        ///
+        /// Refused before sending (nothing charged, [`Error::is_refused`](rt::Error::is_refused)) when a parameter breaks a limit or rule of the spec, or the call does not fit the budget or the rate limit in refuse mode; then failed when the service answers with an error, the transport fails, the answer does not decode, or the waits would pass [`ClientBuilder::max_wait`](rt::ClientBuilder::max_wait). [`Error::kind`](rt::Error::kind) says which, and [`Error::charged`](rt::Error::charged) what it cost.
+        ///
+        /// A job that fails after some of its requests were answered gives a partial error ([`Error::into_partial`](rt::Error::into_partial)): the rows received, the values to send again and the cause.
         #[inline]
         pub fn send_all(
             self,
@@ -5240,6 +5401,15 @@ pub mod builder {
     /// Check it with [`request`](Self::request) and send it with [`send`](Self::send); every limit of the spec is checked before anything is sent.
     ///
     /// For more values than one request takes, [`send_all`](Self::send_all) runs a batched job.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn run(client: seozoom::Client) -> Result<(), Box<dyn std::error::Error>> {
+    /// let answer = client.domains().niches(["example.com"], 1).send().await?;
+    /// println!("{} units used, {} left", answer.units_used, answer.units_remaining);
+    /// # Ok(()) }
+    /// ```
     #[derive(Debug, Clone)]
     #[must_use = "a request does nothing until it is sent"]
     pub struct DomainsNiches {
@@ -5268,6 +5438,10 @@ pub mod builder {
         }
 
         /// Validate, send and decode. Array of `{domain, niches}` objects, one per domain that has data.
+        ///
+        /// # Errors
+        ///
+        /// Refused before sending (nothing charged, [`Error::is_refused`](rt::Error::is_refused)) when a parameter breaks a limit or rule of the spec, or the call does not fit the budget or the rate limit in refuse mode; then failed when the service answers with an error, the transport fails, the answer does not decode, or the waits would pass [`ClientBuilder::max_wait`](rt::ClientBuilder::max_wait). [`Error::kind`](rt::Error::kind) says which, and [`Error::charged`](rt::Error::charged) what it cost.
         #[inline]
         pub fn send(
             self,
@@ -5284,6 +5458,12 @@ pub mod builder {
         /// Send any number of `domain` values as one batched job: repeated values (compared trimmed) are sent once, the rest split into the fewest requests of at most 10 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
         ///
         /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::execute_batched`](rt::Client::execute_batched).
+        ///
+        /// # Errors
+        ///
+        /// Refused before sending (nothing charged, [`Error::is_refused`](rt::Error::is_refused)) when a parameter breaks a limit or rule of the spec, or the call does not fit the budget or the rate limit in refuse mode; then failed when the service answers with an error, the transport fails, the answer does not decode, or the waits would pass [`ClientBuilder::max_wait`](rt::ClientBuilder::max_wait). [`Error::kind`](rt::Error::kind) says which, and [`Error::charged`](rt::Error::charged) what it cost.
+        ///
+        /// A job that fails after some of its requests were answered gives a partial error ([`Error::into_partial`](rt::Error::into_partial)): the rows received, the values to send again and the cause.
         #[inline]
         pub fn send_all(
             self,
@@ -5301,6 +5481,15 @@ pub mod builder {
     /// Request builder for `domains` `bestpages`: Best pages of a domain.
     ///
     /// Check it with [`request`](Self::request) and send it with [`send`](Self::send); every limit of the spec is checked before anything is sent.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn run(client: seozoom::Client) -> Result<(), Box<dyn std::error::Error>> {
+    /// let answer = client.domains().best_pages("example.com", 1).send().await?;
+    /// println!("{} units used, {} left", answer.units_used, answer.units_remaining);
+    /// # Ok(()) }
+    /// ```
     #[derive(Debug, Clone)]
     #[must_use = "a request does nothing until it is sent"]
     pub struct DomainsBestPages {
@@ -5329,6 +5518,10 @@ pub mod builder {
         }
 
         /// Validate, send and decode. Array of best page records.
+        ///
+        /// # Errors
+        ///
+        /// Refused before sending (nothing charged, [`Error::is_refused`](rt::Error::is_refused)) when a parameter breaks a limit or rule of the spec, or the call does not fit the budget or the rate limit in refuse mode; then failed when the service answers with an error, the transport fails, the answer does not decode, or the waits would pass [`ClientBuilder::max_wait`](rt::ClientBuilder::max_wait). [`Error::kind`](rt::Error::kind) says which, and [`Error::charged`](rt::Error::charged) what it cost.
         #[inline]
         pub fn send(
             self,
@@ -5348,6 +5541,15 @@ pub mod builder {
     /// Check it with [`request`](Self::request) and send it with [`send`](Self::send); every limit of the spec is checked before anything is sent.
     ///
     /// [`pages`](Self::pages) streams the rows page by page.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn run(client: seozoom::Client) -> Result<(), Box<dyn std::error::Error>> {
+    /// let answer = client.domains().keywords("example.com", seozoom::types::KeywordType::Best, 1).send().await?;
+    /// println!("{} units used, {} left", answer.units_used, answer.units_remaining);
+    /// # Ok(()) }
+    /// ```
     #[derive(Debug, Clone)]
     #[must_use = "a request does nothing until it is sent"]
     pub struct DomainsKeywords {
@@ -5410,6 +5612,10 @@ pub mod builder {
         }
 
         /// Validate, send and decode. Array of domain keyword records.
+        ///
+        /// # Errors
+        ///
+        /// Refused before sending (nothing charged, [`Error::is_refused`](rt::Error::is_refused)) when a parameter breaks a limit or rule of the spec, or the call does not fit the budget or the rate limit in refuse mode; then failed when the service answers with an error, the transport fails, the answer does not decode, or the waits would pass [`ClientBuilder::max_wait`](rt::ClientBuilder::max_wait). [`Error::kind`](rt::Error::kind) says which, and [`Error::charged`](rt::Error::charged) what it cost.
         #[inline]
         pub fn send(
             self,
@@ -5445,6 +5651,15 @@ pub mod builder {
     /// Check it with [`request`](Self::request) and send it with [`send`](Self::send); every limit of the spec is checked before anything is sent.
     ///
     /// [`pages`](Self::pages) streams the rows page by page.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn run(client: seozoom::Client) -> Result<(), Box<dyn std::error::Error>> {
+    /// let answer = client.domains().ai_keywords("example.com", 1).send().await?;
+    /// println!("{} units used, {} left", answer.units_used, answer.units_remaining);
+    /// # Ok(()) }
+    /// ```
     #[derive(Debug, Clone)]
     #[must_use = "a request does nothing until it is sent"]
     pub struct DomainsAiKeywords {
@@ -5485,6 +5700,10 @@ pub mod builder {
         }
 
         /// Validate, send and decode. Array of AI overview keyword records.
+        ///
+        /// # Errors
+        ///
+        /// Refused before sending (nothing charged, [`Error::is_refused`](rt::Error::is_refused)) when a parameter breaks a limit or rule of the spec, or the call does not fit the budget or the rate limit in refuse mode; then failed when the service answers with an error, the transport fails, the answer does not decode, or the waits would pass [`ClientBuilder::max_wait`](rt::ClientBuilder::max_wait). [`Error::kind`](rt::Error::kind) says which, and [`Error::charged`](rt::Error::charged) what it cost.
         #[inline]
         pub fn send(
             self,
@@ -5518,6 +5737,15 @@ pub mod builder {
     /// Check it with [`request`](Self::request) and send it with [`send`](Self::send); every limit of the spec is checked before anything is sent.
     ///
     /// For more values than one request takes, [`send_all`](Self::send_all) runs a batched job.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn run(client: seozoom::Client) -> Result<(), Box<dyn std::error::Error>> {
+    /// let answer = client.domains().competitors(["example.com"], 1).send().await?;
+    /// println!("{} units used, {} left", answer.units_used, answer.units_remaining);
+    /// # Ok(()) }
+    /// ```
     #[derive(Debug, Clone)]
     #[must_use = "a request does nothing until it is sent"]
     pub struct DomainsCompetitors {
@@ -5546,6 +5774,10 @@ pub mod builder {
         }
 
         /// Validate, send and decode. Array of `{domain, competitor}` objects, one per domain that has data.
+        ///
+        /// # Errors
+        ///
+        /// Refused before sending (nothing charged, [`Error::is_refused`](rt::Error::is_refused)) when a parameter breaks a limit or rule of the spec, or the call does not fit the budget or the rate limit in refuse mode; then failed when the service answers with an error, the transport fails, the answer does not decode, or the waits would pass [`ClientBuilder::max_wait`](rt::ClientBuilder::max_wait). [`Error::kind`](rt::Error::kind) says which, and [`Error::charged`](rt::Error::charged) what it cost.
         #[inline]
         pub fn send(
             self,
@@ -5562,6 +5794,12 @@ pub mod builder {
         /// Send any number of `domain` values as one batched job: repeated values (compared trimmed) are sent once, the rest split into the fewest requests of at most 10 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
         ///
         /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::execute_batched`](rt::Client::execute_batched).
+        ///
+        /// # Errors
+        ///
+        /// Refused before sending (nothing charged, [`Error::is_refused`](rt::Error::is_refused)) when a parameter breaks a limit or rule of the spec, or the call does not fit the budget or the rate limit in refuse mode; then failed when the service answers with an error, the transport fails, the answer does not decode, or the waits would pass [`ClientBuilder::max_wait`](rt::ClientBuilder::max_wait). [`Error::kind`](rt::Error::kind) says which, and [`Error::charged`](rt::Error::charged) what it cost.
+        ///
+        /// A job that fails after some of its requests were answered gives a partial error ([`Error::into_partial`](rt::Error::into_partial)): the rows received, the values to send again and the cause.
         #[inline]
         pub fn send_all(
             self,
@@ -5579,6 +5817,15 @@ pub mod builder {
     /// Request builder for `urls` `urlpza`: Page authority of a URL.
     ///
     /// Check it with [`request`](Self::request) and send it with [`send`](Self::send); every limit of the spec is checked before anything is sent.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn run(client: seozoom::Client) -> Result<(), Box<dyn std::error::Error>> {
+    /// let answer = client.urls().pza("https://www.example.com/running-shoes/").send().await?;
+    /// println!("{} units used, {} left", answer.units_used, answer.units_remaining);
+    /// # Ok(()) }
+    /// ```
     #[derive(Debug, Clone)]
     #[must_use = "a request does nothing until it is sent"]
     pub struct UrlsPza {
@@ -5605,6 +5852,10 @@ pub mod builder {
         }
 
         /// Validate, send and decode. Array with one URL page-authority record.
+        ///
+        /// # Errors
+        ///
+        /// Refused before sending (nothing charged, [`Error::is_refused`](rt::Error::is_refused)) when a parameter breaks a limit or rule of the spec, or the call does not fit the budget or the rate limit in refuse mode; then failed when the service answers with an error, the transport fails, the answer does not decode, or the waits would pass [`ClientBuilder::max_wait`](rt::ClientBuilder::max_wait). [`Error::kind`](rt::Error::kind) says which, and [`Error::charged`](rt::Error::charged) what it cost.
         #[inline]
         pub fn send(
             self,
@@ -5624,6 +5875,15 @@ pub mod builder {
     /// Check it with [`request`](Self::request) and send it with [`send`](Self::send); every limit of the spec is checked before anything is sent.
     ///
     /// For more values than one request takes, [`send_all`](Self::send_all) runs a batched job.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn run(client: seozoom::Client) -> Result<(), Box<dyn std::error::Error>> {
+    /// let answer = client.urls().metrics(["https://www.example.com/running-shoes/"]).send().await?;
+    /// println!("{} units used, {} left", answer.units_used, answer.units_remaining);
+    /// # Ok(()) }
+    /// ```
     #[derive(Debug, Clone)]
     #[must_use = "a request does nothing until it is sent"]
     pub struct UrlsMetrics {
@@ -5650,6 +5910,10 @@ pub mod builder {
         }
 
         /// Validate, send and decode. Array of URL metrics records.
+        ///
+        /// # Errors
+        ///
+        /// Refused before sending (nothing charged, [`Error::is_refused`](rt::Error::is_refused)) when a parameter breaks a limit or rule of the spec, or the call does not fit the budget or the rate limit in refuse mode; then failed when the service answers with an error, the transport fails, the answer does not decode, or the waits would pass [`ClientBuilder::max_wait`](rt::ClientBuilder::max_wait). [`Error::kind`](rt::Error::kind) says which, and [`Error::charged`](rt::Error::charged) what it cost.
         #[inline]
         pub fn send(
             self,
@@ -5666,6 +5930,12 @@ pub mod builder {
         /// Send any number of `url` values as one batched job: repeated values (compared trimmed) are sent once, the rest split into the fewest requests of at most 30 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
         ///
         /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::execute_batched`](rt::Client::execute_batched).
+        ///
+        /// # Errors
+        ///
+        /// Refused before sending (nothing charged, [`Error::is_refused`](rt::Error::is_refused)) when a parameter breaks a limit or rule of the spec, or the call does not fit the budget or the rate limit in refuse mode; then failed when the service answers with an error, the transport fails, the answer does not decode, or the waits would pass [`ClientBuilder::max_wait`](rt::ClientBuilder::max_wait). [`Error::kind`](rt::Error::kind) says which, and [`Error::charged`](rt::Error::charged) what it cost.
+        ///
+        /// A job that fails after some of its requests were answered gives a partial error ([`Error::into_partial`](rt::Error::into_partial)): the rows received, the values to send again and the cause.
         #[inline]
         pub fn send_all(
             self,
@@ -5683,6 +5953,15 @@ pub mod builder {
     /// Request builder for `urls` `keywords`: Keywords a URL ranks for, with their metrics.
     ///
     /// Check it with [`request`](Self::request) and send it with [`send`](Self::send); every limit of the spec is checked before anything is sent.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn run(client: seozoom::Client) -> Result<(), Box<dyn std::error::Error>> {
+    /// let answer = client.urls().keywords("https://www.example.com/running-shoes/", 1).send().await?;
+    /// println!("{} units used, {} left", answer.units_used, answer.units_remaining);
+    /// # Ok(()) }
+    /// ```
     #[derive(Debug, Clone)]
     #[must_use = "a request does nothing until it is sent"]
     pub struct UrlsKeywords {
@@ -5711,6 +5990,10 @@ pub mod builder {
         }
 
         /// Validate, send and decode. Array of URL keyword records.
+        ///
+        /// # Errors
+        ///
+        /// Refused before sending (nothing charged, [`Error::is_refused`](rt::Error::is_refused)) when a parameter breaks a limit or rule of the spec, or the call does not fit the budget or the rate limit in refuse mode; then failed when the service answers with an error, the transport fails, the answer does not decode, or the waits would pass [`ClientBuilder::max_wait`](rt::ClientBuilder::max_wait). [`Error::kind`](rt::Error::kind) says which, and [`Error::charged`](rt::Error::charged) what it cost.
         #[inline]
         pub fn send(
             self,
@@ -5728,6 +6011,15 @@ pub mod builder {
     /// Request builder for `urls` `intentgap`: Keywords where a URL ranks worse than similar pages of its organic competitors.
     ///
     /// Check it with [`request`](Self::request) and send it with [`send`](Self::send); every limit of the spec is checked before anything is sent.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn run(client: seozoom::Client) -> Result<(), Box<dyn std::error::Error>> {
+    /// let answer = client.urls().intent_gap("https://www.example.com/running-shoes/", 1).send().await?;
+    /// println!("{} units used, {} left", answer.units_used, answer.units_remaining);
+    /// # Ok(()) }
+    /// ```
     #[derive(Debug, Clone)]
     #[must_use = "a request does nothing until it is sent"]
     pub struct UrlsIntentGap {
@@ -5756,6 +6048,10 @@ pub mod builder {
         }
 
         /// Validate, send and decode. Array of intent gap records.
+        ///
+        /// # Errors
+        ///
+        /// Refused before sending (nothing charged, [`Error::is_refused`](rt::Error::is_refused)) when a parameter breaks a limit or rule of the spec, or the call does not fit the budget or the rate limit in refuse mode; then failed when the service answers with an error, the transport fails, the answer does not decode, or the waits would pass [`ClientBuilder::max_wait`](rt::ClientBuilder::max_wait). [`Error::kind`](rt::Error::kind) says which, and [`Error::charged`](rt::Error::charged) what it cost.
         #[inline]
         pub fn send(
             self,
@@ -5775,6 +6071,15 @@ pub mod builder {
     /// Check it with [`request`](Self::request) and send it with [`send`](Self::send); every limit of the spec is checked before anything is sent.
     ///
     /// For more values than one request takes, [`send_all`](Self::send_all) runs a batched job.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn run(client: seozoom::Client) -> Result<(), Box<dyn std::error::Error>> {
+    /// let answer = client.keywords().metrics(["running shoes"]).send().await?;
+    /// println!("{} units used, {} left", answer.units_used, answer.units_remaining);
+    /// # Ok(()) }
+    /// ```
     #[derive(Debug, Clone)]
     #[must_use = "a request does nothing until it is sent"]
     pub struct KeywordsMetrics {
@@ -5801,6 +6106,10 @@ pub mod builder {
         }
 
         /// Validate, send and decode. Array of keyword metrics records.
+        ///
+        /// # Errors
+        ///
+        /// Refused before sending (nothing charged, [`Error::is_refused`](rt::Error::is_refused)) when a parameter breaks a limit or rule of the spec, or the call does not fit the budget or the rate limit in refuse mode; then failed when the service answers with an error, the transport fails, the answer does not decode, or the waits would pass [`ClientBuilder::max_wait`](rt::ClientBuilder::max_wait). [`Error::kind`](rt::Error::kind) says which, and [`Error::charged`](rt::Error::charged) what it cost.
         #[inline]
         pub fn send(
             self,
@@ -5817,6 +6126,12 @@ pub mod builder {
         /// Send any number of `keyword` values as one batched job: repeated values (compared trimmed) are sent once, the rest split into the fewest requests of at most 100 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
         ///
         /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::execute_batched`](rt::Client::execute_batched).
+        ///
+        /// # Errors
+        ///
+        /// Refused before sending (nothing charged, [`Error::is_refused`](rt::Error::is_refused)) when a parameter breaks a limit or rule of the spec, or the call does not fit the budget or the rate limit in refuse mode; then failed when the service answers with an error, the transport fails, the answer does not decode, or the waits would pass [`ClientBuilder::max_wait`](rt::ClientBuilder::max_wait). [`Error::kind`](rt::Error::kind) says which, and [`Error::charged`](rt::Error::charged) what it cost.
+        ///
+        /// A job that fails after some of its requests were answered gives a partial error ([`Error::into_partial`](rt::Error::into_partial)): the rows received, the values to send again and the cause.
         #[inline]
         pub fn send_all(
             self,
@@ -5836,6 +6151,15 @@ pub mod builder {
     /// Check it with [`request`](Self::request) and send it with [`send`](Self::send); every limit of the spec is checked before anything is sent.
     ///
     /// For more values than one request takes, [`send_all`](Self::send_all) runs a batched job.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn run(client: seozoom::Client) -> Result<(), Box<dyn std::error::Error>> {
+    /// let answer = client.keywords().serp(["running shoes"]).send().await?;
+    /// println!("{} units used, {} left", answer.units_used, answer.units_remaining);
+    /// # Ok(()) }
+    /// ```
     #[derive(Debug, Clone)]
     #[must_use = "a request does nothing until it is sent"]
     pub struct KeywordsSerp {
@@ -5888,6 +6212,10 @@ pub mod builder {
         }
 
         /// Validate, send and decode. Object keyed by keyword; each value is a SERP list (position to URL).
+        ///
+        /// # Errors
+        ///
+        /// Refused before sending (nothing charged, [`Error::is_refused`](rt::Error::is_refused)) when a parameter breaks a limit or rule of the spec, or the call does not fit the budget or the rate limit in refuse mode; then failed when the service answers with an error, the transport fails, the answer does not decode, or the waits would pass [`ClientBuilder::max_wait`](rt::ClientBuilder::max_wait). [`Error::kind`](rt::Error::kind) says which, and [`Error::charged`](rt::Error::charged) what it cost.
         #[inline]
         pub fn send(
             self,
@@ -5901,6 +6229,12 @@ pub mod builder {
         /// Send any number of `keyword` values as one batched job: repeated values (compared trimmed) are sent once, the rest split into the fewest requests of at most 100 values, sent under the rate limit, and merged into one map; `result_rows` and `units_used` are summed over the requests.
         ///
         /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::execute_batched`](rt::Client::execute_batched).
+        ///
+        /// # Errors
+        ///
+        /// Refused before sending (nothing charged, [`Error::is_refused`](rt::Error::is_refused)) when a parameter breaks a limit or rule of the spec, or the call does not fit the budget or the rate limit in refuse mode; then failed when the service answers with an error, the transport fails, the answer does not decode, or the waits would pass [`ClientBuilder::max_wait`](rt::ClientBuilder::max_wait). [`Error::kind`](rt::Error::kind) says which, and [`Error::charged`](rt::Error::charged) what it cost.
+        ///
+        /// A job that fails after some of its requests were answered gives a partial error ([`Error::into_partial`](rt::Error::into_partial)): the rows received, the values to send again and the cause.
         #[inline]
         pub fn send_all(
             self,
@@ -5915,6 +6249,15 @@ pub mod builder {
     /// Request builder for `keywords` `serphistory`: The search-result list of a keyword as detected on a given date: at most 50 organic results.
     ///
     /// Check it with [`request`](Self::request) and send it with [`send`](Self::send); every limit of the spec is checked before anything is sent.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn run(client: seozoom::Client) -> Result<(), Box<dyn std::error::Error>> {
+    /// let answer = client.keywords().serp_history("running shoes", seozoom::types::Date::new(2024, 5, 31)?).send().await?;
+    /// println!("{} units used, {} left", answer.units_used, answer.units_remaining);
+    /// # Ok(()) }
+    /// ```
     #[derive(Debug, Clone)]
     #[must_use = "a request does nothing until it is sent"]
     pub struct KeywordsSerpHistory {
@@ -5943,6 +6286,10 @@ pub mod builder {
         }
 
         /// Validate, send and decode. One SERP list (position to URL) as detected on that date.
+        ///
+        /// # Errors
+        ///
+        /// Refused before sending (nothing charged, [`Error::is_refused`](rt::Error::is_refused)) when a parameter breaks a limit or rule of the spec, or the call does not fit the budget or the rate limit in refuse mode; then failed when the service answers with an error, the transport fails, the answer does not decode, or the waits would pass [`ClientBuilder::max_wait`](rt::ClientBuilder::max_wait). [`Error::kind`](rt::Error::kind) says which, and [`Error::charged`](rt::Error::charged) what it cost.
         #[inline]
         pub fn send(
             self,
@@ -5957,6 +6304,15 @@ pub mod builder {
     /// Request builder for `keywords` `related`: Keywords related to one keyword, with their search volume, SERP affinity and monthly volumes. Not in the reference; known from public use of the API.
     ///
     /// Check it with [`request`](Self::request) and send it with [`send`](Self::send); every limit of the spec is checked before anything is sent.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn run(client: seozoom::Client) -> Result<(), Box<dyn std::error::Error>> {
+    /// let answer = client.keywords().related("running shoes", 1).send().await?;
+    /// println!("{} units used, {} left", answer.units_used, answer.units_remaining);
+    /// # Ok(()) }
+    /// ```
     #[derive(Debug, Clone)]
     #[must_use = "a request does nothing until it is sent"]
     pub struct KeywordsRelated {
@@ -5985,6 +6341,10 @@ pub mod builder {
         }
 
         /// Validate, send and decode. Array of related keyword records.
+        ///
+        /// # Errors
+        ///
+        /// Refused before sending (nothing charged, [`Error::is_refused`](rt::Error::is_refused)) when a parameter breaks a limit or rule of the spec, or the call does not fit the budget or the rate limit in refuse mode; then failed when the service answers with an error, the transport fails, the answer does not decode, or the waits would pass [`ClientBuilder::max_wait`](rt::ClientBuilder::max_wait). [`Error::kind`](rt::Error::kind) says which, and [`Error::charged`](rt::Error::charged) what it cost.
         #[inline]
         pub fn send(
             self,
@@ -8531,6 +8891,11 @@ pub mod operations {
     /// re-encode its `response` as JSON with the API's field names, for
     /// tools that handle every operation alike (a command line). An
     /// operation not in this table is decoded as JSON as it is.
+    ///
+    /// # Errors
+    ///
+    /// As a call's: the service's error, "No data found!" for an operation
+    /// that returns one object, or a body that does not decode.
     #[inline]
     pub fn decode_json(
         op: &Operation,
