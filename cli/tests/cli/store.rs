@@ -676,3 +676,44 @@ fn a_dry_run_counts_what_the_cache_answers() {
     );
     assert_eq!(sandbox.requests(), 1, "a dry run sends nothing");
 }
+
+/// With no `--store`, the store is a SQLite file in the user's data directory
+/// (`$XDG_DATA_HOME` honoured), which a second process finds: its call is
+/// answered from the cache.
+#[test]
+fn without_a_store_named_the_default_is_a_file_in_the_data_directory() {
+    let sandbox = sandbox_with(None);
+    let dir = TempDir::new("default");
+    let base_url = sandbox.base_url();
+    let args = [
+        "--api-key",
+        KEY,
+        "--base-url",
+        &base_url,
+        "--format",
+        "json",
+        "domains",
+        "authority",
+        "--domain",
+        "a.it",
+    ];
+    for _ in 0..2 {
+        let output = support::binary()
+            .env_remove("SEOZOOM_STORE")
+            .env("XDG_DATA_HOME", dir.path())
+            .args(args)
+            .output()
+            .expect("the binary runs");
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    assert!(dir.path().join("seozoom/store.sqlite3").is_file());
+    assert_eq!(
+        sandbox.requests(),
+        1,
+        "the second run is answered from the file"
+    );
+}
