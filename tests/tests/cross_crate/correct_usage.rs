@@ -1,5 +1,5 @@
 //! The correct forms of the calls the compile-fail cases get wrong
-//! (`compile_fail.rs`): they compile (this module is built with the test
+//! (`compile-fail/tests/compile_fail.rs`): they compile (this module is built with the test
 //! binary) and run without network, so those cases fail for the reason they
 //! name and not because of a typo.
 //!

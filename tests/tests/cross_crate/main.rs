@@ -1,11 +1,10 @@
 //! The cross-crate tests, one module per subject, in one test binary (one link
-//! of the client instead of nine; run one subject with
+//! of the client instead of eight; run one subject with
 //! `cargo test -p seozoom-tests --test cross_crate requests::`).
 //!
 //! No module sets environment variables or the working directory: they share
 //! one process.
 
-mod compile_fail;
 mod correct_usage;
 mod feature_goldens;
 mod jiff;

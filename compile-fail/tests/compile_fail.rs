@@ -1,14 +1,13 @@
 //! Compile-time guarantees of the generated builders: a required parameter
 //! cannot be left out, a list cannot stand where one value is allowed, and values
-//! of the wrong type are refused. `correct_usage.rs` (a module of this test
-//! binary) compiles and runs the correct form of the same calls, so each failing
-//! case fails for the reason it names and not because of a typo. With no `pass`
-//! case here, trybuild only checks (`cargo check`) its copy of the
-//! dependencies, and builds none of them.
+//! of the wrong type are refused. `tests/tests/cross_crate/correct_usage.rs` (in
+//! `seozoom-tests`) compiles and runs the correct form of the same calls, so
+//! each failing case fails for the reason it names and not because of a typo.
+//! With no `pass` case here, trybuild only checks (`cargo check`) its copy of
+//! the dependencies, and builds none of them.
 //!
 //! After a change to the generated code, regenerate the `.stderr` snapshots with
-//! `TRYBUILD=overwrite cargo test -p seozoom-tests --test cross_crate compile_fail::` and review
-//! each one.
+//! `TRYBUILD=overwrite cargo test -p seozoom-compile-fail` and review each one.
 
 #[test]
 fn ui() {
