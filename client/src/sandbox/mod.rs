@@ -115,7 +115,6 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::future::Future;
 use std::net::{Ipv4Addr, SocketAddr};
 use std::pin::pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -154,15 +153,15 @@ impl Signal {
         self.notify.notify_waiters();
     }
 
-    fn wait(self: Arc<Self>) -> impl Future<Output = ()> + Send + 'static {
-        async move {
-            let mut notified = pin!(self.notify.notified());
-            // Registered before the flag is read: a raise after the read
-            // wakes this waiter, a raise before it is seen in the flag.
-            notified.as_mut().enable();
-            if !self.raised.load(Ordering::SeqCst) {
-                notified.await;
-            }
+    /// Owns its `Arc`, so that the future is `'static` (axum's graceful
+    /// shutdown holds it).
+    async fn wait(self: Arc<Self>) {
+        let mut notified = pin!(self.notify.notified());
+        // Registered before the flag is read: a raise after the read wakes
+        // this waiter, a raise before it is seen in the flag.
+        notified.as_mut().enable();
+        if !self.raised.load(Ordering::SeqCst) {
+            notified.await;
         }
     }
 }
