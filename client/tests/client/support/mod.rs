@@ -2,7 +2,7 @@
 //! ([`Server`], [`Reply`]), raw TCP servers that misbehave ([`RawServer`]) and
 //! small helpers.
 
-// Each test binary uses part of it.
+// Each test module uses part of it (and some only with the `sandbox` feature).
 #![allow(dead_code, unused_imports)]
 
 mod raw;

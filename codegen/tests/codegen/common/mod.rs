@@ -1,6 +1,6 @@
 //! Shared by the codegen tests: the real spec, and ways to change it.
 
-#![allow(dead_code)] // each test binary uses a different part of it
+#![allow(dead_code)] // each test module uses a different part of it
 
 use std::path::PathBuf;
 
