@@ -70,9 +70,9 @@ const COPIED: &[&str] = &[
     "client",
     "cli",
     "python",
-    // The whole package, because its manifest names test targets that must exist.
-    "tests",
     // Workspace members the copy's manifest lists (not built by this test).
+    "tests",
+    "compile-fail",
     "benches",
     "test-support",
 ];
