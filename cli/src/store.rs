@@ -72,16 +72,19 @@ pub fn read(matches: &[&ArgMatches]) -> StoreOptions {
 
 /// The default store: a SQLite file under the user's data directory
 /// (`$XDG_DATA_HOME/seozoom/store.sqlite3`, else
-/// `~/.local/share/seozoom/store.sqlite3`); `memory` when neither is known.
-/// The library's, so that the Python package finds the same file.
-pub fn default_url() -> String {
+/// `~/.local/share/seozoom/store.sqlite3` on Linux), an error where the system
+/// knows none. The library's, so that the Python package finds the same file.
+pub fn default_url() -> Result<String, Error> {
     seozoom::store::default_url()
 }
 
 impl StoreOptions {
     /// The store these options name.
     pub fn open(&self) -> Result<Store, Error> {
-        let url = self.url.clone().unwrap_or_else(default_url);
+        let url = match &self.url {
+            Some(url) => url.clone(),
+            None => default_url()?,
+        };
         Store::open(&url)
     }
 

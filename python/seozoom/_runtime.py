@@ -169,7 +169,8 @@ def default_store() -> str:
     """The store a client uses when given none: the command line's SQLite file
     (`$XDG_DATA_HOME/seozoom/store.sqlite3`), so that a notebook, a cron job
     running `seozoom` and the MCP server on one key share the cache, the
-    ledger, budgets and rate limits."""
+    ledger, budgets and rate limits. Raises `Refused` where the system knows no
+    data directory for the user (pass `store=` then)."""
     return _native.default_store()
 
 

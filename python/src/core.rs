@@ -121,7 +121,10 @@ impl Core {
             })?;
             builder = builder.db(parsed);
         }
-        let url = store.unwrap_or_else(seozoom::store::default_url);
+        let url = match store {
+            Some(url) => url,
+            None => seozoom::store::default_url().map_err(|e| errors::from_error(&e))?,
+        };
         builder = builder.store(Store::open(&url).map_err(|e| errors::from_error(&e))?);
         if let Some(value) = budget {
             builder = match self::budget(&value)? {

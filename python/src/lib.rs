@@ -37,8 +37,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
 }
 
 /// The store a client uses when given none: the command line's default, so
-/// that both share one cache, ledger and budget.
+/// that both share one cache, ledger and budget; an error where the system
+/// knows no data directory for the user.
 #[pyfunction]
-fn default_store() -> String {
-    seozoom::store::default_url()
+fn default_store() -> PyResult<String> {
+    seozoom::store::default_url().map_err(|e| errors::from_error(&e))
 }

@@ -115,14 +115,14 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::future::{Future, poll_fn};
 use std::net::{Ipv4Addr, SocketAddr};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, PoisonError, mpsc};
-use std::task::{Poll, Waker};
+use std::pin::pin;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, mpsc};
 use std::time::Duration;
 
 use axum::serve::ListenerExt;
+use tokio::sync::Notify;
 
 mod data;
 mod faults;
@@ -138,33 +138,31 @@ use route::Shared;
 use strict::Strict;
 use units::Balance;
 
-/// A one-shot event that any number of tasks can wait for.
+/// A one-shot event that any number of tasks can wait for, before or after it
+/// is raised: tokio's `Notify` wakes the tasks waiting when it is raised, and
+/// the flag answers those that come later (`Notify` alone keeps no such state).
 #[derive(Debug, Default)]
 struct Signal {
-    state: Mutex<(bool, Vec<Waker>)>,
+    raised: AtomicBool,
+    notify: Notify,
 }
 
 impl Signal {
     fn raise(&self) {
-        let wakers = {
-            let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-            state.0 = true;
-            std::mem::take(&mut state.1)
-        };
-        wakers.into_iter().for_each(Waker::wake);
+        self.raised.store(true, Ordering::SeqCst);
+        self.notify.notify_waiters();
     }
 
-    fn wait(self: Arc<Self>) -> impl Future<Output = ()> + Send + 'static {
-        poll_fn(move |cx| {
-            let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-            if state.0 {
-                return Poll::Ready(());
-            }
-            if !state.1.iter().any(|w| w.will_wake(cx.waker())) {
-                state.1.push(cx.waker().clone());
-            }
-            Poll::Pending
-        })
+    /// Owns its `Arc`, so that the future is `'static` (axum's graceful
+    /// shutdown holds it).
+    async fn wait(self: Arc<Self>) {
+        let mut notified = pin!(self.notify.notified());
+        // Registered before the flag is read: a raise after the read wakes
+        // this waiter, a raise before it is seen in the flag.
+        notified.as_mut().enable();
+        if !self.raised.load(Ordering::SeqCst) {
+            notified.await;
+        }
     }
 }
 

@@ -10,7 +10,6 @@ use axum::Router;
 use axum::extract::State;
 use axum::http::{HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::Response;
-use percent_encoding::percent_decode_str;
 
 use crate::operations::{OPERATIONS, SERVICE};
 use crate::request::Request;
@@ -67,23 +66,15 @@ async fn handle(State(shared): State<Arc<Shared>>, method: Method, uri: Uri) -> 
     response
 }
 
-/// One query value: `+` is a space (as PHP reads a query), then percent-decoding;
-/// invalid UTF-8 becomes U+FFFD rather than an error.
-fn decode(text: &str) -> String {
-    let spaced = text.replace('+', " ");
-    percent_decode_str(&spaced).decode_utf8_lossy().into_owned()
-}
-
-/// The query's `name=value` pairs, decoded, in first-seen order; a repeated name
-/// keeps its last value (as PHP does).
+/// The query's `name=value` pairs, decoded as a form is (`+` is a space, then
+/// percent-decoding; invalid UTF-8 becomes U+FFFD rather than an error), in
+/// first-seen order; a repeated name keeps its last value (as PHP does).
 pub(super) fn parse_query(raw: &str) -> Vec<(String, String)> {
     let mut pairs: Vec<(String, String)> = Vec::new();
-    for part in raw.split('&').filter(|p| !p.is_empty()) {
-        let (name, value) = part.split_once('=').unwrap_or((part, ""));
-        let (name, value) = (decode(name), decode(value));
+    for (name, value) in url::form_urlencoded::parse(raw.as_bytes()) {
         match pairs.iter_mut().find(|(n, _)| *n == name) {
-            Some(pair) => pair.1 = value,
-            None => pairs.push((name, value)),
+            Some(pair) => pair.1 = value.into_owned(),
+            None => pairs.push((name.into_owned(), value.into_owned())),
         }
     }
     pairs

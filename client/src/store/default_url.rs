@@ -2,27 +2,33 @@
 //! so that every face on one machine (the command line, the MCP server, a
 //! Python notebook) shares the cache, the ledger, budgets and rate limits.
 
-use std::path::PathBuf;
+use crate::error::{ConfigError, Error};
 
-/// The default store's URL: a SQLite file under the user's data directory
-/// (`$XDG_DATA_HOME/seozoom/store.sqlite3`, else
-/// `~/.local/share/seozoom/store.sqlite3`); `memory` when neither is known.
+/// The default store's URL: `sqlite:` and the file `seozoom/store.sqlite3` in
+/// the user's data directory, as the `dirs` crate finds it
+/// (`$XDG_DATA_HOME`, else `~/.local/share` on Linux; `~/Library/Application
+/// Support` on macOS; the roaming `AppData` folder on Windows).
 ///
-/// Opening it needs the `sqlite` feature ([`Store::open`](super::Store::open)).
-pub fn default_url() -> String {
-    let data = std::env::var_os("XDG_DATA_HOME")
-        .filter(|d| !d.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| {
-            std::env::var_os("HOME")
-                .filter(|h| !h.is_empty())
-                .map(|home| PathBuf::from(home).join(".local/share"))
-        });
-    match data {
-        Some(dir) => format!(
+/// Opening it needs the `sqlite` feature ([`Store::open`](super::Store::open)),
+/// which this function comes with.
+///
+/// # Errors
+///
+/// [`ConfigError::Store`] where the system knows no data directory for the
+/// user. The caller hears of it, rather than being handed a store that
+/// forgets everything when the process ends, and can name a store itself.
+pub fn default_url() -> Result<String, Error> {
+    match dirs::data_dir() {
+        Some(dir) => Ok(format!(
             "sqlite:{}",
             dir.join("seozoom").join("store.sqlite3").display()
-        ),
-        None => "memory".to_owned(),
+        )),
+        None => Err(ConfigError::Store {
+            store: "(default)".to_owned(),
+            reason: "no data directory is known for this user, so there is no default store \
+                     file: name a store (a `sqlite:PATH`, `redis://...`, or `memory`)"
+                .to_owned(),
+        }
+        .into()),
     }
 }

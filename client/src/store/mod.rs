@@ -21,6 +21,7 @@
 mod budget;
 #[cfg(test)]
 pub(crate) mod conformance;
+#[cfg(feature = "sqlite")]
 mod default_url;
 mod entry;
 #[cfg(any(feature = "sqlite", feature = "redis"))]
@@ -39,6 +40,7 @@ use futures_util::FutureExt;
 use futures_util::future::BoxFuture;
 
 pub use budget::{Budget, BudgetSyntaxError};
+#[cfg(feature = "sqlite")]
 pub use default_url::default_url;
 pub(crate) use entry::CachedAnswer;
 

@@ -1,0 +1,1078 @@
+//! `seozoom mcp` driven over stdio with real JSON-RPC, as an MCP client would:
+//! the tool list built from the operation table, calls through the sandbox and
+//! through a loopback server that records what is sent, bad input, the budget,
+//! long lists, and the key kept out of everything the client receives.
+
+use crate::support;
+
+use std::collections::BTreeSet;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Stdio};
+
+use seozoom::operations::{OPERATIONS, SERVICE};
+use seozoom::table::Operation;
+use seozoom::table::{Charged, ParamKind};
+use serde_json::{Map, Value, json};
+use support::{KEY, Server, envelope, expected_query, sample_params, sample_response};
+
+/// The server's own tools.
+const OWN_TOOLS: [&str; 3] = ["estimate", "usage", "more"];
+
+/// A running `seozoom ... mcp`, initialized, and everything it sent.
+struct Mcp {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    stdout: BufReader<ChildStdout>,
+    next_id: u64,
+    /// Every line received on stdout.
+    received: Vec<String>,
+}
+
+impl Mcp {
+    /// Start `seozoom <args>` (which end in `mcp`) and initialize a session.
+    fn start(args: &[&str]) -> Mcp {
+        let mut child = support::binary()
+            .args(args)
+            .env_remove("SEOZOOM_BASE_URL")
+            .env("SEOZOOM_API_KEY", KEY)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary starts");
+        let stdin = child.stdin.take();
+        let stdout = BufReader::new(child.stdout.take().expect("stdout is piped"));
+        let mut mcp = Mcp {
+            child,
+            stdin,
+            stdout,
+            next_id: 0,
+            received: Vec::new(),
+        };
+        let init = mcp.request(
+            "initialize",
+            json!({
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "seozoom-tests", "version": "0"},
+            }),
+        );
+        assert_eq!(init["result"]["serverInfo"]["name"], "seozoom", "{init}");
+        assert!(
+            init["result"]["capabilities"]["tools"].is_object(),
+            "{init}"
+        );
+        mcp.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        mcp
+    }
+
+    fn send(&mut self, message: &Value) {
+        let stdin = self.stdin.as_mut().expect("stdin is open");
+        writeln!(stdin, "{message}").expect("the server reads stdin");
+        stdin.flush().expect("stdin flushed");
+    }
+
+    /// Send a request; its response (notifications in between are skipped).
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        self.next_id += 1;
+        let id = self.next_id;
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        loop {
+            let mut line = String::new();
+            let read = self
+                .stdout
+                .read_line(&mut line)
+                .expect("stdout is readable");
+            assert!(
+                read > 0,
+                "the server closed stdout before answering {method}"
+            );
+            self.received.push(line.clone());
+            let message: Value = serde_json::from_str(&line)
+                .unwrap_or_else(|e| panic!("not JSON-RPC ({e}): {line}"));
+            if message["id"] == json!(id) {
+                return message;
+            }
+        }
+    }
+
+    /// The tools listed.
+    fn tools(&mut self) -> Vec<Value> {
+        let list = self.request("tools/list", json!({}));
+        list["result"]["tools"]
+            .as_array()
+            .unwrap_or_else(|| panic!("no tools: {list}"))
+            .clone()
+    }
+
+    /// Call a tool; the result (which may be an error result).
+    fn call(&mut self, name: &str, arguments: Value) -> Value {
+        let response = self.request("tools/call", json!({"name": name, "arguments": arguments}));
+        assert!(
+            response.get("error").is_none(),
+            "{name}: a protocol error: {response}"
+        );
+        response["result"].clone()
+    }
+
+    /// Call a tool that must succeed; its structured content.
+    #[track_caller]
+    fn structured(&mut self, name: &str, arguments: Value) -> Value {
+        let result = self.call(name, arguments.clone());
+        assert_ne!(result["isError"], true, "{name} {arguments}: {result}");
+        let content = result["structuredContent"].clone();
+        assert!(
+            content.is_object(),
+            "{name}: no structured content: {result}"
+        );
+        let text = result["content"][0]["text"].as_str().expect("a text block");
+        assert_eq!(
+            serde_json::from_str::<Value>(text).expect("the text is JSON"),
+            content,
+            "{name}: the text is not the structured content"
+        );
+        content
+    }
+
+    /// Call a tool that must fail; the error text.
+    #[track_caller]
+    fn error(&mut self, name: &str, arguments: Value) -> String {
+        let result = self.call(name, arguments.clone());
+        assert_eq!(result["isError"], true, "{name} {arguments}: {result}");
+        result["content"][0]["text"]
+            .as_str()
+            .expect("a text block")
+            .to_owned()
+    }
+
+    /// Close stdin, wait for the end; the exit code and stderr. The key must
+    /// be in nothing received.
+    fn finish(mut self) -> (i32, String) {
+        drop(self.stdin.take());
+        let mut rest = String::new();
+        std::io::Read::read_to_string(&mut self.stdout, &mut rest).expect("stdout readable");
+        self.received.push(rest);
+        let output = self.child.wait_with_output().expect("the server ends");
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        for text in self.received.iter().chain([&stderr]) {
+            assert!(!text.contains(KEY), "the key was received: {text}");
+        }
+        (output.status.code().expect("exited"), stderr)
+    }
+}
+
+/// The tool name of an operation.
+fn tool_name(op: &Operation) -> String {
+    format!("{}_{}", op.group, op.action)
+}
+
+/// Parameter values as tool arguments: lists as arrays, integers as numbers.
+fn arguments(op: &Operation, params: &[(&'static str, Vec<String>)]) -> Value {
+    let mut arguments = Map::new();
+    for (wire, values) in params {
+        let param = op.param(wire).expect("a parameter of the operation");
+        let value = |text: &String| match param.kind {
+            ParamKind::Integer => json!(text.parse::<i64>().expect("an integer sample")),
+            _ => json!(text),
+        };
+        let value = if param.list {
+            Value::Array(values.iter().map(value).collect())
+        } else {
+            value(&values[0])
+        };
+        arguments.insert((*wire).to_owned(), value);
+    }
+    Value::Object(arguments)
+}
+
+#[test]
+fn tools_list_has_one_tool_per_operation_built_from_the_table() {
+    let mut mcp = Mcp::start(&["--sandbox", "mcp"]);
+    let tools = mcp.tools();
+    let names: BTreeSet<String> = tools
+        .iter()
+        .map(|t| t["name"].as_str().expect("a name").to_owned())
+        .collect();
+    let mut expected: BTreeSet<String> = OPERATIONS.iter().map(|op| tool_name(op)).collect();
+    expected.extend(OWN_TOOLS.map(str::to_owned));
+    assert_eq!(names, expected);
+    assert_eq!(tools.len(), OPERATIONS.len() + OWN_TOOLS.len());
+
+    for op in OPERATIONS {
+        let name = tool_name(op);
+        let tool = tools.iter().find(|t| t["name"] == name.as_str()).unwrap();
+        let description = tool["description"].as_str().expect("a description");
+        let cost = match op.cost.printed {
+            Some(printed) => format!("Cost: {printed} units"),
+            None => "Cost: unknown".to_owned(),
+        };
+        assert!(
+            description.contains(&cost),
+            "{name}: no `{cost}` in {description}"
+        );
+        for rule in op.rules {
+            assert!(
+                description.contains(&format!("`{}`", rule.require)),
+                "{name}: rule on {} not described",
+                rule.require
+            );
+        }
+        assert_eq!(tool["annotations"]["readOnlyHint"], true, "{name}");
+        assert_eq!(tool["annotations"]["openWorldHint"], true, "{name}");
+
+        let input = &tool["inputSchema"];
+        assert_eq!(input["type"], "object", "{name}");
+        let properties: BTreeSet<&str> = input["properties"]
+            .as_object()
+            .expect("properties")
+            .keys()
+            .map(String::as_str)
+            .collect();
+        let mut params: BTreeSet<&str> = op
+            .params
+            .iter()
+            .filter(|p| !p.implicit)
+            .map(|p| p.wire)
+            .collect();
+        params.insert(SERVICE.database.wire);
+        assert_eq!(
+            properties, params,
+            "{name}: one property per parameter and db"
+        );
+        let required: BTreeSet<&str> = input["required"]
+            .as_array()
+            .map(|r| r.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let wanted: BTreeSet<&str> = op
+            .params
+            .iter()
+            .filter(|p| p.required && !p.implicit)
+            .map(|p| p.wire)
+            .collect();
+        assert_eq!(required, wanted, "{name}: required");
+        for param in op.params.iter().filter(|p| !p.implicit) {
+            let schema = &input["properties"][param.wire];
+            let value = if param.list {
+                assert_eq!(schema["type"], "array", "{name}.{}", param.wire);
+                &schema["items"]
+            } else {
+                schema
+            };
+            match param.kind {
+                ParamKind::Integer => {
+                    assert_eq!(value["type"], "integer", "{name}.{}", param.wire);
+                    if let Some(max) = param.max {
+                        assert_eq!(value["maximum"], max.value, "{name}.{}", param.wire);
+                    }
+                }
+                ParamKind::Enum { values, .. } => {
+                    assert_eq!(value["enum"], json!(values), "{name}.{}", param.wire)
+                }
+                ParamKind::Date => assert_eq!(value["format"], "date", "{name}.{}", param.wire),
+                _ => assert_eq!(value["type"], "string", "{name}.{}", param.wire),
+            }
+        }
+        let db = &input["properties"][SERVICE.database.wire];
+        assert!(db["enum"].is_array(), "{name}: db is an enum");
+
+        let output = &tool["outputSchema"];
+        for member in [
+            SERVICE.envelope_result_rows,
+            SERVICE.envelope_units_used,
+            SERVICE.envelope_units_remaining,
+            SERVICE.envelope_response,
+            "from_cache",
+        ] {
+            assert!(
+                output["required"]
+                    .as_array()
+                    .unwrap()
+                    .contains(&json!(member)),
+                "{name}: outputSchema lacks {member}"
+            );
+        }
+    }
+    let (code, _) = mcp.finish();
+    assert_eq!(code, 0, "the server ends when stdin closes");
+}
+
+/// Each operation's tool sends the request the command line would: every
+/// argument as wire text, in spec order, with the key, which no answer shows.
+#[test]
+fn every_tool_sends_its_operation_with_the_arguments_given() {
+    for op in OPERATIONS {
+        let params = sample_params(op);
+        let server = Server::json(envelope(&sample_response(op, &params)));
+        let base_url = server.base_url();
+        let mut mcp = Mcp::start(&["--base-url", &base_url, "--db", "fr", "mcp"]);
+        let name = tool_name(op);
+        let content = mcp.structured(&name, arguments(op, &params));
+        assert_eq!(content["UnitsUsed"], 20, "{name}: {content}");
+        assert_eq!(content["UnitsRemaining"], 980, "{name}: {content}");
+        assert_eq!(content["from_cache"], false, "{name}");
+        assert_eq!(content["no_data"], false, "{name}");
+        let seen = server.seen();
+        assert_eq!(seen.len(), 1, "{name}: {seen:?}");
+        assert_eq!(seen[0].path, op.path, "{name}");
+        assert_eq!(
+            seen[0].query,
+            expected_query(op, KEY, "fr", &params),
+            "{name}"
+        );
+        let usage = mcp.structured("usage", json!({}));
+        assert_eq!(usage["units_used"], 20, "{name}: {usage}");
+        assert_eq!(usage["calls"], 1, "{name}: {usage}");
+        mcp.finish();
+    }
+}
+
+#[test]
+fn bad_input_is_a_tool_error_naming_the_parameter_and_the_value() {
+    let mut mcp = Mcp::start(&["--sandbox", "mcp"]);
+    let cases = [
+        (
+            "keywords_metrics",
+            json!({"keyword": ["a|b"]}),
+            ["`keyword`", "a|b"],
+        ),
+        ("keywords_metrics", json!({}), ["`keyword`", "required"]),
+        (
+            "domains_keywords",
+            json!({"domain": "example.it", "type": "best", "limit": 10001}),
+            ["`limit`", "10001"],
+        ),
+        (
+            "domains_keywords",
+            json!({"domain": "example.it", "type": "byposition", "limit": 5}),
+            ["`position`", "byposition"],
+        ),
+        (
+            "domains_keywords",
+            json!({"domain": "example.it", "type": "sideways", "limit": 5}),
+            ["`type`", "sideways"],
+        ),
+        (
+            "domains_keywords",
+            json!({"domain": ["a.it", "b.it"], "type": "best", "limit": 5}),
+            ["`domain`", "one value"],
+        ),
+        (
+            "keywords_metrics",
+            json!({"keyword": [true]}),
+            ["`keyword`", "true"],
+        ),
+        (
+            "keywords_metrics",
+            json!({"keyword": ["x"], "api_key": "stolen"}),
+            ["`api_key`", "unknown parameter"],
+        ),
+        (
+            "estimate",
+            json!({"tool": "nothing"}),
+            ["`tool`", "nothing"],
+        ),
+        (
+            "more",
+            json!({"result": "r1", "start": -1}),
+            ["`result`", "r1"],
+        ),
+    ];
+    for (tool, arguments, pieces) in cases {
+        let text = mcp.error(tool, arguments.clone());
+        for piece in pieces {
+            assert!(
+                text.contains(piece),
+                "{tool} {arguments}: {piece:?} not in {text}"
+            );
+        }
+    }
+    let usage = mcp.structured("usage", json!({}));
+    assert_eq!(usage["units_used"], 0, "nothing was spent: {usage}");
+
+    let unknown = mcp.request(
+        "tools/call",
+        json!({"name": "no_such_tool", "arguments": {}}),
+    );
+    assert_eq!(unknown["error"]["code"], -32602, "{unknown}");
+    let (code, _) = mcp.finish();
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn a_call_over_the_budget_is_refused_before_sending_naming_the_budget_left() {
+    let server = Server::json(envelope(&json!([])));
+    let base_url = server.base_url();
+    let mut mcp = Mcp::start(&["--base-url", &base_url, "--budget", "30", "mcp"]);
+    let arguments = json!({"domain": "example.it", "type": "best", "limit": 1000});
+    let estimate = mcp.structured(
+        "estimate",
+        json!({"tool": "domains_keywords", "arguments": arguments}),
+    );
+    assert_eq!(estimate["within_budget"], false, "{estimate}");
+    assert_eq!(estimate["budget_left"], 30, "{estimate}");
+    assert_eq!(estimate["requests"], 1, "{estimate}");
+    let text = mcp.error("domains_keywords", arguments);
+    assert!(text.contains("budget"), "{text}");
+    assert!(text.contains("30 are left"), "{text}");
+    assert_eq!(server.seen(), [], "a refused call sends nothing");
+
+    // Within the budget the call goes, and what it cost is taken off.
+    mcp.structured(
+        "domains_keywords",
+        json!({"domain": "example.it", "type": "best", "limit": 1}),
+    );
+    assert_eq!(server.seen().len(), 1);
+    let usage = mcp.structured("usage", json!({}));
+    assert_eq!(usage["budget"], 30, "{usage}");
+    assert_eq!(usage["budget_left"], 10, "{usage}");
+    mcp.finish();
+}
+
+/// An operation whose cost the spec does not know: a session with a budget
+/// refuses it before sending, one without sends it and counts what it reports.
+#[test]
+fn an_unknown_cost_is_refused_under_a_budget_and_counted_without() {
+    let Some(op) = OPERATIONS
+        .iter()
+        .copied()
+        .find(|op| op.cost.charged == Charged::Unknown)
+    else {
+        // The spec knows every cost: nothing to show.
+        return;
+    };
+    let name = tool_name(op);
+    let params = sample_params(op);
+    let server = Server::json(envelope(&sample_response(op, &params)));
+    let base_url = server.base_url();
+
+    let mut mcp = Mcp::start(&["--base-url", &base_url, "--budget", "1000", "mcp"]);
+    let estimate = mcp.structured(
+        "estimate",
+        json!({"tool": name, "arguments": arguments(op, &params)}),
+    );
+    assert_eq!(estimate["unknown"], true, "{estimate}");
+    assert_eq!(estimate["max"], Value::Null, "{estimate}");
+    assert_eq!(estimate["within_budget"], false, "{estimate}");
+    let text = mcp.error(&name, arguments(op, &params));
+    assert!(text.contains("unknown") && text.contains("1000"), "{text}");
+    assert_eq!(server.seen(), [], "a refused call sends nothing");
+    mcp.finish();
+
+    let mut mcp = Mcp::start(&["--base-url", &base_url, "mcp"]);
+    let content = mcp.structured(&name, arguments(op, &params));
+    assert_eq!(server.seen().len(), 1);
+    let usage = mcp.structured("usage", json!({}));
+    assert_eq!(usage["units_used"], content["UnitsUsed"], "{usage}");
+    mcp.finish();
+}
+
+#[test]
+fn a_long_list_is_one_batched_call_and_the_rows_past_the_cap_are_held() {
+    let mut mcp = Mcp::start(&["--sandbox", "mcp", "--max-result-rows", "60"]);
+    let keywords: Vec<String> = (0..150).map(|i| format!("parola {i}")).collect();
+    let estimate = mcp.structured(
+        "estimate",
+        json!({"tool": "keywords_metrics", "arguments": {"keyword": keywords}}),
+    );
+    assert_eq!(estimate["requests"], 2, "{estimate}");
+
+    let first = mcp.structured("keywords_metrics", json!({"keyword": keywords}));
+    assert_eq!(first["ResultRows"], 150, "{first}");
+    assert_eq!(
+        first["rows"],
+        json!({"start": 0, "returned": 60, "total": 150})
+    );
+    let mut rows = first["response"].as_array().unwrap().clone();
+    let mut more = first["more"].clone();
+    while !more.is_null() {
+        let next = mcp.structured(
+            "more",
+            json!({"result": more["result"], "start": more["start"]}),
+        );
+        rows.extend(next["response"].as_array().unwrap().iter().cloned());
+        more = next["more"].clone();
+    }
+    let got: Vec<&str> = rows
+        .iter()
+        .map(|r| r["keyword"].as_str().unwrap())
+        .collect();
+    assert_eq!(got, keywords, "every row, in input order");
+
+    let usage = mcp.structured("usage", json!({}));
+    assert_eq!(
+        usage["calls"], 2,
+        "two requests, `more` sends none: {usage}"
+    );
+    assert_eq!(usage["units_used"], first["UnitsUsed"], "{usage}");
+    mcp.finish();
+}
+
+/// A batched job that fails part-way (a sandbox answering 429 to the request
+/// carrying one keyword): an error result that says what is missing, and the
+/// rows already paid for held for `more`.
+#[test]
+fn a_batched_job_that_stops_part_way_keeps_the_rows_it_paid_for() {
+    use seozoom::sandbox::{Fault, FaultPlan, Sandbox};
+
+    let sandbox = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(
+            Sandbox::builder()
+                .faults(FaultPlan::none().retry_after(0).on(
+                    "keyword",
+                    "boom",
+                    Fault::RateLimitedRetryAfter,
+                ))
+                .start(),
+        )
+        .unwrap();
+    let base_url = sandbox.base_url();
+    // Three requests of at most 100; the second carries `boom`.
+    let mut keywords: Vec<String> = (0..250).map(|i| format!("mutuo {i:03}")).collect();
+    keywords[150] = "boom".into();
+
+    // A short rate window: the 429 that never ends is waited out for three
+    // windows (the retry policy's bound), not three minutes.
+    let mut mcp = Mcp::start(&["--base-url", &base_url, "--rate-window", "0.5", "mcp"]);
+    let text = mcp.error("keywords_metrics", json!({"keyword": keywords}));
+    assert!(text.contains("HTTP 429"), "{text}");
+    assert!(text.contains("`keyword` values"), "{text}");
+    let held = text
+        .split('`')
+        .find(|piece| piece.starts_with('r') && piece[1..].parse::<u32>().is_ok())
+        .unwrap_or_else(|| panic!("no held result in: {text}"));
+    let rest = mcp.structured("more", json!({"result": held, "start": 0}));
+    let rows: Vec<&str> = rest["response"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| row["keyword"].as_str().unwrap())
+        .collect();
+    // The first request's rows at least, in input order; never the failed one's.
+    assert!(rows.len() >= 100 && !rows.contains(&"boom"), "{rows:?}");
+    assert_eq!(rows[..100], keywords[..100]);
+    let usage = mcp.structured("usage", json!({}));
+    assert_eq!(
+        usage["units_used"],
+        Sandbox::STARTING_UNITS - sandbox.units_remaining(),
+        "what was charged is counted: {usage}"
+    );
+    mcp.finish();
+}
+
+#[test]
+fn the_command_refuses_what_it_cannot_serve() {
+    for (args, piece) in [
+        (&["mcp"][..], "no API key"),
+        (&["--dry-run", "--sandbox", "mcp"][..], "estimate"),
+        (&["--sandbox", "mcp", "--http", "0.0.0.0:0"][..], "loopback"),
+        (&["--sandbox", "--db", "xx", "mcp"][..], "--db xx"),
+    ] {
+        let run = support::run(args);
+        run.expect_code(2);
+        assert!(run.stderr.contains(piece), "{args:?}: {}", run.stderr);
+    }
+}
+
+/// Once the store's ledger has seen what the key was charged for an operation
+/// whose cost the spec does not know, `estimate` gives the range made from
+/// it, marked observed, and a session with a budget sends the call.
+#[test]
+fn an_unknown_cost_seen_before_is_estimated_as_observed_and_sent_under_a_budget() {
+    let Some(op) = OPERATIONS
+        .iter()
+        .copied()
+        .find(|op| op.cost.charged == Charged::Unknown)
+    else {
+        // The spec knows every cost: nothing to show.
+        return;
+    };
+    let name = tool_name(op);
+    let params = sample_params(op);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    let dir = std::env::temp_dir().join(format!(
+        "seozoom-mcp-learned-{}-{nanos}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let store = format!("sqlite:{}", dir.join("store.sqlite3").display());
+
+    let mut mcp = Mcp::start(&["--sandbox", "--store", &store, "mcp"]);
+    let before = mcp.structured(
+        "estimate",
+        json!({"tool": name, "arguments": arguments(op, &params)}),
+    );
+    assert_eq!(before["unknown"], true, "{before}");
+    assert!(before.get("basis").is_none(), "{before}");
+    let content = mcp.structured(&name, arguments(op, &params));
+    let (units, rows) = (
+        content["UnitsUsed"].as_i64().unwrap(),
+        content["ResultRows"].as_i64().unwrap(),
+    );
+    assert!(rows > 0, "{content}");
+    mcp.finish();
+
+    let mut mcp = Mcp::start(&[
+        "--sandbox",
+        "--store",
+        &store,
+        "--budget",
+        "1000",
+        "--refresh",
+        "mcp",
+    ]);
+    let estimate = mcp.structured(
+        "estimate",
+        json!({"tool": name, "arguments": arguments(op, &params)}),
+    );
+    let per_row = (units + rows - 1) / rows;
+    assert_eq!(estimate["unknown"], false, "{estimate}");
+    assert_eq!(estimate["basis"], "observed", "{estimate}");
+    assert_eq!(
+        estimate["learned"],
+        json!({"per_row": per_row, "rows": rows}),
+        "{estimate}"
+    );
+    assert_eq!(estimate["min"], 0, "{estimate}");
+    assert!(
+        estimate["max"].as_i64().unwrap() >= per_row * rows,
+        "{estimate}"
+    );
+    assert_eq!(estimate["within_budget"], true, "{estimate}");
+    let sent = mcp.structured(&name, arguments(op, &params));
+    assert_eq!(sent["ResultRows"], rows, "{sent}");
+    mcp.finish();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+impl Mcp {
+    /// Send a request without waiting; its id.
+    fn send_request(&mut self, method: &str, params: Value) -> u64 {
+        self.next_id += 1;
+        let id = self.next_id;
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        id
+    }
+
+    /// The next message the server sends.
+    fn next_message(&mut self) -> Value {
+        let mut line = String::new();
+        let read = self
+            .stdout
+            .read_line(&mut line)
+            .expect("stdout is readable");
+        assert!(read > 0, "the server closed stdout");
+        self.received.push(line.clone());
+        serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON-RPC ({e}): {line}"))
+    }
+
+    /// `ping` still answers.
+    #[track_caller]
+    fn ping(&mut self) {
+        let pong = self.request("ping", json!({}));
+        assert_eq!(pong["result"], json!({}), "{pong}");
+    }
+}
+
+/// The size of `tools/list` with every tool on, before issue 24: every
+/// session paid for it in tokens.
+const TOOL_LIST_BYTES_BEFORE: usize = 118_821;
+
+#[test]
+fn the_tool_list_is_at_most_half_its_former_size_and_keeps_limits_and_costs() {
+    let mut mcp = Mcp::start(&["--sandbox", "mcp"]);
+    let list = mcp.request("tools/list", json!({}));
+    let bytes = mcp.received.last().expect("the answer").trim_end().len();
+    assert!(
+        bytes <= TOOL_LIST_BYTES_BEFORE / 2,
+        "tools/list is {bytes} bytes, over half of {TOOL_LIST_BYTES_BEFORE}"
+    );
+    let tools = list["result"]["tools"].as_array().expect("tools");
+    for op in OPERATIONS {
+        let tool = tools
+            .iter()
+            .find(|t| t["name"] == tool_name(op))
+            .expect("every operation's tool");
+        let description = tool["description"].as_str().expect("a description");
+        assert!(
+            description.contains(&format!(
+                "{} requests per minute",
+                op.cost.requests_per_minute.value
+            )),
+            "{description}"
+        );
+        if let Some(printed) = op.cost.printed {
+            assert!(
+                description.contains(&format!("{printed} units")),
+                "{description}"
+            );
+        }
+        // Every limit of the table is in the input schema.
+        for param in op.params.iter().filter(|p| !p.implicit) {
+            let schema = &tool["inputSchema"]["properties"][param.wire];
+            let value = if param.list { &schema["items"] } else { schema };
+            if let Some(max) = &param.max {
+                assert_eq!(
+                    value["maximum"],
+                    json!(max.value),
+                    "{}: {schema}",
+                    param.wire
+                );
+            }
+            if let Some(min) = &param.min {
+                assert_eq!(
+                    value["minimum"],
+                    json!(min.value),
+                    "{}: {schema}",
+                    param.wire
+                );
+            }
+            if let Some(max) = &param.max_items {
+                let batched = op.batch_param().is_some_and(|p| p.wire == param.wire);
+                let said = if batched {
+                    schema["description"]
+                        .as_str()
+                        .unwrap_or_default()
+                        .contains(&format!("At most {} per request", max.value))
+                } else {
+                    schema["maxItems"] == json!(max.value)
+                };
+                assert!(said, "{}: {schema}", param.wire);
+            }
+        }
+        assert!(tool["outputSchema"]["properties"]["from_cache"].is_object());
+    }
+    mcp.finish();
+}
+
+#[test]
+fn tools_option_exposes_exactly_what_it_names() {
+    let mut mcp = Mcp::start(&["--sandbox", "mcp", "--tools", "keywords,domains_metrics"]);
+    let names: BTreeSet<String> = mcp
+        .tools()
+        .iter()
+        .map(|t| t["name"].as_str().expect("a name").to_owned())
+        .collect();
+    let mut expected: BTreeSet<String> = OPERATIONS
+        .iter()
+        .filter(|op| op.group == "keywords" || tool_name(op) == "domains_metrics")
+        .map(|op| tool_name(op))
+        .collect();
+    assert!(expected.len() > 2);
+    expected.extend(OWN_TOOLS.map(str::to_owned));
+    assert_eq!(names, expected);
+    // A tool not exposed cannot be called.
+    let hidden = mcp.request(
+        "tools/call",
+        json!({"name": "domains_authority", "arguments": {}}),
+    );
+    assert!(hidden["error"].is_object(), "{hidden}");
+    mcp.finish();
+    let refused = support::binary()
+        .args(["--sandbox", "mcp", "--tools", "keywords,nosuch"])
+        .output()
+        .expect("runs");
+    assert_eq!(refused.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(stderr.contains("--tools nosuch"), "{stderr}");
+}
+
+#[test]
+fn edge_inputs_are_refused_and_the_server_still_answers() {
+    let mut mcp = Mcp::start(&["--sandbox", "mcp"]);
+    // A malformed line: -32700 with id null, and the session goes on.
+    let stdin = mcp.stdin.as_mut().expect("stdin");
+    writeln!(stdin, "{{\"jsonrpc\": \"2.0\", \"id\": 9, \"method\": ").expect("written");
+    stdin.flush().expect("flushed");
+    let parse = mcp.next_message();
+    assert_eq!(parse["error"]["code"], -32700, "{parse}");
+    assert_eq!(parse["id"], Value::Null, "{parse}");
+    mcp.ping();
+    // A line longer than the server reads (16 MiB): -32700, skipped, and on.
+    let stdin = mcp.stdin.as_mut().expect("stdin");
+    writeln!(stdin, "\"{}\"", "x".repeat(17 << 20)).expect("written");
+    stdin.flush().expect("flushed");
+    let too_long = mcp.next_message();
+    assert_eq!(too_long["error"]["code"], -32700, "{too_long}");
+    mcp.ping();
+    // A keyword longer than a request may be: refused before sending, naming it.
+    let long = mcp.error("keywords_metrics", json!({"keyword": ["x".repeat(70_000)]}));
+    assert!(
+        long.contains("`keyword`") && long.contains("32768"),
+        "{long}"
+    );
+    assert!(long.len() < 1_000, "the value is cut: {long}");
+    mcp.ping();
+    // A number in a list of keywords: not sent as text and charged.
+    let number = mcp.error("keywords_metrics", json!({"keyword": ["scarpe", 42]}));
+    assert!(
+        number.contains("`keyword`") && number.contains("42"),
+        "{number}"
+    );
+    mcp.ping();
+    // A fraction for an integer; a numeric string is taken (leniency).
+    let fraction = mcp.error(
+        "domains_keywords",
+        json!({"domain": "example.it", "type": "best", "limit": 2.5}),
+    );
+    assert!(
+        fraction.contains("`limit`") && fraction.contains("integer"),
+        "{fraction}"
+    );
+    mcp.ping();
+    let lenient = mcp.structured(
+        "domains_keywords",
+        json!({"domain": "example.it", "type": "best", "limit": "3"}),
+    );
+    assert_eq!(lenient["rows"]["total"], 3, "{lenient}");
+    // One string for a list (leniency).
+    let one = mcp.structured("keywords_metrics", json!({"keyword": "scarpe"}));
+    assert_eq!(one["rows"]["total"], 1, "{one}");
+    mcp.ping();
+    mcp.finish();
+}
+
+#[test]
+fn logging_is_declared_and_its_level_can_be_set() {
+    let mut mcp = Mcp::start(&["--sandbox", "--store", "memory", "mcp"]);
+    let set = mcp.request("logging/setLevel", json!({"level": "debug"}));
+    assert_eq!(set["result"], json!({}), "{set}");
+    // A cache hit is logged at info: a call, then the same call again.
+    mcp.structured("keywords_metrics", json!({"keyword": ["scarpe"]}));
+    let again = mcp.structured("keywords_metrics", json!({"keyword": ["scarpe"]}));
+    assert_eq!(again["from_cache"], true, "{again}");
+    assert_eq!(again["UnitsUsed"], 0, "{again}");
+    // Part from the cache: not `from_cache`, and how much is said.
+    let part = mcp.structured("keywords_metrics", json!({"keyword": ["scarpe", "mutuo"]}));
+    assert_eq!(part["from_cache"], false, "{part}");
+    assert_eq!(part["cached_items"], 1, "{part}");
+    assert!(part["UnitsUsed"].as_i64() > Some(0), "{part}");
+    let logged = mcp
+        .received
+        .iter()
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .any(|m| {
+            m["method"] == "notifications/message"
+                && m["params"]["data"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .contains("from the cache")
+        });
+    assert!(logged, "{:?}", mcp.received);
+    mcp.finish();
+}
+
+/// Retries are told to the agent as log messages once it has set a level:
+/// a sandbox that answers one keyword with 429 every time.
+#[test]
+fn retries_are_logged_to_the_agent_at_the_level_it_set() {
+    use seozoom::sandbox::{Fault, FaultPlan, Sandbox};
+
+    let sandbox = support::start_sandbox(
+        Sandbox::builder().faults(FaultPlan::none().retry_after(0).on(
+            "keyword",
+            "boom",
+            Fault::RateLimitedRetryAfter,
+        )),
+    );
+    let base_url = sandbox.base_url();
+    let mut mcp = Mcp::start(&["--base-url", &base_url, "--rate-window", "0.5", "mcp"]);
+    let messages = |mcp: &Mcp| -> Vec<String> {
+        mcp.received
+            .iter()
+            .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+            .filter(|m| m["method"] == "notifications/message")
+            .map(|m| m["params"]["data"].as_str().unwrap_or_default().to_owned())
+            .collect()
+    };
+    // No level set: nothing is sent.
+    let text = mcp.error("keywords_metrics", json!({"keyword": ["boom"]}));
+    assert!(text.contains("HTTP 429"), "{text}");
+    assert_eq!(messages(&mcp), Vec::<String>::new());
+    let set = mcp.request("logging/setLevel", json!({"level": "warning"}));
+    assert_eq!(set["result"], json!({}), "{set}");
+    let text = mcp.error("keywords_metrics", json!({"keyword": ["boom"]}));
+    assert!(text.contains("HTTP 429"), "{text}");
+    let logged = messages(&mcp);
+    assert!(
+        logged
+            .iter()
+            .any(|m| m.contains("keywords metrics: retrying")),
+        "{logged:?}"
+    );
+    mcp.finish();
+}
+
+#[test]
+fn a_repeat_call_in_a_second_session_comes_from_the_store() {
+    let dir = std::env::temp_dir().join(format!("seozoom-mcp-store-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch dir");
+    let store = format!("sqlite:{}", dir.join("store.sqlite3").display());
+    // One service for both sessions: the cache is kept per origin, and each
+    // `--sandbox` run would start a sandbox on a port of its own.
+    let sandbox = support::start_sandbox(seozoom::sandbox::Sandbox::builder());
+    let base_url = sandbox.base_url();
+    let args = ["--base-url", &base_url, "--store", store.as_str(), "mcp"];
+    let call = json!({"keyword": ["scarpe running", "mutuo casa"]});
+    let mut first = Mcp::start(&args);
+    let paid = first.structured("keywords_metrics", call.clone());
+    assert_eq!(paid["from_cache"], false, "{paid}");
+    assert!(paid["UnitsUsed"].as_i64().expect("units") > 0, "{paid}");
+    first.finish();
+    let mut second = Mcp::start(&args);
+    let cached = second.structured("keywords_metrics", call);
+    assert_eq!(cached["from_cache"], true, "{cached}");
+    assert_eq!(cached["UnitsUsed"], 0, "{cached}");
+    assert_eq!(cached["response"], paid["response"]);
+    // Cache hits reach a SQLite ledger within a second.
+    let mut usage = Value::Null;
+    for _ in 0..30 {
+        usage = second.structured("usage", json!({}));
+        if usage["key"]["cache_hits"].as_i64() >= Some(1) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert!(usage["key"]["cache_hits"].as_i64() >= Some(1), "{usage}");
+    assert!(usage["key"]["calls"].as_i64() >= Some(1), "{usage}");
+    assert_eq!(usage["key"]["units_used"], paid["UnitsUsed"], "{usage}");
+    assert!(usage["key"]["units_saved"].as_i64() > Some(0), "{usage}");
+    assert_eq!(
+        usage["key"]["last_balance"]["units_remaining"], paid["UnitsRemaining"],
+        "{usage}"
+    );
+    assert_eq!(usage["units_remaining"], paid["UnitsRemaining"], "{usage}");
+    assert_eq!(usage["session"]["cache_hits"], 1, "{usage}");
+    assert_eq!(usage["session"]["units_used"], 0, "{usage}");
+    second.finish();
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A 3,000-keyword job (30 requests) against a strict sandbox whose window
+/// is lowered to 4 s: 18 requests of another call fill the window first, so
+/// the job's first two go at once and its third waits for the window. The
+/// progress says so; a cancel after the second request sends nothing more;
+/// the rows paid for are held for `more`; `usage` counts only what was sent.
+#[test]
+fn a_cancelled_job_sends_nothing_more_and_holds_what_it_paid_for() {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let window = std::time::Duration::from_secs(4);
+    let sandbox = runtime
+        .block_on(
+            seozoom::sandbox::Sandbox::builder()
+                .rate_window(window)
+                .start(),
+        )
+        .expect("a strict sandbox");
+    let base_url = sandbox.base_url();
+    let mut mcp = Mcp::start(&["--base-url", &base_url, "--rate-window", "4", "mcp"]);
+    let keywords = |prefix: &str, n: usize| -> Vec<String> {
+        (0..n).map(|i| format!("{prefix} {i}")).collect()
+    };
+    let filler = mcp.structured(
+        "keywords_metrics",
+        json!({"keyword": keywords("filler", 1_800)}),
+    );
+    assert_eq!(filler["rows"]["total"], 1_800);
+    assert_eq!(sandbox.requests(), 18);
+    let id = mcp.send_request(
+        "tools/call",
+        json!({
+            "name": "keywords_metrics",
+            "arguments": {"keyword": keywords("kw", 3_000)},
+            "_meta": {"progressToken": "job"},
+        }),
+    );
+    let mut progress = Vec::new();
+    while progress.len() < 2 {
+        let message = mcp.next_message();
+        assert_ne!(
+            message["id"],
+            json!(id),
+            "answered before two requests: {message}"
+        );
+        if message["method"] == "notifications/progress" {
+            progress.push(message["params"].clone());
+        }
+    }
+    mcp.send(&json!({
+        "jsonrpc": "2.0",
+        "method": "notifications/cancelled",
+        "params": {"requestId": id, "reason": "the agent gave up"},
+    }));
+    assert_eq!(progress[0]["progressToken"], "job");
+    assert_eq!(progress[1]["progress"].as_f64(), Some(2.0));
+    assert_eq!(progress[1]["total"].as_f64(), Some(30.0));
+    let message = progress[1]["message"].as_str().expect("a message");
+    assert!(
+        message.contains("waiting") && message.contains("rate window"),
+        "{message}"
+    );
+    // The held rows, found with `more` and no id (the job ends at once: its
+    // next request was waiting for the window).
+    let mut held = Value::Null;
+    for _ in 0..50 {
+        held = mcp.structured("more", json!({}));
+        if held["held"]
+            .as_array()
+            .is_some_and(|h| h.iter().any(|r| r["complete"] == false))
+        {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let stopped = held["held"]
+        .as_array()
+        .and_then(|h| h.iter().find(|r| r["complete"] == false))
+        .unwrap_or_else(|| panic!("nothing held: {held}"))
+        .clone();
+    let sent = sandbox.requests() - 18;
+    assert!(
+        (2..=3).contains(&sent),
+        "{sent} requests of the job were sent"
+    );
+    assert_eq!(stopped["items"], json!(sent * 100), "{stopped}");
+    let rows = mcp.structured(
+        "more",
+        json!({"result": stopped["result"], "start": 0, "count": 100}),
+    );
+    assert_eq!(rows["rows"]["total"], json!(sent * 100), "{rows}");
+    // Units only for the requests sent.
+    let usage = mcp.structured("usage", json!({}));
+    let charged = 1_000_000 - sandbox.units_remaining();
+    assert_eq!(usage["units_used"], json!(charged), "{usage}");
+    assert_eq!(usage["calls"], json!(18 + sent), "{usage}");
+    assert_eq!(usage["held"].as_array().map(Vec::len), Some(2), "{usage}");
+    mcp.finish();
+    // Nothing more was sent after the cancel, even once the window freed.
+    std::thread::sleep(window);
+    assert_eq!(sandbox.requests() - 18, sent);
+    drop(runtime);
+}
+
+/// The request-length limit holds on the command line too (the library's
+/// validation), before anything is sent.
+#[test]
+fn the_command_line_refuses_a_request_too_long_naming_the_parameter() {
+    let long = "x".repeat(70_000);
+    let output = support::binary()
+        .args(["--sandbox", "keywords", "metrics", "--keyword", &long])
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("`keyword`") && stderr.contains("32768"),
+        "{stderr}"
+    );
+    assert!(stderr.len() < 1_000, "the value is cut: {stderr}");
+}

@@ -1,0 +1,34 @@
+//! The client's integration tests, one module per subject, in one test binary.
+//!
+//! One binary rather than one per file: each binary links the whole runtime
+//! (tokio, reqwest, hyper, axum, rusqlite, redis), so a dozen of them cost a
+//! newcomer's first `cargo test` more time in the linker than in the tests.
+//! Run one subject with `cargo test -p seozoom --test client sandbox::`.
+//! The modules that need the sandbox are built with the feature only, so that
+//! `cargo test -p seozoom` with the default features (`.ci/default-features`)
+//! still builds and runs the others. No module sets environment variables or
+//! the working directory: they share one process.
+
+mod props;
+mod support;
+
+mod absurd;
+mod faults;
+mod golden;
+mod operations;
+mod properties_decode;
+
+#[cfg(feature = "sandbox")]
+mod bulk;
+#[cfg(feature = "sandbox")]
+mod learned;
+#[cfg(feature = "sandbox")]
+mod partial;
+#[cfg(feature = "sandbox")]
+mod properties_requests;
+#[cfg(feature = "sandbox")]
+mod sandbox;
+#[cfg(feature = "sandbox")]
+mod soak;
+#[cfg(feature = "sandbox")]
+mod store;

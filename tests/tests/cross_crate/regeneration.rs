@@ -1,0 +1,467 @@
+//! An action added to the spec appears everywhere, with no other edit.
+//!
+//! The test copies the workspace sources (manifests, lock file, spec, generator,
+//! client, command line and this package) to a scratch directory, appends the
+//! `keywords suggestions` action and its `keyword_suggestion` record
+//! (`codegen/tests/fixtures/keywords-suggestions.toml`) to the copy's spec, and in
+//! that copy:
+//!
+//! - runs the generator, whose output has the new builder `KeywordsSuggestions`, the
+//!   record `KeywordSuggestion` and the accessor `client.keywords().suggestions(..)`;
+//! - builds the command line (which compiles the regenerated client) and runs
+//!   `seozoom --sandbox --format json keywords suggestions --keyword scarpe --limit 5`:
+//!   5 rows, each with `serp_affinity`;
+//! - reads `seozoom keywords suggestions --help`, which lists `--keyword` and `--limit`;
+//! - lists the tools of `seozoom --sandbox mcp`, which has `keywords_suggestions`
+//!   with both parameters, and calls it;
+//! - builds the Python extension, whose build script writes the typed surface
+//!   anew: its stub has `def suggestions(self, keyword: str, limit: int, ...)`
+//!   and the `KeywordSuggestion` TypedDict, and Python (`python3`, the
+//!   package folder with the built extension beside it) calls
+//!   `client.keywords.suggestions("scarpe", 5)` on a sandbox: 5 typed rows;
+//! - checks that every copied file but the spec is still byte for byte the
+//!   original.
+//!
+//! A slow test: it runs only with `SEOZOOM_SLOW_TESTS=1` (`.ci/run` sets it), and
+//! is otherwise skipped with a note (a failure under `CI=true`).
+//!
+//! The copy builds offline from the copied `Cargo.lock` (`--frozen`) into a
+//! target directory kept under this workspace's (`<target>/regeneration`), so
+//! its dependencies are built once and later runs only rebuild the workspace
+//! crates. It is a separate directory so that the copy's binaries never replace
+//! this workspace's.
+
+use std::collections::BTreeMap;
+use std::ffi::OsStr;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::Instant;
+
+/// This workspace's root.
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("tests/ is in the workspace")
+        .to_path_buf()
+}
+
+/// `<target>/tmp`, this package's scratch space.
+fn scratch() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+}
+
+/// Where the copy builds: beside the scratch space, under this workspace's target
+/// directory, and kept between runs.
+fn copy_target_dir() -> PathBuf {
+    scratch().parent().map_or_else(
+        || scratch().join("regeneration-target"),
+        |t| t.join("regeneration"),
+    )
+}
+
+/// What is copied, relative to the root: the files and directories the copy's
+/// workspace needs to load and build.
+const COPIED: &[&str] = &[
+    "Cargo.toml",
+    "Cargo.lock",
+    "spec",
+    "codegen",
+    "client",
+    "cli",
+    "python",
+    // Workspace members the copy's manifest lists (not built by this test).
+    "tests",
+    "compile-fail",
+    "benches",
+    "test-support",
+];
+
+const SPEC: &str = "spec/seozoom-v2.toml";
+
+/// Files a build writes into the sources (the Python package's typed
+/// surface, Python's byte code): neither copied nor compared.
+fn built_into_sources(path: &Path) -> bool {
+    path.file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|name| {
+            name == "__pycache__" || name == "_generated.py" || name == "_generated.pyi"
+        })
+}
+
+/// Copies `from` to `to`: files by content, directories recursively (skipping
+/// `target`, hidden entries and what a build writes into the sources). The tree holds no symbolic links since the
+/// spec and the generator reach the client as crates.
+fn copy(from: &Path, to: &Path) {
+    if from.is_dir() {
+        fs::create_dir_all(to).expect("directory created");
+        let mut entries: Vec<_> = fs::read_dir(from)
+            .expect("readable directory")
+            .map(|e| e.expect("directory entry").path())
+            .collect();
+        entries.sort();
+        for entry in entries {
+            let name = entry.file_name().expect("a named entry");
+            if name == "target"
+                || name.to_string_lossy().starts_with('.')
+                || built_into_sources(&entry)
+            {
+                continue;
+            }
+            copy(&entry, &to.join(name));
+        }
+    } else {
+        fs::copy(from, to).unwrap_or_else(|e| panic!("{}: {e}", from.display()));
+    }
+}
+
+/// Every regular file under `root` (not following links), by path relative to it.
+fn contents(root: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<PathBuf, Vec<u8>>) {
+        for entry in fs::read_dir(dir).expect("readable directory") {
+            let path = entry.expect("directory entry").path();
+            let meta = fs::symlink_metadata(&path).expect("metadata");
+            if built_into_sources(&path) {
+                continue;
+            }
+            if meta.is_dir() {
+                walk(root, &path, out);
+            } else if meta.is_file() {
+                let relative = path.strip_prefix(root).expect("under root").to_path_buf();
+                out.insert(relative, fs::read(&path).expect("readable file"));
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(root, root, &mut out);
+    out
+}
+
+fn run(program: impl AsRef<OsStr>, args: &[&str], dir: &Path, target: &Path) -> Output {
+    let program = program.as_ref();
+    Command::new(program)
+        .args(args)
+        .current_dir(dir)
+        .env("CARGO_TARGET_DIR", target)
+        // Intermediate artifacts go with the copy's target directory too: shared
+        // with this workspace's, the copy's crates (same names, same relative
+        // paths) would overwrite this workspace's.
+        .env_remove("CARGO_BUILD_BUILD_DIR")
+        .env_remove("CARGO_BUILD_TARGET_DIR")
+        // The binary runs without a store: a test never writes to the user's
+        // data directory.
+        .env("SEOZOOM_STORE", "none")
+        .output()
+        .unwrap_or_else(|e| panic!("{}: {e}", Path::new(program).display()))
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn assert_success(what: &str, output: &Output) {
+    assert!(
+        output.status.success(),
+        "{what} failed ({}):\n--- stdout\n{}\n--- stderr\n{}",
+        output.status,
+        text(&output.stdout),
+        text(&output.stderr)
+    );
+}
+
+/// The text of the item that starts at `start` in `code`, up to its closing
+/// brace at the start of a line.
+fn item<'c>(code: &'c str, start: &str) -> &'c str {
+    let at = code
+        .find(start)
+        .unwrap_or_else(|| panic!("no `{start}` in the generated code"));
+    // The item ends at the first `}` line indented as its first line (items
+    // sit in the generated modules).
+    let line_start = code[..at].rfind('\n').map_or(0, |i| i + 1);
+    let close = format!("\n{}}}\n", &code[line_start..at]);
+    let end = code[at..]
+        .find(&close)
+        .map_or(code.len(), |i| at + i + close.len());
+    &code[at..end]
+}
+
+/// `seozoom --sandbox mcp` of the copy, over stdio with JSON-RPC: `tools/list`
+/// has `keywords_suggestions` with `keyword` and `limit` in its input schema, and
+/// calling it gives 5 rows.
+fn mcp_has_the_added_tool(bin: &Path, dir: &Path) {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::Stdio;
+
+    let mut child = Command::new(bin)
+        .args(["--sandbox", "mcp"])
+        .current_dir(dir)
+        .env("SEOZOOM_STORE", "none")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("seozoom mcp starts");
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    let mut stdout = BufReader::new(child.stdout.take().expect("stdout is piped"));
+    let mut request = |id: u64, method: &str, params: serde_json::Value| {
+        let message =
+            serde_json::json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        writeln!(stdin, "{message}").expect("the server reads");
+        if method == "initialize" {
+            writeln!(
+                stdin,
+                r#"{{"jsonrpc":"2.0","method":"notifications/initialized"}}"#
+            )
+            .expect("the server reads");
+        }
+        loop {
+            let mut line = String::new();
+            assert!(
+                stdout.read_line(&mut line).expect("readable") > 0,
+                "no answer to {method}"
+            );
+            let answer: serde_json::Value = serde_json::from_str(&line).expect("JSON-RPC");
+            if answer["id"] == id {
+                return answer;
+            }
+        }
+    };
+    let client = serde_json::json!({"name": "regeneration", "version": "0"});
+    request(
+        1,
+        "initialize",
+        serde_json::json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": client}),
+    );
+    let list = request(2, "tools/list", serde_json::json!({}));
+    let tools = list["result"]["tools"].as_array().expect("a tool list");
+    let tool = tools
+        .iter()
+        .find(|t| t["name"] == "keywords_suggestions")
+        .unwrap_or_else(|| panic!("no keywords_suggestions in tools/list: {list}"));
+    let properties = &tool["inputSchema"]["properties"];
+    assert!(properties["keyword"].is_object(), "{tool}");
+    assert_eq!(properties["limit"]["maximum"], 10000, "{tool}");
+    let call = request(
+        3,
+        "tools/call",
+        serde_json::json!({"name": "keywords_suggestions", "arguments": {"keyword": "scarpe", "limit": 5}}),
+    );
+    let content = &call["result"]["structuredContent"];
+    assert_eq!(content["ResultRows"], 5, "{call}");
+    drop(stdin);
+    assert!(child.wait().expect("the server ends").success());
+}
+
+/// The Python package of the copy: the build script wrote its typed surface
+/// anew; the package folder with the extension built beside it imports as
+/// `seozoom`, and its new method answers typed rows on a sandbox.
+fn python_has_the_added_method(copy_root: &Path, target: &Path) {
+    let package = copy_root.join("python/seozoom");
+    let stub = fs::read_to_string(package.join("_generated.pyi")).expect("the stub was generated");
+    let keywords = item(&stub, "class Keywords:");
+    let method = &keywords[keywords
+        .find("    def suggestions(")
+        .unwrap_or_else(|| panic!("no `suggestions` in the stub's `Keywords`:\n{keywords}"))..];
+    let signature = &method[..method.find("):").expect("a signature")];
+    assert!(
+        signature.contains("keyword: str,")
+            && signature.contains("limit: int,")
+            && method.contains("-> Result[List[KeywordSuggestion]]"),
+        "{signature}"
+    );
+    assert!(stub.contains("class KeywordSuggestion(TypedDict):"));
+    assert!(stub.contains("    serp_affinity: float\n"));
+
+    // The package as maturin lays it out: the Python files and the extension.
+    let site = scratch().join("regeneration").join("site");
+    if site.exists() {
+        fs::remove_dir_all(&site).expect("old site removed");
+    }
+    copy(&package, &site.join("seozoom"));
+    for name in ["_generated.py", "_generated.pyi"] {
+        fs::copy(package.join(name), site.join("seozoom").join(name)).expect("generated copied");
+    }
+    fs::copy(
+        target.join("debug").join("lib_native.so"),
+        site.join("seozoom").join("_native.abi3.so"),
+    )
+    .expect("the extension was built");
+    let script = r#"
+import typing
+import seozoom
+with seozoom.Sandbox() as sb:
+    client = seozoom.Client(base_url=sb.url, api_key="sandbox", store="memory")
+    result = client.keywords.suggestions("scarpe", 5)
+    keys = list(typing.get_type_hints(seozoom.KeywordSuggestion))
+    assert len(result.rows) == 5, result
+    for row in result.rows:
+        assert list(row) == keys, (list(row), keys)
+        assert isinstance(row["serp_affinity"], float) and isinstance(row["jan"], int), row
+    print(len(result.rows), "rows")
+"#;
+    let ran = Command::new("python3")
+        .args(["-c", script])
+        .env("PYTHONPATH", &site)
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .current_dir(&site)
+        .output()
+        .expect("python3 runs (it is needed to test the Python package)");
+    assert_success("python3: client.keywords.suggestions", &ran);
+    assert_eq!(text(&ran.stdout).trim(), "5 rows");
+}
+
+#[test]
+fn an_action_added_to_the_spec_appears_everywhere_with_no_other_edit() {
+    // Minutes of building: a slow test (`SEOZOOM_SLOW_TESTS=1`; never skipped under CI=true).
+    if !seozoom_test_support::slow_tests("the regeneration test is skipped") {
+        return;
+    }
+    let started = Instant::now();
+    let root = workspace();
+    let copy_root = scratch().join("regeneration").join("workspace");
+    if copy_root.exists() {
+        fs::remove_dir_all(&copy_root).expect("old copy removed");
+    }
+    fs::create_dir_all(&copy_root).expect("copy directory created");
+    for name in COPIED {
+        copy(&root.join(name), &copy_root.join(name));
+    }
+    let addition =
+        fs::read_to_string(root.join("codegen/tests/fixtures/keywords-suggestions.toml"))
+            .expect("the fixture is readable");
+    let spec = fs::read_to_string(root.join(SPEC)).expect("the spec is readable");
+    fs::write(copy_root.join(SPEC), format!("{spec}\n{addition}")).expect("spec written");
+    // Every copied file as it is now: the originals but for the spec.
+    let snapshot = contents(&copy_root);
+    let differing: Vec<&PathBuf> = snapshot
+        .iter()
+        .filter(|(path, bytes)| fs::read(root.join(path)).ok().as_ref() != Some(bytes))
+        .map(|(path, _)| path)
+        .collect();
+    assert_eq!(
+        differing,
+        [Path::new(SPEC)],
+        "copied files that differ from the workspace"
+    );
+    let target = copy_target_dir();
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+
+    // Build the generator and the command line; the client's build script
+    // regenerates it from the copy's spec.
+    let build = run(
+        &cargo,
+        &[
+            "build",
+            "--frozen",
+            "-p",
+            "seozoom-codegen",
+            "-p",
+            "seozoom-cli",
+            "-p",
+            "seozoom-python",
+        ],
+        &copy_root,
+        &target,
+    );
+    assert_success("building the copy", &build);
+    let built = started.elapsed();
+    let bin = |name: &str| target.join("debug").join(name);
+
+    // (a) The generated code has the builder, the record and the accessor.
+    let generated = run(bin("seozoom-codegen"), &[SPEC], &copy_root, &target);
+    assert_success("seozoom-codegen", &generated);
+    let code = text(&generated.stdout);
+    let builder = item(&code, "pub struct KeywordsSuggestions {");
+    assert!(
+        builder.contains("keyword: ::std::string::String,"),
+        "{builder}"
+    );
+    assert!(builder.contains("limit: i64,"), "{builder}");
+    let record = item(&code, "pub struct KeywordSuggestion {");
+    for field in [
+        "pub keyword: ::std::string::String,",
+        "pub search_volume: i64,",
+        "pub serp_affinity: f64,",
+        "pub jan: i64,",
+        "pub dec: i64,",
+    ] {
+        assert!(record.contains(field), "no `{field}` in:\n{record}");
+    }
+    let accessor = item(&code, "impl Keywords<'_> {");
+    let suggestions = &accessor[accessor
+        .find("pub fn suggestions(")
+        .unwrap_or_else(|| panic!("no `suggestions` on `client.keywords()`:\n{accessor}"))..];
+    let signature = &suggestions[..suggestions.find('{').expect("a body")];
+    assert!(
+        signature.contains("keyword: impl ::core::convert::Into<::std::string::String>")
+            && signature.contains("limit: i64")
+            && signature.contains("-> KeywordsSuggestions"),
+        "{signature}"
+    );
+    assert!(code.contains("pub static KEYWORDS_SUGGESTIONS: Operation"));
+
+    // (b) The command line calls it, here on the built-in sandbox.
+    let call = run(
+        bin("seozoom"),
+        &[
+            "--sandbox",
+            "--format",
+            "json",
+            "keywords",
+            "suggestions",
+            "--keyword",
+            "scarpe",
+            "--limit",
+            "5",
+        ],
+        &copy_root,
+        &target,
+    );
+    assert_success("seozoom keywords suggestions", &call);
+    let body: serde_json::Value = serde_json::from_slice(&call.stdout).expect("the output is JSON");
+    assert_eq!(body["ResultRows"], 5, "{body}");
+    let rows = body["response"].as_array().expect("an array of rows");
+    assert_eq!(rows.len(), 5, "{body}");
+    for row in rows {
+        assert!(row["serp_affinity"].is_number(), "{row}");
+        assert!(row["keyword"].is_string(), "{row}");
+        assert!(row["search_volume"].is_i64(), "{row}");
+        assert!(row["jan"].is_i64() && row["dec"].is_i64(), "{row}");
+    }
+
+    // (c) Its help lists its parameters.
+    let help = run(
+        bin("seozoom"),
+        &["keywords", "suggestions", "--help"],
+        &copy_root,
+        &target,
+    );
+    assert_success("seozoom keywords suggestions --help", &help);
+    let help = text(&help.stdout);
+    assert!(help.contains("--keyword"), "{help}");
+    assert!(help.contains("--limit"), "{help}");
+
+    // (d) The MCP server lists it as a tool, with its parameters, and calls it.
+    mcp_has_the_added_tool(&bin("seozoom"), &copy_root);
+
+    // (e) Python has it as a typed method, and calls it.
+    python_has_the_added_method(&copy_root, &target);
+
+    // Building and running wrote nothing into the copy's sources (`--frozen`
+    // also keeps the lock file as it is).
+    let after = contents(&copy_root);
+    let changed: Vec<&PathBuf> = snapshot
+        .keys()
+        .chain(after.keys())
+        .filter(|path| snapshot.get(*path) != after.get(*path))
+        .collect();
+    assert!(
+        changed.is_empty(),
+        "files changed by the build: {changed:?}"
+    );
+
+    eprintln!(
+        "regeneration: copy built in {:.1?}, whole test {:.1?}",
+        built,
+        started.elapsed()
+    );
+}
