@@ -569,6 +569,7 @@ fn the_command_refuses_what_it_cannot_serve() {
         (&["--dry-run", "--sandbox", "mcp"][..], "estimate"),
         (&["--sandbox", "mcp", "--http", "0.0.0.0:0"][..], "loopback"),
         (&["--sandbox", "--db", "xx", "mcp"][..], "--db xx"),
+        (&["mcp", "--conformance-fixture"][..], "only with --sandbox"),
     ] {
         let run = support::run(args);
         run.expect_code(2);
@@ -906,6 +907,61 @@ fn retries_are_logged_to_the_agent_at_the_level_it_set() {
         "{logged:?}"
     );
     mcp.finish();
+}
+
+/// The log messages received so far: (level, text).
+fn log_messages(mcp: &Mcp) -> Vec<(String, String)> {
+    mcp.received
+        .iter()
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .filter(|m| m["method"] == "notifications/message")
+        .map(|m| {
+            let text = |v: &Value| v.as_str().unwrap_or_default().to_owned();
+            (text(&m["params"]["level"]), text(&m["params"]["data"]))
+        })
+        .collect()
+}
+
+/// The conformance fixture's tools are listed only on the sandbox when the
+/// hidden flag asks; its logging tool's messages are the cache hits of real
+/// calls, told through the path every tool's are.
+#[test]
+fn the_conformance_fixture_logs_cache_hits_of_real_calls_and_only_when_asked() {
+    const FIXTURE_TOOL: &str = "test_tool_with_logging";
+    let mut plain = Mcp::start(&["--sandbox", "--store", "memory", "mcp"]);
+    assert!(
+        plain
+            .tools()
+            .iter()
+            .all(|tool| tool["name"] != FIXTURE_TOOL),
+        "listed without the flag"
+    );
+    plain.finish();
+    let args = [
+        "--sandbox",
+        "--store",
+        "memory",
+        "mcp",
+        "--conformance-fixture",
+    ];
+    let mut mcp = Mcp::start(&args);
+    assert!(mcp.tools().iter().any(|tool| tool["name"] == FIXTURE_TOOL));
+    let set = mcp.request("logging/setLevel", json!({"level": "debug"}));
+    assert_eq!(set["result"], json!({}), "{set}");
+    let result = mcp.call(FIXTURE_TOOL, json!({}));
+    assert_ne!(result["isError"], true, "{result}");
+    let logged = log_messages(&mcp);
+    let hits = logged
+        .iter()
+        .filter(|(level, text)| level == "info" && text.contains("answered from the cache"))
+        .count();
+    assert!(hits >= 3, "{logged:?}");
+    mcp.finish();
+    // Without a store nothing is cached, and the fixture says what it needs.
+    let mut bare = Mcp::start(&["--sandbox", "mcp", "--conformance-fixture"]);
+    let text = bare.error(FIXTURE_TOOL, json!({}));
+    assert!(text.contains("--store memory"), "{text}");
+    bare.finish();
 }
 
 #[test]
