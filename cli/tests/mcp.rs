@@ -922,6 +922,43 @@ fn log_messages(mcp: &Mcp) -> Vec<(String, String)> {
         .collect()
 }
 
+/// Waits for a rate-limit slot are told to the agent at info, and only once
+/// it set a level that low. The per-minute figure of `keywords_metrics` (20)
+/// applies over 1 s here, so a job of 21 requests waits for its last slot:
+/// the same job at `warning` and then at `info` waits alike, and only the
+/// second is told.
+#[test]
+fn rate_slot_waits_are_logged_to_the_agent_at_the_level_it_set() {
+    let mut mcp = Mcp::start(&["--sandbox", "--rate-window", "1", "mcp"]);
+    let job = |prefix: &str| {
+        let keywords: Vec<String> = (0..2_100).map(|i| format!("{prefix} {i}")).collect();
+        json!({ "keyword": keywords })
+    };
+    let set = mcp.request("logging/setLevel", json!({"level": "warning"}));
+    assert_eq!(set["result"], json!({}), "{set}");
+    let quiet = mcp.structured("keywords_metrics", job("quiet"));
+    assert_eq!(quiet["rows"]["total"], 2_100, "{quiet}");
+    assert_eq!(log_messages(&mcp), Vec::new(), "below the level set");
+    let set = mcp.request("logging/setLevel", json!({"level": "info"}));
+    assert_eq!(set["result"], json!({}), "{set}");
+    let told = mcp.structured("keywords_metrics", job("told"));
+    assert_eq!(told["rows"]["total"], 2_100, "{told}");
+    let logged = log_messages(&mcp);
+    let waits: Vec<&(String, String)> = logged
+        .iter()
+        .filter(|(_, text)| {
+            text.contains("keywords metrics: waiting") && text.contains("rate window")
+        })
+        .collect();
+    assert!(!waits.is_empty(), "no wait told: {logged:?}");
+    assert!(waits.iter().all(|(level, _)| level == "info"), "{waits:?}");
+    assert!(
+        logged.iter().all(|(level, _)| level != "debug"),
+        "below the level set: {logged:?}"
+    );
+    mcp.finish();
+}
+
 /// The conformance fixture's tools are listed only on the sandbox when the
 /// hidden flag asks; its logging tool's messages are the cache hits of real
 /// calls, told through the path every tool's are.
