@@ -959,6 +959,38 @@ fn rate_slot_waits_are_logged_to_the_agent_at_the_level_it_set() {
     mcp.finish();
 }
 
+/// A backoff after a failure is told as the retry it precedes (with its
+/// delay), never as a wait for the rate window: a sandbox that answers one
+/// keyword with HTTP 500 every time.
+#[test]
+fn a_backoff_is_logged_as_a_retry_not_as_a_wait_for_the_rate_window() {
+    use seozoom::sandbox::{Fault, FaultPlan, Sandbox};
+
+    let sandbox = support::start_sandbox(Sandbox::builder().faults(FaultPlan::none().on(
+        "keyword",
+        "crash",
+        Fault::ServerError,
+    )));
+    let base_url = sandbox.base_url();
+    let mut mcp = Mcp::start(&["--base-url", &base_url, "mcp"]);
+    let set = mcp.request("logging/setLevel", json!({"level": "debug"}));
+    assert_eq!(set["result"], json!({}), "{set}");
+    let text = mcp.error("keywords_metrics", json!({"keyword": ["crash"]}));
+    assert!(text.contains("500"), "{text}");
+    let logged = log_messages(&mcp);
+    assert!(
+        logged
+            .iter()
+            .any(|(level, text)| level == "warning" && text.contains("keywords metrics: retrying")),
+        "{logged:?}"
+    );
+    assert!(
+        logged.iter().all(|(_, text)| !text.contains("rate window")),
+        "{logged:?}"
+    );
+    mcp.finish();
+}
+
 /// The conformance fixture's tools are listed only on the sandbox when the
 /// hidden flag asks; its logging tool's messages are the cache hits of real
 /// calls, told through the path every tool's are.
