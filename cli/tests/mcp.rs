@@ -979,9 +979,9 @@ fn a_backoff_is_logged_as_a_retry_not_as_a_wait_for_the_rate_window() {
     assert!(text.contains("500"), "{text}");
     let logged = log_messages(&mcp);
     assert!(
-        logged
-            .iter()
-            .any(|(level, text)| level == "warning" && text.contains("keywords metrics: retrying")),
+        logged.iter().any(|(level, text)| level == "warning"
+            && text.contains("keywords metrics: retrying")
+            && text.contains("failed: HTTP 500)")),
         "{logged:?}"
     );
     assert!(

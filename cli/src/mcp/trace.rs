@@ -62,6 +62,8 @@ struct Fields {
     event: Option<String>,
     /// Why a wait (`seozoom::wait`): `rate_limit`, `backoff`, ...
     cause: Option<String>,
+    /// Why a retry or a wait, for people (`HTTP 500`).
+    reason: Option<String>,
     cached: bool,
     others: Vec<String>,
 }
@@ -81,6 +83,7 @@ impl Visit for Fields {
             "operation" => self.operation = Some(value.to_owned()),
             "event" => self.event = Some(value.to_owned()),
             "cause" => self.cause = Some(value.to_owned()),
+            "reason" => self.reason = Some(value.to_owned()),
             name => self.others.push(format!("{name}={value}")),
         }
     }
@@ -156,7 +159,10 @@ impl<S: Subscriber + for<'a> LookupSpan<'a>> Layer<S> for ToAgent {
                     "{operation}: retrying in {} ms (attempt {} failed: {})",
                     delay,
                     fields.attempt.unwrap_or(0),
-                    fields.others.join(", ")
+                    fields
+                        .reason
+                        .clone()
+                        .unwrap_or_else(|| fields.others.join(", "))
                 ),
             );
         } else if let Some(items) = fields.items {
