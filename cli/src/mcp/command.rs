@@ -25,6 +25,7 @@ pub const DEFAULT_MAX_RESULT_ROWS: usize = 100;
 const HTTP: &str = "mcp:http";
 const MAX_RESULT_ROWS: &str = "mcp:max-result-rows";
 const TOOLS: &str = "mcp:tools";
+const CONFORMANCE_FIXTURE: &str = "mcp:conformance-fixture";
 
 /// A session as the command line asks for it. Its `Debug` never shows the key.
 pub struct Options {
@@ -50,6 +51,9 @@ pub struct Options {
     /// The operations' tools exposed (`--tools`): names and groups; `None`
     /// for all.
     pub tools: Option<Vec<String>>,
+    /// List the conformance suite's test tools too (`--conformance-fixture`,
+    /// hidden; only with `sandbox`).
+    pub conformance_fixture: bool,
 }
 
 impl std::fmt::Debug for Options {
@@ -64,6 +68,7 @@ impl std::fmt::Debug for Options {
             .field("http", &self.http)
             .field("rate_window", &self.rate_window)
             .field("tools", &self.tools)
+            .field("conformance_fixture", &self.conformance_fixture)
             .finish()
     }
 }
@@ -110,6 +115,14 @@ pub fn subcommand() -> clap::Command {
                 .value_parser(value_parser!(u64).range(1..))
                 .default_value(DEFAULT_MAX_RESULT_ROWS.to_string())
                 .help("The most rows of a result put in one tool answer; the rest is held for the `more` tool"),
+        )
+        .arg(
+            // Hidden: for the MCP conformance suite in CI, never for agents.
+            Arg::new(CONFORMANCE_FIXTURE)
+                .long("conformance-fixture")
+                .action(clap::ArgAction::SetTrue)
+                .hide(true)
+                .help("With --sandbox: also list the MCP conformance suite's test tools (test_tool_with_logging), which make example calls on the sandbox"),
         )
 }
 
@@ -202,6 +215,14 @@ pub fn read(root: &ArgMatches, sub: &ArgMatches) -> Result<Options, (ErrorKind, 
             ));
         }
     }
+    let conformance_fixture = sub.get_flag(CONFORMANCE_FIXTURE);
+    if conformance_fixture && !sandbox {
+        // Its tools make calls of their own: never on a key that is charged.
+        return Err((
+            ErrorKind::ArgumentConflict,
+            "--conformance-fixture: only with --sandbox; its test tools are for the MCP conformance suite, not for a real session".into(),
+        ));
+    }
     let max_result_rows = sub
         .get_one::<u64>(MAX_RESULT_ROWS)
         .map_or(DEFAULT_MAX_RESULT_ROWS, |&n| {
@@ -218,5 +239,6 @@ pub fn read(root: &ArgMatches, sub: &ArgMatches) -> Result<Options, (ErrorKind, 
         http,
         rate_window: crate::cli::rate_window(&[sub, root]),
         tools,
+        conformance_fixture,
     })
 }

@@ -14,13 +14,15 @@
 //! - [`call`], [`own`]: answering the operations' tools and the server's own;
 //! - [`envelope`], [`held`]: the structured answer, cut to the row cap;
 //! - [`session`], [`server`], [`http`]: the state, the protocol handler, and
-//!   the HTTP transport.
+//!   the HTTP transport;
+//! - [`fixture`]: the conformance suite's test tools, on the sandbox only.
 
 mod args;
 mod call;
 mod command;
 mod describe;
 mod envelope;
+mod fixture;
 mod held;
 mod http;
 mod input_schema;
@@ -106,6 +108,7 @@ pub async fn serve(options: Options) -> u8 {
         options.database,
         options.max_result_rows,
         options.tools.as_deref(),
+        options.conformance_fixture,
     ));
     match options.http {
         Some(addr) => http::serve(server, addr).await,

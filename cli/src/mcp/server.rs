@@ -82,6 +82,7 @@ impl Server {
             Kind::Estimate => own::estimate(session, arguments).await,
             Kind::Usage => own::usage(session, arguments).await,
             Kind::More => own::more(session, arguments),
+            Kind::Fixture(fixture) => fixture.answer(session, reporter, stop).await,
         }
     }
 }

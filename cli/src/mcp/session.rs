@@ -55,8 +55,9 @@ impl Session {
         database: String,
         max_rows: usize,
         tools: Option<&[String]>,
+        fixture: bool,
     ) -> Session {
-        let catalog = Catalog::new(&database, max_rows, tools);
+        let catalog = Catalog::new(&database, max_rows, tools, fixture);
         let secret = if key.len() >= SCRUBBED_KEY_LEN {
             let mut forms = vec![key.to_owned(), percent_encoded(key)];
             forms.dedup();
@@ -144,7 +145,7 @@ mod tests {
             .base_url("http://127.0.0.1:1")
             .build()
             .unwrap();
-        Session::new(client, key, "it".into(), 10, None)
+        Session::new(client, key, "it".into(), 10, None, false)
     }
 
     #[test]

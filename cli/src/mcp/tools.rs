@@ -1,7 +1,8 @@
 //! The tool list, built at start from the operation table: one tool per
 //! operation, named `<group>_<action>` with the wire names, and three of the
 //! server's own (`estimate`, `usage`, `more`), whose names have no `_` so that
-//! no operation's can be the same.
+//! no operation's can be the same; and, on the sandbox when asked, the
+//! conformance fixture's ([`super::fixture`]).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -14,6 +15,7 @@ use serde_json::{Map, Value, json};
 use super::json_schema::TYPE;
 
 use super::envelope;
+use super::fixture::Fixture;
 use super::input_schema::{input_schema, object};
 use super::output_schema::{more_schema, output_schema, rows_schema};
 use super::tool_names::{
@@ -32,6 +34,8 @@ pub enum Kind {
     Usage,
     /// The rest of a cut result.
     More,
+    /// A tool of the conformance fixture.
+    Fixture(Fixture),
 }
 
 /// Every tool, in list order, and what each does by name.
@@ -47,8 +51,14 @@ impl Catalog {
     /// `database`, and whose results are cut to `max_rows` items.
     ///
     /// `selected` names the operations' tools exposed, by tool name or group
-    /// (`None`: all); the server's own tools are always there.
-    pub fn new(database: &str, max_rows: usize, selected: Option<&[String]>) -> Catalog {
+    /// (`None`: all); the server's own tools are always there, and the
+    /// conformance fixture's when `fixture` is set.
+    pub fn new(
+        database: &str,
+        max_rows: usize,
+        selected: Option<&[String]>,
+        fixture: bool,
+    ) -> Catalog {
         let chosen = |op: &Operation| {
             selected.is_none_or(|names| {
                 names
@@ -65,6 +75,9 @@ impl Catalog {
         tools.push((Kind::Estimate, estimate_tool(&ops)));
         tools.push((Kind::Usage, usage_tool()));
         tools.push((Kind::More, more_tool(max_rows)));
+        if fixture {
+            tools.extend(Fixture::ALL.map(|f| (Kind::Fixture(f), f.tool())));
+        }
         let kinds = tools
             .iter()
             .enumerate()
@@ -84,6 +97,13 @@ impl Catalog {
     /// The tool of this name.
     pub fn tool(&self, name: &str) -> Option<&Tool> {
         self.kinds.get(name).and_then(|(_, i)| self.tools.get(*i))
+    }
+
+    /// The operations whose tools are listed, in list order.
+    pub fn operations(&self) -> impl Iterator<Item = &'static Operation> + '_ {
+        self.tools
+            .iter()
+            .filter_map(|tool| self.operation(&tool.name))
     }
 
     /// The operation whose tool has this name.

@@ -28,6 +28,9 @@ use super::report::Reporter;
 /// came from the cache.
 const CALL_SPAN: &str = "seozoom.call";
 const CACHED: &str = "cached";
+/// The `cause` of a library wait that is a backoff after a failure, not a
+/// wait for the rate window (`seozoom::wait`).
+const BACKOFF: &str = "backoff";
 
 /// A dispatcher for one tool call: its events reach `reporter`, and stderr.
 pub fn dispatch(reporter: Arc<Reporter>) -> tracing::Dispatch {
@@ -57,6 +60,10 @@ struct Fields {
     items: Option<u64>,
     /// `start` or `end` on the library's announced waits (`seozoom::wait`).
     event: Option<String>,
+    /// Why a wait (`seozoom::wait`): `rate_limit`, `backoff`, ...
+    cause: Option<String>,
+    /// Why a retry or a wait, for people (`HTTP 500`).
+    reason: Option<String>,
     cached: bool,
     others: Vec<String>,
 }
@@ -75,6 +82,8 @@ impl Visit for Fields {
             "message" => self.message = value.to_owned(),
             "operation" => self.operation = Some(value.to_owned()),
             "event" => self.event = Some(value.to_owned()),
+            "cause" => self.cause = Some(value.to_owned()),
+            "reason" => self.reason = Some(value.to_owned()),
             name => self.others.push(format!("{name}={value}")),
         }
     }
@@ -137,6 +146,9 @@ impl<S: Subscriber + for<'a> LookupSpan<'a>> Layer<S> for ToAgent {
         let operation = operation.unwrap_or_else(|| "the call".to_owned());
         if fields.event.as_deref() == Some("end") {
             // A long wait's end: the next progress notification says so.
+        } else if fields.wait_ms.is_some() && fields.cause.as_deref() == Some(BACKOFF) {
+            // A backoff is told by the retry before it, with its delay; told
+            // again it would be called a wait for the rate window.
         } else if let Some(wait) = fields.wait_ms {
             self.reporter
                 .waiting(&operation, Duration::from_millis(wait));
@@ -147,7 +159,10 @@ impl<S: Subscriber + for<'a> LookupSpan<'a>> Layer<S> for ToAgent {
                     "{operation}: retrying in {} ms (attempt {} failed: {})",
                     delay,
                     fields.attempt.unwrap_or(0),
-                    fields.others.join(", ")
+                    fields
+                        .reason
+                        .clone()
+                        .unwrap_or_else(|| fields.others.join(", "))
                 ),
             );
         } else if let Some(items) = fields.items {

@@ -569,6 +569,7 @@ fn the_command_refuses_what_it_cannot_serve() {
         (&["--dry-run", "--sandbox", "mcp"][..], "estimate"),
         (&["--sandbox", "mcp", "--http", "0.0.0.0:0"][..], "loopback"),
         (&["--sandbox", "--db", "xx", "mcp"][..], "--db xx"),
+        (&["mcp", "--conformance-fixture"][..], "only with --sandbox"),
     ] {
         let run = support::run(args);
         run.expect_code(2);
@@ -906,6 +907,130 @@ fn retries_are_logged_to_the_agent_at_the_level_it_set() {
         "{logged:?}"
     );
     mcp.finish();
+}
+
+/// The log messages received so far: (level, text).
+fn log_messages(mcp: &Mcp) -> Vec<(String, String)> {
+    mcp.received
+        .iter()
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .filter(|m| m["method"] == "notifications/message")
+        .map(|m| {
+            let text = |v: &Value| v.as_str().unwrap_or_default().to_owned();
+            (text(&m["params"]["level"]), text(&m["params"]["data"]))
+        })
+        .collect()
+}
+
+/// Waits for a rate-limit slot are told to the agent at info, and only once
+/// it set a level that low. The per-minute figure of `keywords_metrics` (20)
+/// applies over 1 s here, so a job of 21 requests waits for its last slot:
+/// the same job at `warning` and then at `info` waits alike, and only the
+/// second is told.
+#[test]
+fn rate_slot_waits_are_logged_to_the_agent_at_the_level_it_set() {
+    let mut mcp = Mcp::start(&["--sandbox", "--rate-window", "1", "mcp"]);
+    let job = |prefix: &str| {
+        let keywords: Vec<String> = (0..2_100).map(|i| format!("{prefix} {i}")).collect();
+        json!({ "keyword": keywords })
+    };
+    let set = mcp.request("logging/setLevel", json!({"level": "warning"}));
+    assert_eq!(set["result"], json!({}), "{set}");
+    let quiet = mcp.structured("keywords_metrics", job("quiet"));
+    assert_eq!(quiet["rows"]["total"], 2_100, "{quiet}");
+    assert_eq!(log_messages(&mcp), Vec::new(), "below the level set");
+    let set = mcp.request("logging/setLevel", json!({"level": "info"}));
+    assert_eq!(set["result"], json!({}), "{set}");
+    let told = mcp.structured("keywords_metrics", job("told"));
+    assert_eq!(told["rows"]["total"], 2_100, "{told}");
+    let logged = log_messages(&mcp);
+    let waits: Vec<&(String, String)> = logged
+        .iter()
+        .filter(|(_, text)| {
+            text.contains("keywords metrics: waiting") && text.contains("rate window")
+        })
+        .collect();
+    assert!(!waits.is_empty(), "no wait told: {logged:?}");
+    assert!(waits.iter().all(|(level, _)| level == "info"), "{waits:?}");
+    assert!(
+        logged.iter().all(|(level, _)| level != "debug"),
+        "below the level set: {logged:?}"
+    );
+    mcp.finish();
+}
+
+/// A backoff after a failure is told as the retry it precedes (with its
+/// delay), never as a wait for the rate window: a sandbox that answers one
+/// keyword with HTTP 500 every time.
+#[test]
+fn a_backoff_is_logged_as_a_retry_not_as_a_wait_for_the_rate_window() {
+    use seozoom::sandbox::{Fault, FaultPlan, Sandbox};
+
+    let sandbox = support::start_sandbox(Sandbox::builder().faults(FaultPlan::none().on(
+        "keyword",
+        "crash",
+        Fault::ServerError,
+    )));
+    let base_url = sandbox.base_url();
+    let mut mcp = Mcp::start(&["--base-url", &base_url, "mcp"]);
+    let set = mcp.request("logging/setLevel", json!({"level": "debug"}));
+    assert_eq!(set["result"], json!({}), "{set}");
+    let text = mcp.error("keywords_metrics", json!({"keyword": ["crash"]}));
+    assert!(text.contains("500"), "{text}");
+    let logged = log_messages(&mcp);
+    assert!(
+        logged.iter().any(|(level, text)| level == "warning"
+            && text.contains("keywords metrics: retrying")
+            && text.contains("failed: HTTP 500)")),
+        "{logged:?}"
+    );
+    assert!(
+        logged.iter().all(|(_, text)| !text.contains("rate window")),
+        "{logged:?}"
+    );
+    mcp.finish();
+}
+
+/// The conformance fixture's tools are listed only on the sandbox when the
+/// hidden flag asks; its logging tool's messages are the cache hits of real
+/// calls, told through the path every tool's are.
+#[test]
+fn the_conformance_fixture_logs_cache_hits_of_real_calls_and_only_when_asked() {
+    const FIXTURE_TOOL: &str = "test_tool_with_logging";
+    let mut plain = Mcp::start(&["--sandbox", "--store", "memory", "mcp"]);
+    assert!(
+        plain
+            .tools()
+            .iter()
+            .all(|tool| tool["name"] != FIXTURE_TOOL),
+        "listed without the flag"
+    );
+    plain.finish();
+    let args = [
+        "--sandbox",
+        "--store",
+        "memory",
+        "mcp",
+        "--conformance-fixture",
+    ];
+    let mut mcp = Mcp::start(&args);
+    assert!(mcp.tools().iter().any(|tool| tool["name"] == FIXTURE_TOOL));
+    let set = mcp.request("logging/setLevel", json!({"level": "debug"}));
+    assert_eq!(set["result"], json!({}), "{set}");
+    let result = mcp.call(FIXTURE_TOOL, json!({}));
+    assert_ne!(result["isError"], true, "{result}");
+    let logged = log_messages(&mcp);
+    let hits = logged
+        .iter()
+        .filter(|(level, text)| level == "info" && text.contains("answered from the cache"))
+        .count();
+    assert!(hits >= 3, "{logged:?}");
+    mcp.finish();
+    // Without a store nothing is cached, and the fixture says what it needs.
+    let mut bare = Mcp::start(&["--sandbox", "mcp", "--conformance-fixture"]);
+    let text = bare.error(FIXTURE_TOOL, json!({}));
+    assert!(text.contains("--store memory"), "{text}");
+    bare.finish();
 }
 
 #[test]

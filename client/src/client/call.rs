@@ -552,7 +552,13 @@ impl Client {
                 match decision {
                     Decision::RetryAfter(delay) => {
                         let delay_ms = delay.as_millis() as u64;
-                        tracing::debug!(attempt, timed_out, delay_ms, "retrying");
+                        tracing::debug!(
+                            attempt,
+                            timed_out,
+                            delay_ms,
+                            reason = reason.as_str(),
+                            "retrying"
+                        );
                         let charge = match &result {
                             Ok((_, body)) => {
                                 let units = self.body_units(body);
