@@ -137,7 +137,7 @@ impl ResultType for Call {
                 Some(_) => batched::<Vec<R>>(&client, request, &stop, Vec::len).await,
                 None => {
                     let result = client.execute_rows::<R>(request).await;
-                    single(&client, result, Vec::len)
+                    single(&client, result, Vec::len).map_err(Failure::Error)
                 }
             }
         })
@@ -161,7 +161,7 @@ impl ResultType for Call {
                 Some(_) => batched::<ByKey<V>>(&client, request, &stop, |_| 0).await,
                 None => {
                     let result = client.execute::<ByKey<V>>(request).await;
-                    single(&client, result, |_| 0)
+                    single(&client, result, |_| 0).map_err(Failure::Error)
                 }
             }
         })
@@ -182,7 +182,7 @@ impl ResultType for Call {
                 return Err(Failure::Error(not_paged(request.operation(), max_rows)));
             }
             let result = client.execute::<T>(request).await;
-            single(&client, result, |_| 0)
+            single(&client, result, |_| 0).map_err(Failure::Error)
         })
     }
 }
@@ -192,14 +192,14 @@ fn single<T: Serialize + Send + 'static>(
     client: &Client,
     result: Result<Envelope<T>, Error>,
     count: fn(&T) -> usize,
-) -> Result<Outcome, Failure> {
+) -> Result<Outcome, Error> {
     match result {
         Ok(envelope) => Ok(Outcome::from_envelope(envelope, count)),
         // One object asked for, none found: an empty result, as for lists.
         Err(error) if matches!(error.kind(), ErrorKind::NoData) => {
             Ok(Outcome::nothing::<T>(client))
         }
-        Err(error) => Err(Failure::Error(error)),
+        Err(error) => Err(error),
     }
 }
 

@@ -589,12 +589,11 @@ impl<'py> Record<'_, 'py> {
             return Ok(());
         };
         self.next = index + 1;
-        let key = layout.keys[index].clone();
         let value = value.serialize(Ser {
-            rows: self.rows,
+            rows: &mut *self.rows,
             expect: Expect::Field(fields[index].kind),
         })?;
-        self.dict.set_item(key, value)?;
+        self.dict.set_item(&layout.keys[index], value)?;
         Ok(())
     }
 }
