@@ -2,6 +2,9 @@
 //! package folder (`seozoom/_generated.py` and `.pyi`), where maturin packs
 //! it with the hand-written modules.
 //!
+//! It also writes each operation's typed result type (`dispatch.rs`) into
+//! `OUT_DIR`, where `src/typed.rs` includes it.
+//!
 //! Generated at build time rather than committed: `pip install ./python`
 //! runs this script, so an action added to the spec is a typed method with no
 //! other step, and no stale copy can be committed. The files are ignored by
@@ -25,6 +28,11 @@ fn main() {
         if !unchanged && let Err(error) = std::fs::write(&path, text) {
             panic!("cannot write {}: {error}", path.display());
         }
+    }
+    let out_dir = std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR");
+    let dispatch = Path::new(&out_dir).join(seozoom_codegen::python::DISPATCH_FILE);
+    if let Err(error) = std::fs::write(&dispatch, &python.dispatch) {
+        panic!("cannot write {}: {error}", dispatch.display());
     }
     println!("cargo::rerun-if-changed=build.rs");
     println!(

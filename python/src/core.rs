@@ -6,19 +6,27 @@ use std::time::Duration;
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDate, PyDateAccess, PyDict, PyList};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+// The typed decoders the generated builders use (`__private` is their one
+// path to the runtime): `decode` here is the call path from the body on.
+use seozoom::__private::{decode_rows, decode_typed};
 use seozoom::error::ErrorKind;
+use seozoom::job::Row;
 use seozoom::job::{Job, Stop};
 use seozoom::operations::RECORDS;
 use seozoom::request::Request;
 use seozoom::store::{Budget, BudgetWindow, Store};
 use seozoom::table::Operation;
+use seozoom::types::ByKey;
 use seozoom::units::{Basis, Estimate};
 use seozoom::{Client, Db};
 
 use crate::errors::{self, raise};
-use crate::job::{self, Body, Failure, Missing, Outcome};
+use crate::job::{self, Failure, Missing, Outcome};
 use crate::params;
 use crate::rows::Rows;
+use crate::typed::{self, ResultType};
 use crate::wait;
 
 /// A Rust client. Its `repr` shows where it sends and stores, never the key.
@@ -277,17 +285,44 @@ impl Core {
 #[pyfunction]
 pub fn decode(py: Python<'_>, group: &str, action: &str, body: &[u8]) -> PyResult<Py<PyAny>> {
     let op = params::operation(group, action)?;
-    let envelope = py
-        .detach(|| seozoom::operations::decode_json(op, 200, body))
+    let outcome = py
+        .detach(|| typed::for_operation(op, Decode { op, body }))
         .map_err(|e| errors::from_error(&e))?;
-    let outcome = Outcome {
-        from_cache: false,
-        units_used: envelope.units_used,
-        units_remaining: envelope.units_remaining,
-        no_data: envelope.no_data,
-        body: Body::Response(envelope.response),
-    };
     result(py, op, outcome)
+}
+
+/// A body decoded as its operation's typed result.
+struct Decode<'a> {
+    op: &'static Operation,
+    body: &'a [u8],
+}
+
+impl ResultType for Decode<'_> {
+    type Output = Result<Outcome, seozoom::Error>;
+
+    fn rows<R>(self) -> Self::Output
+    where
+        R: Row + DeserializeOwned + Serialize + Send + Sync + 'static,
+    {
+        let envelope = decode_rows::<R>(self.op, 200, self.body)?;
+        Ok(Outcome::from_envelope(envelope, Vec::len))
+    }
+
+    fn map<V>(self) -> Self::Output
+    where
+        V: DeserializeOwned + Serialize + Send + Sync + 'static,
+    {
+        let envelope = decode_typed::<ByKey<V>>(self.op, 200, self.body)?;
+        Ok(Outcome::from_envelope(envelope, |_| 0))
+    }
+
+    fn one<T>(self) -> Self::Output
+    where
+        T: DeserializeOwned + Serialize + Send + Sync + 'static,
+    {
+        let envelope = decode_typed::<T>(self.op, 200, self.body)?;
+        Ok(Outcome::from_envelope(envelope, |_| 0))
+    }
 }
 
 fn page_size_for(request: &Request, max_rows: usize) -> PyResult<i64> {
@@ -333,11 +368,7 @@ fn to_python(
             missing,
             cause,
         }) => {
-            let rows = match &received.body {
-                Body::Paged(rows) => rows.len(),
-                Body::Response(serde_json::Value::Array(rows)) => rows.len(),
-                Body::Response(_) => 0,
-            };
+            let rows = received.rows;
             let used = received.units_used;
             let (missing_text, missing) = missing_dict(py, &missing)?;
             let why = match &cause {
@@ -384,11 +415,7 @@ fn missing_dict(py: Python<'_>, missing: &Missing) -> PyResult<(String, Py<PyAny
 /// `seozoom._runtime.Result(rows, units_used, units_remaining, from_cache,
 /// no_data, record)`, `record` naming the rows' `TypedDict`.
 fn result(py: Python<'_>, op: &'static Operation, outcome: Outcome) -> PyResult<Py<PyAny>> {
-    let mut convert = Rows::new(py);
-    let rows = match outcome.body {
-        Body::Response(response) => convert.response(op, response)?,
-        Body::Paged(rows) => convert.list(op, rows)?,
-    };
+    let rows = outcome.body.to_python(&mut Rows::new(py), op)?;
     let record = RECORDS
         .iter()
         .find(|r| r.name == op.response.payload)

@@ -9,7 +9,10 @@
 //! - `params`: Python values to the request's wire text;
 //! - `job`: one call, a batched job or a paged job, through the Rust client
 //!   (validation, budget, store, rate limits, retries);
-//! - `rows`: the decoded rows to Python objects, typed by the records' fields;
+//! - `typed`: each operation's typed result, generated from the spec, and
+//!   the visitor the generic code hands it to;
+//! - `rows`: typed results to Python objects (a serde `Serializer`), by the
+//!   records' field kinds;
 //! - `wait`: blocking with the GIL released, and Ctrl-C between requests;
 //! - `errors`: the client's errors as the package's exceptions;
 //! - `sandbox`: the offline stand-in of the service.
@@ -22,6 +25,7 @@ mod job;
 mod params;
 mod rows;
 mod sandbox;
+mod typed;
 mod wait;
 
 use pyo3::prelude::*;

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import time
 
 import seozoom
 
@@ -40,3 +41,26 @@ def test_the_async_client_raises_the_same_errors() -> None:
 
         asyncio.run(main())
         assert sb.requests == 0
+
+
+def test_a_cancelled_task_sends_no_further_request() -> None:
+    # 20 requests a 2-second window for this operation: 100 pages take ~10 s.
+    with seozoom.Sandbox(paged_rows=1000) as sb:
+        client = seozoom.AsyncClient(base_url=sb.url, api_key="sandbox", store="memory", rate_window=2)
+
+        async def main() -> None:
+            job = asyncio.ensure_future(client.domains.keywords("example.it", "best", 10, max_rows=1000))
+            await asyncio.sleep(1.0)
+            job.cancel()
+            try:
+                await job
+            except asyncio.CancelledError:
+                pass
+            else:
+                raise AssertionError("the job ended before it was cancelled")
+
+        asyncio.run(main())
+        sent = sb.requests
+        assert 0 < sent < 100
+        time.sleep(0.5)
+        assert sb.requests == sent, "the cancelled job went on sending"

@@ -79,10 +79,9 @@ def row_matches(row: Any, typed: Any) -> bool:
     return True
 
 
-@pytest.mark.parametrize("group,method", methods())
-def test_every_operation_answers_rows_of_its_typed_dict(
-    client: seozoom.Client, group: str, method: str
-) -> None:
+def call(client: seozoom.Client, group: str, method: str) -> Tuple[Any, Dict[str, Any]]:
+    """A method called with a sample of each required parameter: its result
+    and its type hints."""
     bound = getattr(getattr(client, group), method)
     hints = typing.get_type_hints(bound, vars(_generated))
     kwargs = {}
@@ -91,7 +90,14 @@ def test_every_operation_answers_rows_of_its_typed_dict(
             kwargs[name] = sample(hints[name])
     if group == "domains" and method == "keywords":
         kwargs["keyword_type"] = "best"
-    result = bound(**kwargs)
+    return bound(**kwargs), hints
+
+
+@pytest.mark.parametrize("group,method", methods())
+def test_every_operation_answers_rows_of_its_typed_dict(
+    client: seozoom.Client, group: str, method: str
+) -> None:
+    result, hints = call(client, group, method)
     assert isinstance(result, seozoom.Result)
     assert result.units_used >= 0 and not result.from_cache
     assert matches(result.rows, hints["return"].__args__[0]), result.rows
@@ -104,3 +110,30 @@ def test_a_serp_is_a_list_of_position_and_url(client: seozoom.Client) -> None:
     results = serps["mutuo"]
     assert results and [r["position"] for r in results] == list(range(1, len(results) + 1))
     assert all(set(r) == {"position", "url"} and r["url"].startswith("http") for r in results)
+
+
+def values(rows: Any) -> List[Any]:
+    """Every value in rows, nested ones too."""
+    found: List[Any] = []
+    for item in rows.values() if isinstance(rows, dict) else rows:
+        found.append(item)
+        if isinstance(item, (dict, list)):
+            found.extend(values(item))
+    return found
+
+
+def test_the_rows_hold_each_typed_kind_the_records_declare(client: seozoom.Client) -> None:
+    # The row checks above pass on whatever the rows hold; this one makes
+    # sure that across the operations the typed values are really there:
+    # booleans, lists of text, dates and SERP results, not text.
+    seen = set()
+    for group, method in methods():
+        result, _ = call(client, group, method)
+        for value in values(result.rows):
+            if isinstance(value, dict) and set(value) == {"position", "url"}:
+                seen.add("serp result")
+            elif isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+                seen.add("list of str")
+            else:
+                seen.add(type(value).__name__)
+    assert {"bool", "date", "int", "float", "str", "list of str", "serp result"} <= seen, seen

@@ -152,6 +152,32 @@ impl Client {
         .await
     }
 
+    /// Like [`execute_batched_with`](Self::execute_batched_with), until
+    /// `stop` is given, as
+    /// [`execute_json_batched_until`](Self::execute_json_batched_until) stops:
+    /// no request is sent after it, those in flight finish, and what was
+    /// received is [`ErrorKind::Partial`] with the cause [`ErrorKind::Stopped`].
+    ///
+    /// # Errors
+    ///
+    /// As [`execute_batched`](Self::execute_batched), and
+    /// [`ErrorKind::Stopped`] or [`ErrorKind::Partial`] once stopped.
+    pub async fn execute_batched_until<T: DeserializeOwned + Merge + Send + Sync + 'static>(
+        &self,
+        request: Request,
+        on_batch: impl FnMut(usize, usize) + Send,
+        stop: &Stop,
+    ) -> Result<Envelope<T>, Error> {
+        self.run_batched(
+            request,
+            on_batch,
+            Some(stop),
+            decode_typed::<T>,
+            |batch, job| self.execute_in::<T>(batch, job),
+        )
+        .await
+    }
+
     /// Like [`execute_batched_with`](Self::execute_batched_with), for any
     /// operation: each batch is decoded as with
     /// [`execute_json`](Self::execute_json) and the `response`s merged as JSON

@@ -16,6 +16,7 @@ use futures_util::stream::{self, StreamExt};
 use serde::de::DeserializeOwned;
 
 use super::Client;
+use crate::Envelope;
 use crate::error::{Error, InvalidInput};
 use crate::request::Request;
 use crate::table::{Operation, Param, Role};
@@ -140,8 +141,31 @@ impl Client {
     where
         T: DeserializeOwned + Send + 'static,
     {
+        self.pages_enveloped::<T>(request, page_size, max_rows)
+            .flat_map(|page| {
+                stream::iter(match page {
+                    Ok(page) => page.response.into_iter().map(Ok).collect(),
+                    Err(error) => vec![Err(error)],
+                })
+            })
+            .boxed()
+    }
+
+    /// Like [`pages`](Self::pages), a page at a time: each page's envelope,
+    /// its rows (cut to the cap) with the units that request reported, the
+    /// balance after it and whether the cache answered it, so that a caller
+    /// can total what its own job spent while other calls share the client.
+    pub fn pages_enveloped<T>(
+        &self,
+        request: Request,
+        page_size: i64,
+        max_rows: Option<usize>,
+    ) -> impl Stream<Item = Result<Envelope<Vec<T>>, Error>> + Send + Unpin + use<T>
+    where
+        T: DeserializeOwned + Send + 'static,
+    {
         let fetch: Fetch<T> = |client, page, job| {
-            Box::pin(async move { Ok(client.execute_rows_in::<T>(page, job).await?.response) })
+            Box::pin(async move { client.execute_rows_in::<T>(page, job).await })
         };
         self.pager(request, page_size, max_rows, fetch)
     }
@@ -159,23 +183,40 @@ impl Client {
     ) -> impl Stream<Item = Result<serde_json::Value, Error>> + Send + Unpin + use<> {
         let fetch: Fetch<serde_json::Value> = |client, page, job| {
             Box::pin(async move {
-                Ok(match client.execute_json_in(page, job).await?.response {
+                let envelope = client.execute_json_in(page, job).await?;
+                let rows = match envelope.response {
                     serde_json::Value::Array(rows) => rows,
                     serde_json::Value::Null => Vec::new(),
                     other => vec![other],
+                };
+                Ok(Envelope {
+                    result_rows: envelope.result_rows,
+                    units_used: envelope.units_used,
+                    units_remaining: envelope.units_remaining,
+                    response: rows,
+                    no_data: envelope.no_data,
+                    fetched_at: envelope.fetched_at,
                 })
             })
         };
         self.pager(request, page_size, max_rows, fetch)
+            .flat_map(|page| {
+                stream::iter(match page {
+                    Ok(page) => page.response.into_iter().map(Ok).collect(),
+                    Err(error) => vec![Err(error)],
+                })
+            })
+            .boxed()
     }
 
+    /// The pages of a paged job, each page's envelope or the error that ends it.
     fn pager<T: Send + 'static>(
         &self,
         request: Request,
         page_size: i64,
         max_rows: Option<usize>,
         fetch: Fetch<T>,
-    ) -> impl Stream<Item = Result<T, Error>> + Send + Unpin + use<T> {
+    ) -> impl Stream<Item = Result<Envelope<Vec<T>>, Error>> + Send + Unpin + use<T> {
         let pager = Pager {
             client: self.clone(),
             request,
@@ -185,9 +226,7 @@ impl Client {
             fetch,
             job: None,
         };
-        stream::unfold(pager, Pager::step)
-            .flat_map(stream::iter)
-            .boxed()
+        stream::unfold(pager, Pager::step).boxed()
     }
 
     /// A paged job's estimate, its pages estimated with `learned`
@@ -230,8 +269,9 @@ impl Client {
     }
 }
 
-/// How a paged job fetches the rows of one page.
-type Fetch<T> = fn(Client, Request, Arc<JobHold>) -> BoxFuture<'static, Result<Vec<T>, Error>>;
+/// How a paged job fetches one page.
+type Fetch<T> =
+    fn(Client, Request, Arc<JobHold>) -> BoxFuture<'static, Result<Envelope<Vec<T>>, Error>>;
 
 /// Where a paged job stands.
 #[derive(Debug)]
@@ -260,8 +300,8 @@ struct Pager<T> {
 }
 
 impl<T> Pager<T> {
-    /// One page: its rows (or the error that ends the stream) and what follows.
-    async fn step(mut self) -> Option<(Vec<Result<T, Error>>, Self)> {
+    /// One page (or the error that ends the stream) and what follows.
+    async fn step(mut self) -> Option<(Result<Envelope<Vec<T>>, Error>, Self)> {
         let (plan, offset, fetched) = match std::mem::replace(&mut self.state, PagerState::Done) {
             PagerState::Done => return None,
             PagerState::Next {
@@ -275,7 +315,7 @@ impl<T> Pager<T> {
                     let start = plan.start;
                     (plan, start, 0)
                 }
-                Err(error) => return Some((vec![Err(error)], self)),
+                Err(error) => return Some((Err(error), self)),
             },
         };
         let limit = plan.next_limit(fetched);
@@ -285,13 +325,14 @@ impl<T> Pager<T> {
         }
         let page = plan.page(&self.request, offset, limit);
         let job = self.job.clone()?;
-        let mut rows = match (self.fetch)(self.client.clone(), page, job).await {
-            Ok(rows) => rows,
+        let mut envelope = match (self.fetch)(self.client.clone(), page, job).await {
+            Ok(envelope) => envelope,
             Err(error) => {
                 self.end_job().await;
-                return Some((vec![Err(error)], self));
+                return Some((Err(error), self));
             }
         };
+        let rows = &mut envelope.response;
         let asked = usize::try_from(limit).unwrap_or(usize::MAX);
         let full = rows.len() >= asked;
         rows.truncate(asked);
@@ -307,7 +348,7 @@ impl<T> Pager<T> {
             // The job is done: what it held and did not spend is free again.
             self.end_job().await;
         }
-        Some((rows.into_iter().map(Ok).collect(), self))
+        Some((Ok(envelope), self))
     }
 
     /// The job has ended: its holds go (the budget window's in the store

@@ -9,12 +9,16 @@
 //!   signatures, what type checkers and editors read, with a synchronous and
 //!   an `async` flavour of each group.
 //!
+//! - [`Python::dispatch`] (Rust, for the package's `OUT_DIR`): each
+//!   operation's typed result handed to the native side's generic code.
+//!
 //! As with the Rust emitter, the model has decided every name and figure; this
 //! stage only spells them. Parameters are Rust names (a Python keyword gets a
 //! trailing `_`), records' keys are the Rust field names, and every docstring
 //! comes from the spec's descriptions, limits (with provenance) and costs.
 
 mod names;
+mod native;
 mod records;
 mod surface;
 mod text;
@@ -28,12 +32,17 @@ pub struct Python {
     pub module: String,
     /// `seozoom/_generated.pyi`: what type checkers read.
     pub stub: String,
+    /// Rust source the native side includes: each operation's typed result
+    /// type handed to a generic visitor, so that rows go from the typed
+    /// records to Python objects with no JSON value between.
+    pub dispatch: String,
 }
 
 /// File names of [`Python::module`] and [`Python::stub`] in the package.
 pub const MODULE_FILE: &str = "_generated.py";
 /// See [`MODULE_FILE`].
 pub const STUB_FILE: &str = "_generated.pyi";
+pub use native::DISPATCH_FILE;
 
 /// The Python surface of a spec. `Err` names a parameter whose Python name
 /// would take the place of one every method has (`db`, `max_rows`).
@@ -57,7 +66,12 @@ pub fn emit(spec: &Spec) -> Result<Python, String> {
     let all = text::all(spec);
     module.push_str(&all);
     stub.push_str(&all);
-    Ok(Python { module, stub })
+    let dispatch = native::dispatch(spec);
+    Ok(Python {
+        module,
+        stub,
+        dispatch,
+    })
 }
 
 /// [`emit`] for a spec held in memory (what the package's build script calls).

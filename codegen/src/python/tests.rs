@@ -76,3 +76,19 @@ fn monthly_volumes_are_listed_in_calendar_order() {
     let dec = line.find("\"dec\"").unwrap();
     assert!(jan < dec, "{line}");
 }
+
+#[test]
+fn every_action_has_its_typed_result_in_the_dispatch() {
+    let spec = spec();
+    let python = emit(&spec).unwrap();
+    for a in &spec.actions {
+        let arm = format!("(\"{}\" , \"{}\") =>", a.group, a.wire);
+        assert!(python.dispatch.contains(&arm), "{} {}", a.group, a.wire);
+    }
+    // The rows of a list of records are handed over by their record type.
+    assert!(
+        python
+            .dispatch
+            .contains("visit . rows :: < :: seozoom :: types :: DomainKeyword > ()")
+    );
+}
