@@ -21,7 +21,8 @@ use super::envelope::FROM_CACHE;
 use super::input_schema::object;
 use super::report::Reporter;
 use super::session::Session;
-use super::{call, tools};
+use super::call;
+use super::tool_names::tool_name;
 use crate::example;
 
 /// How often the logging tool repeats its call after the first: the suite
@@ -74,7 +75,7 @@ async fn logging(session: &Session, reporter: &Reporter, stop: &Stop) -> CallToo
     let Some(op) = session.catalog.operations().next() else {
         return CallToolResult::error(vec![ContentBlock::text("no operation is listed")]);
     };
-    let name = tools::tool_name(op);
+    let name = tool_name(op);
     let arguments = example_arguments(op);
     let mut from_cache = 0;
     for _ in 0..=REPEATS {
