@@ -2,7 +2,7 @@
 //! into one envelope: the whole result of a job that succeeded, or the part
 //! that was paid for of one that failed ([`crate::job::Partial`]).
 
-use crate::Envelope;
+use crate::envelope::Envelope;
 use crate::client::{InputOrder, Merge};
 
 /// The answered requests of one job, in batch order.

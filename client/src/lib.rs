@@ -59,7 +59,9 @@ mod date;
 #[cfg(feature = "jiff")]
 mod date_jiff;
 mod decode;
+mod envelope;
 pub mod error;
+mod generated;
 mod partial;
 #[doc(hidden)]
 pub mod quirks;
@@ -67,7 +69,6 @@ pub mod quirks;
 pub mod record;
 pub mod request;
 mod retry;
-mod rows;
 #[cfg(feature = "sandbox")]
 pub mod sandbox;
 mod serp;
@@ -78,14 +79,11 @@ pub mod units;
 pub mod wait;
 mod wire_enum;
 
-mod generated {
-    include!(concat!(env!("OUT_DIR"), "/generated.rs"));
-}
-
 pub use client::Job;
 pub use client::{Client, ClientBuilder};
 pub use error::Error;
-pub use generated::types::{Db, Envelope};
+pub use envelope::Envelope;
+pub use generated::types::Db;
 
 pub mod types {
     //! The records and enums of the API's responses and parameters, generated
@@ -142,14 +140,17 @@ pub mod config {
 /// The one path generated code uses to reach the runtime.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::decode::{decode_json, decode_rows, decode_typed};
+    pub use crate::decode::{Decoder, decode_json, decode_rows, decode_typed};
+    #[cfg(feature = "schemars")]
+    pub use crate::envelope::{EnvelopeDocs, envelope_schema};
+    pub use crate::envelope::{EnvelopeSeed, WithWireNames};
     pub use crate::quirks;
     pub use crate::record;
     pub use crate::table;
     pub use crate::types::{ByKey, Date, DateTime, Serp, Time, UnknownValue, WireEnum};
     pub use crate::{
-        Client, ClientBuilder, Envelope, Error, job::Row, job::Stream, request::Request,
-        table::Operation,
+        Client, ClientBuilder, Envelope, Error, job::Row, job::Stop, job::Stream,
+        request::Request, table::Operation,
     };
     pub use serde_json;
 }

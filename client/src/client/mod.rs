@@ -42,11 +42,10 @@ pub use plan::{Counted, JobPlan};
 pub use stop::Stop;
 
 use crate::error::{ConfigError, Error, ErrorKind};
-use crate::operations::{OPERATIONS, RECORDS, SERVICE};
 use crate::request::encode_value;
 use crate::retry::RetryPolicy;
 use crate::store::{BudgetWindow, Store};
-use crate::table::{RecordInfo, Service};
+use crate::table::{Api, RecordInfo, Service};
 use crate::transport::{RateLimitMode, RateLimits};
 use crate::units::{Ledger, Units};
 
@@ -145,6 +144,7 @@ impl fmt::Debug for Client {
 /// Configures a [`Client`].
 #[derive(Debug, Clone)]
 pub struct ClientBuilder {
+    api: &'static Api,
     key: Option<ApiKey>,
     base_url: String,
     database: Option<&'static str>,
@@ -162,11 +162,14 @@ pub struct ClientBuilder {
     window_budget: Option<(i64, BudgetWindow)>,
 }
 
-impl Default for ClientBuilder {
-    fn default() -> Self {
+impl ClientBuilder {
+    /// A builder with default settings for the API of `api` (generated code
+    /// calls this: [`Client::builder`] is `ClientBuilder::for_api(&operations::API)`).
+    pub fn for_api(api: &'static Api) -> Self {
         ClientBuilder {
+            api,
             key: None,
-            base_url: SERVICE.base_url.to_owned(),
+            base_url: api.service.base_url.to_owned(),
             database: None,
             connect_timeout: DEFAULT_CONNECT_TIMEOUT,
             timeout: DEFAULT_TIMEOUT,
@@ -314,7 +317,7 @@ impl ClientBuilder {
             .key
             .filter(|k| !k.0.trim().is_empty())
             .ok_or(ConfigError::MissingKey { env: API_KEY_ENV })?;
-        let service = &SERVICE;
+        let service = self.api.service;
         let (base_url, origin) = check_base_url(&self.base_url).map_err(|e| key.hide(e))?;
         let database = match self.database {
             Some(db) => db,
@@ -344,14 +347,14 @@ impl ClientBuilder {
         Ok(Client {
             inner: Arc::new(Inner {
                 service,
-                records: RECORDS,
+                records: self.api.records,
                 http,
                 key,
                 base_url,
                 origin,
                 database,
                 retry: self.retry,
-                rate_limits: RateLimits::new(OPERATIONS, self.rate_limit, self.rate_window),
+                rate_limits: RateLimits::new(self.api.operations, self.rate_limit, self.rate_window),
                 max_wait: self.max_wait,
                 ledger: Arc::new(Ledger::new(self.budget)),
                 memory,
@@ -409,23 +412,17 @@ fn check_base_url(url: &str) -> Result<(String, String), Error> {
     Ok((url.trim_end_matches('/').to_owned(), origin))
 }
 
-impl Client {
-    /// A client with default settings and this key.
-    pub fn new(api_key: impl Into<String>) -> Result<Client, Error> {
-        Client::builder().api_key(api_key).build()
-    }
-
-    /// A client with default settings and the key in `SEOZOOM_API_KEY`.
-    pub fn from_env() -> Result<Client, Error> {
+impl ClientBuilder {
+    /// Take the key from `SEOZOOM_API_KEY` and build (what
+    /// [`Client::from_env`] does).
+    pub fn build_from_env(self) -> Result<Client, Error> {
         let key =
             std::env::var(API_KEY_ENV).map_err(|_| ConfigError::KeyNotSet { env: API_KEY_ENV })?;
-        Client::new(key)
+        self.api_key(key).build()
     }
+}
 
-    /// A builder for the other settings.
-    pub fn builder() -> ClientBuilder {
-        ClientBuilder::default()
-    }
+impl Client {
 
     /// The base URL in use.
     pub fn base_url(&self) -> &str {

@@ -16,6 +16,7 @@ use futures_util::stream::{self, StreamExt};
 use serde::de::DeserializeOwned;
 
 use super::Client;
+use crate::decode::Decoder;
 use crate::error::{Error, InvalidInput};
 use crate::request::Request;
 use crate::table::{Operation, Param, Role};
@@ -135,32 +136,32 @@ impl Client {
     where
         T: DeserializeOwned + Send + 'static,
     {
-        let fetch: Fetch<T> = |client, page, job| {
+        let fetch: Fetch<T> = Arc::new(|client, page, job| {
             Box::pin(async move { Ok(client.execute_rows_in::<T>(page, job).await?.response) })
-        };
+        });
         self.pager(request, page_size, max_rows, fetch)
     }
 
-    /// Like [`pages`](Self::pages), for any paged operation: each row is decoded
-    /// as the operation's typed record, as with
-    /// [`execute_json`](Self::execute_json), and re-encoded as JSON with the
-    /// API's field names.
-    #[inline]
-    pub fn pages_json(
+    /// [`pages`](Self::pages) with each page decoded by `decode` and its
+    /// `response` made rows. `Client::pages_json` (generated) hands it the
+    /// table's decoder of every operation.
+    #[doc(hidden)]
+    pub fn pages_decoded(
         &self,
         request: Request,
         page_size: i64,
         max_rows: Option<usize>,
+        decode: Decoder<serde_json::Value>,
     ) -> impl Stream<Item = Result<serde_json::Value, Error>> + Send + Unpin + use<> {
-        let fetch: Fetch<serde_json::Value> = |client, page, job| {
+        let fetch: Fetch<serde_json::Value> = Arc::new(move |client, page, job| {
             Box::pin(async move {
-                Ok(match client.execute_json_in(page, job).await?.response {
+                Ok(match client.execute_decoded_in(page, decode, job).await?.response {
                     serde_json::Value::Array(rows) => rows,
                     serde_json::Value::Null => Vec::new(),
                     other => vec![other],
                 })
             })
-        };
+        });
         self.pager(request, page_size, max_rows, fetch)
     }
 
@@ -226,7 +227,9 @@ impl Client {
 }
 
 /// How a paged job fetches the rows of one page.
-type Fetch<T> = fn(Client, Request, Arc<JobHold>) -> BoxFuture<'static, Result<Vec<T>, Error>>;
+type Fetch<T> = Arc<
+    dyn Fn(Client, Request, Arc<JobHold>) -> BoxFuture<'static, Result<Vec<T>, Error>> + Send + Sync,
+>;
 
 /// Where a paged job stands.
 #[derive(Debug)]
@@ -280,7 +283,7 @@ impl<T> Pager<T> {
         }
         let page = plan.page(&self.request, offset, limit);
         let job = self.job.clone()?;
-        let mut rows = match (self.fetch)(self.client.clone(), page, job).await {
+        let mut rows = match (*self.fetch)(self.client.clone(), page, job).await {
             Ok(rows) => rows,
             Err(error) => {
                 self.end_job().await;

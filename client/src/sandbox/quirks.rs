@@ -7,7 +7,7 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use serde::ser::{SerializeMap, SerializeSeq, Serializer};
 
-use crate::Envelope;
+use crate::envelope::Envelope;
 
 /// The content type the service sends its JSON with.
 pub(super) const CONTENT_TYPE: &str = "text/html; charset=UTF-8";

@@ -16,7 +16,7 @@ mod window;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use super::Client;
-use crate::Envelope;
+use crate::envelope::Envelope;
 use crate::error::{Error, ErrorKind};
 use crate::request::Request;
 use crate::store::{BudgetWindow, LedgerEntry, Scope, Store, StoreError};
