@@ -81,8 +81,8 @@ mod wire_enum;
 
 pub use client::Job;
 pub use client::{Client, ClientBuilder};
-pub use error::Error;
 pub use envelope::Envelope;
+pub use error::Error;
 pub use generated::types::Db;
 
 pub mod types {
@@ -146,11 +146,13 @@ pub mod __private {
     pub use crate::envelope::{EnvelopeSeed, WithWireNames};
     pub use crate::quirks;
     pub use crate::record;
+    #[cfg(feature = "sandbox")]
+    pub use crate::sandbox::{Sandbox, SandboxBuilder};
     pub use crate::table;
     pub use crate::types::{ByKey, Date, DateTime, Serp, Time, UnknownValue, WireEnum};
     pub use crate::{
-        Client, ClientBuilder, Envelope, Error, job::Row, job::Stop, job::Stream,
-        request::Request, table::Operation,
+        Client, ClientBuilder, Envelope, Error, job::Row, job::Stop, job::Stream, request::Request,
+        table::Operation,
     };
     pub use serde_json;
 }

@@ -18,9 +18,9 @@ use serde::de::DeserializeOwned;
 
 use super::merge::{InputOrder, Merge};
 use super::{Client, Stop};
-use crate::envelope::Envelope;
 use crate::answers::Answers;
 use crate::decode::{Decoder, decode_typed};
+use crate::envelope::Envelope;
 use crate::error::{Error, ErrorKind};
 use crate::partial::{Missing, Partial};
 use crate::request::Request;

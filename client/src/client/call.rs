@@ -12,9 +12,9 @@ use tracing::Instrument;
 
 use super::memory::{CacheFor, Figures, items_of};
 use super::{Client, REDACTED, Stop, WindowHold};
-use crate::envelope::Envelope;
 use crate::charge::{BodyUnits, Charge, read_units};
 use crate::decode::{Decoder, decode_rows, decode_typed};
+use crate::envelope::Envelope;
 use crate::error::{Error, ErrorKind};
 use crate::request::{Request, encode_value, push_query};
 use crate::retry::{Decision, Outcome, Spent, Verdict, classify};

@@ -354,7 +354,11 @@ impl ClientBuilder {
                 origin,
                 database,
                 retry: self.retry,
-                rate_limits: RateLimits::new(self.api.operations, self.rate_limit, self.rate_window),
+                rate_limits: RateLimits::new(
+                    self.api.operations,
+                    self.rate_limit,
+                    self.rate_window,
+                ),
                 max_wait: self.max_wait,
                 ledger: Arc::new(Ledger::new(self.budget)),
                 memory,
@@ -423,7 +427,6 @@ impl ClientBuilder {
 }
 
 impl Client {
-
     /// The base URL in use.
     pub fn base_url(&self) -> &str {
         &self.inner.base_url

@@ -155,11 +155,13 @@ impl Client {
     ) -> impl Stream<Item = Result<serde_json::Value, Error>> + Send + Unpin + use<> {
         let fetch: Fetch<serde_json::Value> = Arc::new(move |client, page, job| {
             Box::pin(async move {
-                Ok(match client.execute_decoded_in(page, decode, job).await?.response {
-                    serde_json::Value::Array(rows) => rows,
-                    serde_json::Value::Null => Vec::new(),
-                    other => vec![other],
-                })
+                Ok(
+                    match client.execute_decoded_in(page, decode, job).await?.response {
+                        serde_json::Value::Array(rows) => rows,
+                        serde_json::Value::Null => Vec::new(),
+                        other => vec![other],
+                    },
+                )
             })
         });
         self.pager(request, page_size, max_rows, fetch)
@@ -228,7 +230,9 @@ impl Client {
 
 /// How a paged job fetches the rows of one page.
 type Fetch<T> = Arc<
-    dyn Fn(Client, Request, Arc<JobHold>) -> BoxFuture<'static, Result<Vec<T>, Error>> + Send + Sync,
+    dyn Fn(Client, Request, Arc<JobHold>) -> BoxFuture<'static, Result<Vec<T>, Error>>
+        + Send
+        + Sync,
 >;
 
 /// Where a paged job stands.

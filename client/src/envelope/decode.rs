@@ -233,7 +233,11 @@ impl<'de, P: Payload<'de>> Visitor<'de> for EnvelopeVisitor<'_, P> {
                 }
                 Member::UnitsRemaining => {
                     let value = map.next_value_seed(Integer)?;
-                    once(&mut units_remaining, service.envelope_units_remaining, value)?;
+                    once(
+                        &mut units_remaining,
+                        service.envelope_units_remaining,
+                        value,
+                    )?;
                 }
                 Member::Response => {
                     let value = self.payload.read(&mut map, result_rows)?;

@@ -58,7 +58,12 @@ impl<T> Envelope<T> {
     }
 
     /// An envelope as the service sends it (not "no data", not from the cache).
-    pub(crate) fn received(result_rows: i64, units_used: i64, units_remaining: i64, response: T) -> Self {
+    pub(crate) fn received(
+        result_rows: i64,
+        units_used: i64,
+        units_remaining: i64,
+        response: T,
+    ) -> Self {
         Envelope {
             result_rows,
             units_used,

@@ -34,9 +34,15 @@ pub fn envelope_schema<T: JsonSchema>(
         members.insert("description".into(), docs.response.into());
     }
     let mut properties = Map::new();
-    properties.insert(service.envelope_result_rows.into(), integer(docs.result_rows));
+    properties.insert(
+        service.envelope_result_rows.into(),
+        integer(docs.result_rows),
+    );
     properties.insert(service.envelope_units_used.into(), integer(docs.units_used));
-    properties.insert(service.envelope_units_remaining.into(), integer(docs.units_remaining));
+    properties.insert(
+        service.envelope_units_remaining.into(),
+        integer(docs.units_remaining),
+    );
     properties.insert(service.envelope_response.into(), response);
     let schema = json!({
         "description": docs.envelope,

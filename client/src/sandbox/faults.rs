@@ -28,7 +28,7 @@ use axum::body::{Body, Bytes};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::Response;
 
-use crate::operations::SERVICE;
+use crate::table::Service;
 
 use super::quirks;
 
@@ -178,14 +178,17 @@ impl FaultPlan {
 /// it injected.
 #[derive(Debug)]
 pub(super) struct Injector {
+    /// The "no data" answer and list separator of the API.
+    service: &'static Service,
     faults: FaultPlan,
     rng: Mutex<fastrand::Rng>,
     injected: [AtomicU64; Fault::ALL.len()],
 }
 
 impl Injector {
-    pub(super) fn new(faults: FaultPlan) -> Self {
+    pub(super) fn new(faults: FaultPlan, service: &'static Service) -> Self {
         Injector {
+            service,
             rng: Mutex::new(fastrand::Rng::with_seed(faults.seed)),
             faults,
             injected: Default::default(),
@@ -210,7 +213,7 @@ impl Injector {
 
     /// The fault for a request with these decoded query pairs, if any.
     pub(super) fn pick(&self, pairs: &[(String, String)]) -> Option<Fault> {
-        let separator = SERVICE.list_separator;
+        let separator = self.service.list_separator;
         let chosen = self.faults.on.iter().find_map(|(param, value, fault)| {
             pairs
                 .iter()
@@ -243,9 +246,9 @@ impl Injector {
             Fault::RateLimited => quirks::error(StatusCode::TOO_MANY_REQUESTS, TOO_MANY_REQUESTS),
             Fault::ServerError => quirks::error(StatusCode::INTERNAL_SERVER_ERROR, SERVER_ERROR),
             Fault::NoData => {
-                let status =
-                    StatusCode::from_u16(SERVICE.no_data_status).unwrap_or(StatusCode::BAD_REQUEST);
-                quirks::error(status, SERVICE.no_data_message)
+                let status = StatusCode::from_u16(self.service.no_data_status)
+                    .unwrap_or(StatusCode::BAD_REQUEST);
+                quirks::error(status, self.service.no_data_message)
             }
             Fault::Reset => reset(),
             Fault::Slow => {

@@ -97,6 +97,31 @@ pub fn client_ext(spec: &Spec, options: &Options) -> TokenStream {
             }
         }
 
+        #[cfg(feature = "sandbox")]
+        impl rt::Sandbox {
+            /// Start a sandbox on `127.0.0.1` and a port chosen by the system.
+            pub async fn start() -> ::std::io::Result<rt::Sandbox> {
+                rt::Sandbox::start_on(0).await
+            }
+
+            /// Start a sandbox on `127.0.0.1:port` (0: a port chosen by the system).
+            pub async fn start_on(port: u16) -> ::std::io::Result<rt::Sandbox> {
+                rt::Sandbox::builder().port(port).start().await
+            }
+
+            /// A sandbox with other settings: a port, injected faults.
+            pub fn builder() -> rt::SandboxBuilder {
+                rt::SandboxBuilder::for_api(&operations::API)
+            }
+        }
+
+        #[cfg(feature = "sandbox")]
+        impl ::core::default::Default for rt::SandboxBuilder {
+            fn default() -> Self {
+                rt::SandboxBuilder::for_api(&operations::API)
+            }
+        }
+
         impl rt::Operation {
             /// The operation of this group and wire action name (aliases are not
             /// looked up: they are the reference's other names, not the wire's).

@@ -450,7 +450,9 @@ fn field(options: &Options, f: &Field) -> TokenStream {
 /// runtime this API's member names (`SERVICE`) and the spec's descriptions.
 pub fn envelope(options: &Options, e: &Envelope) -> TokenStream {
     if !options.in_runtime_crate() {
-        return quote!(pub use rt::Envelope;);
+        return quote!(
+            pub use rt::Envelope;
+        );
     }
     let (about, rows, used, remaining, response) = (
         &e.description,

@@ -5,10 +5,10 @@
 use std::time::Duration;
 
 use super::{Figures, items_of, time_of};
-use crate::envelope::Envelope;
 use crate::client::call::{Prepared, Step};
 use crate::client::{Client, InputOrder, items};
 use crate::date::Date;
+use crate::envelope::Envelope;
 use crate::error::Error;
 use crate::request::Request;
 use crate::store::{CacheEntry, CachedAnswer, LedgerEntry, now_ms};
