@@ -62,7 +62,6 @@ mod decode;
 mod envelope;
 pub mod error;
 mod generated;
-mod partial;
 #[doc(hidden)]
 pub mod quirks;
 #[doc(hidden)]
@@ -72,6 +71,7 @@ mod retry;
 #[cfg(feature = "sandbox")]
 pub mod sandbox;
 mod serp;
+mod shown_duration;
 pub mod store;
 pub mod table;
 mod transport;
@@ -122,7 +122,7 @@ pub mod job {
     pub use crate::client::{
         BATCH_CONCURRENCY, Counted, FittedRows, InputOrder, Job, JobPlan, Merge, Paging, Row, Stop,
     };
-    pub use crate::partial::{Missing, Partial};
+    pub use crate::error::partial::{Missing, Partial};
     pub use futures_core::Stream;
 }
 

@@ -334,7 +334,7 @@ impl Ledger {
     /// held anew.
     pub(crate) fn reserve_in(
         &self,
-        job: Option<&JobHold>,
+        job: Option<&BudgetHold>,
         what: &str,
         max: i64,
     ) -> Result<Reservation<'_>, Error> {
@@ -355,7 +355,7 @@ impl Ledger {
     /// ([`reserve_in`](Self::reserve_in)), so other calls and jobs on this client
     /// and its clones cannot spend what the job was admitted with. Without a
     /// budget nothing is held.
-    pub(crate) fn hold_job(self: &Arc<Self>, what: &str, max: i64) -> Result<JobHold, Error> {
+    pub(crate) fn hold_job(self: &Arc<Self>, what: &str, max: i64) -> Result<BudgetHold, Error> {
         let mut state = self.lock();
         let held = match self.budget {
             Some(_) => {
@@ -365,12 +365,10 @@ impl Ledger {
             }
             None => 0,
         };
-        Ok(JobHold {
+        Ok(BudgetHold {
             ledger: Arc::clone(self),
-            window: None,
             learned: None,
             left: AtomicI64::new(held),
-            stop: None,
         })
     }
 
@@ -471,10 +469,8 @@ impl Drop for Reservation<'_> {
 
 /// The units a job was admitted with and has not yet handed to its calls, held
 /// against the budget until the job ends (when this is dropped).
-pub(crate) struct JobHold {
+pub(crate) struct BudgetHold {
     ledger: Arc<Ledger>,
-    /// The job's hold on the budget window in the store, if there is one.
-    window: Option<crate::client::WindowHold>,
     /// What the ledger had learned of the operation's charge when the job was
     /// estimated: its calls are estimated with the same figure, so that each
     /// fits the hold the job was admitted with (and the ledger is read once).
@@ -483,60 +479,27 @@ pub(crate) struct JobHold {
     /// state as proof), so that it and the ledger's `reserved` always change
     /// together; atomic only so that the hold can be shared.
     left: AtomicI64,
-    /// The caller's signal to send nothing more, if it gave one.
-    stop: Option<crate::job::Stop>,
 }
 
-impl std::fmt::Debug for JobHold {
+impl std::fmt::Debug for BudgetHold {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("JobHold")
+        f.debug_struct("BudgetHold")
             .field("left", &self.left.load(Ordering::Relaxed))
-            .field("window", &self.window_id())
-            .finish()
+            .finish_non_exhaustive()
     }
 }
 
-impl JobHold {
-    /// The job's hold on the budget window, taken before it starts.
-    pub(crate) fn with_window(mut self, window: Option<crate::client::WindowHold>) -> Self {
-        self.window = window;
-        self
-    }
-
-    /// The figure the job was estimated with ([`JobHold::learned`]).
+impl BudgetHold {
+    /// The figure the job was estimated with ([`BudgetHold::learned`]).
     pub(crate) fn with_learned(mut self, learned: Option<Learned>) -> Self {
         self.learned = learned;
         self
-    }
-
-    /// The caller's signal to stop the job.
-    pub(crate) fn with_stop(mut self, stop: Option<crate::job::Stop>) -> Self {
-        self.stop = stop;
-        self
-    }
-
-    /// The caller's signal to stop the job, if it gave one.
-    pub(crate) fn stop(&self) -> Option<&crate::job::Stop> {
-        self.stop.as_ref()
     }
 
     /// What the ledger had learned of the operation's charge when the job was
     /// estimated.
     pub(crate) fn learned(&self) -> Option<Learned> {
         self.learned
-    }
-
-    /// Give back the job's hold on the budget window, if it has one (the job
-    /// has ended).
-    pub(crate) async fn release_window(&self) {
-        if let Some(window) = &self.window {
-            window.release().await;
-        }
-    }
-
-    /// The id of the job's hold on the budget window, if it has one.
-    pub(crate) fn window_id(&self) -> Option<&str> {
-        self.window.as_ref().map(|w| w.id.as_str())
     }
 
     fn left(&self, _ledger: &LedgerState) -> i64 {
@@ -548,7 +511,7 @@ impl JobHold {
     }
 }
 
-impl Drop for JobHold {
+impl Drop for BudgetHold {
     fn drop(&mut self) {
         let mut state = self.ledger.lock();
         let left = self.left(&state);

@@ -17,16 +17,16 @@ use futures_util::stream::{FuturesUnordered, StreamExt};
 use serde::de::DeserializeOwned;
 
 use super::merge::{InputOrder, Merge};
-use super::{Client, Stop};
+use super::{Client, JobHold, Stop};
 use crate::answers::Answers;
 use crate::decode::{Decoder, decode_typed};
 use crate::envelope::Envelope;
+use crate::error::partial::{Missing, Partial};
 use crate::error::{Error, ErrorKind};
-use crate::partial::{Missing, Partial};
 use crate::request::Request;
 use crate::store::CachedAnswer;
 use crate::table::{Operation, Param, RecordInfo, Role};
-use crate::units::{Estimate, JobHold};
+use crate::units::Estimate;
 
 /// Requests of one batched job in flight at once. Each request also waits for
 /// its operation's rate-limit slot, so this only bounds the parallelism within
@@ -329,7 +329,7 @@ impl Client {
                 Ok(mut envelope) => {
                     envelope.units_used = 0;
                     envelope.units_remaining = balance;
-                    envelope.fetched_at = Some(super::memory::time_of(hit.fetched_at_ms));
+                    envelope.fetched_at = Some(super::store_use::time_of(hit.fetched_at_ms));
                     Some(envelope)
                 }
                 Err(error) => {

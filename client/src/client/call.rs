@@ -10,8 +10,8 @@ use reqwest::header::HeaderMap;
 use serde::de::DeserializeOwned;
 use tracing::Instrument;
 
-use super::memory::{CacheFor, Figures, items_of};
-use super::{Client, REDACTED, Stop, WindowHold};
+use super::store_use::{CacheFor, Figures, items_of};
+use super::{Client, JobHold, REDACTED, Stop, WindowHold};
 use crate::charge::{BodyUnits, Charge, read_units};
 use crate::decode::{Decoder, decode_rows, decode_typed};
 use crate::envelope::Envelope;
@@ -20,7 +20,7 @@ use crate::request::{Request, encode_value, push_query};
 use crate::retry::{Decision, Outcome, Spent, Verdict, classify};
 use crate::store::{LedgerEntry, now_ms};
 use crate::table::Operation;
-use crate::units::{Estimate, JobHold, Ledger, Reservation, estimate, estimate_learned};
+use crate::units::{Estimate, Ledger, Reservation, estimate, estimate_learned};
 use crate::wait::{Cause, Waits};
 
 /// A request checked and ready to go.
@@ -265,7 +265,7 @@ impl Client {
             let label = prepared.op.label();
             let ledger = &self.inner.ledger;
             ledger.admit(&label, estimate)?;
-            let reservation = ledger.reserve_in(job, &label, estimate.max)?;
+            let reservation = ledger.reserve_in(job.map(JobHold::budget), &label, estimate.max)?;
             // The budget window: the job's hold covers its calls; a call on its
             // own holds its maximum until it is recorded.
             let own_hold = match job.and_then(JobHold::window_id) {

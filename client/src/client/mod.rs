@@ -7,7 +7,7 @@
 //! - `pages`: the rows of a paged operation as a stream;
 //! - `job`: a bulk job's cost and its hold on the budget;
 //! - `learned`: estimates refined by the charge per row the ledger learned;
-//! - `memory` (with `items`): the call's use of the store: cache, ledger,
+//! - `store_use` (with `items`): the call's use of the store: cache, ledger,
 //!   budget windows and shared rate limits.
 //!
 //! The API key travels in the query string, so it is kept in a type whose `Debug`
@@ -21,11 +21,11 @@ mod fit;
 mod items;
 mod job;
 mod learned;
-mod memory;
 mod merge;
 mod pages;
 mod plan;
 mod stop;
+mod store_use;
 
 use std::fmt;
 use std::net::IpAddr;
@@ -35,11 +35,12 @@ use std::time::Duration;
 pub use batch::BATCH_CONCURRENCY;
 pub use fit::FittedRows;
 pub use job::Job;
-pub(crate) use memory::WindowHold;
+pub(crate) use job::JobHold;
 pub use merge::{InputOrder, Merge, Row};
 pub use pages::Paging;
 pub use plan::{Counted, JobPlan};
 pub use stop::Stop;
+pub(crate) use store_use::WindowHold;
 
 use crate::error::{ConfigError, Error, ErrorKind};
 use crate::request::encode_value;
@@ -106,7 +107,7 @@ struct Inner {
     /// The bound on all of a call's waits.
     max_wait: Duration,
     ledger: Arc<Ledger>,
-    memory: memory::Memory,
+    memory: store_use::settings::Memory,
 }
 
 /// A client of the SEOZoom API v2. Cheap to clone: clones share the connection
@@ -335,7 +336,7 @@ impl ClientBuilder {
                 let message = e.without_url().to_string();
                 key.hide(ConfigError::Http { message }.into())
             })?;
-        let memory = memory::Memory {
+        let memory = store_use::settings::Memory {
             scope: self.store.backend().scope(&key.0),
             store: self.store,
             refresh: self.refresh,

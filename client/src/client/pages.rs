@@ -15,12 +15,12 @@ use futures_util::future::BoxFuture;
 use futures_util::stream::{self, StreamExt};
 use serde::de::DeserializeOwned;
 
-use super::Client;
+use super::{Client, JobHold};
 use crate::decode::Decoder;
 use crate::error::{Error, InvalidInput};
 use crate::request::Request;
 use crate::table::{Operation, Param, Role};
-use crate::units::{Estimate, JobHold, Learned};
+use crate::units::{Estimate, Learned};
 
 /// The two parameters that page an operation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

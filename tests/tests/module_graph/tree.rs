@@ -120,9 +120,6 @@ struct Scan {
     children: Vec<(ModPath, String)>,
 }
 
-/// The keywords that make a token a path's first segment we follow.
-const PATH_STARTS: [&str; 3] = ["crate", "self", "super"];
-
 impl Scan {
     /// Reads the items of a module body (`module`, children files in `dir`).
     fn items(&mut self, tokens: TokenStream, module: &ModPath, dir: &str) {
@@ -184,7 +181,7 @@ impl Scan {
                 let mut paths = Vec::new();
                 use_tree(&tokens[at + 1..end], Vec::new(), &mut paths);
                 for written in paths {
-                    if let Some(segments) = self.absolute(module, &written, true) {
+                    if let Some(segments) = self.absolute(module, &written) {
                         self.named.push(Named {
                             segments,
                             written: written.join("::"),
@@ -216,7 +213,13 @@ impl Scan {
                 TokenTree::Group(g) => {
                     self.code(&g.stream().into_iter().collect::<Vec<_>>(), module)
                 }
-                TokenTree::Ident(i) if PATH_STARTS.contains(&i.to_string().as_str()) => {
+                // `crate::`, `self::`, `super::`, or a path starting with a
+                // child module's name (`child::f()`), not the tail of `a::b`.
+                TokenTree::Ident(i)
+                    if is_path_sep(tokens, at + 1)
+                        && !(at >= 1
+                            && matches!(&tokens[at - 1], TokenTree::Punct(p) if p.as_char() == ':')) =>
+                {
                     let mut written = vec![i.to_string()];
                     let mut next = at + 1;
                     while is_path_sep(tokens, next) {
@@ -229,7 +232,7 @@ impl Scan {
                         }
                     }
                     if written.len() > 1 {
-                        if let Some(segments) = self.absolute(module, &written, false) {
+                        if let Some(segments) = self.absolute(module, &written) {
                             self.named.push(Named {
                                 segments,
                                 written: written.join("::"),
@@ -246,10 +249,11 @@ impl Scan {
         }
     }
 
-    /// Makes `written` absolute from `module`; `None` for an outside crate.
-    /// In a `use`, a first segment that is no keyword is a child module (or
-    /// an outside crate, which the graph leaves out when nothing resolves).
-    fn absolute(&self, module: &ModPath, written: &[String], in_use: bool) -> Option<ModPath> {
+    /// Makes `written` absolute from `module`. A first segment that is no
+    /// keyword is taken as a child module: when there is none of that name
+    /// (an outside crate, a type), the path resolves to the file itself,
+    /// which the graph leaves out.
+    fn absolute(&self, module: &ModPath, written: &[String]) -> Option<ModPath> {
         let mut base = module.clone();
         let mut rest = written;
         match written.first().map(String::as_str) {
@@ -267,11 +271,8 @@ impl Scan {
                     rest = &rest[1..];
                 }
             }
-            Some(_) if in_use => {
-                // Relative: the tree decides later whether a child module
-                // of this name exists; mark it by keeping the base.
-            }
-            _ => return None,
+            Some(_) => {}
+            None => return None,
         }
         base.extend(rest.iter().cloned());
         Some(base)
