@@ -22,24 +22,4 @@ mod tests {
         assert_eq!(shown(Duration::from_secs(60)), "60 s");
         assert_eq!(shown(Duration::from_millis(2_500)), "2.5 s");
     }
-
-    #[tokio::test]
-    async fn a_wait_past_the_bound_is_refused_and_named() {
-        let mut waits = Waits::new("keywords metrics".into(), Duration::from_millis(90));
-        waits
-            .wait(Duration::from_millis(60), Cause::RateWindow, "HTTP 429", 2)
-            .await
-            .unwrap();
-        let error = waits
-            .wait(Duration::from_millis(60), Cause::RateWindow, "HTTP 429", 3)
-            .await
-            .unwrap_err();
-        let text = error.to_string();
-        assert!(
-            text.contains("the service's rate window (HTTP 429) before attempt 3"),
-            "{text}"
-        );
-        assert!(text.contains("90 ms"), "{text}");
-        assert!(!error.is_retryable() && !error.is_refused());
-    }
 }

@@ -260,8 +260,15 @@ impl<'de, P: Payload<'de>> Visitor<'de> for EnvelopeVisitor<'_, P> {
 
 #[cfg(test)]
 mod tests {
-    use super::decode;
-    use crate::Envelope;
+    use serde::de::DeserializeSeed;
+
+    use super::{EnvelopeSeed, decode_rows_fast};
+    use crate::envelope::Envelope;
+    use crate::operations::SERVICE;
+
+    fn decode<R: serde::de::DeserializeOwned>(text: &str) -> Option<Envelope<Vec<R>>> {
+        decode_rows_fast(&SERVICE, text)
+    }
 
     /// A record with the quirks the record decoders handle.
     #[derive(Debug, PartialEq, serde::Deserialize)]

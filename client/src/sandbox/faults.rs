@@ -297,7 +297,10 @@ mod tests {
 
     #[test]
     fn inputs_pick_their_fault_and_nothing_else_does_without_a_rate() {
-        let injector = Injector::new(FaultPlan::none().on("keyword", "boom", Fault::Reset));
+        let injector = Injector::new(
+            FaultPlan::none().on("keyword", "boom", Fault::Reset),
+            &crate::operations::SERVICE,
+        );
         assert_eq!(
             injector.pick(&pairs(&[("keyword", "a|boom|c")])),
             Some(Fault::Reset)
@@ -310,7 +313,7 @@ mod tests {
     #[test]
     fn random_faults_follow_the_rate_the_kinds_and_the_seed() {
         let draw = |faults: FaultPlan| {
-            let injector = Injector::new(faults);
+            let injector = Injector::new(faults, &crate::operations::SERVICE);
             (0..2000).map(|_| injector.pick(&[])).collect::<Vec<_>>()
         };
         let always = draw(FaultPlan::random(1.0).kinds(&[Fault::NoData, Fault::Slow]));
