@@ -445,14 +445,13 @@ fn field(options: &Options, f: &Field) -> TokenStream {
     quote! { #docs #attrs pub #name: #ty }
 }
 
-/// The envelope is the runtime's (`rt::Envelope`, re-exported here); inside the
-/// runtime's crate, its serde and schemars impls are added here, handing the
+/// The envelope is the runtime's (`rt::Envelope`); inside the runtime's crate
+/// it is re-exported here and its serde and schemars impls added, handing the
 /// runtime this API's member names (`SERVICE`) and the spec's descriptions.
 pub fn envelope(options: &Options, e: &Envelope) -> TokenStream {
     if !options.in_runtime_crate() {
-        return quote!(
-            pub use rt::Envelope;
-        );
+        // Builders name `rt::Envelope`; another crate can add no impl to it.
+        return TokenStream::new();
     }
     let (about, rows, used, remaining, response) = (
         &e.description,

@@ -142,8 +142,6 @@ pub mod types {
             }
         }
     }
-
-    pub use rt::Envelope;
 }
 
 /// Group handles and request builders.

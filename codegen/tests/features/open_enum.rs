@@ -240,8 +240,6 @@ pub mod types {
             }
         }
     }
-
-    pub use rt::Envelope;
 }
 
 /// Group handles and request builders.

@@ -74,8 +74,6 @@ pub mod types {
             }
         }
     }
-
-    pub use rt::Envelope;
 }
 
 /// Group handles and request builders.

@@ -231,14 +231,14 @@ impl Scan {
                             _ => break,
                         }
                     }
-                    if written.len() > 1 {
-                        if let Some(segments) = self.absolute(module, &written) {
-                            self.named.push(Named {
-                                segments,
-                                written: written.join("::"),
-                                reexport: false,
-                            });
-                        }
+                    if written.len() > 1
+                        && let Some(segments) = self.absolute(module, &written)
+                    {
+                        self.named.push(Named {
+                            segments,
+                            written: written.join("::"),
+                            reexport: false,
+                        });
                     }
                     at = next.max(at + 1);
                     continue;
