@@ -62,8 +62,7 @@ mod decode;
 mod envelope;
 pub mod error;
 mod generated;
-#[doc(hidden)]
-pub mod quirks;
+pub mod operation_table;
 #[doc(hidden)]
 pub mod record;
 pub mod request;
@@ -73,7 +72,6 @@ pub mod sandbox;
 mod serp;
 mod shown_duration;
 pub mod store;
-pub mod table;
 mod transport;
 pub mod units;
 pub mod wait;
@@ -111,6 +109,9 @@ pub mod builder {
 }
 
 pub use generated::operations;
+/// The operation table's types under their first name, kept so that code
+/// written against `seozoom::table` still builds.
+pub use operation_table as table;
 
 pub mod job {
     //! Bulk jobs: a list longer than one request takes, sent as a batched job
@@ -140,19 +141,19 @@ pub mod config {
 /// The one path generated code uses to reach the runtime.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::decode::quirks;
     pub use crate::decode::{Decoder, decode_json, decode_rows, decode_typed};
     #[cfg(feature = "schemars")]
     pub use crate::envelope::{EnvelopeDocs, envelope_schema};
     pub use crate::envelope::{EnvelopeSeed, WithWireNames};
-    pub use crate::quirks;
+    pub use crate::operation_table as table;
     pub use crate::record;
     #[cfg(feature = "sandbox")]
     pub use crate::sandbox::{Sandbox, SandboxBuilder};
-    pub use crate::table;
     pub use crate::types::{ByKey, Date, DateTime, Serp, Time, UnknownValue, WireEnum};
     pub use crate::{
-        Client, ClientBuilder, Envelope, Error, job::Row, job::Stop, job::Stream, request::Request,
-        table::Operation,
+        Client, ClientBuilder, Envelope, Error, job::Row, job::Stop, job::Stream,
+        operation_table::Operation, request::Request,
     };
     pub use serde_json;
 }

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crate::error::{Error, ErrorKind};
-use crate::table::{Charged, Operation, Role};
+use crate::operation_table::{Charged, Operation, Role};
 
 /// The cost range of a request, before it is sent: from the spec's figures,
 /// or, for an operation whose cost the spec does not know, from what the

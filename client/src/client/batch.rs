@@ -23,9 +23,9 @@ use crate::decode::{Decoder, decode_typed};
 use crate::envelope::Envelope;
 use crate::error::partial::{Missing, Partial};
 use crate::error::{Error, ErrorKind};
+use crate::operation_table::{Operation, Param, RecordInfo, Role};
 use crate::request::Request;
 use crate::store::CachedAnswer;
-use crate::table::{Operation, Param, RecordInfo, Role};
 use crate::units::Estimate;
 
 /// Requests of one batched job in flight at once. Each request also waits for

@@ -16,10 +16,10 @@ use crate::charge::{BodyUnits, Charge, read_units};
 use crate::decode::{Decoder, decode_rows, decode_typed};
 use crate::envelope::Envelope;
 use crate::error::{Error, ErrorKind};
+use crate::operation_table::Operation;
 use crate::request::{Request, encode_value, push_query};
 use crate::retry::{Decision, Outcome, Spent, Verdict, classify};
 use crate::store::{LedgerEntry, now_ms};
-use crate::table::Operation;
 use crate::units::{Estimate, Ledger, Reservation, estimate, estimate_learned};
 use crate::wait::{Cause, Waits};
 

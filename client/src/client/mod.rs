@@ -43,10 +43,10 @@ pub use stop::Stop;
 pub(crate) use store_use::WindowHold;
 
 use crate::error::{ConfigError, Error, ErrorKind};
+use crate::operation_table::{Api, RecordInfo, Service};
 use crate::request::encode_value;
 use crate::retry::RetryPolicy;
 use crate::store::{BudgetWindow, Store};
-use crate::table::{Api, RecordInfo, Service};
 use crate::transport::{RateLimitMode, RateLimits};
 use crate::units::{Ledger, Units};
 

@@ -18,8 +18,8 @@ use serde::de::DeserializeOwned;
 use super::{Client, JobHold};
 use crate::decode::Decoder;
 use crate::error::{Error, InvalidInput};
+use crate::operation_table::{Operation, Param, Role};
 use crate::request::Request;
-use crate::table::{Operation, Param, Role};
 use crate::units::{Estimate, Learned};
 
 /// The two parameters that page an operation.

@@ -18,8 +18,8 @@ use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
 use super::Envelope;
-use crate::quirks;
-use crate::table::Service;
+use crate::decode::quirks;
+use crate::operation_table::Service;
 
 /// Reads an [`Envelope<T>`] whose members have `service`'s wire names.
 pub struct EnvelopeSeed<'s, T> {
@@ -273,7 +273,7 @@ mod tests {
     /// A record with the quirks the record decoders handle.
     #[derive(Debug, PartialEq, serde::Deserialize)]
     struct Row {
-        #[serde(deserialize_with = "crate::quirks::integer")]
+        #[serde(deserialize_with = "crate::decode::quirks::integer")]
         n: i64,
         s: String,
     }

@@ -3,7 +3,7 @@
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
 use super::Envelope;
-use crate::table::Service;
+use crate::operation_table::Service;
 
 /// `envelope` serialised with `service`'s member names; `no_data` and
 /// `fetched_at` are the client's own and not written.

@@ -2,7 +2,7 @@
 //! field names are fixed, its wire member names are the [`Service`]'s
 //! (`envelope_*`), read from the table the decoder or encoder is handed.
 //!
-//! [`Service`]: crate::table::Service
+//! [`Service`]: crate::operation_table::Service
 
 mod decode;
 mod encode;

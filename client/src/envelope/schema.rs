@@ -4,7 +4,7 @@
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde_json::{Map, Value, json};
 
-use crate::table::Service;
+use crate::operation_table::Service;
 
 /// The spec's descriptions of the envelope and of its members.
 #[derive(Debug, Clone, Copy)]

@@ -4,11 +4,11 @@
 //! a record, a parameter or a field; the rules are in the module docs of
 //! [`crate::sandbox`].
 
-use crate::table::{
+use crate::operation_table::{
     Counts, FieldInfo, FieldKind, Operation, ParamKind, RecordInfo, Role, Shape, ValueKind,
 };
 
-use super::quirks::Node;
+use super::encode_quirks::Node;
 use super::seed::Seed;
 use super::text;
 
@@ -65,7 +65,7 @@ struct Row<'a> {
 
 /// A parameter that names what is queried (role `input`: a domain, a URL, a
 /// keyword).
-fn is_input(param: &crate::table::Param) -> bool {
+fn is_input(param: &crate::operation_table::Param) -> bool {
     param.role == Some(Role::Input)
 }
 
@@ -601,7 +601,7 @@ mod tests {
 
     #[test]
     fn paged_rows_set_how_many_rows_a_paged_query_has() {
-        let op = crate::table::Operation::find("domains", "keywords").unwrap();
+        let op = crate::operation_table::Operation::find("domains", "keywords").unwrap();
         let paging = op.paging().unwrap();
         let query = |offset: &str| {
             let mut query = vec![(paging.offset.wire, offset.to_owned())];

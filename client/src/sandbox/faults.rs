@@ -28,9 +28,9 @@ use axum::body::{Body, Bytes};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::Response;
 
-use crate::table::Service;
+use crate::operation_table::Service;
 
-use super::quirks;
+use super::encode_quirks;
 
 /// Message of an injected 429.
 const TOO_MANY_REQUESTS: &str = "Too Many Requests";
@@ -236,19 +236,24 @@ impl Injector {
     pub(super) async fn answer(&self, fault: Fault, real: impl FnOnce() -> Response) -> Response {
         match fault {
             Fault::RateLimitedRetryAfter => {
-                let mut response = quirks::error(StatusCode::TOO_MANY_REQUESTS, TOO_MANY_REQUESTS);
+                let mut response =
+                    encode_quirks::error(StatusCode::TOO_MANY_REQUESTS, TOO_MANY_REQUESTS);
                 response.headers_mut().insert(
                     header::RETRY_AFTER,
                     HeaderValue::from(self.faults.retry_after),
                 );
                 response
             }
-            Fault::RateLimited => quirks::error(StatusCode::TOO_MANY_REQUESTS, TOO_MANY_REQUESTS),
-            Fault::ServerError => quirks::error(StatusCode::INTERNAL_SERVER_ERROR, SERVER_ERROR),
+            Fault::RateLimited => {
+                encode_quirks::error(StatusCode::TOO_MANY_REQUESTS, TOO_MANY_REQUESTS)
+            }
+            Fault::ServerError => {
+                encode_quirks::error(StatusCode::INTERNAL_SERVER_ERROR, SERVER_ERROR)
+            }
             Fault::NoData => {
                 let status = StatusCode::from_u16(self.service.no_data_status)
                     .unwrap_or(StatusCode::BAD_REQUEST);
-                quirks::error(status, self.service.no_data_message)
+                encode_quirks::error(status, self.service.no_data_message)
             }
             Fault::Reset => reset(),
             Fault::Slow => {

@@ -125,15 +125,15 @@ use std::time::Duration;
 use axum::serve::ListenerExt;
 
 mod data;
+mod encode_quirks;
 mod faults;
-mod quirks;
 mod route;
 mod seed;
 mod strict;
 mod text;
 mod units;
 
-use crate::table::Api;
+use crate::operation_table::Api;
 pub use faults::{Fault, FaultPlan};
 use route::Shared;
 use strict::Strict;

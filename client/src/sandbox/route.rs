@@ -12,12 +12,12 @@ use axum::http::{HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::Response;
 use percent_encoding::percent_decode_str;
 
+use crate::operation_table::{Api, Operation};
 use crate::request::Request;
-use crate::table::{Api, Operation};
 
 use super::data::{self, Outcome};
+use super::encode_quirks;
 use super::faults::Injector;
-use super::quirks;
 use super::strict::Strict;
 use super::units::{self, Balance};
 
@@ -133,7 +133,7 @@ fn request(op: &'static Operation, pairs: &[(String, String)]) -> Request {
 
 fn answer(shared: &Shared, method: &Method, path: &str, raw_query: &str) -> Response {
     if method != Method::GET {
-        let mut refused = quirks::error(
+        let mut refused = encode_quirks::error(
             StatusCode::METHOD_NOT_ALLOWED,
             "Method not allowed: the API is read with GET",
         );
@@ -145,12 +145,12 @@ fn answer(shared: &Shared, method: &Method, path: &str, raw_query: &str) -> Resp
     }
     let (api, service) = (shared.api, shared.api.service);
     if !api.operations.iter().any(|op| op.path == path) {
-        return quirks::error(StatusCode::NOT_FOUND, &format!("Not found: {path}"));
+        return encode_quirks::error(StatusCode::NOT_FOUND, &format!("Not found: {path}"));
     }
     let pairs = parse_query(raw_query);
     let key = lookup(&pairs, service.key.wire).unwrap_or_default();
     if key.trim().is_empty() {
-        return quirks::error(StatusCode::UNAUTHORIZED, INVALID_KEY);
+        return encode_quirks::error(StatusCode::UNAUTHORIZED, INVALID_KEY);
     }
     let action = lookup(&pairs, service.action.wire).unwrap_or_default();
     let Some(op) = operation(api, path, action) else {
@@ -159,7 +159,7 @@ fn answer(shared: &Shared, method: &Method, path: &str, raw_query: &str) -> Resp
         } else {
             format!("Unknown action `{action}` under {path}")
         };
-        return quirks::error(StatusCode::NOT_FOUND, &message);
+        return encode_quirks::error(StatusCode::NOT_FOUND, &message);
     };
     if let Some(refused) = shared.strict.as_ref().and_then(|s| s.admit(op, key)) {
         return refused;
@@ -167,22 +167,26 @@ fn answer(shared: &Shared, method: &Method, path: &str, raw_query: &str) -> Resp
     let default_db = service.database.default.unwrap_or_default();
     let query = match request(op, &pairs).validate(service, default_db) {
         Ok(query) => query,
-        Err(invalid) => return quirks::error(StatusCode::BAD_REQUEST, &invalid.to_string()),
+        Err(invalid) => return encode_quirks::error(StatusCode::BAD_REQUEST, &invalid.to_string()),
     };
     match data::respond(op, api.records, &query, shared.paged_rows) {
         Outcome::Data { response, rows } => {
             let cost = units::cost(op, rows);
             match shared.balance.spend(cost) {
-                Some(remaining) => quirks::envelope(service, rows, cost, remaining, response),
-                None => quirks::error(StatusCode::FORBIDDEN, INSUFFICIENT_UNITS),
+                Some(remaining) => {
+                    encode_quirks::envelope(service, rows, cost, remaining, response)
+                }
+                None => encode_quirks::error(StatusCode::FORBIDDEN, INSUFFICIENT_UNITS),
             }
         }
         Outcome::NoData => {
             let status =
                 StatusCode::from_u16(service.no_data_status).unwrap_or(StatusCode::BAD_REQUEST);
-            quirks::error(status, service.no_data_message)
+            encode_quirks::error(status, service.no_data_message)
         }
-        Outcome::Unsupported(message) => quirks::error(StatusCode::INTERNAL_SERVER_ERROR, &message),
+        Outcome::Unsupported(message) => {
+            encode_quirks::error(StatusCode::INTERNAL_SERVER_ERROR, &message)
+        }
     }
 }
 

@@ -10,9 +10,9 @@ use crate::client::{Client, InputOrder, items};
 use crate::date::Date;
 use crate::envelope::Envelope;
 use crate::error::Error;
+use crate::operation_table::{Fresh, Operation};
 use crate::request::Request;
 use crate::store::{CacheEntry, CachedAnswer, LedgerEntry, now_ms};
-use crate::table::{Fresh, Operation};
 
 /// How long an answer is cached: `None` when it is not cached at all.
 pub(crate) type CacheFor = Option<Fresh>;

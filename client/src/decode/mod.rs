@@ -4,12 +4,14 @@
 //! examined further, to say what it was instead: not UTF-8, an HTML page, JSON cut
 //! short, the service's error object, or the "no data" answer.
 
+pub mod quirks;
+
 use serde::Serialize;
 use serde::de::{DeserializeOwned, DeserializeSeed};
 
 use crate::envelope::{Envelope, EnvelopeSeed, decode_rows_fast};
 use crate::error::{Error, ErrorKind, bounded, snippet};
-use crate::table::{Operation, Service, Shape};
+use crate::operation_table::{Operation, Service, Shape};
 
 /// A decoder of an operation's answer (its status and body) into the envelope
 /// of `T`, such as [`decode_typed`] or the generated `operations::decode_json`.

@@ -8,7 +8,7 @@ use serde::Serialize;
 use serde::ser::{SerializeMap, SerializeSeq, Serializer};
 
 use crate::envelope::{Envelope, WithWireNames};
-use crate::table::Service;
+use crate::operation_table::Service;
 
 /// The content type the service sends its JSON with.
 pub(super) const CONTENT_TYPE: &str = "text/html; charset=UTF-8";
