@@ -2,8 +2,9 @@
 //!
 //! Each source file is a node (`lib.rs`/`main.rs` the root; an inline
 //! `mod x { }` belongs to its file). A file imports another when it names a
-//! `crate::`, `self::` or `super::` path (in a `use` tree or in code) whose
-//! longest module prefix is that file; `crate::Item` of a non-module item is
+//! `crate::`, `self::` or `super::` path, or a path starting with one of its
+//! child modules (`child::f`), in a `use` tree or in code, whose longest
+//! module prefix is that file; `crate::Item` of a non-module item is
 //! the root. `mod x;` declarations are not imports, nor is a module's
 //! re-export of its own descendants (a facade). Modules and items under
 //! `#[cfg(test)]` are left out: tests may use anything.
@@ -106,7 +107,7 @@ fn checker_finds_loops_upward_imports_and_items() {
         ("a.rs", "use crate::b::B; pub struct A(B);"),
         (
             "b/mod.rs",
-            "mod c; pub use self::c::C; pub struct B(Box<self::c::C>);",
+            "mod c; pub use self::c::C; pub struct B(Box<c::C>);",
         ),
         ("b/c.rs", "pub struct C(super::super::a::A, crate::helper);"),
         ("b/tests.rs", "use crate::helper;"),
