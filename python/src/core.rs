@@ -8,10 +8,10 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDate, PyDateAccess, PyDict, PyList};
 use seozoom::error::ErrorKind;
 use seozoom::job::{Job, Stop};
+use seozoom::operation_table::Operation;
 use seozoom::operations::RECORDS;
 use seozoom::request::Request;
 use seozoom::store::{Budget, BudgetWindow, Store};
-use seozoom::table::Operation;
 use seozoom::units::{Basis, Estimate};
 use seozoom::{Client, Db};
 

@@ -6,8 +6,8 @@
 
 use futures_util::StreamExt;
 use seozoom::error::{ErrorKind, InvalidInput};
+use seozoom::operation_table::Operation;
 use seozoom::request::Request;
-use seozoom::table::Operation;
 use seozoom::{Client, Envelope, Error};
 use serde_json::Value;
 

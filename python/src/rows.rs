@@ -16,12 +16,12 @@ use std::rc::Rc;
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDate, PyDateTime, PyDict, PyList, PyString, PyTime};
+use seozoom::operation_table::{FieldKind, Operation, RecordInfo, Shape};
 use seozoom::operations::RECORDS;
-use seozoom::table::{FieldKind, Operation, RecordInfo, Shape};
 use seozoom::types::{Date, DateTime, Time};
 use serde_json::Value;
 
-use seozoom::table::SERP_PAYLOAD as SERP;
+use seozoom::operation_table::SERP_PAYLOAD as SERP;
 
 /// A record's keys, made once per result.
 struct Layout<'py> {
