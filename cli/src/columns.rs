@@ -3,8 +3,8 @@
 //! `field.inner` for the records of a nested list); a name the operation does
 //! not have is refused before anything is sent.
 
-use seozoom::table::Operation;
-use seozoom::table::Shape;
+use seozoom::operation_table::Operation;
+use seozoom::operation_table::Shape;
 use serde_json::{Map, Value};
 
 use crate::rows::{Payload, SERP_COLUMNS, VALUE_COLUMN, column_names, layout, serp_results};

@@ -73,7 +73,8 @@ fn commands_section(root: &clap::Command) -> Roff {
             continue;
         }
         for action in actions {
-            let Some(op) = seozoom::table::Operation::find(sub.get_name(), action.get_name())
+            let Some(op) =
+                seozoom::operation_table::Operation::find(sub.get_name(), action.get_name())
             else {
                 continue;
             };

@@ -35,7 +35,7 @@ pub fn report(error: &Error) -> u8 {
 /// is `missing` and why; the exit code: 1 whatever the cause (requests were
 /// sent and charged).
 pub fn report_stopped(
-    op: &'static seozoom::table::Operation,
+    op: &'static seozoom::operation_table::Operation,
     rows: impl std::fmt::Display,
     missing: &str,
     cause: &Error,

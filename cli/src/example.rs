@@ -4,9 +4,9 @@
 //! and, for text, by the hint of the record field of the same name (a domain,
 //! a URL or a keyword). Nothing here names a parameter.
 
+use seozoom::operation_table::Operation;
+use seozoom::operation_table::{Param, ParamKind, Role, ValueKind};
 use seozoom::operations::{RECORDS, SERVICE};
-use seozoom::table::Operation;
-use seozoom::table::{Param, ParamKind, Role, ValueKind};
 
 use crate::cli::{BIN, flag_name};
 

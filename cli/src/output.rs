@@ -6,7 +6,7 @@
 
 use std::io::{self, Write};
 
-use seozoom::{Envelope, table::Operation};
+use seozoom::{Envelope, operation_table::Operation};
 use serde_json::Value;
 
 use crate::format::{Format, View};

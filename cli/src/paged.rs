@@ -11,8 +11,8 @@ use std::io::{self, BufWriter};
 
 use futures_util::StreamExt;
 use seozoom::error::ErrorKind;
+use seozoom::operation_table::Shape;
 use seozoom::request::Request;
-use seozoom::table::Shape;
 use seozoom::{Client, Envelope, Error};
 use serde_json::Value;
 

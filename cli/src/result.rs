@@ -3,7 +3,7 @@
 
 use std::io::Write;
 
-use seozoom::table::Operation;
+use seozoom::operation_table::Operation;
 
 use crate::error_report::report_stopped;
 use crate::format::{Format, View};

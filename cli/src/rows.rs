@@ -9,12 +9,12 @@
 //! CSV, tables and the streamed lines of a paged job print these rows; the
 //! names of the columns are what `--columns` takes.
 
+use seozoom::operation_table::{FieldInfo, FieldKind, Operation, RecordInfo, Shape};
 use seozoom::operations::RECORDS;
-use seozoom::table::{FieldInfo, FieldKind, Operation, RecordInfo, Shape};
 use serde_json::Value;
 
 /// Payload name of a search-result list in the operation table.
-pub use seozoom::table::SERP_PAYLOAD as SERP;
+pub use seozoom::operation_table::SERP_PAYLOAD as SERP;
 /// The columns of a search-result list: a result's position and its URL.
 pub(crate) const SERP_COLUMNS: [&str; 2] = ["position", "url"];
 /// The one column of a payload the spec does not describe.

@@ -10,7 +10,7 @@
 
 use std::io::{self, Write};
 
-use seozoom::table::Operation;
+use seozoom::operation_table::Operation;
 use serde_json::Value;
 
 use crate::format::Format;

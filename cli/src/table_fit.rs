@@ -13,7 +13,7 @@
 use std::io::IsTerminal;
 
 use comfy_table::{CellAlignment, ColumnConstraint, ContentArrangement, Table, presets};
-use seozoom::table::{FieldKind, ValueKind};
+use seozoom::operation_table::{FieldKind, ValueKind};
 use unicode_width::UnicodeWidthStr;
 
 use crate::columns::FLAG as COLUMNS_FLAG;

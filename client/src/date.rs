@@ -472,7 +472,7 @@ impl WireForm for DateTime {
 }
 
 /// Reads a value from its wire text; `trim` allows blanks around it (what
-/// the service's quirks decoders accept, `crate::quirks`).
+/// the service's quirks decoders accept, `crate::decode::quirks`).
 struct TextVisitor<T> {
     trim: bool,
     ty: PhantomData<T>,
@@ -493,7 +493,7 @@ impl<T: WireForm> Visitor<'_> for TextVisitor<T> {
 }
 
 /// Decodes a date, time or date-time from its wire text with blanks around
-/// it allowed: the quirks decoders' entry (`crate::quirks`).
+/// it allowed: the quirks decoders' entry (`crate::decode::quirks`).
 pub(crate) fn deserialize_trimmed<'de, D, T>(d: D) -> Result<T, D::Error>
 where
     D: Deserializer<'de>,

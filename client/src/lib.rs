@@ -385,7 +385,7 @@
 //!   the value types they use ([`types::Serp`], [`types::ByKey`],
 //!   [`types::Date`], ...);
 //! - [`builder`]: the group handles and request builders;
-//! - [`operations`]: the operation table, whose types are in [`table`].
+//! - [`operations`]: the operation table, whose types are in [`operation_table`].
 //!
 //! Hand-written, generic (none of it names an operation):
 //!
@@ -411,33 +411,29 @@ mod date;
 #[cfg(feature = "jiff")]
 mod date_jiff;
 mod decode;
+mod envelope;
 pub mod error;
-mod partial;
-#[doc(hidden)]
-pub mod quirks;
+mod generated;
+pub mod operation_table;
 #[doc(hidden)]
 pub mod record;
 pub mod request;
 mod retry;
-mod rows;
 #[cfg(feature = "sandbox")]
 pub mod sandbox;
 mod serp;
+mod shown_duration;
 pub mod store;
-pub mod table;
 mod transport;
 pub mod units;
 pub mod wait;
 mod wire_enum;
 
-mod generated {
-    include!(concat!(env!("OUT_DIR"), "/generated.rs"));
-}
-
 pub use client::Job;
 pub use client::{Client, ClientBuilder};
+pub use envelope::Envelope;
 pub use error::Error;
-pub use generated::types::{Db, Envelope};
+pub use generated::types::Db;
 
 pub mod types {
     //! The records and enums of the API's responses and parameters, generated
@@ -476,7 +472,7 @@ pub mod job {
     pub use crate::client::{
         BATCH_CONCURRENCY, Counted, FittedRows, InputOrder, Job, JobPlan, Merge, Paging, Row, Stop,
     };
-    pub use crate::partial::{Missing, Partial};
+    pub use crate::error::partial::{Missing, Partial};
     pub use futures_core::Stream;
     /// `next()` and the other combinators of a [`Stream`], re-exported so
     /// that reading [`Client::pages`](crate::Client::pages) needs no other
@@ -498,14 +494,19 @@ pub mod config {
 /// The one path generated code uses to reach the runtime.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::decode::{decode_json, decode_rows, decode_typed};
-    pub use crate::quirks;
+    pub use crate::decode::quirks;
+    pub use crate::decode::{Decoder, decode_json, decode_rows, decode_typed};
+    #[cfg(feature = "schemars")]
+    pub use crate::envelope::{EnvelopeDocs, envelope_schema};
+    pub use crate::envelope::{EnvelopeSeed, WithWireNames};
+    pub use crate::operation_table as table;
     pub use crate::record;
-    pub use crate::table;
+    #[cfg(feature = "sandbox")]
+    pub use crate::sandbox::{Sandbox, SandboxBuilder};
     pub use crate::types::{ByKey, Date, DateTime, Serp, Time, UnknownValue, WireEnum};
     pub use crate::{
-        Client, ClientBuilder, Envelope, Error, job::Row, job::Stream, request::Request,
-        table::Operation,
+        Client, ClientBuilder, Envelope, Error, job::Row, job::Stop, job::Stream,
+        operation_table::Operation, request::Request,
     };
     pub use serde_json;
 }

@@ -145,7 +145,7 @@ mod tests {
     use serde::de::{Deserializer, MapAccess};
 
     use super::{Fields, Record};
-    use crate::quirks::seed;
+    use crate::decode::quirks::seed;
 
     /// A record written as the generator writes one: a required field with a
     /// quirk, and one that may be absent.

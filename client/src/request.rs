@@ -6,7 +6,7 @@
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 
 use crate::error::InvalidInput;
-use crate::table::{Limit, Operation, Param, ParamKind, Service};
+use crate::operation_table::{Limit, Operation, Param, ParamKind, Service};
 use crate::wire_enum::WireEnum;
 
 /// Characters left as they are in a query value (RFC 3986 unreserved); the rest
@@ -412,8 +412,8 @@ pub(crate) fn push_query(out: &mut String, pairs: &[(&str, String)], separator: 
 #[cfg(test)]
 mod tests {
     use super::{MAX_QUERY_BYTES, Request, encode_query};
+    use crate::operation_table::Operation;
     use crate::operations::SERVICE;
-    use crate::table::Operation;
 
     #[test]
     fn a_request_longer_than_the_client_sends_is_refused_naming_the_parameter() {

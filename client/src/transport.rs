@@ -21,7 +21,7 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use crate::error::{Error, ErrorKind};
-use crate::table::Operation;
+use crate::operation_table::Operation;
 use crate::wait::{Cause, Waits};
 
 /// What the client does when an operation's requests-per-minute figure is used up.

@@ -28,6 +28,7 @@
 use std::time::Duration;
 
 use crate::error::{Error, ErrorKind};
+use crate::shown_duration::shown;
 
 /// The `tracing` target of wait events.
 pub const WAIT_TARGET: &str = "seozoom::wait";
@@ -75,16 +76,6 @@ pub(crate) struct Waits {
     operation: String,
     max: Duration,
     waited: Duration,
-}
-
-/// `60 s`, `2.5 s`, `250 ms`.
-pub(crate) fn shown(duration: Duration) -> String {
-    let ms = duration.as_millis();
-    match ms {
-        0..1_000 => format!("{ms} ms"),
-        _ if ms.is_multiple_of(1_000) => format!("{} s", ms / 1_000),
-        _ => format!("{:.1} s", duration.as_secs_f64()),
-    }
 }
 
 impl Waits {
@@ -169,13 +160,6 @@ impl Waits {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn durations_are_shown_in_the_unit_that_reads_best() {
-        assert_eq!(shown(Duration::from_millis(250)), "250 ms");
-        assert_eq!(shown(Duration::from_secs(60)), "60 s");
-        assert_eq!(shown(Duration::from_millis(2_500)), "2.5 s");
-    }
 
     #[tokio::test]
     async fn a_wait_past_the_bound_is_refused_and_named() {

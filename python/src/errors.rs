@@ -16,7 +16,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use seozoom::Error;
 use seozoom::error::{ConfigError, ErrorKind, InvalidInput};
-use seozoom::table::Operation;
+use seozoom::operation_table::Operation;
 
 /// An instance of the exception class `name` of `seozoom._errors`, with
 /// `message` and the attributes in `attrs`.

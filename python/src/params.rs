@@ -6,8 +6,8 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDate, PyDict, PyInt, PyString};
 use seozoom::error::InvalidInput;
+use seozoom::operation_table::{Operation, Param};
 use seozoom::request::Request;
-use seozoom::table::{Operation, Param};
 
 use crate::errors;
 

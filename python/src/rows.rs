@@ -17,8 +17,8 @@ use std::rc::Rc;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDate, PyDateTime, PyDict, PyList, PyString, PyTime};
+use seozoom::operation_table::{FieldKind, Operation, RecordInfo, SERP_PAYLOAD as SERP, Shape};
 use seozoom::operations::RECORDS;
-use seozoom::table::{FieldKind, Operation, RecordInfo, SERP_PAYLOAD as SERP, Shape};
 use seozoom::types::{Date, DateTime, Time};
 use serde::ser::{self, Serialize};
 

@@ -6,7 +6,7 @@
 
 use pyo3::prelude::*;
 use seozoom::job::Row;
-use seozoom::table::Operation;
+use seozoom::operation_table::Operation;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 

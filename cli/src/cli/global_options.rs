@@ -7,8 +7,8 @@
 use std::time::Duration;
 
 use clap::{Arg, ArgAction, ArgMatches};
+use seozoom::operation_table::ParamKind;
 use seozoom::operations::{OPERATIONS, SERVICE};
-use seozoom::table::ParamKind;
 
 use super::spelling::flag_name;
 use crate::format::Format;

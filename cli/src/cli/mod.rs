@@ -3,8 +3,8 @@
 //! [`seozoom::request::Request`] for an operation).
 //!
 //! Nothing here names a group, an action or a parameter of the API: groups come
-//! from the distinct [`seozoom::table::Operation::group`]s, actions from
-//! [`seozoom::table::Operation::action`] (with its aliases), flags from its
+//! from the distinct [`seozoom::operation_table::Operation::group`]s, actions from
+//! [`seozoom::operation_table::Operation::action`] (with its aliases), flags from its
 //! params, help texts from their descriptions, limits and provenance.
 //!
 //! - [`global_options`]: the global options, their ids, and where a call goes;

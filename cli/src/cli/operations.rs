@@ -8,8 +8,8 @@
 //! limit, and exits 2 with nothing sent.
 
 use clap::{Arg, ArgAction, value_parser};
+use seozoom::operation_table::{Charged, Counts, Group, Limit, Operation, Param, ParamKind};
 use seozoom::operations::OPERATIONS;
-use seozoom::table::{Charged, Counts, Group, Limit, Operation, Param, ParamKind};
 
 use super::global_options::opt;
 use super::spelling::{file_flag_name, flag_name};

@@ -6,9 +6,9 @@ use std::ffi::OsString;
 use std::time::Duration;
 
 use clap::ArgMatches;
+use seozoom::operation_table::{Operation, Param};
 use seozoom::operations::SERVICE;
 use seozoom::request::Request;
-use seozoom::table::{Operation, Param};
 
 use super::global_options::{Target, opt, rate_window};
 use super::operations::file_id;

@@ -9,9 +9,9 @@
 //! other mismatch (a number in a list of keywords, a fraction for an integer,
 //! an object) is a tool error naming the parameter.
 
+use seozoom::operation_table::{Param, ParamKind};
 use seozoom::operations::SERVICE;
-use seozoom::table::{Param, ParamKind};
-use seozoom::{error::InvalidInput, request::Request, table::Operation};
+use seozoom::{error::InvalidInput, operation_table::Operation, request::Request};
 use serde_json::{Map, Value};
 
 /// Longest piece of a value repeated in a message.

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use rmcp::model::{CallToolResult, ContentBlock};
 use seozoom::error::ErrorKind;
 use seozoom::job::Stop;
-use seozoom::{Error, table::Operation};
+use seozoom::{Error, operation_table::Operation};
 use serde_json::{Map, Value};
 
 use super::envelope::Cached;

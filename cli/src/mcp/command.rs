@@ -7,8 +7,8 @@ use std::net::SocketAddr;
 use clap::error::ErrorKind;
 use clap::parser::ValueSource;
 use clap::{Arg, ArgMatches, value_parser};
+use seozoom::operation_table::ParamKind;
 use seozoom::operations::{OPERATIONS, SERVICE};
-use seozoom::table::ParamKind;
 
 use super::tool_names::{ESTIMATE, MORE, USAGE, tool_name};
 use crate::cli::opt;

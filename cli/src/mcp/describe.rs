@@ -2,8 +2,8 @@
 //! sentences an agent can act on, and its conditional rules. All from the
 //! table; nothing here names an operation.
 
-use seozoom::table::Operation;
-use seozoom::table::{Charged, Counts};
+use seozoom::operation_table::Operation;
+use seozoom::operation_table::{Charged, Counts};
 
 use super::input_schema::sentence;
 use super::tool_names;

@@ -9,9 +9,9 @@
 
 use std::sync::Arc;
 
+use seozoom::operation_table::Shape;
 use seozoom::operations::SERVICE;
-use seozoom::table::Shape;
-use seozoom::{Envelope, table::Operation};
+use seozoom::{Envelope, operation_table::Operation};
 use serde_json::{Map, Value, json};
 
 use super::held::{Held, HeldResult};

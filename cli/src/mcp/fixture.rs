@@ -13,15 +13,15 @@
 
 use rmcp::model::{CallToolResult, ContentBlock, Tool, ToolAnnotations};
 use seozoom::job::Stop;
-use seozoom::table::Operation;
+use seozoom::operation_table::Operation;
 use serde_json::{Map, Value};
 use std::sync::Arc;
 
+use super::call;
 use super::envelope::FROM_CACHE;
 use super::input_schema::object;
 use super::report::Reporter;
 use super::session::Session;
-use super::call;
 use super::tool_names::tool_name;
 use crate::example;
 

@@ -7,7 +7,7 @@
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use seozoom::table::Shape;
+use seozoom::operation_table::Shape;
 use serde_json::Value;
 
 /// Cut results kept at once; the oldest is dropped first.

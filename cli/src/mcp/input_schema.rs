@@ -8,9 +8,9 @@
 //! in the tool's description, not here: JSON Schema `if`/`then` is hard for an
 //! agent to read and for many clients to use.
 
+use seozoom::operation_table::Operation;
+use seozoom::operation_table::{Param, ParamKind};
 use seozoom::operations::SERVICE;
-use seozoom::table::Operation;
-use seozoom::table::{Param, ParamKind};
 use serde_json::{Map, Value, json};
 
 use super::json_schema::{DATE, TYPE};

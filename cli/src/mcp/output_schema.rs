@@ -4,15 +4,15 @@
 //! names a record or a field.
 //!
 //! It describes what the server sends, which is the client's typed result
-//! re-encoded with the API's names (see [`seozoom::table::Operation::decode`]): an
+//! re-encoded with the API's names (see [`seozoom::operation_table::Operation::decode`]): an
 //! integral float comes back as an integer, a boolean word as `"true"`,
 //! `"false"` or `null`, a comma list as one string, and a field that is absent
 //! or `null` on the wire as `null`. Records do not forbid members the spec
 //! does not list.
 
+use seozoom::operation_table::Operation;
+use seozoom::operation_table::{FieldInfo, FieldKind, RecordInfo, Shape};
 use seozoom::operations::{RECORDS, SERVICE};
-use seozoom::table::Operation;
-use seozoom::table::{FieldInfo, FieldKind, RecordInfo, Shape};
 use serde_json::{Map, Value, json};
 
 use super::json_schema::{DATE, TYPE};

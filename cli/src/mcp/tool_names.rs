@@ -3,7 +3,7 @@
 //! their arguments, and the name of an operation's tool. Every module of the
 //! server that names a tool or an argument reads it here.
 
-use seozoom::table::Operation;
+use seozoom::operation_table::Operation;
 
 /// The tool that gives a call's cost range without sending it.
 pub const ESTIMATE: &str = "estimate";

@@ -8,8 +8,8 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use rmcp::model::{JsonObject, Tool, ToolAnnotations};
+use seozoom::operation_table::Operation;
 use seozoom::operations::{OPERATIONS, SERVICE};
-use seozoom::table::Operation;
 use serde_json::{Map, Value, json};
 
 use super::json_schema::TYPE;

@@ -9,9 +9,9 @@ use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Stdio};
 
+use seozoom::operation_table::Operation;
+use seozoom::operation_table::{Charged, ParamKind};
 use seozoom::operations::{OPERATIONS, SERVICE};
-use seozoom::table::Operation;
-use seozoom::table::{Charged, ParamKind};
 use serde_json::{Map, Value, json};
 use support::{KEY, Server, envelope, expected_query, sample_params, sample_response};
 

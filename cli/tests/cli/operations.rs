@@ -5,8 +5,8 @@
 
 use crate::support;
 
+use seozoom::operation_table::{FieldKind, Shape};
 use seozoom::operations::{OPERATIONS, SERVICE};
-use seozoom::table::{FieldKind, Shape};
 use serde_json::{Value, json};
 use support::{
     KEY, Seen, Server, envelope, expected_query, op, param_args, record, run, sample_params,

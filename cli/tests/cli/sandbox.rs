@@ -9,19 +9,19 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use seozoom::operation_table::Shape;
 use seozoom::operations::OPERATIONS;
-use seozoom::table::Shape;
 use support::{Run, op, param_args, run, sample_params};
 
 /// Sample parameters for the sandbox: as for the loopback server, but text values
 /// that read as real inputs (a domain, a URL, a keyword).
-fn sandbox_params(op: &seozoom::table::Operation) -> Vec<String> {
+fn sandbox_params(op: &seozoom::operation_table::Operation) -> Vec<String> {
     let params: Vec<(&'static str, Vec<String>)> = sample_params(op)
         .into_iter()
         .map(|(wire, values)| {
             let param = op.param(wire).unwrap();
             let values = match param.kind {
-                seozoom::table::ParamKind::Text => values
+                seozoom::operation_table::ParamKind::Text => values
                     .iter()
                     .enumerate()
                     .map(|(i, _)| format!("example{i}.it"))
@@ -34,7 +34,7 @@ fn sandbox_params(op: &seozoom::table::Operation) -> Vec<String> {
     param_args(&params)
 }
 
-fn sandbox_call(format: &str, op: &seozoom::table::Operation, params: &[String]) -> Run {
+fn sandbox_call(format: &str, op: &seozoom::operation_table::Operation, params: &[String]) -> Run {
     let mut args = vec![
         "--sandbox".to_owned(),
         "--format".to_owned(),

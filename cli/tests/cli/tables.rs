@@ -7,8 +7,8 @@
 
 use crate::support;
 
+use seozoom::operation_table::ValueKind;
 use seozoom::operations::RECORDS;
-use seozoom::table::ValueKind;
 use serde_json::Value;
 use support::{Run, run_with_env};
 

@@ -17,16 +17,16 @@ use futures_util::stream::{FuturesUnordered, StreamExt};
 use serde::de::DeserializeOwned;
 
 use super::merge::{InputOrder, Merge};
-use super::{Client, Stop};
-use crate::Envelope;
+use super::{Client, JobHold, Stop};
 use crate::answers::Answers;
-use crate::decode::decode_typed;
+use crate::decode::{Decoder, decode_typed};
+use crate::envelope::Envelope;
+use crate::error::partial::{Missing, Partial};
 use crate::error::{Error, ErrorKind};
-use crate::partial::{Missing, Partial};
+use crate::operation_table::{Operation, Param, RecordInfo, Role};
 use crate::request::Request;
 use crate::store::CachedAnswer;
-use crate::table::{Operation, Param, RecordInfo, Role};
-use crate::units::{Estimate, JobHold};
+use crate::units::Estimate;
 
 /// Requests of one batched job in flight at once. Each request also waits for
 /// its operation's rate-limit slot, so this only bounds the parallelism within
@@ -178,54 +178,21 @@ impl Client {
         .await
     }
 
-    /// Like [`execute_batched_with`](Self::execute_batched_with), for any
-    /// operation: each batch is decoded as with
-    /// [`execute_json`](Self::execute_json) and the `response`s merged as JSON
-    /// (arrays in input order by the key field's member, objects joined).
-    ///
-    /// # Errors
-    ///
-    /// As [`execute_batched`](Self::execute_batched).
-    pub async fn execute_json_batched(
+    /// [`execute_batched_with`](Self::execute_batched_with) decoded by
+    /// `decode`, until `stop` if given. `Client::execute_json_batched` and
+    /// `Client::execute_json_batched_until` (generated) hand it the table's
+    /// decoder of every operation.
+    #[doc(hidden)]
+    pub async fn execute_batched_decoded<T: Merge + Send + Sync + 'static>(
         &self,
         request: Request,
         on_batch: impl FnMut(usize, usize) + Send,
-    ) -> Result<Envelope<serde_json::Value>, Error> {
-        self.run_batched(
-            request,
-            on_batch,
-            None,
-            crate::operations::decode_json,
-            |batch, job| self.execute_json_in(batch, job),
-        )
-        .await
-    }
-
-    /// Like [`execute_json_batched`](Self::execute_json_batched), until `stop`
-    /// is given: from then on the job sends no further request (one waiting
-    /// for its rate-limit slot or a retry is not sent), lets the requests in
-    /// flight finish, and gives what it received as [`ErrorKind::Partial`]
-    /// with the cause [`ErrorKind::Stopped`] (that error itself when nothing
-    /// was received). The requests not sent are not charged, and the budget
-    /// the job held for them is given back.
-    ///
-    /// # Errors
-    ///
-    /// As [`execute_json_batched`](Self::execute_json_batched), and
-    /// [`ErrorKind::Stopped`] or [`ErrorKind::Partial`] once stopped.
-    pub async fn execute_json_batched_until(
-        &self,
-        request: Request,
-        on_batch: impl FnMut(usize, usize) + Send,
-        stop: &Stop,
-    ) -> Result<Envelope<serde_json::Value>, Error> {
-        self.run_batched(
-            request,
-            on_batch,
-            Some(stop),
-            crate::operations::decode_json,
-            |batch, job| self.execute_json_in(batch, job),
-        )
+        stop: Option<&Stop>,
+        decode: Decoder<T>,
+    ) -> Result<Envelope<T>, Error> {
+        self.run_batched(request, on_batch, stop, decode, |batch, job| {
+            self.execute_decoded_in(batch, decode, job)
+        })
         .await
     }
 
@@ -399,7 +366,7 @@ impl Client {
                 Ok(mut envelope) => {
                     envelope.units_used = 0;
                     envelope.units_remaining = balance;
-                    envelope.fetched_at = Some(super::memory::time_of(hit.fetched_at_ms));
+                    envelope.fetched_at = Some(super::store_use::time_of(hit.fetched_at_ms));
                     Some(envelope)
                 }
                 Err(error) => {

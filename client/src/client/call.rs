@@ -10,17 +10,17 @@ use reqwest::header::HeaderMap;
 use serde::de::DeserializeOwned;
 use tracing::Instrument;
 
-use super::memory::{CacheFor, Figures, items_of};
-use super::{Client, REDACTED, Stop, WindowHold};
-use crate::Envelope;
+use super::store_use::{CacheFor, Figures, items_of};
+use super::{Client, JobHold, REDACTED, Stop, WindowHold};
 use crate::charge::{BodyUnits, Charge, read_units};
-use crate::decode::{decode_rows, decode_typed};
+use crate::decode::{Decoder, decode_rows, decode_typed};
+use crate::envelope::Envelope;
 use crate::error::{Error, ErrorKind};
+use crate::operation_table::Operation;
 use crate::request::{Request, encode_value, push_query};
 use crate::retry::{Decision, Outcome, Spent, Verdict, classify};
 use crate::store::{LedgerEntry, now_ms};
-use crate::table::Operation;
-use crate::units::{Estimate, JobHold, Ledger, Reservation, estimate, estimate_learned};
+use crate::units::{Estimate, Ledger, Reservation, estimate, estimate_learned};
 use crate::wait::{Cause, Waits};
 
 /// A request checked and ready to go.
@@ -141,22 +141,15 @@ impl Client {
         self.call(request, decode_typed::<T>, None).await
     }
 
-    /// Like [`execute`](Self::execute), for any operation: the body is decoded as
-    /// the operation's typed result and its `response` re-encoded as JSON with the
-    /// API's field names.
-    ///
-    /// # Errors
-    ///
-    /// As [`execute`](Self::execute).
-    // Inline, so that the decoders of every operation
-    // (`operations::decode_json`) are compiled only in a crate that calls this.
-    #[inline]
-    pub async fn execute_json(
+    /// [`execute`](Self::execute) decoded by `decode`. `Client::execute_json`
+    /// (generated) hands it the table's decoder of every operation.
+    #[doc(hidden)]
+    pub async fn execute_decoded<T>(
         &self,
         request: Request,
-    ) -> Result<Envelope<serde_json::Value>, Error> {
-        self.call(request, crate::operations::decode_json, None)
-            .await
+        decode: Decoder<T>,
+    ) -> Result<Envelope<T>, Error> {
+        self.call(request, decode, None).await
     }
 
     /// [`execute`](Self::execute) for an operation that answers a list of rows:
@@ -194,16 +187,15 @@ impl Client {
         self.call(request, decode_typed::<T>, Some(&job)).await
     }
 
-    /// [`execute_json`](Self::execute_json) for a call of a job, reserving from
-    /// its hold.
-    #[inline]
-    pub(crate) async fn execute_json_in(
+    /// [`execute_decoded`](Self::execute_decoded) for a call of a job,
+    /// reserving from its hold.
+    pub(crate) async fn execute_decoded_in<T>(
         &self,
         request: Request,
+        decode: Decoder<T>,
         job: Arc<JobHold>,
-    ) -> Result<Envelope<serde_json::Value>, Error> {
-        self.call(request, crate::operations::decode_json, Some(&job))
-            .await
+    ) -> Result<Envelope<T>, Error> {
+        self.call(request, decode, Some(&job)).await
     }
 
     /// One call, decoded by `decode`.
@@ -296,7 +288,7 @@ impl Client {
             let label = prepared.op.label();
             let ledger = &self.inner.ledger;
             ledger.admit(&label, estimate)?;
-            let reservation = ledger.reserve_in(job, &label, estimate.max)?;
+            let reservation = ledger.reserve_in(job.map(JobHold::budget), &label, estimate.max)?;
             // The budget window: the job's hold covers its calls; a call on its
             // own holds its maximum until it is recorded.
             let own_hold = match job.and_then(JobHold::window_id) {

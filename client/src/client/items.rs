@@ -12,7 +12,7 @@
 use serde_json::{Map, Value};
 
 use crate::client::InputOrder;
-use crate::table::Service;
+use crate::operation_table::Service;
 
 /// One item's share of a batched answer.
 #[derive(Debug, Clone, PartialEq)]

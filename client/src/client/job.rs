@@ -1,12 +1,13 @@
 //! Bulk jobs as a whole: what one costs before it is sent
-//! ([`Client::estimate_job`]), and its hold on the budget while it runs.
+//! ([`Client::estimate_job`]), and its holds while it runs: on the client's
+//! budget, on the store's budget window, and the caller's signal to stop.
 
 use std::sync::Arc;
 
-use super::{Client, Stop};
+use super::{Client, Stop, WindowHold};
 use crate::error::Error;
 use crate::request::Request;
-use crate::units::{Estimate, JobHold, Learned};
+use crate::units::{BudgetHold, Estimate, Learned};
 
 /// A bulk job whose whole cost [`Client::estimate_job`] gives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -73,11 +74,61 @@ impl Client {
             i64::MAX => format!("{what} (no row cap: give one to bound the cost)"),
             _ => what.to_owned(),
         };
-        let hold = self.ledger().hold_job(&what, estimate.max)?;
-        Ok(Arc::new(
-            hold.with_window(window)
-                .with_learned(learned)
-                .with_stop(stop),
-        ))
+        let budget = self.ledger().hold_job(&what, estimate.max)?;
+        Ok(Arc::new(JobHold {
+            budget: budget.with_learned(learned),
+            window,
+            stop,
+        }))
+    }
+}
+
+/// What a running job holds until it ends (when this is dropped).
+pub(crate) struct JobHold {
+    /// Its hold on the client's budget.
+    budget: BudgetHold,
+    /// Its hold on the budget window in the store, if there is one.
+    window: Option<WindowHold>,
+    /// The caller's signal to send nothing more, if it gave one.
+    stop: Option<Stop>,
+}
+
+impl std::fmt::Debug for JobHold {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("JobHold")
+            .field("budget", &self.budget)
+            .field("window", &self.window_id())
+            .finish()
+    }
+}
+
+impl JobHold {
+    /// Its hold on the client's budget, which its calls reserve from.
+    pub(crate) fn budget(&self) -> &BudgetHold {
+        &self.budget
+    }
+
+    /// The caller's signal to stop the job, if it gave one.
+    pub(crate) fn stop(&self) -> Option<&Stop> {
+        self.stop.as_ref()
+    }
+
+    /// What the ledger had learned of the operation's charge when the job was
+    /// estimated.
+    pub(crate) fn learned(&self) -> Option<Learned> {
+        self.budget.learned()
+    }
+
+    /// Give back the job's hold on the budget window, if it has one (the job
+    /// has ended).
+    pub(crate) async fn release_window(&self) {
+        if let Some(window) = &self.window {
+            window.release().await;
+        }
+    }
+
+    /// The id of the job's hold on the budget window, if it has one.
+    pub(crate) fn window_id(&self) -> Option<&str> {
+        self.window.as_ref().map(|w| w.id.as_str())
     }
 }

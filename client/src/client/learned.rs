@@ -13,9 +13,9 @@ use super::Client;
 use super::job::Job;
 use super::pages::plan_pages;
 use crate::error::{Error, ErrorKind};
+use crate::operation_table::{Charged, Operation};
 use crate::request::Request;
 use crate::store::now_ms;
-use crate::table::{Charged, Operation};
 use crate::units::{Estimate, LEARNED_OVER_DAYS, Learned, estimate_learned, learns};
 
 const DAY_MS: i64 = 86_400_000;

@@ -7,7 +7,7 @@
 //! - `pages`: the rows of a paged operation as a stream;
 //! - `job`: a bulk job's cost and its hold on the budget;
 //! - `learned`: estimates refined by the charge per row the ledger learned;
-//! - `memory` (with `items`): the call's use of the store: cache, ledger,
+//! - `store_use` (with `items`): the call's use of the store: cache, ledger,
 //!   budget windows and shared rate limits.
 //!
 //! The API key travels in the query string, so it is kept in a type whose `Debug`
@@ -21,11 +21,11 @@ mod fit;
 mod items;
 mod job;
 mod learned;
-mod memory;
 mod merge;
 mod pages;
 mod plan;
 mod stop;
+mod store_use;
 
 use std::fmt;
 use std::net::IpAddr;
@@ -35,18 +35,18 @@ use std::time::Duration;
 pub use batch::BATCH_CONCURRENCY;
 pub use fit::FittedRows;
 pub use job::Job;
-pub(crate) use memory::WindowHold;
+pub(crate) use job::JobHold;
 pub use merge::{InputOrder, Merge, Row};
 pub use pages::Paging;
 pub use plan::{Counted, JobPlan};
 pub use stop::Stop;
+pub(crate) use store_use::WindowHold;
 
 use crate::error::{ConfigError, Error, ErrorKind};
-use crate::operations::{OPERATIONS, RECORDS, SERVICE};
+use crate::operation_table::{Api, RecordInfo, Service};
 use crate::request::encode_value;
 use crate::retry::RetryPolicy;
 use crate::store::{BudgetWindow, Store};
-use crate::table::{RecordInfo, Service};
 use crate::transport::{RateLimitMode, RateLimits};
 use crate::units::{Ledger, Units};
 
@@ -107,7 +107,7 @@ struct Inner {
     /// The bound on all of a call's waits.
     max_wait: Duration,
     ledger: Arc<Ledger>,
-    memory: memory::Memory,
+    memory: store_use::settings::Memory,
 }
 
 /// A client of the SEOZoom API v2. Cheap to clone: clones share the connection
@@ -145,6 +145,7 @@ impl fmt::Debug for Client {
 /// Configures a [`Client`].
 #[derive(Debug, Clone)]
 pub struct ClientBuilder {
+    api: &'static Api,
     key: Option<ApiKey>,
     base_url: String,
     database: Option<&'static str>,
@@ -162,11 +163,14 @@ pub struct ClientBuilder {
     window_budget: Option<(i64, BudgetWindow)>,
 }
 
-impl Default for ClientBuilder {
-    fn default() -> Self {
+impl ClientBuilder {
+    /// A builder with default settings for the API of `api` (generated code
+    /// calls this: [`Client::builder`] is `ClientBuilder::for_api(&operations::API)`).
+    pub fn for_api(api: &'static Api) -> Self {
         ClientBuilder {
+            api,
             key: None,
-            base_url: SERVICE.base_url.to_owned(),
+            base_url: api.service.base_url.to_owned(),
             database: None,
             connect_timeout: DEFAULT_CONNECT_TIMEOUT,
             timeout: DEFAULT_TIMEOUT,
@@ -323,7 +327,7 @@ impl ClientBuilder {
             .key
             .filter(|k| !k.0.trim().is_empty())
             .ok_or(ConfigError::MissingKey { env: API_KEY_ENV })?;
-        let service = &SERVICE;
+        let service = self.api.service;
         let (base_url, origin) = check_base_url(&self.base_url).map_err(|e| key.hide(e))?;
         let database = match self.database {
             Some(db) => db,
@@ -341,7 +345,7 @@ impl ClientBuilder {
                 let message = e.without_url().to_string();
                 key.hide(ConfigError::Http { message }.into())
             })?;
-        let memory = memory::Memory {
+        let memory = store_use::settings::Memory {
             scope: self.store.backend().scope(&key.0),
             store: self.store,
             refresh: self.refresh,
@@ -353,14 +357,18 @@ impl ClientBuilder {
         Ok(Client {
             inner: Arc::new(Inner {
                 service,
-                records: RECORDS,
+                records: self.api.records,
                 http,
                 key,
                 base_url,
                 origin,
                 database,
                 retry: self.retry,
-                rate_limits: RateLimits::new(OPERATIONS, self.rate_limit, self.rate_window),
+                rate_limits: RateLimits::new(
+                    self.api.operations,
+                    self.rate_limit,
+                    self.rate_window,
+                ),
                 max_wait: self.max_wait,
                 ledger: Arc::new(Ledger::new(self.budget)),
                 memory,
@@ -418,34 +426,22 @@ fn check_base_url(url: &str) -> Result<(String, String), Error> {
     Ok((url.trim_end_matches('/').to_owned(), origin))
 }
 
-impl Client {
-    /// A client with default settings and this key.
+impl ClientBuilder {
+    /// Take the key from `SEOZOOM_API_KEY` and build (what
+    /// [`Client::from_env`] does).
     ///
     /// # Errors
     ///
-    /// As [`ClientBuilder::build`]; an empty key is
-    /// [`ConfigError::MissingKey`](crate::error::ConfigError::MissingKey).
-    pub fn new(api_key: impl Into<String>) -> Result<Client, Error> {
-        Client::builder().api_key(api_key).build()
-    }
-
-    /// A client with default settings and the key in `SEOZOOM_API_KEY`.
-    ///
-    /// # Errors
-    ///
-    /// [`ConfigError::KeyNotSet`](crate::error::ConfigError::KeyNotSet) when the variable is
-    /// not set, else as [`ClientBuilder::build`].
-    pub fn from_env() -> Result<Client, Error> {
+    /// [`ConfigError::KeyNotSet`] when the variable is not set, else as
+    /// [`build`](Self::build).
+    pub fn build_from_env(self) -> Result<Client, Error> {
         let key =
             std::env::var(API_KEY_ENV).map_err(|_| ConfigError::KeyNotSet { env: API_KEY_ENV })?;
-        Client::new(key)
+        self.api_key(key).build()
     }
+}
 
-    /// A builder for the other settings.
-    pub fn builder() -> ClientBuilder {
-        ClientBuilder::default()
-    }
-
+impl Client {
     /// The base URL in use.
     pub fn base_url(&self) -> &str {
         &self.inner.base_url

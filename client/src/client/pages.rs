@@ -15,12 +15,13 @@ use futures_util::future::BoxFuture;
 use futures_util::stream::{self, StreamExt};
 use serde::de::DeserializeOwned;
 
-use super::Client;
-use crate::Envelope;
+use super::{Client, JobHold};
+use crate::decode::Decoder;
+use crate::envelope::Envelope;
 use crate::error::{Error, InvalidInput};
+use crate::operation_table::{Operation, Param, Role};
 use crate::request::Request;
-use crate::table::{Operation, Param, Role};
-use crate::units::{Estimate, JobHold, Learned};
+use crate::units::{Estimate, Learned};
 
 /// The two parameters that page an operation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -164,26 +165,26 @@ impl Client {
     where
         T: DeserializeOwned + Send + 'static,
     {
-        let fetch: Fetch<T> = |client, page, job| {
+        let fetch: Fetch<T> = Arc::new(|client, page, job| {
             Box::pin(async move { client.execute_rows_in::<T>(page, job).await })
-        };
+        });
         self.pager(request, page_size, max_rows, fetch)
     }
 
-    /// Like [`pages`](Self::pages), for any paged operation: each row is decoded
-    /// as the operation's typed record, as with
-    /// [`execute_json`](Self::execute_json), and re-encoded as JSON with the
-    /// API's field names.
-    #[inline]
-    pub fn pages_json(
+    /// [`pages`](Self::pages) with each page decoded by `decode` and its
+    /// `response` made rows. `Client::pages_json` (generated) hands it the
+    /// table's decoder of every operation.
+    #[doc(hidden)]
+    pub fn pages_decoded(
         &self,
         request: Request,
         page_size: i64,
         max_rows: Option<usize>,
+        decode: Decoder<serde_json::Value>,
     ) -> impl Stream<Item = Result<serde_json::Value, Error>> + Send + Unpin + use<> {
-        let fetch: Fetch<serde_json::Value> = |client, page, job| {
+        let fetch: Fetch<serde_json::Value> = Arc::new(move |client, page, job| {
             Box::pin(async move {
-                let envelope = client.execute_json_in(page, job).await?;
+                let envelope = client.execute_decoded_in(page, decode, job).await?;
                 let rows = match envelope.response {
                     serde_json::Value::Array(rows) => rows,
                     serde_json::Value::Null => Vec::new(),
@@ -198,7 +199,7 @@ impl Client {
                     fetched_at: envelope.fetched_at,
                 })
             })
-        };
+        });
         self.pager(request, page_size, max_rows, fetch)
             .flat_map(|page| {
                 stream::iter(match page {
@@ -270,8 +271,11 @@ impl Client {
 }
 
 /// How a paged job fetches one page.
-type Fetch<T> =
-    fn(Client, Request, Arc<JobHold>) -> BoxFuture<'static, Result<Envelope<Vec<T>>, Error>>;
+type Fetch<T> = Arc<
+    dyn Fn(Client, Request, Arc<JobHold>) -> BoxFuture<'static, Result<Envelope<Vec<T>>, Error>>
+        + Send
+        + Sync,
+>;
 
 /// Where a paged job stands.
 #[derive(Debug)]
@@ -325,7 +329,7 @@ impl<T> Pager<T> {
         }
         let page = plan.page(&self.request, offset, limit);
         let job = self.job.clone()?;
-        let mut envelope = match (self.fetch)(self.client.clone(), page, job).await {
+        let mut envelope = match (*self.fetch)(self.client.clone(), page, job).await {
             Ok(envelope) => envelope,
             Err(error) => {
                 self.end_job().await;

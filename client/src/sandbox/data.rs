@@ -4,12 +4,11 @@
 //! a record, a parameter or a field; the rules are in the module docs of
 //! [`crate::sandbox`].
 
-use crate::operations::{RECORDS, SERVICE};
-use crate::table::{
+use crate::operation_table::{
     Counts, FieldInfo, FieldKind, Operation, ParamKind, RecordInfo, Role, Shape, ValueKind,
 };
 
-use super::quirks::Node;
+use super::encode_quirks::Node;
 use super::seed::Seed;
 use super::text;
 
@@ -66,12 +65,14 @@ struct Row<'a> {
 
 /// A parameter that names what is queried (role `input`: a domain, a URL, a
 /// keyword).
-fn is_input(param: &crate::table::Param) -> bool {
+fn is_input(param: &crate::operation_table::Param) -> bool {
     param.role == Some(Role::Input)
 }
 
 struct Context<'q> {
     op: &'static Operation,
+    /// The records of the operation's API, by name.
+    records: &'static [RecordInfo],
     query: &'q [(&'static str, String)],
     db: &'q str,
     lang: &'q str,
@@ -89,6 +90,7 @@ struct Context<'q> {
 impl<'q> Context<'q> {
     fn new(
         op: &'static Operation,
+        records: &'static [RecordInfo],
         query: &'q [(&'static str, String)],
         paged_rows: Option<i64>,
     ) -> Self {
@@ -105,11 +107,12 @@ impl<'q> Context<'q> {
                 .and_then(|p| p.role)
                 .is_some_and(|r| roles.contains(&r))
         };
-        let db = find(SERVICE.database.wire)
-            .or(SERVICE.database.default)
+        let service = op.service;
+        let db = find(service.database.wire)
+            .or(service.database.default)
             .unwrap_or_default();
         let per_item = op.params.iter().find(|p| p.list && is_input(p));
-        let common = [SERVICE.database.wire, SERVICE.action.wire];
+        let common = [service.database.wire, service.action.wire];
         let mut base = Seed::root().child(op.path).child(op.action).child(db);
         for (wire, value) in query {
             let skip = common.contains(wire)
@@ -147,6 +150,7 @@ impl<'q> Context<'q> {
             .and_then(|p| find(p.wire));
         Context {
             op,
+            records,
             query,
             db,
             lang: text::lang(db),
@@ -174,7 +178,7 @@ impl<'q> Context<'q> {
         };
         let list = self.op.param(wire).is_some_and(|p| p.list);
         let values: Vec<&str> = if list {
-            value.split(SERVICE.list_separator).collect()
+            value.split(self.op.service.list_separator).collect()
         } else {
             vec![value]
         };
@@ -239,7 +243,7 @@ impl<'q> Context<'q> {
 
     fn payload(&self, row: Row<'_>) -> Result<Node, String> {
         // The spec's payload is a record or, when it names none, a SERP.
-        match record(self.op.response.payload) {
+        match self.record_named(self.op.response.payload) {
             Some(rec) => Ok(self.record(rec, row, 0)),
             None => Ok(self.serp(row.seed)),
         }
@@ -307,7 +311,7 @@ impl<'q> Context<'q> {
             FieldKind::Serp => self.serp(seed),
             FieldKind::CommaList { values } => Node::Str(self.comma_list(values, seed)),
             FieldKind::List { record: name } => {
-                let Some(rec) = record(name).filter(|_| depth < MAX_DEPTH) else {
+                let Some(rec) = self.record_named(name).filter(|_| depth < MAX_DEPTH) else {
                     return Node::Arr(Vec::new());
                 };
                 let count = seed
@@ -442,8 +446,10 @@ impl<'q> Context<'q> {
     }
 }
 
-fn record(name: &str) -> Option<&'static RecordInfo> {
-    RECORDS.iter().find(|r| r.name == name)
+impl Context<'_> {
+    fn record_named(&self, name: &str) -> Option<&'static RecordInfo> {
+        self.records.iter().find(|r| r.name == name)
+    }
 }
 
 /// Months in a year: the length of a record's monthly series.
@@ -511,10 +517,11 @@ fn time(seed: Seed) -> String {
 /// returns it: database, action, then the parameters with defaults filled in).
 pub(super) fn respond(
     op: &'static Operation,
+    records: &'static [RecordInfo],
     query: &[(&'static str, String)],
     paged_rows: Option<i64>,
 ) -> Outcome {
-    let ctx = Context::new(op, query, paged_rows);
+    let ctx = Context::new(op, records, query, paged_rows);
     let unknown_single = op
         .params
         .iter()
@@ -567,13 +574,13 @@ pub(super) fn respond(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::operations::OPERATIONS;
+    use crate::operations::{OPERATIONS, RECORDS};
 
     /// Every record of the spec generates with every field present or allowed absent.
     #[test]
     fn every_record_generates_its_fields() {
         let op = OPERATIONS[0];
-        let ctx = Context::new(op, &[], None);
+        let ctx = Context::new(op, RECORDS, &[], None);
         for rec in RECORDS {
             for i in 0..20 {
                 let row = Row {
@@ -594,7 +601,7 @@ mod tests {
 
     #[test]
     fn paged_rows_set_how_many_rows_a_paged_query_has() {
-        let op = crate::table::Operation::find("domains", "keywords").unwrap();
+        let op = crate::operation_table::Operation::find("domains", "keywords").unwrap();
         let paging = op.paging().unwrap();
         let query = |offset: &str| {
             let mut query = vec![(paging.offset.wire, offset.to_owned())];
@@ -608,7 +615,8 @@ mod tests {
             }
             query
         };
-        let rows = |offset: &str, paged_rows| match respond(op, &query(offset), paged_rows) {
+        let rows = |offset: &str, paged_rows| match respond(op, RECORDS, &query(offset), paged_rows)
+        {
             Outcome::Data { rows, .. } => rows,
             _ => 0,
         };
@@ -619,7 +627,7 @@ mod tests {
 
     #[test]
     fn free_comma_lists_sometimes_have_empty_segments() {
-        let ctx = Context::new(OPERATIONS[0], &[], None);
+        let ctx = Context::new(OPERATIONS[0], RECORDS, &[], None);
         let lists: Vec<String> = (0..200)
             .map(|i| ctx.comma_list(&[], Seed::root().nth(i)))
             .collect();

@@ -28,9 +28,9 @@ use axum::body::{Body, Bytes};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::Response;
 
-use crate::operations::SERVICE;
+use crate::operation_table::Service;
 
-use super::quirks;
+use super::encode_quirks;
 
 /// Message of an injected 429.
 const TOO_MANY_REQUESTS: &str = "Too Many Requests";
@@ -178,14 +178,17 @@ impl FaultPlan {
 /// it injected.
 #[derive(Debug)]
 pub(super) struct Injector {
+    /// The "no data" answer and list separator of the API.
+    service: &'static Service,
     faults: FaultPlan,
     rng: Mutex<fastrand::Rng>,
     injected: [AtomicU64; Fault::ALL.len()],
 }
 
 impl Injector {
-    pub(super) fn new(faults: FaultPlan) -> Self {
+    pub(super) fn new(faults: FaultPlan, service: &'static Service) -> Self {
         Injector {
+            service,
             rng: Mutex::new(fastrand::Rng::with_seed(faults.seed)),
             faults,
             injected: Default::default(),
@@ -210,7 +213,7 @@ impl Injector {
 
     /// The fault for a request with these decoded query pairs, if any.
     pub(super) fn pick(&self, pairs: &[(String, String)]) -> Option<Fault> {
-        let separator = SERVICE.list_separator;
+        let separator = self.service.list_separator;
         let chosen = self.faults.on.iter().find_map(|(param, value, fault)| {
             pairs
                 .iter()
@@ -233,19 +236,24 @@ impl Injector {
     pub(super) async fn answer(&self, fault: Fault, real: impl FnOnce() -> Response) -> Response {
         match fault {
             Fault::RateLimitedRetryAfter => {
-                let mut response = quirks::error(StatusCode::TOO_MANY_REQUESTS, TOO_MANY_REQUESTS);
+                let mut response =
+                    encode_quirks::error(StatusCode::TOO_MANY_REQUESTS, TOO_MANY_REQUESTS);
                 response.headers_mut().insert(
                     header::RETRY_AFTER,
                     HeaderValue::from(self.faults.retry_after),
                 );
                 response
             }
-            Fault::RateLimited => quirks::error(StatusCode::TOO_MANY_REQUESTS, TOO_MANY_REQUESTS),
-            Fault::ServerError => quirks::error(StatusCode::INTERNAL_SERVER_ERROR, SERVER_ERROR),
+            Fault::RateLimited => {
+                encode_quirks::error(StatusCode::TOO_MANY_REQUESTS, TOO_MANY_REQUESTS)
+            }
+            Fault::ServerError => {
+                encode_quirks::error(StatusCode::INTERNAL_SERVER_ERROR, SERVER_ERROR)
+            }
             Fault::NoData => {
-                let status =
-                    StatusCode::from_u16(SERVICE.no_data_status).unwrap_or(StatusCode::BAD_REQUEST);
-                quirks::error(status, SERVICE.no_data_message)
+                let status = StatusCode::from_u16(self.service.no_data_status)
+                    .unwrap_or(StatusCode::BAD_REQUEST);
+                encode_quirks::error(status, self.service.no_data_message)
             }
             Fault::Reset => reset(),
             Fault::Slow => {
@@ -294,7 +302,10 @@ mod tests {
 
     #[test]
     fn inputs_pick_their_fault_and_nothing_else_does_without_a_rate() {
-        let injector = Injector::new(FaultPlan::none().on("keyword", "boom", Fault::Reset));
+        let injector = Injector::new(
+            FaultPlan::none().on("keyword", "boom", Fault::Reset),
+            &crate::operations::SERVICE,
+        );
         assert_eq!(
             injector.pick(&pairs(&[("keyword", "a|boom|c")])),
             Some(Fault::Reset)
@@ -307,7 +318,7 @@ mod tests {
     #[test]
     fn random_faults_follow_the_rate_the_kinds_and_the_seed() {
         let draw = |faults: FaultPlan| {
-            let injector = Injector::new(faults);
+            let injector = Injector::new(faults, &crate::operations::SERVICE);
             (0..2000).map(|_| injector.pick(&[])).collect::<Vec<_>>()
         };
         let always = draw(FaultPlan::random(1.0).kinds(&[Fault::NoData, Fault::Slow]));

@@ -125,14 +125,15 @@ use axum::serve::ListenerExt;
 use tokio::sync::Notify;
 
 mod data;
+mod encode_quirks;
 mod faults;
-mod quirks;
 mod route;
 mod seed;
 mod strict;
 mod text;
 mod units;
 
+use crate::operation_table::Api;
 pub use faults::{Fault, FaultPlan};
 use route::Shared;
 use strict::Strict;
@@ -209,31 +210,9 @@ impl Sandbox {
     /// unless [`SandboxBuilder::rate_window`] says otherwise.
     pub const RATE_WINDOW: Duration = Duration::from_secs(60);
 
-    /// Start a sandbox on `127.0.0.1` and a port chosen by the system.
-    ///
-    /// # Errors
-    ///
-    /// The I/O error when no loopback port can be bound.
-    pub async fn start() -> std::io::Result<Sandbox> {
-        Sandbox::start_on(0).await
-    }
-
-    /// Start a sandbox on `127.0.0.1:port` (0: a port chosen by the system).
-    ///
-    /// # Errors
-    ///
-    /// The I/O error when the port cannot be bound (taken, or not allowed).
-    pub async fn start_on(port: u16) -> std::io::Result<Sandbox> {
-        Sandbox::builder().port(port).start().await
-    }
-
-    /// A sandbox with other settings: a port, injected faults.
-    pub fn builder() -> SandboxBuilder {
-        SandboxBuilder::default()
-    }
-
     async fn run(settings: SandboxBuilder) -> std::io::Result<Sandbox> {
         let SandboxBuilder {
+            api,
             port,
             faults,
             units,
@@ -247,9 +226,10 @@ impl Sandbox {
         // that an injected reset is one (see `Fault::Reset`).
         let linger_zero = faults.is_some();
         let shared = Arc::new(Shared {
+            api,
             balance: Balance::new(units),
             requests: AtomicU64::new(0),
-            faults: faults.map(faults::Injector::new),
+            faults: faults.map(|plan| faults::Injector::new(plan, api.service)),
             paged_rows,
             strict: strict.map(Strict::new),
         });
@@ -359,6 +339,7 @@ impl Sandbox {
 /// [`Sandbox::builder`], started by [`start`](Self::start).
 #[derive(Debug, Clone)]
 pub struct SandboxBuilder {
+    api: &'static Api,
     port: u16,
     faults: Option<FaultPlan>,
     units: i64,
@@ -367,9 +348,13 @@ pub struct SandboxBuilder {
     strict: Option<Duration>,
 }
 
-impl Default for SandboxBuilder {
-    fn default() -> Self {
+impl SandboxBuilder {
+    /// A sandbox of the API of `api` with the default settings (generated
+    /// code calls this: [`Sandbox::builder`] is
+    /// `SandboxBuilder::for_api(&operations::API)`).
+    pub fn for_api(api: &'static Api) -> Self {
         SandboxBuilder {
+            api,
             port: 0,
             faults: None,
             units: Sandbox::STARTING_UNITS,

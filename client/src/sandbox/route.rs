@@ -11,13 +11,12 @@ use axum::extract::State;
 use axum::http::{HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::Response;
 
-use crate::operations::{OPERATIONS, SERVICE};
+use crate::operation_table::{Api, Operation};
 use crate::request::Request;
-use crate::table::Operation;
 
 use super::data::{self, Outcome};
+use super::encode_quirks;
 use super::faults::Injector;
-use super::quirks;
 use super::strict::Strict;
 use super::units::{self, Balance};
 
@@ -29,6 +28,8 @@ pub(super) const INSUFFICIENT_UNITS: &str = "Insufficient units";
 /// State shared by every connection of a sandbox.
 #[derive(Debug)]
 pub(super) struct Shared {
+    /// The API it stands in for.
+    pub(super) api: &'static Api,
     /// The account balance.
     pub(super) balance: Balance,
     /// HTTP requests received.
@@ -88,8 +89,8 @@ fn lookup<'a>(pairs: &'a [(String, String)], name: &str) -> Option<&'a str> {
 }
 
 /// The operation at `path` whose action or alias is `action`.
-fn operation(path: &str, action: &str) -> Option<&'static Operation> {
-    OPERATIONS
+fn operation(api: &Api, path: &str, action: &str) -> Option<&'static Operation> {
+    api.operations
         .iter()
         .copied()
         .find(|op| op.path == path && (op.action == action || op.aliases.contains(&action)))
@@ -99,17 +100,18 @@ fn operation(path: &str, action: &str) -> Option<&'static Operation> {
 /// action, list parameters split on the separator.
 fn request(op: &'static Operation, pairs: &[(String, String)]) -> Request {
     let mut request = Request::new(op, None);
+    let service = op.service;
     for (name, value) in pairs {
-        if name == SERVICE.key.wire || name == SERVICE.action.wire {
+        if name == service.key.wire || name == service.action.wire {
             continue;
         }
-        if name == SERVICE.database.wire {
+        if name == service.database.wire {
             request.set_database(value);
             continue;
         }
         let values = if op.param(name).is_some_and(|p| p.list) {
             value
-                .split(SERVICE.list_separator)
+                .split(service.list_separator)
                 .map(str::to_owned)
                 .collect()
         } else {
@@ -122,7 +124,7 @@ fn request(op: &'static Operation, pairs: &[(String, String)]) -> Request {
 
 fn answer(shared: &Shared, method: &Method, path: &str, raw_query: &str) -> Response {
     if method != Method::GET {
-        let mut refused = quirks::error(
+        let mut refused = encode_quirks::error(
             StatusCode::METHOD_NOT_ALLOWED,
             "Method not allowed: the API is read with GET",
         );
@@ -132,51 +134,57 @@ fn answer(shared: &Shared, method: &Method, path: &str, raw_query: &str) -> Resp
             .insert(header::ALLOW, HeaderValue::from_static("GET"));
         return refused;
     }
-    if !OPERATIONS.iter().any(|op| op.path == path) {
-        return quirks::error(StatusCode::NOT_FOUND, &format!("Not found: {path}"));
+    let (api, service) = (shared.api, shared.api.service);
+    if !api.operations.iter().any(|op| op.path == path) {
+        return encode_quirks::error(StatusCode::NOT_FOUND, &format!("Not found: {path}"));
     }
     let pairs = parse_query(raw_query);
-    let key = lookup(&pairs, SERVICE.key.wire).unwrap_or_default();
+    let key = lookup(&pairs, service.key.wire).unwrap_or_default();
     if key.trim().is_empty() {
-        return quirks::error(StatusCode::UNAUTHORIZED, INVALID_KEY);
+        return encode_quirks::error(StatusCode::UNAUTHORIZED, INVALID_KEY);
     }
-    let action = lookup(&pairs, SERVICE.action.wire).unwrap_or_default();
-    let Some(op) = operation(path, action) else {
+    let action = lookup(&pairs, service.action.wire).unwrap_or_default();
+    let Some(op) = operation(api, path, action) else {
         let message = if action.is_empty() {
             format!("Missing action under {path}")
         } else {
             format!("Unknown action `{action}` under {path}")
         };
-        return quirks::error(StatusCode::NOT_FOUND, &message);
+        return encode_quirks::error(StatusCode::NOT_FOUND, &message);
     };
     if let Some(refused) = shared.strict.as_ref().and_then(|s| s.admit(op, key)) {
         return refused;
     }
-    let default_db = SERVICE.database.default.unwrap_or_default();
-    let query = match request(op, &pairs).validate(&SERVICE, default_db) {
+    let default_db = service.database.default.unwrap_or_default();
+    let query = match request(op, &pairs).validate(service, default_db) {
         Ok(query) => query,
-        Err(invalid) => return quirks::error(StatusCode::BAD_REQUEST, &invalid.to_string()),
+        Err(invalid) => return encode_quirks::error(StatusCode::BAD_REQUEST, &invalid.to_string()),
     };
-    match data::respond(op, &query, shared.paged_rows) {
+    match data::respond(op, api.records, &query, shared.paged_rows) {
         Outcome::Data { response, rows } => {
             let cost = units::cost(op, rows);
             match shared.balance.spend(cost) {
-                Some(remaining) => quirks::envelope(rows, cost, remaining, response),
-                None => quirks::error(StatusCode::FORBIDDEN, INSUFFICIENT_UNITS),
+                Some(remaining) => {
+                    encode_quirks::envelope(service, rows, cost, remaining, response)
+                }
+                None => encode_quirks::error(StatusCode::FORBIDDEN, INSUFFICIENT_UNITS),
             }
         }
         Outcome::NoData => {
             let status =
-                StatusCode::from_u16(SERVICE.no_data_status).unwrap_or(StatusCode::BAD_REQUEST);
-            quirks::error(status, SERVICE.no_data_message)
+                StatusCode::from_u16(service.no_data_status).unwrap_or(StatusCode::BAD_REQUEST);
+            encode_quirks::error(status, service.no_data_message)
         }
-        Outcome::Unsupported(message) => quirks::error(StatusCode::INTERNAL_SERVER_ERROR, &message),
+        Outcome::Unsupported(message) => {
+            encode_quirks::error(StatusCode::INTERNAL_SERVER_ERROR, &message)
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::operations::{API, OPERATIONS};
 
     #[test]
     fn queries_are_decoded_like_php() {
@@ -195,11 +203,11 @@ mod tests {
     #[test]
     fn aliases_route_to_their_operation() {
         for op in OPERATIONS {
-            assert_eq!(operation(op.path, op.action), Some(*op));
+            assert_eq!(operation(&API, op.path, op.action), Some(*op));
             for alias in op.aliases {
-                assert_eq!(operation(op.path, alias), Some(*op));
+                assert_eq!(operation(&API, op.path, alias), Some(*op));
             }
         }
-        assert_eq!(operation("/api/v2/nowhere/", "list"), None);
+        assert_eq!(operation(&API, "/api/v2/nowhere/", "list"), None);
     }
 }

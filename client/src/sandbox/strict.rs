@@ -16,9 +16,9 @@ use std::time::{Duration, Instant};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::Response;
 
-use crate::table::Operation;
+use crate::operation_table::Operation;
 
-use super::quirks;
+use super::encode_quirks;
 use super::seed::Seed;
 
 /// Message of a request over the figure, as the service words a 429.
@@ -101,7 +101,7 @@ impl Strict {
 /// least 1: a client that came back at once would be refused again).
 fn too_many(wait: Duration) -> Response {
     let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
-    let mut response = quirks::error(StatusCode::TOO_MANY_REQUESTS, TOO_MANY_REQUESTS);
+    let mut response = encode_quirks::error(StatusCode::TOO_MANY_REQUESTS, TOO_MANY_REQUESTS);
     response
         .headers_mut()
         .insert(header::RETRY_AFTER, HeaderValue::from(seconds.max(1)));

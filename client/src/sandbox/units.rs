@@ -3,7 +3,7 @@
 
 use std::sync::atomic::{AtomicI64, Ordering};
 
-use crate::table::{Charged, Operation};
+use crate::operation_table::{Charged, Operation};
 
 /// What the sandbox charges per row for an operation whose cost the spec does
 /// not know: some figure has to stand for the service's.

@@ -34,10 +34,11 @@ use futures_util::FutureExt;
 use redis::aio::MultiplexedConnection;
 use redis::{AsyncConnectionConfig, Client, RedisError, RedisResult, Script};
 
+use super::backend::shown_store_url;
 use super::memory::duration_ms;
 use super::{
     Admission, Backend, Balance, CacheEntry, Hold, LedgerEntry, Lookup, Scope, StoreError,
-    StoreFuture, Usage, fingerprint, poll_interval, shown_store_url, slot_id,
+    StoreFuture, Usage, fingerprint, poll_interval, slot_id,
 };
 
 const DAY_MS: i64 = 86_400_000;

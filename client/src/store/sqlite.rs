@@ -25,6 +25,7 @@
 //! store is opened, before anything is sent.
 
 mod connection;
+mod failure;
 mod hits;
 
 use std::path::{Path, PathBuf};
@@ -33,7 +34,7 @@ use std::time::Duration;
 
 use futures_util::FutureExt;
 use rusqlite::{
-    Connection, ErrorCode, OpenFlags, OptionalExtension, Transaction, TransactionBehavior, params,
+    Connection, OpenFlags, OptionalExtension, Transaction, TransactionBehavior, params,
 };
 
 use self::connection::{Checkpoints, Hop, Runner, Shared};
@@ -464,35 +465,6 @@ fn prepare(connection: &mut Connection) -> rusqlite::Result<Result<(), String>> 
     transaction.pragma_update(None, "user_version", SCHEMA_VERSION)?;
     transaction.commit()?;
     Ok(Ok(()))
-}
-
-/// A SQLite failure as the store's error: what was being done and what is
-/// wrong with the file, in words.
-fn failure(name: &str, busy_timeout: Duration, what: &str, error: &rusqlite::Error) -> StoreError {
-    let code = error.sqlite_error_code();
-    let message = match code {
-        Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => format!(
-            "{what}: the file is locked by another process (waited {} ms); try again when it \
-             is done",
-            busy_timeout.as_millis()
-        ),
-        Some(ErrorCode::NotADatabase) => {
-            format!("{what}: not a SQLite file (or a damaged one): give another path")
-        }
-        Some(ErrorCode::DatabaseCorrupt) => {
-            format!("{what}: the file is damaged ({error}): move it away to start afresh")
-        }
-        Some(ErrorCode::ReadOnly | ErrorCode::PermissionDenied) => {
-            format!("{what}: the file or its directory cannot be written ({error})")
-        }
-        Some(ErrorCode::CannotOpen) => format!(
-            "{what}: the file cannot be opened or created ({error}); its directory must be \
-             writable"
-        ),
-        Some(ErrorCode::DiskFull) => format!("{what}: the disk is full"),
-        _ => format!("{what}: {error}"),
-    };
-    StoreError::new(name.to_owned(), message)
 }
 
 /// Where a day starts (ms): usage and budget windows count whole UTC days, as

@@ -278,7 +278,7 @@ async fn a_stopped_job_sends_nothing_more_and_keeps_what_it_received() {
         .start()
         .await
         .unwrap();
-    let op = seozoom::table::Operation::find("keywords", "metrics").unwrap();
+    let op = seozoom::operation_table::Operation::find("keywords", "metrics").unwrap();
     let mut request = seozoom::request::Request::new(op, None);
     let inputs: Vec<String> = (0..3_000).map(|i| format!("kw {i}")).collect();
     request.set("keyword", inputs.clone());

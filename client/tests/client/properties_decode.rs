@@ -11,8 +11,8 @@ use std::cell::Cell;
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use seozoom::error::ErrorKind;
+use seozoom::operation_table::{FieldInfo, FieldKind, Operation, RecordInfo, Shape};
 use seozoom::operations::{OPERATIONS, RECORDS, SERVICE};
-use seozoom::table::{FieldInfo, FieldKind, Operation, RecordInfo, Shape};
 use seozoom::{Envelope, Error};
 use serde_json::{Map, Value, json};
 

@@ -11,9 +11,9 @@ use std::collections::BTreeMap;
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use seozoom::error::ErrorKind;
+use seozoom::operation_table::{Operation, Param, ParamKind};
 use seozoom::operations::SERVICE;
 use seozoom::sandbox::Sandbox;
-use seozoom::table::{Operation, Param, ParamKind};
 use seozoom::{Client, config::RateLimitMode, config::RetryPolicy, request::Request};
 
 use props::{any_operation, any_valid_request, database_values, runner, valid_request};
@@ -213,7 +213,7 @@ fn accepted(op: &Operation, database: Option<&str>, given: &Given) -> bool {
 /// A value that breaks something, or not: empty, blank, a separator, not a
 /// number, out of range, not a date, not one of the values, or valid.
 fn any_value(param: &'static Param) -> BoxedStrategy<String> {
-    let edge = |limit: Option<seozoom::table::Limit>, step: i64| {
+    let edge = |limit: Option<seozoom::operation_table::Limit>, step: i64| {
         limit
             .map_or(0, |l| l.value.saturating_add(step))
             .to_string()

@@ -5,9 +5,9 @@
 use std::collections::BTreeSet;
 
 use seozoom::error::ErrorKind;
+use seozoom::operation_table::{Charged, Operation, Param, ParamKind};
 use seozoom::operations::{OPERATIONS, SERVICE};
 use seozoom::sandbox::Sandbox;
-use seozoom::table::{Charged, Operation, Param, ParamKind};
 use seozoom::types::Date;
 use seozoom::{
     Client, Db, config::RateLimitMode, config::RetryPolicy, request::Request, types::KeywordType,

@@ -29,9 +29,9 @@ use std::time::{Duration, Instant};
 use futures_util::StreamExt;
 use proptest::strategy::{Strategy, ValueTree};
 use seozoom::error::ErrorKind;
+use seozoom::operation_table::ParamKind;
 use seozoom::operations::SERVICE;
 use seozoom::sandbox::{FaultPlan, Sandbox};
-use seozoom::table::ParamKind;
 use seozoom::{Client, Error, config::RateLimitMode, config::RetryPolicy, request::Request};
 
 /// A key distinctive enough that finding it in an error is a leak.

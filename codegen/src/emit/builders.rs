@@ -68,9 +68,84 @@ pub fn client_ext(spec: &Spec, options: &Options) -> TokenStream {
         .map(|(docs, sig, body)| quote!(#docs pub #sig { #body }));
     let db = database_type(spec);
     let db_doc = doc(&[&spec.common.database.description]);
+    let json_calls = json_calls();
     quote! {
         impl rt::Client {
+            /// A client with default settings and this key.
+            ///
+            /// # Errors
+            ///
+            /// As [`ClientBuilder::build`](rt::ClientBuilder::build); an empty key is
+            /// [`ConfigError::MissingKey`](crate::error::ConfigError::MissingKey).
+            pub fn new(api_key: impl ::core::convert::Into<::std::string::String>) -> ::core::result::Result<rt::Client, rt::Error> {
+                rt::Client::builder().api_key(api_key).build()
+            }
+
+            /// A client with default settings and the key in `SEOZOOM_API_KEY`.
+            ///
+            /// # Errors
+            ///
+            /// [`ConfigError::KeyNotSet`](crate::error::ConfigError::KeyNotSet) when the variable is
+            /// not set, else as [`ClientBuilder::build`](rt::ClientBuilder::build).
+            pub fn from_env() -> ::core::result::Result<rt::Client, rt::Error> {
+                rt::Client::builder().build_from_env()
+            }
+
+            /// A builder for the other settings.
+            pub fn builder() -> rt::ClientBuilder {
+                rt::ClientBuilder::for_api(&operations::API)
+            }
+
+            #json_calls
+
             #(#accessors)*
+        }
+
+        impl ::core::default::Default for rt::ClientBuilder {
+            fn default() -> Self {
+                rt::ClientBuilder::for_api(&operations::API)
+            }
+        }
+
+        #[cfg(feature = "sandbox")]
+        impl rt::Sandbox {
+            /// Start a sandbox on `127.0.0.1` and a port chosen by the system.
+            ///
+            /// # Errors
+            ///
+            /// The I/O error when no loopback port can be bound.
+            pub async fn start() -> ::std::io::Result<rt::Sandbox> {
+                rt::Sandbox::start_on(0).await
+            }
+
+            /// Start a sandbox on `127.0.0.1:port` (0: a port chosen by the system).
+            ///
+            /// # Errors
+            ///
+            /// The I/O error when the port cannot be bound (taken, or not allowed).
+            pub async fn start_on(port: u16) -> ::std::io::Result<rt::Sandbox> {
+                rt::Sandbox::builder().port(port).start().await
+            }
+
+            /// A sandbox with other settings: a port, injected faults.
+            pub fn builder() -> rt::SandboxBuilder {
+                rt::SandboxBuilder::for_api(&operations::API)
+            }
+        }
+
+        #[cfg(feature = "sandbox")]
+        impl ::core::default::Default for rt::SandboxBuilder {
+            fn default() -> Self {
+                rt::SandboxBuilder::for_api(&operations::API)
+            }
+        }
+
+        impl rt::Operation {
+            /// The operation of this group and wire action name (aliases are not
+            /// looked up: they are the reference's other names, not the wire's).
+            pub fn find(group: &str, action: &str) -> ::core::option::Option<&'static rt::Operation> {
+                rt::Operation::find_in(operations::OPERATIONS, group, action)
+            }
         }
 
         impl rt::ClientBuilder {
@@ -549,6 +624,88 @@ pub fn builder(spec: &Spec, a: &Action) -> TokenStream {
             }
             #send_all
             #pages
+        }
+    }
+}
+
+/// The calls of any operation with its result as JSON: the runtime's generic
+/// calls, handed the table's decoder of every operation. Inline, so that those
+/// decoders are compiled only in a crate that calls them (a command line).
+fn json_calls() -> TokenStream {
+    quote! {
+        /// Like [`execute`](Self::execute), for any operation: the body is decoded as
+        /// the operation's typed result and its `response` re-encoded as JSON with the
+        /// API's field names.
+        ///
+        /// # Errors
+        ///
+        /// As [`execute`](Self::execute).
+        #[inline]
+        pub async fn execute_json(
+            &self,
+            request: rt::Request,
+        ) -> ::core::result::Result<rt::Envelope<rt::serde_json::Value>, rt::Error> {
+            self.execute_decoded(request, operations::decode_json).await
+        }
+
+        /// Like [`execute_batched_with`](Self::execute_batched_with), for any
+        /// operation: each batch is decoded as with
+        /// [`execute_json`](Self::execute_json) and the `response`s merged as JSON
+        /// (arrays in input order by the key field's member, objects joined).
+        ///
+        /// # Errors
+        ///
+        /// As [`execute_batched`](Self::execute_batched).
+        #[inline]
+        pub async fn execute_json_batched(
+            &self,
+            request: rt::Request,
+            on_batch: impl FnMut(usize, usize) + Send,
+        ) -> ::core::result::Result<rt::Envelope<rt::serde_json::Value>, rt::Error> {
+            self.execute_batched_decoded(request, on_batch, None, operations::decode_json)
+                .await
+        }
+
+        /// Like [`execute_json_batched`](Self::execute_json_batched), until `stop`
+        /// is given: from then on the job sends no further request (one waiting
+        /// for its rate-limit slot or a retry is not sent), lets the requests in
+        /// flight finish, and gives what it received as
+        /// [`ErrorKind::Partial`](crate::error::ErrorKind::Partial)
+        /// with the cause [`ErrorKind::Stopped`](crate::error::ErrorKind::Stopped)
+        /// (that error itself when nothing was received). The requests not sent
+        /// are not charged, and the budget the job held for them is given back.
+        ///
+        /// # Errors
+        ///
+        /// As [`execute_json_batched`](Self::execute_json_batched), and
+        /// [`ErrorKind::Stopped`](crate::error::ErrorKind::Stopped) or
+        /// [`ErrorKind::Partial`](crate::error::ErrorKind::Partial) once stopped.
+        #[inline]
+        pub async fn execute_json_batched_until(
+            &self,
+            request: rt::Request,
+            on_batch: impl FnMut(usize, usize) + Send,
+            stop: &rt::Stop,
+        ) -> ::core::result::Result<rt::Envelope<rt::serde_json::Value>, rt::Error> {
+            self.execute_batched_decoded(request, on_batch, Some(stop), operations::decode_json)
+                .await
+        }
+
+        /// Like [`pages`](Self::pages), for any paged operation: each row is decoded
+        /// as the operation's typed record, as with
+        /// [`execute_json`](Self::execute_json), and re-encoded as JSON with the
+        /// API's field names.
+        #[inline]
+        pub fn pages_json(
+            &self,
+            request: rt::Request,
+            page_size: i64,
+            max_rows: ::core::option::Option<usize>,
+        ) -> impl rt::Stream<Item = ::core::result::Result<rt::serde_json::Value, rt::Error>>
+               + Send
+               + Unpin
+               + use<> {
+            self.pages_decoded(request, page_size, max_rows, operations::decode_json)
         }
     }
 }

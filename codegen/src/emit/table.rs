@@ -207,7 +207,7 @@ fn operation(a: &Action) -> TokenStream {
     let doc = format!("`{}` `{}`: {}", a.group, a.wire, a.description);
     quote! {
         #[doc = #doc]
-        pub static #name: Operation = Operation::new(#group, #path, #action, #response, #cost)
+        pub static #name: Operation = Operation::new(&SERVICE, #group, #path, #action, #response, #cost)
             #method
             #aliases
             .description(#description)
@@ -366,6 +366,12 @@ pub fn table(spec: &Spec, options: &Options) -> TokenStream {
             pub static GROUPS: &[Group] = &[#(#groups),*];
             /// Every response record, in spec order.
             pub static RECORDS: &[RecordInfo] = &[#(#records),*];
+            /// The whole table, as the runtime is handed it.
+            pub static API: Api = Api {
+                service: &SERVICE,
+                operations: OPERATIONS,
+                records: RECORDS,
+            };
             #decode_json
         }
     }

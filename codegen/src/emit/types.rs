@@ -445,54 +445,62 @@ fn field(options: &Options, f: &Field) -> TokenStream {
     quote! { #docs #attrs pub #name: #ty }
 }
 
+/// The envelope is the runtime's (`rt::Envelope`); inside the runtime's crate
+/// it is re-exported here and its serde and schemars impls added, handing the
+/// runtime this API's member names (`SERVICE`) and the spec's descriptions.
 pub fn envelope(options: &Options, e: &Envelope) -> TokenStream {
-    let member_doc =
-        |m: &crate::model::Member| doc(&[&m.description, &format!("Wire name: `{}`.", m.wire)]);
-    let (rows_doc, used_doc, remaining_doc, response_doc) = (
-        member_doc(&e.result_rows),
-        member_doc(&e.units_used),
-        member_doc(&e.units_remaining),
-        member_doc(&e.response),
+    if !options.in_runtime_crate() {
+        // Builders name `rt::Envelope`; another crate can add no impl to it.
+        return TokenStream::new();
+    }
+    let (about, rows, used, remaining, response) = (
+        &e.description,
+        &e.result_rows.description,
+        &e.units_used.description,
+        &e.units_remaining.description,
+        &e.response.description,
     );
-    let (rows, used, remaining, response) = (
-        &e.result_rows.wire,
-        &e.units_used.wire,
-        &e.units_remaining.wire,
-        &e.response.wire,
-    );
-    let docs = doc(&[&e.description]);
-    let integer = quirk(options, "integer");
-    let schema_derive = schema_derive();
     quote! {
-        #docs
-        #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-        #schema_derive
-        #[non_exhaustive]
-        pub struct Envelope<T> {
-            #rows_doc
-            #[serde(rename = #rows, deserialize_with = #integer)]
-            pub result_rows: i64,
-            #used_doc
-            #[serde(rename = #used, deserialize_with = #integer)]
-            pub units_used: i64,
-            #remaining_doc
-            #[serde(rename = #remaining, deserialize_with = #integer)]
-            pub units_remaining: i64,
-            #response_doc
-            #[serde(rename = #response)]
-            pub response: T,
-            /// `true` when the service answered "no data found" and `response` is
-            /// the empty result made by the client. The service reports no units
-            /// then: `result_rows` and `units_used` are 0 and `units_remaining` is the
-            /// client's last known balance (0 before any call reported one).
-            #[serde(skip)]
-            pub no_data: bool,
-            /// When the answer came from the store's cache rather than from the
-            /// service: when the service sent it. `units_used` is then 0 and
-            /// `units_remaining` the balance last reported. For a batched job
-            /// some of whose items came from the cache, the oldest such time.
-            #[serde(skip)]
-            pub fetched_at: ::core::option::Option<::std::time::SystemTime>,
+        pub use rt::Envelope;
+
+        impl<T: ::serde::Serialize> ::serde::Serialize for rt::Envelope<T> {
+            fn serialize<S: ::serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> ::core::result::Result<S::Ok, S::Error> {
+                let named = rt::WithWireNames {
+                    envelope: self,
+                    service: &super::operations::SERVICE,
+                };
+                ::serde::Serialize::serialize(&named, serializer)
+            }
+        }
+
+        impl<'de, T: ::serde::Deserialize<'de>> ::serde::Deserialize<'de> for rt::Envelope<T> {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                let seed = rt::EnvelopeSeed::new(&super::operations::SERVICE);
+                ::serde::de::DeserializeSeed::deserialize(seed, deserializer)
+            }
+        }
+
+        #[cfg(feature = "schemars")]
+        impl<T: ::schemars::JsonSchema> ::schemars::JsonSchema for rt::Envelope<T> {
+            fn schema_name() -> ::std::borrow::Cow<'static, str> {
+                ::std::format!("Envelope_for_{}", T::schema_name()).into()
+            }
+
+            fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+                let docs = rt::EnvelopeDocs {
+                    envelope: #about,
+                    result_rows: #rows,
+                    units_used: #used,
+                    units_remaining: #remaining,
+                    response: #response,
+                };
+                rt::envelope_schema::<T>(generator, &super::operations::SERVICE, &docs)
+            }
         }
     }
 }

@@ -45,7 +45,7 @@ pub fn dispatch(spec: &Spec) -> String {
         /// Hands `op`'s typed result to `visit`; an operation not in this
         /// table is read as JSON as it is.
         pub fn for_operation<V: ResultType>(
-            op: &::seozoom::table::Operation,
+            op: &::seozoom::operation_table::Operation,
             visit: V,
         ) -> V::Output {
             match (op.group, op.action) {

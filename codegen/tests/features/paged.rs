@@ -226,54 +226,6 @@ pub mod types {
             }
         }
     }
-
-    /// Every response carries the row count, the units and the payload.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-    #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
-    #[non_exhaustive]
-    pub struct Envelope<T> {
-        /// Number of rows returned.
-        ///
-        /// Wire name: `ResultRows`.
-        #[serde(
-            rename = "ResultRows",
-            deserialize_with = "::seozoom::__private::quirks::integer"
-        )]
-        pub result_rows: i64,
-        /// Units charged for this call.
-        ///
-        /// Wire name: `UnitsUsed`.
-        #[serde(
-            rename = "UnitsUsed",
-            deserialize_with = "::seozoom::__private::quirks::integer"
-        )]
-        pub units_used: i64,
-        /// Units left on the account after the call.
-        ///
-        /// Wire name: `UnitsRemaining`.
-        #[serde(
-            rename = "UnitsRemaining",
-            deserialize_with = "::seozoom::__private::quirks::integer"
-        )]
-        pub units_remaining: i64,
-        /// The payload.
-        ///
-        /// Wire name: `response`.
-        #[serde(rename = "response")]
-        pub response: T,
-        /// `true` when the service answered "no data found" and `response` is
-        /// the empty result made by the client. The service reports no units
-        /// then: `result_rows` and `units_used` are 0 and `units_remaining` is the
-        /// client's last known balance (0 before any call reported one).
-        #[serde(skip)]
-        pub no_data: bool,
-        /// When the answer came from the store's cache rather than from the
-        /// service: when the service sent it. `units_used` is then 0 and
-        /// `units_remaining` the balance last reported. For a batched job
-        /// some of whose items came from the cache, the oldest such time.
-        #[serde(skip)]
-        pub fetched_at: ::core::option::Option<::std::time::SystemTime>,
-    }
 }
 
 /// Group handles and request builders.
@@ -460,6 +412,7 @@ pub mod operations {
 
     ///`things` `rows`: Rows of a thing, page by page.
     pub static THINGS_ROWS: Operation = Operation::new(
+            &SERVICE,
             "things",
             "/api/v2/things/",
             "rows",
@@ -542,6 +495,13 @@ pub mod operations {
             )
             .description("One row of a thing."),
     ];
+
+    /// The whole table, as the runtime is handed it.
+    pub static API: Api = Api {
+        service: &SERVICE,
+        operations: OPERATIONS,
+        records: RECORDS,
+    };
 
     /// Decode a body received with `status` as `op`'s typed result and
     /// re-encode its `response` as JSON with the API's field names, for

@@ -4141,52 +4141,49 @@ pub mod types {
         }
     }
 
-    /// Every response is a JSON object carrying the row count, the units charged, the units left and the payload.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-    #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
-    #[non_exhaustive]
-    pub struct Envelope<T> {
-        /// Number of rows returned. For domain/keyword-set operations it is the number of items in `response`; for `serp` it equals the number of keywords; for `niches` it is the number of domains that returned data.
-        ///
-        /// Wire name: `ResultRows`.
-        #[serde(
-            rename = "ResultRows",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
-        pub result_rows: i64,
-        /// Units charged for this call.
-        ///
-        /// Wire name: `UnitsUsed`.
-        #[serde(
-            rename = "UnitsUsed",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
-        pub units_used: i64,
-        /// Units left on the account after the call.
-        ///
-        /// Wire name: `UnitsRemaining`.
-        #[serde(
-            rename = "UnitsRemaining",
-            deserialize_with = "crate::__private::quirks::integer"
-        )]
-        pub units_remaining: i64,
-        /// The payload, an array or an object; its shape is given per operation.
-        ///
-        /// Wire name: `response`.
-        #[serde(rename = "response")]
-        pub response: T,
-        /// `true` when the service answered "no data found" and `response` is
-        /// the empty result made by the client. The service reports no units
-        /// then: `result_rows` and `units_used` are 0 and `units_remaining` is the
-        /// client's last known balance (0 before any call reported one).
-        #[serde(skip)]
-        pub no_data: bool,
-        /// When the answer came from the store's cache rather than from the
-        /// service: when the service sent it. `units_used` is then 0 and
-        /// `units_remaining` the balance last reported. For a batched job
-        /// some of whose items came from the cache, the oldest such time.
-        #[serde(skip)]
-        pub fetched_at: ::core::option::Option<::std::time::SystemTime>,
+    pub use rt::Envelope;
+
+    impl<T: ::serde::Serialize> ::serde::Serialize for rt::Envelope<T> {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let named = rt::WithWireNames {
+                envelope: self,
+                service: &super::operations::SERVICE,
+            };
+            ::serde::Serialize::serialize(&named, serializer)
+        }
+    }
+
+    impl<'de, T: ::serde::Deserialize<'de>> ::serde::Deserialize<'de>
+    for rt::Envelope<T> {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            let seed = rt::EnvelopeSeed::new(&super::operations::SERVICE);
+            ::serde::de::DeserializeSeed::deserialize(seed, deserializer)
+        }
+    }
+
+    #[cfg(feature = "schemars")]
+    impl<T: ::schemars::JsonSchema> ::schemars::JsonSchema for rt::Envelope<T> {
+        fn schema_name() -> ::std::borrow::Cow<'static, str> {
+            ::std::format!("Envelope_for_{}", T::schema_name()).into()
+        }
+
+        fn json_schema(
+            generator: &mut ::schemars::SchemaGenerator,
+        ) -> ::schemars::Schema {
+            let docs = rt::EnvelopeDocs {
+                envelope: "Every response is a JSON object carrying the row count, the units charged, the units left and the payload.",
+                result_rows: "Number of rows returned. For domain/keyword-set operations it is the number of items in `response`; for `serp` it equals the number of keywords; for `niches` it is the number of domains that returned data.",
+                units_used: "Units charged for this call.",
+                units_remaining: "Units left on the account after the call.",
+                response: "The payload, an array or an object; its shape is given per operation.",
+            };
+            rt::envelope_schema::<T>(generator, &super::operations::SERVICE, &docs)
+        }
     }
 }
 
@@ -4196,6 +4193,117 @@ pub mod builder {
     use super::{operations, types};
 
     impl rt::Client {
+        /// A client with default settings and this key.
+        ///
+        /// # Errors
+        ///
+        /// As [`ClientBuilder::build`](rt::ClientBuilder::build); an empty key is
+        /// [`ConfigError::MissingKey`](crate::error::ConfigError::MissingKey).
+        pub fn new(
+            api_key: impl ::core::convert::Into<::std::string::String>,
+        ) -> ::core::result::Result<rt::Client, rt::Error> {
+            rt::Client::builder().api_key(api_key).build()
+        }
+
+        /// A client with default settings and the key in `SEOZOOM_API_KEY`.
+        ///
+        /// # Errors
+        ///
+        /// [`ConfigError::KeyNotSet`](crate::error::ConfigError::KeyNotSet) when the variable is
+        /// not set, else as [`ClientBuilder::build`](rt::ClientBuilder::build).
+        pub fn from_env() -> ::core::result::Result<rt::Client, rt::Error> {
+            rt::Client::builder().build_from_env()
+        }
+
+        /// A builder for the other settings.
+        pub fn builder() -> rt::ClientBuilder {
+            rt::ClientBuilder::for_api(&operations::API)
+        }
+
+        /// Like [`execute`](Self::execute), for any operation: the body is decoded as
+        /// the operation's typed result and its `response` re-encoded as JSON with the
+        /// API's field names.
+        ///
+        /// # Errors
+        ///
+        /// As [`execute`](Self::execute).
+        #[inline]
+        pub async fn execute_json(
+            &self,
+            request: rt::Request,
+        ) -> ::core::result::Result<rt::Envelope<rt::serde_json::Value>, rt::Error> {
+            self.execute_decoded(request, operations::decode_json).await
+        }
+
+        /// Like [`execute_batched_with`](Self::execute_batched_with), for any
+        /// operation: each batch is decoded as with
+        /// [`execute_json`](Self::execute_json) and the `response`s merged as JSON
+        /// (arrays in input order by the key field's member, objects joined).
+        ///
+        /// # Errors
+        ///
+        /// As [`execute_batched`](Self::execute_batched).
+        #[inline]
+        pub async fn execute_json_batched(
+            &self,
+            request: rt::Request,
+            on_batch: impl FnMut(usize, usize) + Send,
+        ) -> ::core::result::Result<rt::Envelope<rt::serde_json::Value>, rt::Error> {
+            self.execute_batched_decoded(
+                    request,
+                    on_batch,
+                    None,
+                    operations::decode_json,
+                )
+                .await
+        }
+
+        /// Like [`execute_json_batched`](Self::execute_json_batched), until `stop`
+        /// is given: from then on the job sends no further request (one waiting
+        /// for its rate-limit slot or a retry is not sent), lets the requests in
+        /// flight finish, and gives what it received as
+        /// [`ErrorKind::Partial`](crate::error::ErrorKind::Partial)
+        /// with the cause [`ErrorKind::Stopped`](crate::error::ErrorKind::Stopped)
+        /// (that error itself when nothing was received). The requests not sent
+        /// are not charged, and the budget the job held for them is given back.
+        ///
+        /// # Errors
+        ///
+        /// As [`execute_json_batched`](Self::execute_json_batched), and
+        /// [`ErrorKind::Stopped`](crate::error::ErrorKind::Stopped) or
+        /// [`ErrorKind::Partial`](crate::error::ErrorKind::Partial) once stopped.
+        #[inline]
+        pub async fn execute_json_batched_until(
+            &self,
+            request: rt::Request,
+            on_batch: impl FnMut(usize, usize) + Send,
+            stop: &rt::Stop,
+        ) -> ::core::result::Result<rt::Envelope<rt::serde_json::Value>, rt::Error> {
+            self.execute_batched_decoded(
+                    request,
+                    on_batch,
+                    Some(stop),
+                    operations::decode_json,
+                )
+                .await
+        }
+
+        /// Like [`pages`](Self::pages), for any paged operation: each row is decoded
+        /// as the operation's typed record, as with
+        /// [`execute_json`](Self::execute_json), and re-encoded as JSON with the
+        /// API's field names.
+        #[inline]
+        pub fn pages_json(
+            &self,
+            request: rt::Request,
+            page_size: i64,
+            max_rows: ::core::option::Option<usize>,
+        ) -> impl rt::Stream<
+            Item = ::core::result::Result<rt::serde_json::Value, rt::Error>,
+        > + Send + Unpin + use<> {
+            self.pages_decoded(request, page_size, max_rows, operations::decode_json)
+        }
+
         /// The caller's projects: list, overview, monitored keywords, and page rankings of the project's domain.
         ///
         /// Operations under `/api/v2/projects/`.
@@ -4222,6 +4330,56 @@ pub mod builder {
         /// Operations under `/api/v2/keywords/`.
         pub fn keywords(&self) -> Keywords<'_> {
             Keywords { client: self }
+        }
+    }
+
+    impl ::core::default::Default for rt::ClientBuilder {
+        fn default() -> Self {
+            rt::ClientBuilder::for_api(&operations::API)
+        }
+    }
+
+    #[cfg(feature = "sandbox")]
+    impl rt::Sandbox {
+        /// Start a sandbox on `127.0.0.1` and a port chosen by the system.
+        ///
+        /// # Errors
+        ///
+        /// The I/O error when no loopback port can be bound.
+        pub async fn start() -> ::std::io::Result<rt::Sandbox> {
+            rt::Sandbox::start_on(0).await
+        }
+
+        /// Start a sandbox on `127.0.0.1:port` (0: a port chosen by the system).
+        ///
+        /// # Errors
+        ///
+        /// The I/O error when the port cannot be bound (taken, or not allowed).
+        pub async fn start_on(port: u16) -> ::std::io::Result<rt::Sandbox> {
+            rt::Sandbox::builder().port(port).start().await
+        }
+
+        /// A sandbox with other settings: a port, injected faults.
+        pub fn builder() -> rt::SandboxBuilder {
+            rt::SandboxBuilder::for_api(&operations::API)
+        }
+    }
+
+    #[cfg(feature = "sandbox")]
+    impl ::core::default::Default for rt::SandboxBuilder {
+        fn default() -> Self {
+            rt::SandboxBuilder::for_api(&operations::API)
+        }
+    }
+
+    impl rt::Operation {
+        /// The operation of this group and wire action name (aliases are not
+        /// looked up: they are the reference's other names, not the wire's).
+        pub fn find(
+            group: &str,
+            action: &str,
+        ) -> ::core::option::Option<&'static rt::Operation> {
+            rt::Operation::find_in(operations::OPERATIONS, group, action)
         }
     }
 
@@ -6396,6 +6554,7 @@ pub mod operations {
 
     ///`projects` `list`: The caller's projects.
     pub static PROJECTS_LIST: Operation = Operation::new(
+            &SERVICE,
             "projects",
             "/api/v2/projects/",
             "list",
@@ -6431,6 +6590,7 @@ pub mod operations {
 
     ///`projects` `overview`: Overview of one project: monitored keywords, domain traffic and authority.
     pub static PROJECTS_OVERVIEW: Operation = Operation::new(
+            &SERVICE,
             "projects",
             "/api/v2/projects/",
             "overview",
@@ -6478,6 +6638,7 @@ pub mod operations {
 
     ///`projects` `keywords`: Keywords monitored in a project, with their metrics and the project's rankings.
     pub static PROJECTS_KEYWORDS: Operation = Operation::new(
+            &SERVICE,
             "projects",
             "/api/v2/projects/",
             "keywords",
@@ -6525,6 +6686,7 @@ pub mod operations {
 
     ///`projects` `bestpages`: Best pages of the project's domain.
     pub static PROJECTS_BEST_PAGES: Operation = Operation::new(
+            &SERVICE,
             "projects",
             "/api/v2/projects/",
             "bestpages",
@@ -6582,6 +6744,7 @@ pub mod operations {
 
     ///`projects` `pageswithmorekeywords`: Pages of the project's domain that rank for the most keywords.
     pub static PROJECTS_PAGES_WITH_MORE_KEYWORDS: Operation = Operation::new(
+            &SERVICE,
             "projects",
             "/api/v2/projects/",
             "pageswithmorekeywords",
@@ -6641,6 +6804,7 @@ pub mod operations {
 
     ///`projects` `pageswithpotential`: Pages of the project's domain with traffic potential.
     pub static PROJECTS_PAGES_WITH_POTENTIAL: Operation = Operation::new(
+            &SERVICE,
             "projects",
             "/api/v2/projects/",
             "pageswithpotential",
@@ -6698,6 +6862,7 @@ pub mod operations {
 
     ///`projects` `winnerpages`: Pages of the project's domain that gained traffic.
     pub static PROJECTS_WINNER_PAGES: Operation = Operation::new(
+            &SERVICE,
             "projects",
             "/api/v2/projects/",
             "winnerpages",
@@ -6757,6 +6922,7 @@ pub mod operations {
 
     ///`projects` `loserpages`: Pages of the project's domain that lost traffic.
     pub static PROJECTS_LOSER_PAGES: Operation = Operation::new(
+            &SERVICE,
             "projects",
             "/api/v2/projects/",
             "loserpages",
@@ -6816,6 +6982,7 @@ pub mod operations {
 
     ///`domains` `metrics`: Traffic, authority and ranking metrics of one or more domains.
     pub static DOMAINS_METRICS: Operation = Operation::new(
+            &SERVICE,
             "domains",
             "/api/v2/domains/",
             "metrics",
@@ -6872,6 +7039,7 @@ pub mod operations {
 
     ///`domains` `metricshistory`: Metrics of one or more domains as they were on a given day.
     pub static DOMAINS_METRICS_HISTORY: Operation = Operation::new(
+            &SERVICE,
             "domains",
             "/api/v2/domains/",
             "metricshistory",
@@ -6934,6 +7102,7 @@ pub mod operations {
 
     ///`domains` `authority`: Authority metrics of one or more domains.
     pub static DOMAINS_AUTHORITY: Operation = Operation::new(
+            &SERVICE,
             "domains",
             "/api/v2/domains/",
             "authority",
@@ -6988,6 +7157,7 @@ pub mod operations {
 
     ///`domains` `niches`: Niches (topics) of one or more domains. Only domains with data are returned; their number is `ResultRows`.
     pub static DOMAINS_NICHES: Operation = Operation::new(
+            &SERVICE,
             "domains",
             "/api/v2/domains/",
             "niches",
@@ -7052,6 +7222,7 @@ pub mod operations {
 
     ///`domains` `bestpages`: Best pages of a domain.
     pub static DOMAINS_BEST_PAGES: Operation = Operation::new(
+            &SERVICE,
             "domains",
             "/api/v2/domains/",
             "bestpages",
@@ -7109,6 +7280,7 @@ pub mod operations {
 
     ///`domains` `keywords`: Keywords a domain ranks for, selected by `type` and paginated with `offset` and `limit`.
     pub static DOMAINS_KEYWORDS: Operation = Operation::new(
+            &SERVICE,
             "domains",
             "/api/v2/domains/",
             "keywords",
@@ -7226,6 +7398,7 @@ pub mod operations {
 
     ///`domains` `aikeywords`: Keywords whose AI overviews mention a domain. The reference's description names this action `aioverview`; its example request, and public use, send `aikeywords`.
     pub static DOMAINS_AI_KEYWORDS: Operation = Operation::new(
+            &SERVICE,
             "domains",
             "/api/v2/domains/",
             "aikeywords",
@@ -7296,6 +7469,7 @@ pub mod operations {
 
     ///`domains` `competitor`: Organic competitors of one or more domains. Only domains with data are returned; their number is `ResultRows`.
     pub static DOMAINS_COMPETITORS: Operation = Operation::new(
+            &SERVICE,
             "domains",
             "/api/v2/domains/",
             "competitor",
@@ -7361,6 +7535,7 @@ pub mod operations {
 
     ///`urls` `urlpza`: Page authority of a URL.
     pub static URLS_PZA: Operation = Operation::new(
+            &SERVICE,
             "urls",
             "/api/v2/urls/",
             "urlpza",
@@ -7407,6 +7582,7 @@ pub mod operations {
 
     ///`urls` `metrics`: Ranking, traffic, advertising and authority metrics of one or more URLs.
     pub static URLS_METRICS: Operation = Operation::new(
+            &SERVICE,
             "urls",
             "/api/v2/urls/",
             "metrics",
@@ -7458,6 +7634,7 @@ pub mod operations {
 
     ///`urls` `keywords`: Keywords a URL ranks for, with their metrics.
     pub static URLS_KEYWORDS: Operation = Operation::new(
+            &SERVICE,
             "urls",
             "/api/v2/urls/",
             "keywords",
@@ -7514,6 +7691,7 @@ pub mod operations {
 
     ///`urls` `intentgap`: Keywords where a URL ranks worse than similar pages of its organic competitors.
     pub static URLS_INTENT_GAP: Operation = Operation::new(
+            &SERVICE,
             "urls",
             "/api/v2/urls/",
             "intentgap",
@@ -7573,6 +7751,7 @@ pub mod operations {
 
     ///`keywords` `metrics`: Volume, paid-search, difficulty and intent metrics of one or more keywords.
     pub static KEYWORDS_METRICS: Operation = Operation::new(
+            &SERVICE,
             "keywords",
             "/api/v2/keywords/",
             "metrics",
@@ -7626,6 +7805,7 @@ pub mod operations {
 
     ///`keywords` `serp`: Live search-result lists of one or more keywords: at most 50 organic results per keyword. Each keyword is one row.
     pub static KEYWORDS_SERP: Operation = Operation::new(
+            &SERVICE,
             "keywords",
             "/api/v2/keywords/",
             "serp",
@@ -7695,6 +7875,7 @@ pub mod operations {
 
     ///`keywords` `serphistory`: The search-result list of a keyword as detected on a given date: at most 50 organic results.
     pub static KEYWORDS_SERP_HISTORY: Operation = Operation::new(
+            &SERVICE,
             "keywords",
             "/api/v2/keywords/",
             "serphistory",
@@ -7752,6 +7933,7 @@ pub mod operations {
 
     ///`keywords` `related`: Keywords related to one keyword, with their search volume, SERP affinity and monthly volumes. Not in the reference; known from public use of the API.
     pub static KEYWORDS_RELATED: Operation = Operation::new(
+            &SERVICE,
             "keywords",
             "/api/v2/keywords/",
             "related",
@@ -8886,6 +9068,13 @@ pub mod operations {
                 "A keyword related to the one queried, with its search volume, how much its search results overlap the queried keyword's, and its monthly volumes. Known from public use of the API, not from the reference.",
             ),
     ];
+
+    /// The whole table, as the runtime is handed it.
+    pub static API: Api = Api {
+        service: &SERVICE,
+        operations: OPERATIONS,
+        records: RECORDS,
+    };
 
     /// Decode a body received with `status` as `op`'s typed result and
     /// re-encode its `response` as JSON with the API's field names, for

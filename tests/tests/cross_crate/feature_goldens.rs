@@ -32,7 +32,7 @@ mod history {
 use std::time::Duration;
 
 use seozoom::Client;
-use seozoom::table::{Fresh, Role, Shape};
+use seozoom::operation_table::{Fresh, Role, Shape};
 
 fn client() -> Client {
     Client::new("test-key").expect("a client with a key builds")

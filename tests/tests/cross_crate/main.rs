@@ -8,6 +8,7 @@
 mod correct_usage;
 mod feature_goldens;
 mod jiff;
+mod module_graph;
 mod namespaces;
 mod no_wire_names;
 mod published_schemas;

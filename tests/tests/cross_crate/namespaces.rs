@@ -214,7 +214,7 @@ fn no_two_public_names_in_a_namespace_are_a_letter_apart() {
         ("seozoom::types", "Serp"),
         ("seozoom::builder", "DomainsMetrics"),
         ("seozoom::operations", "OPERATIONS"),
-        ("seozoom::table", "Requirement"),
+        ("seozoom::operation_table", "Requirement"),
         ("seozoom::job", "Partial"),
         ("seozoom::error", "InvalidInput"),
     ] {

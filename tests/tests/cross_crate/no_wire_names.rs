@@ -34,6 +34,11 @@ const NOT_NAMES: &[(&str, &str, &str)] = &[
         "the English noun of a stopped paged job's message (\"up to 40 rows in 4 pages\")",
     ),
     (
+        "client/src/envelope/schema.rs",
+        "type",
+        "the JSON Schema keyword of a value's type, in the envelope's schema",
+    ),
+    (
         "cli/src/mcp/json_schema.rs",
         "type",
         "the JSON Schema keyword of a value's type, in the MCP tools' schemas",

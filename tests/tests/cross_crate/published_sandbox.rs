@@ -15,10 +15,10 @@
 
 use std::path::PathBuf;
 
+use seozoom::operation_table::{Operation, Param, ParamKind};
 use seozoom::operations::{OPERATIONS, SERVICE};
 use seozoom::request::Request;
 use seozoom::sandbox::Sandbox;
-use seozoom::table::{Operation, Param, ParamKind};
 use serde_json::Value;
 
 fn published(relative: &str) -> Value {

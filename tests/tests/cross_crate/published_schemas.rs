@@ -35,7 +35,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
 use schemars::JsonSchema;
-use seozoom::table::{FieldInfo, FieldKind, Shape};
+use seozoom::operation_table::{FieldInfo, FieldKind, Shape};
 use serde_json::Value;
 
 fn published(relative: &str) -> Value {

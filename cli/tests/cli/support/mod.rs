@@ -12,9 +12,9 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+use seozoom::operation_table::Operation;
+use seozoom::operation_table::{FieldKind, ParamKind, RecordInfo, Shape};
 use seozoom::operations::RECORDS;
-use seozoom::table::Operation;
-use seozoom::table::{FieldKind, ParamKind, RecordInfo, Shape};
 use serde_json::{Map, Value, json};
 
 /// The key the tests pass; it must never be printed.

@@ -24,7 +24,7 @@ use std::time::Duration;
 use futures_util::FutureExt;
 use rusqlite::{Connection, ErrorCode};
 
-use super::failure;
+use super::failure::failure;
 use crate::store::{StoreError, StoreFuture};
 
 /// A connection that calls share, one at a time.

@@ -6,9 +6,9 @@
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestRunner};
+use seozoom::operation_table::{Operation, Param, ParamKind};
 use seozoom::operations::{OPERATIONS, SERVICE};
 use seozoom::request::Request;
-use seozoom::table::{Operation, Param, ParamKind};
 
 /// The seed of every run unless `PROPTEST_RNG_SEED` is set: CI runs the same
 /// cases each time, and a failure there is reproduced by running the test.

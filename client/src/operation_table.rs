@@ -279,9 +279,35 @@ pub struct Cost {
     pub requests_per_minute: Limit,
 }
 
+/// The whole table of one API, as generated code hands it to the runtime
+/// (`operations::API`): the client and the sandbox read it and name no global.
+#[derive(Clone, Copy)]
+pub struct Api {
+    /// Facts common to every call.
+    pub service: &'static Service,
+    /// Every operation, in spec order.
+    pub operations: &'static [&'static Operation],
+    /// Every response record, in spec order.
+    pub records: &'static [RecordInfo],
+}
+
+impl std::fmt::Debug for Api {
+    /// Short: a builder or client that holds the table is not worth printing
+    /// the whole of it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Api")
+            .field("title", &self.service.title)
+            .field("operations", &self.operations.len())
+            .finish_non_exhaustive()
+    }
+}
+
 /// One operation of the API.
 #[derive(Debug, Clone, Copy)]
 pub struct Operation {
+    /// The service it belongs to: its base URL, common parameters, envelope
+    /// member names and "no data" answer.
+    pub service: &'static Service,
     /// Group name (`domains`).
     pub group: &'static str,
     /// Group path with its trailing slash (`/api/v2/domains/`).
@@ -317,10 +343,15 @@ impl Operation {
         self.params.iter().find(|p| p.wire == wire)
     }
 
-    /// The operation of this group and wire action name (aliases are not
-    /// looked up: they are the reference's other names, not the wire's).
-    pub fn find(group: &str, action: &str) -> Option<&'static Operation> {
-        crate::operations::OPERATIONS
+    /// The operation of `operations` with this group and wire action name
+    /// (aliases are not looked up: they are the reference's other names, not
+    /// the wire's). `Operation::find` looks in this crate's table.
+    pub fn find_in(
+        operations: &[&'static Operation],
+        group: &str,
+        action: &str,
+    ) -> Option<&'static Operation> {
+        operations
             .iter()
             .copied()
             .find(|op| op.group == group && op.action == action)
@@ -340,7 +371,7 @@ impl Operation {
     ///
     /// ```
     /// use seozoom::operations::OPERATIONS;
-    /// use seozoom::table::{Fresh, Role};
+    /// use seozoom::operation_table::{Fresh, Role};
     ///
     /// let history = OPERATIONS.iter().find(|op| op.param_with(Role::Day).is_some()).unwrap();
     /// let day = history.param_with(Role::Day).unwrap().wire;

@@ -11,7 +11,7 @@
 use std::any::Any;
 use std::fmt;
 
-use crate::Envelope;
+use crate::envelope::Envelope;
 use crate::error::Error;
 #[cfg(doc)]
 use crate::error::ErrorKind;

@@ -58,7 +58,7 @@ impl Freshness {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use seozoom::table::{Fresh, Freshness, Source};
+    /// use seozoom::operation_table::{Fresh, Freshness, Source};
     ///
     /// let history = Freshness::new(86_400, Source::Decided).past_days_for_good();
     /// assert_eq!(history.fresh_for(Some("2026-11-22"), "2026-11-23"), Fresh::ForGood);

@@ -5,14 +5,14 @@
 use std::time::Duration;
 
 use super::{Figures, items_of, time_of};
-use crate::Envelope;
 use crate::client::call::{Prepared, Step};
 use crate::client::{Client, InputOrder, items};
 use crate::date::Date;
+use crate::envelope::Envelope;
 use crate::error::Error;
+use crate::operation_table::{Fresh, Operation};
 use crate::request::Request;
 use crate::store::{CacheEntry, CachedAnswer, LedgerEntry, now_ms};
-use crate::table::{Fresh, Operation};
 
 /// How long an answer is cached: `None` when it is not cached at all.
 pub(crate) type CacheFor = Option<Fresh>;

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use crate::client::Client;
 use crate::error::{Error, ErrorKind};
-use crate::table::Operation;
+use crate::operation_table::Operation;
 use crate::transport::{RateLimitMode, Slot};
 use crate::wait::{Cause, Waits};
 

@@ -3,46 +3,28 @@
 //!   item for a batched one), and the answers kept once received;
 //! - `window`: the hold of a budget per day or month;
 //! - `slots`: the rate-limit slot, shared by every process on the store;
-//! - here: the settings, and the ledger rows every part writes.
+//! - `settings`: what the client's store settings are;
+//! - here: the ledger rows every part writes.
 //!
 //! Store failures before a request is sent refuse the call
 //! ([`ErrorKind::Store`]); after it was answered they are logged and the
 //! answer is returned all the same, since it was paid for.
 
 mod cache;
+pub(super) mod settings;
 mod slots;
 mod window;
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use super::Client;
-use crate::Envelope;
+use crate::envelope::Envelope;
 use crate::error::{Error, ErrorKind};
 use crate::request::Request;
-use crate::store::{BudgetWindow, LedgerEntry, Scope, Store, StoreError};
+use crate::store::{LedgerEntry, StoreError};
 
 pub(crate) use cache::CacheFor;
 pub(crate) use window::WindowHold;
-
-/// What the client's store settings are.
-#[derive(Debug, Clone)]
-pub(crate) struct Memory {
-    pub store: Store,
-    pub scope: Scope,
-    /// Skip cache reads (answers are still cached).
-    pub refresh: bool,
-    /// The caller's time to live for live data, instead of the spec's.
-    pub ttl: Option<Duration>,
-    /// A budget per UTC day or month, kept in the store's ledger.
-    pub window: Option<(i64, BudgetWindow)>,
-    /// When the store fails, read no cache and hold this process's rate limits
-    /// (with a warning) rather than fail the call.
-    pub fallback: bool,
-    /// The longest a request may be in flight (connect and read timeouts):
-    /// how long a shared rate-limit slot is held for a holder that never
-    /// says its request was answered.
-    pub in_flight: Duration,
-}
 
 impl Client {
     pub(super) fn store_error(&self, what: &str, error: StoreError) -> Error {

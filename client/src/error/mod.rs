@@ -8,14 +8,18 @@
 //! client applies to every error it returns. So any error may be printed or
 //! logged.
 
+pub(crate) mod partial;
+
 use std::fmt;
 use std::time::Duration;
 
 use reqwest::header::HeaderMap;
 
 pub use crate::charge::Charge;
-use crate::partial::Partial;
+// Partial holds the error that stopped a job and an error may hold a
+// Partial: the two types are one recursive family, so Partial lives here.
 use crate::retry::{Outcome, Verdict, classify};
+pub(crate) use partial::Partial;
 
 /// Longest piece of a response body kept in an error.
 pub const SNIPPET_LEN: usize = 200;
@@ -263,7 +267,7 @@ pub enum ErrorKind {
         /// The budget of the window.
         budget: i64,
         /// The window.
-        window: crate::store::BudgetWindow,
+        window: crate::store::budget_window::BudgetWindow,
     },
 
     /// Refused before sending: the client has a unit budget, and the reference
@@ -700,9 +704,9 @@ impl fmt::Display for Error {
             } => write!(
                 f,
                 "{operation}: stopped waiting: {} more for {waiting_for} would pass the longest a call may wait ({}; waited {} so far)",
-                crate::wait::shown(*wait),
-                crate::wait::shown(*max_wait),
-                crate::wait::shown(*waited),
+                crate::shown_duration::shown(*wait),
+                crate::shown_duration::shown(*max_wait),
+                crate::shown_duration::shown(*waited),
             ),
             ErrorKind::Partial(partial) => fmt::Display::fmt(partial, f),
             ErrorKind::Stopped => write!(

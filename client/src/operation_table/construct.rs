@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use super::{
     Charged, Cost, Counts, FieldInfo, FieldKind, Fresh, Freshness, Group, Hint, Limit, Operation,
-    Param, ParamKind, RecordInfo, Requirement, Response, Role, Shape, Source, ValueKind,
+    Param, ParamKind, RecordInfo, Requirement, Response, Role, Service, Shape, Source, ValueKind,
 };
 
 impl Limit {
@@ -287,12 +287,13 @@ impl Freshness {
 }
 
 impl Operation {
-    /// The operation `action` of `group` (whose path is `path`), with the
-    /// response and costs given, reached in Rust by a method named as the
+    /// The operation `action` of `group` (whose path is `path`) of `service`,
+    /// with the response and costs given, reached in Rust by a method named as the
     /// action. Its parameters and rules are set with [`params`](Self::params)
     /// and [`rules`](Self::rules). Until [`freshness`](Self::freshness) says
     /// otherwise, no answer of it is ever fresh (a TTL of zero).
     pub const fn new(
+        service: &'static Service,
         group: &'static str,
         path: &'static str,
         action: &'static str,
@@ -300,6 +301,7 @@ impl Operation {
         cost: Cost,
     ) -> Operation {
         Operation {
+            service,
             group,
             path,
             action,

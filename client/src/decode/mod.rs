@@ -4,13 +4,19 @@
 //! examined further, to say what it was instead: not UTF-8, an HTML page, JSON cut
 //! short, the service's error object, or the "no data" answer.
 
-use serde::Serialize;
-use serde::de::DeserializeOwned;
+#[doc(hidden)]
+pub mod quirks;
 
-use crate::Envelope;
+use serde::Serialize;
+use serde::de::{DeserializeOwned, DeserializeSeed};
+
+use crate::envelope::{Envelope, EnvelopeSeed, decode_rows_fast};
 use crate::error::{Error, ErrorKind, bounded, snippet};
-use crate::operations::SERVICE;
-use crate::table::{Operation, Shape};
+use crate::operation_table::{Operation, Service, Shape};
+
+/// A decoder of an operation's answer (its status and body) into the envelope
+/// of `T`, such as [`decode_typed`] or the generated `operations::decode_json`.
+pub type Decoder<T> = fn(&Operation, u16, &[u8]) -> Result<Envelope<T>, Error>;
 
 /// The UTF-8 encoding of U+FEFF, the byte-order mark.
 const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -39,10 +45,10 @@ fn looks_like_html(text: &str) -> bool {
     start.first() == Some(&b'<')
 }
 
-fn is_no_data(status: u16, message: Option<&str>) -> bool {
-    let matches = message.is_some_and(|m| m.trim() == SERVICE.no_data_message);
+fn is_no_data(service: &Service, status: u16, message: Option<&str>) -> bool {
+    let matches = message.is_some_and(|m| m.trim() == service.no_data_message);
     // The answer has been seen with its own status; accept it under 2xx as well.
-    matches && (status == SERVICE.no_data_status || (200..300).contains(&status))
+    matches && (status == service.no_data_status || (200..300).contains(&status))
 }
 
 /// serde reports a missing field at its parent; point at the field itself.
@@ -65,9 +71,12 @@ fn field_path(path: &str, message: &str) -> String {
 /// left to the slow path, which decodes again with `serde_path_to_error` to name
 /// the failing field: a failure costs two passes, a success one, and the outcome
 /// is the same as one tracked decode.
-fn fast_decode<T: DeserializeOwned>(body: &[u8]) -> Option<Envelope<T>> {
+fn fast_decode<T: DeserializeOwned>(service: &Service, body: &[u8]) -> Option<Envelope<T>> {
     let text = std::str::from_utf8(body).ok()?;
-    serde_json::from_str(text).ok()
+    let mut de = serde_json::Deserializer::from_str(text);
+    let envelope = EnvelopeSeed::new(service).deserialize(&mut de).ok()?;
+    de.end().ok()?;
+    Some(envelope)
 }
 
 /// Decode a body received with `status` as the envelope of `T`.
@@ -76,11 +85,11 @@ pub(crate) fn decode<T: DeserializeOwned>(
     status: u16,
     body: &[u8],
 ) -> Result<Decoded<T>, Error> {
-    decode_with(op, status, body, fast_decode::<T>)
+    decode_with(op, status, body, |body| fast_decode::<T>(op.service, body))
 }
 
-/// [`decode`] with another happy path, which must decode what the derived
-/// `Envelope<T>` decodes, to the same value, and fail on the rest.
+/// [`decode`] with another happy path, which must decode what
+/// [`EnvelopeSeed`] decodes, to the same value, and fail on the rest.
 fn decode_with<T: DeserializeOwned>(
     op: &Operation,
     status: u16,
@@ -98,14 +107,16 @@ fn decode_with<T: DeserializeOwned>(
     // look at what the body is instead.
     let typed_error = if success {
         let mut de = serde_json::Deserializer::from_slice(body);
-        match serde_path_to_error::deserialize::<_, Envelope<T>>(&mut de) {
+        let mut track = serde_path_to_error::Track::new();
+        let tracked = serde_path_to_error::Deserializer::new(&mut de, &mut track);
+        match EnvelopeSeed::<T>::new(op.service).deserialize(tracked) {
             Ok(envelope) => match de.end() {
                 Ok(()) => return Ok(Decoded::Envelope(envelope)),
                 Err(e) => Some((".".to_owned(), e.to_string())),
             },
             Err(e) => {
-                let message = e.inner().to_string();
-                Some((field_path(&e.path().to_string(), &message), message))
+                let message = e.to_string();
+                Some((field_path(&track.path().to_string(), &message), message))
             }
         }
     } else {
@@ -186,10 +197,10 @@ fn judge(
         Err(e) => return Err(decode_error(".".into(), format!("not JSON: {e}"))),
     };
     let message = service_message(&value);
-    if is_no_data(status, message.as_deref()) {
+    if is_no_data(op.service, status, message.as_deref()) {
         return Ok(NoData);
     }
-    let has_response = value.get(SERVICE.envelope_response).is_some();
+    let has_response = value.get(op.service.envelope_response).is_some();
     match typed_error {
         Some(_) if !has_response && message.is_some() => Err(service(message)),
         Some((path, message)) => Err(decode_error(path, message)),
@@ -229,7 +240,7 @@ pub fn decode_rows<R: DeserializeOwned>(
     status: u16,
     body: &[u8],
 ) -> Result<Envelope<Vec<R>>, Error> {
-    let fast = |body: &[u8]| crate::rows::decode::<R>(std::str::from_utf8(body).ok()?);
+    let fast = |body: &[u8]| decode_rows_fast::<R>(op.service, std::str::from_utf8(body).ok()?);
     match decode_with(op, status, body, fast)? {
         Decoded::Envelope(envelope) => Ok(envelope),
         Decoded::NoData => empty_result::<Vec<R>>(op, 0),
@@ -255,32 +266,14 @@ pub(crate) fn empty_result<T: DeserializeOwned>(
 /// The error of a `response` that cannot be made or re-encoded (no body to show).
 fn response_error(op: &Operation, error: &serde_json::Error) -> Error {
     let kind = ErrorKind::Decode {
-        path: SERVICE.envelope_response.into(),
+        path: op.service.envelope_response.into(),
         message: error.to_string(),
         body: String::new(),
     };
     Error::new(op.label(), kind)
 }
 
-impl<T> Envelope<T> {
-    /// The result of a "no data found" answer: `response` as given (an empty list
-    /// or map, or `null` for a single object), no rows, no units charged,
-    /// `units_remaining` as last known to the caller, and [`no_data`](Self::no_data)
-    /// set.
-    pub fn no_data(response: T, units_remaining: i64) -> Self {
-        Envelope {
-            result_rows: 0,
-            units_used: 0,
-            units_remaining,
-            response,
-            no_data: true,
-            fetched_at: None,
-        }
-    }
-}
-
-/// The decoder [`operations::decode_json`](crate::operations::decode_json)
-/// calls for an operation whose result is `T`: the typed decode, then
+/// The decoder the generated `operations::decode_json` calls for an operation whose result is `T`: the typed decode, then
 /// `response` re-encoded as JSON.
 ///
 /// # Errors

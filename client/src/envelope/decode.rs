@@ -1,5 +1,5 @@
-//! The envelope of an operation that answers a list of rows, decoded with the
-//! rows' `Vec` reserved up front from `ResultRows`.
+//! Reading an envelope with a service's member names: for any result type,
+//! and for a list of rows with its `Vec` reserved up front from `ResultRows`.
 //!
 //! serde's `Vec` visitor gets no length from serde_json, so it grows by
 //! doubling: at the last doubling the old buffer and the new one, half empty,
@@ -7,10 +7,9 @@
 //! service sends `ResultRows` before `response`, so the count is known in time
 //! to reserve once.
 //!
-//! This is only the happy path: any failure (a wrong type, a missing or
-//! repeated member) is reported as a failure, and the caller decodes again with
-//! the derived `Envelope` and path tracking, which names the field. So a body
-//! gives the same result, or the same error, either way.
+//! Both read the same members the same way (unknown ones skipped, a repeated
+//! or missing one refused, the integer quirks accepted), so a body gives the
+//! same result, or the same error, either way.
 
 use std::fmt;
 use std::marker::PhantomData;
@@ -18,30 +17,107 @@ use std::marker::PhantomData;
 use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
-use crate::Envelope;
-use crate::operations::SERVICE;
-use crate::quirks;
+use super::Envelope;
+use crate::decode::quirks;
+use crate::operation_table::Service;
 
-/// Decode the envelope of a list of rows from `text`; `None` on any failure.
+/// Reads an [`Envelope<T>`] whose members have `service`'s wire names.
+pub struct EnvelopeSeed<'s, T> {
+    service: &'s Service,
+    response: PhantomData<T>,
+}
+
+impl<'s, T> EnvelopeSeed<'s, T> {
+    /// A reader of the envelope of `service`.
+    pub fn new(service: &'s Service) -> Self {
+        EnvelopeSeed {
+            service,
+            response: PhantomData,
+        }
+    }
+}
+
+impl<'de, T: Deserialize<'de>> DeserializeSeed<'de> for EnvelopeSeed<'_, T> {
+    type Value = Envelope<T>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_map(EnvelopeVisitor {
+            service: self.service,
+            payload: Typed(PhantomData),
+        })
+    }
+}
+
+/// Decode the envelope of a list of rows from `text`; `None` on any failure
+/// (the caller decodes again with path tracking to say where).
 ///
 /// The reservation trusts `ResultRows` only up to twice the body's size in rows
 /// (`size_of::<R>()` each), so a wrong count cannot make the client allocate
 /// much more than the body it received; the rows past a reservation that was
 /// too small are pushed as usual, and one that was too large is given back.
-pub(crate) fn decode<R: de::DeserializeOwned>(text: &str) -> Option<Envelope<Vec<R>>> {
+pub fn decode_rows_fast<R: de::DeserializeOwned>(
+    service: &Service,
+    text: &str,
+) -> Option<Envelope<Vec<R>>> {
     let most = text.len().saturating_mul(2) / std::mem::size_of::<R>().max(1);
     let mut de = serde_json::Deserializer::from_str(text);
-    let envelope = EnvelopeSeed::<R> {
-        most,
-        rows: PhantomData,
-    }
-    .deserialize(&mut de)
-    .ok()?;
+    let envelope = de
+        .deserialize_map(EnvelopeVisitor {
+            service,
+            payload: Reserved::<R> {
+                most,
+                rows: PhantomData,
+            },
+        })
+        .ok()?;
     de.end().ok()?;
     Some(envelope)
 }
 
-/// The envelope's members this decoder reads; any other is skipped.
+/// How the `response` member is read, given `ResultRows` if it came first.
+trait Payload<'de> {
+    type Value;
+    fn read<A: MapAccess<'de>>(
+        &self,
+        map: &mut A,
+        result_rows: Option<i64>,
+    ) -> Result<Self::Value, A::Error>;
+}
+
+/// Any result type, as its own `Deserialize` reads it.
+struct Typed<T>(PhantomData<T>);
+
+impl<'de, T: Deserialize<'de>> Payload<'de> for Typed<T> {
+    type Value = T;
+    fn read<A: MapAccess<'de>>(&self, map: &mut A, _: Option<i64>) -> Result<T, A::Error> {
+        map.next_value()
+    }
+}
+
+/// A list of rows reserved from the count; `most` bounds the reservation.
+struct Reserved<R> {
+    most: usize,
+    rows: PhantomData<R>,
+}
+
+impl<'de, R: Deserialize<'de>> Payload<'de> for Reserved<R> {
+    type Value = Vec<R>;
+    fn read<A: MapAccess<'de>>(
+        &self,
+        map: &mut A,
+        result_rows: Option<i64>,
+    ) -> Result<Vec<R>, A::Error> {
+        let reserve = result_rows
+            .and_then(|n| usize::try_from(n).ok())
+            .unwrap_or(0)
+            .min(self.most);
+        map.next_value_seed(Rows {
+            reserve,
+            rows: PhantomData,
+        })
+    }
+}
+
+/// The envelope's members; any other is skipped.
 enum Member {
     ResultRows,
     UnitsUsed,
@@ -50,29 +126,34 @@ enum Member {
     Other,
 }
 
-impl<'de> Deserialize<'de> for Member {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Name;
-        impl Visitor<'_> for Name {
-            type Value = Member;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a member name")
-            }
-            fn visit_str<E: de::Error>(self, name: &str) -> Result<Member, E> {
-                Ok(match name {
-                    n if n == SERVICE.envelope_result_rows => Member::ResultRows,
-                    n if n == SERVICE.envelope_units_used => Member::UnitsUsed,
-                    n if n == SERVICE.envelope_units_remaining => Member::UnitsRemaining,
-                    n if n == SERVICE.envelope_response => Member::Response,
-                    _ => Member::Other,
-                })
-            }
-        }
-        d.deserialize_identifier(Name)
+/// Names a member by `service`'s wire names.
+struct MemberName<'s>(&'s Service);
+
+impl<'de> DeserializeSeed<'de> for MemberName<'_> {
+    type Value = Member;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Member, D::Error> {
+        d.deserialize_identifier(self)
     }
 }
 
-/// An integer member, with the integer quirks the derived envelope accepts.
+impl Visitor<'_> for MemberName<'_> {
+    type Value = Member;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a member name")
+    }
+    fn visit_str<E: de::Error>(self, name: &str) -> Result<Member, E> {
+        let service = self.0;
+        Ok(match name {
+            n if n == service.envelope_result_rows => Member::ResultRows,
+            n if n == service.envelope_units_used => Member::UnitsUsed,
+            n if n == service.envelope_units_remaining => Member::UnitsRemaining,
+            n if n == service.envelope_response => Member::Response,
+            _ => Member::Other,
+        })
+    }
+}
+
+/// An integer member, with the integer quirks of the records.
 struct Integer;
 
 impl<'de> DeserializeSeed<'de> for Integer {
@@ -113,21 +194,14 @@ impl<'de, R: Deserialize<'de>> Visitor<'de> for Rows<R> {
     }
 }
 
-/// The whole envelope; `most` bounds the reservation.
-struct EnvelopeSeed<R> {
-    most: usize,
-    rows: PhantomData<R>,
+/// The whole envelope, its `response` read by `payload`.
+struct EnvelopeVisitor<'s, P> {
+    service: &'s Service,
+    payload: P,
 }
 
-impl<'de, R: Deserialize<'de>> DeserializeSeed<'de> for EnvelopeSeed<R> {
-    type Value = Envelope<Vec<R>>;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        d.deserialize_map(self)
-    }
-}
-
-impl<'de, R: Deserialize<'de>> Visitor<'de> for EnvelopeSeed<R> {
-    type Value = Envelope<Vec<R>>;
+impl<'de, P: Payload<'de>> Visitor<'de> for EnvelopeVisitor<'_, P> {
+    type Value = Envelope<P::Value>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("the API's envelope")
@@ -144,36 +218,30 @@ impl<'de, R: Deserialize<'de>> Visitor<'de> for EnvelopeSeed<R> {
                 None => Ok(()),
             }
         }
+        let service = self.service;
         let (mut result_rows, mut units_used, mut units_remaining, mut response) =
             (None, None, None, None);
-        while let Some(member) = map.next_key::<Member>()? {
+        while let Some(member) = map.next_key_seed(MemberName(service))? {
             match member {
                 Member::ResultRows => {
                     let value = map.next_value_seed(Integer)?;
-                    once(&mut result_rows, SERVICE.envelope_result_rows, value)?;
+                    once(&mut result_rows, service.envelope_result_rows, value)?;
                 }
                 Member::UnitsUsed => {
                     let value = map.next_value_seed(Integer)?;
-                    once(&mut units_used, SERVICE.envelope_units_used, value)?;
+                    once(&mut units_used, service.envelope_units_used, value)?;
                 }
                 Member::UnitsRemaining => {
                     let value = map.next_value_seed(Integer)?;
                     once(
                         &mut units_remaining,
-                        SERVICE.envelope_units_remaining,
+                        service.envelope_units_remaining,
                         value,
                     )?;
                 }
                 Member::Response => {
-                    let reserve = result_rows
-                        .and_then(|n: i64| usize::try_from(n).ok())
-                        .unwrap_or(0)
-                        .min(self.most);
-                    let value = map.next_value_seed(Rows {
-                        reserve,
-                        rows: PhantomData,
-                    })?;
-                    once(&mut response, SERVICE.envelope_response, value)?;
+                    let value = self.payload.read(&mut map, result_rows)?;
+                    once(&mut response, service.envelope_response, value)?;
                 }
                 Member::Other => {
                     map.next_value::<IgnoredAny>()?;
@@ -181,37 +249,45 @@ impl<'de, R: Deserialize<'de>> Visitor<'de> for EnvelopeSeed<R> {
             }
         }
         let missing = |name| de::Error::missing_field(name);
-        Ok(Envelope {
-            result_rows: result_rows.ok_or_else(|| missing(SERVICE.envelope_result_rows))?,
-            units_used: units_used.ok_or_else(|| missing(SERVICE.envelope_units_used))?,
-            units_remaining: units_remaining
-                .ok_or_else(|| missing(SERVICE.envelope_units_remaining))?,
-            response: response.ok_or_else(|| missing(SERVICE.envelope_response))?,
-            no_data: false,
-            fetched_at: None,
-        })
+        Ok(Envelope::received(
+            result_rows.ok_or_else(|| missing(service.envelope_result_rows))?,
+            units_used.ok_or_else(|| missing(service.envelope_units_used))?,
+            units_remaining.ok_or_else(|| missing(service.envelope_units_remaining))?,
+            response.ok_or_else(|| missing(service.envelope_response))?,
+        ))
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::decode;
-    use crate::Envelope;
+    use serde::de::DeserializeSeed;
 
-    /// A record with the quirks the derived decoders handle.
+    use super::{EnvelopeSeed, decode_rows_fast};
+    use crate::envelope::Envelope;
+    use crate::operations::SERVICE;
+
+    fn decode<R: serde::de::DeserializeOwned>(text: &str) -> Option<Envelope<Vec<R>>> {
+        decode_rows_fast(&SERVICE, text)
+    }
+
+    /// A record with the quirks the record decoders handle.
     #[derive(Debug, PartialEq, serde::Deserialize)]
     struct Row {
-        #[serde(deserialize_with = "crate::quirks::integer")]
+        #[serde(deserialize_with = "crate::decode::quirks::integer")]
         n: i64,
         s: String,
     }
 
+    /// The envelope of any result type, with the `Vec` grown as serde grows it.
     fn derived(text: &str) -> Option<Envelope<Vec<Row>>> {
-        serde_json::from_str(text).ok()
+        let mut de = serde_json::Deserializer::from_str(text);
+        let envelope = EnvelopeSeed::new(&SERVICE).deserialize(&mut de).ok()?;
+        de.end().ok()?;
+        Some(envelope)
     }
 
     #[test]
-    fn the_same_envelope_as_the_derived_decoder() {
+    fn the_rows_decoder_reads_what_the_envelope_seed_reads() {
         let bodies = [
             r#"{"ResultRows":2,"UnitsUsed":20,"UnitsRemaining":5.0,"response":[{"n":1,"s":"a\/b"},{"n":2.0,"s":""}]}"#,
             // Members in another order, an unknown one, and no count before the rows.
@@ -229,7 +305,7 @@ mod tests {
     }
 
     #[test]
-    fn what_the_derived_decoder_refuses_is_refused() {
+    fn what_the_envelope_seed_refuses_is_refused() {
         let bodies = [
             r#"{"ResultRows":1,"UnitsUsed":0,"UnitsRemaining":1}"#,
             r#"{"ResultRows":1,"UnitsUsed":0,"response":[]}"#,

@@ -7,7 +7,8 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use serde::ser::{SerializeMap, SerializeSeq, Serializer};
 
-use crate::Envelope;
+use crate::envelope::{Envelope, WithWireNames};
+use crate::operation_table::Service;
 
 /// The content type the service sends its JSON with.
 pub(super) const CONTENT_TYPE: &str = "text/html; charset=UTF-8";
@@ -93,15 +94,18 @@ pub(super) fn error(status: StatusCode, message: &str) -> Response {
     }
 }
 
-/// The envelope of an answered request, with the generated envelope's member names.
-pub(super) fn envelope(rows: i64, used: i64, remaining: i64, response: Node) -> Response {
-    let body = Envelope {
-        result_rows: rows,
-        units_used: used,
-        units_remaining: remaining,
-        response,
-        no_data: false,
-        fetched_at: None,
+/// The envelope of an answered request, with `service`'s member names.
+pub(super) fn envelope(
+    service: &Service,
+    rows: i64,
+    used: i64,
+    remaining: i64,
+    response: Node,
+) -> Response {
+    let envelope = Envelope::received(rows, used, remaining, response);
+    let body = WithWireNames {
+        envelope: &envelope,
+        service,
     };
     match encode(&body) {
         Some(text) => respond(StatusCode::OK, text),
@@ -132,13 +136,10 @@ mod tests {
 
     #[test]
     fn envelope_members_use_the_wire_names() {
-        let body = Envelope {
-            result_rows: 1,
-            units_used: 10,
-            units_remaining: 90,
-            response: Node::Arr(vec![]),
-            no_data: false,
-            fetched_at: None,
+        let envelope = Envelope::received(1, 10, 90, Node::Arr(vec![]));
+        let body = WithWireNames {
+            envelope: &envelope,
+            service: &crate::operations::SERVICE,
         };
         assert_eq!(
             encode(&body).unwrap(),

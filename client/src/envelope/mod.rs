@@ -1,0 +1,76 @@
+//! The envelope every answer of the API comes in, written by hand: its Rust
+//! field names are fixed, its wire member names are the [`Service`]'s
+//! (`envelope_*`), read from the table the decoder or encoder is handed.
+//!
+//! [`Service`]: crate::operation_table::Service
+
+mod decode;
+mod encode;
+#[cfg(feature = "schemars")]
+mod schema;
+
+pub use decode::{EnvelopeSeed, decode_rows_fast};
+pub use encode::WithWireNames;
+#[cfg(feature = "schemars")]
+pub use schema::{EnvelopeDocs, envelope_schema};
+
+/// The envelope of every answer: the result and what it cost.
+///
+/// Its wire member names are the spec's (`[envelope]`); the units are those the
+/// service reported for the call.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Envelope<T> {
+    /// The number of rows the service counted for the result.
+    pub result_rows: i64,
+    /// The units the call was charged.
+    pub units_used: i64,
+    /// The units left on the account after the call.
+    pub units_remaining: i64,
+    /// The result.
+    pub response: T,
+    /// `true` when the service answered "no data found" and `response` is
+    /// the empty result made by the client. The service reports no units
+    /// then: `result_rows` and `units_used` are 0 and `units_remaining` is the
+    /// client's last known balance (0 before any call reported one).
+    pub no_data: bool,
+    /// When the answer came from the store's cache rather than from the
+    /// service: when the service sent it. `units_used` is then 0 and
+    /// `units_remaining` the balance last reported. For a batched job
+    /// some of whose items came from the cache, the oldest such time.
+    pub fetched_at: Option<std::time::SystemTime>,
+}
+
+impl<T> Envelope<T> {
+    /// The result of a "no data found" answer: `response` as given (an empty list
+    /// or map, or `null` for a single object), no rows, no units charged,
+    /// `units_remaining` as last known to the caller, and [`no_data`](Self::no_data)
+    /// set.
+    pub fn no_data(response: T, units_remaining: i64) -> Self {
+        Envelope {
+            result_rows: 0,
+            units_used: 0,
+            units_remaining,
+            response,
+            no_data: true,
+            fetched_at: None,
+        }
+    }
+
+    /// An envelope as the service sends it (not "no data", not from the cache).
+    pub(crate) fn received(
+        result_rows: i64,
+        units_used: i64,
+        units_remaining: i64,
+        response: T,
+    ) -> Self {
+        Envelope {
+            result_rows,
+            units_used,
+            units_remaining,
+            response,
+            no_data: false,
+            fetched_at: None,
+        }
+    }
+}

@@ -1,0 +1,154 @@
+//! The import graph between the module files of `client/src` and `cli/src`.
+//!
+//! Each source file is a node (`lib.rs`/`main.rs` the root; an inline
+//! `mod x { }` belongs to its file). A file imports another when it names a
+//! `crate::`, `self::` or `super::` path, or a path starting with one of its
+//! child modules (`child::f`), in a `use` tree or in code, whose longest
+//! module prefix is that file; `crate::Item` of a non-module item is
+//! the root. `mod x;` declarations are not imports, nor is a module's
+//! re-export of its own descendants (a facade). Modules and items under
+//! `#[cfg(test)]` are left out: tests may use anything.
+//!
+//! Rules: (a) no import loop; (b) in the library, no runtime file imports the
+//! root or generated code (the generated module and the modules re-exporting
+//! it); (c) the library's `lib.rs` holds module declarations, re-exports and
+//! docs only. Every violation is printed, then the test fails.
+
+mod graph;
+mod tree;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use graph::{edges, facade_violations, loop_violations, upward_violations};
+use tree::Tree;
+
+/// The library modules that are or re-export generated code.
+const GENERATED: [&str; 4] = ["generated", "operations", "types", "builder"];
+
+/// Every `.rs` file under `dir`, by path relative to it (with `/`).
+fn sources(dir: &Path) -> BTreeMap<String, String> {
+    fn walk(dir: &Path, base: &Path, out: &mut BTreeMap<String, String>) {
+        let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                walk(&path, base, out);
+            } else if path.extension().is_some_and(|ext| ext == "rs") {
+                let relative = path.strip_prefix(base).unwrap_or(&path);
+                let name: Vec<String> = relative
+                    .components()
+                    .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                    .collect();
+                let text = std::fs::read_to_string(&path)
+                    .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+                out.insert(name.join("/"), text);
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
+fn crate_src(name: &str) -> BTreeMap<String, String> {
+    sources(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("..")
+            .join(name)
+            .join("src"),
+    )
+}
+
+/// Prints every violation and fails if there is one.
+fn report(what: &str, violations: Vec<String>) {
+    for line in &violations {
+        eprintln!("{line}");
+    }
+    assert!(
+        violations.is_empty(),
+        "{what}: {} violation line(s), printed above",
+        violations.len()
+    );
+}
+
+fn check_client(sources: &BTreeMap<String, String>) -> Vec<String> {
+    let tree = Tree::read(sources, "lib.rs");
+    let edges = edges(&tree);
+    let mut violations = tree.problems.clone();
+    violations.extend(loop_violations(&edges));
+    violations.extend(upward_violations(&tree, &edges, "lib.rs", &GENERATED));
+    violations.extend(facade_violations(&tree, "lib.rs"));
+    violations
+}
+
+#[test]
+fn client_imports_run_one_way_without_loops() {
+    report("client/src", check_client(&crate_src("client")));
+}
+
+#[test]
+fn cli_imports_have_no_loops() {
+    let tree = Tree::read(&crate_src("cli"), "main.rs");
+    let mut violations = tree.problems.clone();
+    violations.extend(loop_violations(&edges(&tree)));
+    report("cli/src", violations);
+}
+
+/// The checker finds what it is for: a loop through `super::` and `crate::`,
+/// an import of the root, an item in `lib.rs`; and a facade, a test module
+/// and an outside crate are no imports.
+#[test]
+fn checker_finds_loops_upward_imports_and_items() {
+    let tree: BTreeMap<String, String> = [
+        ("lib.rs", "mod a; mod b; pub use a::A; pub fn helper() {}"),
+        ("a.rs", "use crate::b::B; pub struct A(B);"),
+        (
+            "b/mod.rs",
+            "mod c; pub use self::c::C; pub struct B(Box<c::C>);",
+        ),
+        ("b/c.rs", "pub struct C(super::super::a::A, crate::helper);"),
+        ("b/tests.rs", "use crate::helper;"),
+    ]
+    .into_iter()
+    .map(|(path, text)| (path.to_string(), text.to_string()))
+    .collect();
+    let violations = check_client(&tree).join("\n");
+    assert!(
+        violations.contains("import loop between a.rs, b/c.rs, b/mod.rs"),
+        "{violations}"
+    );
+    assert!(
+        violations.contains("a.rs -> b/mod.rs via `crate::b::B`"),
+        "{violations}"
+    );
+    assert!(
+        violations.contains("b/c.rs -> a.rs via `super::super::a::A`"),
+        "{violations}"
+    );
+    assert!(
+        violations.contains("runtime reaches up: b/c.rs -> lib.rs via `crate::helper`"),
+        "{violations}"
+    );
+    assert!(
+        violations.contains("lib.rs holds `fn helper`"),
+        "{violations}"
+    );
+    assert!(
+        !violations.contains("lib.rs -> a.rs"),
+        "a facade is no import: {violations}"
+    );
+
+    let clean: BTreeMap<String, String> = [
+        ("lib.rs", "mod a; mod b; pub use a::A;"),
+        ("a.rs", "use serde::Serialize; pub struct A(crate::b::B);"),
+        (
+            "b.rs",
+            "pub struct B; #[cfg(test)] mod tests { use crate::a::A; }",
+        ),
+    ]
+    .into_iter()
+    .map(|(path, text)| (path.to_string(), text.to_string()))
+    .collect();
+    assert_eq!(check_client(&clean), Vec::<String>::new());
+}

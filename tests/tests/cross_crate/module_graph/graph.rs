@@ -1,0 +1,155 @@
+//! The import graph between module files, and the rules it is checked by.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::tree::{ModPath, Tree};
+
+/// One import: `from` names `via`, which lives in `to`.
+#[derive(Debug, Clone)]
+pub struct Edge {
+    /// The file that names the path.
+    pub from: String,
+    /// The file holding the module the path leads to.
+    pub to: String,
+    /// The path as written.
+    pub via: String,
+}
+
+impl std::fmt::Display for Edge {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} -> {} via `{}`", self.from, self.to, self.via)
+    }
+}
+
+/// Every import between two different files of `tree`. A path leads to the
+/// longest prefix of it that is a module file (an item of the root leads to
+/// the root); a re-export of the file's own descendants is a facade, no edge.
+pub fn edges(tree: &Tree) -> Vec<Edge> {
+    let mut edges = Vec::new();
+    for (file, module_file) in &tree.files {
+        for named in &module_file.named {
+            let Some((target, to)) = resolve(tree, &named.segments) else {
+                continue;
+            };
+            if to == file {
+                continue;
+            }
+            let facade = named.reexport
+                && target.len() > module_file.module.len()
+                && target.starts_with(&module_file.module);
+            if facade {
+                continue;
+            }
+            let edge = Edge {
+                from: file.clone(),
+                to: to.clone(),
+                via: named.written.clone(),
+            };
+            let repeated = edges
+                .iter()
+                .any(|e: &Edge| e.from == edge.from && e.to == edge.to && e.via == edge.via);
+            if !repeated {
+                edges.push(edge);
+            }
+        }
+    }
+    edges
+}
+
+/// The module file holding the longest prefix of `segments`.
+fn resolve<'t>(tree: &'t Tree, segments: &[String]) -> Option<(ModPath, &'t String)> {
+    (0..=segments.len()).rev().find_map(|len| {
+        let prefix = segments[..len].to_vec();
+        tree.module_files.get(&prefix).map(|file| (prefix, file))
+    })
+}
+
+/// Each import loop, as the set of files that reach one another (a strongly
+/// connected component of more than one file) with the edges inside it.
+pub fn cycles(edges: &[Edge]) -> Vec<(Vec<String>, Vec<Edge>)> {
+    let mut next: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
+    for edge in edges {
+        next.entry(&edge.from).or_default().insert(&edge.to);
+        next.entry(&edge.to).or_default();
+    }
+    // Two files are in one loop when each reaches the other.
+    let reach = |start: &str| -> BTreeSet<String> {
+        let mut seen = BTreeSet::new();
+        let mut todo = vec![start];
+        while let Some(at) = todo.pop() {
+            for &to in next.get(at).into_iter().flatten() {
+                if seen.insert(to.to_string()) {
+                    todo.push(to);
+                }
+            }
+        }
+        seen
+    };
+    let reached: BTreeMap<&str, BTreeSet<String>> =
+        next.keys().map(|&file| (file, reach(file))).collect();
+    let mut placed = BTreeSet::new();
+    let mut found = Vec::new();
+    for (&file, from_file) in &reached {
+        if placed.contains(file) || !from_file.contains(file) {
+            continue;
+        }
+        let members: Vec<String> = from_file
+            .iter()
+            .filter(|other| reached[other.as_str()].contains(file))
+            .cloned()
+            .collect();
+        placed.extend(members.iter().cloned());
+        let inside = edges
+            .iter()
+            .filter(|e| members.contains(&e.from) && members.contains(&e.to))
+            .cloned()
+            .collect();
+        found.push((members, inside));
+    }
+    found
+}
+
+/// Rule (a): every import loop, one report line per loop and per edge in it.
+pub fn loop_violations(edges: &[Edge]) -> Vec<String> {
+    let mut out = Vec::new();
+    for (members, inside) in cycles(edges) {
+        out.push(format!("import loop between {}", members.join(", ")));
+        out.extend(inside.iter().map(|edge| format!("  {edge}")));
+    }
+    out
+}
+
+/// Rule (b): no import from a runtime file to the root or to a file of the
+/// modules in `generated` (generated code, or the modules re-exporting it).
+pub fn upward_violations(
+    tree: &Tree,
+    edges: &[Edge],
+    root: &str,
+    generated: &[&str],
+) -> Vec<String> {
+    let is_generated = |file: &str| {
+        tree.files
+            .get(file)
+            .and_then(|f| f.module.first())
+            .is_some_and(|top| generated.contains(&top.as_str()))
+    };
+    edges
+        .iter()
+        .filter(|edge| edge.from != root && !is_generated(&edge.from))
+        .filter(|edge| edge.to == root || is_generated(&edge.to))
+        .map(|edge| format!("runtime reaches up: {edge}"))
+        .collect()
+}
+
+/// Rule (c): the root holds module declarations, re-exports and docs only.
+pub fn facade_violations(tree: &Tree, root: &str) -> Vec<String> {
+    tree.files
+        .get(root)
+        .map(|file| {
+            file.other_items
+                .iter()
+                .map(|item| format!("{root} holds `{}`, not a module or re-export", item.what))
+                .collect()
+        })
+        .unwrap_or_default()
+}
