@@ -15,7 +15,8 @@
 //! - [`envelope`], [`held`]: the structured answer, cut to the row cap;
 //! - [`session`], [`server`], [`http`]: the state, the protocol handler, and
 //!   the HTTP transport;
-//! - [`fixture`]: the conformance suite's test tools, on the sandbox only.
+//! - [`fixture`]: the conformance suite's test tools, on the sandbox only;
+//!   [`fixture_answer`]: what they do.
 
 mod args;
 mod call;
@@ -23,6 +24,7 @@ mod command;
 mod describe;
 mod envelope;
 mod fixture;
+mod fixture_answer;
 mod held;
 mod http;
 mod input_schema;

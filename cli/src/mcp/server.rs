@@ -31,7 +31,7 @@ use super::report::Reporter;
 use super::session::Session;
 use super::tool_names::{ESTIMATE, MORE, USAGE};
 use super::tools::Kind;
-use super::{call, own, trace};
+use super::{call, fixture_answer, own, trace};
 
 /// The server of one MCP session; clones share the process's state (the
 /// client, its budget, the held results) and the session's log level.
@@ -82,7 +82,9 @@ impl Server {
             Kind::Estimate => own::estimate(session, arguments).await,
             Kind::Usage => own::usage(session, arguments).await,
             Kind::More => own::more(session, arguments),
-            Kind::Fixture(fixture) => fixture.answer(session, reporter, stop).await,
+            Kind::Fixture(fixture) => {
+                fixture_answer::answer(fixture, session, reporter, stop).await
+            }
         }
     }
 }
