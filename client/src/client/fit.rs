@@ -9,6 +9,25 @@ use crate::store::now_ms;
 use crate::units::Estimate;
 
 /// How many rows of a paged job the budget covers at worst.
+///
+/// # Examples
+///
+/// Under a budget of 20 units, a paged job of 10,000 rows is cut to what the
+/// budget covers at worst, rather than refused:
+///
+/// ```
+/// use seozoom::types::KeywordType;
+///
+/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+/// let client = seozoom::Client::builder().api_key("YOUR-KEY").budget(20).build()?;
+/// let request = client.domains().keywords("example.it", KeywordType::Best, 100).request();
+/// let fitted = client.fit_rows(&request, 100, 10_000).await?;
+/// assert!(fitted.is_cut() && fitted.rows < 10_000);
+/// assert_eq!(fitted.budget_left, Some(20));
+/// assert!(fitted.estimate.max <= 20);
+/// # Ok::<(), seozoom::Error>(())
+/// # }).unwrap();
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct FittedRows {

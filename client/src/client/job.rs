@@ -10,6 +10,28 @@ use crate::request::Request;
 use crate::units::{BudgetHold, Estimate, Learned};
 
 /// A bulk job whose whole cost [`Client::estimate_job`] gives.
+///
+/// # Examples
+///
+/// What 250 keywords cost, sent as the batches of 100 the spec allows, and
+/// what a thousand rows of a paged operation cost, before anything is sent:
+///
+/// ```
+/// use seozoom::job::Job;
+/// use seozoom::types::KeywordType;
+///
+/// let client = seozoom::Client::new("YOUR-KEY")?;
+/// let keywords = client.keywords().metrics((0..250).map(|i| format!("keyword {i}")));
+/// let batched = client.estimate_job(&keywords.request(), Job::Batched)?;
+/// let one = client.estimate(&client.keywords().metrics(["mutuo casa"]).request())?;
+/// assert!(batched.max > one.max);
+///
+/// let rows = client.domains().keywords("example.it", KeywordType::Best, 100);
+/// let paged = Job::Pages { page_size: 100, max_rows: Some(1_000) };
+/// let pages = client.estimate_job(&rows.request(), paged)?;
+/// println!("{} to {} units for 1,000 rows", pages.min, pages.max);
+/// # Ok::<(), seozoom::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Job {

@@ -113,6 +113,8 @@ struct Inner {
 /// A client of the SEOZoom API v2. Cheap to clone: clones share the connection
 /// pool, the rate limits and the units ledger.
 ///
+/// # Examples
+///
 /// ```no_run
 /// # async fn run() -> Result<(), seozoom::Error> {
 /// let client = seozoom::Client::from_env()?;
@@ -143,6 +145,28 @@ impl fmt::Debug for Client {
 }
 
 /// Configures a [`Client`].
+///
+/// # Examples
+///
+/// ```
+/// use std::time::Duration;
+/// use seozoom::store::Store;
+/// use seozoom::{Client, Db};
+///
+/// let client = Client::builder()
+///     .api_key("YOUR-KEY")
+///     .db(Db::Uk)
+///     .timeout(Duration::from_secs(30))
+///     .budget(500)
+///     .store(Store::memory())
+///     .build()?;
+/// assert_eq!(client.budget(), Some(500));
+///
+/// // The key travels in the query string: plain HTTP only to a loopback host.
+/// let refused = Client::builder().api_key("YOUR-KEY").base_url("http://example.com").build();
+/// assert!(refused.is_err());
+/// # Ok::<(), seozoom::Error>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct ClientBuilder {
     api: &'static Api,

@@ -30,6 +30,24 @@ pub enum Counted {
 /// What a job would do now: which requests it would still send, how many of
 /// its items or pages the cache answers fresh, and the cost of the requests
 /// still to send only (an answer from the cache costs nothing).
+///
+/// # Examples
+///
+/// A new client's store has nothing cached, so every input is still to send:
+///
+/// ```
+/// use seozoom::job::{Counted, Job};
+///
+/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+/// let client = seozoom::Client::new("YOUR-KEY")?;
+/// let request = client.keywords().metrics(["mutuo casa", "scarpe running"]).request();
+/// let plan = client.plan_job(&request, Job::Batched).await?;
+/// assert_eq!(plan.counted, Counted::Items);
+/// assert_eq!((plan.total, plan.cached, plan.to_send), (2, 0, 2));
+/// assert_eq!(plan.request_count, 1);
+/// # Ok::<(), seozoom::Error>(())
+/// # }).unwrap();
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct JobPlan {
