@@ -41,10 +41,14 @@ class Result(Generic[T]):
     - `rows`: the records (each a `TypedDict` keyed by the Rust field names),
       a list for most operations, a dict keyed by input for the operations
       answered per input;
-    - `units_used`: units the service charged (0 from the cache);
-    - `units_remaining`: the account's balance as last reported;
-    - `from_cache`: the answer came from the store's cache, nothing was sent;
-    - `no_data`: the service found nothing ("No data found!").
+    - `units_used`: units the service charged this call's own requests (0
+      from the cache);
+    - `units_remaining`: the account's balance as last reported; `None` when
+      no answer has said it yet (a "No data found!" answer reports none);
+    - `from_cache`: the whole answer came from the store's cache: nothing was
+      sent (a job partly answered from it is not);
+    - `no_data`: the service found nothing ("No data found!"), whether the
+      answer is fresh or from the cache.
     """
 
     __slots__ = ("rows", "units_used", "units_remaining", "from_cache", "no_data", "_record")
@@ -53,7 +57,7 @@ class Result(Generic[T]):
         self,
         rows: T,
         units_used: int,
-        units_remaining: int,
+        units_remaining: Optional[int],
         from_cache: bool,
         no_data: bool,
         record: Optional[str] = None,
@@ -127,19 +131,39 @@ def _columns(record: Optional[str], rows: List[Dict[str, Any]], generated: Any) 
     return before + months + after
 
 
+class Learned(TypedDict):
+    """An operation's charge per row, as the store's ledger learned it."""
+
+    per_row: int
+    """Units a row, rounded up."""
+    rows: int
+    """The rows it was learned over."""
+
+
+class PerRow(TypedDict):
+    """What one row (or input item) costs, lowest and highest."""
+
+    low: int
+    high: int
+
+
 class Estimate(TypedDict):
-    """The cost range of a call or job before it is sent."""
+    """The cost range of a call or job before it is sent (the library's
+    estimate, in the form every face gives it)."""
 
     min: int
     """The least it may cost."""
     max: Optional[int]
-    """The most it may cost; `None` when unbounded (a paged job without a cap)."""
+    """The most it may cost; `None` when unknown or unbounded (a paged job
+    without a cap)."""
     unknown: bool
     """No figure exists: the spec prints no cost and nothing was learned."""
     basis: str
     """`spec` (the spec's figures) or `observed` (what the store's ledger learned)."""
-    learned_per_row: Optional[int]
-    """Units a row, as the ledger learned them, when it has."""
+    learned: Optional[Learned]
+    """What the ledger learned of the operation's charge, when it has."""
+    per_row: Optional[PerRow]
+    """What a row costs, when the operation is charged by the row."""
 
 
 class OperationUsage(TypedDict):
@@ -201,6 +225,12 @@ class ClientBase:
         rate_window: seconds the spec's requests-per-minute figures apply to
             (default 60).
         timeout: seconds allowed for one attempt of a call (default 60).
+        max_wait: the longest a call may spend waiting, all its waits
+            together (rate-limit slots, Retry-After, 429 windows, backoffs;
+            default 300): a wait that would pass it is not begun, and the
+            call stops (a job keeps what it received, in `Partial`).
+        fit_budget: with a budget, a paged call's `max_rows` is cut to what
+            the budget covers at worst instead of the call being refused.
     """
 
     _GROUPS: ClassVar[Mapping[str, Any]] = {}
@@ -217,11 +247,23 @@ class ClientBase:
         store_fallback: bool = False,
         rate_window: Optional[float] = None,
         timeout: Optional[float] = None,
+        max_wait: Optional[float] = None,
+        fit_budget: bool = False,
     ) -> None:
         if api_key is None:
             api_key = os.environ.get(API_KEY_ENV)
         self._core = _native.Core(
-            api_key, base_url, db, store, budget, refresh, store_fallback, rate_window, timeout
+            api_key,
+            base_url,
+            db,
+            store,
+            budget,
+            refresh,
+            store_fallback,
+            rate_window,
+            timeout,
+            max_wait,
+            fit_budget,
         )
         for name, group in self._GROUPS.items():
             setattr(self, name, group(self))
@@ -386,7 +428,9 @@ __all__ = [
     "AsyncClientBase",
     "ClientBase",
     "Estimate",
+    "Learned",
     "OperationUsage",
+    "PerRow",
     "Result",
     "Sandbox",
     "Usage",

@@ -5,34 +5,33 @@
 use std::time::Duration;
 
 use pyo3::prelude::*;
-use pyo3::types::{PyDate, PyDateAccess, PyDict, PyList};
+use pyo3::types::{PyDate, PyDateAccess, PyDict};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 // The typed decoders the generated builders use (`__private` is their one
 // path to the runtime): `decode` here is the call path from the body on.
 use seozoom::__private::{decode_rows, decode_typed};
 use seozoom::error::ErrorKind;
-use seozoom::job::Row;
-use seozoom::job::{Job, Stop};
+use seozoom::job::{Figures, Job, Missing, Output, Row, Stop};
 use seozoom::operation_table::Operation;
 use seozoom::operations::RECORDS;
-use seozoom::request::Request;
 use seozoom::store::{Budget, BudgetWindow, Store};
 use seozoom::types::ByKey;
-use seozoom::units::{Basis, Estimate};
-use seozoom::{Client, Db};
+use seozoom::{Client, Db, Envelope};
 
 use crate::errors::{self, raise};
-use crate::job::{self, Failure, Missing, Outcome};
+use crate::job::{self, Failure};
 use crate::params;
-use crate::rows::Rows;
-use crate::typed::{self, ResultType};
+use crate::rows::{self, Rows};
+use crate::typed::{self, Outcome, Response, ResultType, Typed};
 use crate::wait;
 
 /// A Rust client. Its `repr` shows where it sends and stores, never the key.
 #[pyclass(frozen, module = "seozoom._native")]
 pub struct Core {
     client: Client,
+    /// Fit every paged job's row cap to the budget (`fit_budget=`).
+    fit_budget: bool,
 }
 
 /// `budget=`: `N` units for this client, or `"N/day"`, `"N/month"` for the
@@ -83,7 +82,7 @@ fn seconds(value: f64) -> Duration {
 #[pymethods]
 impl Core {
     #[new]
-    #[pyo3(signature = (api_key, base_url=None, db=None, store=None, budget=None, refresh=false, store_fallback=false, rate_window=None, timeout=None))]
+    #[pyo3(signature = (api_key, base_url=None, db=None, store=None, budget=None, refresh=false, store_fallback=false, rate_window=None, timeout=None, max_wait=None, fit_budget=false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         api_key: Option<String>,
@@ -95,6 +94,8 @@ impl Core {
         store_fallback: bool,
         rate_window: Option<f64>,
         timeout: Option<f64>,
+        max_wait: Option<f64>,
+        fit_budget: bool,
     ) -> PyResult<Self> {
         let mut builder = Client::builder()
             .api_key(api_key.unwrap_or_default())
@@ -146,8 +147,11 @@ impl Core {
         if let Some(timeout) = timeout {
             builder = builder.timeout(seconds(timeout));
         }
+        if let Some(max_wait) = max_wait {
+            builder = builder.max_wait(seconds(max_wait));
+        }
         let client = builder.build().map_err(|e| errors::from_error(&e))?;
-        Ok(Core { client })
+        Ok(Core { client, fit_budget })
     }
 
     fn __repr__(&self) -> String {
@@ -172,9 +176,10 @@ impl Core {
     ) -> PyResult<Py<PyAny>> {
         let op = params::operation(group, action)?;
         let request = params::request(op, params, db)?;
-        let client = self.client.clone();
-        let waited = wait::block_on(py, job::stops_between_requests(op, max_rows), move |stop| {
-            job::run(client, request, max_rows, stop)
+        let (client, fit) = (self.client.clone(), self.fit_budget);
+        // Every job stops between requests (and in any wait) on Ctrl-C.
+        let waited = wait::block_on(py, true, move |stop| {
+            job::run(client, request, (max_rows, fit), stop)
         })?;
         to_python(py, op, waited.value, waited.interrupted)
     }
@@ -192,15 +197,16 @@ impl Core {
     ) -> PyResult<Bound<'py, PyAny>> {
         let op = params::operation(group, action)?;
         let request = params::request(op, params, db)?;
-        let client = self.client.clone();
+        let (client, fit) = (self.client.clone(), self.fit_budget);
         pyo3_async_runtimes::tokio::future_into_py(py, async move {
-            let outcome = job::run(client, request, max_rows, Stop::new()).await;
+            let outcome = job::run(client, request, (max_rows, fit), Stop::new()).await;
             Python::attach(|py| to_python(py, op, outcome, None))
         })
     }
 
-    /// The cost range of a call or job before it is sent: a dict of `min`,
-    /// `max` (`None` when unbounded), `unknown`, `basis` and `learned_per_row`.
+    /// The cost range of a call or job before it is sent: the library's
+    /// estimate as a dict (`min`, `max` (`None` when unbounded or unknown),
+    /// `unknown`, `basis`, `learned`, `per_row`).
     #[pyo3(signature = (group, action, params, db=None, max_rows=None))]
     fn estimate(
         &self,
@@ -213,19 +219,13 @@ impl Core {
     ) -> PyResult<Py<PyAny>> {
         let op = params::operation(group, action)?;
         let request = params::request(op, params, db)?;
-        let job = match max_rows {
-            Some(max_rows) => Job::Pages {
-                page_size: page_size_for(&request, max_rows)?,
-                max_rows: Some(max_rows),
-            },
-            None => Job::Batched,
-        };
+        let job = Job::of(&request, max_rows).map_err(|e| errors::from_error(&e))?;
         let client = self.client.clone();
         let waited = wait::block_on(py, false, move |_| async move {
             client.estimate_job_observed(&request, job).await
         })?;
         let estimate = waited.value.map_err(|e| errors::from_error(&e))?;
-        estimate_dict(py, &estimate)
+        Ok(rows::plain(py, &estimate)?.unbind())
     }
 
     /// What the store's ledger holds for the key per operation, from `since`
@@ -244,32 +244,15 @@ impl Core {
             Ok::<_, seozoom::Error>((usage, balance))
         })?;
         let (usage, balance) = waited.value.map_err(|e| errors::from_error(&e))?;
-        let rows = PyList::empty(py);
-        for u in usage {
-            let row = PyDict::new(py);
-            row.set_item("group", &u.group)?;
-            row.set_item("action", &u.action)?;
-            row.set_item("calls", u.calls)?;
-            row.set_item("cache_hits", u.cache_hits)?;
-            row.set_item("units_used", u.units_used)?;
-            row.set_item("units_saved", u.units_saved)?;
-            row.set_item("rows", u.rows)?;
-            rows.append(row)?;
-        }
         let report = PyDict::new(py);
-        report.set_item("operations", rows)?;
+        report.set_item("operations", rows::plain(py, &usage)?)?;
         report.set_item("units_remaining", balance.map(|b| b.units_remaining))?;
         Ok(report.into_any().unbind())
     }
 
     /// Units this client (and its clones) was charged, and the last balance.
     fn units(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        let units = self.client.units();
-        let dict = PyDict::new(py);
-        dict.set_item("used", units.used)?;
-        dict.set_item("remaining", units.remaining)?;
-        dict.set_item("calls", units.calls)?;
-        Ok(dict.into_any().unbind())
+        Ok(rows::plain(py, &self.client.units())?.unbind())
     }
 
     /// The store's URL as it may be shown.
@@ -305,7 +288,7 @@ impl ResultType for Decode<'_> {
         R: Row + DeserializeOwned + Serialize + Send + Sync + 'static,
     {
         let envelope = decode_rows::<R>(self.op, 200, self.body)?;
-        Ok(Outcome::from_envelope(envelope, Vec::len))
+        Ok(decoded(envelope, |rows| Typed(Some(rows))))
     }
 
     fn map<V>(self) -> Self::Output
@@ -313,7 +296,7 @@ impl ResultType for Decode<'_> {
         V: DeserializeOwned + Serialize + Send + Sync + 'static,
     {
         let envelope = decode_typed::<ByKey<V>>(self.op, 200, self.body)?;
-        Ok(Outcome::from_envelope(envelope, |_| 0))
+        Ok(decoded(envelope, |map| Typed(Some(map))))
     }
 
     fn one<T>(self) -> Self::Output
@@ -321,28 +304,21 @@ impl ResultType for Decode<'_> {
         T: DeserializeOwned + Serialize + Send + Sync + 'static,
     {
         let envelope = decode_typed::<T>(self.op, 200, self.body)?;
-        Ok(Outcome::from_envelope(envelope, |_| 0))
+        Ok(decoded(envelope.map(Some), Typed))
     }
 }
 
-fn page_size_for(request: &Request, max_rows: usize) -> PyResult<i64> {
-    // The same page size the job would use.
-    let probe = job::page_size_of(request, max_rows);
-    probe.map_err(|e| errors::from_error(&e))
-}
-
-fn estimate_dict(py: Python<'_>, estimate: &Estimate) -> PyResult<Py<PyAny>> {
-    let dict = PyDict::new(py);
-    dict.set_item("min", estimate.min)?;
-    dict.set_item("max", (estimate.max != i64::MAX).then_some(estimate.max))?;
-    dict.set_item("unknown", estimate.unknown)?;
-    let basis = match estimate.basis {
-        Basis::Observed => "observed",
-        _ => "spec",
-    };
-    dict.set_item("basis", basis)?;
-    dict.set_item("learned_per_row", estimate.learned.map(|l| l.per_row))?;
-    Ok(dict.into_any().unbind())
+/// An answer decoded on its own (nothing sent, nothing from the cache).
+fn decoded<T: Output, B: Response + 'static>(envelope: Envelope<T>, body: fn(T) -> B) -> Outcome {
+    let mut figures = Figures::default();
+    figures.units_used = envelope.units_used;
+    figures.units_remaining = (!envelope.no_data).then_some(envelope.units_remaining);
+    figures.no_data = envelope.no_data;
+    Outcome {
+        rows: envelope.response.rows(),
+        figures,
+        body: Box::new(body(envelope.response)),
+    }
 }
 
 /// The Python `Result` of an outcome, or the exception of a failure.
@@ -369,8 +345,10 @@ fn to_python(
             cause,
         }) => {
             let rows = received.rows;
-            let used = received.units_used;
-            let (missing_text, missing) = missing_dict(py, &missing)?;
+            let used = received.figures.units_used;
+            let (missing_text, missing) = missing_dict(py, op, &missing)?;
+            // Stopped by the caller: interrupted (Ctrl-C), not failed.
+            let cause = (!matches!(cause.kind(), ErrorKind::Stopped)).then_some(cause);
             let why = match &cause {
                 Some(error) => error.to_string(),
                 None => "interrupted (KeyboardInterrupt)".to_owned(),
@@ -396,18 +374,27 @@ fn to_python(
     }
 }
 
-fn missing_dict(py: Python<'_>, missing: &Missing) -> PyResult<(String, Py<PyAny>)> {
+/// What a job that stopped part-way is missing, in words and as a dict:
+/// `{param: values}` (the parameter by its Python name) or `{"offset",
+/// "max_rows"}`.
+fn missing_dict(
+    py: Python<'_>,
+    op: &Operation,
+    missing: &Missing,
+) -> PyResult<(String, Py<PyAny>)> {
     let dict = PyDict::new(py);
     let text = match missing {
-        Missing::Inputs { param, values } => {
-            dict.set_item(*param, values)?;
-            format!("{} `{param}` values", values.len())
-        }
-        Missing::Rows { offset, rows } => {
+        Missing::Rows { offset, rows, .. } => {
             dict.set_item("offset", offset)?;
             dict.set_item("max_rows", rows)?;
             format!("{rows} rows from offset {offset}")
         }
+        Missing::Inputs { param, values, .. } => {
+            let param = op.param(param).map_or(*param, |p| p.rust);
+            dict.set_item(param, values)?;
+            format!("{} `{param}` values", values.len())
+        }
+        other => format!("{other}"),
     };
     Ok((text, dict.into_any().unbind()))
 }
@@ -421,12 +408,13 @@ fn result(py: Python<'_>, op: &'static Operation, outcome: Outcome) -> PyResult<
         .find(|r| r.name == op.response.payload)
         .map(|r| r.type_name);
     let class = py.import("seozoom._runtime")?.getattr("Result")?;
+    let figures = outcome.figures;
     let made = class.call1((
         rows,
-        outcome.units_used,
-        outcome.units_remaining,
-        outcome.from_cache,
-        outcome.no_data,
+        figures.units_used,
+        figures.units_remaining,
+        figures.from_cache,
+        figures.no_data,
         record,
     ))?;
     Ok(made.unbind())

@@ -5,7 +5,7 @@
 //! objects from the typed records, with no JSON value between.
 
 use pyo3::prelude::*;
-use seozoom::job::Row;
+use seozoom::job::{Figures, Output, Row};
 use seozoom::operation_table::Operation;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -54,5 +54,27 @@ impl<T: Serialize + Send> Response for Typed<T> {
         op: &'static Operation,
     ) -> PyResult<Bound<'py, PyAny>> {
         rows.result(op, self.0.as_ref())
+    }
+}
+
+/// A result, made Python later, and the run's figures.
+pub struct Outcome {
+    pub body: Box<dyn Response>,
+    /// Rows (or members) in the result.
+    pub rows: usize,
+    pub figures: Figures,
+}
+
+impl Outcome {
+    /// The library's outcome, its result kept as `body` makes it.
+    pub fn of<T: Output, B: Response + 'static>(
+        outcome: seozoom::job::Outcome<T>,
+        body: fn(T) -> B,
+    ) -> Self {
+        Outcome {
+            rows: outcome.envelope.response.rows(),
+            figures: outcome.figures,
+            body: Box::new(body(outcome.envelope.response)),
+        }
     }
 }

@@ -48,6 +48,11 @@ pub struct Options {
     pub http: Option<SocketAddr>,
     /// The period the requests-per-minute figures apply to (`--rate-window`).
     pub rate_window: Option<std::time::Duration>,
+    /// The longest a call may spend waiting (`--max-wait`; the library's
+    /// default when not given).
+    pub max_wait: Option<std::time::Duration>,
+    /// Fit a paged call's row cap (`max_rows`) to the budget (`--fit-budget`).
+    pub fit_budget: bool,
     /// The operations' tools exposed (`--tools`): names and groups; `None`
     /// for all.
     pub tools: Option<Vec<String>>,
@@ -67,6 +72,8 @@ impl std::fmt::Debug for Options {
             .field("max_result_rows", &self.max_result_rows)
             .field("http", &self.http)
             .field("rate_window", &self.rate_window)
+            .field("max_wait", &self.max_wait)
+            .field("fit_budget", &self.fit_budget)
             .field("tools", &self.tools)
             .field("conformance_fixture", &self.conformance_fixture)
             .finish()
@@ -83,7 +90,9 @@ pub fn subcommand() -> clap::Command {
              with typed arguments and results. Three more tools: `{ESTIMATE}` (the cost range of a call, nothing sent), \
              `{USAGE}` (the session's spending) and `{MORE}` (the rest of a result that was cut to --max-result-rows, free).\n\n\
              The global options --api-key (or SEOZOOM_API_KEY), --base-url, --db (the default database), --budget \
-             (for the whole session: a call that may go over is refused before sending) and --sandbox apply. With \
+             (for the whole session: a call that may go over is refused before sending), --sandbox, the store options, \
+             --rate-window, --max-wait and --fit-budget (for a paged tool's max_rows) apply; --dry-run, --columns and \
+             --format are refused. With \
              --sandbox no key is needed; a key given is sent to the sandbox, which takes any.",
             OPERATIONS
                 .iter()
@@ -142,11 +151,25 @@ pub fn read(root: &ArgMatches, sub: &ArgMatches) -> Result<Options, (ErrorKind, 
             .iter()
             .any(|m| matches!(m.value_source(id), Some(ValueSource::CommandLine)))
     };
-    if given(opt::DRY_RUN) {
-        return Err((
-            ErrorKind::ArgumentConflict,
-            "--dry-run does not apply to `mcp`: its `estimate` tool gives the cost of a call without sending it".into(),
-        ));
+    // Options of a command's output: a tool answers with structured JSON
+    // (every field, as its outputSchema says). Refused, so that none is taken
+    // to be honoured.
+    let refused = [
+        (
+            opt::DRY_RUN,
+            "--dry-run does not apply to `mcp`: its `estimate` tool gives the cost of a call without sending it",
+        ),
+        (
+            opt::COLUMNS,
+            "--columns does not apply to `mcp`: a tool's result is structured JSON with every field of its outputSchema",
+        ),
+        (
+            opt::FORMAT,
+            "--format does not apply to `mcp`: a tool's result is structured JSON (its outputSchema)",
+        ),
+    ];
+    if let Some((_, why)) = refused.iter().find(|(id, _)| given(id)) {
+        return Err((ErrorKind::ArgumentConflict, (*why).to_owned()));
     }
     let database = string(opt::DB).unwrap_or_default();
     if let ParamKind::Enum { values, .. } = SERVICE.database.kind
@@ -238,6 +261,19 @@ pub fn read(root: &ArgMatches, sub: &ArgMatches) -> Result<Options, (ErrorKind, 
         max_result_rows,
         http,
         rate_window: crate::cli::rate_window(&[sub, root]),
+        max_wait: [sub, root].iter().find_map(|m| {
+            m.try_get_one::<std::time::Duration>(opt::MAX_WAIT)
+                .ok()
+                .flatten()
+                .copied()
+        }),
+        fit_budget: [sub, root].iter().any(|m| {
+            m.try_get_one::<bool>(opt::FIT_BUDGET)
+                .ok()
+                .flatten()
+                .copied()
+                .unwrap_or(false)
+        }),
         tools,
         conformance_fixture,
     })

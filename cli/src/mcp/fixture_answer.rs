@@ -1,6 +1,8 @@
 //! What the conformance fixture's tools ([`super::fixture`]) do when called:
 //! through the path the operations' tools take, in a session.
 
+use std::sync::Arc;
+
 use rmcp::model::{CallToolResult, ContentBlock};
 use seozoom::job::Stop;
 use seozoom::operation_table::Operation;
@@ -19,7 +21,7 @@ use crate::example;
 pub async fn answer(
     fixture: Fixture,
     session: &Session,
-    reporter: &Reporter,
+    reporter: &Arc<Reporter>,
     stop: &Stop,
 ) -> CallToolResult {
     match fixture {
@@ -29,7 +31,7 @@ pub async fn answer(
 
 /// Make the first listed operation's example call, then repeat it: the
 /// repeats come from the cache, and each hit is logged.
-async fn logging(session: &Session, reporter: &Reporter, stop: &Stop) -> CallToolResult {
+async fn logging(session: &Session, reporter: &Arc<Reporter>, stop: &Stop) -> CallToolResult {
     let Some(op) = session.catalog.operations().next() else {
         return CallToolResult::error(vec![ContentBlock::text("no operation is listed")]);
     };

@@ -14,6 +14,7 @@ use seozoom::operations::SERVICE;
 use serde_json::{Map, Value, json};
 
 use super::json_schema::{DATE, TYPE};
+use super::tool_names::ARG_MAX_ROWS;
 
 /// `^...$` pattern of a date written `yyyy-MM-dd`.
 const DATE_PATTERN: &str = "^[0-9]{4}-[0-9]{2}-[0-9]{2}$";
@@ -34,6 +35,9 @@ pub fn input_schema(op: &Operation, default_database: &str) -> Map<String, Value
             SERVICE.database.wire.to_owned(),
             database_schema(default_database),
         );
+    }
+    if let Some(paging) = op.paging() {
+        properties.insert(ARG_MAX_ROWS.to_owned(), max_rows_schema(&paging));
     }
     object(properties, required)
 }
@@ -64,6 +68,19 @@ fn database_schema(default_database: &str) -> Value {
     );
     schema.insert("default".into(), json!(default_database));
     Value::Object(schema)
+}
+
+/// The row cap of a paged operation's tool: with it, the rows come page by
+/// page (`limit` a page) until a short page or the cap.
+fn max_rows_schema(paging: &seozoom::job::Paging) -> Value {
+    json!({
+        TYPE: "integer",
+        "minimum": 1,
+        "description": format!(
+            "Page through the rows: requests of `{}` rows from `{}` on, until a page comes back short or this many rows have come (the estimate and the budget cover the whole job).",
+            paging.limit.wire, paging.offset.wire
+        ),
+    })
 }
 
 /// The schema of one parameter: its value's, or an array of them for a list.

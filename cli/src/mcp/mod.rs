@@ -12,6 +12,7 @@
 //! - [`tools`], [`describe`], [`input_schema`], [`output_schema`]: the tool list;
 //! - [`args`]: a call's JSON arguments to a request;
 //! - [`call`], [`own`]: answering the operations' tools and the server's own;
+//!   [`failure`]: an error as a tool result;
 //! - [`envelope`], [`held`]: the structured answer, cut to the row cap;
 //! - [`session`], [`server`], [`http`]: the state, the protocol handler, and
 //!   the HTTP transport;
@@ -23,6 +24,7 @@ mod call;
 mod command;
 mod describe;
 mod envelope;
+mod failure;
 mod fixture;
 mod fixture_answer;
 mod held;
@@ -89,6 +91,9 @@ pub async fn serve(options: Options) -> u8 {
     if let Some(window) = options.rate_window {
         builder = builder.rate_window(window);
     }
+    if let Some(max_wait) = options.max_wait {
+        builder = builder.max_wait(max_wait);
+    }
     let client = match options
         .store
         .apply(builder, options.budget)
@@ -104,14 +109,16 @@ pub async fn serve(options: Options) -> u8 {
             };
         }
     };
-    let server = Server::new(Session::new(
+    let mut session = Session::new(
         client,
         &key,
         options.database,
         options.max_result_rows,
         options.tools.as_deref(),
         options.conformance_fixture,
-    ));
+    );
+    session.fit_budget = options.fit_budget;
+    let server = Server::new(session);
     match options.http {
         Some(addr) => http::serve(server, addr).await,
         None => serve_stdio(server).await,

@@ -74,12 +74,13 @@ impl Missing {
 }
 
 impl fmt::Display for Missing {
-    /// `150 `keyword` values` or `the rows from offset 20 on (up to 40 rows
-    /// in 4 pages)`.
+    /// `150 `keyword` values` (`1 `keyword` value`) or `the rows from offset
+    /// 20 on (up to 40 rows in 4 pages)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Missing::Inputs { param, values, .. } => {
-                write!(f, "{} `{param}` values", values.len())
+                let noun = if values.len() == 1 { "value" } else { "values" };
+                write!(f, "{} `{param}` {noun}", values.len())
             }
             Missing::Rows {
                 offset,
