@@ -415,6 +415,7 @@ mod envelope;
 pub mod error;
 mod generated;
 pub mod operation_table;
+mod rate_limits;
 #[doc(hidden)]
 pub mod record;
 pub mod request;
@@ -424,7 +425,6 @@ pub mod sandbox;
 mod serp;
 mod shown_duration;
 pub mod store;
-mod transport;
 pub mod units;
 pub mod wait;
 mod wire_enum;
@@ -487,8 +487,8 @@ pub mod config {
     pub use crate::client::{
         API_KEY_ENV, DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_WAIT, DEFAULT_TIMEOUT,
     };
+    pub use crate::rate_limits::RateLimitMode;
     pub use crate::retry::RetryPolicy;
-    pub use crate::transport::RateLimitMode;
 }
 
 /// The one path generated code uses to reach the runtime.

@@ -44,10 +44,10 @@ pub(crate) use store_use::WindowHold;
 
 use crate::error::{ConfigError, Error, ErrorKind};
 use crate::operation_table::{Api, RecordInfo, Service};
+use crate::rate_limits::{RateLimitMode, RateLimits};
 use crate::request::encode_value;
 use crate::retry::RetryPolicy;
 use crate::store::{BudgetWindow, Store};
-use crate::transport::{RateLimitMode, RateLimits};
 use crate::units::{Ledger, Units};
 
 /// Environment variable read by [`Client::from_env`].

@@ -15,8 +15,9 @@
 //! The store knows nothing of operations: the client hands it opaque cache
 //! entries under text keys, ledger rows and slot requests, and decides
 //! everything else (freshness, what to charge, what to cache) itself. Each
-//! backend implements the (internal) `Backend` trait; `conformance` holds the behaviour every
-//! backend must show, run against each of them.
+//! backend implements the (internal) `Backend` trait, and the stores shared
+//! by processes also `slots::SharedSlots`; `conformance` holds the behaviour
+//! every backend must show, run against each of them.
 
 mod backend;
 mod budget;
@@ -32,12 +33,13 @@ mod handle;
 mod memory;
 #[cfg(feature = "redis")]
 mod redis;
+mod slots;
 #[cfg(feature = "sqlite")]
 mod sqlite;
 
 pub(crate) use backend::{
     Admission, Backend, CacheEntry, Hold, LedgerEntry, Lookup, Scope, StoreError, StoreFuture,
-    now_ms, poll_interval, slot_id,
+    now_ms,
 };
 pub use backend::{Balance, Usage};
 pub use budget::{Budget, BudgetSyntaxError};

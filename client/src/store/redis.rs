@@ -34,11 +34,11 @@ use futures_util::FutureExt;
 use redis::aio::MultiplexedConnection;
 use redis::{AsyncConnectionConfig, Client, RedisError, RedisResult, Script};
 
-use super::backend::shown_store_url;
-use super::memory::duration_ms;
+use super::backend::{duration_ms, shown_store_url};
+use super::slots::{SharedSlots, poll_interval, slot_id};
 use super::{
     Admission, Backend, Balance, CacheEntry, Hold, LedgerEntry, Lookup, Scope, StoreError,
-    StoreFuture, Usage, fingerprint, poll_interval, slot_id,
+    StoreFuture, Usage, fingerprint,
 };
 
 const DAY_MS: i64 = 86_400_000;
@@ -300,8 +300,8 @@ impl Backend for Redis {
         fingerprint::scope(api_key)
     }
 
-    fn shares_limits(&self) -> bool {
-        true
+    fn shared_slots(&self) -> Option<&dyn SharedSlots> {
+        Some(self)
     }
 
     fn cache_get<'a>(&'a self, scope: &'a Scope, keys: &'a [String]) -> StoreFuture<'a, Lookup> {
@@ -483,7 +483,9 @@ impl Backend for Redis {
         }
         .boxed()
     }
+}
 
+impl SharedSlots for Redis {
     fn take_slot<'a>(
         &'a self,
         scope: &'a Scope,

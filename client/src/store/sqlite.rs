@@ -39,10 +39,11 @@ use rusqlite::{
 
 use self::connection::{Checkpoints, Hop, Runner, Shared};
 use self::hits::{Next, PendingHits};
-use super::memory::{duration_ms, wait_for};
+use super::backend::duration_ms;
+use super::slots::{SharedSlots, slot_id, wait_for};
 use super::{
     Admission, Backend, Balance, CacheEntry, Hold, LedgerEntry, Lookup, Scope, StoreError,
-    StoreFuture, Usage, fingerprint, now_ms, slot_id,
+    StoreFuture, Usage, fingerprint, now_ms,
 };
 
 const DAY_MS: i64 = 86_400_000;
@@ -482,8 +483,8 @@ impl Backend for Sqlite {
         fingerprint::scope(api_key)
     }
 
-    fn shares_limits(&self) -> bool {
-        true
+    fn shared_slots(&self) -> Option<&dyn SharedSlots> {
+        Some(self)
     }
 
     fn cache_get<'a>(&'a self, scope: &'a Scope, keys: &'a [String]) -> StoreFuture<'a, Lookup> {
@@ -648,7 +649,9 @@ impl Backend for Sqlite {
             },
         )
     }
+}
 
+impl SharedSlots for Sqlite {
     fn take_slot<'a>(
         &'a self,
         scope: &'a Scope,

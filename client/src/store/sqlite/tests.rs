@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use rusqlite::Connection;
 
+use super::super::slots::SharedSlots;
 use super::super::{Backend, LedgerEntry, conformance, now_ms};
 use super::Sqlite;
 
