@@ -3,6 +3,8 @@
 //! What a client does is grouped by concern, one file each:
 //! - `call`: one call, from a generic request to a typed result, with
 //!   validation, the budget, rate limits and retries;
+//! - `accounting`: what a call's attempts were charged, written to the
+//!   client's ledger and the store's in one place once the call has ended;
 //! - `batch` (with `merge`): a request of any size as a batched job;
 //! - `pages`: the rows of a paged operation as a stream;
 //! - `job`: a bulk job's cost and its hold on the budget;
@@ -15,6 +17,7 @@
 //! scrubbed of the key before it leaves the client ([`ApiKey::hide`]), and
 //! tracing spans never see the URL.
 
+mod accounting;
 mod batch;
 mod call;
 mod fit;
