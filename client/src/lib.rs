@@ -314,7 +314,11 @@
 //! [`Store::open`](store::Store::open)`("sqlite:PATH")` and
 //! `("redis://HOST:PORT/N")`, which every process on the key shares (the
 //! command line's own default is a SQLite file). No store holds the key: its
-//! state is kept under a fingerprint of it. A cached answer comes back with
+//! state is kept under a fingerprint of it. A SQLite file is created for the
+//! user alone (`0600`, in a `0700` directory when one is made), and
+//! `Store::readable_by_others` reports one that others may read; a Redis
+//! connection closed under the client is opened again and the store call
+//! made once more. A cached answer comes back with
 //! `units_used` 0 and [`Envelope::fetched_at`] set; [`ClientBuilder::refresh`]
 //! sends anyway. [`Client::usage`] reads the ledger.
 //!

@@ -6,7 +6,7 @@
 //! |---|---|---|
 //! | `memory` (the default) | this process | the client and its clones |
 //! | `none` | nowhere: nothing is remembered | nothing |
-//! | `sqlite:PATH` (feature `sqlite`) | one SQLite file, in WAL mode | the processes of one machine |
+//! | `sqlite:PATH` (feature `sqlite`) | one SQLite file, in WAL mode, for the user alone | the processes of one machine |
 //! | `redis://HOST:PORT/N` (feature `redis`) | one Redis database | processes on any machine |
 //!
 //! All state is kept under a fingerprint of the API key (a one-way hash):
@@ -27,6 +27,8 @@ pub(crate) mod conformance;
 #[cfg(feature = "sqlite")]
 mod default_url;
 mod entry;
+#[cfg(feature = "sqlite")]
+mod file_access;
 #[cfg(any(feature = "sqlite", feature = "redis"))]
 mod fingerprint;
 mod handle;
@@ -47,4 +49,6 @@ pub use budget_window::BudgetWindow;
 #[cfg(feature = "sqlite")]
 pub use default_url::default_url;
 pub(crate) use entry::CachedAnswer;
+#[cfg(feature = "sqlite")]
+pub use file_access::ReadableByOthers;
 pub use handle::Store;

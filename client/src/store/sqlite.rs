@@ -40,6 +40,7 @@ use rusqlite::{
 use self::connection::{Checkpoints, Hop, Runner, Shared};
 use self::hits::{Next, PendingHits};
 use super::backend::duration_ms;
+use super::file_access;
 use super::slots::{SharedSlots, slot_id, wait_for};
 use super::{
     Admission, Backend, Balance, CacheEntry, Hold, LedgerEntry, Lookup, Scope, StoreError,
@@ -141,8 +142,10 @@ impl Sqlite {
         let name = format!("sqlite:{path}");
         let file = PathBuf::from(path);
         let error = |message: String| StoreError::new(name.clone(), message);
+        // For the user alone: what is in it was paid for. SQLite gives its
+        // `-wal`, `-shm` and `-journal` files the file's permissions.
         if let Some(dir) = file.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|e| {
+            file_access::create_private_dir(dir).map_err(|e| {
                 error(format!(
                     "cannot create the directory `{}`: {e}",
                     dir.display()
@@ -152,6 +155,8 @@ impl Sqlite {
         if file.is_dir() {
             return Err(error("is a directory, not a file".to_owned()));
         }
+        file_access::create_private_file(&file)
+            .map_err(|e| error(format!("cannot create it: {e}")))?;
         let runner = Runner {
             name: name.clone(),
             busy_timeout,
