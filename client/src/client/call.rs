@@ -12,7 +12,7 @@ use tracing::Instrument;
 
 use super::accounting::{Attempts, Last};
 use super::store_use::items_of;
-use super::{Client, JobHold, REDACTED, Stop, WindowHold};
+use super::{Bounds, Client, JobHold, REDACTED, WindowHold};
 use crate::charge::{BodyUnits, read_units};
 use crate::decode::{Decoder, decode_rows, decode_typed};
 use crate::envelope::Envelope;
@@ -138,7 +138,8 @@ impl Client {
         &self,
         request: Request,
     ) -> Result<Envelope<T>, Error> {
-        self.call(request, decode_typed::<T>, None).await
+        self.call(request, decode_typed::<T>, None, &Bounds::default())
+            .await
     }
 
     /// [`execute`](Self::execute) decoded by `decode`. `Client::execute_json`
@@ -149,7 +150,7 @@ impl Client {
         request: Request,
         decode: Decoder<T>,
     ) -> Result<Envelope<T>, Error> {
-        self.call(request, decode, None).await
+        self.call(request, decode, None, &Bounds::default()).await
     }
 
     /// [`execute`](Self::execute) for an operation that answers a list of rows:
@@ -165,7 +166,8 @@ impl Client {
         &self,
         request: Request,
     ) -> Result<Envelope<Vec<R>>, Error> {
-        self.call(request, decode_rows::<R>, None).await
+        self.call(request, decode_rows::<R>, None, &Bounds::default())
+            .await
     }
 
     /// [`execute_rows`](Self::execute_rows) for a page of a job, reserving from
@@ -175,7 +177,8 @@ impl Client {
         request: Request,
         job: Arc<JobHold>,
     ) -> Result<Envelope<Vec<R>>, Error> {
-        self.call(request, decode_rows::<R>, Some(&job)).await
+        self.call(request, decode_rows::<R>, Some(&job), job.bounds())
+            .await
     }
 
     /// [`execute`](Self::execute) for a call of a job, reserving from its hold.
@@ -184,7 +187,8 @@ impl Client {
         request: Request,
         job: Arc<JobHold>,
     ) -> Result<Envelope<T>, Error> {
-        self.call(request, decode_typed::<T>, Some(&job)).await
+        self.call(request, decode_typed::<T>, Some(&job), job.bounds())
+            .await
     }
 
     /// [`execute_decoded`](Self::execute_decoded) for a call of a job,
@@ -195,10 +199,23 @@ impl Client {
         decode: Decoder<T>,
         job: Arc<JobHold>,
     ) -> Result<Envelope<T>, Error> {
-        self.call(request, decode, Some(&job)).await
+        self.call(request, decode, Some(&job), job.bounds()).await
     }
 
-    /// One call, decoded by `decode`.
+    /// [`execute_decoded`](Self::execute_decoded) for a call on its own that
+    /// keeps to its caller's `bounds` (a run of one request).
+    pub(crate) async fn execute_bounded<T>(
+        &self,
+        request: Request,
+        decode: Decoder<T>,
+        bounds: &Bounds,
+    ) -> Result<Envelope<T>, Error> {
+        self.call(request, decode, None, bounds).await
+    }
+
+    /// One call, decoded by `decode`, of a job (`job`) or on its own, kept to
+    /// its caller's `bounds`: nothing is sent once the stop is given, and no
+    /// wait is longer than the bound.
     ///
     /// Only the decoding depends on `T`; every other step is a [`Step`],
     /// compiled once in this crate rather than once per result type in every
@@ -208,6 +225,7 @@ impl Client {
         request: Request,
         decode: impl Fn(&Operation, u16, &[u8]) -> Result<Envelope<T>, Error>,
         job: Option<&JobHold>,
+        bounds: &Bounds,
     ) -> Result<Envelope<T>, Error> {
         let prepared = self.prepare(&request)?;
         let span = call_span(&prepared);
@@ -224,13 +242,12 @@ impl Client {
                     return Ok(envelope);
                 }
             }
-            let stop = job.and_then(JobHold::stop);
-            if stop.is_some_and(Stop::is_stopped) {
+            if bounds.stopped() {
                 return Err(stopped(prepared.op));
             }
             let sending = self.start_sending(&prepared, job, started).await?;
             let mut attempts = Attempts::new(self, &prepared, items_of(&request));
-            let (result, body) = match self.send(&prepared, stop, &mut attempts).await {
+            let (result, body) = match self.send(&prepared, bounds, &mut attempts).await {
                 Ok((status, body)) => {
                     tracing::Span::current().record("status", status);
                     (decode(prepared.op, status, &body), Some(body))
@@ -342,50 +359,45 @@ impl Client {
     /// charged it), for [`Client::account`] to write to the ledgers once the
     /// call has ended; nothing here writes to them.
     ///
-    /// A job's `stop`, once given, ends the wait for a slot or a retry: what
-    /// was not sent is not sent (the last answer, if there was one, is the
-    /// call's).
+    /// The caller's stop (`bounds`), once given, ends any wait (for a slot,
+    /// a `Retry-After`, a 429's window, a backoff) and sends nothing more:
+    /// the call ends with [`ErrorKind::Stopped`], charged what its attempts
+    /// before were. Its waits together are bounded by the shorter of the
+    /// client's and the caller's bound.
     #[inline(never)]
     fn send<'a>(
         &'a self,
         prepared: &'a Prepared,
-        stop: Option<&'a Stop>,
+        bounds: &'a Bounds,
         attempts: &'a mut Attempts,
     ) -> Step<'a, Sent> {
         Box::pin(async move {
             let op = prepared.op;
             // The answer of the attempt last tried again: the call's, should
-            // its retry not be sent after all.
+            // its retry be refused a rate-limit slot.
             let mut previous: Option<Sent> = None;
             let mut attempt = 0;
             let mut spent = Spent::new(self.inner.rate_limits.window());
-            let mut waits = Waits::new(op.label(), self.inner.max_wait);
+            let max_wait = bounds.max_wait(self.inner.max_wait);
+            let mut waits = Waits::new(op.label(), max_wait, bounds.stop.clone());
             loop {
                 attempt += 1;
-                let taken = match stop {
-                    Some(stop) => {
-                        tokio::select! {
-                            biased;
-                            () = stop.stopped() => None,
-                            taken = self.take_slot(op, &mut waits, attempt) => Some(taken),
-                        }
-                    }
-                    None => Some(self.take_slot(op, &mut waits, attempt).await),
-                };
-                let slot = match taken {
-                    Some(Ok(slot)) if !stop.is_some_and(Stop::is_stopped) => slot,
-                    Some(Ok(slot)) => {
+                let slot = match self.take_slot(op, &mut waits, attempt).await {
+                    Ok(slot) if !bounds.stopped() => slot,
+                    Ok(slot) => {
                         // Given as the signal came: not used, so it goes back.
                         self.settle_slot(op, slot).await;
-                        return not_sent(previous, attempts, stopped(op));
+                        return Err(stopped(op));
                     }
-                    Some(Err(too_long))
-                        if matches!(too_long.kind(), ErrorKind::WaitedTooLong { .. }) =>
+                    Err(ended)
+                        if matches!(
+                            ended.kind(),
+                            ErrorKind::WaitedTooLong { .. } | ErrorKind::Stopped
+                        ) =>
                     {
-                        return Err(too_long);
+                        return Err(ended);
                     }
-                    Some(Err(refused)) => return not_sent(previous, attempts, refused),
-                    None => return not_sent(previous, attempts, stopped(op)),
+                    Err(refused) => return not_sent(previous, attempts, refused),
                 };
                 tracing::Span::current().record("attempts", attempt);
                 let attempted = self.attempt(op, &prepared.url).await;
@@ -420,19 +432,10 @@ impl Client {
                         let answered = result.as_ref().ok().map(|(_, body)| self.body_units(body));
                         attempts.retried(answered);
                         previous = Some(result);
-                        let waited = match stop {
-                            Some(stop) => {
-                                tokio::select! {
-                                    () = stop.stopped() => {
-                                        return not_sent(previous, attempts, stopped(op));
-                                    }
-                                    waited = waits.wait(delay, cause, &reason, attempt + 1) => waited,
-                                }
-                            }
-                            None => waits.wait(delay, cause, &reason, attempt + 1).await,
-                        };
-                        // A wait too long ends the call; its attempts are noted.
-                        waited?;
+                        // Past the bound, or stopped by the caller: the
+                        // call ends here, sending nothing more (the attempts
+                        // before are noted).
+                        waits.wait(delay, cause, &reason, attempt + 1).await?;
                     }
                     Decision::Accept | Decision::Stop => return result,
                 }
@@ -493,9 +496,9 @@ fn why_wait(outcome: &Outcome<'_>) -> (Cause, String) {
     }
 }
 
-/// The end of a call whose next attempt is not sent (stopped, or refused a
-/// rate-limit slot): the answer of the attempt last tried again, which is the
-/// call's last after all, or `why` when there was none.
+/// The end of a call whose retry is refused a rate-limit slot: the answer of
+/// the attempt last tried again, which is the call's last after all, or
+/// `why` when there was none.
 fn not_sent(previous: Option<Sent>, attempts: &mut Attempts, why: Error) -> Sent {
     match previous {
         Some(answer) => {
