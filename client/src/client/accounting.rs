@@ -12,13 +12,17 @@
 //! written, as its [`Attempts`] are dropped.
 
 use super::Client;
-use super::call::{Prepared, Sending, Step};
+use std::time::Instant;
+
+use super::WindowHold;
+use super::prepared::{Prepared, Step};
 use super::store_use::{CacheFor, Figures, items_of};
 use crate::charge::{BodyUnits, Charge};
 use crate::error::{Error, ErrorKind};
 use crate::operation_table::Operation;
 use crate::request::Request;
 use crate::store::{LedgerEntry, now_ms};
+use crate::units::Reservation;
 
 /// What a ledger row says of a charge that cannot be read: stores count it as
 /// a call of 0 units (they count no negative charge).
@@ -116,6 +120,19 @@ impl Drop for Attempts {
             });
         }
     }
+}
+
+/// A call admitted and about to be sent: what it holds until it ends.
+pub(super) struct Sending<'a> {
+    /// When the call began (its cache lookup included), for its latency.
+    pub(super) started: Instant,
+    /// Its maximum, reserved in the ledger; released when this is dropped.
+    pub(super) reservation: Reservation<'a>,
+    /// Its own hold on the store's budget window, when it is not a job's call.
+    pub(super) own_hold: Option<WindowHold>,
+    /// The window hold its ledger row shrinks: its own or its job's, and the
+    /// units it holds for this call.
+    pub(super) hold: Option<(String, i64)>,
 }
 
 /// How a call's last attempt ended.

@@ -10,9 +10,10 @@ use reqwest::header::HeaderMap;
 use serde::de::DeserializeOwned;
 use tracing::Instrument;
 
-use super::accounting::{Attempts, Last};
+use super::accounting::{Attempts, Last, Sending};
+use super::prepared::{Prepared, Step};
 use super::store_use::items_of;
-use super::{Bounds, Client, JobHold, REDACTED, WindowHold};
+use super::{Bounds, Client, JobHold, REDACTED};
 use crate::charge::{BodyUnits, read_units};
 use crate::decode::{Decoder, decode_rows, decode_typed};
 use crate::envelope::Envelope;
@@ -20,30 +21,8 @@ use crate::error::{Error, ErrorKind};
 use crate::operation_table::Operation;
 use crate::request::{Request, encode_value, push_query};
 use crate::retry::{Decision, Outcome, Spent, Verdict, classify};
-use crate::units::{Estimate, Ledger, Reservation, estimate, estimate_learned};
+use crate::units::{Estimate, Ledger, estimate, estimate_learned};
 use crate::wait::{Cause, Waits};
-
-/// A request checked and ready to go.
-pub(crate) struct Prepared {
-    pub(crate) op: &'static Operation,
-    pub(crate) database: String,
-    url: String,
-    pub(crate) estimate: Estimate,
-    /// The validated query, without the key.
-    pub(crate) query: Vec<(&'static str, String)>,
-    /// What its answer is cached under: the base URL's origin, the
-    /// operation and the query, without the key.
-    pub(crate) cache_key: String,
-}
-
-/// A step of a call that its generic code (the part that decodes) awaits:
-/// boxed, and built by a function that is never inlined.
-///
-/// An `async fn`'s body is compiled where its future is polled, and in a
-/// release build a crate that awaits one from another crate compiles its own
-/// copy; boxed behind `dyn Future`, it is compiled once, here, and a crate that
-/// makes a call compiles only its decoder and the few lines of [`Client::call`].
-pub(crate) type Step<'a, T> = futures_util::future::BoxFuture<'a, T>;
 
 impl Client {
     /// The cost range of a request, from the spec's figures, without sending it.
@@ -527,19 +506,6 @@ fn call_span(prepared: &Prepared) -> tracing::Span {
         latency_ms = tracing::field::Empty,
         cached = tracing::field::Empty,
     )
-}
-
-/// A call admitted and about to be sent: what it holds until it ends.
-pub(super) struct Sending<'a> {
-    /// When the call began (its cache lookup included), for its latency.
-    pub(super) started: Instant,
-    /// Its maximum, reserved in the ledger; released when this is dropped.
-    pub(super) reservation: Reservation<'a>,
-    /// Its own hold on the store's budget window, when it is not a job's call.
-    pub(super) own_hold: Option<WindowHold>,
-    /// The window hold its ledger row shrinks: its own or its job's, and the
-    /// units it holds for this call.
-    pub(super) hold: Option<(String, i64)>,
 }
 
 /// The last attempt's status and body, or why there is none.

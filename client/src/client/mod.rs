@@ -30,6 +30,7 @@ mod merge;
 mod output;
 mod pages;
 mod plan;
+mod prepared;
 mod run;
 mod run_options;
 pub(crate) mod stop;
