@@ -7030,6 +7030,7 @@ pub mod operations {
                     .description("Domains to query, joined with `|` on the wire."),
             ],
         )
+        .batched_by("domain")
         .freshness(
             Freshness::new(86_400, Source::Decided)
                 .note(
@@ -7092,6 +7093,7 @@ pub mod operations {
                     .description("The day for which to return metrics, `YYYY-MM-DD`."),
             ],
         )
+        .batched_by("domain")
         .freshness(
             Freshness::new(86_400, Source::Decided)
                 .past_days_for_good()
@@ -7148,6 +7150,7 @@ pub mod operations {
                     .description("Domains to query, joined with `|` on the wire."),
             ],
         )
+        .batched_by("domain")
         .freshness(
             Freshness::new(86_400, Source::Decided)
                 .note(
@@ -7213,6 +7216,7 @@ pub mod operations {
                     .description("Maximum number of niches per domain."),
             ],
         )
+        .batched_by("domain")
         .freshness(
             Freshness::new(86_400, Source::Decided)
                 .note(
@@ -7389,6 +7393,7 @@ pub mod operations {
                     ),
             ],
         )
+        .paged_by("offset", "limit")
         .freshness(
             Freshness::new(86_400, Source::Decided)
                 .note(
@@ -7460,6 +7465,7 @@ pub mod operations {
                     .description("Number of keywords returned, counted from `offset`."),
             ],
         )
+        .paged_by("offset", "limit")
         .freshness(
             Freshness::new(86_400, Source::Decided)
                 .note(
@@ -7526,6 +7532,7 @@ pub mod operations {
                     .description("Maximum number of competitors per domain."),
             ],
         )
+        .batched_by("domain")
         .freshness(
             Freshness::new(86_400, Source::Decided)
                 .note(
@@ -7625,6 +7632,7 @@ pub mod operations {
                     .description("URLs to query, joined with `|` on the wire."),
             ],
         )
+        .batched_by("url")
         .freshness(
             Freshness::new(86_400, Source::Decided)
                 .note(
@@ -7796,6 +7804,7 @@ pub mod operations {
                     ),
             ],
         )
+        .batched_by("keyword")
         .freshness(
             Freshness::new(86_400, Source::Decided)
                 .note(
@@ -7866,6 +7875,7 @@ pub mod operations {
                     ),
             ],
         )
+        .batched_by("keyword")
         .freshness(
             Freshness::new(86_400, Source::Decided)
                 .note(
