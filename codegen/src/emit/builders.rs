@@ -11,7 +11,7 @@ use quote::{format_ident, quote};
 
 use super::Options;
 use super::docs::doc;
-use crate::model::{Action, Charged, Group, Param, ParamType, Payload, Shape, Source, Spec};
+use crate::model::{Action, Charged, Group, Param, ParamType, Payload, Shape, Spec};
 
 /// Type names of the database enum used by `db` setters.
 fn database_type(spec: &Spec) -> TokenStream {
