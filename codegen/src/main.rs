@@ -23,6 +23,7 @@
 
 mod publish;
 mod python_surface;
+mod spec_file;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -30,8 +31,8 @@ use std::process::ExitCode;
 use clap::error::ErrorKind;
 use clap::{Parser, Subcommand};
 use seozoom_codegen::diff;
+use spec_file::DEFAULT_SPEC;
 
-const DEFAULT_SPEC: &str = "spec/seozoom-v2.toml";
 const USAGE: &str = "usage: seozoom-codegen [SPEC]\n       seozoom-codegen publish [--check] [--out DIR] [SPEC]\n       seozoom-codegen python [--check] [--out DIR] [SPEC]\n       seozoom-codegen diff [--json] [--current VERSION] OLD NEW";
 
 /// The seozoom generator: prints the Rust generated from the spec, publishes the

@@ -17,7 +17,8 @@ use seozoom_codegen::model::Spec;
 use seozoom_codegen::python::{self, MODULE_FILE, STUB_FILE};
 
 use crate::publish::Files;
-use crate::publish::command::{load, write_or_check};
+use crate::publish::command::write_or_check;
+use crate::spec_file::{DEFAULT_SPEC, load};
 
 /// Writes the Python package's typed surface, or with `--check` writes
 /// nothing and fails when the committed files are not what the spec gives.
@@ -30,7 +31,7 @@ pub struct Args {
     #[arg(long, value_name = "DIR", default_value = "python/seozoom")]
     out: PathBuf,
     /// The spec.
-    #[arg(value_name = "SPEC", default_value = crate::DEFAULT_SPEC)]
+    #[arg(value_name = "SPEC", default_value = DEFAULT_SPEC)]
     spec: PathBuf,
 }
 

@@ -9,8 +9,8 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::Options;
 use super::docs::doc;
+use super::options::Options;
 use crate::model::{Action, Charged, Group, Param, ParamType, Payload, Shape, Spec};
 
 /// Type names of the database enum used by `db` setters.

@@ -6,7 +6,7 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use super::Options;
+use super::options::Options;
 use crate::model::{
     Action, Charged, Counts, Field, FieldType, Fresh, Freshness, Hint, Limit, ListItem, Param,
     ParamType, Payload, Record, Role, Rule, Shape, Source, Spec, ValueKind,

@@ -1,13 +1,12 @@
 //! `seozoom-codegen publish [--check] [--out DIR] [SPEC]`: write the published
-//! files, or check that they are what the spec gives. The reading, writing
-//! and checking are shared with `seozoom-codegen python` (`python_surface.rs`).
+//! files, or check that they are what the spec gives. The writing and checking
+//! are shared with `seozoom-codegen python` (`python_surface.rs`).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use seozoom_codegen::model::Spec;
-
 use super::Files;
+use crate::spec_file::{DEFAULT_SPEC, load};
 
 /// Writes the spec for other languages (canonical JSON, JSON Schemas, OpenAPI
 /// 3.1 and 3.0.3), or with `--check` writes nothing and fails when the files are
@@ -21,7 +20,7 @@ pub struct Args {
     #[arg(long, value_name = "DIR", default_value = "spec/published")]
     out: PathBuf,
     /// The spec.
-    #[arg(value_name = "SPEC", default_value = crate::DEFAULT_SPEC)]
+    #[arg(value_name = "SPEC", default_value = DEFAULT_SPEC)]
     spec: PathBuf,
 }
 
@@ -36,26 +35,6 @@ pub fn run(args: &Args) -> ExitCode {
         Err(err) => {
             eprintln!("{}: error: {err}", args.spec.display());
             ExitCode::FAILURE
-        }
-    }
-}
-
-/// The spec at `path`, its text and its validated model; `None` when it
-/// cannot be read or is invalid (every error printed, located).
-pub fn load(path: &Path) -> Option<(String, Spec)> {
-    let name = path.display().to_string();
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(err) => {
-            eprintln!("{name}: error: cannot read the spec: {err}");
-            return None;
-        }
-    };
-    match seozoom_codegen::load_str(&name, &text) {
-        Ok(spec) => Some((text, spec)),
-        Err(diagnostics) => {
-            eprintln!("{diagnostics}");
-            None
         }
     }
 }
