@@ -467,7 +467,6 @@
 #![warn(clippy::missing_errors_doc)]
 #![forbid(unsafe_code)]
 
-mod answers;
 mod budget_window;
 mod by_key;
 mod charge;
@@ -490,6 +489,7 @@ mod retry;
 pub mod sandbox;
 mod serp;
 mod shown_duration;
+mod stop;
 pub mod store;
 pub mod units;
 pub mod wait;
