@@ -569,7 +569,7 @@ pub mod __private {
     pub use crate::decode::{Decoder, EnvelopeSeed, decode_json, decode_rows, decode_typed};
     pub use crate::envelope::WithWireNames;
     #[cfg(feature = "schemars")]
-    pub use crate::envelope::{EnvelopeDocs, envelope_schema};
+    pub use crate::envelope::envelope_schema;
     pub use crate::operation_table as table;
     pub use crate::record;
     #[cfg(feature = "sandbox")]

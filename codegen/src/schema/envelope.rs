@@ -36,3 +36,14 @@ pub fn envelope(spec: &Spec, action: Option<&Action>, response: Value) -> Value 
         "properties": properties,
     })
 }
+
+/// The envelope of any operation, with the spec's descriptions, its
+/// `response` holding only its description: the frame into which a caller
+/// puts the payload's schema (the `seozoom` crate's `JsonSchema` of
+/// `Envelope<T>`, whose build script writes it).
+pub fn envelope_frame(spec: &Spec) -> Value {
+    let e = &spec.envelope;
+    let mut schema = envelope(spec, None, json!({"description": e.response.description}));
+    schema["description"] = json!(e.description);
+    schema
+}

@@ -304,5 +304,8 @@ fn faces_and_benches_use_the_public_api_only() {
         .filter(|(_, text)| text.contains("__private"))
         .map(|(path, _)| path)
         .collect();
-    assert!(private.is_empty(), "`seozoom::__private` named in {private:?}");
+    assert!(
+        private.is_empty(),
+        "`seozoom::__private` named in {private:?}"
+    );
 }
