@@ -17,6 +17,7 @@ use crate::request::Request;
 use super::data::{self, Outcome};
 use super::encode_quirks;
 use super::faults::Injector;
+use super::list_keys;
 use super::strict::Strict;
 use super::units::{self, Balance};
 
@@ -50,14 +51,20 @@ pub(super) fn router(shared: Arc<Shared>) -> Router {
 async fn handle(State(shared): State<Arc<Shared>>, method: Method, uri: Uri) -> Response {
     shared.requests.fetch_add(1, Ordering::SeqCst);
     let query = uri.query().unwrap_or_default();
+    // Before anything else, in every mode: a list sent as repeated keys.
+    let refused = (method == Method::GET)
+        .then(|| list_keys::refuse_repeated(shared.api, uri.path(), query))
+        .flatten();
     let real = || answer(&shared, &method, uri.path(), query);
     let fault = shared
         .faults
         .as_ref()
+        .filter(|_| refused.is_none())
         .and_then(|faults| Some((faults, faults.pick(&parse_query(query))?)));
-    let response = match fault {
-        Some((faults, fault)) => faults.answer(fault, real).await,
-        None => real(),
+    let response = match (refused, fault) {
+        (Some(refused), _) => refused,
+        (None, Some((faults, fault))) => faults.answer(fault, real).await,
+        (None, None) => real(),
     };
     tracing::debug!(
         path = uri.path(),
@@ -69,7 +76,8 @@ async fn handle(State(shared): State<Arc<Shared>>, method: Method, uri: Uri) -> 
 
 /// The query's `name=value` pairs, decoded as a form is (`+` is a space, then
 /// percent-decoding; invalid UTF-8 becomes U+FFFD rather than an error), in
-/// first-seen order; a repeated name keeps its last value (as PHP does).
+/// first-seen order; a repeated name keeps its last value (as PHP does; a
+/// repeated list parameter never gets here, `list_keys.rs`).
 pub(super) fn parse_query(raw: &str) -> Vec<(String, String)> {
     let mut pairs: Vec<(String, String)> = Vec::new();
     for (name, value) in url::form_urlencoded::parse(raw.as_bytes()) {
@@ -89,7 +97,7 @@ fn lookup<'a>(pairs: &'a [(String, String)], name: &str) -> Option<&'a str> {
 }
 
 /// The operation at `path` whose action or alias is `action`.
-fn operation(api: &Api, path: &str, action: &str) -> Option<&'static Operation> {
+pub(super) fn operation(api: &Api, path: &str, action: &str) -> Option<&'static Operation> {
     api.operations
         .iter()
         .copied()

@@ -84,6 +84,17 @@ pub fn schema(spec: &Spec, p: &Param) -> Value {
     value_schema(spec, p)
 }
 
+/// The bounds of an integer parameter: its own `min` and `max`, else the
+/// range the client holds it in ([`ParamType::INTEGER_RANGE`]), so that no
+/// value the schema accepts is refused for its size.
+fn integer_bounds(p: &Param) -> (i64, i64) {
+    let (lo, hi) = ParamType::INTEGER_RANGE;
+    (
+        p.min.as_ref().map_or(lo, |l| l.value),
+        p.max.as_ref().map_or(hi, |l| l.value),
+    )
+}
+
 /// The schema of one value of a parameter (of each item, for a list), with its
 /// bounds and default.
 fn value_schema(spec: &Spec, p: &Param) -> Value {
@@ -97,14 +108,11 @@ fn value_schema(spec: &Spec, p: &Param) -> Value {
             );
         }
         ParamType::Integer => {
+            let (min, max) = integer_bounds(p);
             schema.insert("type".into(), json!("integer"));
             schema.insert("format".into(), json!("int64"));
-            if let Some(min) = &p.min {
-                schema.insert("minimum".into(), json!(min.value));
-            }
-            if let Some(max) = &p.max {
-                schema.insert("maximum".into(), json!(max.value));
-            }
+            schema.insert("minimum".into(), json!(min));
+            schema.insert("maximum".into(), json!(max));
         }
         ParamType::Date => {
             schema.insert("type".into(), json!("string"));
@@ -370,22 +378,10 @@ fn counts(uses: &[(&Action, &Param)]) -> (i64, Option<i64>) {
 fn merged_schema(spec: &Spec, uses: &[(&Action, &Param)]) -> Value {
     let ty = &uses[0].1.ty;
     if *ty == ParamType::Integer {
-        let mut schema = json!({"type": "integer", "format": "int64"});
-        let mins: Option<Vec<i64>> = uses
-            .iter()
-            .map(|(_, p)| p.min.as_ref().map(|l| l.value))
-            .collect();
-        if let Some(min) = mins.and_then(|m| m.into_iter().min()) {
-            schema["minimum"] = json!(min);
-        }
-        let maxs: Option<Vec<i64>> = uses
-            .iter()
-            .map(|(_, p)| p.max.as_ref().map(|l| l.value))
-            .collect();
-        if let Some(max) = maxs.and_then(|m| m.into_iter().max()) {
-            schema["maximum"] = json!(max);
-        }
-        return schema;
+        let bounds = uses.iter().map(|(_, p)| integer_bounds(p));
+        let min = bounds.clone().map(|(lo, _)| lo).min();
+        let max = bounds.map(|(_, hi)| hi).max();
+        return json!({"type": "integer", "format": "int64", "minimum": min, "maximum": max});
     }
     if uses.iter().any(|(_, p)| p.list) {
         let (lo, hi) = counts(uses);

@@ -2,10 +2,10 @@
 //! no-match body and the envelope of every action, in three dialects.
 //!
 //! They describe what the service sends, member by member, as the spec says:
-//! integers are `integer` (JSON Schema counts an integral float such as `12.0`
-//! as one), a nullable member lets `null` in, an optional member is left out of
-//! `required`, and the quirk types are strings with a `pattern`. Records do not
-//! forbid members the spec does not list, as the Rust client ignores them.
+//! an integer is a whole number (`whole_number`), a nullable member lets `null`
+//! in, an optional member is left out of `required`, and the quirk types are
+//! strings with a `pattern`. Records do not forbid members the spec does not
+//! list, as the Rust client ignores them.
 
 use std::collections::BTreeMap;
 
@@ -127,6 +127,24 @@ pub fn envelope_name(action: &Action) -> String {
     format!("{}Response", action.type_name)
 }
 
+/// The schema of an integer the service sends: `number` with `multipleOf: 1`
+/// and format `double`, not `integer`. The service writes some integers as
+/// integral floats (`12.0`); JSON Schema counts those as integers, but the
+/// types generators make from `integer` (pydantic's `int` in strict mode,
+/// `i64` in serde, `long` in C#, Go and Kotlin) refuse them, and a paid row
+/// would be lost for its spelling. As a whole `number`, every generator gives
+/// a float type that reads both `12` and `12.0` (pydantic: `confloat(multiple_of=1.0)`;
+/// TypeScript: `number`), and validators still refuse `12.5`. Format `double`,
+/// not `int64`: OpenAPI gives `int64` to `integer`, and generators that honour
+/// formats turn `double` into a 64-bit float (Go's `float64`, where a bare
+/// `number` is a `float32` that would round large volumes). The seozoom Rust
+/// client reads the member as an `i64`, either way it is written.
+pub fn whole_number(d: Dialect, nullable: bool) -> Map<String, Value> {
+    let mut schema = with_format(d.typed("number", nullable), "double");
+    schema.insert("multipleOf".into(), json!(1));
+    schema
+}
+
 fn with_format(mut schema: Map<String, Value>, format: &str) -> Map<String, Value> {
     schema.insert("format".into(), json!(format));
     schema
@@ -165,7 +183,7 @@ fn comma_list(spec: &Spec, item: &ListItem, schema: &mut Map<String, Value>) -> 
 fn field(d: Dialect, spec: &Spec, f: &Field) -> Value {
     let string = || d.typed("string", f.nullable);
     let (mut schema, note) = match &f.ty {
-        FieldType::Integer => (with_format(d.typed("integer", f.nullable), "int64"), None),
+        FieldType::Integer => (whole_number(d, f.nullable), None),
         FieldType::Number => (with_format(d.typed("number", f.nullable), "double"), None),
         FieldType::String => (string(), None),
         FieldType::BoolWord => (
@@ -393,7 +411,11 @@ fn payload(d: Dialect, spec: &Spec, action: &Action) -> Value {
 /// The envelope schema of one action.
 pub fn envelope(d: Dialect, spec: &Spec, action: &Action) -> Value {
     let e = &spec.envelope;
-    let integer = |description: String| json!({"type": "integer", "format": "int64", "description": description});
+    let integer = |description: String| {
+        let mut schema = whole_number(d, false);
+        schema.insert("description".into(), json!(description));
+        Value::Object(schema)
+    };
     let mut properties = Map::new();
     properties.insert(
         e.result_rows.wire.clone(),

@@ -1,0 +1,31 @@
+//! The fuzzing setup published beside the documents: schemathesis's
+//! configuration (`schemathesis.toml`) and hooks (`schemathesis_hooks.py`),
+//! so that a user fuzzes a server with one command (`README.md`, "Fuzzing").
+//!
+//! The hooks read every fact from the document under test (`x-seozoom-query`,
+//! the `no_data` example), so they are the same file for every document; the
+//! configuration takes the key's security scheme and the no-match status
+//! from the spec.
+
+use seozoom_codegen::model::Spec;
+
+use super::Files;
+use super::template::fill;
+
+const CONFIG: &str = include_str!("schemathesis.toml");
+const HOOKS: &str = include_str!("schemathesis_hooks.py");
+
+/// Where each file goes under the published directory.
+pub const CONFIG_PATH: &str = "schemathesis.toml";
+/// See [`CONFIG_PATH`].
+pub const HOOKS_PATH: &str = "schemathesis_hooks.py";
+
+/// Add both files to `files`.
+pub fn add(spec: &Spec, files: &mut Files) {
+    let values = [
+        ("key", spec.common.key.wire.clone()),
+        ("no_data_status", spec.no_data.status.to_string()),
+    ];
+    files.insert(CONFIG_PATH.into(), fill(CONFIG_PATH, CONFIG, &values));
+    files.insert(HOOKS_PATH.into(), fill(HOOKS_PATH, HOOKS, &[]));
+}
