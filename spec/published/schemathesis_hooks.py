@@ -44,6 +44,49 @@ def _is_positive(case):
     return case.meta is not None and case.meta.generation.mode.is_positive
 
 
+# The character an array parameter's values are joined with, by its `style`.
+DELIMITERS = {"pipeDelimited": "|", "spaceDelimited": " ", "form": ","}
+
+
+def _json(value, schema):
+    """A query value as the JSON the query schema describes. schemathesis
+    hands an array parameter over already joined (a `str`), so it is split
+    again by its parameter's style; other values become plain JSON types."""
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, (list, tuple)):
+        items = schema.get("items", {})
+        return [_json(v, items) for v in value]
+    if schema.get("type") == "integer" and isinstance(value, str):
+        try:
+            return int(value)
+        except ValueError:
+            return str(value)
+    for kind in (int, float, str):
+        if isinstance(value, kind):
+            return kind(value)
+    return value
+
+
+def _query(operation, case):
+    """The case's query as the JSON object `x-seozoom-query` describes."""
+    members = operation.definition.raw["x-seozoom-query"].get("properties", {})
+    styles = {
+        p.get("name"): p.get("style", "form")
+        for p in operation.definition.raw.get("parameters", [])
+        if p.get("in") == "query"
+    }
+    query = {}
+    for name, value in (case.query or {}).items():
+        schema = members.get(name)
+        if schema is None:
+            continue
+        if schema.get("type") == "array" and isinstance(value, str):
+            value = value.split(DELIMITERS.get(styles.get(name), ",")) if value else []
+        query[name] = _json(value, schema)
+    return query
+
+
 @schemathesis.hook
 def filter_case(ctx, case):
     if not _is_positive(case):
@@ -51,9 +94,7 @@ def filter_case(ctx, case):
     validator = _query_validator(ctx.operation)
     if validator is None:
         return True
-    members = ctx.operation.definition.raw["x-seozoom-query"].get("properties", {})
-    query = {k: v for k, v in (case.query or {}).items() if k in members}
-    return validator.is_valid(query)
+    return validator.is_valid(_query(ctx.operation, case))
 
 
 def _no_match(operation):
