@@ -35,7 +35,9 @@ use super::examples;
 use super::openapi::{action_line, freshness};
 use super::params;
 use super::query;
-use super::wire::{self, Dialect, envelope_name};
+use seozoom_codegen::schema::{self, Dialect};
+
+use super::wire::{self, envelope_name};
 
 /// `operationId` of an action: group and action wire names (`keywords_metrics`).
 pub fn operation_id(action: &Action) -> String {
@@ -107,7 +109,7 @@ pub fn document(spec: &Spec, action: &Action) -> Result<Value, String> {
     }
 
     let defs = wire::definitions(Dialect::Oas31, spec)?;
-    let schemas = wire::reached(Dialect::Oas31, &defs, &operation);
+    let schemas = schema::reached(Dialect::Oas31, &defs, &operation);
     let key = &spec.common.key;
     Ok(json!({
         "openapi": "3.1.0",

@@ -13,8 +13,10 @@ use serde_json::{Map, Value, json};
 
 use seozoom_codegen::model::{Refusal, Spec};
 
+use seozoom_codegen::schema::{Dialect, provenance};
+
 use super::examples;
-use super::wire::{Dialect, ERROR, provenance};
+use super::wire::ERROR;
 
 /// The media types every answer is declared under: what the body is, then what
 /// the service labels it (`Content-Type: text/html; charset=UTF-8`). A

@@ -244,7 +244,10 @@ async fn the_client_sends_every_list_joined_never_as_repeated_keys() {
         .build()
         .unwrap();
     let mut lists = 0;
-    for op in OPERATIONS.iter().filter(|op| op.params.iter().any(|p| p.list)) {
+    for op in OPERATIONS
+        .iter()
+        .filter(|op| op.params.iter().any(|p| p.list))
+    {
         let request = requests(op).swap_remove(0);
         let list = op.params.iter().find(|p| p.list).unwrap();
         assert!(request.get(list.wire).is_some_and(|v| v.len() > 1));
@@ -254,7 +257,10 @@ async fn the_client_sends_every_list_joined_never_as_repeated_keys() {
     }
     assert!(lists > 0);
     // The same query with the list as repeated keys is refused, saying why.
-    let op = OPERATIONS.iter().find(|op| op.params.iter().any(|p| p.list)).unwrap();
+    let op = OPERATIONS
+        .iter()
+        .find(|op| op.params.iter().any(|p| p.list))
+        .unwrap();
     let list = op.params.iter().find(|p| p.list).unwrap().wire;
     let mut pairs: Vec<(String, String)> = requests(op)[0]
         .validate(&SERVICE, "it")
