@@ -9,7 +9,6 @@
 
 use seozoom_codegen::model::Spec;
 
-use super::Files;
 use super::template::fill;
 
 const CONFIG: &str = include_str!("schemathesis.toml");
@@ -20,12 +19,14 @@ pub const CONFIG_PATH: &str = "schemathesis.toml";
 /// See [`CONFIG_PATH`].
 pub const HOOKS_PATH: &str = "schemathesis_hooks.py";
 
-/// Add both files to `files`.
-pub fn add(spec: &Spec, files: &mut Files) {
+/// Both files, as (path, text).
+pub fn files(spec: &Spec) -> [(String, String); 2] {
     let values = [
         ("key", spec.common.key.wire.clone()),
         ("no_data_status", spec.no_data.status.to_string()),
     ];
-    files.insert(CONFIG_PATH.into(), fill(CONFIG_PATH, CONFIG, &values));
-    files.insert(HOOKS_PATH.into(), fill(HOOKS_PATH, HOOKS, &[]));
+    [
+        (CONFIG_PATH.into(), fill(CONFIG_PATH, CONFIG, &values)),
+        (HOOKS_PATH.into(), fill(HOOKS_PATH, HOOKS, &[])),
+    ]
 }

@@ -32,6 +32,7 @@ mod fuzz;
 mod json;
 mod openapi;
 mod params;
+mod paths;
 mod plain;
 mod query;
 mod readme;
@@ -46,6 +47,7 @@ use seozoom_codegen::diagnostics::{Collector, SourceFile};
 use seozoom_codegen::model::Spec;
 use seozoom_codegen::{parse, resolve};
 
+use paths::{action_path, document_path, query_path, record_path};
 use seozoom_codegen::schema::{self, Dialect, SERP};
 use wire::{ERROR, NO_DATA};
 
@@ -61,22 +63,6 @@ fn spec_json(spec_text: &str) -> Result<serde_json::Value, String> {
     let resolved = resolve::resolve(&mut found, &parsed);
     found.finish().map_err(|d| d.to_string())?;
     Ok(plain::plain(&parsed, &resolved))
-}
-
-fn record_path(name: &str) -> String {
-    format!("schemas/records/{name}.schema.json")
-}
-
-fn action_path(group: &str, action: &str) -> String {
-    format!("schemas/actions/{group}.{action}.schema.json")
-}
-
-pub(crate) fn query_path(group: &str, action: &str) -> String {
-    format!("schemas/queries/{group}.{action}.schema.json")
-}
-
-pub(crate) fn document_path(group: &str, action: &str) -> String {
-    format!("actions/{group}.{action}.openapi.json")
 }
 
 /// Every published file, made from the spec's text and its validated model.
@@ -121,7 +107,7 @@ pub fn files(spec_text: &str, spec: &Spec) -> Result<Files, String> {
         );
     }
     files.insert("README.md".into(), readme::readme(spec));
-    fuzz::add(spec, &mut files);
+    files.extend(fuzz::files(spec));
     Ok(files)
 }
 

@@ -5,9 +5,9 @@
 use seozoom_codegen::model::{FieldType, ParamType, Spec};
 
 use super::answers::lower_first;
+use super::paths::{document_path, query_path};
 use super::template::fill;
 use super::wire::envelope_name;
-use super::{document_path, query_path};
 
 const TEMPLATE: &str = include_str!("readme.md");
 
