@@ -52,9 +52,7 @@ async fn handle(State(shared): State<Arc<Shared>>, method: Method, uri: Uri) -> 
     shared.requests.fetch_add(1, Ordering::SeqCst);
     let query = uri.query().unwrap_or_default();
     // Before anything else, in every mode: a list sent as repeated keys.
-    let refused = (method == Method::GET)
-        .then(|| list_keys::refuse_repeated(shared.api, uri.path(), query))
-        .flatten();
+    let refused = repeated_list_key(shared.api, &method, uri.path(), query);
     let real = || answer(&shared, &method, uri.path(), query);
     let fault = shared
         .faults
@@ -72,6 +70,18 @@ async fn handle(State(shared): State<Arc<Shared>>, method: Method, uri: Uri) -> 
         "sandbox request"
     );
     response
+}
+
+/// A list sent as repeated keys to an operation, refused in every mode before
+/// anything else is decided (`list_keys.rs`); `None` for any other request,
+/// which the rest of the routing answers.
+fn repeated_list_key(api: &Api, method: &Method, path: &str, raw: &str) -> Option<Response> {
+    if method != Method::GET {
+        return None;
+    }
+    let pairs = parse_query(raw);
+    let action = lookup(&pairs, api.service.action.wire)?;
+    list_keys::refuse_repeated(operation(api, path, action)?, raw)
 }
 
 /// The query's `name=value` pairs, decoded as a form is (`+` is a space, then
@@ -97,7 +107,7 @@ fn lookup<'a>(pairs: &'a [(String, String)], name: &str) -> Option<&'a str> {
 }
 
 /// The operation at `path` whose action or alias is `action`.
-pub(super) fn operation(api: &Api, path: &str, action: &str) -> Option<&'static Operation> {
+fn operation(api: &Api, path: &str, action: &str) -> Option<&'static Operation> {
     api.operations
         .iter()
         .copied()
@@ -206,6 +216,25 @@ mod tests {
                 ("d".to_owned(), "caffè|\u{fffd}".to_owned()),
             ]
         );
+    }
+
+    #[test]
+    fn only_a_routed_operation_s_list_keys_are_refused() {
+        let op = OPERATIONS
+            .iter()
+            .find(|op| op.params.iter().any(|p| p.list))
+            .unwrap();
+        let list = op.params.iter().find(|p| p.list).unwrap().wire;
+        let action = API.service.action.wire;
+        let raw = format!("{action}={}&{list}=a&{list}=b", op.action);
+        let get = Method::GET;
+        let refused = repeated_list_key(&API, &get, op.path, &raw).expect("refused");
+        assert_eq!(refused.status(), StatusCode::BAD_REQUEST);
+        // Another path or method, or no action: the routing answers it.
+        assert!(repeated_list_key(&API, &get, "/nowhere/", &raw).is_none());
+        assert!(repeated_list_key(&API, &Method::POST, op.path, &raw).is_none());
+        let no_action = format!("{list}=a&{list}=b");
+        assert!(repeated_list_key(&API, &get, op.path, &no_action).is_none());
     }
 
     #[test]
