@@ -373,7 +373,11 @@
 //! [`Store::open`](store::Store::open)`("sqlite:PATH")` and
 //! `("redis://HOST:PORT/N")`, which every process on the key shares (the
 //! command line's own default is a SQLite file). No store holds the key: its
-//! state is kept under a fingerprint of it. A cached answer comes back with
+//! state is kept under a fingerprint of it. A SQLite file is created for the
+//! user alone (`0600`, in a `0700` directory when one is made), and
+//! `Store::readable_by_others` reports one that others may read; a Redis
+//! connection closed under the client is opened again and the store call
+//! made once more. A cached answer comes back with
 //! `units_used` 0 and [`Envelope::fetched_at`] set; [`ClientBuilder::refresh`]
 //! sends anyway. [`Client::usage`] reads the ledger.
 //!
@@ -464,6 +468,7 @@
 #![forbid(unsafe_code)]
 
 mod answers;
+mod budget_window;
 mod by_key;
 mod charge;
 mod client;
@@ -476,6 +481,7 @@ pub mod error;
 mod generated;
 pub mod operation_table;
 mod outcome;
+mod rate_limits;
 #[doc(hidden)]
 pub mod record;
 pub mod request;
@@ -485,7 +491,6 @@ pub mod sandbox;
 mod serp;
 mod shown_duration;
 pub mod store;
-mod transport;
 pub mod units;
 pub mod wait;
 mod wire_enum;
@@ -553,18 +558,18 @@ pub mod config {
     pub use crate::client::{
         API_KEY_ENV, DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_WAIT, DEFAULT_TIMEOUT,
     };
+    pub use crate::rate_limits::RateLimitMode;
     pub use crate::retry::RetryPolicy;
-    pub use crate::transport::RateLimitMode;
 }
 
 /// The one path generated code uses to reach the runtime.
 #[doc(hidden)]
 pub mod __private {
     pub use crate::decode::quirks;
-    pub use crate::decode::{Decoder, decode_json, decode_rows, decode_typed};
+    pub use crate::decode::{Decoder, EnvelopeSeed, decode_json, decode_rows, decode_typed};
+    pub use crate::envelope::WithWireNames;
     #[cfg(feature = "schemars")]
     pub use crate::envelope::{EnvelopeDocs, envelope_schema};
-    pub use crate::envelope::{EnvelopeSeed, WithWireNames};
     pub use crate::operation_table as table;
     pub use crate::record;
     #[cfg(feature = "sandbox")]
