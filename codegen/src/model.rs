@@ -10,6 +10,7 @@ pub struct Spec {
     pub base_url: String,
     pub list_separator: char,
     pub no_data: NoData,
+    pub refusals: Vec<Refusal>,
     pub notes: Vec<String>,
     pub envelope: Envelope,
     pub common: Common,
@@ -25,6 +26,18 @@ pub struct NoData {
     pub status: u16,
     pub message: String,
     pub source: Source,
+}
+
+/// A refusal the service answers with: an HTTP status whose body is
+/// `{status, message}`.
+#[derive(Debug, Clone)]
+pub struct Refusal {
+    pub status: u16,
+    /// When the service answers with it.
+    pub description: String,
+    /// Whether the answer may carry `Retry-After` (seconds to wait).
+    pub retry_after: bool,
+    pub provenance: Provenance,
 }
 
 #[derive(Debug, Clone)]
@@ -274,6 +287,40 @@ pub struct Action {
     pub freshness: Freshness,
 }
 
+impl Action {
+    /// The parameter with this role, if the action has one.
+    pub fn param_with(&self, role: Role) -> Option<&Param> {
+        self.params.iter().find(|p| p.role == Some(role))
+    }
+
+    /// The list parameter a batched job splits: the action's input (role
+    /// `input`) when it is a list with a most-values limit, and its result can
+    /// be merged (an array or a map). Derived here once: the operation table
+    /// carries it (`Operation::batched_by`), and the builders' `send_all`
+    /// follows it.
+    pub fn batch_param(&self) -> Option<&Param> {
+        let mergeable = matches!(self.response.shape, Shape::Array | Shape::Map { .. });
+        self.param_with(Role::Input)
+            .filter(|p| mergeable && p.list && p.max_items.is_some())
+    }
+
+    /// The offset and page-size parameters of a paged action: those with the
+    /// roles `offset` and `page_size`, when its rows are records in an array.
+    /// Derived here once: the operation table carries it
+    /// (`Operation::paged_by`), and the builders' `pages` follows it.
+    pub fn paging(&self) -> Option<(&Param, &Param)> {
+        let rows = self.response.shape == Shape::Array
+            && matches!(self.response.payload, Payload::Record { .. });
+        if !rows {
+            return None;
+        }
+        Some((
+            self.param_with(Role::Offset)?,
+            self.param_with(Role::PageSize)?,
+        ))
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct Param {
     pub wire: String,
@@ -301,6 +348,15 @@ pub enum ParamType {
         type_name: String,
         values: Vec<String>,
     },
+}
+
+impl ParamType {
+    /// The values an `integer` parameter can hold, whatever its `min` and
+    /// `max`: the client takes it as an `i64` (the builders' argument type) and
+    /// its validator reads the wire text as one, so a value outside is refused.
+    /// The published schemas bound every integer parameter by it, so that a
+    /// value they accept is never refused for its size.
+    pub const INTEGER_RANGE: (i64, i64) = (i64::MIN, i64::MAX);
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

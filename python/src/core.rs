@@ -6,11 +6,6 @@ use std::time::Duration;
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDate, PyDateAccess, PyDict};
-use serde::Serialize;
-use serde::de::DeserializeOwned;
-// The typed decoders the generated builders use (`__private` is their one
-// path to the runtime): `decode` here is the call path from the body on.
-use seozoom::__private::{decode_rows, decode_typed};
 use seozoom::error::ErrorKind;
 use seozoom::job::{Figures, Job, Missing, Output, Row, Stop};
 use seozoom::operation_table::Operation;
@@ -18,6 +13,8 @@ use seozoom::operations::RECORDS;
 use seozoom::store::{Budget, BudgetWindow, Store};
 use seozoom::types::ByKey;
 use seozoom::{Client, Db, Envelope};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
 
 use crate::errors::{self, raise};
 use crate::job::{self, Failure};
@@ -287,7 +284,7 @@ impl ResultType for Decode<'_> {
     where
         R: Row + DeserializeOwned + Serialize + Send + Sync + 'static,
     {
-        let envelope = decode_rows::<R>(self.op, 200, self.body)?;
+        let envelope = self.op.decode_rows::<R>(200, self.body)?;
         Ok(decoded(envelope, |rows| Typed(Some(rows))))
     }
 
@@ -295,7 +292,7 @@ impl ResultType for Decode<'_> {
     where
         V: DeserializeOwned + Serialize + Send + Sync + 'static,
     {
-        let envelope = decode_typed::<ByKey<V>>(self.op, 200, self.body)?;
+        let envelope = self.op.decode::<ByKey<V>>(200, self.body)?;
         Ok(decoded(envelope, |map| Typed(Some(map))))
     }
 
@@ -303,7 +300,7 @@ impl ResultType for Decode<'_> {
     where
         T: DeserializeOwned + Serialize + Send + Sync + 'static,
     {
-        let envelope = decode_typed::<T>(self.op, 200, self.body)?;
+        let envelope = self.op.decode::<T>(200, self.body)?;
         Ok(decoded(envelope.map(Some), Typed))
     }
 }

@@ -1264,3 +1264,20 @@ fn the_most_time_to_wait_holds_in_the_server_and_output_options_are_refused() {
         );
     }
 }
+
+/// A list reaches the service as one `|`-joined value: the sandbox refuses a
+/// list sent as repeated keys, so two fresh keywords answered in one call
+/// show that the MCP tools join them.
+#[test]
+fn a_list_argument_goes_out_joined() {
+    let mut mcp = Mcp::start(&["--sandbox", "--store", "memory", "mcp"]);
+    let both = mcp.structured("keywords_metrics", json!({"keyword": ["scarpe", "mutuo"]}));
+    let keywords: Vec<&str> = both["response"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{both}"))
+        .iter()
+        .filter_map(|row| row["keyword"].as_str())
+        .collect();
+    assert_eq!(keywords, ["scarpe", "mutuo"], "{both}");
+    mcp.finish();
+}

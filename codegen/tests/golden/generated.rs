@@ -4175,14 +4175,10 @@ pub mod types {
         fn json_schema(
             generator: &mut ::schemars::SchemaGenerator,
         ) -> ::schemars::Schema {
-            let docs = rt::EnvelopeDocs {
-                envelope: "Every response is a JSON object carrying the row count, the units charged, the units left and the payload.",
-                result_rows: "Number of rows returned. For domain/keyword-set operations it is the number of items in `response`; for `serp` it equals the number of keywords; for `niches` it is the number of domains that returned data.",
-                units_used: "Units charged for this call.",
-                units_remaining: "Units left on the account after the call.",
-                response: "The payload, an array or an object; its shape is given per operation.",
-            };
-            rt::envelope_schema::<T>(generator, &super::operations::SERVICE, &docs)
+            let envelope = ::core::include_str!(
+                ::core::concat!(::core::env!("OUT_DIR"), "/envelope.schema.json")
+            );
+            rt::envelope_schema::<T>(generator, &super::operations::SERVICE, envelope)
         }
     }
 }
@@ -7066,6 +7062,7 @@ pub mod operations {
                     .description("Domains to query, joined with `|` on the wire."),
             ],
         )
+        .batched_by("domain")
         .freshness(
             Freshness::new(86_400, Source::Decided)
                 .note(
@@ -7128,6 +7125,7 @@ pub mod operations {
                     .description("The day for which to return metrics, `YYYY-MM-DD`."),
             ],
         )
+        .batched_by("domain")
         .freshness(
             Freshness::new(86_400, Source::Decided)
                 .past_days_for_good()
@@ -7184,6 +7182,7 @@ pub mod operations {
                     .description("Domains to query, joined with `|` on the wire."),
             ],
         )
+        .batched_by("domain")
         .freshness(
             Freshness::new(86_400, Source::Decided)
                 .note(
@@ -7249,6 +7248,7 @@ pub mod operations {
                     .description("Maximum number of niches per domain."),
             ],
         )
+        .batched_by("domain")
         .freshness(
             Freshness::new(86_400, Source::Decided)
                 .note(
@@ -7425,6 +7425,7 @@ pub mod operations {
                     ),
             ],
         )
+        .paged_by("offset", "limit")
         .freshness(
             Freshness::new(86_400, Source::Decided)
                 .note(
@@ -7496,6 +7497,7 @@ pub mod operations {
                     .description("Number of keywords returned, counted from `offset`."),
             ],
         )
+        .paged_by("offset", "limit")
         .freshness(
             Freshness::new(86_400, Source::Decided)
                 .note(
@@ -7562,6 +7564,7 @@ pub mod operations {
                     .description("Maximum number of competitors per domain."),
             ],
         )
+        .batched_by("domain")
         .freshness(
             Freshness::new(86_400, Source::Decided)
                 .note(
@@ -7661,6 +7664,7 @@ pub mod operations {
                     .description("URLs to query, joined with `|` on the wire."),
             ],
         )
+        .batched_by("url")
         .freshness(
             Freshness::new(86_400, Source::Decided)
                 .note(
@@ -7832,6 +7836,7 @@ pub mod operations {
                     ),
             ],
         )
+        .batched_by("keyword")
         .freshness(
             Freshness::new(86_400, Source::Decided)
                 .note(
@@ -7902,6 +7907,7 @@ pub mod operations {
                     ),
             ],
         )
+        .batched_by("keyword")
         .freshness(
             Freshness::new(86_400, Source::Decided)
                 .note(
