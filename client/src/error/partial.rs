@@ -162,6 +162,18 @@ impl Partial {
     pub fn cause(&self) -> &Error {
         &self.cause
     }
+
+    /// What is missing, in words: ``150 `keyword` values (2 of 3 requests)``.
+    pub fn missing_summary(&self) -> String {
+        let values = self.missing.values.len();
+        format!(
+            "{values} `{}` {} ({} of {} requests)",
+            self.missing.param,
+            if values == 1 { "value" } else { "values" },
+            self.missing.requests,
+            self.requests,
+        )
+    }
 }
 
 impl fmt::Display for Partial {
