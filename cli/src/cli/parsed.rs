@@ -22,7 +22,7 @@ pub enum Command {
         strict: Option<Duration>,
     },
     /// Serve the Model Context Protocol (`seozoom mcp`).
-    Mcp(crate::mcp::Options),
+    Mcp(seozoom_mcp::Options),
     /// Print a completion script or the man page.
     Print(super::print_commands::Print),
     /// Report the store's ledger (`seozoom usage`).
