@@ -730,13 +730,14 @@ fn log_messages(mcp: &Mcp) -> Vec<(String, String)> {
 
 /// Waits for a rate-limit slot are told to the agent at info, and only once
 /// it set a level that low. The per-minute figure of `keywords_metrics` (20)
-/// applies over 1 s here, so a job of 21 requests waits for its last slot:
+/// applies over 3 s here (long enough that 20 requests fit in it on a busy
+/// machine), so a job of 21 requests waits for its last slot:
 /// the same job at `warning` and then at `info` waits alike, and only the
 /// second is told.
 #[test]
 fn rate_slot_waits_are_logged_to_the_agent_at_the_level_it_set() {
     let _timed = support::one_timed_test_at_a_time();
-    let mut mcp = Mcp::start(&["--sandbox", "--rate-window", "1", "mcp"]);
+    let mut mcp = Mcp::start(&["--sandbox", "--rate-window", "3", "mcp"]);
     let job = |prefix: &str| {
         let keywords: Vec<String> = (0..2_100).map(|i| format!("{prefix} {i}")).collect();
         json!({ "keyword": keywords })
@@ -886,7 +887,8 @@ fn a_repeat_call_in_a_second_session_comes_from_the_store() {
 }
 
 /// A 3,000-keyword job (30 requests) against a strict sandbox whose window
-/// is lowered to 4 s: 18 requests of another call fill the window first, so
+/// is lowered to 6 s (long enough that the first call and the job's start
+/// fit in it on a busy machine): 18 requests of another call fill the window first, so
 /// the job's first two go at once and its third waits for the window. The
 /// progress says so; a cancel after the second request sends nothing more;
 /// the rows paid for are held for `more`; `usage` counts only what was sent.
@@ -898,7 +900,7 @@ fn a_cancelled_job_sends_nothing_more_and_holds_what_it_paid_for() {
         .enable_all()
         .build()
         .expect("a runtime");
-    let window = std::time::Duration::from_secs(4);
+    let window = std::time::Duration::from_secs(6);
     let sandbox = runtime
         .block_on(
             seozoom::sandbox::Sandbox::builder()
@@ -907,7 +909,7 @@ fn a_cancelled_job_sends_nothing_more_and_holds_what_it_paid_for() {
         )
         .expect("a strict sandbox");
     let base_url = sandbox.base_url();
-    let mut mcp = Mcp::start(&["--base-url", &base_url, "--rate-window", "4", "mcp"]);
+    let mut mcp = Mcp::start(&["--base-url", &base_url, "--rate-window", "6", "mcp"]);
     let keywords = |prefix: &str, n: usize| -> Vec<String> {
         (0..n).map(|i| format!("{prefix} {i}")).collect()
     };
