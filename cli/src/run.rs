@@ -121,8 +121,10 @@ pub async fn operation(invocation: Invocation) -> u8 {
     match result {
         Ok(envelope) => print_result(format, &view, op, &envelope),
         Err(Failure::Error(error)) if matches!(error.kind(), ErrorKind::NoData) => {
-            let envelope =
-                seozoom::Envelope::no_data_json(op, client.units().remaining.unwrap_or(0));
+            let envelope = seozoom::Envelope::no_data(
+                <serde_json::Value as seozoom::job::Output>::nothing(op),
+                client.units().remaining.unwrap_or(0),
+            );
             print_result(format, &view, op, &envelope)
         }
         Err(Failure::Error(error)) => report(&error),

@@ -49,9 +49,10 @@ pub async fn operation(
         Ok(answer) => answer,
         // An operation that returns one object and found nothing: an empty
         // result, as on the command line, not a failure.
-        Err(error) if matches!(error.kind(), ErrorKind::NoData) => {
-            seozoom::Envelope::no_data_json(op, client.units().remaining.unwrap_or(0))
-        }
+        Err(error) if matches!(error.kind(), ErrorKind::NoData) => seozoom::Envelope::no_data(
+            <Value as seozoom::job::Output>::nothing(op),
+            client.units().remaining.unwrap_or(0),
+        ),
         // A batched job that stopped part-way: the rows it paid for are kept.
         Err(error) => {
             return match error.into_partial() {

@@ -10,8 +10,6 @@ mod encode;
 mod schema;
 
 pub use decode::{EnvelopeSeed, decode_rows_fast};
-
-use crate::operation_table::{Operation, SERP_PAYLOAD};
 pub use encode::WithWireNames;
 #[cfg(feature = "schemars")]
 pub use schema::{EnvelopeDocs, envelope_schema};
@@ -59,6 +57,18 @@ impl<T> Envelope<T> {
         }
     }
 
+    /// The envelope with its response made by `f`, every figure kept.
+    pub(crate) fn map<U>(self, f: impl FnOnce(T) -> U) -> Envelope<U> {
+        Envelope {
+            result_rows: self.result_rows,
+            units_used: self.units_used,
+            units_remaining: self.units_remaining,
+            response: f(self.response),
+            no_data: self.no_data,
+            fetched_at: self.fetched_at,
+        }
+    }
+
     /// An envelope as the service sends it (not "no data", not from the cache).
     pub(crate) fn received(
         result_rows: i64,
@@ -74,21 +84,5 @@ impl<T> Envelope<T> {
             no_data: false,
             fetched_at: None,
         }
-    }
-}
-
-impl Envelope<serde_json::Value> {
-    /// The JSON result of `op` when the service finds no data and `op`
-    /// returns one object (the typed and JSON calls report that as
-    /// [`ErrorKind::NoData`](crate::error::ErrorKind::NoData)): an empty
-    /// result rather than a failure, as the command line and the MCP server
-    /// show it. `response` is `null`, or an empty SERP for a SERP.
-    pub fn no_data_json(op: &Operation, units_remaining: i64) -> Self {
-        let response = if op.response.payload == SERP_PAYLOAD {
-            serde_json::Value::Object(serde_json::Map::new())
-        } else {
-            serde_json::Value::Null
-        };
-        Envelope::no_data(response, units_remaining)
     }
 }
