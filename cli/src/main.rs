@@ -83,7 +83,11 @@ fn main() -> ExitCode {
     };
     let code = match command {
         Command::Call(invocation) => runtime.block_on(run::operation(invocation)),
-        Command::Sandbox { port, strict } => runtime.block_on(sandbox::serve(port, strict)),
+        Command::Sandbox {
+            port,
+            strict,
+            units,
+        } => runtime.block_on(sandbox::serve(port, strict, units)),
         Command::Mcp(options) => match runtime.block_on(seozoom_mcp::serve(options)) {
             seozoom_mcp::Ended::Normally => exit::OK,
             seozoom_mcp::Ended::Refused => exit::REFUSED,
