@@ -4,7 +4,6 @@
 
 use seozoom::Error;
 use seozoom::error::ErrorKind;
-use seozoom::job::Missing;
 
 use crate::exit;
 
@@ -48,38 +47,4 @@ pub fn report_stopped(
     eprintln!("error: {cause}");
     eprintln!("charged for the failed request: {}", cause.charged());
     exit::FAILED
-}
-
-/// What a job that stopped part-way is missing, in words: `150 \`keyword\`
-/// values (2 of 3 requests)` of a batched job of `requests` requests, or `the
-/// rows from offset 20 on: up to 40 rows in 4 pages` of a paged one.
-pub fn missing_text(missing: &Missing, requests: usize) -> String {
-    match missing {
-        Missing::Inputs {
-            param,
-            values,
-            requests: unanswered,
-            ..
-        } => format!(
-            "{} `{param}` {} ({unanswered} of {requests} requests)",
-            values.len(),
-            plural(values.len(), "value", "values"),
-        ),
-        Missing::Rows {
-            offset,
-            rows,
-            pages,
-            ..
-        } => format!(
-            "the rows from offset {offset} on: up to {rows} {} in {pages} {}",
-            plural(*rows, "row", "rows"),
-            plural(*pages, "page", "pages"),
-        ),
-        // A kind of missing part this command line does not know yet.
-        other => format!("{} requests' part ({other:?})", other.requests()),
-    }
-}
-
-fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
-    if n == 1 { one } else { many }
 }

@@ -14,7 +14,7 @@ use seozoom::request::Request;
 use seozoom::{Client, Error};
 use serde_json::Value;
 
-use crate::error_report::{missing_text, report, report_stopped};
+use crate::error_report::{report, report_stopped};
 use crate::result::summary;
 use crate::stream::RowWriter;
 
@@ -66,8 +66,8 @@ pub async fn stream<W: Write>(
         Err(Err(error)) => return report(&error),
         Err(Ok(partial)) => partial,
     };
-    let requests = stopped.requests();
-    let (received, missing, cause) = match stopped.into_outcome::<Value>() {
+    let missing = stopped.missing_summary();
+    let (received, _, cause) = match stopped.into_outcome::<Value>() {
         Ok(parts) => parts,
         Err(partial) => return report(&Error::from(partial)),
     };
@@ -79,7 +79,7 @@ pub async fn stream<W: Write>(
     let wrote = written.is_ok();
     let code = summary(op, format, false, counts, written);
     match wrote {
-        true => report_stopped(op, rows, &missing_text(&missing, requests), &cause),
+        true => report_stopped(op, rows, &missing, &cause),
         false => code,
     }
 }

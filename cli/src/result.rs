@@ -8,7 +8,7 @@ use seozoom::operation_table::Operation;
 use seozoom::{Envelope, Error};
 use serde_json::Value;
 
-use crate::error_report::{missing_text, report, report_stopped};
+use crate::error_report::{report, report_stopped};
 use crate::format::{Format, View};
 use crate::{exit, output, store};
 
@@ -85,12 +85,11 @@ pub fn print_stopped(
     op: &'static Operation,
     partial: Box<Partial>,
 ) -> u8 {
-    let requests = partial.requests();
-    let (received, missing, cause) = match partial.into_outcome::<Value>() {
+    let missing = partial.missing_summary();
+    let (received, _, cause) = match partial.into_outcome::<Value>() {
         Ok(parts) => parts,
         Err(partial) => return report(&Error::from(partial)),
     };
     print_result(format, view, op, &received);
-    let missing = missing_text(&missing, requests);
     report_stopped(op, received.envelope.result_rows, &missing, &cause)
 }

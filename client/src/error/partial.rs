@@ -75,7 +75,7 @@ impl Missing {
 
 impl fmt::Display for Missing {
     /// `150 `keyword` values` (`1 `keyword` value`) or `the rows from offset
-    /// 20 on (up to 40 rows in 4 pages)`.
+    /// 20 on: up to 40 rows in 4 pages`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Missing::Inputs { param, values, .. } => {
@@ -87,10 +87,15 @@ impl fmt::Display for Missing {
                 rows,
                 pages,
                 ..
-            } => write!(
-                f,
-                "the rows from offset {offset} on (up to {rows} rows in {pages} pages)"
-            ),
+            } => {
+                let plural = |n: usize, one, many| if n == 1 { one } else { many };
+                write!(
+                    f,
+                    "the rows from offset {offset} on: up to {rows} {} in {pages} {}",
+                    plural(*rows, "row", "rows"),
+                    plural(*pages, "page", "pages"),
+                )
+            }
         }
     }
 }
@@ -259,6 +264,24 @@ impl Partial {
     /// order.
     pub fn cause(&self) -> &Error {
         &self.cause
+    }
+
+    /// What is missing, in words: ``150 `keyword` values (2 of 3 requests)``
+    /// for a batched job, [`Missing`]'s own words for a paged job.
+    pub fn missing_summary(&self) -> String {
+        match &self.missing {
+            Missing::Inputs {
+                param,
+                values,
+                requests,
+            } => format!(
+                "{} `{param}` {} ({requests} of {} requests)",
+                values.len(),
+                if values.len() == 1 { "value" } else { "values" },
+                self.requests,
+            ),
+            rows @ Missing::Rows { .. } => rows.to_string(),
+        }
     }
 }
 

@@ -85,12 +85,11 @@ fn stopped_part_way(
     op: &Operation,
     partial: Box<Partial>,
 ) -> CallToolResult {
-    let requests = partial.requests();
-    let (received, missing, cause) = match partial.into_outcome::<Value>() {
+    let missing = partial.missing_summary();
+    let (received, _, cause) = match partial.into_outcome::<Value>() {
         Ok(parts) => parts,
         Err(partial) => return failure(&Error::from(partial)),
     };
-    let missing = format!("{missing} ({} of {requests} requests)", missing.requests());
     let received = received.envelope;
     let shape = op.response.shape;
     let rows = envelope::total(shape, &received.response);
