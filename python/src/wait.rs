@@ -80,3 +80,27 @@ where
         }
     }
 }
+
+/// Gives a job's stop signal when dropped, unless disarmed first: held by
+/// the awaitable of an async call, which asyncio drops when the awaiting task
+/// is cancelled, so that a cancel stops the job rather than dropping it.
+pub struct StopOnDrop(Option<Stop>);
+
+impl StopOnDrop {
+    pub fn new(stop: Stop) -> Self {
+        StopOnDrop(Some(stop))
+    }
+
+    /// The job has ended: nothing to stop.
+    pub fn disarm(mut self) {
+        self.0 = None;
+    }
+}
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        if let Some(stop) = self.0.take() {
+            stop.stop();
+        }
+    }
+}

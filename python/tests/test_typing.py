@@ -38,6 +38,8 @@ def test_a_correct_script_passes() -> None:
         ("missing_argument.py", 'Missing positional argument "limit"'),
         ("wrong_literal.py", "Literal['bestest']"),
         ("misspelled_field.py", '"search_volumes"'),
+        ("wrong_db.py", 'Argument "db" to "Client" has incompatible type "Literal[\'us\']"'),
+        ("wrong_estimate.py", 'No overload variant of "estimate" of "Client" matches'),
     ],
 )
 def test_a_mistake_fails(script: str, expected: str) -> None:
