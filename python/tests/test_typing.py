@@ -58,3 +58,28 @@ def test_the_package_itself_passes(tmp_path: pathlib.Path) -> None:
         cwd=tmp_path,
     )
     assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def test_the_generated_stub_is_true_to_the_module(tmp_path: pathlib.Path) -> None:
+    """mypy's stubtest: every signature of `_generated.pyi` is the runtime's,
+    `async def` where the runtime has a coroutine function. The `Literal`
+    aliases are left out: stubtest cannot compare an alias with its value."""
+    try:
+        import mypy.stubtest  # noqa: F401
+    except ImportError:
+        require("mypy")
+    import typing
+
+    from seozoom import _generated
+
+    aliases = [n for n in _generated.__all__ if typing.get_origin(getattr(_generated, n)) is typing.Literal]
+    assert aliases, "the spec's enums are Literal aliases"
+    allowlist = tmp_path / "allowlist.txt"
+    allowlist.write_text("".join(f"seozoom._generated.{n}\n" for n in aliases))
+    checked = subprocess.run(
+        [sys.executable, "-m", "mypy.stubtest", "seozoom._generated", "--allowlist", str(allowlist)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    assert checked.returncode == 0, checked.stdout + checked.stderr
