@@ -11,7 +11,7 @@ use serde::de::DeserializeOwned;
 use tracing::Instrument;
 
 use super::store_use::{CacheFor, Figures, items_of};
-use super::{Client, JobHold, REDACTED, Stop, WindowHold};
+use super::{Bounds, Client, JobHold, REDACTED, WindowHold};
 use crate::charge::{BodyUnits, Charge, read_units};
 use crate::decode::{Decoder, decode_rows, decode_typed};
 use crate::envelope::Envelope;
@@ -138,7 +138,8 @@ impl Client {
         &self,
         request: Request,
     ) -> Result<Envelope<T>, Error> {
-        self.call(request, decode_typed::<T>, None).await
+        self.call(request, decode_typed::<T>, None, &Bounds::default())
+            .await
     }
 
     /// [`execute`](Self::execute) decoded by `decode`. `Client::execute_json`
@@ -149,7 +150,7 @@ impl Client {
         request: Request,
         decode: Decoder<T>,
     ) -> Result<Envelope<T>, Error> {
-        self.call(request, decode, None).await
+        self.call(request, decode, None, &Bounds::default()).await
     }
 
     /// [`execute`](Self::execute) for an operation that answers a list of rows:
@@ -165,7 +166,8 @@ impl Client {
         &self,
         request: Request,
     ) -> Result<Envelope<Vec<R>>, Error> {
-        self.call(request, decode_rows::<R>, None).await
+        self.call(request, decode_rows::<R>, None, &Bounds::default())
+            .await
     }
 
     /// [`execute_rows`](Self::execute_rows) for a page of a job, reserving from
@@ -175,7 +177,8 @@ impl Client {
         request: Request,
         job: Arc<JobHold>,
     ) -> Result<Envelope<Vec<R>>, Error> {
-        self.call(request, decode_rows::<R>, Some(&job)).await
+        self.call(request, decode_rows::<R>, Some(&job), job.bounds())
+            .await
     }
 
     /// [`execute`](Self::execute) for a call of a job, reserving from its hold.
@@ -184,7 +187,8 @@ impl Client {
         request: Request,
         job: Arc<JobHold>,
     ) -> Result<Envelope<T>, Error> {
-        self.call(request, decode_typed::<T>, Some(&job)).await
+        self.call(request, decode_typed::<T>, Some(&job), job.bounds())
+            .await
     }
 
     /// [`execute_decoded`](Self::execute_decoded) for a call of a job,
@@ -195,10 +199,23 @@ impl Client {
         decode: Decoder<T>,
         job: Arc<JobHold>,
     ) -> Result<Envelope<T>, Error> {
-        self.call(request, decode, Some(&job)).await
+        self.call(request, decode, Some(&job), job.bounds()).await
     }
 
-    /// One call, decoded by `decode`.
+    /// [`execute_decoded`](Self::execute_decoded) for a call on its own that
+    /// keeps to its caller's `bounds` (a run of one request).
+    pub(crate) async fn execute_bounded<T>(
+        &self,
+        request: Request,
+        decode: Decoder<T>,
+        bounds: &Bounds,
+    ) -> Result<Envelope<T>, Error> {
+        self.call(request, decode, None, bounds).await
+    }
+
+    /// One call, decoded by `decode`, of a job (`job`) or on its own, kept to
+    /// its caller's `bounds`: nothing is sent once the stop is given, and no
+    /// wait is longer than the bound.
     ///
     /// Only the decoding depends on `T`; every other step is a [`Step`],
     /// compiled once in this crate rather than once per result type in every
@@ -208,6 +225,7 @@ impl Client {
         request: Request,
         decode: impl Fn(&Operation, u16, &[u8]) -> Result<Envelope<T>, Error>,
         job: Option<&JobHold>,
+        bounds: &Bounds,
     ) -> Result<Envelope<T>, Error> {
         let prepared = self.prepare(&request)?;
         let span = call_span(&prepared);
@@ -224,14 +242,19 @@ impl Client {
                     return Ok(envelope);
                 }
             }
-            let stop = job.and_then(JobHold::stop);
-            if stop.is_some_and(Stop::is_stopped) {
+            if bounds.stopped() {
                 return Err(stopped(prepared.op));
             }
             let sending = self.start_sending(&prepared, job, started).await?;
-            let (sent, earlier) = self.send(&prepared, items_of(&request), stop).await;
+            let (sent, earlier) = self.send(&prepared, items_of(&request), bounds).await;
             let (status, body) = match sent {
                 Ok(answer) => answer,
+                // Stopped by the caller: nothing more was sent; what the
+                // attempts before were charged is in `earlier`.
+                Err(error) if matches!(error.kind(), ErrorKind::Stopped) => {
+                    let error = error.with_charge(earlier);
+                    return Err(self.failed(sending, error).await);
+                }
                 // Refused (a rate-limit slot) before any attempt: nothing
                 // sent. Otherwise the request may have reached the service.
                 Err(error) if error.is_refused() => return Err(self.failed(sending, error).await),
@@ -475,15 +498,17 @@ impl Client {
     /// ledger here (the service may have charged it); the second value is
     /// what those attempts were charged.
     ///
-    /// A job's `stop`, once given, ends the wait for a slot or a retry: what
-    /// was not sent is not sent (the last answer, if there was one, is the
-    /// call's).
+    /// The caller's stop (`bounds`), once given, ends any wait (for a slot,
+    /// a `Retry-After`, a 429's window, a backoff) and sends nothing more:
+    /// the call ends with [`ErrorKind::Stopped`], charged what its attempts
+    /// before were. Its waits together are bounded by the shorter of the
+    /// client's and the caller's bound.
     #[inline(never)]
     fn send<'a>(
         &'a self,
         prepared: &'a Prepared,
         items: i64,
-        stop: Option<&'a Stop>,
+        bounds: &'a Bounds,
     ) -> Step<'a, Sent> {
         Box::pin(async move {
             let op = prepared.op;
@@ -491,33 +516,26 @@ impl Client {
             let mut attempt = 0;
             let mut earlier = Charge::None;
             let mut spent = Spent::new(self.inner.rate_limits.window());
-            let mut waits = Waits::new(op.label(), self.inner.max_wait);
+            let max_wait = bounds.max_wait(self.inner.max_wait);
+            let mut waits = Waits::new(op.label(), max_wait, bounds.stop.clone());
             loop {
                 attempt += 1;
-                let taken = match stop {
-                    Some(stop) => {
-                        tokio::select! {
-                            biased;
-                            () = stop.stopped() => None,
-                            taken = self.take_slot(op, &mut waits, attempt) => Some(taken),
-                        }
-                    }
-                    None => Some(self.take_slot(op, &mut waits, attempt).await),
-                };
-                let slot = match taken {
-                    Some(Ok(slot)) if !stop.is_some_and(Stop::is_stopped) => slot,
-                    Some(Ok(slot)) => {
+                let slot = match self.take_slot(op, &mut waits, attempt).await {
+                    Ok(slot) if !bounds.stopped() => slot,
+                    Ok(slot) => {
                         // Given as the signal came: not used, so it goes back.
                         self.settle_slot(op, slot).await;
-                        return (previous.unwrap_or_else(|| Err(stopped(op))), earlier);
+                        return (Err(stopped(op)), earlier);
                     }
-                    Some(Err(too_long))
-                        if matches!(too_long.kind(), ErrorKind::WaitedTooLong { .. }) =>
+                    Err(ended)
+                        if matches!(
+                            ended.kind(),
+                            ErrorKind::WaitedTooLong { .. } | ErrorKind::Stopped
+                        ) =>
                     {
-                        return (Err(too_long), earlier);
+                        return (Err(ended), earlier);
                     }
-                    Some(Err(refused)) => return (previous.unwrap_or(Err(refused)), earlier),
-                    None => return (previous.unwrap_or_else(|| Err(stopped(op))), earlier),
+                    Err(refused) => return (previous.unwrap_or(Err(refused)), earlier),
                 };
                 tracing::Span::current().record("attempts", attempt);
                 let attempted = self.attempt(op, &prepared.url).await;
@@ -568,19 +586,10 @@ impl Client {
                         };
                         earlier = earlier.plus(charge);
                         previous = Some(result);
-                        let waited = match stop {
-                            Some(stop) => {
-                                tokio::select! {
-                                    () = stop.stopped() => {
-                                        return (previous.unwrap_or_else(|| Err(stopped(op))), earlier);
-                                    }
-                                    waited = waits.wait(delay, cause, &reason, attempt + 1) => waited,
-                                }
-                            }
-                            None => waits.wait(delay, cause, &reason, attempt + 1).await,
-                        };
-                        if let Err(too_long) = waited {
-                            return (Err(too_long), earlier);
+                        // Past the bound, or stopped by the caller: the
+                        // call ends here, sending nothing more.
+                        if let Err(ended) = waits.wait(delay, cause, &reason, attempt + 1).await {
+                            return (Err(ended), earlier);
                         }
                     }
                     Decision::Accept | Decision::Stop => return (result, earlier),

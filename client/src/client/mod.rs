@@ -3,9 +3,11 @@
 //! What a client does is grouped by concern, one file each:
 //! - `call`: one call, from a generic request to a typed result, with
 //!   validation, the budget, rate limits and retries;
+//! - `run` (with `run_options` and `output`): the one way to run any job,
+//!   single, batched or paged, as the operation table says;
 //! - `batch` (with `merge`): a request of any size as a batched job;
-//! - `pages`: the rows of a paged operation as a stream;
-//! - `job`: a bulk job's cost and its hold on the budget;
+//! - `pages`: the rows of a paged operation, page by page;
+//! - `job`: a bulk job's cost, its hold on the budget and its caller's bounds;
 //! - `learned`: estimates refined by the charge per row the ledger learned;
 //! - `store_use` (with `items`): the call's use of the store: cache, ledger,
 //!   budget windows and shared rate limits.
@@ -22,9 +24,12 @@ mod items;
 mod job;
 mod learned;
 mod merge;
+mod output;
 mod pages;
 mod plan;
-mod stop;
+mod run;
+mod run_options;
+pub(crate) mod stop;
 mod store_use;
 
 use std::fmt;
@@ -35,10 +40,12 @@ use std::time::Duration;
 pub use batch::BATCH_CONCURRENCY;
 pub use fit::FittedRows;
 pub use job::Job;
-pub(crate) use job::JobHold;
+pub(crate) use job::{Bounds, JobHold};
 pub use merge::{InputOrder, Merge, Row};
+pub use output::{Output, TypedOutput};
 pub use pages::Paging;
 pub use plan::{Counted, JobPlan};
+pub use run_options::{Progress, RunOptions};
 pub use stop::Stop;
 pub(crate) use store_use::WindowHold;
 

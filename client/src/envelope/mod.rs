@@ -57,6 +57,18 @@ impl<T> Envelope<T> {
         }
     }
 
+    /// The envelope with its response made by `f`, every figure kept.
+    pub(crate) fn map<U>(self, f: impl FnOnce(T) -> U) -> Envelope<U> {
+        Envelope {
+            result_rows: self.result_rows,
+            units_used: self.units_used,
+            units_remaining: self.units_remaining,
+            response: f(self.response),
+            no_data: self.no_data,
+            fetched_at: self.fetched_at,
+        }
+    }
+
     /// An envelope as the service sends it (not "no data", not from the cache).
     pub(crate) fn received(
         result_rows: i64,

@@ -100,8 +100,9 @@ pub(crate) struct LedgerEntry {
     pub hold: Option<(String, i64)>,
 }
 
-/// What the ledger holds for one operation.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// What the ledger holds for one operation (serialized with these names:
+/// the one form of a usage line in every face).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Usage {
     /// The operation's group (wire name).
     pub group: String,
@@ -119,8 +120,9 @@ pub struct Usage {
     pub rows: i64,
 }
 
-/// The balance the service last reported, and when.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The balance the service last reported, and when (serialized with these
+/// names).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub struct Balance {
     /// Units left on the account.
     pub units_remaining: i64,

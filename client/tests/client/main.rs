@@ -27,6 +27,8 @@ mod partial;
 #[cfg(feature = "sandbox")]
 mod properties_requests;
 #[cfg(feature = "sandbox")]
+mod run;
+#[cfg(feature = "sandbox")]
 mod sandbox;
 #[cfg(feature = "sandbox")]
 mod soak;
