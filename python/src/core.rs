@@ -14,7 +14,6 @@ use seozoom::job::Row;
 use seozoom::job::{Job, Stop};
 use seozoom::operation_table::Operation;
 use seozoom::operations::RECORDS;
-use seozoom::request::Request;
 use seozoom::store::{Budget, BudgetWindow, Store};
 use seozoom::types::ByKey;
 use seozoom::units::{Basis, Estimate};
@@ -136,7 +135,7 @@ impl Core {
         let max_rows = args::max_rows(op, max_rows)?;
         let request = params::request(op, params, db)?;
         let client = self.client.clone();
-        let waited = wait::block_on(py, job::stops_between_requests(op, max_rows), move |stop| {
+        let waited = wait::block_on(py, true, move |stop| {
             job::run(client, request, max_rows, stop)
         })?;
         to_python(py, op, waited.value, waited.interrupted)
@@ -191,13 +190,8 @@ impl Core {
         let op = params::operation(group, action)?;
         let max_rows = args::max_rows(op, max_rows)?;
         let request = params::request(op, params, db)?;
-        let job = match max_rows {
-            Some(max_rows) => Job::Pages {
-                page_size: page_size_for(&request, max_rows)?,
-                max_rows: Some(max_rows),
-            },
-            None => Job::Batched,
-        };
+        // The job the runner would run.
+        let job = Job::of(&request, max_rows).map_err(|e| errors::from_error(&e))?;
         let client = self.client.clone();
         let waited = wait::block_on(py, false, move |_| async move {
             client.estimate_job_observed(&request, job).await
@@ -303,12 +297,6 @@ impl ResultType for Decode<'_> {
     }
 }
 
-fn page_size_for(request: &Request, max_rows: usize) -> PyResult<i64> {
-    // The same page size the job would use.
-    let probe = job::page_size_of(request, max_rows);
-    probe.map_err(|e| errors::from_error(&e))
-}
-
 fn estimate_dict(py: Python<'_>, estimate: &Estimate) -> PyResult<Py<PyAny>> {
     let dict = PyDict::new(py);
     dict.set_item("min", estimate.min)?;
@@ -347,7 +335,7 @@ fn to_python(
             cause,
         }) => {
             let rows = received.rows;
-            let used = received.units_used;
+            let used = received.figures.units_used;
             let (missing_text, missing) = missing_dict(py, &missing)?;
             let why = match &cause {
                 Some(error) => error.to_string(),
@@ -391,21 +379,29 @@ fn missing_dict(py: Python<'_>, missing: &Missing) -> PyResult<(String, Py<PyAny
 }
 
 /// `seozoom._runtime.Result(rows, units_used, units_remaining, from_cache,
-/// no_data, record)`, `record` naming the rows' `TypedDict`.
+/// no_data, record, cached_items=, cached_requests=)`, `record` naming the
+/// rows' `TypedDict`: the run's figures as the library counted them.
 fn result(py: Python<'_>, op: &'static Operation, outcome: Outcome) -> PyResult<Py<PyAny>> {
     let rows = outcome.body.to_python(&mut Rows::new(py), op)?;
     let record = RECORDS
         .iter()
         .find(|r| r.name == op.response.payload)
         .map(|r| r.type_name);
+    let figures = outcome.figures;
     let class = py.import("seozoom._runtime")?.getattr("Result")?;
-    let made = class.call1((
-        rows,
-        outcome.units_used,
-        outcome.units_remaining,
-        outcome.from_cache,
-        outcome.no_data,
-        record,
-    ))?;
+    let counts = PyDict::new(py);
+    counts.set_item("cached_items", figures.cached_items)?;
+    counts.set_item("cached_requests", figures.cached_requests)?;
+    let made = class.call(
+        (
+            rows,
+            figures.units_used,
+            figures.units_remaining,
+            figures.from_cache,
+            figures.no_data,
+            record,
+        ),
+        Some(&counts),
+    )?;
     Ok(made.unbind())
 }

@@ -2,12 +2,13 @@
 //! a job runs on the shared tokio runtime, and comes back every few
 //! milliseconds to let Python handle its signals.
 //!
-//! Ctrl-C (`KeyboardInterrupt`) during a job that can stop between requests
-//! (a paged or batched job) gives its stop signal ([`Stop`]): the request in
-//! flight is answered and kept, no other is sent (not even one waiting for
-//! its rate-limit slot), and the job ends with what it has. A single call is
-//! dropped at once: it has no next request to spare. A second Ctrl-C drops
-//! any job at once.
+//! Ctrl-C (`KeyboardInterrupt`) during a call, whatever its kind (one call, a
+//! batched or a paged job), gives its stop signal ([`Stop`]), which the
+//! library's runner obeys: every wait ends at once (a rate-limit slot, a
+//! backoff, a `Retry-After`), no other request is sent, the request in flight
+//! is answered and kept, and the job ends with what it has. A second Ctrl-C
+//! drops the job at once. Waits that send nothing (the store, the sandbox)
+//! are simply dropped.
 
 use std::future::Future;
 use std::sync::mpsc::{RecvTimeoutError, channel};
