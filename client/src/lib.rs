@@ -373,7 +373,11 @@
 //! [`Store::open`](store::Store::open)`("sqlite:PATH")` and
 //! `("redis://HOST:PORT/N")`, which every process on the key shares (the
 //! command line's own default is a SQLite file). No store holds the key: its
-//! state is kept under a fingerprint of it. A cached answer comes back with
+//! state is kept under a fingerprint of it. A SQLite file is created for the
+//! user alone (`0600`, in a `0700` directory when one is made), and
+//! `Store::readable_by_others` reports one that others may read; a Redis
+//! connection closed under the client is opened again and the store call
+//! made once more. A cached answer comes back with
 //! `units_used` 0 and [`Envelope::fetched_at`] set; [`ClientBuilder::refresh`]
 //! sends anyway. [`Client::usage`] reads the ledger.
 //!
@@ -476,6 +480,7 @@ pub mod error;
 mod generated;
 pub mod operation_table;
 mod outcome;
+mod rate_limits;
 #[doc(hidden)]
 pub mod record;
 pub mod request;
@@ -485,7 +490,6 @@ pub mod sandbox;
 mod serp;
 mod shown_duration;
 pub mod store;
-mod transport;
 pub mod units;
 pub mod wait;
 mod wire_enum;
@@ -553,8 +557,8 @@ pub mod config {
     pub use crate::client::{
         API_KEY_ENV, DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_WAIT, DEFAULT_TIMEOUT,
     };
+    pub use crate::rate_limits::RateLimitMode;
     pub use crate::retry::RetryPolicy;
-    pub use crate::transport::RateLimitMode;
 }
 
 /// The one path generated code uses to reach the runtime.

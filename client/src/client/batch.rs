@@ -399,7 +399,7 @@ impl Client {
     /// recorded in the ledger as one hit.
     async fn decode_hits<T>(
         &self,
-        first: &super::call::Prepared,
+        first: &super::prepared::Prepared,
         hits: Vec<CachedAnswer>,
         decode: &impl Fn(&Operation, u16, &[u8]) -> Result<Envelope<T>, Error>,
     ) -> Vec<Envelope<T>> {

@@ -3,6 +3,8 @@
 //! What a client does is grouped by concern, one file each:
 //! - `call`: one call, from a generic request to a typed result, with
 //!   validation, the budget, rate limits and retries;
+//! - `accounting`: what a call's attempts were charged, written to the
+//!   client's ledger and the store's in one place once the call has ended;
 //! - `run` (with `run_options` and `output`): the one way to run any job,
 //!   single, batched or paged, as the operation table says;
 //! - `batch` (with `merge`): a request of any size as a batched job;
@@ -17,6 +19,7 @@
 //! scrubbed of the key before it leaves the client ([`ApiKey::hide`]), and
 //! tracing spans never see the URL.
 
+mod accounting;
 mod batch;
 mod call;
 mod fit;
@@ -27,6 +30,7 @@ mod merge;
 mod output;
 mod pages;
 mod plan;
+mod prepared;
 mod run;
 mod run_options;
 pub(crate) mod stop;
@@ -51,10 +55,10 @@ pub(crate) use store_use::WindowHold;
 
 use crate::error::{ConfigError, Error, ErrorKind};
 use crate::operation_table::{Api, RecordInfo, Service};
+use crate::rate_limits::{RateLimitMode, RateLimits};
 use crate::request::encode_value;
 use crate::retry::RetryPolicy;
 use crate::store::{BudgetWindow, Store};
-use crate::transport::{RateLimitMode, RateLimits};
 use crate::units::{Ledger, Units};
 
 /// Environment variable read by [`Client::from_env`].

@@ -170,14 +170,6 @@ impl Ledger {
             state.units.remaining = Some(remaining);
         }
     }
-
-    /// A reservation of nothing (a call's own, once settled).
-    pub(crate) fn nothing_reserved(&self) -> Reservation<'_> {
-        Reservation {
-            ledger: self,
-            max: 0,
-        }
-    }
 }
 
 /// Units held for a call in flight; released when it ends.

@@ -13,6 +13,7 @@ mod props;
 mod support;
 
 mod absurd;
+mod accounting;
 mod faults;
 mod golden;
 mod operations;

@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use super::{Figures, items_of, time_of};
-use crate::client::call::{Prepared, Step};
+use crate::client::prepared::{Prepared, Step};
 use crate::client::{Client, InputOrder, items};
 use crate::date::Date;
 use crate::envelope::Envelope;
