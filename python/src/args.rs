@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyString};
+use pyo3::types::{PyBool, PyDate, PyString};
 use seozoom::error::InvalidInput;
 use seozoom::operation_table::Operation;
 
@@ -106,6 +106,24 @@ pub fn seconds(
             name,
             Some(&errors::shown_value(value)),
             limit,
+        )),
+    }
+}
+
+/// A day (`since=`): a `datetime.date`, or `None`.
+pub fn date<'py>(
+    name: &str,
+    value: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Option<Bound<'py, PyDate>>> {
+    let Some(value) = given(value) else {
+        return Ok(None);
+    };
+    match value.cast::<PyDate>() {
+        Ok(day) => Ok(Some(day.clone())),
+        Err(_) => Err(errors::refused(
+            name,
+            Some(&errors::shown_value(value)),
+            "a datetime.date",
         )),
     }
 }

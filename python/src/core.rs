@@ -3,7 +3,7 @@
 //! awaitable flavour; with the estimate and the store's usage beside it.
 
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDate, PyDateAccess, PyDict, PyList};
+use pyo3::types::{PyBool, PyDateAccess, PyDict, PyList};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 // The typed decoders the generated builders use (`__private` is their one
@@ -128,12 +128,13 @@ impl Core {
         group: &str,
         action: &str,
         params: &Bound<'_, PyDict>,
-        db: Option<&str>,
+        db: Option<&Bound<'_, PyAny>>,
         max_rows: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
         let op = params::operation(group, action)?;
         let max_rows = args::max_rows(op, max_rows)?;
-        let request = params::request(op, params, db)?;
+        let db = args::text("db", db, false)?;
+        let request = params::request(op, params, db.as_deref())?;
         let client = self.client.clone();
         let waited = wait::block_on(py, true, move |stop| {
             job::run(client, request, max_rows, stop)
@@ -155,12 +156,13 @@ impl Core {
         group: &str,
         action: &str,
         params: &Bound<'py, PyDict>,
-        db: Option<&str>,
+        db: Option<&Bound<'_, PyAny>>,
         max_rows: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let op = params::operation(group, action)?;
         let max_rows = args::max_rows(op, max_rows)?;
-        let request = params::request(op, params, db)?;
+        let db = args::text("db", db, false)?;
+        let request = params::request(op, params, db.as_deref())?;
         let client = self.client.clone();
         pyo3_async_runtimes::tokio::future_into_py(py, async move {
             let stop = Stop::new();
@@ -184,12 +186,13 @@ impl Core {
         group: &str,
         action: &str,
         params: &Bound<'_, PyDict>,
-        db: Option<&str>,
+        db: Option<&Bound<'_, PyAny>>,
         max_rows: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
         let op = params::operation(group, action)?;
         let max_rows = args::max_rows(op, max_rows)?;
-        let request = params::request(op, params, db)?;
+        let db = args::text("db", db, false)?;
+        let request = params::request(op, params, db.as_deref())?;
         // The job the runner would run.
         let job = Job::of(&request, max_rows).map_err(|e| errors::from_error(&e))?;
         let client = self.client.clone();
@@ -203,8 +206,8 @@ impl Core {
     /// What the store's ledger holds for the key per operation, from `since`
     /// (a `datetime.date`, UTC) on: a list of dicts.
     #[pyo3(signature = (since=None))]
-    fn usage(&self, py: Python<'_>, since: Option<Bound<'_, PyDate>>) -> PyResult<Py<PyAny>> {
-        let since_ms = match since {
+    fn usage(&self, py: Python<'_>, since: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
+        let since_ms = match args::date("since", since)? {
             Some(day) => seozoom::types::Date::new(day.get_year(), day.get_month(), day.get_day())
                 .map_or(0, |d| d.to_unix_days().saturating_mul(86_400_000)),
             None => 0,

@@ -122,3 +122,16 @@ def test_help_shows_the_groups_and_the_constructor_arguments() -> None:
             assert re.search(rf"{group}: \S", text), f"{client.__name__}: group {group} in the class text"
         for argument in ("api_key", "base_url", "db", "store", "budget", "refresh", "store_fallback", "rate_window", "timeout"):
             assert re.search(rf"\n \|      {argument}: \S", text), f"{client.__name__}: argument {argument}"
+
+
+def test_a_bad_db_or_since_is_refused(client: seozoom.Client, sandbox: seozoom.Sandbox) -> None:
+    with pytest.raises(seozoom.Refused) as db:
+        client.keywords.metrics(["mutuo"], db=3)  # type: ignore[arg-type]
+    assert db.value.parameter == "db" and db.value.value == "3"
+    with pytest.raises(seozoom.Refused) as unknown:
+        client.keywords.metrics(["mutuo"], db="us")  # type: ignore[arg-type]
+    assert unknown.value.parameter == "db" and unknown.value.value == "us"
+    with pytest.raises(seozoom.Refused) as since:
+        client.usage(since="2026-01-01")  # type: ignore[arg-type]
+    assert since.value.parameter == "since" and since.value.value == "2026-01-01"
+    assert sandbox.requests == 0
