@@ -7068,6 +7068,7 @@ pub mod operations {
                     .description("Domains to query, joined with `|` on the wire."),
             ],
         )
+        .batched_by("domain")
         .freshness(
             Freshness::new(86_400, Source::Decided)
                 .note(
@@ -7130,6 +7131,7 @@ pub mod operations {
                     .description("The day for which to return metrics, `YYYY-MM-DD`."),
             ],
         )
+        .batched_by("domain")
         .freshness(
             Freshness::new(86_400, Source::Decided)
                 .past_days_for_good()
@@ -7186,6 +7188,7 @@ pub mod operations {
                     .description("Domains to query, joined with `|` on the wire."),
             ],
         )
+        .batched_by("domain")
         .freshness(
             Freshness::new(86_400, Source::Decided)
                 .note(
@@ -7251,6 +7254,7 @@ pub mod operations {
                     .description("Maximum number of niches per domain."),
             ],
         )
+        .batched_by("domain")
         .freshness(
             Freshness::new(86_400, Source::Decided)
                 .note(
@@ -7427,6 +7431,7 @@ pub mod operations {
                     ),
             ],
         )
+        .paged_by("offset", "limit")
         .freshness(
             Freshness::new(86_400, Source::Decided)
                 .note(
@@ -7498,6 +7503,7 @@ pub mod operations {
                     .description("Number of keywords returned, counted from `offset`."),
             ],
         )
+        .paged_by("offset", "limit")
         .freshness(
             Freshness::new(86_400, Source::Decided)
                 .note(
@@ -7564,6 +7570,7 @@ pub mod operations {
                     .description("Maximum number of competitors per domain."),
             ],
         )
+        .batched_by("domain")
         .freshness(
             Freshness::new(86_400, Source::Decided)
                 .note(
@@ -7663,6 +7670,7 @@ pub mod operations {
                     .description("URLs to query, joined with `|` on the wire."),
             ],
         )
+        .batched_by("url")
         .freshness(
             Freshness::new(86_400, Source::Decided)
                 .note(
@@ -7834,6 +7842,7 @@ pub mod operations {
                     ),
             ],
         )
+        .batched_by("keyword")
         .freshness(
             Freshness::new(86_400, Source::Decided)
                 .note(
@@ -7904,6 +7913,7 @@ pub mod operations {
                     ),
             ],
         )
+        .batched_by("keyword")
         .freshness(
             Freshness::new(86_400, Source::Decided)
                 .note(
