@@ -8,7 +8,7 @@
 //! client has its groups as read-only properties, and an `estimate` whose
 //! group and action the stub types as `Literal`s, an overload per group.
 
-use super::names::{ident, literal, param_type};
+use super::names::{GROUP_ALIAS, ident, literal, param_type};
 use super::text::docstring;
 use crate::emit::builders::{param_doc, units_text};
 use crate::model::{Action, Group, Param, ParamType, Payload, Role, Shape, Spec};
@@ -225,9 +225,6 @@ pub fn group_alias(spec: &Spec) -> String {
         )
     )
 }
-
-/// The name of [`group_alias`]'s alias.
-pub const GROUP_ALIAS: &str = "GroupName";
 
 const ESTIMATE_DOC: &str = "The cost range of a call (or of its batched or paged job) before it is sent, from the spec's figures, or from what the store's ledger learned when the spec prints none. The parameters are those of the operation's method, by the same names; invalid ones raise `Refused`. Nothing is sent.\n\n>>> client.estimate(\"keywords\", \"metrics\", keyword=[\"a\", \"b\"])  # doctest: +SKIP";
 

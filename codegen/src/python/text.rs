@@ -80,7 +80,7 @@ pub fn all(spec: &Spec) -> String {
         "Client".into(),
         "AsyncClient".into(),
         "SerpResult".into(),
-        super::surface::GROUP_ALIAS.into(),
+        super::names::GROUP_ALIAS.into(),
     ];
     names.extend(spec.enums.iter().map(|e| e.type_name.clone()));
     names.extend(spec.records.iter().map(|r| r.type_name.clone()));
