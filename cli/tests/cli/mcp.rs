@@ -1201,3 +1201,20 @@ fn the_command_line_refuses_a_request_too_long_naming_the_parameter() {
     );
     assert!(stderr.len() < 1_000, "the value is cut: {stderr}");
 }
+
+/// A list reaches the service as one `|`-joined value: the sandbox refuses a
+/// list sent as repeated keys, so two fresh keywords answered in one call
+/// show that the MCP tools join them.
+#[test]
+fn a_list_argument_goes_out_joined() {
+    let mut mcp = Mcp::start(&["--sandbox", "--store", "memory", "mcp"]);
+    let both = mcp.structured("keywords_metrics", json!({"keyword": ["scarpe", "mutuo"]}));
+    let keywords: Vec<&str> = both["response"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{both}"))
+        .iter()
+        .filter_map(|row| row["keyword"].as_str())
+        .collect();
+    assert_eq!(keywords, ["scarpe", "mutuo"], "{both}");
+    mcp.finish();
+}
