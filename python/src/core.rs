@@ -4,11 +4,6 @@
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDateAccess, PyDict, PyList};
-use serde::Serialize;
-use serde::de::DeserializeOwned;
-// The typed decoders the generated builders use (`__private` is their one
-// path to the runtime): `decode` here is the call path from the body on.
-use seozoom::__private::{decode_rows, decode_typed};
 use seozoom::error::ErrorKind;
 use seozoom::job::Row;
 use seozoom::job::{Job, Stop};
@@ -18,6 +13,8 @@ use seozoom::store::{Budget, BudgetWindow, Store};
 use seozoom::types::ByKey;
 use seozoom::units::{Basis, Estimate};
 use seozoom::{Client, Db};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
 
 use crate::args;
 use crate::errors;
@@ -279,7 +276,7 @@ impl ResultType for Decode<'_> {
     where
         R: Row + DeserializeOwned + Serialize + Send + Sync + 'static,
     {
-        let envelope = decode_rows::<R>(self.op, 200, self.body)?;
+        let envelope = self.op.decode_rows::<R>(200, self.body)?;
         Ok(Outcome::from_envelope(envelope, Vec::len))
     }
 
@@ -287,7 +284,7 @@ impl ResultType for Decode<'_> {
     where
         V: DeserializeOwned + Serialize + Send + Sync + 'static,
     {
-        let envelope = decode_typed::<ByKey<V>>(self.op, 200, self.body)?;
+        let envelope = self.op.decode::<ByKey<V>>(200, self.body)?;
         Ok(Outcome::from_envelope(envelope, |_| 0))
     }
 
@@ -295,7 +292,7 @@ impl ResultType for Decode<'_> {
     where
         T: DeserializeOwned + Serialize + Send + Sync + 'static,
     {
-        let envelope = decode_typed::<T>(self.op, 200, self.body)?;
+        let envelope = self.op.decode::<T>(200, self.body)?;
         Ok(Outcome::from_envelope(envelope, |_| 0))
     }
 }
