@@ -18,6 +18,7 @@ mod mcp;
 mod operations;
 mod partial;
 mod refusals;
+mod same_input;
 mod sandbox;
 mod store;
 mod streaming;

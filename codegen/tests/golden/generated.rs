@@ -5407,7 +5407,7 @@ pub mod builder {
             async move { self.client.execute_rows(request).await }
         }
 
-        /// Send any number of `domain` values as one batched job: repeated values (compared trimmed) are sent once, the rest split into the fewest requests of at most 50 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
+        /// Send any number of `domain` values as one batched job: values that differ only in surrounding spaces, letter case, a leading `www.` or a trailing `/` are one input, sent once (as first given), the rest split into the fewest requests of at most 50 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
         ///
         /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::execute_batched`](rt::Client::execute_batched).
         ///
@@ -5489,7 +5489,7 @@ pub mod builder {
             async move { self.client.execute_rows(request).await }
         }
 
-        /// Send any number of `domain` values as one batched job: repeated values (compared trimmed) are sent once, the rest split into the fewest requests of at most 50 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
+        /// Send any number of `domain` values as one batched job: values that differ only in surrounding spaces, letter case, a leading `www.` or a trailing `/` are one input, sent once (as first given), the rest split into the fewest requests of at most 50 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
         ///
         /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::execute_batched`](rt::Client::execute_batched).
         ///
@@ -5569,7 +5569,7 @@ pub mod builder {
             async move { self.client.execute_rows(request).await }
         }
 
-        /// Send any number of `domain` values as one batched job: repeated values (compared trimmed) are sent once, the rest split into the fewest requests of at most 100 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
+        /// Send any number of `domain` values as one batched job: values that differ only in surrounding spaces, letter case, a leading `www.` or a trailing `/` are one input, sent once (as first given), the rest split into the fewest requests of at most 100 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
         ///
         /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::execute_batched`](rt::Client::execute_batched).
         ///
@@ -5651,7 +5651,7 @@ pub mod builder {
             async move { self.client.execute_rows(request).await }
         }
 
-        /// Send any number of `domain` values as one batched job: repeated values (compared trimmed) are sent once, the rest split into the fewest requests of at most 10 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
+        /// Send any number of `domain` values as one batched job: values that differ only in surrounding spaces, letter case, a leading `www.` or a trailing `/` are one input, sent once (as first given), the rest split into the fewest requests of at most 10 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
         ///
         /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::execute_batched`](rt::Client::execute_batched).
         ///
@@ -5987,7 +5987,7 @@ pub mod builder {
             async move { self.client.execute_rows(request).await }
         }
 
-        /// Send any number of `domain` values as one batched job: repeated values (compared trimmed) are sent once, the rest split into the fewest requests of at most 10 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
+        /// Send any number of `domain` values as one batched job: values that differ only in surrounding spaces, letter case, a leading `www.` or a trailing `/` are one input, sent once (as first given), the rest split into the fewest requests of at most 10 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
         ///
         /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::execute_batched`](rt::Client::execute_batched).
         ///
@@ -6123,7 +6123,7 @@ pub mod builder {
             async move { self.client.execute_rows(request).await }
         }
 
-        /// Send any number of `url` values as one batched job: repeated values (compared trimmed) are sent once, the rest split into the fewest requests of at most 30 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
+        /// Send any number of `url` values as one batched job: values that differ only in surrounding spaces or the letter case of the scheme and host are one input, sent once (as first given), the rest split into the fewest requests of at most 30 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
         ///
         /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::execute_batched`](rt::Client::execute_batched).
         ///
@@ -6319,7 +6319,7 @@ pub mod builder {
             async move { self.client.execute_rows(request).await }
         }
 
-        /// Send any number of `keyword` values as one batched job: repeated values (compared trimmed) are sent once, the rest split into the fewest requests of at most 100 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
+        /// Send any number of `keyword` values as one batched job: values that differ only in surrounding spaces or letter case are one input, sent once (as first given), the rest split into the fewest requests of at most 100 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
         ///
         /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::execute_batched`](rt::Client::execute_batched).
         ///
@@ -6422,7 +6422,7 @@ pub mod builder {
             async move { self.client.execute(request).await }
         }
 
-        /// Send any number of `keyword` values as one batched job: repeated values (compared trimmed) are sent once, the rest split into the fewest requests of at most 100 values, sent under the rate limit, and merged into one map; `result_rows` and `units_used` are summed over the requests.
+        /// Send any number of `keyword` values as one batched job: values that differ only in surrounding spaces or letter case are one input, sent once (as first given), the rest split into the fewest requests of at most 100 values, sent under the rate limit, and merged into one map; `result_rows` and `units_used` are summed over the requests.
         ///
         /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::execute_batched`](rt::Client::execute_batched).
         ///
@@ -7065,6 +7065,7 @@ pub mod operations {
                             ),
                     )
                     .role(Role::Input)
+                    .compare(&[Fold::Trim, Fold::Case, Fold::Www, Fold::TrailingSlash])
                     .description("Domains to query, joined with `|` on the wire."),
             ],
         )
@@ -7123,6 +7124,7 @@ pub mod operations {
                             ),
                     )
                     .role(Role::Input)
+                    .compare(&[Fold::Trim, Fold::Case, Fold::Www, Fold::TrailingSlash])
                     .description("Domains to query, joined with `|` on the wire."),
                 Param::date("date")
                     .required()
@@ -7183,6 +7185,7 @@ pub mod operations {
                             ),
                     )
                     .role(Role::Input)
+                    .compare(&[Fold::Trim, Fold::Case, Fold::Www, Fold::TrailingSlash])
                     .description("Domains to query, joined with `|` on the wire."),
             ],
         )
@@ -7237,6 +7240,7 @@ pub mod operations {
                     )
                     .max_items(Limit::stated(10))
                     .role(Role::Input)
+                    .compare(&[Fold::Trim, Fold::Case, Fold::Www, Fold::TrailingSlash])
                     .description("Domains to query, joined with `|` on the wire."),
                 Param::int("limit")
                     .required()
@@ -7293,6 +7297,7 @@ pub mod operations {
                 Param::text("domain")
                     .required()
                     .role(Role::Input)
+                    .compare(&[Fold::Trim, Fold::Case, Fold::Www, Fold::TrailingSlash])
                     .description(
                         "The domain to query; the reference states one domain per call.",
                     ),
@@ -7352,6 +7357,7 @@ pub mod operations {
                 Param::text("domain")
                     .required()
                     .role(Role::Input)
+                    .compare(&[Fold::Trim, Fold::Case, Fold::Www, Fold::TrailingSlash])
                     .description(
                         "The domain to query; the reference states one domain per call.",
                     ),
@@ -7472,6 +7478,7 @@ pub mod operations {
                 Param::text("domain")
                     .required()
                     .role(Role::Input)
+                    .compare(&[Fold::Trim, Fold::Case, Fold::Www, Fold::TrailingSlash])
                     .description(
                         "The domain to query; the reference states one domain per call.",
                     ),
@@ -7550,6 +7557,7 @@ pub mod operations {
                     )
                     .max_items(Limit::stated(10))
                     .role(Role::Input)
+                    .compare(&[Fold::Trim, Fold::Case, Fold::Www, Fold::TrailingSlash])
                     .description("Domains to query, joined with `|` on the wire."),
                 Param::int("limit")
                     .required()
@@ -7606,6 +7614,7 @@ pub mod operations {
                 Param::text("url")
                     .required()
                     .role(Role::Input)
+                    .compare(&[Fold::Trim, Fold::HostCase])
                     .description(
                         "The URL to query; the reference states exactly one URL per call.",
                     ),
@@ -7660,6 +7669,7 @@ pub mod operations {
                     )
                     .max_items(Limit::stated(30))
                     .role(Role::Input)
+                    .compare(&[Fold::Trim, Fold::HostCase])
                     .description("URLs to query, joined with `|` on the wire."),
             ],
         )
@@ -7704,6 +7714,7 @@ pub mod operations {
                 Param::text("url")
                     .required()
                     .role(Role::Input)
+                    .compare(&[Fold::Trim, Fold::HostCase])
                     .description(
                         "The URL to query; the reference states one URL per call.",
                     ),
@@ -7764,6 +7775,7 @@ pub mod operations {
                 Param::text("url")
                     .required()
                     .role(Role::Input)
+                    .compare(&[Fold::Trim, Fold::HostCase])
                     .description(
                         "The URL to query; the reference states one URL per call.",
                     ),
@@ -7829,6 +7841,7 @@ pub mod operations {
                     )
                     .max_items(Limit::stated(100))
                     .role(Role::Input)
+                    .compare(&[Fold::Trim, Fold::Case])
                     .description(
                         "Keywords to query, URL-encoded and joined with `|` on the wire.",
                     ),
@@ -7890,6 +7903,7 @@ pub mod operations {
                             ),
                     )
                     .role(Role::Input)
+                    .compare(&[Fold::Trim, Fold::Case])
                     .description(
                         "Keywords to query, URL-encoded and joined with `|` on the wire.",
                     ),
@@ -7950,6 +7964,7 @@ pub mod operations {
                 Param::text("keyword")
                     .required()
                     .role(Role::Input)
+                    .compare(&[Fold::Trim, Fold::Case])
                     .description(
                         "The keyword to query, URL-encoded; the reference states one keyword per call.",
                     ),
@@ -7998,6 +8013,7 @@ pub mod operations {
                 Param::text("keyword")
                     .required()
                     .role(Role::Input)
+                    .compare(&[Fold::Trim, Fold::Case])
                     .description(
                         "The keyword to query, URL-encoded; public clients send one keyword per call.",
                     ),
