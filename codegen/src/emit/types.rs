@@ -7,8 +7,8 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::Options;
 use super::docs::doc;
+use super::options::Options;
 use crate::model::{Enum, Envelope, Field, FieldType, ListItem, Record};
 
 /// The path of a quirk decoder, for serde's `with` attributes (a string).

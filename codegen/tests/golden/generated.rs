@@ -7069,6 +7069,7 @@ pub mod operations {
                     .description("Domains to query, joined with `|` on the wire."),
             ],
         )
+        .batched_by("domain")
         .freshness(
             Freshness::new(86_400, Source::Decided)
                 .note(
@@ -7132,6 +7133,7 @@ pub mod operations {
                     .description("The day for which to return metrics, `YYYY-MM-DD`."),
             ],
         )
+        .batched_by("domain")
         .freshness(
             Freshness::new(86_400, Source::Decided)
                 .past_days_for_good()
@@ -7189,6 +7191,7 @@ pub mod operations {
                     .description("Domains to query, joined with `|` on the wire."),
             ],
         )
+        .batched_by("domain")
         .freshness(
             Freshness::new(86_400, Source::Decided)
                 .note(
@@ -7255,6 +7258,7 @@ pub mod operations {
                     .description("Maximum number of niches per domain."),
             ],
         )
+        .batched_by("domain")
         .freshness(
             Freshness::new(86_400, Source::Decided)
                 .note(
@@ -7433,6 +7437,7 @@ pub mod operations {
                     ),
             ],
         )
+        .paged_by("offset", "limit")
         .freshness(
             Freshness::new(86_400, Source::Decided)
                 .note(
@@ -7505,6 +7510,7 @@ pub mod operations {
                     .description("Number of keywords returned, counted from `offset`."),
             ],
         )
+        .paged_by("offset", "limit")
         .freshness(
             Freshness::new(86_400, Source::Decided)
                 .note(
@@ -7572,6 +7578,7 @@ pub mod operations {
                     .description("Maximum number of competitors per domain."),
             ],
         )
+        .batched_by("domain")
         .freshness(
             Freshness::new(86_400, Source::Decided)
                 .note(
@@ -7673,6 +7680,7 @@ pub mod operations {
                     .description("URLs to query, joined with `|` on the wire."),
             ],
         )
+        .batched_by("url")
         .freshness(
             Freshness::new(86_400, Source::Decided)
                 .note(
@@ -7847,6 +7855,7 @@ pub mod operations {
                     ),
             ],
         )
+        .batched_by("keyword")
         .freshness(
             Freshness::new(86_400, Source::Decided)
                 .note(
@@ -7918,6 +7927,7 @@ pub mod operations {
                     ),
             ],
         )
+        .batched_by("keyword")
         .freshness(
             Freshness::new(86_400, Source::Decided)
                 .note(
