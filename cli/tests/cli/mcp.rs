@@ -1201,3 +1201,23 @@ fn the_command_line_refuses_a_request_too_long_naming_the_parameter() {
     );
     assert!(stderr.len() < 1_000, "the value is cut: {stderr}");
 }
+
+/// `keywords_serp`'s map keeps the order of the keywords asked for, the
+/// cached one included (it came back with the cached member first).
+#[test]
+fn a_map_keeps_the_order_of_its_inputs() {
+    let mut mcp = Mcp::start(&["--sandbox", "--store", "memory", "mcp"]);
+    mcp.structured("keywords_serp", json!({"keyword": ["mid tre"]}));
+    let all = mcp.structured(
+        "keywords_serp",
+        json!({"keyword": ["zeta uno", "alpha due", "mid tre"]}),
+    );
+    let keys: Vec<&str> = all["response"]
+        .as_object()
+        .unwrap_or_else(|| panic!("a map: {all}"))
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(keys, ["zeta uno", "alpha due", "mid tre"], "{all}");
+    mcp.finish();
+}

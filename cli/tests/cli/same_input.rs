@@ -155,3 +155,38 @@ fn spaces_and_case_are_one_keyword_estimated_and_charged_once() {
     assert_eq!(keys(&one, "keyword"), [" mutuo "], "sent as first given");
     assert_eq!(before - sandbox.units_remaining(), per_keyword);
 }
+
+/// `keywords serp` prints its map in the order of the keywords given, the
+/// cached one included. (The cached members came first.)
+#[test]
+fn a_map_prints_in_input_order_whatever_the_cache_answers() {
+    let sandbox = support::start_sandbox(SandboxBuilder::default());
+    let store = StoreDir::new("order");
+    json(
+        &sandbox,
+        &store,
+        &["keywords", "serp", "--keyword", "mid tre"],
+    );
+    let (all, _) = json(
+        &sandbox,
+        &store,
+        &[
+            "keywords",
+            "serp",
+            "--keyword",
+            "zeta uno",
+            "--keyword",
+            "alpha due",
+            "--keyword",
+            "mid tre",
+        ],
+    );
+    let keys: Vec<&str> = all["response"]
+        .as_object()
+        .unwrap_or_else(|| panic!("a map: {all}"))
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(keys, ["zeta uno", "alpha due", "mid tre"]);
+    assert_eq!(sandbox.requests(), 2);
+}

@@ -171,3 +171,36 @@ async fn the_estimate_counts_the_same_input_once() {
     assert_eq!(batches.len(), 1);
     assert_eq!(batches[0].get("keyword").unwrap(), ["Mutuo"]);
 }
+
+/// `keywords serp`'s map keeps the order of the inputs, fresh or cached, in
+/// the typed result and in JSON. (It came back sorted by key; and in JSON
+/// the cached members came first.)
+#[tokio::test]
+async fn a_map_keeps_its_inputs_order_whatever_the_cache_answers() {
+    let sandbox = Sandbox::start().await.unwrap();
+    let store = SqliteStore::new("order");
+    let client = client_on(&sandbox, &store.store);
+    client
+        .keywords()
+        .serp(strings(&["mid tre"]))
+        .send_all()
+        .await
+        .unwrap();
+    let asked = strings(&["zeta uno", "alpha due", "MID TRE"]);
+    let typed = client
+        .keywords()
+        .serp(asked.clone())
+        .send_all()
+        .await
+        .unwrap();
+    assert!(typed.fetched_at.is_some(), "one of them from the cache");
+    let keys: Vec<&str> = typed.response.keys().map(String::as_str).collect();
+    assert_eq!(keys, ["zeta uno", "alpha due", "mid tre"]);
+    let json = serde_json::to_string(&typed.response).unwrap();
+    let at = |key: &str| json.find(&format!("\"{key}\"")).unwrap();
+    assert!(
+        at("zeta uno") < at("alpha due") && at("alpha due") < at("mid tre"),
+        "{json}"
+    );
+    assert_eq!(sandbox.requests(), 2);
+}
