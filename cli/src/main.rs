@@ -84,7 +84,11 @@ fn main() -> ExitCode {
     };
     let code = match command {
         Command::Call(invocation) => runtime.block_on(run::operation(invocation)),
-        Command::Sandbox { port, strict } => runtime.block_on(sandbox::serve(port, strict)),
+        Command::Sandbox {
+            port,
+            strict,
+            units,
+        } => runtime.block_on(sandbox::serve(port, strict, units)),
         Command::Mcp(options) => runtime.block_on(mcp::serve(options)),
         Command::Usage(usage) => runtime.block_on(usage::report(usage)),
         Command::Print(print) => completions::print(print),

@@ -37,7 +37,12 @@ where
     };
     if group == sandbox_command::SANDBOX_COMMAND {
         let (port, strict) = sandbox_command::read(&matches, group_matches);
-        return Ok(Command::Sandbox { port, strict });
+        let units = sandbox_command::units(group_matches);
+        return Ok(Command::Sandbox {
+            port,
+            strict,
+            units,
+        });
     }
     if let Some(print) = print_commands::read(group, group_matches) {
         return Ok(Command::Print(print));

@@ -20,6 +20,8 @@ pub enum Command {
         port: Option<u16>,
         /// `--strict`: enforce the requests-per-minute figures over this window.
         strict: Option<Duration>,
+        /// `--units N`: the balance the account starts with (else the default).
+        units: Option<i64>,
     },
     /// Serve the Model Context Protocol (`seozoom mcp`).
     Mcp(crate::mcp::Options),

@@ -1221,3 +1221,20 @@ fn a_map_keeps_the_order_of_its_inputs() {
     assert_eq!(keys, ["zeta uno", "alpha due", "mid tre"], "{all}");
     mcp.finish();
 }
+
+/// A list reaches the service as one `|`-joined value: the sandbox refuses a
+/// list sent as repeated keys, so two fresh keywords answered in one call
+/// show that the MCP tools join them.
+#[test]
+fn a_list_argument_goes_out_joined() {
+    let mut mcp = Mcp::start(&["--sandbox", "--store", "memory", "mcp"]);
+    let both = mcp.structured("keywords_metrics", json!({"keyword": ["scarpe", "mutuo"]}));
+    let keywords: Vec<&str> = both["response"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{both}"))
+        .iter()
+        .filter_map(|row| row["keyword"].as_str())
+        .collect();
+    assert_eq!(keywords, ["scarpe", "mutuo"], "{both}");
+    mcp.finish();
+}

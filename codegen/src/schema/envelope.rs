@@ -3,14 +3,27 @@
 
 use serde_json::{Map, Value, json};
 
+use super::dialect::{Dialect, View};
+use super::record::integer;
 use super::words::cost_words;
 use crate::model::{Action, Spec};
 
-/// The schema of an envelope around `response`, every member required. With
-/// an `action`, the units' description says how that action is charged.
-pub fn envelope(spec: &Spec, action: Option<&Action>, response: Value) -> Value {
+/// The schema of an envelope around `response`, every member required, its
+/// figures integers as `view` sees them ([`integer`]). With an `action`, the
+/// units' description says how that action is charged.
+pub fn envelope(
+    d: Dialect,
+    view: View,
+    spec: &Spec,
+    action: Option<&Action>,
+    response: Value,
+) -> Value {
     let e = &spec.envelope;
-    let integer = |description: String| json!({"type": "integer", "format": "int64", "description": description});
+    let integer = |description: String| {
+        let mut schema = integer(d, view, false);
+        schema.insert("description".into(), json!(description));
+        Value::Object(schema)
+    };
     let units_used = match action {
         Some(action) => format!(
             "{} This action: {}.",

@@ -36,5 +36,7 @@ pub use patterns::{
     BOOL_WORD_PATTERN, DATE_PATTERN, DATETIME_PATTERN, POSITION_PATTERN, TIME_PATTERN,
     class_escape, regex_escape,
 };
-pub use record::{SERP, define, definitions, field, inline, reached, record, serp, standalone};
+pub use record::{
+    SERP, define, definitions, field, inline, integer, reached, record, serp, standalone,
+};
 pub use words::{cost_words, limit_words, provenance};
