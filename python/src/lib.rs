@@ -7,12 +7,11 @@
 //! read from the `seozoom` crate's operation table:
 //!
 //! - `params`: Python values to the request's wire text;
-//! - `job`: one run of the Rust client's runner (`Client::run`, which
-//!   decides one call, a batched job or a paged job, and does validation,
-//!   budget, store, rate limits, retries), as the operation's typed result;
-//! - `typed`: each operation's typed result, generated from the spec, the
-//!   visitor the generic code hands it to, and a result kept until the GIL
-//!   is taken;
+//! - `args`: the other arguments (`max_rows=`, `timeout=`, ...), checked;
+//! - `job`: one call, a batched job or a paged job, through the Rust client
+//!   (validation, budget, store, rate limits, retries);
+//! - `typed`: each operation's typed result, generated from the spec, and
+//!   the visitor the generic code hands it to;
 //! - `rows`: typed results to Python objects (a serde `Serializer`), by the
 //!   records' field kinds;
 //! - `wait`: blocking with the GIL released, and Ctrl-C between requests;
@@ -21,6 +20,7 @@
 
 #![forbid(unsafe_code)]
 
+mod args;
 mod core;
 mod errors;
 mod job;

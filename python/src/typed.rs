@@ -5,6 +5,7 @@
 //! objects from the typed records, with no JSON value between.
 
 use pyo3::prelude::*;
+use seozoom::Envelope;
 use seozoom::job::{Figures, Output, Row};
 use seozoom::operation_table::Operation;
 use serde::Serialize;
@@ -59,22 +60,42 @@ impl<T: Serialize + Send> Response for Typed<T> {
 
 /// A result, made Python later, and the run's figures.
 pub struct Outcome {
+    /// The typed `response` (a paged job's rows), made Python later.
     pub body: Box<dyn Response>,
-    /// Rows (or members) in the result.
+    /// Rows in the result (a list's items, a map's members).
     pub rows: usize,
+    /// What the run sent, what the cache answered, what it was charged.
     pub figures: Figures,
 }
 
 impl Outcome {
-    /// The library's outcome, its result kept as `body` makes it.
-    pub fn of<T: Output, B: Response + 'static>(
-        outcome: seozoom::job::Outcome<T>,
-        body: fn(T) -> B,
+    /// A result of the runner, kept as `body` makes it.
+    pub fn of<T: Output>(
+        envelope: Envelope<T>,
+        figures: Figures,
+        body: fn(T) -> Box<dyn Response>,
     ) -> Self {
         Outcome {
-            rows: outcome.envelope.response.rows(),
-            figures: outcome.figures,
-            body: Box::new(body(outcome.envelope.response)),
+            rows: envelope.response.rows(),
+            figures,
+            body: body(envelope.response),
+        }
+    }
+
+    /// The outcome of a body decoded on its own (`seozoom.decode`): nothing
+    /// sent, nothing from the cache, the figures the body says.
+    pub fn from_envelope<T: Serialize + Send + 'static>(
+        envelope: Envelope<T>,
+        count: fn(&T) -> usize,
+    ) -> Self {
+        let mut figures = Figures::default();
+        figures.units_used = envelope.units_used;
+        figures.units_remaining = (!envelope.no_data).then_some(envelope.units_remaining);
+        figures.no_data = envelope.no_data;
+        Outcome {
+            rows: count(&envelope.response),
+            figures,
+            body: Box::new(Typed(Some(envelope.response))),
         }
     }
 }
