@@ -4,7 +4,9 @@
 //! Every operation of the spec is a tool, built at start from the operation
 //! table ([`seozoom::operations::OPERATIONS`] and `RECORDS`) with no per-tool
 //! code: its name (`<group>_<action>`), description with costs and rules,
-//! `inputSchema` from the parameters and `outputSchema` from the records. The
+//! `inputSchema` from the parameters and `outputSchema` from the records, whose
+//! schemas the build script makes from the spec with the generator's schema
+//! module (`seozoom_codegen::schema`, as the published documents' are). The
 //! calls go through the `seozoom` client, as the command line's do: the same
 //! validation, batching of long lists, and one budget for the whole session.
 //!
