@@ -11,7 +11,7 @@ mod schema;
 
 pub use encode::WithWireNames;
 #[cfg(feature = "schemars")]
-pub use schema::{EnvelopeDocs, envelope_schema};
+pub use schema::envelope_schema;
 
 /// The envelope of every answer: the result and what it cost.
 ///

@@ -49,3 +49,16 @@ pub fn envelope(
         "properties": properties,
     })
 }
+
+/// The envelope of any operation as the client decodes it ([`View::Decoded`]),
+/// with the spec's descriptions, its `response` holding only its
+/// description: the frame into which a caller puts the payload's schema (the
+/// `seozoom` crate's `JsonSchema` of `Envelope<T>`, whose build script writes
+/// it).
+pub fn envelope_frame(spec: &Spec) -> Value {
+    let e = &spec.envelope;
+    let response = json!({"description": e.response.description});
+    let mut schema = envelope(Dialect::Schema, View::Decoded, spec, None, response);
+    schema["description"] = json!(e.description);
+    schema
+}

@@ -31,7 +31,7 @@ mod record;
 mod words;
 
 pub use dialect::{Dialect, View};
-pub use envelope::envelope;
+pub use envelope::{envelope, envelope_frame};
 pub use patterns::{
     BOOL_WORD_PATTERN, DATE_PATTERN, DATETIME_PATTERN, POSITION_PATTERN, TIME_PATTERN,
     class_escape, regex_escape,
