@@ -45,7 +45,6 @@ mod exit;
 mod fit_budget;
 mod format;
 mod logging;
-mod mcp;
 mod output;
 mod paged;
 mod partial;
@@ -89,7 +88,11 @@ fn main() -> ExitCode {
             strict,
             units,
         } => runtime.block_on(sandbox::serve(port, strict, units)),
-        Command::Mcp(options) => runtime.block_on(mcp::serve(options)),
+        Command::Mcp(options) => match runtime.block_on(seozoom_mcp::serve(options)) {
+            seozoom_mcp::Ended::Normally => exit::OK,
+            seozoom_mcp::Ended::Refused => exit::REFUSED,
+            seozoom_mcp::Ended::Failed => exit::FAILED,
+        },
         Command::Usage(usage) => runtime.block_on(usage::report(usage)),
         Command::Print(print) => completions::print(print),
     };

@@ -10,7 +10,7 @@ use seozoom::{Envelope, operation_table::Operation};
 use serde_json::Value;
 
 use crate::format::{Format, View};
-use crate::rows::{SERP, rows};
+use crate::rows::rows;
 
 /// Print `envelope` (the result of `op`) to `out`; a note for stderr when a
 /// table had to hide columns.
@@ -64,18 +64,6 @@ pub fn write(
     Ok(None)
 }
 
-/// The empty result printed when the service finds no data for an operation that
-/// returns one object: no rows, no units, `response` null (an empty SERP for a
-/// SERP).
-pub fn empty_envelope(op: &Operation, units_remaining: i64) -> Envelope<Value> {
-    let response = if op.response.payload == SERP {
-        Value::Object(serde_json::Map::new())
-    } else {
-        Value::Null
-    };
-    Envelope::no_data(response, units_remaining)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -84,7 +72,7 @@ mod tests {
     #[test]
     fn the_empty_envelope_has_the_api_names() {
         let overview = Operation::find("projects", "overview").unwrap();
-        let envelope = empty_envelope(overview, 7);
+        let envelope = Envelope::no_data(<Value as seozoom::job::Output>::nothing(overview), 7);
         assert_eq!(
             serde_json::to_value(&envelope).unwrap(),
             json!({"ResultRows": 0, "UnitsUsed": 0, "UnitsRemaining": 7, "response": null})

@@ -24,7 +24,7 @@ pub enum Command {
         units: Option<i64>,
     },
     /// Serve the Model Context Protocol (`seozoom mcp`).
-    Mcp(crate::mcp::Options),
+    Mcp(seozoom_mcp::Options),
     /// Print a completion script or the man page.
     Print(super::print_commands::Print),
     /// Report the store's ledger (`seozoom usage`).

@@ -347,6 +347,16 @@ impl ClientBuilder {
         self
     }
 
+    /// A budget as people write it ([`Budget`](crate::store::Budget): `N`,
+    /// `N/day`, `N/month`): [`budget`](Self::budget) for `N`,
+    /// [`budget_per`](Self::budget_per) for a window.
+    pub fn budget_limit(self, budget: crate::store::Budget) -> Self {
+        match budget {
+            crate::store::Budget::Client(units) => self.budget(units),
+            crate::store::Budget::Per(units, window) => self.budget_per(units, window),
+        }
+    }
+
     /// Build the client.
     ///
     /// # Errors
