@@ -41,3 +41,12 @@ def test_no_data_is_the_same_fresh_or_cached(client: seozoom.Client, sandbox: se
     cached = client.keywords.metrics(["zzz two"])
     assert cached.from_cache and sandbox.requests == sent
     assert cached.no_data and cached.rows == []
+
+
+def test_rows_keyed_by_input_keep_the_input_order(client: seozoom.Client) -> None:
+    group = next(g for g in seozoom.Client._GROUPS if hasattr(getattr(client, g), "serp"))
+    inputs = ["zeta", "alpha", "mid", "beta"]
+    serps = getattr(client, group).serp(inputs)
+    assert list(serps.rows) == inputs
+    again = getattr(client, group).serp(inputs)
+    assert again.from_cache and list(again.rows) == inputs
