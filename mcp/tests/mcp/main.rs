@@ -9,4 +9,5 @@
 
 mod support;
 
+mod sandbox;
 mod session;
