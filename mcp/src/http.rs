@@ -1,7 +1,8 @@
 //! `--http ADDR`: the server over streamable HTTP at `http://ADDR/mcp`, on a
 //! loopback address only (the endpoint has no authentication). `rmcp` checks
-//! the `Host` header against loopback names, so a web page cannot reach it
-//! through DNS rebinding.
+//! the `Host` header against loopback names, and a request whose `Origin` is
+//! not this machine is answered 403 ([`super::origin`]), so a web page cannot
+//! reach it through DNS rebinding.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -41,6 +42,33 @@ async fn parse_error(request: Request, next: Next) -> Response {
         .await
 }
 
+/// A request from a web page elsewhere (its `Origin` is not this machine's)
+/// gets 403 with a JSON-RPC error without an id, as the transport asks.
+async fn foreign_origin(request: Request, next: Next) -> Response {
+    let origin = request.headers().get(header::ORIGIN).map(|value| {
+        value
+            .to_str()
+            .map_or_else(|_| String::from("(not text)"), str::to_owned)
+    });
+    match origin {
+        Some(origin) if !super::origin::is_allowed(&origin) => {
+            let body = jsonrpc::error_without_id(
+                jsonrpc::INVALID_REQUEST,
+                format!(
+                    "Forbidden: the Origin {origin} is not this machine; the endpoint serves local MCP clients only"
+                ),
+            );
+            (
+                StatusCode::FORBIDDEN,
+                [(header::CONTENT_TYPE, "application/json")],
+                body.to_string(),
+            )
+                .into_response()
+        }
+        _ => next.run(request).await,
+    }
+}
+
 fn reply(message: String) -> Response {
     let body = jsonrpc::error_without_id(jsonrpc::PARSE_ERROR, message);
     (
@@ -74,7 +102,10 @@ pub async fn serve(server: Server, addr: SocketAddr) -> Ended {
     );
     let router = axum::Router::new()
         .route_service(PATH, service)
-        .layer(axum::middleware::from_fn(parse_error));
+        .layer(axum::middleware::from_fn(parse_error))
+        // The outer layer: a foreign page's request is refused before its
+        // body is read.
+        .layer(axum::middleware::from_fn(foreign_origin));
     println!("http://{local}{PATH}");
     eprintln!(
         "mcp: serving streamable HTTP on http://{local}{PATH}; the budget and usage cover every session of this process. Stop with Ctrl-C."

@@ -27,7 +27,8 @@
 //! - `serve`: a session started and served until it ends;
 //! - `session`, `server`, `report`, `trace`: the state, the protocol handler,
 //!   and what a call tells the agent while it runs;
-//! - `stdio`, `http`, `jsonrpc`: the transports and their JSON-RPC errors;
+//! - `stdio`, `http`, `origin`, `jsonrpc`: the transports, the origins HTTP
+//!   serves, and their JSON-RPC errors;
 //! - `fixture`: the conformance suite's test tools, on the sandbox only;
 //!   `fixture_answer`: what they do.
 
@@ -47,6 +48,7 @@ mod http;
 mod input_schema;
 mod json_schema;
 mod jsonrpc;
+mod origin;
 mod output_schema;
 mod own;
 mod report;
