@@ -16,15 +16,19 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 
 use super::ended::Ended;
-use super::jsonrpc;
 use super::server::Server;
+use super::{jsonrpc, protocol};
+
+/// The header that names an HTTP request's MCP session.
+const SESSION_HEADER: &str = "mcp-session-id";
 
 /// The longest request body read (16 MiB, as a line on stdio).
 const MAX_BODY: usize = 16 << 20;
 
 /// A POST whose body is not JSON gets a JSON-RPC parse error (-32700, `id`
 /// null) with HTTP 400, as on stdio; `rmcp` would answer 415 with plain text,
-/// which a JSON-RPC client cannot read.
+/// which a JSON-RPC client cannot read. A request before `initialize` is
+/// told so, in JSON-RPC, as on stdio.
 async fn parse_error(request: Request, next: Next) -> Response {
     if request.method() != Method::POST {
         return next.run(request).await;
@@ -35,8 +39,21 @@ async fn parse_error(request: Request, next: Next) -> Response {
             "Parse error: the body is unreadable or longer than {MAX_BODY} bytes"
         ));
     };
-    if let Err(error) = serde_json::from_slice::<serde_json::Value>(&bytes) {
-        return reply(format!("Parse error: {error}"));
+    let message = match serde_json::from_slice::<serde_json::Value>(&bytes) {
+        Ok(message) => message,
+        Err(error) => return reply(format!("Parse error: {error}")),
+    };
+    // A request that names no session, other than `initialize`: `rmcp`
+    // would answer "Session ID is required" in plain text.
+    if !parts.headers.contains_key(SESSION_HEADER)
+        && let Some(answer) = protocol::before_initialize(&message)
+    {
+        return (
+            StatusCode::BAD_REQUEST,
+            [(header::CONTENT_TYPE, "application/json")],
+            answer.to_string(),
+        )
+            .into_response();
     }
     next.run(Request::from_parts(parts, Body::from(bytes)))
         .await

@@ -25,8 +25,9 @@
 //! - `call`, `own`: answering the operations' tools and the server's own;
 //! - `envelope`, `held`: the structured answer, cut to the row cap;
 //! - `serve`: a session started and served until it ends;
-//! - `session`, `server`, `report`, `trace`: the state, the protocol handler,
-//!   and what a call tells the agent while it runs;
+//! - `session`, `server`, `protocol`, `report`, `trace`: the state, the
+//!   protocol handler and its errors made plain, and what a call tells the
+//!   agent while it runs;
 //! - `stdio`, `http`, `origin`, `jsonrpc`: the transports, the origins HTTP
 //!   serves, and their JSON-RPC errors;
 //! - `fixture`: the conformance suite's test tools, on the sandbox only;
@@ -51,6 +52,7 @@ mod jsonrpc;
 mod origin;
 mod output_schema;
 mod own;
+mod protocol;
 mod report;
 mod serve;
 mod server;

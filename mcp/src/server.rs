@@ -17,9 +17,10 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use futures_util::FutureExt;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    InitializeResult, ListToolsResult, LoggingLevel, PaginatedRequestParams, ServerCapabilities,
-    ServerConfig, SetLevelRequestParams, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
+    ContentBlock, CustomRequest, CustomResult, Implementation, InitializeResult, ListToolsResult,
+    LoggingLevel, PaginatedRequestParams, ServerCapabilities, ServerConfig, SetLevelRequestParams,
+    SubscribeRequestParams, Tool, UnsubscribeRequestParams,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
@@ -31,7 +32,7 @@ use super::report::Reporter;
 use super::session::Session;
 use super::tool_names::{ESTIMATE, MORE, USAGE};
 use super::tools::Kind;
-use super::{call, fixture_answer, own, trace};
+use super::{call, fixture_answer, own, protocol, trace};
 
 /// The server of one MCP session; clones share the process's state (the
 /// client, its budget, the held results) and the session's log level.
@@ -133,6 +134,38 @@ impl ServerHandler for Server {
     ) -> Result<(), McpError> {
         *self.level.lock().unwrap_or_else(PoisonError::into_inner) = Some(request.level);
         Ok(())
+    }
+
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, McpError> {
+        Err(protocol::unrecognised(&request))
+    }
+
+    async fn complete(
+        &self,
+        _request: CompleteRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, McpError> {
+        Err(protocol::not_found("completion/complete"))
+    }
+
+    async fn subscribe(
+        &self,
+        _request: SubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        Err(protocol::not_found("resources/subscribe"))
+    }
+
+    async fn unsubscribe(
+        &self,
+        _request: UnsubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        Err(protocol::not_found("resources/unsubscribe"))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {

@@ -199,10 +199,31 @@ fn a_foreign_origin_gets_403_over_http() {
             .is_some_and(|m| m.contains("http://evil.example")),
         "{error}"
     );
-    let local = format!("http://localhost:{}", server.authority.rsplit(':').next().unwrap());
+    let local = format!(
+        "http://localhost:{}",
+        server.authority.rsplit(':').next().unwrap()
+    );
     for headers in [&[("Origin", local.as_str())][..], &[][..]] {
         let (status, _, body) = server.post(headers, &initialize("local"));
         assert_eq!(status, 200, "{headers:?}: {body}");
         assert!(body.contains("serverInfo"), "{body}");
     }
+}
+
+/// Over `--http`, a request that names no session and is not `initialize`
+/// is told, in JSON-RPC, to initialize first.
+#[test]
+fn a_request_before_initialize_over_http_is_told_to_initialize() {
+    let server = HttpServer::start(&["--sandbox"]);
+    let request = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/list", "params": {}});
+    let (status, _, body) = server.post(&[], &request);
+    assert_eq!(status, 400, "{body}");
+    let error: Value = serde_json::from_str(&body).expect("a JSON-RPC error");
+    assert_eq!(error["id"], 7, "{error}");
+    assert!(
+        error["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("not initialized")),
+        "{error}"
+    );
 }

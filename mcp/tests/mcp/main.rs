@@ -9,5 +9,6 @@
 
 mod support;
 
+mod protocol;
 mod sandbox;
 mod session;
