@@ -104,7 +104,7 @@ impl ServerHandler for Server {
             )
             .with_instructions(format!(
                 "Read-only SEO data from the {} (a paid service: every call is charged in units). \
-                 One tool per operation, named <group>_<action>; each description gives its cost and limits. \
+                 One tool per operation, named <group>_<action>; each description gives its cost and limits (a call over the per-minute figure waits for a slot). \
                  `{ESTIMATE}` gives a call's cost range without sending it, `{USAGE}` the spending (this session's and the key's on the store), \
                  the cache hits and the held results; a call that may go over the budget is refused before sending. \
                  A result is the service's envelope (ResultRows, UnitsUsed, UnitsRemaining, response) plus `from_cache` \
