@@ -24,6 +24,8 @@
 //! - `args`: a call's JSON arguments to a request;
 //! - `call`, `own`: answering the operations' tools and the server's own;
 //! - `envelope`, `held`: the structured answer, cut to the row cap;
+//! - `resources`: held results, the cost table and the spec, for a host to
+//!   read;
 //! - `serve`: a session started and served until it ends;
 //! - `session`, `server`, `protocol`, `report`, `trace`: the state, the
 //!   protocol handler and its errors made plain, and what a call tells the
@@ -54,6 +56,7 @@ mod output_schema;
 mod own;
 mod protocol;
 mod report;
+mod resources;
 mod serve;
 mod server;
 mod session;

@@ -18,9 +18,11 @@ use std::sync::{Arc, Mutex, PoisonError};
 use futures_util::FutureExt;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
-    ContentBlock, CustomRequest, CustomResult, Implementation, InitializeResult, ListToolsResult,
-    LoggingLevel, PaginatedRequestParams, ServerCapabilities, ServerConfig, SetLevelRequestParams,
-    SubscribeRequestParams, Tool, UnsubscribeRequestParams,
+    ContentBlock, CustomRequest, CustomResult, Implementation, InitializeResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, LoggingLevel,
+    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
+    ServerCapabilities, ServerConfig, SetLevelRequestParams, SubscribeRequestParams, Tool,
+    UnsubscribeRequestParams,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
@@ -32,7 +34,7 @@ use super::report::Reporter;
 use super::session::Session;
 use super::tool_names::{ESTIMATE, MORE, USAGE};
 use super::tools::Kind;
-use super::{call, fixture_answer, own, protocol, trace};
+use super::{call, fixture_answer, own, protocol, resources, trace};
 
 /// The server of one MCP session; clones share the process's state (the
 /// client, its budget, the held results) and the session's log level.
@@ -84,7 +86,7 @@ impl Server {
             Kind::Usage => own::usage(session, arguments).await,
             Kind::More => own::more(session, arguments),
             Kind::Fixture(fixture) => {
-                fixture_answer::answer(fixture, session, reporter, stop).await
+                fixture_answer::answer(fixture, arguments, session, reporter, stop).await
             }
         }
     }
@@ -96,6 +98,8 @@ impl ServerHandler for Server {
             ServerCapabilities::builder()
                 .enable_tools()
                 .enable_logging()
+                .enable_resources()
+                .enable_resources_list_changed()
                 .build(),
         )
             .with_server_info(
@@ -125,6 +129,35 @@ impl ServerHandler for Server {
         Ok(ListToolsResult::with_all_items(
             self.session.catalog.tools.clone(),
         ))
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, McpError> {
+        Ok(ListResourcesResult::with_all_items(resources::list(
+            &self.session,
+        )))
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, McpError> {
+        Ok(ListResourceTemplatesResult::with_all_items(
+            resources::templates(&self.session),
+        ))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, McpError> {
+        resources::read(&self.session, &request.uri)
+            .map(|contents| ReadResourceResult::new(contents).into())
     }
 
     async fn set_level(

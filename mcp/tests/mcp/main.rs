@@ -10,5 +10,6 @@
 mod support;
 
 mod protocol;
+mod resources;
 mod sandbox;
 mod session;
