@@ -5403,7 +5403,7 @@ pub mod builder {
             async move { self.client.execute_rows(request).await }
         }
 
-        /// Send any number of `domain` values as one batched job: repeated values (compared trimmed) are sent once, the rest split into the fewest requests of at most 50 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
+        /// Send any number of `domain` values as one batched job: values that differ only in surrounding spaces, letter case, a leading `www.` or a trailing `/` are one input, sent once (as first given), the rest split into the fewest requests of at most 50 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
         ///
         /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::execute_batched`](rt::Client::execute_batched).
         ///
@@ -5485,7 +5485,7 @@ pub mod builder {
             async move { self.client.execute_rows(request).await }
         }
 
-        /// Send any number of `domain` values as one batched job: repeated values (compared trimmed) are sent once, the rest split into the fewest requests of at most 50 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
+        /// Send any number of `domain` values as one batched job: values that differ only in surrounding spaces, letter case, a leading `www.` or a trailing `/` are one input, sent once (as first given), the rest split into the fewest requests of at most 50 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
         ///
         /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::execute_batched`](rt::Client::execute_batched).
         ///
@@ -5565,7 +5565,7 @@ pub mod builder {
             async move { self.client.execute_rows(request).await }
         }
 
-        /// Send any number of `domain` values as one batched job: repeated values (compared trimmed) are sent once, the rest split into the fewest requests of at most 100 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
+        /// Send any number of `domain` values as one batched job: values that differ only in surrounding spaces, letter case, a leading `www.` or a trailing `/` are one input, sent once (as first given), the rest split into the fewest requests of at most 100 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
         ///
         /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::execute_batched`](rt::Client::execute_batched).
         ///
@@ -5647,7 +5647,7 @@ pub mod builder {
             async move { self.client.execute_rows(request).await }
         }
 
-        /// Send any number of `domain` values as one batched job: repeated values (compared trimmed) are sent once, the rest split into the fewest requests of at most 10 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
+        /// Send any number of `domain` values as one batched job: values that differ only in surrounding spaces, letter case, a leading `www.` or a trailing `/` are one input, sent once (as first given), the rest split into the fewest requests of at most 10 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
         ///
         /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::execute_batched`](rt::Client::execute_batched).
         ///
@@ -5983,7 +5983,7 @@ pub mod builder {
             async move { self.client.execute_rows(request).await }
         }
 
-        /// Send any number of `domain` values as one batched job: repeated values (compared trimmed) are sent once, the rest split into the fewest requests of at most 10 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
+        /// Send any number of `domain` values as one batched job: values that differ only in surrounding spaces, letter case, a leading `www.` or a trailing `/` are one input, sent once (as first given), the rest split into the fewest requests of at most 10 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
         ///
         /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::execute_batched`](rt::Client::execute_batched).
         ///
@@ -6119,7 +6119,7 @@ pub mod builder {
             async move { self.client.execute_rows(request).await }
         }
 
-        /// Send any number of `url` values as one batched job: repeated values (compared trimmed) are sent once, the rest split into the fewest requests of at most 30 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
+        /// Send any number of `url` values as one batched job: values that differ only in surrounding spaces or the letter case of the scheme and host are one input, sent once (as first given), the rest split into the fewest requests of at most 30 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
         ///
         /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::execute_batched`](rt::Client::execute_batched).
         ///
@@ -6315,7 +6315,7 @@ pub mod builder {
             async move { self.client.execute_rows(request).await }
         }
 
-        /// Send any number of `keyword` values as one batched job: repeated values (compared trimmed) are sent once, the rest split into the fewest requests of at most 100 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
+        /// Send any number of `keyword` values as one batched job: values that differ only in surrounding spaces or letter case are one input, sent once (as first given), the rest split into the fewest requests of at most 100 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
         ///
         /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::execute_batched`](rt::Client::execute_batched).
         ///
@@ -6418,7 +6418,7 @@ pub mod builder {
             async move { self.client.execute(request).await }
         }
 
-        /// Send any number of `keyword` values as one batched job: repeated values (compared trimmed) are sent once, the rest split into the fewest requests of at most 100 values, sent under the rate limit, and merged into one map; `result_rows` and `units_used` are summed over the requests.
+        /// Send any number of `keyword` values as one batched job: values that differ only in surrounding spaces or letter case are one input, sent once (as first given), the rest split into the fewest requests of at most 100 values, sent under the rate limit, and merged into one map; `result_rows` and `units_used` are summed over the requests.
         ///
         /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::execute_batched`](rt::Client::execute_batched).
         ///
@@ -7061,6 +7061,7 @@ pub mod operations {
                             ),
                     )
                     .role(Role::Input)
+                    .compare(&[Fold::Trim, Fold::Case, Fold::Www, Fold::TrailingSlash])
                     .description("Domains to query, joined with `|` on the wire."),
             ],
         )
@@ -7120,6 +7121,7 @@ pub mod operations {
                             ),
                     )
                     .role(Role::Input)
+                    .compare(&[Fold::Trim, Fold::Case, Fold::Www, Fold::TrailingSlash])
                     .description("Domains to query, joined with `|` on the wire."),
                 Param::date("date")
                     .required()
@@ -7181,6 +7183,7 @@ pub mod operations {
                             ),
                     )
                     .role(Role::Input)
+                    .compare(&[Fold::Trim, Fold::Case, Fold::Www, Fold::TrailingSlash])
                     .description("Domains to query, joined with `|` on the wire."),
             ],
         )
@@ -7236,6 +7239,7 @@ pub mod operations {
                     )
                     .max_items(Limit::stated(10))
                     .role(Role::Input)
+                    .compare(&[Fold::Trim, Fold::Case, Fold::Www, Fold::TrailingSlash])
                     .description("Domains to query, joined with `|` on the wire."),
                 Param::int("limit")
                     .required()
@@ -7293,6 +7297,7 @@ pub mod operations {
                 Param::text("domain")
                     .required()
                     .role(Role::Input)
+                    .compare(&[Fold::Trim, Fold::Case, Fold::Www, Fold::TrailingSlash])
                     .description(
                         "The domain to query; the reference states one domain per call.",
                     ),
@@ -7352,6 +7357,7 @@ pub mod operations {
                 Param::text("domain")
                     .required()
                     .role(Role::Input)
+                    .compare(&[Fold::Trim, Fold::Case, Fold::Www, Fold::TrailingSlash])
                     .description(
                         "The domain to query; the reference states one domain per call.",
                     ),
@@ -7471,6 +7477,7 @@ pub mod operations {
                 Param::text("domain")
                     .required()
                     .role(Role::Input)
+                    .compare(&[Fold::Trim, Fold::Case, Fold::Www, Fold::TrailingSlash])
                     .description(
                         "The domain to query; the reference states one domain per call.",
                     ),
@@ -7550,6 +7557,7 @@ pub mod operations {
                     )
                     .max_items(Limit::stated(10))
                     .role(Role::Input)
+                    .compare(&[Fold::Trim, Fold::Case, Fold::Www, Fold::TrailingSlash])
                     .description("Domains to query, joined with `|` on the wire."),
                 Param::int("limit")
                     .required()
@@ -7607,6 +7615,7 @@ pub mod operations {
                 Param::text("url")
                     .required()
                     .role(Role::Input)
+                    .compare(&[Fold::Trim, Fold::HostCase])
                     .description(
                         "The URL to query; the reference states exactly one URL per call.",
                     ),
@@ -7661,6 +7670,7 @@ pub mod operations {
                     )
                     .max_items(Limit::stated(30))
                     .role(Role::Input)
+                    .compare(&[Fold::Trim, Fold::HostCase])
                     .description("URLs to query, joined with `|` on the wire."),
             ],
         )
@@ -7706,6 +7716,7 @@ pub mod operations {
                 Param::text("url")
                     .required()
                     .role(Role::Input)
+                    .compare(&[Fold::Trim, Fold::HostCase])
                     .description(
                         "The URL to query; the reference states one URL per call.",
                     ),
@@ -7766,6 +7777,7 @@ pub mod operations {
                 Param::text("url")
                     .required()
                     .role(Role::Input)
+                    .compare(&[Fold::Trim, Fold::HostCase])
                     .description(
                         "The URL to query; the reference states one URL per call.",
                     ),
@@ -7831,6 +7843,7 @@ pub mod operations {
                     )
                     .max_items(Limit::stated(100))
                     .role(Role::Input)
+                    .compare(&[Fold::Trim, Fold::Case])
                     .description(
                         "Keywords to query, URL-encoded and joined with `|` on the wire.",
                     ),
@@ -7893,6 +7906,7 @@ pub mod operations {
                             ),
                     )
                     .role(Role::Input)
+                    .compare(&[Fold::Trim, Fold::Case])
                     .description(
                         "Keywords to query, URL-encoded and joined with `|` on the wire.",
                     ),
@@ -7954,6 +7968,7 @@ pub mod operations {
                 Param::text("keyword")
                     .required()
                     .role(Role::Input)
+                    .compare(&[Fold::Trim, Fold::Case])
                     .description(
                         "The keyword to query, URL-encoded; the reference states one keyword per call.",
                     ),
@@ -8002,6 +8017,7 @@ pub mod operations {
                 Param::text("keyword")
                     .required()
                     .role(Role::Input)
+                    .compare(&[Fold::Trim, Fold::Case])
                     .description(
                         "The keyword to query, URL-encoded; public clients send one keyword per call.",
                     ),
