@@ -219,6 +219,7 @@ impl ServerHandler for Server {
                 None,
             ));
         };
+        let held_before = self.session.held.version();
         let (reporter, queue) = Reporter::new(context.meta.get_progress_token(), self.level());
         let reporter = Arc::new(reporter);
         let stop = Stop::new();
@@ -244,6 +245,12 @@ impl ServerHandler for Server {
             self.session.stderr_level,
         ));
         let (answer, ()) = tokio::join!(work, queue.forward(&context.peer));
+        // A result held (and the oldest perhaps dropped): the list of
+        // resources changed. Said before the answer, so that a host reading
+        // the answer's link finds the list already up to date.
+        if self.session.held.version() != held_before {
+            let _ = context.peer.notify_resource_list_changed().await;
+        }
         let answer = answer.unwrap_or_else(|_| {
                 CallToolResult::error(vec![ContentBlock::text(format!(
                     "internal error while answering `{}`; the call may or may not have been sent: `{USAGE}` shows what was spent",

@@ -68,6 +68,17 @@ fn the_cost_table_and_the_spec_are_resources() {
 #[test]
 fn a_held_result_is_a_resource_read_whole() {
     let mut mcp = Mcp::start(&["--sandbox", "mcp", "--max-result-rows", "10"]);
+    let changes = |mcp: &Mcp| {
+        mcp.received()
+            .iter()
+            .filter(|line| line.contains("notifications/resources/list_changed"))
+            .count()
+    };
+    mcp.structured(
+        "domains_keywords",
+        json!({"domain": "example.it", "type": "best", "limit": 5}),
+    );
+    assert_eq!(changes(&mcp), 0, "nothing held, the list is the same");
     let answer = mcp.structured(
         "domains_keywords",
         json!({"domain": "example.it", "type": "best", "limit": 40}),
@@ -77,6 +88,7 @@ fn a_held_result_is_a_resource_read_whole() {
         .expect("rows held")
         .to_owned();
     let uri = format!("seozoom://held/{id}");
+    assert_eq!(changes(&mcp), 1, "a result held: the list changed");
     assert!(uris(&mut mcp).contains(&uri));
     let whole: Value = serde_json::from_str(&read(&mut mcp, &uri)).unwrap();
     assert_eq!(whole.as_array().map(Vec::len), Some(40), "{whole}");
