@@ -1537,7 +1537,7 @@ class AsyncDomains(_Group):
         db: Optional[Db] = None,
         max_rows: Optional[int] = None,
     ) -> Result[List[AiOverviewKeyword]]:
-        """Keywords whose AI overviews mention a domain. The reference's description names this action `aioverview`; its example request, and public use, send `aikeywords`.
+        """Keywords whose AI overviews mention a domain.
 
         Args:
             domain: `domain`: The domain to query; the reference states one domain per call.
@@ -2034,7 +2034,7 @@ class AsyncKeywords(_Group):
         *,
         db: Optional[Db] = None,
     ) -> Result[List[KeywordRelated]]:
-        """Keywords related to one keyword, with their search volume, SERP affinity and monthly volumes. Not in the reference; known from public use of the API.
+        """Keywords related to one keyword, with their search volume, SERP affinity and monthly volumes.
 
         Args:
             keyword: `keyword`: The keyword to query, URL-encoded; public clients send one keyword per call.
