@@ -21,6 +21,7 @@ use serde_json::{Map, Value, json};
 use std::sync::Arc;
 
 use super::input_schema::object;
+use super::json_schema::TYPE;
 
 /// How often the logging tool repeats its call after the first: the suite
 /// wants at least three log messages during the call.
@@ -107,18 +108,18 @@ impl Fixture {
 fn json_schema_2020_12() -> Map<String, Value> {
     let schema = json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "type": "object",
+        TYPE: "object",
         "$defs": {
             "address": {
-                "type": "object",
+                TYPE: "object",
                 "properties": {
-                    "street": {"type": "string"},
-                    "city": {"type": "string"},
+                    "street": {TYPE: "string"},
+                    "city": {TYPE: "string"},
                 },
             },
         },
         "properties": {
-            "name": {"type": "string"},
+            "name": {TYPE: "string"},
             "address": {"$ref": "#/$defs/address"},
         },
         "additionalProperties": false,

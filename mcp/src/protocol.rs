@@ -15,6 +15,8 @@ use rmcp::model::{
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use super::jsonrpc::ID;
+
 /// The -32601 error of a method this server does not serve.
 pub fn not_found(method: &str) -> McpError {
     McpError::new(
@@ -71,7 +73,7 @@ const INLINE_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
 /// seen (stdio) or when a request names no session (HTTP).
 pub fn before_initialize(message: &Value) -> Option<Value> {
     let method = message.get("method")?.as_str()?;
-    let id = message.get("id")?;
+    let id = message.get(ID)?;
     let inline = message
         .pointer("/params/_meta")
         .and_then(|meta| meta.get(INLINE_VERSION))
@@ -81,7 +83,7 @@ pub fn before_initialize(message: &Value) -> Option<Value> {
     }
     Some(serde_json::json!({
         "jsonrpc": "2.0",
-        "id": id,
+        ID: id,
         "error": {
             "code": ErrorCode::INVALID_REQUEST.0,
             "message": format!(

@@ -142,9 +142,9 @@ mod strict;
 mod text;
 mod units;
 
+use crate::client::{Client, ClientBuilder};
 use crate::error::Error;
 use crate::operation_table::Api;
-use crate::{Client, ClientBuilder};
 pub use faults::{Fault, FaultPlan};
 use route::Shared;
 use strict::Strict;
