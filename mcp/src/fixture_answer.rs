@@ -39,7 +39,7 @@ pub async fn answer(
 /// Run a batched job of [`PROGRESS_REQUESTS`] requests: the first listed
 /// operation that takes a list, its example call with the list made long
 /// enough. Its progress reaches the agent as any job's.
-async fn progress(session: &Session, reporter: &Reporter, stop: &Stop) -> CallToolResult {
+async fn progress(session: &Session, reporter: &Arc<Reporter>, stop: &Stop) -> CallToolResult {
     let found = session.catalog.operations().find_map(|op| {
         let param = op.batch_param()?;
         let per_request = usize::try_from(param.max_items?.value).ok()?;

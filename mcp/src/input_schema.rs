@@ -90,7 +90,7 @@ fn max_rows_schema(paging: &seozoom::job::Paging) -> Value {
         TYPE: "integer",
         "minimum": 1,
         "description": format!(
-            "Page through the rows: requests of `{}` rows from `{}` on, until a page comes back short or this many rows have come (the estimate and the budget cover the whole job).",
+            "Rows wanted: pages of `{}` rows from `{}` on, until a short page or this many (estimated and budgeted whole).",
             paging.limit.wire, paging.offset.wire
         ),
     })
