@@ -3940,7 +3940,7 @@ pub mod types {
         }
     }
 
-    /// A keyword related to the one queried, with its search volume, how much its search results overlap the queried keyword's, and its monthly volumes. Known from public use of the API, not from the reference.
+    /// A keyword related to the one queried, with its search volume, how much its search results overlap the queried keyword's, and its monthly volumes.
     ///
     /// Wire record `keyword_related`.
     #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
@@ -4179,6 +4179,20 @@ pub mod types {
                 ::core::concat!(::core::env!("OUT_DIR"), "/envelope.schema.json")
             );
             rt::envelope_schema::<T>(generator, &super::operations::SERVICE, envelope)
+        }
+    }
+
+    #[cfg(feature = "schemars")]
+    impl ::schemars::JsonSchema for rt::Serp {
+        fn schema_name() -> ::std::borrow::Cow<'static, str> {
+            "Serp".into()
+        }
+
+        fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+            let serp = ::core::include_str!(
+                ::core::concat!(::core::env!("OUT_DIR"), "/serp.schema.json")
+            );
+            rt::serde_json::from_str(serp).unwrap_or_default()
         }
     }
 }
@@ -4684,7 +4698,7 @@ pub mod builder {
             }
         }
 
-        /// Keywords whose AI overviews mention a domain. The reference's description names this action `aioverview`; its example request, and public use, send `aikeywords`.
+        /// Keywords whose AI overviews mention a domain.
         ///
         /// `GET /api/v2/domains/?action=aikeywords`. Cost: 10 units per returned row (printed "10"); at most 10000 rows per request and 20 requests per minute (inferred from "10.000 / 20").
         ///
@@ -4874,7 +4888,7 @@ pub mod builder {
             }
         }
 
-        /// Keywords related to one keyword, with their search volume, SERP affinity and monthly volumes. Not in the reference; known from public use of the API.
+        /// Keywords related to one keyword, with their search volume, SERP affinity and monthly volumes.
         ///
         /// `GET /api/v2/keywords/?action=related`. Cost: unknown, the reference prints none; a client with a budget refuses the call, and without one the units it reports are counted. At most 10000 rows per request and 20 requests per minute (public use reports up to 10,000 rows a call).
         ///
@@ -5838,7 +5852,7 @@ pub mod builder {
         }
     }
 
-    /// Request builder for `domains` `aikeywords`: Keywords whose AI overviews mention a domain. The reference's description names this action `aioverview`; its example request, and public use, send `aikeywords`.
+    /// Request builder for `domains` `aikeywords`: Keywords whose AI overviews mention a domain.
     ///
     /// Check it with [`request`](Self::request) and send it with [`send`](Self::send); every limit of the spec is checked before anything is sent.
     ///
@@ -6493,7 +6507,7 @@ pub mod builder {
         }
     }
 
-    /// Request builder for `keywords` `related`: Keywords related to one keyword, with their search volume, SERP affinity and monthly volumes. Not in the reference; known from public use of the API.
+    /// Request builder for `keywords` `related`: Keywords related to one keyword, with their search volume, SERP affinity and monthly volumes.
     ///
     /// Check it with [`request`](Self::request) and send it with [`send`](Self::send); every limit of the spec is checked before anything is sent.
     ///
@@ -7441,7 +7455,7 @@ pub mod operations {
                 ),
         );
 
-    ///`domains` `aikeywords`: Keywords whose AI overviews mention a domain. The reference's description names this action `aioverview`; its example request, and public use, send `aikeywords`.
+    ///`domains` `aikeywords`: Keywords whose AI overviews mention a domain.
     pub static DOMAINS_AI_KEYWORDS: Operation = Operation::new(
             &SERVICE,
             "domains",
@@ -7471,9 +7485,7 @@ pub mod operations {
         )
         .method("ai_keywords")
         .aliases(&["aioverview"])
-        .description(
-            "Keywords whose AI overviews mention a domain. The reference's description names this action `aioverview`; its example request, and public use, send `aikeywords`.",
-        )
+        .description("Keywords whose AI overviews mention a domain.")
         .params(
             &[
                 Param::text("domain")
@@ -7990,7 +8002,7 @@ pub mod operations {
                 ),
         );
 
-    ///`keywords` `related`: Keywords related to one keyword, with their search volume, SERP affinity and monthly volumes. Not in the reference; known from public use of the API.
+    ///`keywords` `related`: Keywords related to one keyword, with their search volume, SERP affinity and monthly volumes.
     pub static KEYWORDS_RELATED: Operation = Operation::new(
             &SERVICE,
             "keywords",
@@ -8012,7 +8024,7 @@ pub mod operations {
                 ),
         )
         .description(
-            "Keywords related to one keyword, with their search volume, SERP affinity and monthly volumes. Not in the reference; known from public use of the API.",
+            "Keywords related to one keyword, with their search volume, SERP affinity and monthly volumes.",
         )
         .params(
             &[
@@ -9125,7 +9137,7 @@ pub mod operations {
                 ],
             )
             .description(
-                "A keyword related to the one queried, with its search volume, how much its search results overlap the queried keyword's, and its monthly volumes. Known from public use of the API, not from the reference.",
+                "A keyword related to the one queried, with its search volume, how much its search results overlap the queried keyword's, and its monthly volumes.",
             ),
     ];
 
