@@ -42,7 +42,6 @@ mod columns;
 mod completions;
 mod dry_run;
 mod error_report;
-mod example;
 mod exit;
 mod fit_budget;
 mod format;
