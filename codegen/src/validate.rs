@@ -1211,6 +1211,25 @@ fn cost(cx: &mut Cx, c: &resolve::Cost, raw_params: &[resolve::Param], params: &
             );
         }
     }
+    // A paged job without a page size asks for the most rows one request
+    // returns: the page size's maximum, which must be that figure (the cost's
+    // per-request figure counting rows), so the runtime never guesses it.
+    for (p, raw) in params.iter().zip(raw_params) {
+        if p.role != Some(Role::PageSize) {
+            continue;
+        }
+        let most_rows = (per_request_counts == Counts::Rows).then_some(per_request.value);
+        if p.max.as_ref().map(|max| max.value) != most_rows {
+            cx.c.error(
+                span(&raw.wire),
+                format!(
+                    "the page size `{}` must be at most the rows one request returns: give it `max = \"{}\"`, with a cost whose `per_request_counts` is rows",
+                    p.wire,
+                    resolve::PER_REQUEST
+                ),
+            );
+        }
+    }
     // An inferred limit must be the figure it was inferred from.
     for (p, raw) in params.iter().zip(raw_params) {
         for (l, raw_l) in [

@@ -203,7 +203,7 @@ fn action_command(op: &'static Operation) -> clap::Command {
                 .map(file_arg),
         );
     if let Some(paging) = op.paging() {
-        command = command.arg(max_rows_arg(op, &paging));
+        command = command.arg(max_rows_arg(&paging));
     }
     let example = super::example::help(op);
     command.after_help(match rules_help(op) {
@@ -213,15 +213,19 @@ fn action_command(op: &'static Operation) -> clap::Command {
 }
 
 /// `--max-rows` of a paged operation ([`Operation::paging`]).
-fn max_rows_arg(op: &Operation, paging: &seozoom::job::Paging) -> Arg {
+fn max_rows_arg(paging: &seozoom::job::Paging) -> Arg {
     let (offset, limit) = (flag_name(paging.offset.wire), flag_name(paging.limit.wire));
+    // The library's page size when none is given (`Job::of`).
+    let default = paging
+        .most_per_page()
+        .map(|most| format!(" (default {most}, the most one request takes)"))
+        .unwrap_or_default();
     Arg::new(opt::MAX_ROWS)
         .long("max-rows")
         .value_name("N")
         .value_parser(value_parser!(u64).range(1..))
         .help(format!(
-            "Page through the rows: requests of --{limit} rows each (default {}, the most one request takes) from --{offset} on, until a page comes back short or N rows have come. ndjson and csv print each page as it arrives (memory stays one page's); json and table print one result after the last page. The estimate and --budget cover the whole job.",
-            op.cost.per_request.value
+            "Page through the rows: requests of --{limit} rows each{default} from --{offset} on, until a page comes back short or N rows have come. ndjson and csv print each page as it arrives (memory stays one page's); json and table print one result after the last page. The estimate and --budget cover the whole job.",
         ))
         .help_heading(PARAMS_HEADING)
 }

@@ -46,6 +46,18 @@ impl Operation {
     }
 }
 
+impl Paging {
+    /// The most rows one request returns: the page size's maximum, the
+    /// spec's per-request figure of an operation whose figure counts rows
+    /// (the generator refuses a spec where they differ). The page size of a
+    /// paged job that names none: the fewest requests. `None` only for a
+    /// table built by hand without that maximum.
+    #[must_use]
+    pub fn most_per_page(&self) -> Option<i64> {
+        self.limit.max.map(|max| max.value)
+    }
+}
+
 impl Request {
     /// The requests a paged job ([`Client::pages`]) with this page size and a
     /// cap of `max_rows` rows sends at most, in order; fewer go out when a page

@@ -63,14 +63,17 @@ type Keep<T> = fn(T) -> ControlFlow<()>;
 impl Job {
     /// The job a run of `request` is, with a row cap of `max_rows`: the
     /// operation table decides. With a cap, pages of the request's limit
-    /// (else the most one request takes); without, a batched job, which is
-    /// one request for an operation that does not batch.
+    /// (else the most rows one request returns,
+    /// [`Paging::most_per_page`](super::pages::Paging::most_per_page));
+    /// without, a batched job, which is one request for an operation that
+    /// does not batch.
     ///
     /// # Errors
     ///
     /// [`ErrorKind::InvalidInput`] (parameter `max_rows`) when a cap is given
     /// for an operation that does not page, or the request's limit is not a
-    /// whole number.
+    /// whole number (or is not given and the table states no most rows a
+    /// request returns).
     ///
     /// # Examples
     ///
@@ -105,17 +108,21 @@ impl Job {
         let paging = op
             .paging()
             .ok_or_else(|| refuse("this operation does not page"))?;
-        let limit = paging.limit;
-        let page_size = match request.get(limit.wire) {
+        let limit = paging.limit.wire;
+        let page_size = match request.get(limit) {
             Some([one]) => one.trim().parse::<i64>().ok(),
             Some(_) => None,
-            // The most one request takes: the fewest requests.
-            None => Some(limit.max.map_or(op.cost.per_request.value, |m| m.value)),
+            // The most one request returns: the fewest requests.
+            None => paging.most_per_page().ok_or_else(|| {
+                refuse(&format!(
+                    "give the page size, `{limit}`: the spec states no most rows a request returns"
+                ))
+            })
+            .map(Some)?,
         };
         let page_size = page_size.ok_or_else(|| {
             refuse(&format!(
-                "the page size, `{}`, must be one whole number",
-                limit.wire
+                "the page size, `{limit}`, must be one whole number"
             ))
         })?;
         Ok(Job::Pages {
@@ -563,10 +570,10 @@ mod tests {
         assert_eq!(
             Job::of(&paged, Some(10)).unwrap(),
             Job::Pages {
-                page_size: keywords.cost.per_request.value,
+                page_size: 10_000,
                 max_rows: Some(10)
             },
-            "without a limit, the most one request takes"
+            "without a limit, the most rows one request returns"
         );
         paged.one("limit", &50i64);
         assert_eq!(
@@ -589,5 +596,24 @@ mod tests {
                 .contains("`max_rows` = 10: this operation does not page"),
             "{error}"
         );
+    }
+
+    #[test]
+    fn a_paged_job_without_a_page_size_asks_for_the_most_rows_a_request_returns() {
+        use crate::operation_table::Counts;
+        let paged: Vec<_> = crate::operations::OPERATIONS
+            .iter()
+            .filter(|op| op.paging().is_some())
+            .collect();
+        assert!(!paged.is_empty());
+        for op in paged {
+            let request = Request::new(op, None);
+            let Job::Pages { page_size, .. } = Job::of(&request, Some(1)).unwrap() else {
+                panic!("{} pages", op.label());
+            };
+            // The cost's per-request figure is the rows a request returns.
+            assert_eq!(op.cost.per_request_counts, Counts::Rows, "{}", op.label());
+            assert_eq!(page_size, op.cost.per_request.value, "{}", op.label());
+        }
     }
 }

@@ -331,6 +331,27 @@ fn per_request_is_a_figure_of_an_action() {
     );
 }
 
+#[test]
+fn a_page_size_is_bounded_by_the_rows_one_request_returns() {
+    // A paged job without a page size asks for the page size's maximum: it
+    // must be the most rows a request returns, so the runtime never guesses.
+    let page_size = "\"limit\"\ntype = \"integer\"";
+    let message = "must be at most the rows one request returns";
+    let unbounded = edited("max = \"per_request\"\nrole", "role");
+    assert_error_at(&errors(&unbounded), &unbounded, page_size, message);
+    let other = edited(
+        "max = \"per_request\"\nrole",
+        "max = { value = 500, source = \"decided\", note = \"fewer\" }\nrole",
+    );
+    assert_error_at(&errors(&other), &other, page_size, message);
+    // A cost whose per-request figure counts input items says nothing of rows.
+    let items = edited(
+        "domain keyword records.\" }\ncost = { use = \"per_row\"",
+        "domain keyword records.\" }\ncost = { use = \"items_per_row\"",
+    );
+    assert_error_at(&errors(&items), &items, page_size, message);
+}
+
 // --- roles and hints ----------------------------------------------------------
 
 #[test]
