@@ -12,7 +12,7 @@ import pathlib
 import re
 import subprocess
 import tempfile
-from typing import Callable, Dict, List
+from typing import Callable, Dict, List, Tuple, Union
 
 import pytest
 
@@ -70,7 +70,17 @@ def test_every_option_has_a_row_and_every_cell_a_word() -> None:
             claim(cell)
 
 
-# --- measuring a face: "honoured", "refused", or "ignored" (taken, no effect)
+# --- measuring a face: "honoured", "refused", or "ignored" (taken, no effect);
+# a refusal comes with the face's error, which must hold every text the cell
+# quotes ("...") and every exception it names (`TypeError`).
+
+#: What a probe measured: the word, or a refusal and its error.
+Probed = Union[str, Tuple[str, str]]
+
+
+def quoted(cell: str) -> List[str]:
+    """The texts a cell quotes as the face's error, and the exceptions it names."""
+    return re.findall(r'"([^"]+)"', cell) + re.findall(r"`(\w+Error)`", cell)
 
 
 def keywords_metrics(*options: str, keywords: List[str] = ["mutuo"]) -> List[str]:
@@ -80,7 +90,7 @@ def keywords_metrics(*options: str, keywords: List[str] = ["mutuo"]) -> List[str
     return args
 
 
-def cli_probes(sb: seozoom.Sandbox, tmp: pathlib.Path) -> Dict[str, Callable[[], str]]:
+def cli_probes(sb: seozoom.Sandbox, tmp: pathlib.Path) -> Dict[str, Callable[[], Probed]]:
     url = sb.url
     kw_file = tmp / "keywords.txt"
     kw_file.write_text("\n".join(KEYWORDS))
@@ -171,13 +181,14 @@ def cli_probes(sb: seozoom.Sandbox, tmp: pathlib.Path) -> Dict[str, Callable[[],
     }
 
 
-def mcp_probes(sb: seozoom.Sandbox, tmp: pathlib.Path) -> Dict[str, Callable[[], str]]:
+def mcp_probes(sb: seozoom.Sandbox, tmp: pathlib.Path) -> Dict[str, Callable[[], Probed]]:
     url = sb.url
     one = ("keywords_metrics", {"keyword": ["mutuo"]})
     many = ("keywords_metrics", {"keyword": KEYWORDS})
 
-    def refused(*options: str) -> bool:
-        return mcp_refuses(options, url) is not None
+    def refused(*options: str) -> Probed:
+        error = mcp_refuses(options, url)
+        return ("refused", error) if error is not None else "ignored"
 
     def api_key() -> str:
         without = subprocess.run([str(cli_binary()), "--base-url", url, "mcp"], capture_output=True,
@@ -195,10 +206,8 @@ def mcp_probes(sb: seozoom.Sandbox, tmp: pathlib.Path) -> Dict[str, Callable[[],
         [answer] = mcp_calls(["--db", "fr"], [one], url)
         return "honoured" if answer.content["response"][0]["lang"] == "fr" else "ignored"
 
-    def output_option(*options: str) -> Callable[[], str]:
-        def probe() -> str:
-            return "refused" if refused(*options) else "ignored"
-        return probe
+    def output_option(*options: str) -> Callable[[], Probed]:
+        return lambda: refused(*options)
 
     def sandbox() -> str:
         [answer] = mcp_calls(["--sandbox"], [one])
@@ -242,8 +251,8 @@ def mcp_probes(sb: seozoom.Sandbox, tmp: pathlib.Path) -> Dict[str, Callable[[],
         fitted = answer.error is None and 0 < answer.content["ResultRows"] < 1000
         return "honoured" if fitted else "ignored"
 
-    def max_rows() -> str:
-        return "refused" if refused("--max-rows", "5") else "ignored"
+    def max_rows() -> Probed:
+        return refused("--max-rows", "5")
 
     return {
         "--api-key": api_key, "--base-url": base_url, "--db": db,
@@ -256,7 +265,7 @@ def mcp_probes(sb: seozoom.Sandbox, tmp: pathlib.Path) -> Dict[str, Callable[[],
     }
 
 
-def python_probes(sb: seozoom.Sandbox, tmp: pathlib.Path) -> Dict[str, Callable[[], str]]:
+def python_probes(sb: seozoom.Sandbox, tmp: pathlib.Path) -> Dict[str, Callable[[], Probed]]:
     url = sb.url
 
     def client(**options: object) -> seozoom.Client:
@@ -264,12 +273,12 @@ def python_probes(sb: seozoom.Sandbox, tmp: pathlib.Path) -> Dict[str, Callable[
         settings.update(options)
         return seozoom.Client(**settings)  # type: ignore[arg-type]
 
-    def refused_argument(name: str, value: object) -> Callable[[], str]:
-        def probe() -> str:
+    def refused_argument(name: str, value: object) -> Callable[[], Probed]:
+        def probe() -> Probed:
             try:
                 client(**{name: value})
             except TypeError as error:
-                return "refused" if name in str(error) else "ignored"
+                return ("refused", f"TypeError: {error}") if name in str(error) else "ignored"
             return "ignored"
         return probe
 
@@ -358,7 +367,12 @@ def test_each_cell_is_what_the_face_does(face: str) -> None:
         wrong = []
         for option, cells in sorted(rows.items()):
             assert option in probes, f"{face}: no probe for {option}: add one here"
-            said, did = claim(cells[face]), probes[option]()
+            said, probed = claim(cells[face]), probes[option]()
+            did, error = probed if isinstance(probed, tuple) else (probed, None)
             if said != did:
                 wrong.append(f"{option}: the table says {said!r}, the {face} face is {did!r}")
+            elif error is not None:
+                for text in quoted(cells[face]):
+                    if text not in error:
+                        wrong.append(f"{option}: the {face} face's refusal does not say {text!r}: {error!r}")
         assert not wrong, "\n".join(wrong)
