@@ -14,6 +14,9 @@ use seozoom::operations::SERVICE;
 use seozoom::{error::InvalidInput, operation_table::Operation, request::Request};
 use serde_json::{Map, Value};
 
+use super::fields;
+use super::tool_names::ARG_FIELDS;
+
 /// Longest piece of a value repeated in a message.
 const SHOWN: usize = 80;
 
@@ -36,8 +39,9 @@ pub fn request(
         problem,
     };
     for (name, value) in arguments {
-        if value.is_null() {
-            // An agent's way of leaving an optional argument out.
+        // An agent's way of leaving an optional argument out; or the columns
+        // to return ([`fields`]), not a parameter.
+        if value.is_null() || (name == ARG_FIELDS && fields::names(op).is_some()) {
             continue;
         }
         if name == SERVICE.database.wire && op.param(name).is_none() {
@@ -104,6 +108,9 @@ fn unknown(op: &Operation) -> String {
         .collect();
     if op.param(SERVICE.database.wire).is_none() {
         names.push(format!("`{}`", SERVICE.database.wire));
+    }
+    if fields::names(op).is_some() {
+        names.push(format!("`{ARG_FIELDS}`"));
     }
     format!("unknown parameter: this tool takes {}", names.join(", "))
 }

@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-use rmcp::model::{CallToolResult, ContentBlock};
+use rmcp::model::{CallToolResult, ContentBlock, Resource};
 use seozoom::error::ErrorKind;
 use seozoom::job::Stop;
 use seozoom::{Envelope, Error, operation_table::Operation};
@@ -17,7 +17,7 @@ use super::envelope::Cached;
 use super::held::HeldResult;
 use super::report::Reporter;
 use super::session::Session;
-use super::{args, envelope, tool_names};
+use super::{args, brief, envelope, fields, resources, tool_names};
 
 /// Call `op` (the tool `tool`) with these arguments. A batched job reports
 /// its progress to `reporter`, and sends nothing more once `stop` is given.
@@ -29,8 +29,10 @@ pub async fn operation(
     reporter: &Reporter,
     stop: &Stop,
 ) -> CallToolResult {
-    let request = match args::request(op, arguments, &session.database) {
-        Ok(request) => request,
+    let read = args::request(op, arguments, &session.database)
+        .and_then(|request| Ok((request, fields::read(op, arguments)?)));
+    let (request, fields) = match read {
+        Ok(read) => read,
         Err(invalid) => return failure(&Error::from(invalid)),
     };
     let client = &session.client;
@@ -60,7 +62,7 @@ pub async fn operation(
                     let missing = partial.missing_summary();
                     match partial.into_parts::<Value>() {
                         Ok((received, _, cause)) => {
-                            stopped_part_way(session, tool, op, received, &missing, &cause)
+                            stopped_part_way(session, tool, op, received, &missing, &cause, fields)
                         }
                         Err(partial) => failure(&Error::from(partial)),
                     }
@@ -80,14 +82,23 @@ pub async fn operation(
         Cached::None
     };
     session.count_cache_hit(&cached);
-    CallToolResult::structured(envelope::structured(
+    let (structured, held) = envelope::structured(
         op,
         tool,
         answer,
         cached,
         session.max_rows,
         &session.held,
-    ))
+        fields.as_ref(),
+    );
+    brief::result(tool, op.response.shape, structured, link(session, held))
+}
+
+/// The `resource_link` of the result held as `id`.
+fn link(session: &Session, id: Option<String>) -> Option<Resource> {
+    let id = id?;
+    let held = session.held.get(&id)?;
+    Some(resources::held_resource(&id, &held))
 }
 
 /// The tool result of an error: `isError`, with the library's message (which
@@ -121,6 +132,7 @@ fn stopped_part_way(
     received: Envelope<Value>,
     missing: &str,
     cause: &Error,
+    fields: Option<fields::Fields>,
 ) -> CallToolResult {
     let shape = op.response.shape;
     let rows = envelope::total(shape, &received.response);
@@ -141,6 +153,7 @@ fn stopped_part_way(
             units: received.units_used,
             complete: false,
             response: Arc::new(received.response),
+            fields,
         });
         text.push_str(&format!(
             " The {rows} rows it received are held as result `{id}`: call the `{}` tool with {{\"{}\": \"{id}\", \"{}\": 0}} for them (no units charged).",

@@ -25,9 +25,11 @@
 //!   tool list; `shared_schemas`: the schemas `build.rs` made from the spec
 //!   with the generator's schema module (as the published documents'),
 //!   `agent_schema`: what the tool list leaves out of them;
-//! - `args`: a call's JSON arguments to a request;
+//! - `args`: a call's JSON arguments to a request; `fields`: the columns a
+//!   row tool is asked for;
 //! - `call`, `own`: answering the operations' tools and the server's own;
 //! - `envelope`, `held`: the structured answer, cut to the row cap;
+//!   `brief`: its text content, a summary and the rows as a compact table;
 //! - `resources`: held results, the cost table and the spec, for a host to
 //!   read;
 //! - `serve`: a session started and served until it ends;
@@ -44,11 +46,13 @@
 
 mod agent_schema;
 mod args;
+mod brief;
 mod call;
 mod command;
 mod describe;
 mod ended;
 mod envelope;
+mod fields;
 mod fixture;
 mod fixture_answer;
 mod held;

@@ -205,7 +205,10 @@ pub fn more(session: &Session, arguments: Option<&Map<String, Value>>) -> CallTo
         Err(invalid) => return failure(&Error::from(invalid)),
     };
     let total = envelope::total(held.shape, &held.response);
-    let shown_items = envelope::window(held.shape, &held.response, offset, limit);
+    let mut shown_items = envelope::window(held.shape, &held.response, offset, limit);
+    if let Some(fields) = &held.fields {
+        shown_items = super::fields::project(held.shape, shown_items, fields);
+    }
     let returned = envelope::total(held.shape, &shown_items);
     let next = offset.saturating_add(returned);
     let mut content = Map::new();
@@ -220,7 +223,7 @@ pub fn more(session: &Session, arguments: Option<&Map<String, Value>>) -> CallTo
         envelope::MORE.into(),
         envelope::more(Some(&id), next, total),
     );
-    CallToolResult::structured(Value::Object(content))
+    super::brief::result(&held.tool, held.shape, Value::Object(content), None)
 }
 
 /// The arguments of `more`: the held result's id and the result, the offset
