@@ -40,7 +40,6 @@ mod columns;
 mod completions;
 mod dry_run;
 mod error_report;
-mod example;
 mod exit;
 mod fit_budget;
 mod format;
