@@ -15,10 +15,8 @@ use seozoom::{error::InvalidInput, operation_table::Operation, request::Request}
 use serde_json::{Map, Value};
 
 use super::fields;
+use super::shown::shown;
 use super::tool_names::ARG_FIELDS;
-
-/// Longest piece of a value repeated in a message.
-const SHOWN: usize = 80;
 
 /// The request `arguments` make for `op`; `database` when they name none.
 /// Values are not checked here beyond their JSON type: the validator does it
@@ -113,21 +111,6 @@ fn unknown(op: &Operation) -> String {
         names.push(format!("`{ARG_FIELDS}`"));
     }
     format!("unknown parameter: this tool takes {}", names.join(", "))
-}
-
-/// A value as shown in a message: its JSON text, cut short.
-pub fn shown(value: &Value) -> String {
-    let text = match value {
-        Value::String(text) => text.clone(),
-        other => other.to_string(),
-    };
-    if text.chars().count() > SHOWN {
-        let mut cut: String = text.chars().take(SHOWN).collect();
-        cut.push('…');
-        cut
-    } else {
-        text
-    }
 }
 
 #[cfg(test)]

@@ -12,9 +12,9 @@ use seozoom::error::InvalidInput;
 use seozoom::operation_table::{Operation, Shape};
 use serde_json::{Map, Value, json};
 
-use super::args::shown;
 use super::json_schema::TYPE;
 use super::shared_schemas;
+use super::shown::shown;
 use super::tool_names::ARG_FIELDS;
 
 /// The columns asked for, in the order asked.

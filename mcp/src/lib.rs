@@ -26,7 +26,7 @@
 //!   with the generator's schema module (as the published documents'),
 //!   `agent_schema`: what the tool list leaves out of them;
 //! - `args`: a call's JSON arguments to a request; `fields`: the columns a
-//!   row tool is asked for;
+//!   row tool is asked for; `shown`: a value as a message repeats it;
 //! - `call`, `own`: answering the operations' tools and the server's own;
 //! - `envelope`, `held`: the structured answer, cut to the row cap;
 //!   `brief`: its text content, a summary and the rows as a compact table;
@@ -70,6 +70,7 @@ mod serve;
 mod server;
 mod session;
 mod shared_schemas;
+mod shown;
 mod stdio;
 mod tool_names;
 mod tools;

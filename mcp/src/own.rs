@@ -7,11 +7,12 @@ use seozoom::units::Basis;
 use seozoom::{Error, Job, error::InvalidInput};
 use serde_json::{Map, Value, json};
 
-use super::args::{self, shown};
+use super::args;
 use super::call::failure;
 use super::envelope;
 use super::held::{self, HeldResult};
 use super::session::Session;
+use super::shown::shown;
 use super::tool_names::{ARG_ARGUMENTS, ARG_COUNT, ARG_TOOL, ESTIMATE, HELD, MORE};
 
 /// `estimate`: the cost range of calling a tool with some arguments.
