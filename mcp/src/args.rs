@@ -16,7 +16,7 @@ use serde_json::{Map, Value};
 
 use super::fields;
 use super::shown::shown;
-use super::tool_names::ARG_FIELDS;
+use super::tool_names::{ARG_FIELDS, ARG_MAX_ROWS};
 
 /// The request `arguments` make for `op`; `database` when they name none.
 /// Values are not checked here beyond their JSON type: the validator does it
@@ -37,9 +37,13 @@ pub fn request(
         problem,
     };
     for (name, value) in arguments {
-        // An agent's way of leaving an optional argument out; or the columns
-        // to return ([`fields`]), not a parameter.
-        if value.is_null() || (name == ARG_FIELDS && fields::names(op).is_some()) {
+        // An agent's way of leaving an optional argument out; or an argument
+        // of the server's own, not a parameter: the columns to return
+        // ([`fields`]), the row cap of a paged job ([`max_rows`]).
+        if value.is_null()
+            || (name == ARG_FIELDS && fields::names(op).is_some())
+            || (name == ARG_MAX_ROWS && op.paging().is_some())
+        {
             continue;
         }
         if name == SERVICE.database.wire && op.param(name).is_none() {
@@ -68,6 +72,28 @@ pub fn request(
         request.set(param.wire, values);
     }
     Ok(request)
+}
+
+/// The row cap a paged operation's tool was given (`max_rows`): a whole
+/// number, at least 1; `None` when not given.
+pub fn max_rows(
+    op: &Operation,
+    arguments: Option<&Map<String, Value>>,
+) -> Result<Option<usize>, InvalidInput> {
+    let value = match arguments.and_then(|a| a.get(ARG_MAX_ROWS)) {
+        None | Some(Value::Null) => return Ok(None),
+        Some(value) => value,
+    };
+    let rows = wire(value, true).and_then(|text| text.parse::<usize>().ok());
+    match rows {
+        Some(rows) if rows >= 1 => Ok(Some(rows)),
+        _ => Err(InvalidInput {
+            operation: op.label(),
+            param: ARG_MAX_ROWS.into(),
+            value: shown(value),
+            problem: "must be a whole number, at least 1".into(),
+        }),
+    }
 }
 
 /// A value as wire text, if its JSON type is the schema's: a string for
@@ -109,6 +135,9 @@ fn unknown(op: &Operation) -> String {
     }
     if fields::names(op).is_some() {
         names.push(format!("`{ARG_FIELDS}`"));
+    }
+    if op.paging().is_some() {
+        names.push(format!("`{ARG_MAX_ROWS}`"));
     }
     format!("unknown parameter: this tool takes {}", names.join(", "))
 }

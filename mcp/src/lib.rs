@@ -52,6 +52,7 @@ mod command;
 mod describe;
 mod ended;
 mod envelope;
+mod failure;
 mod fields;
 mod fixture;
 mod fixture_answer;

@@ -23,6 +23,9 @@ pub const ARG_COUNT: &str = "count";
 pub const ARG_FIELDS: &str = "fields";
 /// The list of held results, in `more` (called with no arguments).
 pub const HELD: &str = "held";
+/// The row cap of a paged operation's tool: its rows page by page up to it
+/// (the library's `RunOptions::max_rows`; Python's `max_rows=`).
+pub const ARG_MAX_ROWS: &str = "max_rows";
 
 /// The name of an operation's tool: `<group>_<action>`, wire names.
 pub fn tool_name(op: &Operation) -> String {

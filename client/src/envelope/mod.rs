@@ -57,7 +57,7 @@ impl<T> Envelope<T> {
     }
 
     /// The envelope with its response made by `f`, every figure kept.
-    pub(crate) fn map<U>(self, f: impl FnOnce(T) -> U) -> Envelope<U> {
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Envelope<U> {
         Envelope {
             result_rows: self.result_rows,
             units_used: self.units_used,
