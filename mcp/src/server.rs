@@ -224,7 +224,11 @@ impl ServerHandler for Server {
             ));
         };
         let held_before = self.session.held.version();
-        let (reporter, queue) = Reporter::new(context.meta.get_progress_token(), self.level());
+        let (reporter, queue) = Reporter::new(
+            &request.name,
+            context.meta.get_progress_token(),
+            self.level(),
+        );
         let reporter = Arc::new(reporter);
         let stop = Stop::new();
         let work = async {
