@@ -411,6 +411,7 @@ mod date;
 #[cfg(feature = "jiff")]
 mod date_jiff;
 mod decode;
+pub mod drift;
 mod envelope;
 pub mod error;
 mod generated;
@@ -444,7 +445,9 @@ pub mod types {
 
     pub use crate::by_key::ByKey;
     pub use crate::date::{Date, DateError, DateTime, Time};
+    pub use crate::envelope::RawRow;
     pub use crate::generated::types::*;
+    pub use crate::record::UnknownMembers;
     pub use crate::serp::{Serp, SerpResult};
     pub use crate::wire_enum::{UnknownValue, WireEnum};
     /// The `jiff` crate the conversions are written for (feature `jiff`).
@@ -503,7 +506,9 @@ pub mod __private {
     pub use crate::record;
     #[cfg(feature = "sandbox")]
     pub use crate::sandbox::{Sandbox, SandboxBuilder};
-    pub use crate::types::{ByKey, Date, DateTime, Serp, Time, UnknownValue, WireEnum};
+    pub use crate::types::{
+        ByKey, Date, DateTime, Serp, Time, UnknownMembers, UnknownValue, WireEnum,
+    };
     pub use crate::{
         Client, ClientBuilder, Envelope, Error, job::Row, job::Stop, job::Stream,
         operation_table::Operation, request::Request,

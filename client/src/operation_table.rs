@@ -478,6 +478,10 @@ pub struct FieldInfo {
     pub nullable: bool,
     /// May be absent.
     pub optional: bool,
+    /// Where the spec knows its presence from: the reference
+    /// ([`Source::Stated`]), or a defensive decision ([`Source::Decided`])
+    /// where the reference never says whether it is always sent, and so on.
+    pub presence: Source,
     /// What its value is, when the spec says.
     pub hint: Option<Hint>,
     /// When it is one of its record's main measures (what a reader came

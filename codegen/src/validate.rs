@@ -103,7 +103,7 @@ pub fn validate(file: &SourceFile, spec: &parse::SpecFile) -> Result<Spec, Diagn
         .enums
         .iter()
         .zip(&resolved.enum_sources)
-        .map(|(e, source)| enum_def(&mut cx, e, source.as_ref()))
+        .map(|(e, source)| enum_def(&mut cx, spec, e, source.as_ref()))
         .collect();
     // Record names are known before fields are checked, so records may nest each other.
     for r in &spec.records {
@@ -122,13 +122,13 @@ pub fn validate(file: &SourceFile, spec: &parse::SpecFile) -> Result<Spec, Diagn
     for fs in &spec.fieldsets {
         described(&mut cx, &fs.description);
         for f in &fs.fields {
-            field(&mut cx, f);
+            field(&mut cx, spec, f);
         }
     }
     let records = resolved
         .records
         .iter()
-        .map(|r| record(&mut cx, r))
+        .map(|r| record(&mut cx, spec, r))
         .collect();
 
     let envelope = Envelope {
@@ -284,7 +284,12 @@ fn member(cx: &mut Cx, m: &parse::EnvelopeMember) -> Member {
     }
 }
 
-fn enum_def(cx: &mut Cx, e: &parse::Enum, source: Option<&resolve::Provenance>) -> Enum {
+fn enum_def(
+    cx: &mut Cx,
+    spec: &parse::SpecFile,
+    e: &parse::Enum,
+    source: Option<&resolve::Provenance>,
+) -> Enum {
     snake_name(cx, &e.name);
     let type_name = type_name(cx, &e.rust);
     let mut wires = BTreeSet::new();
@@ -308,10 +313,16 @@ fn enum_def(cx: &mut Cx, e: &parse::Enum, source: Option<&resolve::Provenance>) 
             if !variants.insert(text(&v.rust)) {
                 cx.c.error(span(&v.rust), format!("variant `{}` is used twice", v.rust.get_ref()));
             }
+            let source = v
+                .source
+                .as_ref()
+                .and_then(|p| resolve::provenance(&mut cx.c, spec, p))
+                .map(|p| provenance(cx, &p));
             EnumValue {
                 wire: text(&v.wire),
                 variant: text(&v.rust),
                 description: described(cx, &v.description),
+                source,
             }
         })
         .collect();
@@ -344,7 +355,7 @@ fn enum_def(cx: &mut Cx, e: &parse::Enum, source: Option<&resolve::Provenance>) 
     }
 }
 
-fn field(cx: &mut Cx, f: &parse::Field) -> Field {
+fn field(cx: &mut Cx, spec: &parse::SpecFile, f: &parse::Field) -> Field {
     let rust = match &f.rust {
         Some(rust) => snake_name(cx, rust),
         None => {
@@ -357,27 +368,27 @@ fn field(cx: &mut Cx, f: &parse::Field) -> Field {
             text(&f.wire)
         }
     };
-    let ty = field_type(cx, f);
-    let nullable = flag(&f.nullable);
-    let optional = flag(&f.optional);
-    if (nullable || optional)
-        && matches!(
-            ty,
-            FieldType::Flag
-                | FieldType::Date
-                | FieldType::DateTime
-                | FieldType::Time
-                | FieldType::Serp
-        )
-    {
+    if rust == UNKNOWN_MEMBERS {
         cx.c.error(
-            span(&f.ty),
-            format!(
-                "a nullable or optional `{}` field has no decoder in the runtime yet",
-                f.ty.get_ref()
-            ),
+            span(f.rust.as_ref().unwrap_or(&f.wire)),
+            format!("`{UNKNOWN_MEMBERS}` is the records' own accessor of the members the spec does not know: give this field another `rust` name"),
         );
     }
+    let ty = field_type(cx, f);
+    let presence = resolve::presence(&mut cx.c, spec, &f.presence);
+    let (nullable, optional) = presence
+        .as_ref()
+        .map_or((false, false), |p| (p.nullable, p.optional));
+    let presence = match presence {
+        Some(p) => Provenance {
+            source: source(cx, &p.source, p.note.as_ref()),
+            note: p.note.as_ref().map(text),
+        },
+        None => Provenance {
+            source: Source::Decided,
+            note: None,
+        },
+    };
     let hint = hint(cx, f, &ty);
     let priority = f
         .priority
@@ -401,6 +412,7 @@ fn field(cx: &mut Cx, f: &parse::Field) -> Field {
         ty,
         nullable,
         optional,
+        presence,
         hint,
         priority,
         description: described(cx, &f.description),
@@ -528,9 +540,9 @@ fn field_type(cx: &mut Cx, f: &parse::Field) -> FieldType {
     }
 }
 
-fn record(cx: &mut Cx, resolved: &resolve::Record) -> Record {
+fn record(cx: &mut Cx, spec: &parse::SpecFile, resolved: &resolve::Record) -> Record {
     let r = resolved.raw;
-    let fields: Vec<Field> = resolved.fields.iter().map(|f| field(cx, f)).collect();
+    let fields: Vec<Field> = resolved.fields.iter().map(|f| field(cx, spec, f)).collect();
     let mut wires = BTreeSet::new();
     let mut rusts = BTreeSet::new();
     for (i, f) in fields.iter().enumerate() {

@@ -374,8 +374,17 @@ impl Client {
             };
             reservation.settle(used, units.remaining);
             tracing::Span::current().record("units_used", used);
-            self.record_answer(prepared, items_of(request), charge, units.remaining, hold)
-                .await;
+            // A paid answer that does not decode at all is kept, until a
+            // client built from a fixed spec decodes it.
+            let kept = match error.answer() {
+                Some(_) if (200..300).contains(&answer.status) => {
+                    self.kept_undecoded(prepared, answer.body, used, units.remaining)
+                }
+                _ => Vec::new(),
+            };
+            let entry =
+                self.answer_entry(prepared, items_of(request), charge, units.remaining, hold);
+            self.record_with(entry, kept).await;
             tracing::debug!(status = answer.status, charged = %charge, "the answer was recorded though it does not decode");
             let sending = Sending {
                 started,
@@ -410,7 +419,20 @@ impl Client {
         balance: Option<i64>,
         hold: Option<(String, i64)>,
     ) {
-        let entry = LedgerEntry {
+        let entry = self.answer_entry(prepared, items, charge, balance, hold);
+        self.record(entry).await;
+    }
+
+    /// The ledger row of an answered attempt that did not decode.
+    fn answer_entry(
+        &self,
+        prepared: &Prepared,
+        items: i64,
+        charge: Charge,
+        balance: Option<i64>,
+        hold: Option<(String, i64)>,
+    ) -> LedgerEntry {
+        LedgerEntry {
             at_ms: now_ms(),
             group: prepared.op.group.to_owned(),
             action: prepared.op.action.to_owned(),
@@ -426,8 +448,7 @@ impl Client {
             cache_hit: false,
             units_saved: 0,
             hold,
-        };
-        self.record(entry).await;
+        }
     }
 
     /// A call that failed after it was admitted: the call's own hold released

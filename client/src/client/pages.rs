@@ -133,6 +133,10 @@ impl Client {
     ///
     /// Pages are fetched one at a time (whether there is a next one depends on
     /// the last), under the operation's rate limit.
+    ///
+    /// A row that cannot be typed is not in the stream (it is logged and its
+    /// drift recorded): [`pages_enveloped`](Self::pages_enveloped) keeps such
+    /// rows raw beside each page's typed rows.
     pub fn pages<T>(
         &self,
         request: Request,
@@ -145,7 +149,15 @@ impl Client {
         self.pages_enveloped::<T>(request, page_size, max_rows)
             .flat_map(|page| {
                 stream::iter(match page {
-                    Ok(page) => page.response.into_iter().map(Ok).collect(),
+                    Ok(page) => {
+                        if !page.raw_rows.is_empty() {
+                            tracing::warn!(
+                                rows = page.raw_rows.len(),
+                                "rows of a page could not be typed and are left out of the stream (pages_enveloped keeps them)"
+                            );
+                        }
+                        page.response.into_iter().map(Ok).collect()
+                    }
                     Err(error) => vec![Err(error)],
                 })
             })
@@ -172,8 +184,9 @@ impl Client {
     }
 
     /// [`pages`](Self::pages) with each page decoded by `decode` and its
-    /// `response` made rows. `Client::pages_json` (generated) hands it the
-    /// table's decoder of every operation.
+    /// `response` made rows; a row that could not be typed is in the stream as
+    /// the service sent it, in its place. `Client::pages_json` (generated)
+    /// hands it the table's decoder of every operation.
     #[doc(hidden)]
     pub fn pages_decoded(
         &self,
@@ -184,20 +197,20 @@ impl Client {
     ) -> impl Stream<Item = Result<serde_json::Value, Error>> + Send + Unpin + use<> {
         let fetch: Fetch<serde_json::Value> = Arc::new(move |client, page, job| {
             Box::pin(async move {
-                let envelope = client.execute_decoded_in(page, decode, job).await?;
-                let rows = match envelope.response {
-                    serde_json::Value::Array(rows) => rows,
-                    serde_json::Value::Null => Vec::new(),
-                    other => vec![other],
-                };
-                Ok(Envelope {
-                    result_rows: envelope.result_rows,
-                    units_used: envelope.units_used,
-                    units_remaining: envelope.units_remaining,
-                    response: rows,
-                    no_data: envelope.no_data,
-                    fetched_at: envelope.fetched_at,
-                })
+                let mut envelope = client.execute_decoded_in(page, decode, job).await?;
+                let raw_rows = std::mem::take(&mut envelope.raw_rows);
+                Ok(envelope.map(|response| {
+                    let mut rows = match response {
+                        serde_json::Value::Array(rows) => rows,
+                        serde_json::Value::Null => Vec::new(),
+                        other => vec![other],
+                    };
+                    // In index order, each raw row goes back to its place.
+                    for raw in raw_rows {
+                        rows.insert(raw.index.min(rows.len()), raw.row);
+                    }
+                    rows
+                }))
             })
         });
         self.pager(request, page_size, max_rows, fetch)
@@ -336,11 +349,14 @@ impl<T> Pager<T> {
                 return Some((Err(error), self));
             }
         };
+        // Rows kept raw are rows of the page: they count towards a full
+        // page and the cap.
+        let raw = envelope.raw_rows.len();
         let rows = &mut envelope.response;
         let asked = usize::try_from(limit).unwrap_or(usize::MAX);
-        let full = rows.len() >= asked;
-        rows.truncate(asked);
-        let fetched = fetched + rows.len();
+        let full = rows.len() + raw >= asked;
+        rows.truncate(asked.saturating_sub(raw));
+        let fetched = fetched + rows.len() + raw;
         let more = full && !plan.single && plan.next_limit(fetched) > 0;
         if more {
             self.state = PagerState::Next {

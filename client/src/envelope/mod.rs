@@ -9,8 +9,11 @@ mod encode;
 #[cfg(feature = "schemars")]
 mod schema;
 
+mod raw_row;
+
 pub use decode::{EnvelopeSeed, decode_rows_fast};
 pub use encode::WithWireNames;
+pub use raw_row::RawRow;
 #[cfg(feature = "schemars")]
 pub use schema::{EnvelopeDocs, envelope_schema};
 
@@ -27,8 +30,13 @@ pub struct Envelope<T> {
     pub units_used: i64,
     /// The units left on the account after the call.
     pub units_remaining: i64,
-    /// The result.
+    /// The result: every row that decoded into its record.
     pub response: T,
+    /// The rows of the answer that could not be decoded into their record
+    /// (one that names the row was missing, `null` or unreadable), kept as
+    /// the service sent them, each with its place in the answer and why.
+    /// Empty, at no cost, when every row decoded.
+    pub raw_rows: Vec<RawRow>,
     /// `true` when the service answered "no data found" and `response` is
     /// the empty result made by the client. The service reports no units
     /// then: `result_rows` and `units_used` are 0 and `units_remaining` is the
@@ -52,6 +60,7 @@ impl<T> Envelope<T> {
             units_used: 0,
             units_remaining,
             response,
+            raw_rows: Vec::new(),
             no_data: true,
             fetched_at: None,
         }
@@ -69,8 +78,23 @@ impl<T> Envelope<T> {
             units_used,
             units_remaining,
             response,
+            raw_rows: Vec::new(),
             no_data: false,
             fetched_at: None,
+        }
+    }
+
+    /// The same envelope around another response (the figures, the raw rows
+    /// and the flags kept).
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Envelope<U> {
+        Envelope {
+            result_rows: self.result_rows,
+            units_used: self.units_used,
+            units_remaining: self.units_remaining,
+            response: f(self.response),
+            raw_rows: self.raw_rows,
+            no_data: self.no_data,
+            fetched_at: self.fetched_at,
         }
     }
 }

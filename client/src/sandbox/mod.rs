@@ -110,8 +110,10 @@
 //! | list of records | 1 to 5 nested records (at most `limit`) |
 //! | SERP | positions `"1"`..`"N"`, N from 10 to 50, in numeric order; every fourth URL (and a few more) has a query string with `&amp;` |
 //!
-//! Nullable fields are `null` in about 1 row in 5; other optional fields are
-//! absent in about 1 row in 4.
+//! Fields the reference says may be `null` are `null` in about 1 row in 5;
+//! those it says some rows lack are absent in about 1 row in 4. Fields the
+//! spec made optional or nullable only defensively (presence `decided`) are
+//! always sent, as the service is seen to send them.
 
 use std::collections::BTreeMap;
 use std::fmt;

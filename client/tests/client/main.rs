@@ -15,6 +15,7 @@ mod support;
 mod absurd;
 mod faults;
 mod golden;
+mod lenient;
 mod operations;
 mod properties_decode;
 

@@ -115,7 +115,7 @@ fn header(spec: &Spec) -> String {
 fn tokens(spec: &Spec, options: &Options) -> TokenStream {
     let rt = options.runtime_path();
     let enums = spec.enums.iter().map(types::enum_def);
-    let records = spec.records.iter().map(|r| types::record(options, r));
+    let records = spec.records.iter().map(types::record);
     let envelope = types::envelope(options, &spec.envelope);
     let client_ext = builders::client_ext(spec, options);
     let groups = spec.groups.iter().map(|g| builders::group(spec, g));

@@ -248,6 +248,10 @@ fn field(spec: &Spec, f: &Field) -> TokenStream {
     });
     let nullable = f.nullable.then(|| quote!(.nullable()));
     let optional = f.optional.then(|| quote!(.optional()));
+    let presence = (f.presence.source != Source::Stated).then(|| {
+        let source = format_ident!("{}", f.presence.source.variant());
+        quote!(.presence(Source::#source))
+    });
     let hint = f.hint.as_ref().map(|h| {
         let h = hint(h);
         quote!(.hint(#h))
@@ -255,7 +259,7 @@ fn field(spec: &Spec, f: &Field) -> TokenStream {
     let priority = f.priority.map(|rank| quote!(.priority(#rank)));
     let description = &f.description;
     quote! {
-        FieldInfo::new(#wire, #kind) #rust #nullable #optional #hint #priority .description(#description)
+        FieldInfo::new(#wire, #kind) #rust #nullable #optional #presence #hint #priority .description(#description)
     }
 }
 

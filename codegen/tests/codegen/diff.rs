@@ -61,7 +61,7 @@ fn narrowed_limit(text: &str) -> String {
     )
 }
 
-const REMOVED_FIELD: &str = "BREAKING  removed   record domain_keyword / field ranking_url: `DomainKeyword::ranking_url` (String)";
+const REMOVED_FIELD: &str = "BREAKING  removed   record domain_keyword / field ranking_url: `DomainKeyword::ranking_url` (Option<String>)";
 const ADDED_OPTIONAL_PARAM: &str = "minor     added     action urls keywords / param offset: optional integer, a new method: `UrlsKeywords::offset(..)`";
 const NARROWED_LIMIT: &str = "BREAKING  changed   action domains keywords / param page: max 5 (stated) -> 3 (stated); narrowed: values above 3 are now refused";
 
@@ -85,10 +85,10 @@ fn a_field_removed_from_a_fieldset_is_removed_from_every_record_that_includes_it
     assert_eq!(
         lines(&text),
         [
-            "BREAKING  removed   record domain_keyword / field KD: `DomainKeyword::keyword_difficulty` (i64)",
-            "BREAKING  removed   record keyword_metrics / field KD: `KeywordMetrics::keyword_difficulty` (i64)",
-            "BREAKING  removed   record monitored_keyword / field KD: `MonitoredKeyword::keyword_difficulty` (i64)",
-            "BREAKING  removed   record url_keyword / field KD: `UrlKeyword::keyword_difficulty` (i64)",
+            "BREAKING  removed   record domain_keyword / field KD: `DomainKeyword::keyword_difficulty` (Option<i64>)",
+            "BREAKING  removed   record keyword_metrics / field KD: `KeywordMetrics::keyword_difficulty` (Option<i64>)",
+            "BREAKING  removed   record monitored_keyword / field KD: `MonitoredKeyword::keyword_difficulty` (Option<i64>)",
+            "BREAKING  removed   record url_keyword / field KD: `UrlKeyword::keyword_difficulty` (Option<i64>)",
         ]
     );
 }
@@ -172,10 +172,10 @@ fn each_kind_of_change_is_classified() {
         (
             replaced(
                 &spec,
-                "wire = \"tag\", type = \"string\",",
-                "wire = \"tag\", type = \"string\", nullable = true,",
+                "wire = \"project_id\", type = \"integer\", presence = \"names_the_row\",",
+                "wire = \"project_id\", type = \"integer\", presence = \"unstated\",",
             ),
-            "BREAKING  changed   record monitored_keyword / field tag: type String (string) -> Option<String> (string, nullable); the field's Rust type changes",
+            "BREAKING  changed   record project / field project_id: type i64 (integer) -> Option<i64> (integer, nullable, optional); the field's Rust type changes",
         ),
         // A renamed Rust field.
         (

@@ -185,8 +185,12 @@ fn the_spec_validates_against_the_spec_schema() {
             "source = \"decided\"",
         ),
         (
-            "type = \"integer\", kind = \"monthly_volume\", description = \"Search volume in January.\"",
-            "type = \"int\", kind = \"monthly_volume\", description = \"Search volume in January.\"",
+            "type = \"integer\", presence = \"unstated\", kind = \"monthly_volume\", description = \"Search volume in January.\"",
+            "type = \"int\", presence = \"unstated\", kind = \"monthly_volume\", description = \"Search volume in January.\"",
+        ),
+        (
+            "presence = \"unstated\", kind = \"monthly_volume\", description = \"Search volume in January.\"",
+            "presence = { optional = true }, kind = \"monthly_volume\", description = \"Search volume in January.\"",
         ),
         (
             "kind = \"monthly_volume\", description = \"Search volume in January.\"",
@@ -445,15 +449,27 @@ fn wire_quirks_are_in_the_schemas() {
         ("is_live", json!(2)),
         ("creation_date", json!("2024-05-31T08:30:00")),
         ("project_last_update", json!("31/05/2024")),
-        ("url", Value::Null),
+        ("project_id", Value::Null),
     ] {
         let mut wrong = row.clone();
         wrong[member] = bad;
         assert!(!project.is_valid(&wrong), "{member}");
     }
+    // What names the row is always sent; a metric may be absent or null.
     let mut missing = row.clone();
-    missing.as_object_mut().unwrap().remove("url");
+    missing.as_object_mut().unwrap().remove("project_id");
     assert!(!project.is_valid(&missing));
+    let mut lenient = row.clone();
+    lenient.as_object_mut().unwrap().remove("url");
+    lenient["ZA"] = Value::Null;
+    assert!(
+        project.is_valid(&lenient),
+        "{:?}",
+        errors(&project, &lenient)
+    );
+    // A member the spec does not know is allowed.
+    lenient["brand_new_metric"] = json!(7.5);
+    assert!(project.is_valid(&lenient));
 
     let metrics = validator(&published("schemas/records/keyword_metrics.schema.json"));
     let mut kw = example_row("/api/v2/keywords/", "metrics");

@@ -74,6 +74,14 @@ pub mod types {
             }
         }
     }
+
+    impl rt::quirks::ListItem for Db {
+        fn item(
+            text: &str,
+        ) -> ::core::result::Result<Self, ::core::option::Option<Self>> {
+            text.parse().map_err(|_| ::core::option::Option::None)
+        }
+    }
 }
 
 /// Group handles and request builders.

@@ -22,6 +22,11 @@ fn ignore_undecodable(error: &Error) {
     tracing::warn!(%error, "ignoring a cache entry that no longer decodes");
 }
 
+/// How long the store keeps a paid answer that could not be decoded, for a
+/// client built from a fixed spec to decode at no cost (decided: a month is
+/// time enough to notice the failure, fix the spec and rebuild).
+const KEEP_UNDELIVERED: Duration = Duration::from_secs(30 * 24 * 3600);
+
 /// How long the store keeps an entry: a week past its freshness at least, so
 /// that a caller who lengthens the time to live still finds it.
 fn keep_for(fresh: Fresh) -> Option<Duration> {
@@ -102,7 +107,10 @@ impl Client {
                     units_remaining: balance.unwrap_or(answer.units_remaining),
                     ..answer
                 };
-                is_fresh(fresh, answer.fetched_at_ms, now).then_some(answer)
+                // An answer kept undecoded was never delivered: it is the
+                // answer to the call whatever its age, once it decodes.
+                let fresh = answer.undelivered || is_fresh(fresh, answer.fetched_at_ms, now);
+                fresh.then_some(answer)
             })
             .collect())
     }
@@ -119,7 +127,20 @@ impl Client {
         rows: i64,
         saved: i64,
     ) -> Step<'a, ()> {
-        let entry = LedgerEntry {
+        let entry = self.hit_entry(op, db, items, rows, saved);
+        Box::pin(self.record(entry))
+    }
+
+    /// The ledger row of a cache hit: `items` answered, `saved` units.
+    fn hit_entry(
+        &self,
+        op: &Operation,
+        db: &str,
+        items: i64,
+        rows: i64,
+        saved: i64,
+    ) -> LedgerEntry {
+        LedgerEntry {
             at_ms: now_ms(),
             group: op.group.to_owned(),
             action: op.action.to_owned(),
@@ -131,8 +152,31 @@ impl Client {
             cache_hit: true,
             units_saved: saved,
             hold: None,
+        }
+    }
+
+    /// The cache entry that keeps a paid answer which could not be decoded
+    /// (a JSON body: one that is not even that will never decode), under the
+    /// call's own key.
+    pub(crate) fn kept_undecoded(
+        &self,
+        prepared: &Prepared,
+        body: &[u8],
+        units_used: i64,
+        units_remaining: Option<i64>,
+    ) -> Vec<CacheEntry> {
+        if serde_json::from_slice::<serde::de::IgnoredAny>(body).is_err() {
+            return Vec::new();
+        }
+        let answer = CachedAnswer {
+            fetched_at_ms: now_ms(),
+            units_used,
+            units_remaining: units_remaining.or(self.units().remaining).unwrap_or(0),
+            body: body.to_vec(),
+            undelivered: true,
         };
-        Box::pin(self.record(entry))
+        let bytes = answer.encode(&prepared.cache_key);
+        vec![(prepared.cache_key.clone(), bytes, Some(KEEP_UNDELIVERED))]
     }
 
     /// Answers as the store keeps them: encoded, each with its keeping time.
@@ -168,6 +212,7 @@ impl Client {
                     units_used: item.units_used,
                     units_remaining,
                     body: item.body,
+                    undelivered: false,
                 };
                 Some((key, answer))
             })
@@ -210,14 +255,43 @@ impl Client {
         envelope.units_used = 0;
         envelope.units_remaining = answer.units_remaining;
         envelope.fetched_at = Some(time_of(answer.fetched_at_ms));
-        self.record_hit(
-            prepared.op,
-            &prepared.database,
-            items_of(request),
-            envelope.result_rows,
-            answer.units_used,
-        )
-        .await;
+        let (items, rows) = (items_of(request), envelope.result_rows);
+        if answer.undelivered {
+            // Delivered now: from here on it is a cached answer like any other.
+            tracing::info!(
+                fetched_at_ms = answer.fetched_at_ms,
+                "an answer kept because it could not be decoded decodes now: served at no cost"
+            );
+            let entry = self.hit_entry(
+                prepared.op,
+                &prepared.database,
+                items,
+                rows,
+                answer.units_used,
+            );
+            let delivered = CachedAnswer {
+                undelivered: false,
+                ..answer
+            };
+            let bytes = delivered.encode(&prepared.cache_key);
+            let fresh = self
+                .freshness(prepared.op, &prepared.query)
+                .unwrap_or(Fresh::ForGood);
+            self.record_with(
+                entry,
+                vec![(prepared.cache_key.clone(), bytes, keep_for(fresh))],
+            )
+            .await;
+        } else {
+            self.record_hit(
+                prepared.op,
+                &prepared.database,
+                items,
+                rows,
+                answer.units_used,
+            )
+            .await;
+        }
         Some(envelope)
     }
 
@@ -260,6 +334,7 @@ impl Client {
                         units_used: envelope.units_used,
                         units_remaining: envelope.units_remaining,
                         body,
+                        undelivered: false,
                     },
                 ));
                 Client::encoded(answers, fresh)
@@ -376,6 +451,7 @@ mod tests {
             units_used: 10,
             units_remaining: 1,
             body: br#"{"ResultRows":0,"UnitsUsed":0,"UnitsRemaining":1,"response":[]}"#.to_vec(),
+            undelivered: false,
         };
         let foreign = answer.encode("domains authority of another request");
         let mut damaged = answer.encode(&key);

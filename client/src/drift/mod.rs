@@ -1,0 +1,12 @@
+//! What the service sends that the spec does not say: drift.
+//!
+//! The service is the truth and the reference lags it. A call's decode notes
+//! what it meets that the spec does not describe (a member it does not know,
+//! a `null` or missing member the spec calls required, a value of another
+//! JSON type, an enum value it does not list); the call notes an HTTP status
+//! or message the spec does not name and a charge that differs from the
+//! spec's cost.
+
+pub(crate) mod seen;
+
+pub use seen::{DriftKind, JsonType, JsonTypes};
