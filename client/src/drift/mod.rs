@@ -9,4 +9,4 @@
 
 pub(crate) mod seen;
 
-pub use seen::{DriftKind, JsonType, JsonTypes};
+pub use seen::{DriftKind, JsonType, JsonTypeSet};

@@ -130,17 +130,17 @@ impl JsonType {
 
 /// A set of JSON types.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
-pub struct JsonTypes(u8);
+pub struct JsonTypeSet(u8);
 
-impl JsonTypes {
+impl JsonTypeSet {
     /// The set of one type.
     pub fn one(ty: JsonType) -> Self {
-        JsonTypes(ty.bit())
+        JsonTypeSet(ty.bit())
     }
 
     /// Both sets.
-    pub fn union(self, other: JsonTypes) -> Self {
-        JsonTypes(self.0 | other.0)
+    pub fn union(self, other: JsonTypeSet) -> Self {
+        JsonTypeSet(self.0 | other.0)
     }
 
     /// Whether `ty` is in the set.
@@ -165,7 +165,7 @@ impl JsonTypes {
 
     /// The set stored as [`bits`](Self::bits).
     pub fn from_bits(bits: u8) -> Self {
-        JsonTypes(bits & 0x7f)
+        JsonTypeSet(bits & 0x7f)
     }
 }
 
@@ -255,7 +255,7 @@ pub struct Seen {
     /// How many times it was met (rows, or values of a list).
     pub count: i64,
     /// The JSON types its values had.
-    pub types: JsonTypes,
+    pub types: JsonTypeSet,
     /// The first value met, as JSON text cut to [`EXAMPLE_LEN`] characters.
     pub example: String,
 }
@@ -300,7 +300,7 @@ pub fn note(record: &str, member: &str, kind: DriftKind, found: Found<'_>) {
         let Some(list) = seen.as_mut() else {
             return;
         };
-        let types = found.ty().map_or(JsonTypes::default(), JsonTypes::one);
+        let types = found.ty().map_or(JsonTypeSet::default(), JsonTypeSet::one);
         match list
             .iter_mut()
             .find(|s| s.kind == kind && s.member == member && s.record == record)

@@ -446,7 +446,12 @@ fn field_type(f: &Field) -> (TokenStream, TokenStream) {
         }
         FieldType::List { type_name, .. } => {
             let t = format_ident!("{}", type_name);
-            (quote!(::std::vec::Vec<#t>), None)
+            // On the wire a nullable list may be `null` (the record holds
+            // an empty one).
+            let wire = f
+                .nullable
+                .then(|| quote!(::core::option::Option<::std::vec::Vec<#t>>));
+            (quote!(::std::vec::Vec<#t>), wire)
         }
     };
     let wrap = |t: TokenStream| {

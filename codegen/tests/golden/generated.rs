@@ -2461,6 +2461,10 @@ pub mod types {
         ///
         /// Wire name: `niches`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
         #[cfg_attr(feature = "schemars", serde(default, rename = "niches"))]
+        #[cfg_attr(
+            feature = "schemars",
+            schemars(with = "::core::option::Option<::std::vec::Vec<Niche>>")
+        )]
         pub niches: ::std::vec::Vec<Niche>,
         #[cfg_attr(feature = "schemars", schemars(skip))]
         unknown_members: rt::UnknownMembers,
@@ -2822,6 +2826,10 @@ pub mod types {
         ///
         /// Wire name: `competitor`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
         #[cfg_attr(feature = "schemars", serde(default, rename = "competitor"))]
+        #[cfg_attr(
+            feature = "schemars",
+            schemars(with = "::core::option::Option<::std::vec::Vec<Competitor>>")
+        )]
         pub competitors: ::std::vec::Vec<Competitor>,
         #[cfg_attr(feature = "schemars", schemars(skip))]
         unknown_members: rt::UnknownMembers,
