@@ -44,10 +44,16 @@ class Result(Generic[T]):
     - `units_used`: units the service charged (0 from the cache);
     - `units_remaining`: the account's balance as last reported;
     - `from_cache`: the answer came from the store's cache, nothing was sent;
-    - `no_data`: the service found nothing ("No data found!").
+    - `no_data`: the service found nothing ("No data found!");
+    - `raw_rows`: the rows the client could not type (what names the row was
+      missing or null), as the service sent them: dicts with `index` (their
+      place in the answer), `key` (for a map), `error` and `row`.
+
+    Each row's dict also holds the members the spec does not know, under their
+    wire names, with their JSON values.
     """
 
-    __slots__ = ("rows", "units_used", "units_remaining", "from_cache", "no_data", "_record")
+    __slots__ = ("rows", "units_used", "units_remaining", "from_cache", "no_data", "raw_rows", "_record")
 
     def __init__(
         self,
@@ -57,12 +63,14 @@ class Result(Generic[T]):
         from_cache: bool,
         no_data: bool,
         record: Optional[str] = None,
+        raw_rows: Optional[List[Dict[str, Any]]] = None,
     ) -> None:
         self.rows = rows
         self.units_used = units_used
         self.units_remaining = units_remaining
         self.from_cache = from_cache
         self.no_data = no_data
+        self.raw_rows: List[Dict[str, Any]] = raw_rows or []
         self._record = record
 
     def __repr__(self) -> str:

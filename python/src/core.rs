@@ -413,9 +413,18 @@ fn missing_dict(py: Python<'_>, missing: &Missing) -> PyResult<(String, Py<PyAny
 }
 
 /// `seozoom._runtime.Result(rows, units_used, units_remaining, from_cache,
-/// no_data, record)`, `record` naming the rows' `TypedDict`.
+/// no_data, record, raw_rows)`, `record` naming the rows' `TypedDict`.
 fn result(py: Python<'_>, op: &'static Operation, outcome: Outcome) -> PyResult<Py<PyAny>> {
     let rows = outcome.body.to_python(&mut Rows::new(py), op)?;
+    // Rare (rows the client could not type): as JSON, the rows as sent.
+    let raw_rows = match outcome.raw_rows.is_empty() {
+        true => pyo3::types::PyList::empty(py).into_any(),
+        false => {
+            let text = serde_json::to_string(&outcome.raw_rows)
+                .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
+            py.import("json")?.call_method1("loads", (text,))?
+        }
+    };
     let record = RECORDS
         .iter()
         .find(|r| r.name == op.response.payload)
@@ -428,6 +437,7 @@ fn result(py: Python<'_>, op: &'static Operation, outcome: Outcome) -> PyResult<
         outcome.from_cache,
         outcome.no_data,
         record,
+        raw_rows,
     ))?;
     Ok(made.unbind())
 }

@@ -11,7 +11,7 @@ use seozoom::error::{ErrorKind, InvalidInput};
 use seozoom::job::{Merge, Row, Stop};
 use seozoom::operation_table::Operation;
 use seozoom::request::Request;
-use seozoom::types::ByKey;
+use seozoom::types::{ByKey, RawRow};
 use seozoom::{Client, Envelope, Error};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -28,6 +28,8 @@ pub struct Outcome {
     pub units_remaining: i64,
     pub from_cache: bool,
     pub no_data: bool,
+    /// The rows that could not be typed, kept as the service sent them.
+    pub raw_rows: Vec<RawRow>,
 }
 
 impl Outcome {
@@ -41,6 +43,7 @@ impl Outcome {
             units_used: envelope.units_used,
             units_remaining: envelope.units_remaining,
             no_data: envelope.no_data,
+            raw_rows: envelope.raw_rows,
             body: Box::new(Typed(Some(envelope.response))),
         }
     }
@@ -54,6 +57,7 @@ impl Outcome {
             units_remaining: client.units().remaining.unwrap_or(0),
             from_cache: false,
             no_data: true,
+            raw_rows: Vec::new(),
         }
     }
 }
@@ -310,6 +314,7 @@ where
     let mut stream = client.pages_enveloped::<R>(request.clone(), page_size, Some(max_rows));
     let mut pages = Pages::default();
     let (mut rows, mut failure, mut interrupted) = (Vec::new(), None, false);
+    let mut raw_rows = Vec::new();
     loop {
         if stop.is_stopped() {
             interrupted = true;
@@ -324,6 +329,7 @@ where
                 pages.cached += usize::from(page.fetched_at.is_some());
                 pages.units_used = pages.units_used.saturating_add(page.units_used.max(0));
                 pages.units_remaining = Some(page.units_remaining);
+                raw_rows.extend(page.raw_rows);
                 rows.extend(page.response);
             }
             // A failed page is the stream's last item.
@@ -350,6 +356,7 @@ where
             .units_remaining
             .or(client.units().remaining)
             .unwrap_or(0),
+        raw_rows,
         body: Box::new(Typed(Some(rows))),
     };
     match (failure, interrupted) {

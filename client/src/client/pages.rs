@@ -198,18 +198,12 @@ impl Client {
         let fetch: Fetch<serde_json::Value> = Arc::new(move |client, page, job| {
             Box::pin(async move {
                 let mut envelope = client.execute_decoded_in(page, decode, job).await?;
-                let raw_rows = std::mem::take(&mut envelope.raw_rows);
-                Ok(envelope.map(|response| {
-                    let mut rows = match response {
-                        serde_json::Value::Array(rows) => rows,
-                        serde_json::Value::Null => Vec::new(),
-                        other => vec![other],
-                    };
-                    // In index order, each raw row goes back to its place.
-                    for raw in raw_rows {
-                        rows.insert(raw.index.min(rows.len()), raw.row);
-                    }
-                    rows
+                let response = envelope.response_as_sent().into_owned();
+                envelope.raw_rows.clear();
+                Ok(envelope.map(|_| match response {
+                    serde_json::Value::Array(rows) => rows,
+                    serde_json::Value::Null => Vec::new(),
+                    other => vec![other],
                 }))
             })
         });

@@ -84,6 +84,20 @@ impl<T> Envelope<T> {
         }
     }
 
+    /// The rows kept raw, in a form for people: `row 1: missing field
+    /// `keyword`` per row; `None` when there is none.
+    pub fn raw_rows_note(&self) -> Option<String> {
+        let shown: Vec<String> = self
+            .raw_rows
+            .iter()
+            .map(|raw| match &raw.key {
+                Some(key) => format!("`{key}`: {}", raw.error),
+                None => format!("row {}: {}", raw.index, raw.error),
+            })
+            .collect();
+        (!shown.is_empty()).then(|| shown.join("; "))
+    }
+
     /// The same envelope around another response (the figures, the raw rows
     /// and the flags kept).
     pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Envelope<U> {
@@ -96,5 +110,33 @@ impl<T> Envelope<T> {
             no_data: self.no_data,
             fetched_at: self.fetched_at,
         }
+    }
+}
+
+impl Envelope<serde_json::Value> {
+    /// The response as the service sent it: the typed rows with each row kept
+    /// raw back in its place (an array's at its index, a map's under its key),
+    /// for faces that print every row alike.
+    pub fn response_as_sent(&self) -> std::borrow::Cow<'_, serde_json::Value> {
+        use serde_json::Value;
+        if self.raw_rows.is_empty() {
+            return std::borrow::Cow::Borrowed(&self.response);
+        }
+        let mut response = self.response.clone();
+        match &mut response {
+            Value::Array(rows) => {
+                for raw in &self.raw_rows {
+                    rows.insert(raw.index.min(rows.len()), raw.row.clone());
+                }
+            }
+            Value::Object(members) => {
+                for raw in &self.raw_rows {
+                    let key = raw.key.clone().unwrap_or_else(|| raw.index.to_string());
+                    members.insert(key, raw.row.clone());
+                }
+            }
+            _ => {}
+        }
+        std::borrow::Cow::Owned(response)
     }
 }

@@ -25,6 +25,10 @@ pub struct RawRow {
 }
 
 impl RawRow {
+    /// The member of a written envelope (JSON output, an MCP tool's result)
+    /// that lists the rows kept raw, when there are any.
+    pub const MEMBER: &'static str = "raw_rows";
+
     /// A row kept raw.
     pub(crate) fn new(index: usize, key: Option<String>, error: String, row: Value) -> Self {
         RawRow {
