@@ -46,12 +46,15 @@ impl Stopped {
     fn batched(partial: Box<Partial>) -> Result<Stopped, Box<Partial>> {
         let requests = partial.requests();
         let (received, missing, cause) = partial.into_parts::<Value>()?;
+        let param = match &missing {
+            seozoom::job::Missing::Inputs { param, .. } => *param,
+            _ => "",
+        };
         let missing = format!(
-            "{} `{}` {} ({} of {requests} requests)",
-            missing.values.len(),
-            missing.param,
-            plural(missing.values.len(), "value", "values"),
-            missing.requests,
+            "{} `{param}` {} ({} of {requests} requests)",
+            missing.values().len(),
+            plural(missing.values().len(), "value", "values"),
+            missing.requests(),
         );
         Ok(Stopped {
             received,

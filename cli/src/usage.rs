@@ -1,5 +1,6 @@
 //! `seozoom usage`: what the store's ledger holds for the key, per operation,
-//! printed in the chosen format.
+//! printed in the chosen format, and a warning when users other than its
+//! owner may read the store's file.
 
 use std::io::Write;
 
@@ -58,6 +59,11 @@ pub async fn report(usage: Usage) -> u8 {
         (Ok(rows), Ok(balance)) => (rows, balance),
         (Err(error), _) | (_, Err(error)) => return error_report::report(&error),
     };
+    // Paid data others may read: said on stderr, whatever the format, and
+    // left for the user to change.
+    for file in client.store().readable_by_others() {
+        eprintln!("warning: the store's file {file}");
+    }
     let mut stdout = std::io::stdout().lock();
     let written =
         write_usage(usage.format, &rows, balance, &mut stdout).and_then(|()| stdout.flush());

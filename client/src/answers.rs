@@ -42,6 +42,12 @@ impl<T: Merge> Answers<T> {
         self.answered
     }
 
+    /// The latest balance an answer reported, if one did ("no data found"
+    /// reports none).
+    pub(crate) fn latest(&self) -> Option<i64> {
+        self.latest
+    }
+
     /// One more answer, in batch order. A "no data found" answer adds nothing.
     pub(crate) fn add(&mut self, envelope: Envelope<T>) {
         self.answered += 1;

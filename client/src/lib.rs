@@ -111,8 +111,8 @@
 //! | `Transport` | A connection failure, a reset or a timeout (or local I/O, such as the sandbox's socket). | unknown (nothing for local I/O) |
 //! | `Decode` | The body is not the documented shape; it carries the path to the failing field (`response[0].KD`). | the `UnitsUsed` read from the text, else unknown |
 //! | `WaitedTooLong` | A wait would take the call's waits past [`ClientBuilder::max_wait`]. | what its answered attempts were |
-//! | `Partial` | A batched job failed after some requests were answered ([below](#when-a-job-stops-part-way)). | the answered requests' units plus the failed one's |
-//! | `Stopped` | The caller stopped the job ([`job::Stop`]) before this request went out. | nothing |
+//! | `Partial` | A batched or paged job failed or was stopped after some requests were answered ([below](#when-a-job-stops-part-way)). | the answered requests' units plus the failed one's |
+//! | `Stopped` | The caller stopped the call or job ([`job::Stop`]) before this request went out, or while it waited. | nothing (but attempts before the wait) |
 //!
 //! The client retries connection failures, timeouts and HTTP 500, 502, 503 and
 //! 504 (three attempts by default, with backoff and jitter, `Retry-After`
@@ -265,14 +265,73 @@
 //! and what is still to send; [`Client::fit_rows`] gives the most rows a budget
 //! covers.
 //!
+//! ## One way to run any job: `Client::run`
+//!
+//! [`Client::run`] takes a request and [`job::RunOptions`] and decides from
+//! the operation table what to do ([`Job::of`]): a paged job with a row cap
+//! ([`RunOptions::max_rows`](job::RunOptions::max_rows)), a batched job for an
+//! operation with a list input, one call otherwise. The options mean the
+//! same whatever the job: the row cap, fitting it to the budget, a
+//! [`job::Stop`], a progress callback ([`job::Progress`]) and the most a call
+//! may wait. The result type says what the operation answers (`Vec` of
+//! records, [`types::ByKey`], or `Option` for one object; [`job::TypedOutput`]);
+//! "No data found!" is its empty form, never an error. The
+//! [`job::Outcome`] holds the envelope and the run's exact
+//! [`job::Figures`]: requests sent, `from_cache` (only when nothing was
+//! sent), the items and requests the cache answered, the run's own units,
+//! and the balance (`None` when no answer said it). The command line, the
+//! MCP server and the Python package run every job through it.
+//!
+#![cfg_attr(feature = "sandbox", doc = "```")]
+#![cfg_attr(not(feature = "sandbox"), doc = "```ignore")]
+//! use seozoom::job::{Progress, RunOptions, Stop};
+//! use seozoom::sandbox::Sandbox;
+//! use seozoom::types::{DomainKeyword, KeywordType};
+//! use seozoom::Client;
+//!
+//! #[tokio::main]
+//! async fn main() -> Result<(), seozoom::Error> {
+//!     let sandbox = Sandbox::start().await?;
+//!     let client = Client::builder()
+//!         .api_key(Sandbox::API_KEY)
+//!         .base_url(sandbox.base_url())
+//!         .build()?;
+//!
+//!     let stop = Stop::new(); // stop.stop() from elsewhere ends the job
+//!     let options = RunOptions::new()
+//!         .max_rows(250)
+//!         .stop(stop.clone())
+//!         .on_progress(|progress| {
+//!             if let Progress::Rows { done, max } = progress {
+//!                 eprintln!("{done} of at most {max} rows");
+//!             }
+//!         });
+//!     let request = client.domains().keywords("example.it", KeywordType::Best, 100).request();
+//!     let outcome = client.run::<Vec<DomainKeyword>>(request, options).await?;
+//!     let figures = outcome.figures;
+//!     println!(
+//!         "{} rows, {} requests sent, {} units, from the cache: {}",
+//!         outcome.envelope.response.len(),
+//!         figures.requests_sent,
+//!         figures.units_used,
+//!         figures.from_cache
+//!     );
+//!     Ok(())
+//! }
+//! ```
+//!
 //! ## When a job stops part-way
 //!
 //! A job's requests are charged one by one, so a failure on the 21st must not
 //! throw away what the first 20 bought. A batched job stops at its first failed
-//! request and gives [`Partial`](error::ErrorKind::Partial): the rows received,
-//! the inputs without an answer ([`job::Missing`], ready to send again) and the
-//! cause. A paged job's stream yields every row received before the failed
-//! page's error, its last item. A [`job::Stop`] stops a job from outside.
+//! request, a paged job at its first failed page, and either gives
+//! [`Partial`](error::ErrorKind::Partial): the rows received, what is missing
+//! ([`job::Missing`]: the inputs without an answer, ready to send again, or
+//! the offset where a paged job's rows stop) and the cause. A [`job::Stop`]
+//! stops a job from outside: every wait ends at once, nothing more is sent,
+//! and the `Partial` holds what was paid for. (A paged job read as a stream,
+//! [`Client::pages`], yields every row received before the failed page's
+//! error, its last item.)
 //!
 #![cfg_attr(feature = "sandbox", doc = "```")]
 #![cfg_attr(not(feature = "sandbox"), doc = "```ignore")]
@@ -299,7 +358,7 @@
 //!     println!("{partial}");
 //!     let (received, missing, _cause) = partial.into_parts::<Vec<KeywordMetrics>>()?;
 //!     assert_eq!(received.response.len(), 100);
-//!     assert_eq!(missing.values, ["boom"]);
+//!     assert_eq!(missing.values(), ["boom"]);
 //!     Ok(())
 //! }
 //! ```
@@ -314,7 +373,11 @@
 //! [`Store::open`](store::Store::open)`("sqlite:PATH")` and
 //! `("redis://HOST:PORT/N")`, which every process on the key shares (the
 //! command line's own default is a SQLite file). No store holds the key: its
-//! state is kept under a fingerprint of it. A cached answer comes back with
+//! state is kept under a fingerprint of it. A SQLite file is created for the
+//! user alone (`0600`, in a `0700` directory when one is made), and
+//! `Store::readable_by_others` reports one that others may read; a Redis
+//! connection closed under the client is opened again and the store call
+//! made once more. A cached answer comes back with
 //! `units_used` 0 and [`Envelope::fetched_at`] set; [`ClientBuilder::refresh`]
 //! sends anyway. [`Client::usage`] reads the ledger.
 //!
@@ -390,7 +453,8 @@
 //! Hand-written, generic (none of it names an operation):
 //!
 //! - [`request`]: the generic request every builder makes, and its validation;
-//! - [`job`]: batched and paged jobs, and what a job that stops part-way keeps;
+//! - [`job`]: running any job ([`Client::run`]), batched and paged jobs, and
+//!   what a job that stops part-way keeps;
 //! - [`config`]: retry, rate-limit and timeout settings of a [`ClientBuilder`];
 //! - [`units`]: unit estimates and the account's balance;
 //! - [`store`]: the cache, the ledger, budgets and shared limits;
@@ -416,6 +480,8 @@ mod envelope;
 pub mod error;
 mod generated;
 pub mod operation_table;
+mod outcome;
+mod rate_limits;
 #[doc(hidden)]
 pub mod record;
 pub mod request;
@@ -425,7 +491,6 @@ pub mod sandbox;
 mod serp;
 mod shown_duration;
 pub mod store;
-mod transport;
 pub mod units;
 pub mod wait;
 mod wire_enum;
@@ -466,16 +531,21 @@ pub mod builder {
 pub use generated::operations;
 
 pub mod job {
-    //! Bulk jobs: a list longer than one request takes, sent as a batched job
-    //! ([`Client::execute_batched`](crate::Client::execute_batched)), and the
+    //! Running jobs: any job through [`Client::run`](crate::Client::run)
+    //! with [`RunOptions`] (its result types: [`Output`], [`TypedOutput`]; what
+    //! it gives: [`Outcome`], [`Figures`]); a list longer than one request
+    //! takes, sent as a batched job
+    //! ([`Client::execute_batched`](crate::Client::execute_batched)); and the
     //! rows of a paged operation as a [`Stream`]
-    //! ([`Client::pages`](crate::Client::pages)). A batched job that stops
-    //! part-way keeps what it paid for ([`Partial`]).
+    //! ([`Client::pages`](crate::Client::pages)). A job that stops part-way
+    //! keeps what it paid for ([`Partial`]).
 
     pub use crate::client::{
-        BATCH_CONCURRENCY, Counted, FittedRows, InputOrder, Job, JobPlan, Merge, Paging, Row, Stop,
+        BATCH_CONCURRENCY, Counted, FittedRows, InputOrder, Job, JobPlan, Merge, Output, Paging,
+        Progress, Row, RunOptions, Stop, TypedOutput,
     };
     pub use crate::error::partial::{Missing, Partial};
+    pub use crate::outcome::{Figures, Outcome};
     pub use futures_core::Stream;
     /// `next()` and the other combinators of a [`Stream`], re-exported so
     /// that reading [`Client::pages`](crate::Client::pages) needs no other
@@ -490,8 +560,8 @@ pub mod config {
     pub use crate::client::{
         API_KEY_ENV, DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_WAIT, DEFAULT_TIMEOUT,
     };
+    pub use crate::rate_limits::RateLimitMode;
     pub use crate::retry::RetryPolicy;
-    pub use crate::transport::RateLimitMode;
 }
 
 /// The one path generated code uses to reach the runtime.
@@ -510,8 +580,8 @@ pub mod __private {
         ByKey, Date, DateTime, Serp, Time, UnknownMembers, UnknownValue, WireEnum,
     };
     pub use crate::{
-        Client, ClientBuilder, Envelope, Error, job::Row, job::Stop, job::Stream,
-        operation_table::Operation, request::Request,
+        Client, ClientBuilder, Envelope, Error, job::Outcome, job::Row, job::RunOptions, job::Stop,
+        job::Stream, operation_table::Operation, request::Request,
     };
     pub use serde_json;
 }

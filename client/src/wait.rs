@@ -1,9 +1,12 @@
 //! A call's waits: for a rate-limit slot, a `Retry-After`, a 429's rate
 //! window, a backoff. Each is told through `tracing` as it starts and when it
 //! ends, and all of a call's waits together are bounded
-//! ([`ClientBuilder::max_wait`](crate::ClientBuilder::max_wait)): a wait that
+//! ([`ClientBuilder::max_wait`](crate::ClientBuilder::max_wait), or a run's
+//! [`RunOptions::max_wait`](crate::job::RunOptions::max_wait)): a wait that
 //! would pass the bound is not begun, and the call stops with
-//! [`ErrorKind::WaitedTooLong`] naming it.
+//! [`ErrorKind::WaitedTooLong`] naming it. Every wait ends early when the
+//! caller's [`Stop`] is given: the call then stops with
+//! [`ErrorKind::Stopped`], sending nothing more.
 //!
 //! # The events
 //!
@@ -27,6 +30,7 @@
 
 use std::time::Duration;
 
+use crate::client::stop::Stop;
 use crate::error::{Error, ErrorKind};
 use crate::shown_duration::shown;
 
@@ -70,27 +74,33 @@ impl Cause {
     }
 }
 
-/// The waits of one call, against its bound.
+/// The waits of one call, against its bound, ended early by its caller's
+/// stop.
 #[derive(Debug)]
 pub(crate) struct Waits {
     operation: String,
     max: Duration,
     waited: Duration,
+    stop: Option<Stop>,
 }
 
 impl Waits {
-    /// No waits yet for a call of `operation`, bounded by `max` in all.
-    pub(crate) fn new(operation: String, max: Duration) -> Self {
+    /// No waits yet for a call of `operation`, bounded by `max` in all, and
+    /// ended by `stop` when it is given.
+    pub(crate) fn new(operation: String, max: Duration, stop: Option<Stop>) -> Self {
         Waits {
             operation,
             max,
             waited: Duration::ZERO,
+            stop,
         }
     }
 
     /// Wait `wait` for `cause` (`reason` says why, for people) before
-    /// attempt `attempt`: told as it starts and ends when it is long, and
-    /// refused when it would take the call's waits past the bound.
+    /// attempt `attempt`: told as it starts and ends when it is long,
+    /// refused when it would take the call's waits past the bound, and cut
+    /// short by the caller's stop ([`ErrorKind::Stopped`], also when the stop
+    /// was given before the wait).
     pub(crate) async fn wait(
         &mut self,
         wait: Duration,
@@ -98,6 +108,9 @@ impl Waits {
         reason: &str,
         attempt: u32,
     ) -> Result<(), Error> {
+        if self.stop.as_ref().is_some_and(Stop::is_stopped) {
+            return Err(Error::new(self.operation.clone(), ErrorKind::Stopped));
+        }
         if self.waited.saturating_add(wait) > self.max {
             let kind = ErrorKind::WaitedTooLong {
                 wait,
@@ -135,7 +148,39 @@ impl Waits {
         } else {
             tracing::debug!(cause = cause.name(), reason, wait_ms, attempt, "{line}");
         }
-        tokio::time::sleep(wait).await;
+        let slept = match &self.stop {
+            Some(stop) => {
+                let started = tokio::time::Instant::now();
+                tokio::select! {
+                    () = tokio::time::sleep(wait) => None,
+                    () = stop.stopped() => Some(started.elapsed()),
+                }
+            }
+            None => {
+                tokio::time::sleep(wait).await;
+                None
+            }
+        };
+        if let Some(cut) = slept {
+            self.waited = self.waited.saturating_add(cut);
+            if announced {
+                tracing::info!(
+                    target: WAIT_TARGET,
+                    event = "end",
+                    operation = %self.operation,
+                    cause = cause.name(),
+                    reason,
+                    wait_ms,
+                    attempt,
+                    waited_ms = self.waited.as_millis() as u64,
+                    max_wait_ms,
+                    "{}: stopped waiting after {} (the caller stopped the call)",
+                    self.operation,
+                    shown(cut)
+                );
+            }
+            return Err(Error::new(self.operation.clone(), ErrorKind::Stopped));
+        }
         self.waited = self.waited.saturating_add(wait);
         if announced {
             tracing::info!(
@@ -163,7 +208,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_wait_past_the_bound_is_refused_and_named() {
-        let mut waits = Waits::new("keywords metrics".into(), Duration::from_millis(90));
+        let mut waits = Waits::new("keywords metrics".into(), Duration::from_millis(90), None);
         waits
             .wait(Duration::from_millis(60), Cause::RateWindow, "HTTP 429", 2)
             .await
@@ -179,5 +224,29 @@ mod tests {
         );
         assert!(text.contains("90 ms"), "{text}");
         assert!(!error.is_retryable() && !error.is_refused());
+    }
+
+    #[tokio::test]
+    async fn a_stop_ends_a_wait_at_once_and_refuses_the_next() {
+        let stop = Stop::new();
+        let mut waits = Waits::new(
+            "keywords metrics".into(),
+            Duration::from_secs(600),
+            Some(stop.clone()),
+        );
+        let started = std::time::Instant::now();
+        let waiting = waits.wait(Duration::from_secs(60), Cause::RetryAfter, "HTTP 429", 2);
+        let (waited, ()) = tokio::join!(waiting, async {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            stop.stop();
+        });
+        let error = waited.unwrap_err();
+        assert!(matches!(error.kind(), ErrorKind::Stopped), "{error}");
+        assert!(started.elapsed() < Duration::from_secs(5));
+        let again = waits.wait(Duration::from_millis(1), Cause::Backoff, "HTTP 500", 3);
+        assert!(matches!(
+            again.await.unwrap_err().kind(),
+            ErrorKind::Stopped
+        ));
     }
 }

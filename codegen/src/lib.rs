@@ -43,6 +43,8 @@ pub mod parse;
 pub mod plausible;
 pub mod python;
 pub mod resolve;
+#[cfg(feature = "schema")]
+pub mod schema;
 pub mod validate;
 
 use std::path::Path;

@@ -229,14 +229,17 @@ where
         Err(error) => error,
     };
     let partial = error.into_partial().map_err(Failure::Error)?;
-    let param = partial.missing().param;
+    let param = match partial.missing() {
+        seozoom::job::Missing::Inputs { param, .. } => *param,
+        _ => "",
+    };
     let param = op.param(param).map_or(param, |p| p.rust);
     match partial.into_parts::<T>() {
         Ok((received, missing, cause)) => Err(Failure::Stopped {
             received: Outcome::from_envelope(received, count),
             missing: Missing::Inputs {
                 param,
-                values: missing.values,
+                values: missing.values().to_vec(),
             },
             // Stopped by the caller: interrupted, not failed.
             cause: (!matches!(cause.kind(), ErrorKind::Stopped)).then_some(cause),

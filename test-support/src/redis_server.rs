@@ -99,6 +99,47 @@ impl RedisServer {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+
+    /// Kill it and start a new one on the same port (empty: nothing is
+    /// persisted), as a restarted server is to its clients.
+    pub fn restart(&mut self) {
+        self.kill();
+        let mut last = String::new();
+        // The port may take a moment to be free again.
+        for _ in 0..50 {
+            match RedisServer::start_on(self.port) {
+                Ok(server) => {
+                    // The dead one, dropped, is killed no more: it was waited for.
+                    *self = server;
+                    return;
+                }
+                Err(e) => last = e,
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        panic!(
+            "redis-server did not start again on port {}: {last}",
+            self.port
+        );
+    }
+
+    /// Close every client connection but the caller's (`CLIENT KILL TYPE
+    /// normal`), as a server, a proxy or an idle timeout may: the clients
+    /// find out on their next command.
+    pub fn kill_clients(&self) {
+        let mut stream = TcpStream::connect(("127.0.0.1", self.port)).expect("redis answers");
+        let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
+        stream
+            .write_all(b"CLIENT KILL TYPE normal SKIPME yes\r\n")
+            .expect("redis takes the command");
+        let mut reply = [0u8; 64];
+        let n = stream.read(&mut reply).expect("redis answers CLIENT KILL");
+        assert!(
+            reply[..n].starts_with(b":"),
+            "CLIENT KILL: {:?}",
+            String::from_utf8_lossy(&reply[..n])
+        );
+    }
 }
 
 impl Drop for RedisServer {

@@ -204,6 +204,54 @@ fn the_same_command_twice_sends_one_request() {
     }
 }
 
+/// The default store is the user's alone: its directories are created
+/// `0700` and its files `0600` (they were `0755` and `0644`, so any local
+/// user could read the paid data). A file that others may read is left as it
+/// is, and `usage` says so on stderr.
+#[cfg(unix)]
+#[test]
+fn the_default_store_is_the_users_alone_and_usage_warns_when_others_may_read_it() {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |path: &Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+    let sandbox = sandbox_with(None);
+    let dir = TempDir::new("private");
+    let data = dir.path().join("data");
+    let base_url = sandbox.base_url();
+    let on_default_store = |args: &[&str]| {
+        let mut command = support::binary();
+        command
+            .env_remove("SEOZOOM_STORE")
+            .env("XDG_DATA_HOME", &data)
+            .args(["--api-key", KEY, "--base-url", &base_url])
+            .args(args);
+        let output = command.output().unwrap();
+        assert!(output.status.success(), "{output:?}");
+        String::from_utf8(output.stderr).unwrap()
+    };
+    on_default_store(&["keywords", "metrics", "--keyword", "mutuo"]);
+    let store_dir = data.join("seozoom");
+    assert_eq!(mode(&data), 0o700);
+    assert_eq!(mode(&store_dir), 0o700);
+    let file = store_dir.join("store.sqlite3");
+    for entry in std::fs::read_dir(&store_dir).unwrap() {
+        let path = entry.unwrap().path();
+        assert_eq!(mode(&path), 0o600, "{}", path.display());
+    }
+    let quiet = on_default_store(&["usage"]);
+    assert!(!quiet.contains("warning"), "{quiet}");
+
+    // Made readable by others (an older version, a chmod): left so, and said.
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let warned = on_default_store(&["--format", "json", "usage"]);
+    let expected = format!(
+        "warning: the store's file `{}` can be read by other users (mode 0644): `chmod 600 {}`",
+        file.display(),
+        file.display()
+    );
+    assert!(warned.contains(&expected), "{warned}");
+    assert_eq!(mode(&file), 0o644, "left as the user set it");
+}
+
 /// The cache is scoped by the base URL's origin: the answer of one server
 /// (a test double, a proxy, a staging server) is never served for another;
 /// the ledger stays the key's, wherever its calls went.

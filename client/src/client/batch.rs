@@ -17,11 +17,13 @@ use futures_util::stream::{FuturesUnordered, StreamExt};
 use serde::de::DeserializeOwned;
 
 use super::merge::{InputOrder, Merge};
-use super::{Client, JobHold, Stop};
+use super::run::{Failed, Ran};
+use super::{Bounds, Client, JobHold, Stop};
 use crate::answers::Answers;
+use crate::charge::Charge;
 use crate::decode::{Decoder, decode_typed};
 use crate::envelope::Envelope;
-use crate::error::partial::{Missing, Partial};
+use crate::error::partial::Missing;
 use crate::error::{Error, ErrorKind};
 use crate::operation_table::{Operation, Param, RecordInfo, Role};
 use crate::request::Request;
@@ -146,7 +148,7 @@ impl Client {
         request: Request,
         on_batch: impl FnMut(usize, usize) + Send,
     ) -> Result<Envelope<T>, Error> {
-        self.run_batched(request, on_batch, None, decode_typed::<T>, |batch, job| {
+        self.batched(request, on_batch, None, decode_typed::<T>, |batch, job| {
             self.execute_in::<T>(batch, job)
         })
         .await
@@ -155,8 +157,9 @@ impl Client {
     /// Like [`execute_batched_with`](Self::execute_batched_with), until
     /// `stop` is given, as
     /// [`execute_json_batched_until`](Self::execute_json_batched_until) stops:
-    /// no request is sent after it, those in flight finish, and what was
-    /// received is [`ErrorKind::Partial`] with the cause [`ErrorKind::Stopped`].
+    /// no request is sent after it (one waiting for its rate-limit slot or a
+    /// retry is not sent), those in flight finish, and what was received is
+    /// [`ErrorKind::Partial`] with the cause [`ErrorKind::Stopped`].
     ///
     /// # Errors
     ///
@@ -168,7 +171,7 @@ impl Client {
         on_batch: impl FnMut(usize, usize) + Send,
         stop: &Stop,
     ) -> Result<Envelope<T>, Error> {
-        self.run_batched(
+        self.batched(
             request,
             on_batch,
             Some(stop),
@@ -190,20 +193,47 @@ impl Client {
         stop: Option<&Stop>,
         decode: Decoder<T>,
     ) -> Result<Envelope<T>, Error> {
-        self.run_batched(request, on_batch, stop, decode, |batch, job| {
+        self.batched(request, on_batch, stop, decode, |batch, job| {
             self.execute_decoded_in(batch, decode, job)
         })
         .await
     }
 
-    async fn run_batched<T, F>(
+    /// A batched job's envelope, or the error (or [`ErrorKind::Partial`])
+    /// that ended it.
+    async fn batched<T, F>(
         &self,
         request: Request,
-        mut on_batch: impl FnMut(usize, usize) + Send,
+        on_batch: impl FnMut(usize, usize) + Send,
         stop: Option<&Stop>,
         decode: impl Fn(&Operation, u16, &[u8]) -> Result<Envelope<T>, Error>,
         send: impl Fn(Request, Arc<JobHold>) -> F,
     ) -> Result<Envelope<T>, Error>
+    where
+        T: Merge + Send + Sync + 'static,
+        F: Future<Output = Result<Envelope<T>, Error>>,
+    {
+        let op = request.operation();
+        let bounds = Bounds::stop(stop);
+        match self
+            .run_batched(request, on_batch, bounds, decode, send)
+            .await
+        {
+            Ok(ran) => Ok(ran.envelope),
+            Err(failed) => Err(self.failure(op.label(), failed)),
+        }
+    }
+
+    /// A batched job, kept to the caller's `bounds`: what its requests came
+    /// to, or what it received before it stopped part-way.
+    pub(super) async fn run_batched<T, F>(
+        &self,
+        request: Request,
+        mut on_batch: impl FnMut(usize, usize) + Send,
+        bounds: Bounds,
+        decode: impl Fn(&Operation, u16, &[u8]) -> Result<Envelope<T>, Error>,
+        send: impl Fn(Request, Arc<JobHold>) -> F,
+    ) -> Result<Ran<T>, Failed<T>>
     where
         T: Merge + Send + Sync + 'static,
         F: Future<Output = Result<Envelope<T>, Error>>,
@@ -251,10 +281,8 @@ impl Client {
             n => format!("{} ({n} requests)", op.label()),
         };
         // Held until the job ends, when this is dropped.
-        let job = self
-            .hold_stoppable_job(&what, estimate, learned, stop.cloned())
-            .await?;
-        let stopped = || stop.is_some_and(Stop::is_stopped);
+        let job = self.hold_job(&what, estimate, learned, bounds).await?;
+        let stopped = || job.bounds().stopped();
 
         // Each batch's answer, kept in its slot: they come in any order, and
         // are merged in batch order.
@@ -299,25 +327,48 @@ impl Client {
         {
             failures.push((index, Error::new(op.label(), ErrorKind::Stopped)));
         }
+        // A failed request was sent unless nothing was charged for it (it
+        // was refused, or stopped before it went out).
+        let failed_sent = failures
+            .iter()
+            .filter(|(_, error)| error.charged() != Charge::None)
+            .count();
+        let cached_items = cached.len();
         let mut answers = Answers::new(total + cached.len());
         for envelope in cached {
             answers.add(envelope);
         }
+        let (mut sent, mut cached_requests) = (failed_sent, 0);
         let mut unanswered = Vec::new();
         for (index, slot) in slots.into_iter().enumerate() {
             match slot {
-                Some(envelope) => answers.add(envelope),
+                Some(envelope) => {
+                    match envelope.fetched_at {
+                        Some(_) => cached_requests += 1,
+                        None => sent += 1,
+                    }
+                    answers.add(envelope);
+                }
                 None => unanswered.push(index),
             }
         }
+        let reported = answers.latest();
         let known_remaining = self.units().remaining.unwrap_or(0);
+        let anything = answers.answered() > 0;
+        let received = Ran {
+            envelope: answers.merge(&order, known_remaining),
+            reported,
+            requests_sent: sent,
+            cached_items,
+            cached_requests,
+        };
         // The error that stopped the job is the first failure in input order.
         failures.sort_by_key(|(index, _)| *index);
         let Some((_, cause)) = failures.into_iter().next() else {
-            return Ok(answers.merge(&order, known_remaining));
+            return Ok(received);
         };
-        if answers.answered() == 0 {
-            return Err(cause);
+        if !anything {
+            return Err(Failed::Error(cause));
         }
         // The inputs without an answer, in input order: the batches are.
         let param = op.batch_param().map_or("", |p| p.wire);
@@ -327,17 +378,17 @@ impl Client {
             .flatten()
             .cloned()
             .collect();
-        let missing = Missing {
+        let missing = Missing::Inputs {
             param,
             values,
             requests: unanswered.len(),
         };
-        let received = answers.merge(&order, known_remaining);
-        let partial = Partial::new(op.label(), received, total, missing, cause);
-        Err(Error::new(
-            op.label(),
-            ErrorKind::Partial(Box::new(partial)),
-        ))
+        Err(Failed::Part {
+            received,
+            missing,
+            requests: total,
+            cause,
+        })
     }
 }
 
@@ -348,7 +399,7 @@ impl Client {
     /// recorded in the ledger as one hit.
     async fn decode_hits<T>(
         &self,
-        first: &super::call::Prepared,
+        first: &super::prepared::Prepared,
         hits: Vec<CachedAnswer>,
         decode: &impl Fn(&Operation, u16, &[u8]) -> Result<Envelope<T>, Error>,
     ) -> Vec<Envelope<T>> {
@@ -367,6 +418,7 @@ impl Client {
                     envelope.units_used = 0;
                     envelope.units_remaining = balance;
                     envelope.fetched_at = Some(super::store_use::time_of(hit.fetched_at_ms));
+                    envelope.no_data |= super::store_use::found_nothing(&envelope, &hit);
                     Some(envelope)
                 }
                 Err(error) => {

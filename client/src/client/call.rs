@@ -10,40 +10,19 @@ use reqwest::header::HeaderMap;
 use serde::de::DeserializeOwned;
 use tracing::Instrument;
 
-use super::store_use::{CacheFor, Figures, items_of};
-use super::{Client, JobHold, REDACTED, Stop, WindowHold};
-use crate::charge::{BodyUnits, Charge, read_units};
+use super::accounting::{Attempts, Last, Sending};
+use super::prepared::{Prepared, Step};
+use super::store_use::items_of;
+use super::{Bounds, Client, JobHold, REDACTED};
+use crate::charge::{BodyUnits, read_units};
 use crate::decode::{Decoder, decode_rows, decode_typed};
 use crate::envelope::Envelope;
 use crate::error::{Error, ErrorKind};
 use crate::operation_table::Operation;
 use crate::request::{Request, encode_value, push_query};
 use crate::retry::{Decision, Outcome, Spent, Verdict, classify};
-use crate::store::{LedgerEntry, now_ms};
-use crate::units::{Estimate, Ledger, Reservation, estimate, estimate_learned};
+use crate::units::{Estimate, Ledger, estimate, estimate_learned};
 use crate::wait::{Cause, Waits};
-
-/// A request checked and ready to go.
-pub(crate) struct Prepared {
-    pub(crate) op: &'static Operation,
-    pub(crate) database: String,
-    url: String,
-    pub(crate) estimate: Estimate,
-    /// The validated query, without the key.
-    pub(crate) query: Vec<(&'static str, String)>,
-    /// What its answer is cached under: the base URL's origin, the
-    /// operation and the query, without the key.
-    pub(crate) cache_key: String,
-}
-
-/// A step of a call that its generic code (the part that decodes) awaits:
-/// boxed, and built by a function that is never inlined.
-///
-/// An `async fn`'s body is compiled where its future is polled, and in a
-/// release build a crate that awaits one from another crate compiles its own
-/// copy; boxed behind `dyn Future`, it is compiled once, here, and a crate that
-/// makes a call compiles only its decoder and the few lines of [`Client::call`].
-pub(crate) type Step<'a, T> = futures_util::future::BoxFuture<'a, T>;
 
 impl Client {
     /// The cost range of a request, from the spec's figures, without sending it.
@@ -138,7 +117,8 @@ impl Client {
         &self,
         request: Request,
     ) -> Result<Envelope<T>, Error> {
-        self.call(request, decode_typed::<T>, None).await
+        self.call(request, decode_typed::<T>, None, &Bounds::default())
+            .await
     }
 
     /// [`execute`](Self::execute) decoded by `decode`. `Client::execute_json`
@@ -149,7 +129,7 @@ impl Client {
         request: Request,
         decode: Decoder<T>,
     ) -> Result<Envelope<T>, Error> {
-        self.call(request, decode, None).await
+        self.call(request, decode, None, &Bounds::default()).await
     }
 
     /// [`execute`](Self::execute) for an operation that answers a list of rows:
@@ -165,7 +145,8 @@ impl Client {
         &self,
         request: Request,
     ) -> Result<Envelope<Vec<R>>, Error> {
-        self.call(request, decode_rows::<R>, None).await
+        self.call(request, decode_rows::<R>, None, &Bounds::default())
+            .await
     }
 
     /// [`execute_rows`](Self::execute_rows) for a page of a job, reserving from
@@ -175,7 +156,8 @@ impl Client {
         request: Request,
         job: Arc<JobHold>,
     ) -> Result<Envelope<Vec<R>>, Error> {
-        self.call(request, decode_rows::<R>, Some(&job)).await
+        self.call(request, decode_rows::<R>, Some(&job), job.bounds())
+            .await
     }
 
     /// [`execute`](Self::execute) for a call of a job, reserving from its hold.
@@ -184,7 +166,8 @@ impl Client {
         request: Request,
         job: Arc<JobHold>,
     ) -> Result<Envelope<T>, Error> {
-        self.call(request, decode_typed::<T>, Some(&job)).await
+        self.call(request, decode_typed::<T>, Some(&job), job.bounds())
+            .await
     }
 
     /// [`execute_decoded`](Self::execute_decoded) for a call of a job,
@@ -195,10 +178,23 @@ impl Client {
         decode: Decoder<T>,
         job: Arc<JobHold>,
     ) -> Result<Envelope<T>, Error> {
-        self.call(request, decode, Some(&job)).await
+        self.call(request, decode, Some(&job), job.bounds()).await
     }
 
-    /// One call, decoded by `decode`.
+    /// [`execute_decoded`](Self::execute_decoded) for a call on its own that
+    /// keeps to its caller's `bounds` (a run of one request).
+    pub(crate) async fn execute_bounded<T>(
+        &self,
+        request: Request,
+        decode: Decoder<T>,
+        bounds: &Bounds,
+    ) -> Result<Envelope<T>, Error> {
+        self.call(request, decode, None, bounds).await
+    }
+
+    /// One call, decoded by `decode`, of a job (`job`) or on its own, kept to
+    /// its caller's `bounds`: nothing is sent once the stop is given, and no
+    /// wait is longer than the bound.
     ///
     /// Only the decoding depends on `T`; every other step is a [`Step`],
     /// compiled once in this crate rather than once per result type in every
@@ -208,6 +204,7 @@ impl Client {
         request: Request,
         decode: impl Fn(&Operation, u16, &[u8]) -> Result<Envelope<T>, Error>,
         job: Option<&JobHold>,
+        bounds: &Bounds,
     ) -> Result<Envelope<T>, Error> {
         let prepared = self.prepare(&request)?;
         let span = call_span(&prepared);
@@ -224,49 +221,35 @@ impl Client {
                     return Ok(envelope);
                 }
             }
-            let stop = job.and_then(JobHold::stop);
-            if stop.is_some_and(Stop::is_stopped) {
+            if bounds.stopped() {
                 return Err(stopped(prepared.op));
             }
             let sending = self.start_sending(&prepared, job, started).await?;
-            let (sent, earlier) = self.send(&prepared, items_of(&request), stop).await;
-            let (status, body) = match sent {
-                Ok(answer) => answer,
-                // Refused (a rate-limit slot) before any attempt: nothing
-                // sent. Otherwise the request may have reached the service.
-                Err(error) if error.is_refused() => return Err(self.failed(sending, error).await),
-                // Every answered attempt is charged in `earlier`.
-                Err(error) if matches!(error.kind(), ErrorKind::WaitedTooLong { .. }) => {
-                    let error = error.with_charge(earlier);
-                    return Err(self.failed(sending, error).await);
+            let mut attempts = Attempts::new(self, &prepared, items_of(&request));
+            let (result, body) = match self.send(&prepared, bounds, &mut attempts).await {
+                Ok((status, body)) => {
+                    tracing::Span::current().record("status", status);
+                    (decode(prepared.op, status, &body), Some(body))
                 }
-                Err(error) => {
-                    let error = error.with_charge(earlier.plus(Charge::Unknown));
-                    return Err(self.failed(sending, error).await);
-                }
+                Err(error) => (Err(error), None),
             };
-            tracing::Span::current().record("status", status);
-            match decode(prepared.op, status, &body) {
+            let last = match (&result, body) {
+                (Ok(envelope), body) => Last::Decoded {
+                    figures: envelope.into(),
+                    body: body.unwrap_or_default(),
+                },
+                (Err(error), Some(body)) => Last::Unread { body, error },
+                (Err(error), None) => Last::Unanswered { error },
+            };
+            let accounted = self
+                .account(sending, &request, &prepared, attempts, last, freshness)
+                .await;
+            match result {
                 Ok(mut envelope) => {
-                    let answered = Answered {
-                        figures: (&envelope).into(),
-                        body,
-                    };
-                    envelope.units_remaining = self
-                        .answered(sending, &request, &prepared, answered, freshness)
-                        .await;
+                    envelope.units_remaining = accounted.units_remaining;
                     Ok(envelope)
                 }
-                Err(error) => {
-                    let answer = Unread {
-                        status,
-                        body: &body,
-                        earlier,
-                    };
-                    Err(self
-                        .answered_unread(sending, &request, &prepared, answer, error)
-                        .await)
-                }
+                Err(error) => Err(self.failed(error.with_charge(accounted.charged))),
             }
         }
         .instrument(span)
@@ -308,97 +291,8 @@ impl Client {
         })
     }
 
-    /// A call the service answered: the ledger settled, the answer remembered,
-    /// the call's own hold released. Returns the balance to report, which for
-    /// "no data" (the service reports none) is the last one known.
-    #[inline(never)]
-    fn answered<'a>(
-        &'a self,
-        sending: Sending<'a>,
-        request: &'a Request,
-        prepared: &'a Prepared,
-        answered: Answered,
-        freshness: CacheFor,
-    ) -> Step<'a, i64> {
-        Box::pin(async move {
-            let span = tracing::Span::current();
-            span.record("latency_ms", sending.started.elapsed().as_millis() as u64);
-            let Answered { figures, body } = answered;
-            let reported = (!figures.no_data).then_some(figures.units_remaining);
-            sending.reservation.settle(figures.units_used, reported);
-            self.remember(request, prepared, figures, body, sending.hold, freshness)
-                .await;
-            // Recorded (the ledger counts it now): the hold goes.
-            if let Some(own_hold) = &sending.own_hold {
-                own_hold.release().await;
-            }
-            let units_remaining = match figures.no_data {
-                true => self.units().remaining.unwrap_or(0),
-                false => figures.units_remaining,
-            };
-            span.record("units_used", figures.units_used);
-            span.record("units_remaining", units_remaining);
-            units_remaining
-        })
-    }
-
-    /// A call the service answered with what cannot be decoded (an error, a
-    /// body cut short): charged all the same, so it goes to the ledger with
-    /// the units read leniently from the body (or marked unknown), shrinking
-    /// its hold; the error says what was charged.
-    #[inline(never)]
-    fn answered_unread<'a>(
-        &'a self,
-        sending: Sending<'a>,
-        request: &'a Request,
-        prepared: &'a Prepared,
-        answer: Unread<'a>,
-        error: Error,
-    ) -> Step<'a, Error> {
-        Box::pin(async move {
-            let units = self.body_units(answer.body);
-            // "No data found!" for a single object: the service charges none.
-            let charge = match error.kind() {
-                ErrorKind::NoData => Charge::Units(0),
-                _ => units.charge(),
-            };
-            let Sending {
-                started,
-                reservation,
-                own_hold,
-                hold,
-            } = sending;
-            let used = match charge {
-                Charge::Units(n) => n,
-                _ => 0,
-            };
-            reservation.settle(used, units.remaining);
-            tracing::Span::current().record("units_used", used);
-            // A paid answer that does not decode at all is kept, until a
-            // client built from a fixed spec decodes it.
-            let kept = match error.answer() {
-                Some(_) if (200..300).contains(&answer.status) => {
-                    self.kept_undecoded(prepared, answer.body, used, units.remaining)
-                }
-                _ => Vec::new(),
-            };
-            let entry =
-                self.answer_entry(prepared, items_of(request), charge, units.remaining, hold);
-            self.record_with(entry, kept).await;
-            tracing::debug!(status = answer.status, charged = %charge, "the answer was recorded though it does not decode");
-            let sending = Sending {
-                started,
-                reservation: self.inner.ledger.nothing_reserved(),
-                own_hold,
-                hold: None,
-            };
-            let error = error.with_charge(answer.earlier.plus(charge));
-            self.failed(sending, error).await
-        })
-    }
-
     /// `UnitsUsed` and `UnitsRemaining` read from a body whatever else it is.
-    fn body_units(&self, body: &[u8]) -> BodyUnits {
+    pub(super) fn body_units(&self, body: &[u8]) -> BodyUnits {
         let service = self.inner.service;
         read_units(
             body,
@@ -407,64 +301,12 @@ impl Client {
         )
     }
 
-    /// An answered attempt that did not decode into the call's result (an
-    /// error, an attempt retried, a body cut short), in the ledger: its units,
-    /// or `-1` for a charge that cannot be read (stores count it as 0 units,
-    /// and as a call).
-    async fn record_answer(
-        &self,
-        prepared: &Prepared,
-        items: i64,
-        charge: Charge,
-        balance: Option<i64>,
-        hold: Option<(String, i64)>,
-    ) {
-        let entry = self.answer_entry(prepared, items, charge, balance, hold);
-        self.record(entry).await;
-    }
-
-    /// The ledger row of an answered attempt that did not decode.
-    fn answer_entry(
-        &self,
-        prepared: &Prepared,
-        items: i64,
-        charge: Charge,
-        balance: Option<i64>,
-        hold: Option<(String, i64)>,
-    ) -> LedgerEntry {
-        LedgerEntry {
-            at_ms: now_ms(),
-            group: prepared.op.group.to_owned(),
-            action: prepared.op.action.to_owned(),
-            db: prepared.database.clone(),
-            items,
-            rows: 0,
-            units_used: match charge {
-                Charge::Units(n) => n,
-                Charge::None => 0,
-                Charge::Unknown => UNKNOWN_CHARGE,
-            },
-            balance,
-            cache_hit: false,
-            units_saved: 0,
-            hold,
-        }
-    }
-
-    /// A call that failed after it was admitted: the call's own hold released
-    /// and the error returned without the key.
-    #[inline(never)]
-    fn failed<'a>(&'a self, sending: Sending<'a>, error: Error) -> Step<'a, Error> {
-        Box::pin(async move {
-            let span = tracing::Span::current();
-            span.record("latency_ms", sending.started.elapsed().as_millis() as u64);
-            if let Some(own_hold) = &sending.own_hold {
-                own_hold.release().await;
-            }
-            let error = self.inner.key.hide(error);
-            tracing::debug!(%error, "call failed");
-            error
-        })
+    /// A call that failed after it was admitted (its attempts accounted for):
+    /// the error returned without the key.
+    fn failed(&self, error: Error) -> Error {
+        let error = self.inner.key.hide(error);
+        tracing::debug!(%error, "call failed");
+        error
     }
 
     /// The estimate the budget checks see: the spec's, or for an unknown cost
@@ -492,53 +334,49 @@ impl Client {
     /// finds none ends the call with the answer it has: the call was sent, so it
     /// must not be reported as refused.
     ///
-    /// Every attempt that was answered and then retried is recorded in the
-    /// ledger here (the service may have charged it); the second value is
-    /// what those attempts were charged.
+    /// Every attempt tried again is noted in `attempts` (the service may have
+    /// charged it), for [`Client::account`] to write to the ledgers once the
+    /// call has ended; nothing here writes to them.
     ///
-    /// A job's `stop`, once given, ends the wait for a slot or a retry: what
-    /// was not sent is not sent (the last answer, if there was one, is the
-    /// call's).
+    /// The caller's stop (`bounds`), once given, ends any wait (for a slot,
+    /// a `Retry-After`, a 429's window, a backoff) and sends nothing more:
+    /// the call ends with [`ErrorKind::Stopped`], charged what its attempts
+    /// before were. Its waits together are bounded by the shorter of the
+    /// client's and the caller's bound.
     #[inline(never)]
     fn send<'a>(
         &'a self,
         prepared: &'a Prepared,
-        items: i64,
-        stop: Option<&'a Stop>,
+        bounds: &'a Bounds,
+        attempts: &'a mut Attempts,
     ) -> Step<'a, Sent> {
         Box::pin(async move {
             let op = prepared.op;
-            let mut previous = None;
+            // The answer of the attempt last tried again: the call's, should
+            // its retry be refused a rate-limit slot.
+            let mut previous: Option<Sent> = None;
             let mut attempt = 0;
-            let mut earlier = Charge::None;
             let mut spent = Spent::new(self.inner.rate_limits.window());
-            let mut waits = Waits::new(op.label(), self.inner.max_wait);
+            let max_wait = bounds.max_wait(self.inner.max_wait);
+            let mut waits = Waits::new(op.label(), max_wait, bounds.stop.clone());
             loop {
                 attempt += 1;
-                let taken = match stop {
-                    Some(stop) => {
-                        tokio::select! {
-                            biased;
-                            () = stop.stopped() => None,
-                            taken = self.take_slot(op, &mut waits, attempt) => Some(taken),
-                        }
-                    }
-                    None => Some(self.take_slot(op, &mut waits, attempt).await),
-                };
-                let slot = match taken {
-                    Some(Ok(slot)) if !stop.is_some_and(Stop::is_stopped) => slot,
-                    Some(Ok(slot)) => {
+                let slot = match self.take_slot(op, &mut waits, attempt).await {
+                    Ok(slot) if !bounds.stopped() => slot,
+                    Ok(slot) => {
                         // Given as the signal came: not used, so it goes back.
                         self.settle_slot(op, slot).await;
-                        return (previous.unwrap_or_else(|| Err(stopped(op))), earlier);
+                        return Err(stopped(op));
                     }
-                    Some(Err(too_long))
-                        if matches!(too_long.kind(), ErrorKind::WaitedTooLong { .. }) =>
+                    Err(ended)
+                        if matches!(
+                            ended.kind(),
+                            ErrorKind::WaitedTooLong { .. } | ErrorKind::Stopped
+                        ) =>
                     {
-                        return (Err(too_long), earlier);
+                        return Err(ended);
                     }
-                    Some(Err(refused)) => return (previous.unwrap_or(Err(refused)), earlier),
-                    None => return (previous.unwrap_or_else(|| Err(stopped(op))), earlier),
+                    Err(refused) => return not_sent(previous, attempts, refused),
                 };
                 tracing::Span::current().record("attempts", attempt);
                 let attempted = self.attempt(op, &prepared.url).await;
@@ -553,9 +391,7 @@ impl Client {
                         ErrorKind::Transport { timeout, .. } => {
                             Outcome::Failed { timeout: *timeout }
                         }
-                        _ => {
-                            return (attempted.map(|(status, _, body)| (status, body)), earlier);
-                        }
+                        _ => return attempted.map(|(status, _, body)| (status, body)),
                     },
                 };
                 let decision = self.inner.retry.decide(&mut spent, &outcome);
@@ -572,39 +408,15 @@ impl Client {
                             reason = reason.as_str(),
                             "retrying"
                         );
-                        let charge = match &result {
-                            Ok((_, body)) => {
-                                let units = self.body_units(body);
-                                let charge = units.charge();
-                                // Counted by this client too (a budget must
-                                // see what a retried attempt was charged).
-                                if let Charge::Units(used) = charge {
-                                    self.inner.ledger.record(used, units.remaining);
-                                }
-                                self.record_answer(prepared, items, charge, units.remaining, None)
-                                    .await;
-                                charge
-                            }
-                            Err(_) => Charge::Unknown,
-                        };
-                        earlier = earlier.plus(charge);
+                        let answered = result.as_ref().ok().map(|(_, body)| self.body_units(body));
+                        attempts.retried(answered);
                         previous = Some(result);
-                        let waited = match stop {
-                            Some(stop) => {
-                                tokio::select! {
-                                    () = stop.stopped() => {
-                                        return (previous.unwrap_or_else(|| Err(stopped(op))), earlier);
-                                    }
-                                    waited = waits.wait(delay, cause, &reason, attempt + 1) => waited,
-                                }
-                            }
-                            None => waits.wait(delay, cause, &reason, attempt + 1).await,
-                        };
-                        if let Err(too_long) = waited {
-                            return (Err(too_long), earlier);
-                        }
+                        // Past the bound, or stopped by the caller: the
+                        // call ends here, sending nothing more (the attempts
+                        // before are noted).
+                        waits.wait(delay, cause, &reason, attempt + 1).await?;
                     }
-                    Decision::Accept | Decision::Stop => return (result, earlier),
+                    Decision::Accept | Decision::Stop => return result,
                 }
             }
         })
@@ -663,6 +475,19 @@ fn why_wait(outcome: &Outcome<'_>) -> (Cause, String) {
     }
 }
 
+/// The end of a call whose retry is refused a rate-limit slot: the answer of
+/// the attempt last tried again, which is the call's last after all, or
+/// `why` when there was none.
+fn not_sent(previous: Option<Sent>, attempts: &mut Attempts, why: Error) -> Sent {
+    match previous {
+        Some(answer) => {
+            attempts.not_retried();
+            answer
+        }
+        None => Err(why),
+    }
+}
+
 /// The error of a job's request that its caller's stop kept from being sent.
 fn stopped(op: &Operation) -> Error {
     Error::new(op.label(), ErrorKind::Stopped)
@@ -683,41 +508,8 @@ fn call_span(prepared: &Prepared) -> tracing::Span {
     )
 }
 
-/// A call admitted and about to be sent: what it holds until it ends.
-struct Sending<'a> {
-    /// When the call began (its cache lookup included), for its latency.
-    started: Instant,
-    /// Its maximum, reserved in the ledger; released when this is dropped.
-    reservation: Reservation<'a>,
-    /// Its own hold on the store's budget window, when it is not a job's call.
-    own_hold: Option<WindowHold>,
-    /// The window hold its ledger row shrinks: its own or its job's, and the
-    /// units it holds for this call.
-    hold: Option<(String, i64)>,
-}
-
-/// The last attempt's status and body (or why there is none), and what the
-/// attempts answered before it were charged.
-type Sent = (Result<(u16, Vec<u8>), Error>, Charge);
-
-/// An answer that did not decode: its status and body, and what the call's
-/// earlier attempts were charged.
-struct Unread<'a> {
-    status: u16,
-    body: &'a [u8],
-    earlier: Charge,
-}
-
-/// What a ledger row says of a charge that cannot be read: stores count it as
-/// a call of 0 units (they count no negative charge).
-const UNKNOWN_CHARGE: i64 = -1;
-
-/// What an answered call leaves once decoded: its figures and its body (for
-/// the cache).
-struct Answered {
-    figures: Figures,
-    body: Vec<u8>,
-}
+/// The last attempt's status and body, or why there is none.
+type Sent = Result<(u16, Vec<u8>), Error>;
 
 /// The most a body's `Content-Length` may reserve up front (64 MiB); a longer
 /// body still arrives whole, growing the buffer as it comes.

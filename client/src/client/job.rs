@@ -1,8 +1,10 @@
 //! Bulk jobs as a whole: what one costs before it is sent
 //! ([`Client::estimate_job`]), and its holds while it runs: on the client's
-//! budget, on the store's budget window, and the caller's signal to stop.
+//! budget, on the store's budget window, and the bounds its caller set (the
+//! signal to stop, the most a call may wait).
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use super::{Client, Stop, WindowHold};
 use crate::error::Error;
@@ -70,23 +72,13 @@ impl Client {
     /// from the hold, so other calls and jobs on this client and its clones
     /// cannot take what the job was admitted with. `learned` is the figure
     /// the estimate was made with: the job's calls are estimated with it too.
+    /// Its calls keep to `bounds`: they send nothing once its stop is given.
     pub(super) async fn hold_job(
         &self,
         what: &str,
         estimate: Estimate,
         learned: Option<Learned>,
-    ) -> Result<Arc<JobHold>, Error> {
-        self.hold_stoppable_job(what, estimate, learned, None).await
-    }
-
-    /// [`hold_job`](Self::hold_job) for a job the caller may stop: its calls
-    /// see `stop` and send nothing once it is given.
-    pub(super) async fn hold_stoppable_job(
-        &self,
-        what: &str,
-        estimate: Estimate,
-        learned: Option<Learned>,
-        stop: Option<Stop>,
+        bounds: Bounds,
     ) -> Result<Arc<JobHold>, Error> {
         self.ledger().admit(what, estimate)?;
         let window = self.hold_window(what, estimate).await?;
@@ -100,8 +92,39 @@ impl Client {
         Ok(Arc::new(JobHold {
             budget: budget.with_learned(learned),
             window,
-            stop,
+            bounds,
         }))
+    }
+}
+
+/// What a caller bounds a call or job by: the signal that stops it, and the
+/// most one of its calls may wait (at most the client's
+/// [`max_wait`](crate::ClientBuilder::max_wait)).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Bounds {
+    /// The caller's signal to send nothing more, if it gave one.
+    pub(crate) stop: Option<Stop>,
+    /// The most a call may wait, if less than the client's.
+    pub(crate) max_wait: Option<Duration>,
+}
+
+impl Bounds {
+    /// Bounds that only stop.
+    pub(crate) fn stop(stop: Option<&Stop>) -> Bounds {
+        Bounds {
+            stop: stop.cloned(),
+            max_wait: None,
+        }
+    }
+
+    /// Whether the caller has stopped.
+    pub(crate) fn stopped(&self) -> bool {
+        self.stop.as_ref().is_some_and(Stop::is_stopped)
+    }
+
+    /// The bound on a call's waits, given the client's.
+    pub(crate) fn max_wait(&self, client: Duration) -> Duration {
+        self.max_wait.map_or(client, |run| run.min(client))
     }
 }
 
@@ -111,8 +134,8 @@ pub(crate) struct JobHold {
     budget: BudgetHold,
     /// Its hold on the budget window in the store, if there is one.
     window: Option<WindowHold>,
-    /// The caller's signal to send nothing more, if it gave one.
-    stop: Option<Stop>,
+    /// What its caller bounds its calls by.
+    bounds: Bounds,
 }
 
 impl std::fmt::Debug for JobHold {
@@ -130,9 +153,9 @@ impl JobHold {
         &self.budget
     }
 
-    /// The caller's signal to stop the job, if it gave one.
-    pub(crate) fn stop(&self) -> Option<&Stop> {
-        self.stop.as_ref()
+    /// What its caller bounds its calls by.
+    pub(crate) fn bounds(&self) -> &Bounds {
+        &self.bounds
     }
 
     /// What the ledger had learned of the operation's charge when the job was

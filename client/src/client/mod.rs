@@ -3,9 +3,13 @@
 //! What a client does is grouped by concern, one file each:
 //! - `call`: one call, from a generic request to a typed result, with
 //!   validation, the budget, rate limits and retries;
+//! - `accounting`: what a call's attempts were charged, written to the
+//!   client's ledger and the store's in one place once the call has ended;
+//! - `run` (with `run_options` and `output`): the one way to run any job,
+//!   single, batched or paged, as the operation table says;
 //! - `batch` (with `merge`): a request of any size as a batched job;
-//! - `pages`: the rows of a paged operation as a stream;
-//! - `job`: a bulk job's cost and its hold on the budget;
+//! - `pages`: the rows of a paged operation, page by page;
+//! - `job`: a bulk job's cost, its hold on the budget and its caller's bounds;
 //! - `learned`: estimates refined by the charge per row the ledger learned;
 //! - `store_use` (with `items`): the call's use of the store: cache, ledger,
 //!   budget windows and shared rate limits.
@@ -15,6 +19,7 @@
 //! scrubbed of the key before it leaves the client ([`ApiKey::hide`]), and
 //! tracing spans never see the URL.
 
+mod accounting;
 mod batch;
 mod call;
 mod fit;
@@ -22,9 +27,13 @@ mod items;
 mod job;
 mod learned;
 mod merge;
+mod output;
 mod pages;
 mod plan;
-mod stop;
+mod prepared;
+mod run;
+mod run_options;
+pub(crate) mod stop;
 mod store_use;
 
 use std::fmt;
@@ -35,19 +44,21 @@ use std::time::Duration;
 pub use batch::BATCH_CONCURRENCY;
 pub use fit::FittedRows;
 pub use job::Job;
-pub(crate) use job::JobHold;
+pub(crate) use job::{Bounds, JobHold};
 pub use merge::{InputOrder, Merge, Row};
+pub use output::{Output, TypedOutput};
 pub use pages::Paging;
 pub use plan::{Counted, JobPlan};
+pub use run_options::{Progress, RunOptions};
 pub use stop::Stop;
 pub(crate) use store_use::WindowHold;
 
 use crate::error::{ConfigError, Error, ErrorKind};
 use crate::operation_table::{Api, RecordInfo, Service};
+use crate::rate_limits::{RateLimitMode, RateLimits};
 use crate::request::encode_value;
 use crate::retry::RetryPolicy;
 use crate::store::{BudgetWindow, Store};
-use crate::transport::{RateLimitMode, RateLimits};
 use crate::units::{Ledger, Units};
 
 /// Environment variable read by [`Client::from_env`].

@@ -15,10 +15,10 @@ use futures_util::future::BoxFuture;
 use futures_util::stream::{self, StreamExt};
 use serde::de::DeserializeOwned;
 
-use super::{Client, JobHold};
+use super::{Bounds, Client, JobHold};
 use crate::decode::Decoder;
 use crate::envelope::Envelope;
-use crate::error::{Error, InvalidInput};
+use crate::error::{Error, ErrorKind, InvalidInput};
 use crate::operation_table::{Operation, Param, Role};
 use crate::request::Request;
 use crate::units::{Estimate, Learned};
@@ -52,7 +52,7 @@ impl Request {
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidInput`](crate::error::ErrorKind::InvalidInput) when the operation
+    /// [`ErrorKind::InvalidInput`] when the operation
     /// does not page, or the page size is outside its limit.
     pub fn pages(
         &self,
@@ -88,6 +88,11 @@ pub(super) struct PagePlan {
 }
 
 impl PagePlan {
+    /// The offset of the first page.
+    pub(super) fn start(&self) -> i64 {
+        self.start
+    }
+
     /// The limit of the next page after `fetched` rows; 0 when the job is done.
     fn next_limit(&self, fetched: usize) -> i64 {
         let left = self.max_rows.map_or(i64::MAX, |cap| {
@@ -177,10 +182,16 @@ impl Client {
     where
         T: DeserializeOwned + Send + 'static,
     {
-        let fetch: Fetch<T> = Arc::new(|client, page, job| {
+        let fetch: Fetch<Vec<T>> = Arc::new(|client, page, job| {
             Box::pin(async move { client.execute_rows_in::<T>(page, job).await })
         });
-        self.pager(request, page_size, max_rows, fetch)
+        let pager = self.pager(
+            request,
+            (page_size, max_rows),
+            (fetch, cut_rows::<T>),
+            Bounds::default(),
+        );
+        pager.into_stream()
     }
 
     /// [`pages`](Self::pages) with each page decoded by `decode` and its
@@ -195,7 +206,7 @@ impl Client {
         max_rows: Option<usize>,
         decode: Decoder<serde_json::Value>,
     ) -> impl Stream<Item = Result<serde_json::Value, Error>> + Send + Unpin + use<> {
-        let fetch: Fetch<serde_json::Value> = Arc::new(move |client, page, job| {
+        let fetch: Fetch<Vec<serde_json::Value>> = Arc::new(move |client, page, job| {
             Box::pin(async move {
                 let mut envelope = client.execute_decoded_in(page, decode, job).await?;
                 let response = envelope.response_as_sent().into_owned();
@@ -207,7 +218,14 @@ impl Client {
                 }))
             })
         });
-        self.pager(request, page_size, max_rows, fetch)
+        let pager = self.pager(
+            request,
+            (page_size, max_rows),
+            (fetch, cut_rows::<serde_json::Value>),
+            Bounds::default(),
+        );
+        pager
+            .into_stream()
             .flat_map(|page| {
                 stream::iter(match page {
                     Ok(page) => page.response.into_iter().map(Ok).collect(),
@@ -217,24 +235,26 @@ impl Client {
             .boxed()
     }
 
-    /// The pages of a paged job, each page's envelope or the error that ends it.
-    fn pager<T: Send + 'static>(
+    /// The pager of a paged job: each page fetched by `fetch` and cut to the
+    /// cap by `cut`, its calls kept to `bounds`.
+    pub(super) fn pager<P: Send + 'static>(
         &self,
         request: Request,
-        page_size: i64,
-        max_rows: Option<usize>,
-        fetch: Fetch<T>,
-    ) -> impl Stream<Item = Result<Envelope<Vec<T>>, Error>> + Send + Unpin + use<T> {
-        let pager = Pager {
+        (page_size, max_rows): (i64, Option<usize>),
+        (fetch, cut): (Fetch<P>, Cut<P>),
+        bounds: Bounds,
+    ) -> Pager<P> {
+        Pager {
             client: self.clone(),
             request,
             page_size,
             max_rows,
             state: PagerState::Start,
             fetch,
+            cut,
+            bounds,
             job: None,
-        };
-        stream::unfold(pager, Pager::step).boxed()
+        }
     }
 
     /// A paged job's estimate, its pages estimated with `learned`
@@ -278,11 +298,21 @@ impl Client {
 }
 
 /// How a paged job fetches one page.
-type Fetch<T> = Arc<
-    dyn Fn(Client, Request, Arc<JobHold>) -> BoxFuture<'static, Result<Envelope<Vec<T>>, Error>>
+pub(super) type Fetch<P> = Arc<
+    dyn Fn(Client, Request, Arc<JobHold>) -> BoxFuture<'static, Result<Envelope<P>, Error>>
         + Send
         + Sync,
 >;
+
+/// How a page is cut to its first rows (the last page, to the cap): the rows
+/// it keeps.
+pub(super) type Cut<P> = fn(&mut P, usize) -> usize;
+
+/// A page of rows cut to its first `rows`.
+fn cut_rows<T>(page: &mut Vec<T>, rows: usize) -> usize {
+    page.truncate(rows);
+    page.len()
+}
 
 /// Where a paged job stands.
 #[derive(Debug)]
@@ -299,20 +329,27 @@ enum PagerState {
     Done,
 }
 
-struct Pager<T> {
+/// A paged job under way: its pages fetched one at a time
+/// ([`next_page`](Self::next_page)).
+pub(super) struct Pager<P> {
     client: Client,
     request: Request,
     page_size: i64,
     max_rows: Option<usize>,
     state: PagerState,
-    fetch: Fetch<T>,
+    fetch: Fetch<P>,
+    cut: Cut<P>,
+    /// What the caller bounds the job's calls by.
+    bounds: Bounds,
     /// The job's hold against the budget, from its start until its last page.
     job: Option<Arc<JobHold>>,
 }
 
-impl<T> Pager<T> {
-    /// One page (or the error that ends the stream) and what follows.
-    async fn step(mut self) -> Option<(Result<Envelope<Vec<T>>, Error>, Self)> {
+impl<P: Send + 'static> Pager<P> {
+    /// The next page (or the error that ends the job); `None` once the job
+    /// is done. Once the caller's stop is given, a job with pages left ends
+    /// with [`ErrorKind::Stopped`] before the next page is asked for.
+    pub(super) async fn next_page(&mut self) -> Option<Result<Envelope<P>, Error>> {
         let (plan, offset, fetched) = match std::mem::replace(&mut self.state, PagerState::Done) {
             PagerState::Done => return None,
             PagerState::Next {
@@ -326,32 +363,35 @@ impl<T> Pager<T> {
                     let start = plan.start;
                     (plan, start, 0)
                 }
-                Err(error) => return Some((Err(error), self)),
+                Err(error) => return Some(Err(error)),
             },
         };
         let limit = plan.next_limit(fetched);
         if limit == 0 {
-            self.end_job().await;
+            self.end().await;
             return None;
+        }
+        if self.bounds.stopped() {
+            self.end().await;
+            let stopped = Error::new(self.request.operation().label(), ErrorKind::Stopped);
+            return Some(Err(stopped));
         }
         let page = plan.page(&self.request, offset, limit);
         let job = self.job.clone()?;
         let mut envelope = match (*self.fetch)(self.client.clone(), page, job).await {
             Ok(envelope) => envelope,
             Err(error) => {
-                self.end_job().await;
-                return Some((Err(error), self));
+                self.end().await;
+                return Some(Err(error));
             }
         };
         // Rows kept raw are rows of the page: they count towards a full
         // page and the cap.
         let raw = envelope.raw_rows.len();
-        let rows = &mut envelope.response;
         let asked = usize::try_from(limit).unwrap_or(usize::MAX);
-        let full = rows.len() + raw >= asked;
-        rows.truncate(asked.saturating_sub(raw));
-        let fetched = fetched + rows.len() + raw;
-        let more = full && !plan.single && plan.next_limit(fetched) > 0;
+        let rows = (self.cut)(&mut envelope.response, asked.saturating_sub(raw)) + raw;
+        let fetched = fetched + rows;
+        let more = rows >= asked && !plan.single && plan.next_limit(fetched) > 0;
         if more {
             self.state = PagerState::Next {
                 offset: offset.saturating_add(limit),
@@ -360,17 +400,33 @@ impl<T> Pager<T> {
             };
         } else {
             // The job is done: what it held and did not spend is free again.
-            self.end_job().await;
+            self.end().await;
         }
-        Some((Ok(envelope), self))
+        Some(Ok(envelope))
+    }
+
+    /// Whether pages are left to fetch.
+    pub(super) fn has_more(&self) -> bool {
+        matches!(self.state, PagerState::Next { .. })
     }
 
     /// The job has ended: its holds go (the budget window's in the store
-    /// awaited, so that a process about to exit leaves nothing held).
-    async fn end_job(&mut self) {
+    /// awaited, so that a process about to exit leaves nothing held), and no
+    /// page is fetched any more.
+    pub(super) async fn end(&mut self) {
+        self.state = PagerState::Done;
         if let Some(job) = self.job.take() {
             job.release_window().await;
         }
+    }
+
+    /// The pages as a stream, each page's envelope or the error that ends it.
+    fn into_stream(self) -> impl Stream<Item = Result<Envelope<P>, Error>> + Send + Unpin + use<P> {
+        stream::unfold(self, |mut pager| async move {
+            let page = pager.next_page().await?;
+            Some((page, pager))
+        })
+        .boxed()
     }
 
     /// Plan the job, validate it and hold its cost against the budget.
@@ -390,7 +446,11 @@ impl<T> Pager<T> {
             false => self.client.estimate_pages(&self.request, &plan, learned)?,
         };
         let what = op.label();
-        let job = self.client.hold_job(&what, estimate, learned).await?;
+        let bounds = self.bounds.clone();
+        let job = self
+            .client
+            .hold_job(&what, estimate, learned, bounds)
+            .await?;
         Ok((plan, job))
     }
 }

@@ -1,4 +1,4 @@
-//! Stopping a batched job from outside: [`Stop`], for a caller whose own
+//! Stopping a call or job from outside: [`Stop`], for a caller whose own
 //! caller gave up (an MCP client's cancel, a closed connection, Ctrl-C).
 //!
 //! Dropping a job's future would also stop it, but would throw away a request
@@ -13,13 +13,15 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use tokio::sync::Notify;
 
-/// A signal that stops a batched job before its next request
-/// ([`Client::execute_json_batched_until`](crate::Client::execute_json_batched_until)).
+/// A signal that stops a run before its next request, whatever the kind of
+/// job: one call, batched or paged
+/// ([`RunOptions::stop`](crate::job::RunOptions::stop)).
 ///
-/// Clones share the signal. A request waiting for its rate-limit slot or for a
-/// retry is not sent; a request in flight is let finish and its rows kept. The
-/// requests never sent are not charged, and their share of the budget the job
-/// held is given back.
+/// Clones share the signal. Every wait ends at once (for a rate-limit slot,
+/// a `Retry-After`, a 429's window, a backoff) and its request is not sent;
+/// a request in flight is let finish and its rows kept. The requests never
+/// sent are not charged, and their share of the budget the job held is given
+/// back.
 ///
 /// # Examples
 ///

@@ -409,20 +409,25 @@ pub enum ErrorKind {
         waiting_for: String,
     },
 
-    /// A batched job failed after some of its requests were answered: the rows
-    /// they paid for (in input order), the inputs without an answer and the
-    /// error that stopped the job. Not refused (requests were sent and
-    /// charged) and not retryable as a whole: send [`Missing::values`]
-    /// again instead. A job whose every request failed gives the first
-    /// request's error itself. Charged the received requests' units plus the
-    /// failed one's charge.
+    /// A job (batched or paged) failed or was stopped after some of its
+    /// requests were answered: the rows they paid for (in input order, or
+    /// page order), what is missing ([`Missing::Inputs`], the inputs to send
+    /// again, or [`Missing::Rows`], the offset where the rows stop) and the
+    /// error that stopped the job ([`ErrorKind::Stopped`] when its caller
+    /// stopped it). Not refused (requests were sent and charged) and not
+    /// retryable as a whole: send what is missing instead. A job whose every
+    /// request failed gives the first request's error itself. Charged the
+    /// received requests' units plus the failed one's charge.
     ///
-    /// [`Missing::values`]: crate::job::Missing::values
+    /// [`Missing::Inputs`]: crate::job::Missing::Inputs
+    /// [`Missing::Rows`]: crate::job::Missing::Rows
     Partial(Box<Partial>),
 
-    /// Not sent: the caller stopped the job ([`Stop`](crate::job::Stop))
-    /// before this request went out. Nothing was charged for it. A job that
-    /// received answers before it stopped gives them in
+    /// Not sent: the caller stopped the call or job
+    /// ([`Stop`](crate::job::Stop)) before this request went out, or while
+    /// it waited (for a rate-limit slot, a `Retry-After`, a 429's window, a
+    /// backoff). Nothing was charged for it but what its attempts before the
+    /// wait were. A job that received answers before it stopped gives them in
     /// [`ErrorKind::Partial`], with this as the cause.
     Stopped,
 }
@@ -463,7 +468,7 @@ impl Error {
         self.kind
     }
 
-    /// The [`Partial`] of a batched job that stopped part-way, or the error
+    /// The [`Partial`] of a job that stopped part-way, or the error
     /// itself back for any other kind (its operation kept).
     ///
     /// # Errors

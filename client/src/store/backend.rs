@@ -6,6 +6,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use futures_util::FutureExt;
 use futures_util::future::BoxFuture;
 
+use super::slots::SharedSlots;
 use crate::error::{ConfigError, Error};
 
 /// A store URL as it may be shown: a password (`redis://user:secret@host`)
@@ -100,8 +101,9 @@ pub(crate) struct LedgerEntry {
     pub hold: Option<(String, i64)>,
 }
 
-/// What the ledger holds for one operation.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// What the ledger holds for one operation (serialized with these names:
+/// the one form of a usage line in every face).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Usage {
     /// The operation's group (wire name).
     pub group: String,
@@ -119,8 +121,9 @@ pub struct Usage {
     pub rows: i64,
 }
 
-/// The balance the service last reported, and when.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The balance the service last reported, and when (serialized with these
+/// names).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub struct Balance {
     /// Units left on the account.
     pub units_remaining: i64,
@@ -169,9 +172,12 @@ pub(crate) trait Backend: Send + Sync + 'static {
     /// cryptographic hash.
     fn scope(&self, api_key: &str) -> Scope;
 
-    /// Whether [`take_slot`](Self::take_slot) limits every process on the
-    /// store. When not, the client keeps its in-process limits.
-    fn shares_limits(&self) -> bool;
+    /// The rate-limit slots the store shares with every process on it;
+    /// `None` for a store of one process, whose client keeps its limits in
+    /// process (the default).
+    fn shared_slots(&self) -> Option<&dyn SharedSlots> {
+        None
+    }
 
     /// The cache entries under `keys`, and the last balance, in one read.
     /// Entries are opaque bytes ([`CachedAnswer::encode`]); whether one is
@@ -218,46 +224,11 @@ pub(crate) trait Backend: Send + Sync + 'static {
 
     /// Give back what is left of a hold.
     fn release<'a>(&'a self, scope: &'a Scope, hold_id: &'a str) -> StoreFuture<'a, ()>;
-
-    /// Take a slot for one request of `operation`, or say how long to wait
-    /// before asking again: at most `figure` requests in any rolling `window`,
-    /// counted across every process on the store.
-    ///
-    /// The service counts a request when it arrives, not when it leaves, so a
-    /// slot is held while its request is in flight (for at most `in_flight`,
-    /// after which a crashed holder's slot is dated as if answered then), and
-    /// counts for a window from its answer
-    /// ([`settle_slot`](Self::settle_slot)). The slot's id is returned.
-    fn take_slot<'a>(
-        &'a self,
-        scope: &'a Scope,
-        operation: &'a str,
-        figure: i64,
-        window: Duration,
-        in_flight: Duration,
-    ) -> StoreFuture<'a, Result<String, Duration>>;
-
-    /// The request of slot `id` was answered: the slot counts for `window`
-    /// from now.
-    fn settle_slot<'a>(
-        &'a self,
-        scope: &'a Scope,
-        operation: &'a str,
-        id: &'a str,
-        window: Duration,
-    ) -> StoreFuture<'a, ()>;
 }
 
-/// How long a caller waits before asking for a slot again when every slot is
-/// held by a request still in flight (when one is answered is not known): a
-/// tenth of the window, within 10 ms and 1 s.
-pub(crate) fn poll_interval(window: Duration) -> Duration {
-    (window / 10).clamp(Duration::from_millis(10), Duration::from_secs(1))
-}
-
-/// A new slot id: random, so that two processes never pick the same one.
-pub(crate) fn slot_id() -> String {
-    format!("{:016x}{:016x}", fastrand::u64(..), fastrand::u64(..))
+/// A duration in whole milliseconds, saturating.
+pub(crate) fn duration_ms(duration: Duration) -> i64 {
+    i64::try_from(duration.as_millis()).unwrap_or(i64::MAX)
 }
 
 /// Milliseconds since the Unix epoch, now.

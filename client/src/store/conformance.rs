@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use super::slots::SharedSlots;
 use super::{Admission, Backend, Hold, LedgerEntry, now_ms};
 
 const DAY_MS: i64 = 86_400_000;
@@ -41,7 +42,11 @@ pub(crate) async fn check(store: &dyn Backend) {
     cache(store, &key).await;
     ledger(store, &key).await;
     holds(store, &key).await;
-    slots(store, &key).await;
+    // Slots only where processes share them; a store of one process leaves
+    // them to the client's own limiter.
+    if let Some(slots) = store.shared_slots() {
+        shared_slots(store, slots, &key).await;
+    }
 }
 
 fn scopes(store: &dyn Backend, key: &str) {
@@ -237,9 +242,9 @@ async fn holds(store: &dyn Backend, key: &str) {
     );
 }
 
-async fn slots(store: &dyn Backend, key: &str) {
-    let scope = store.scope(key);
-    let other = store.scope(&format!("{key}-other"));
+async fn shared_slots(backend: &dyn Backend, store: &dyn SharedSlots, key: &str) {
+    let scope = backend.scope(key);
+    let other = backend.scope(&format!("{key}-other"));
     let window = Duration::from_millis(800);
     let in_flight = Duration::from_secs(30);
     let mut ids = Vec::new();
@@ -310,7 +315,7 @@ async fn slots(store: &dyn Backend, key: &str) {
         "a slot frees a window after its answer"
     );
     // A slot whose holder never answers (crashed) ends after in-flight + window.
-    let short = store.scope(&format!("{key}-crashed"));
+    let short = backend.scope(&format!("{key}-crashed"));
     let brief = Duration::from_millis(200);
     store
         .take_slot(&short, "a b", 1, brief, brief)
@@ -336,8 +341,9 @@ async fn slots(store: &dyn Backend, key: &str) {
 }
 
 /// Call every method of `store` once under `key`'s scope, leaving an entry of
-/// each kind behind (a cache entry holding `answer`, a ledger row, a slot, a
-/// released hold): what the backends' "the key is nowhere" tests then search.
+/// each kind behind (a cache entry holding `answer`, a ledger row, a slot
+/// where the store shares them, a released hold): what the backends' "the key is nowhere" tests then search.
+#[cfg(any(feature = "sqlite", feature = "redis"))]
 pub(crate) async fn use_every_method(store: &dyn Backend, key: &str) {
     let scope = store.scope(key);
     let keys = vec!["group-a action-a db=x q=a".to_owned()];
@@ -378,16 +384,18 @@ pub(crate) async fn use_every_method(store: &dyn Backend, key: &str) {
         .unwrap();
     store.usage(&scope, 0).await.unwrap();
     store.last_balance(&scope).await.unwrap();
-    store
-        .take_slot(
-            &scope,
-            "group-a action-a",
-            10,
-            Duration::from_secs(60),
-            Duration::from_secs(30),
-        )
-        .await
-        .unwrap()
-        .unwrap();
+    if let Some(slots) = store.shared_slots() {
+        slots
+            .take_slot(
+                &scope,
+                "group-a action-a",
+                10,
+                Duration::from_secs(60),
+                Duration::from_secs(30),
+            )
+            .await
+            .unwrap()
+            .unwrap();
+    }
     store.release(&scope, "job").await.unwrap();
 }

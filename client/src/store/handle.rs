@@ -12,6 +12,9 @@ use crate::error::{ConfigError, Error};
 #[derive(Clone)]
 pub struct Store {
     backend: Arc<dyn Backend>,
+    /// The file a SQLite store keeps its state in.
+    #[cfg(feature = "sqlite")]
+    file: Option<Arc<std::path::Path>>,
 }
 
 impl fmt::Debug for Store {
@@ -31,22 +34,30 @@ impl Store {
     /// client and its clones (and by other clients given the same store), lost
     /// when the process ends.
     pub fn memory() -> Store {
-        Store {
-            backend: Arc::new(super::memory::Memory::default()),
-        }
+        Store::of(super::memory::Memory::default())
     }
 
     /// No memory at all: nothing is cached or recorded. Rate limits still hold
     /// within the process; budgets per day or month cannot be kept.
     pub fn none() -> Store {
+        Store::of(super::memory::Nothing)
+    }
+
+    /// A store of `backend`, kept in no file.
+    fn of(backend: impl Backend) -> Store {
         Store {
-            backend: Arc::new(super::memory::Nothing),
+            backend: Arc::new(backend),
+            #[cfg(feature = "sqlite")]
+            file: None,
         }
     }
 
     /// The store a URL names: `memory`, `none`, `sqlite:PATH` or
-    /// `redis://HOST:PORT/N`. A SQLite file is created on first use; a Redis
-    /// server is connected to when first needed.
+    /// `redis://HOST:PORT/N`. A SQLite file is created on first use, with its
+    /// directory, for the user alone (`0600` and `0700` on Unix); a file that
+    /// exists keeps its permissions ([`readable_by_others`](Self::readable_by_others)
+    /// says when others may read it). A Redis server is connected to when
+    /// first needed.
     ///
     /// # Errors
     ///
@@ -88,12 +99,36 @@ impl Store {
     pub(crate) fn backend(&self) -> &dyn Backend {
         &*self.backend
     }
+
+    /// The store's files that users other than their owner may read (on
+    /// Unix): a SQLite store's file, or its `-wal`, `-shm` or `-journal`,
+    /// made by an earlier version or changed since. The cache and the ledger
+    /// in them were paid for. Empty for a store kept in no file, and on
+    /// other systems.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn warn(store: &seozoom::store::Store) {
+    /// for file in store.readable_by_others() {
+    ///     // `PATH` can be read by other users (mode 0644): `chmod 600 PATH` ...
+    ///     eprintln!("warning: {file}");
+    /// }
+    /// # }
+    /// ```
+    #[cfg(feature = "sqlite")]
+    pub fn readable_by_others(&self) -> Vec<super::ReadableByOthers> {
+        self.file
+            .as_deref()
+            .map_or_else(Vec::new, super::file_access::readable_by_others)
+    }
 }
 
 #[cfg(feature = "sqlite")]
 fn open_sqlite(path: &str) -> Result<Store, StoreError> {
     Ok(Store {
         backend: Arc::new(super::sqlite::Sqlite::open(path)?),
+        file: Some(std::path::Path::new(path).into()),
     })
 }
 
@@ -107,9 +142,7 @@ fn open_sqlite(path: &str) -> Result<Store, StoreError> {
 
 #[cfg(feature = "redis")]
 fn open_redis(url: &str) -> Result<Store, StoreError> {
-    Ok(Store {
-        backend: Arc::new(super::redis::Redis::open(url)?),
-    })
+    Ok(Store::of(super::redis::Redis::open(url)?))
 }
 
 #[cfg(not(feature = "redis"))]

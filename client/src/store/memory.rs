@@ -3,17 +3,19 @@
 //! The memory ledger keeps totals per key, UTC day and operation rather than
 //! every call, so that a long-lived process does not grow with its calls;
 //! usage and budget windows start on a UTC day, so day totals answer both.
+//!
+//! Neither keeps rate-limit slots: a client on a store of one process counts
+//! its requests with the process's own limiter (`crate::rate_limits`).
 
+use futures_util::FutureExt;
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasher, RandomState};
 use std::sync::{Mutex, MutexGuard};
-use std::time::Duration;
 
-use futures_util::FutureExt;
-
+use super::backend::duration_ms;
 use super::{
     Admission, Backend, Balance, CacheEntry, Hold, LedgerEntry, Lookup, Scope, StoreError,
-    StoreFuture, Usage, now_ms, poll_interval, slot_id,
+    StoreFuture, Usage, now_ms,
 };
 
 const DAY_MS: i64 = 86_400_000;
@@ -36,7 +38,6 @@ struct State {
     balance: HashMap<Scope, Balance>,
     /// Units and lease end (ms) of live holds.
     holds: HashMap<(Scope, String), (i64, i64)>,
-    slots: HashMap<(Scope, String), Vec<Slot>>,
 }
 
 impl Memory {
@@ -78,10 +79,6 @@ impl Backend for Memory {
 
     fn scope(&self, api_key: &str) -> Scope {
         Scope(format!("{:016x}", self.hasher.hash_one(api_key)))
-    }
-
-    fn shares_limits(&self) -> bool {
-        false
     }
 
     fn cache_get<'a>(&'a self, scope: &'a Scope, keys: &'a [String]) -> StoreFuture<'a, Lookup> {
@@ -214,92 +211,6 @@ impl Backend for Memory {
             .remove(&(scope.clone(), hold_id.to_owned()));
         ready(())
     }
-
-    fn take_slot<'a>(
-        &'a self,
-        scope: &'a Scope,
-        operation: &'a str,
-        figure: i64,
-        window: Duration,
-        in_flight: Duration,
-    ) -> StoreFuture<'a, Result<String, Duration>> {
-        let now = now_ms();
-        let mut state = self.lock();
-        let slots = state
-            .slots
-            .entry((scope.clone(), operation.to_owned()))
-            .or_default();
-        slots.retain(|slot| slot.until_ms > now);
-        let taken = if (slots.len() as i64) < figure {
-            let id = slot_id();
-            slots.push(Slot {
-                id: id.clone(),
-                until_ms: now
-                    .saturating_add(duration_ms(in_flight))
-                    .saturating_add(duration_ms(window)),
-                settled: false,
-            });
-            Ok(id)
-        } else {
-            Err(wait_for(
-                slots.iter().map(|s| (s.settled, s.until_ms)),
-                now,
-                window,
-            ))
-        };
-        ready(taken)
-    }
-
-    fn settle_slot<'a>(
-        &'a self,
-        scope: &'a Scope,
-        operation: &'a str,
-        id: &'a str,
-        window: Duration,
-    ) -> StoreFuture<'a, ()> {
-        let until_ms = now_ms().saturating_add(duration_ms(window));
-        let mut state = self.lock();
-        if let Some(slots) = state.slots.get_mut(&(scope.clone(), operation.to_owned()))
-            && let Some(slot) = slots.iter_mut().find(|slot| slot.id == id)
-        {
-            slot.until_ms = until_ms;
-            slot.settled = true;
-        }
-        ready(())
-    }
-}
-
-/// One taken slot of a memory store.
-struct Slot {
-    id: String,
-    /// When it stops counting (ms).
-    until_ms: i64,
-    /// Its request was answered (`until_ms` is then exact).
-    settled: bool,
-}
-
-/// How long to wait for a slot of a full window whose slots are `(settled,
-/// until_ms)`: until the first answered one frees, or a poll interval while
-/// every one is in flight.
-pub(crate) fn wait_for(
-    slots: impl Iterator<Item = (bool, i64)>,
-    now: i64,
-    window: Duration,
-) -> Duration {
-    let first_free = slots
-        .filter(|(settled, _)| *settled)
-        .map(|(_, until)| until)
-        .min();
-    match first_free {
-        Some(until) => Duration::from_millis(u64::try_from((until - now).max(1)).unwrap_or(1))
-            .min(window.max(Duration::from_millis(1))),
-        None => poll_interval(window),
-    }
-}
-
-/// A duration in whole milliseconds, saturating.
-pub(crate) fn duration_ms(duration: Duration) -> i64 {
-    i64::try_from(duration.as_millis()).unwrap_or(i64::MAX)
 }
 
 /// The `none` store: remembers nothing.
@@ -312,10 +223,6 @@ impl Backend for Nothing {
 
     fn scope(&self, _api_key: &str) -> Scope {
         Scope(String::new())
-    }
-
-    fn shares_limits(&self) -> bool {
-        false
     }
 
     fn cache_get<'a>(&'a self, _scope: &'a Scope, keys: &'a [String]) -> StoreFuture<'a, Lookup> {
@@ -356,27 +263,6 @@ impl Backend for Nothing {
     fn release<'a>(&'a self, _scope: &'a Scope, _hold_id: &'a str) -> StoreFuture<'a, ()> {
         ready(())
     }
-
-    fn take_slot<'a>(
-        &'a self,
-        _scope: &'a Scope,
-        _operation: &'a str,
-        _figure: i64,
-        _window: Duration,
-        _in_flight: Duration,
-    ) -> StoreFuture<'a, Result<String, Duration>> {
-        ready(Ok(String::new()))
-    }
-
-    fn settle_slot<'a>(
-        &'a self,
-        _scope: &'a Scope,
-        _operation: &'a str,
-        _id: &'a str,
-        _window: Duration,
-    ) -> StoreFuture<'a, ()> {
-        ready(())
-    }
 }
 
 #[cfg(test)]
@@ -386,6 +272,14 @@ mod tests {
     #[tokio::test]
     async fn memory_behaves_as_every_store_must() {
         super::super::conformance::check(&Memory::default()).await;
+    }
+
+    /// One limiter per process: a client on a store of one process counts
+    /// its requests with the process's own (`crate::rate_limits`).
+    #[test]
+    fn stores_of_one_process_keep_no_rate_limit_slots() {
+        assert!(Memory::default().shared_slots().is_none());
+        assert!(Nothing.shared_slots().is_none());
     }
 
     #[tokio::test]

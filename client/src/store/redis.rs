@@ -9,6 +9,7 @@
 //! |---|---|---|
 //! | `cache:KEY` | string, `PX` its keeping time | a cache entry |
 //! | `ledger` | stream, `MAXLEN ~` | every call recorded |
+//! | `recorded:ID` | string, `PX` a minute | a ledger row written, so that a call made again after a dropped connection writes it once |
 //! | `day:DAY` | hash `METRIC␟GROUP␟ACTION` | a UTC day's totals per operation |
 //! | `days` | sorted set | the days that have totals |
 //! | `spent:DAY` | integer | units charged that day, for budget windows |
@@ -24,7 +25,8 @@
 //! counters (`HINCRBY`, `INCRBY`); windows and `--since` start on a UTC day.
 //!
 //! One multiplexed connection serves every call of a store; it is opened on
-//! the first call, and opened again on the call after one that lost it.
+//! the first call. A call that finds it closed (a restart, `CLIENT KILL`, a
+//! proxy's idle timeout) is made once more on a new one.
 
 use std::collections::BTreeMap;
 use std::sync::{Mutex, PoisonError};
@@ -34,11 +36,11 @@ use futures_util::FutureExt;
 use redis::aio::MultiplexedConnection;
 use redis::{AsyncConnectionConfig, Client, RedisError, RedisResult, Script};
 
-use super::backend::shown_store_url;
-use super::memory::duration_ms;
+use super::backend::{duration_ms, shown_store_url};
+use super::slots::{SharedSlots, poll_interval, slot_id};
 use super::{
     Admission, Backend, Balance, CacheEntry, Hold, LedgerEntry, Lookup, Scope, StoreError,
-    StoreFuture, Usage, fingerprint, poll_interval, slot_id,
+    StoreFuture, Usage, fingerprint,
 };
 
 const DAY_MS: i64 = 86_400_000;
@@ -128,13 +130,18 @@ redis.call('SADD', holds, ARGV[2])
 return {1, spent, held}
 ";
 
-/// Record a call, and shrink and renew its hold, in one step. ARGV: key
-/// prefix, at (ms), group, action, db, items, rows, units used, balance (''
-/// when none), cache hit (1/0), units saved, hold id ('' when none), units
-/// the call reserved, the operation's field suffix, ledger length kept.
+/// Record a call, and shrink and renew its hold, in one step, once: a second
+/// run with the same record id (made again after a dropped connection) does
+/// nothing. ARGV: key prefix, at (ms), group, action, db, items, rows, units
+/// used, balance ('' when none), cache hit (1/0), units saved, hold id (''
+/// when none), units the call reserved, the operation's field suffix, ledger
+/// length kept, record id.
 const RECORD: &str = r"
 if redis.replicate_commands then redis.replicate_commands() end
 local prefix = ARGV[1]
+if not redis.call('SET', prefix .. 'recorded:' .. ARGV[16], '1', 'NX', 'PX', 60000) then
+  return 0
+end
 local day = math.floor(tonumber(ARGV[2]) / 86400000)
 redis.call('XADD', prefix .. 'ledger', 'MAXLEN', '~', ARGV[15], '*',
   'at_ms', ARGV[2], 'group', ARGV[3], 'action', ARGV[4], 'db', ARGV[5],
@@ -228,11 +235,29 @@ impl Redis {
             .unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// A call's outcome: a lost connection is forgotten, so that the next
-    /// call connects again; any failure names the store.
-    fn outcome<T>(&self, what: &str, result: RedisResult<T>) -> Result<T, StoreError> {
+    /// Make `call` on the shared connection. When Redis turns out to have
+    /// closed it (a restart, `CLIENT KILL`, a proxy's idle timeout), the call
+    /// is made once more on a new connection, so that a blip fails no job.
+    /// A write that reached Redis before its connection dropped is so made
+    /// twice, which changes nothing: each sets what it sets, a slot and a
+    /// hold keep their ids, and a ledger row carries an id its script records
+    /// once. A connection lost otherwise (a timeout) is forgotten, so that
+    /// the next call connects again; any failure names the store.
+    async fn run<T, F, Fut>(&self, what: &str, call: F) -> Result<T, StoreError>
+    where
+        F: Fn(MultiplexedConnection) -> Fut,
+        Fut: Future<Output = RedisResult<T>>,
+    {
+        let result = match call(self.connection().await?).await {
+            Err(error) if dropped(&error) => {
+                tracing::debug!(store = %self.name, %error, "Redis closed the connection: the call is made again on a new one");
+                *self.slot() = None;
+                call(self.connection().await?).await
+            }
+            result => result,
+        };
         result.map_err(|e| {
-            if e.is_unrecoverable_error() || e.is_io_error() || e.is_timeout() {
+            if dropped(&e) || e.is_io_error() || e.is_timeout() {
                 *self.slot() = None;
             }
             self.failure(what, &e)
@@ -251,6 +276,46 @@ impl Redis {
         };
         StoreError::new(self.name.clone(), hidden(message, self.password.as_deref()))
     }
+}
+
+impl Redis {
+    /// The `RECORD` script's call for `entry`, recorded once under `id`.
+    fn record_invocation(
+        &self,
+        scope: &Scope,
+        entry: &LedgerEntry,
+        id: &str,
+    ) -> redis::ScriptInvocation<'_> {
+        let (hold_id, reserved) = entry.hold.clone().unwrap_or_default();
+        let mut invocation = self.record.prepare_invoke();
+        invocation
+            .arg(prefix(scope))
+            .arg(entry.at_ms)
+            .arg(&entry.group)
+            .arg(&entry.action)
+            .arg(&entry.db)
+            .arg(entry.items)
+            .arg(entry.rows.max(0))
+            .arg(entry.units_used.max(0))
+            .arg(entry.balance.map(|b| b.to_string()).unwrap_or_default())
+            .arg(i64::from(entry.cache_hit))
+            .arg(entry.units_saved)
+            .arg(hold_id)
+            .arg(reserved)
+            .arg(format!(
+                "{SEPARATOR}{}{SEPARATOR}{}",
+                entry.group, entry.action
+            ))
+            .arg(LEDGER_KEPT)
+            .arg(id);
+        invocation
+    }
+}
+
+/// Whether `error` says the connection is gone (closed by the server, reset,
+/// cut): a new one may well work.
+fn dropped(error: &RedisError) -> bool {
+    error.is_connection_dropped() || error.is_unrecoverable_error()
 }
 
 /// The password in a URL's user part (`redis://user:PASSWORD@host`), as
@@ -300,8 +365,8 @@ impl Backend for Redis {
         fingerprint::scope(api_key)
     }
 
-    fn shares_limits(&self) -> bool {
-        true
+    fn shared_slots(&self) -> Option<&dyn SharedSlots> {
+        Some(self)
     }
 
     fn cache_get<'a>(&'a self, scope: &'a Scope, keys: &'a [String]) -> StoreFuture<'a, Lookup> {
@@ -319,13 +384,19 @@ impl Backend for Redis {
                     get.arg(format!("{prefix}cache:{key}"));
                 }
             }
-            let mut connection = self.connection().await?;
+            let pipe = &pipe;
             let (balance, entries): (Vec<Option<i64>>, Vec<Option<Vec<u8>>>) = if keys.is_empty() {
-                let (balance,): (Vec<Option<i64>>,) =
-                    self.outcome("reading the cache", pipe.query_async(&mut connection).await)?;
+                let (balance,): (Vec<Option<i64>>,) = self
+                    .run("reading the cache", |mut c| async move {
+                        pipe.query_async(&mut c).await
+                    })
+                    .await?;
                 (balance, Vec::new())
             } else {
-                self.outcome("reading the cache", pipe.query_async(&mut connection).await)?
+                self.run("reading the cache", |mut c| async move {
+                    pipe.query_async(&mut c).await
+                })
+                .await?
             };
             Ok(Lookup {
                 entries,
@@ -352,43 +423,23 @@ impl Backend for Redis {
                 }
                 set.ignore();
             }
-            let mut connection = self.connection().await?;
-            self.outcome(
-                "writing the cache",
-                pipe.query_async::<()>(&mut connection).await,
-            )
+            let pipe = &pipe;
+            self.run("writing the cache", |mut c| async move {
+                pipe.query_async::<()>(&mut c).await
+            })
+            .await
         }
         .boxed()
     }
 
     fn record<'a>(&'a self, scope: &'a Scope, entry: LedgerEntry) -> StoreFuture<'a, ()> {
         async move {
-            let (hold_id, reserved) = entry.hold.clone().unwrap_or_default();
-            let mut invocation = self.record.prepare_invoke();
-            invocation
-                .arg(prefix(scope))
-                .arg(entry.at_ms)
-                .arg(&entry.group)
-                .arg(&entry.action)
-                .arg(&entry.db)
-                .arg(entry.items)
-                .arg(entry.rows.max(0))
-                .arg(entry.units_used.max(0))
-                .arg(entry.balance.map(|b| b.to_string()).unwrap_or_default())
-                .arg(i64::from(entry.cache_hit))
-                .arg(entry.units_saved)
-                .arg(hold_id)
-                .arg(reserved)
-                .arg(format!(
-                    "{SEPARATOR}{}{SEPARATOR}{}",
-                    entry.group, entry.action
-                ))
-                .arg(LEDGER_KEPT);
-            let mut connection = self.connection().await?;
-            self.outcome(
-                "recording the call",
-                invocation.invoke_async::<()>(&mut connection).await,
-            )
+            // Made again on a new connection, the call is recorded once.
+            let invocation = &self.record_invocation(scope, &entry, &slot_id());
+            self.run("recording the call", |mut c| async move {
+                invocation.invoke_async::<()>(&mut c).await
+            })
+            .await
         }
         .boxed()
     }
@@ -396,27 +447,25 @@ impl Backend for Redis {
     fn usage<'a>(&'a self, scope: &'a Scope, since_ms: i64) -> StoreFuture<'a, Vec<Usage>> {
         async move {
             let prefix = prefix(scope);
-            let mut connection = self.connection().await?;
-            let days: Vec<i64> = self.outcome(
-                "reading the ledger",
-                redis::cmd("ZRANGEBYSCORE")
-                    .arg(format!("{prefix}days"))
-                    .arg(day(since_ms))
-                    .arg("+inf")
-                    .query_async(&mut connection)
-                    .await,
-            )?;
-            if days.is_empty() {
-                return Ok(Vec::new());
-            }
-            let mut pipe = redis::pipe();
-            for day in &days {
-                pipe.cmd("HGETALL").arg(format!("{prefix}day:{day}"));
-            }
-            let totals: Vec<Vec<(String, i64)>> = self.outcome(
-                "reading the ledger",
-                pipe.query_async(&mut connection).await,
-            )?;
+            let days = redis::cmd("ZRANGEBYSCORE")
+                .arg(format!("{prefix}days"))
+                .arg(day(since_ms))
+                .arg("+inf")
+                .clone();
+            let (days, prefix) = (&days, &prefix);
+            let totals = self
+                .run("reading the ledger", |mut c| async move {
+                    let days: Vec<i64> = days.query_async(&mut c).await?;
+                    if days.is_empty() {
+                        return Ok(Vec::new());
+                    }
+                    let mut pipe = redis::pipe();
+                    for day in &days {
+                        pipe.cmd("HGETALL").arg(format!("{prefix}day:{day}"));
+                    }
+                    pipe.query_async::<Vec<Vec<(String, i64)>>>(&mut c).await
+                })
+                .await?;
             Ok(sum_days(totals))
         }
         .boxed()
@@ -424,16 +473,17 @@ impl Backend for Redis {
 
     fn last_balance<'a>(&'a self, scope: &'a Scope) -> StoreFuture<'a, Option<Balance>> {
         async move {
-            let mut connection = self.connection().await?;
-            let fields: Vec<Option<i64>> = self.outcome(
-                "reading the ledger",
-                redis::cmd("HMGET")
-                    .arg(format!("{}balance", prefix(scope)))
-                    .arg("units_remaining")
-                    .arg("at_ms")
-                    .query_async(&mut connection)
-                    .await,
-            )?;
+            let read = redis::cmd("HMGET")
+                .arg(format!("{}balance", prefix(scope)))
+                .arg("units_remaining")
+                .arg("at_ms")
+                .clone();
+            let read = &read;
+            let fields: Vec<Option<i64>> = self
+                .run("reading the ledger", |mut c| async move {
+                    read.query_async(&mut c).await
+                })
+                .await?;
             Ok(balance_of(&fields))
         }
         .boxed()
@@ -449,11 +499,12 @@ impl Backend for Redis {
                 .arg(hold.budget)
                 .arg(day(hold.window_start_ms))
                 .arg(duration_ms(hold.lease).max(1));
-            let mut connection = self.connection().await?;
-            let (admitted, spent, held): (i64, i64, i64) = self.outcome(
-                "holding budget units",
-                invocation.invoke_async(&mut connection).await,
-            )?;
+            let invocation = &invocation;
+            let (admitted, spent, held): (i64, i64, i64) = self
+                .run("holding budget units", |mut c| async move {
+                    invocation.invoke_async(&mut c).await
+                })
+                .await?;
             Ok(if admitted == 1 {
                 Admission::Admitted
             } else {
@@ -475,15 +526,17 @@ impl Backend for Redis {
                 .arg(format!("{prefix}holds"))
                 .arg(hold_id)
                 .ignore();
-            let mut connection = self.connection().await?;
-            self.outcome(
-                "releasing budget units",
-                pipe.query_async::<()>(&mut connection).await,
-            )
+            let pipe = &pipe;
+            self.run("releasing budget units", |mut c| async move {
+                pipe.query_async::<()>(&mut c).await
+            })
+            .await
         }
         .boxed()
     }
+}
 
+impl SharedSlots for Redis {
     fn take_slot<'a>(
         &'a self,
         scope: &'a Scope,
@@ -502,11 +555,12 @@ impl Backend for Redis {
                 .arg(duration_ms(window).max(1))
                 .arg(duration_ms(in_flight))
                 .arg(&id);
-            let mut connection = self.connection().await?;
-            let wait: i64 = self.outcome(
-                "taking a rate-limit slot",
-                invocation.invoke_async(&mut connection).await,
-            )?;
+            let invocation = &invocation;
+            let wait: i64 = self
+                .run("taking a rate-limit slot", |mut c| async move {
+                    invocation.invoke_async(&mut c).await
+                })
+                .await?;
             Ok(match wait {
                 0 => Ok(id),
                 w if w < 0 => Err(poll_interval(window)),
@@ -530,11 +584,12 @@ impl Backend for Redis {
                 .key(format!("{}flight:{operation}", prefix(scope)))
                 .arg(duration_ms(window).max(1))
                 .arg(id);
-            let mut connection = self.connection().await?;
-            let _: i64 = self.outcome(
-                "settling a rate-limit slot",
-                invocation.invoke_async(&mut connection).await,
-            )?;
+            let invocation = &invocation;
+            let _: i64 = self
+                .run("settling a rate-limit slot", |mut c| async move {
+                    invocation.invoke_async(&mut c).await
+                })
+                .await?;
             Ok(())
         }
         .boxed()

@@ -39,10 +39,12 @@ use rusqlite::{
 
 use self::connection::{Checkpoints, Hop, Runner, Shared};
 use self::hits::{Next, PendingHits};
-use super::memory::{duration_ms, wait_for};
+use super::backend::duration_ms;
+use super::file_access;
+use super::slots::{SharedSlots, slot_id, wait_for};
 use super::{
     Admission, Backend, Balance, CacheEntry, Hold, LedgerEntry, Lookup, Scope, StoreError,
-    StoreFuture, Usage, fingerprint, now_ms, slot_id,
+    StoreFuture, Usage, fingerprint, now_ms,
 };
 
 const DAY_MS: i64 = 86_400_000;
@@ -140,8 +142,10 @@ impl Sqlite {
         let name = format!("sqlite:{path}");
         let file = PathBuf::from(path);
         let error = |message: String| StoreError::new(name.clone(), message);
+        // For the user alone: what is in it was paid for. SQLite gives its
+        // `-wal`, `-shm` and `-journal` files the file's permissions.
         if let Some(dir) = file.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|e| {
+            file_access::create_private_dir(dir).map_err(|e| {
                 error(format!(
                     "cannot create the directory `{}`: {e}",
                     dir.display()
@@ -151,6 +155,8 @@ impl Sqlite {
         if file.is_dir() {
             return Err(error("is a directory, not a file".to_owned()));
         }
+        file_access::create_private_file(&file)
+            .map_err(|e| error(format!("cannot create it: {e}")))?;
         let runner = Runner {
             name: name.clone(),
             busy_timeout,
@@ -482,8 +488,8 @@ impl Backend for Sqlite {
         fingerprint::scope(api_key)
     }
 
-    fn shares_limits(&self) -> bool {
-        true
+    fn shared_slots(&self) -> Option<&dyn SharedSlots> {
+        Some(self)
     }
 
     fn cache_get<'a>(&'a self, scope: &'a Scope, keys: &'a [String]) -> StoreFuture<'a, Lookup> {
@@ -648,7 +654,9 @@ impl Backend for Sqlite {
             },
         )
     }
+}
 
+impl SharedSlots for Sqlite {
     fn take_slot<'a>(
         &'a self,
         scope: &'a Scope,

@@ -1,16 +1,34 @@
 //! The cost range of a request before it is sent: from the spec's figures,
 //! or from what the ledger learned of an operation's charge.
 
+use serde::Serialize;
+
 use crate::operation_table::{Charged, Operation, Role};
 
 /// The cost range of a request, before it is sent: from the spec's figures,
 /// or, for an operation whose cost the spec does not know, from what the
 /// service charged for it before ([`Basis::Observed`]).
+///
+/// Serialized as `{"min", "max", "unknown", "basis", "learned", "per_row"}`,
+/// with `max` `null` when there is no maximum ([`max_units`](Self::max_units)),
+/// `basis` `"spec"` or `"observed"`, `learned` `{"per_row", "rows"}` or `null`
+/// and `per_row` `{"low", "high"}` or `null`: the one form every face gives.
+///
+/// ```
+/// use seozoom::units::Estimate;
+///
+/// let shown = serde_json::to_value(Estimate::UNKNOWN).unwrap();
+/// assert_eq!(shown["max"], serde_json::Value::Null);
+/// assert_eq!(shown["unknown"], true);
+/// assert_eq!(serde_json::to_value(Estimate::range(10, 20)).unwrap()["max"], 20);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Estimate {
     /// The least it may cost (no rows returned, or the single per-call figure).
     pub min: i64,
-    /// The most it may cost; `i64::MAX` when the cost is unknown.
+    /// The most it may cost; `i64::MAX` when the cost is unknown or has no
+    /// bound (a paged job without a row cap): [`max_units`](Self::max_units)
+    /// says `None` then.
     pub max: i64,
     /// Nobody knows the cost of (some of) the requests: neither the spec nor
     /// the ledger. The range says nothing, and no budget can cover them.
@@ -30,8 +48,10 @@ pub struct Estimate {
     pub per_row: Option<(i64, i64)>,
 }
 
-/// Where an estimate's range comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// Where an estimate's range comes from (serialized `"spec"` or
+/// `"observed"`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Basis {
     /// The spec's unit figures (or nothing, for an unknown cost).
     #[default]
@@ -46,7 +66,7 @@ pub enum Basis {
 /// the service reported for the calls of the last
 /// [`LEARNED_OVER_DAYS`] days that reached it, over the rows they returned,
 /// rounded up.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Learned {
     /// Units a row, rounded up (at least what any row cost on average).
     pub per_row: i64,
@@ -78,7 +98,45 @@ impl Learned {
     }
 }
 
+/// An estimate as it is serialized.
+#[derive(Serialize)]
+struct Shown {
+    min: i64,
+    max: Option<i64>,
+    unknown: bool,
+    basis: Basis,
+    learned: Option<Learned>,
+    per_row: Option<PerRow>,
+}
+
+/// What a row costs, lowest and highest, as serialized.
+#[derive(Serialize)]
+struct PerRow {
+    low: i64,
+    high: i64,
+}
+
+impl Serialize for Estimate {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        Shown {
+            min: self.min,
+            max: self.max_units(),
+            unknown: self.unknown,
+            basis: self.basis,
+            learned: self.learned,
+            per_row: self.per_row.map(|(low, high)| PerRow { low, high }),
+        }
+        .serialize(serializer)
+    }
+}
+
 impl Estimate {
+    /// The most it may cost, or `None` when nobody knows the cost or it has
+    /// no bound (`max` is then `i64::MAX`).
+    pub fn max_units(&self) -> Option<i64> {
+        (!self.unknown && self.max != i64::MAX).then_some(self.max)
+    }
+
     /// Nothing: the start of a sum.
     pub const ZERO: Estimate = Estimate::range(0, 0);
 

@@ -4,11 +4,14 @@
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 
+use serde::Serialize;
+
 use super::estimate::{Estimate, Learned};
 use crate::error::{Error, ErrorKind};
 
-/// What a client has spent, as the service reported it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// What a client has spent, as the service reported it (serialized with
+/// these names; `remaining` `null` before any balance is known).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 pub struct Units {
     /// Units charged by all calls so far (sum of `UnitsUsed`; a negative
     /// figure counts as 0, so that it frees no budget).
@@ -165,14 +168,6 @@ impl Ledger {
         let mut state = self.lock();
         if state.units.remaining.is_none() {
             state.units.remaining = Some(remaining);
-        }
-    }
-
-    /// A reservation of nothing (a call's own, once settled).
-    pub(crate) fn nothing_reserved(&self) -> Reservation<'_> {
-        Reservation {
-            ledger: self,
-            max: 0,
         }
     }
 }

@@ -13,6 +13,7 @@ mod props;
 mod support;
 
 mod absurd;
+mod accounting;
 mod faults;
 mod golden;
 mod lenient;
@@ -27,6 +28,8 @@ mod learned;
 mod partial;
 #[cfg(feature = "sandbox")]
 mod properties_requests;
+#[cfg(feature = "sandbox")]
+mod run;
 #[cfg(feature = "sandbox")]
 mod sandbox;
 #[cfg(feature = "sandbox")]

@@ -135,14 +135,23 @@ async fn a_failed_request_keeps_the_rows_already_paid_for() {
         .into_parts::<Vec<KeywordMetrics>>()
         .expect("the type send_all returns");
     let rows = row_keywords(&received.response);
-    assert_split(&inputs, &rows, &missing.values, 1);
+    assert_split(&inputs, &rows, missing.values(), 1);
     assert!(rows.starts_with(&inputs[..100]), "the first request's rows");
     assert_eq!(received.result_rows, rows.len() as i64);
     assert_eq!(received.units_used, charged);
     assert_eq!(received.units_remaining, sandbox.units_remaining());
-    assert_eq!(missing.param, "keyword");
+    assert!(
+        matches!(
+            &missing,
+            seozoom::job::Missing::Inputs {
+                param: "keyword",
+                ..
+            }
+        ),
+        "{missing:?}"
+    );
     let answered = batches_of(&inputs, &rows).len();
-    assert_eq!(missing.requests, 3 - answered);
+    assert_eq!(missing.requests(), 3 - answered);
     // The answered requests and the failed one; never one more.
     assert_eq!(sandbox.requests(), answered as u64 + 1);
     assert_eq!(cause.status(), Some(429));
@@ -169,10 +178,10 @@ async fn a_failed_first_request_keeps_the_answer_in_flight_beside_it() {
         .into_parts::<Vec<KeywordMetrics>>()
         .expect("the type send_all returns");
     let rows = row_keywords(&received.response);
-    assert_split(&inputs, &rows, &missing.values, 0);
+    assert_split(&inputs, &rows, missing.values(), 0);
     assert!(rows.starts_with(&inputs[100..200]), "the answer in flight");
     let answered = batches_of(&inputs, &rows).len();
-    assert_eq!(missing.requests, 3 - answered);
+    assert_eq!(missing.requests(), 3 - answered);
     assert_eq!(sandbox.requests(), answered as u64 + 1);
     assert_eq!(cause.status(), Some(500));
 }
@@ -233,8 +242,8 @@ async fn a_transport_failure_is_partial_too_and_the_json_job_keeps_json() {
         .map(|row| row["keyword"].as_str().unwrap().to_owned())
         .collect();
     assert_eq!(keywords, inputs[..200]);
-    assert_eq!(partial.missing().values, inputs[200..]);
-    assert_eq!(partial.missing().requests, 1);
+    assert_eq!(partial.missing().values(), &inputs[200..]);
+    assert_eq!(partial.missing().requests(), 1);
 }
 
 #[tokio::test]
@@ -321,7 +330,7 @@ async fn a_stopped_job_sends_nothing_more_and_keeps_what_it_received() {
     let received = partial.received::<serde_json::Value>().unwrap();
     let rows = received.response.as_array().unwrap().len() as u64;
     assert_eq!(rows, sent * 100);
-    assert_eq!(partial.missing().values.len() as u64, 3_000 - sent * 100);
+    assert_eq!(partial.missing().values().len() as u64, 3_000 - sent * 100);
     // Units only for the requests sent, and nothing held any more: another
     // 100 keywords fit in what is left.
     assert_eq!(client.units().used, partial.units_used());

@@ -369,3 +369,47 @@ async fn a_job_plan_counts_what_the_cache_answers_and_spends_nothing() {
     }
     assert_eq!(sandbox.requests(), 1);
 }
+
+/// A Redis store whose connection Redis closed between two jobs (`CLIENT
+/// KILL`, a restart of Redis) fails neither: each store call is made again,
+/// once, on a new connection. (The second job was refused: "Redis cannot be
+/// reached (broken pipe)".)
+#[tokio::test]
+async fn jobs_survive_redis_closing_or_restarting_under_them() {
+    let Some(mut redis) = seozoom_test_support::RedisServer::start() else {
+        return;
+    };
+    let sandbox = Sandbox::start().await.unwrap();
+    let store = Store::open(&redis.url()).unwrap();
+    let c = client_on(&sandbox, &store);
+    let all = keywords(300);
+    let first = c
+        .keywords()
+        .metrics(all[..150].to_vec())
+        .send_all()
+        .await
+        .unwrap();
+    assert_eq!(first.response.len(), 150);
+
+    redis.kill_clients();
+    let second = c.keywords().metrics(all.clone()).send_all().await.unwrap();
+    assert_eq!(second.response.len(), 300);
+    assert_eq!(
+        sandbox.requests(),
+        2 + 2,
+        "the 150 cached were not asked again"
+    );
+    let usage = c.usage(0).await.unwrap();
+    assert_eq!((usage[0].calls, usage[0].cache_hits), (4, 1), "{usage:?}");
+
+    // Restarted (empty: nothing is persisted here): the job is sent whole.
+    redis.restart();
+    let third = c
+        .keywords()
+        .metrics(all[..100].to_vec())
+        .send_all()
+        .await
+        .unwrap();
+    assert_eq!(third.response.len(), 100);
+    assert_eq!(sandbox.requests(), 5);
+}

@@ -34,7 +34,9 @@ use super::examples;
 use super::openapi::{action_line, freshness};
 use super::params;
 use super::query;
-use super::wire::{self, Dialect, ERROR, envelope_name, provenance};
+use seozoom_codegen::schema::{self, Dialect, provenance};
+
+use super::wire::{self, ERROR, envelope_name};
 
 /// The media types every answer is declared under: what the body is, then what
 /// the service labels it (`Content-Type: text/html; charset=UTF-8`). A
@@ -133,7 +135,7 @@ pub fn document(spec: &Spec, action: &Action) -> Result<Value, String> {
     }
 
     let defs = wire::definitions(Dialect::Oas31, spec)?;
-    let schemas = wire::reached(Dialect::Oas31, &defs, &operation);
+    let schemas = schema::reached(Dialect::Oas31, &defs, &operation);
     let key = &spec.common.key;
     Ok(json!({
         "openapi": "3.1.0",

@@ -9,8 +9,8 @@ use seozoom_codegen::model::{
     Action, Charged, Field, FieldType, ListItem, Param, ParamType, Payload, Record, Shape, Spec,
 };
 
-use super::params::default_value;
 use seozoom_codegen::plausible::{other_text, text};
+use seozoom_codegen::schema::param::default_value;
 
 /// Units the example account has left after the call, plus what the call used.
 const STARTING_UNITS: i64 = 100_000;

@@ -36,7 +36,8 @@ use seozoom_codegen::diagnostics::{Collector, SourceFile};
 use seozoom_codegen::model::Spec;
 use seozoom_codegen::{parse, resolve};
 
-use wire::{Dialect, ERROR, NO_DATA, SERP};
+use seozoom_codegen::schema::{self, Dialect, SERP};
+use wire::{ERROR, NO_DATA};
 
 /// Files under the output directory, by relative path (`/`-separated).
 pub type Files = BTreeMap<String, String>;
@@ -168,7 +169,7 @@ pub fn files(spec_text: &str, spec: &Spec) -> Result<Files, String> {
     );
 
     let defs = wire::definitions(Dialect::Schema, spec)?;
-    let standalone = |name: &str| json::canonical(&wire::standalone(&defs, name));
+    let standalone = |name: &str| json::canonical(&schema::standalone(&defs, name));
     for r in &spec.records {
         files.insert(record_path(&r.name), standalone(&r.type_name));
     }

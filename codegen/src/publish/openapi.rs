@@ -22,7 +22,9 @@ use seozoom_codegen::model::{Action, FOR_GOOD, Fresh, Group, Spec, duration_text
 
 use super::examples;
 use super::params;
-use super::wire::{self, Dialect, ERROR, cost_words, envelope_name, provenance};
+use seozoom_codegen::schema::{Dialect, cost_words, provenance};
+
+use super::wire::{self, ERROR, envelope_name};
 
 pub(super) fn info(spec: &Spec) -> Value {
     let notes: Vec<String> = spec.notes.iter().map(|n| format!("- {n}")).collect();

@@ -14,163 +14,10 @@
 
 use serde_json::{Map, Value, json};
 
-use seozoom_codegen::model::{Action, Limit, Param, ParamType, Spec};
+use seozoom_codegen::model::{Action, Param, ParamType, Spec};
+use seozoom_codegen::schema::param::{as_array, as_string, description, list_pattern};
 
 use super::examples;
-use super::wire::{DATE_PATTERN, class_escape, provenance, regex_escape};
-
-fn limit_words(l: &Limit) -> String {
-    format!("{} ({})", l.value, provenance(l.source, l.note.as_deref()))
-}
-
-/// What Rust's `str::trim` removes, and so what the client's validator reads
-/// as blank: the Unicode `White_Space` characters, as a regex class body. (Not
-/// `\s`: ECMAScript's also holds U+FEFF and lacks U+0085.)
-const WHITE_SPACE: &str =
-    "\\u0009-\\u000d\\u0020\\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
-
-/// The pattern one value of a parameter matches (no anchors).
-fn item_pattern(spec: &Spec, ty: &ParamType) -> String {
-    match ty {
-        // Not blank, and no separator.
-        ParamType::String => {
-            let sep = class_escape(spec.list_separator);
-            format!("[^{sep}]*[^{sep}{WHITE_SPACE}][^{sep}]*")
-        }
-        ParamType::Integer => "-?[0-9]+".into(),
-        ParamType::Date => "[0-9]{4}-[0-9]{2}-[0-9]{2}".into(),
-        ParamType::Enum { values, .. } => {
-            let words: Vec<String> = values
-                .iter()
-                .map(|v| v.chars().map(regex_escape).collect())
-                .collect();
-            format!("(?:{})", words.join("|"))
-        }
-    }
-}
-
-/// `lo..=hi` values of `ty` joined by the separator (`hi` `None`: no maximum).
-fn list_pattern(spec: &Spec, ty: &ParamType, lo: i64, hi: Option<i64>) -> String {
-    let item = item_pattern(spec, ty);
-    let sep = regex_escape(spec.list_separator);
-    let more_lo = (lo - 1).max(0);
-    let more_hi = hi.map_or(String::new(), |hi| (hi - 1).max(0).to_string());
-    let list = format!("{item}(?:{sep}{item}){{{more_lo},{more_hi}}}");
-    if lo <= 0 {
-        format!("^(?:{list})?$")
-    } else {
-        format!("^{list}$")
-    }
-}
-
-/// The default as a JSON value of the parameter's type.
-pub fn default_value(p: &Param) -> Option<Value> {
-    let default = p.default.as_ref()?;
-    Some(match p.ty {
-        ParamType::Integer => default
-            .parse::<i64>()
-            .map_or_else(|_| json!(default), |n| json!(n)),
-        _ => json!(default),
-    })
-}
-
-/// The schema of one action's parameter.
-pub fn schema(spec: &Spec, p: &Param) -> Value {
-    if p.list {
-        let lo = p.min_items.as_ref().map_or(1, |l| l.value);
-        let hi = p.max_items.as_ref().map(|l| l.value);
-        return json!({"type": "string", "pattern": list_pattern(spec, &p.ty, lo, hi)});
-    }
-    value_schema(spec, p)
-}
-
-/// The schema of one value of a parameter (of each item, for a list), with its
-/// bounds and default.
-fn value_schema(spec: &Spec, p: &Param) -> Value {
-    let mut schema = Map::new();
-    match &p.ty {
-        ParamType::String => {
-            schema.insert("type".into(), json!("string"));
-            schema.insert(
-                "pattern".into(),
-                json!(format!("^{}$", item_pattern(spec, &p.ty))),
-            );
-        }
-        ParamType::Integer => {
-            schema.insert("type".into(), json!("integer"));
-            schema.insert("format".into(), json!("int64"));
-            if let Some(min) = &p.min {
-                schema.insert("minimum".into(), json!(min.value));
-            }
-            if let Some(max) = &p.max {
-                schema.insert("maximum".into(), json!(max.value));
-            }
-        }
-        ParamType::Date => {
-            schema.insert("type".into(), json!("string"));
-            schema.insert("format".into(), json!("date"));
-            schema.insert("pattern".into(), json!(DATE_PATTERN));
-        }
-        ParamType::Enum { values, .. } => {
-            schema.insert("type".into(), json!("string"));
-            schema.insert("enum".into(), json!(values));
-        }
-    }
-    if let Some(default) = default_value(p) {
-        schema.insert("default".into(), default);
-    }
-    Value::Object(schema)
-}
-
-/// The description of one action's parameter, its limits spelt out with their
-/// provenance.
-pub fn description(spec: &Spec, p: &Param) -> String {
-    let mut parts = vec![p.description.clone()];
-    if p.list {
-        let mut counts = Vec::new();
-        if let Some(l) = &p.min_items {
-            counts.push(format!("at least {}", limit_words(l)));
-        }
-        if let Some(l) = &p.max_items {
-            counts.push(format!("at most {}", limit_words(l)));
-        }
-        if !counts.is_empty() {
-            parts.push(format!("Number of values: {}.", counts.join("; ")));
-        }
-    }
-    if p.ty == ParamType::String {
-        parts.push(format!(
-            "A value must not be empty, blank or contain `{}`.",
-            spec.list_separator
-        ));
-    }
-    if let Some(l) = &p.min {
-        parts.push(format!("Minimum {}.", limit_words(l)));
-    }
-    if let Some(l) = &p.max {
-        parts.push(format!("Maximum {}.", limit_words(l)));
-    }
-    if let Some(default) = &p.default {
-        parts.push(format!("Default `{default}`: sent when none is given."));
-    }
-    parts.join(" ")
-}
-
-/// The schema of one action's parameter with a list as an array of its values,
-/// their count bounded by `minItems` and `maxItems`.
-pub fn array_schema(spec: &Spec, p: &Param) -> Value {
-    if !p.list {
-        return value_schema(spec, p);
-    }
-    let mut schema = json!({"type": "array", "items": value_schema(spec, p)});
-    if let Some(l) = &p.min_items {
-        schema["minItems"] = json!(l.value);
-    }
-    if let Some(l) = &p.max_items {
-        schema["maxItems"] = json!(l.value);
-    }
-    schema
-}
 
 /// The OpenAPI `style` that joins an array's values with `separator`
 /// (`explode: false`), if OpenAPI has one.
@@ -193,7 +40,7 @@ pub fn array_parameter(spec: &Spec, p: &Param) -> Result<Value, String> {
         "in": "query",
         "required": p.required,
         "description": description(spec, p),
-        "schema": array_schema(spec, p),
+        "schema": as_array(spec, p),
         "example": examples::parameter(p),
     });
     if p.list {
@@ -231,7 +78,7 @@ pub fn parameter(spec: &Spec, p: &Param) -> Value {
         "in": "query",
         "required": p.required,
         "description": description(spec, p),
-        "schema": schema(spec, p),
+        "schema": as_string(spec, p),
     });
     if p.list {
         object["x-list"] = x_list(
@@ -295,7 +142,7 @@ fn union_one(
     let everywhere = uses.len() == actions.len();
     let required = everywhere && uses.iter().all(|(_, p)| p.required);
 
-    let schemas: Vec<Value> = uses.iter().map(|(_, p)| schema(spec, p)).collect();
+    let schemas: Vec<Value> = uses.iter().map(|(_, p)| as_string(spec, p)).collect();
     let mut merged = if schemas.iter().all(|s| *s == schemas[0]) {
         schemas[0].clone()
     } else {
@@ -393,34 +240,9 @@ fn merged_schema(spec: &Spec, uses: &[(&Action, &Param)]) -> Value {
     }
     // Single values of one enum, date or string type: the first action's schema,
     // without a default.
-    let mut schema = schema(spec, uses[0].1);
+    let mut schema = as_string(spec, uses[0].1);
     if let Some(object) = schema.as_object_mut() {
         object.remove("default");
     }
     schema
-}
-
-#[cfg(test)]
-mod tests {
-    use super::WHITE_SPACE;
-
-    /// `WHITE_SPACE` is exactly what `char::is_whitespace` (and so `str::trim`) takes.
-    #[test]
-    fn white_space_is_what_trim_removes() {
-        // `\uAAAA` alone, or `\uAAAA-\uBBBB`: split on `\u`; a range's start ends in `-`.
-        let mut ranges = Vec::new();
-        let mut start = None;
-        for part in WHITE_SPACE.split("\\u").filter(|p| !p.is_empty()) {
-            let code = u32::from_str_radix(part.trim_end_matches('-'), 16).unwrap();
-            match (part.ends_with('-'), start.take()) {
-                (true, _) => start = Some(code),
-                (false, Some(lo)) => ranges.push((lo, code)),
-                (false, None) => ranges.push((code, code)),
-            }
-        }
-        let listed = |c: u32| ranges.iter().any(|&(lo, hi)| (lo..=hi).contains(&c));
-        for c in (0..=0x10FFFF).filter_map(char::from_u32) {
-            assert_eq!(c.is_whitespace(), listed(c as u32), "U+{:04X}", c as u32);
-        }
-    }
 }

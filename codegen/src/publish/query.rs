@@ -14,8 +14,8 @@ use serde_json::{Map, Value, json};
 
 use seozoom_codegen::model::{Action, Param, ParamType, Rule, Spec};
 
-use super::params::{array_schema, description};
-use super::wire::provenance;
+use seozoom_codegen::schema::param::{as_array, description};
+use seozoom_codegen::schema::provenance;
 
 /// The rule's `equal_to` as a value of the parameter's type.
 fn typed_value(p: &Param, text: &str) -> Value {
@@ -108,7 +108,7 @@ pub fn query(spec: &Spec, action: &Action) -> Result<Value, String> {
     let mut properties = Map::new();
     let mut required = Vec::new();
     for p in std::iter::once(db).chain(&action.params) {
-        let mut schema = array_schema(spec, p);
+        let mut schema = as_array(spec, p);
         schema["description"] = json!(description(spec, p));
         properties.insert(p.wire.clone(), schema);
         if p.required {

@@ -5167,6 +5167,44 @@ pub mod builder {
                 .await
         }
 
+        /// Like [`run`](Self::run), for any operation: each answer is decoded as
+        /// the operation's typed result, as with [`execute_json`](Self::execute_json),
+        /// and the result re-encoded as JSON with the API's field names (`[]`,
+        /// `{}` or `null` when nothing is found).
+        ///
+        /// # Errors
+        ///
+        /// As [`run`](Self::run).
+        #[inline]
+        pub async fn run_json(
+            &self,
+            request: rt::Request,
+            options: rt::RunOptions,
+        ) -> ::core::result::Result<rt::Outcome<rt::serde_json::Value>, rt::Error> {
+            self.run_decoded(request, options, operations::decode_json).await
+        }
+
+        /// Like [`run_json`](Self::run_json), with the rows handed to `each` as
+        /// they come rather than kept: each page of a paged job as it arrives
+        /// (memory stays one page's), the whole result of any other job. The
+        /// outcome's response is then empty; its figures are the run's. When
+        /// `each` breaks, the run stops as if its stop were given.
+        ///
+        /// # Errors
+        ///
+        /// As [`run`](Self::run).
+        #[inline]
+        pub async fn run_json_each(
+            &self,
+            request: rt::Request,
+            options: rt::RunOptions,
+            each: impl FnMut(
+                rt::serde_json::Value,
+            ) -> ::core::ops::ControlFlow<()> + Send,
+        ) -> ::core::result::Result<rt::Outcome<rt::serde_json::Value>, rt::Error> {
+            self.run_decoded_each(request, options, operations::decode_json, each).await
+        }
+
         /// Like [`pages`](Self::pages), for any paged operation: each row is decoded
         /// as the operation's typed record, as with
         /// [`execute_json`](Self::execute_json), and re-encoded as JSON with the

@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use super::{Figures, items_of, time_of};
-use crate::client::call::{Prepared, Step};
+use crate::client::prepared::{Prepared, Step};
 use crate::client::{Client, InputOrder, items};
 use crate::date::Date;
 use crate::envelope::Envelope;
@@ -16,6 +16,16 @@ use crate::store::{CacheEntry, CachedAnswer, LedgerEntry, now_ms};
 
 /// How long an answer is cached: `None` when it is not cached at all.
 pub(crate) type CacheFor = Option<Fresh>;
+
+/// Whether a cached answer says the service found nothing for its query: no
+/// rows, and nothing charged for them. "No data found!" itself is never
+/// cached, but an input's share of a batched answer is, and an input
+/// without rows in a batch is what "No data found!" says of it asked alone:
+/// so an answer from the cache is "no data" exactly when the same answer
+/// fresh would be.
+pub(crate) fn found_nothing<T>(envelope: &Envelope<T>, answer: &CachedAnswer) -> bool {
+    envelope.result_rows == 0 && answer.units_used == 0
+}
 
 /// A cached answer that no longer decodes (the spec changed) is a miss.
 fn ignore_undecodable(error: &Error) {
@@ -252,6 +262,7 @@ impl Client {
             }
         };
         tracing::Span::current().record("cached", true);
+        envelope.no_data |= found_nothing(&envelope, &answer);
         envelope.units_used = 0;
         envelope.units_remaining = answer.units_remaining;
         envelope.fetched_at = Some(time_of(answer.fetched_at_ms));

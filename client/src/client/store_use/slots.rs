@@ -6,7 +6,7 @@ use std::time::Duration;
 use crate::client::Client;
 use crate::error::{Error, ErrorKind};
 use crate::operation_table::Operation;
-use crate::transport::{RateLimitMode, Slot};
+use crate::rate_limits::{RateLimitMode, Slot};
 use crate::wait::{Cause, Waits};
 
 impl Client {
@@ -22,17 +22,14 @@ impl Client {
         let memory = &self.inner.memory;
         let limits = &self.inner.rate_limits;
         let figure = op.cost.requests_per_minute.value;
-        if !memory.store.backend().shares_limits()
-            || limits.mode() == RateLimitMode::Off
-            || figure <= 0
-        {
+        let shared = memory.store.backend().shared_slots();
+        let Some(shared) = shared.filter(|_| limits.mode() != RateLimitMode::Off && figure > 0)
+        else {
             return limits.acquire(op, waits, attempt).await.map(Taken::Local);
-        }
+        };
         let label = op.label();
         loop {
-            let taken = match memory
-                .store
-                .backend()
+            let taken = match shared
                 .take_slot(
                     &memory.scope,
                     &label,
@@ -76,13 +73,15 @@ impl Client {
             Taken::Shared(id) => id,
         };
         let memory = &self.inner.memory;
+        // Taken from the store, so the store has them.
+        let Some(shared) = memory.store.backend().shared_slots() else {
+            return;
+        };
         // A millisecond more: stores date slots in whole milliseconds, and a
         // slot that freed a fraction early would let a request arrive inside
         // the service's window.
         let window = self.inner.rate_limits.window() + Duration::from_millis(1);
-        if let Err(error) = memory
-            .store
-            .backend()
+        if let Err(error) = shared
             .settle_slot(&memory.scope, &op.label(), &id, window)
             .await
         {

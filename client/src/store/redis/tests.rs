@@ -4,7 +4,8 @@ use std::time::Duration;
 
 use redis::AsyncCommands;
 
-use super::super::{Backend, Store, conformance};
+use super::super::slots::SharedSlots;
+use super::super::{Backend, LedgerEntry, Store, conformance};
 use super::Redis;
 use seozoom_test_support::RedisServer;
 
@@ -199,4 +200,57 @@ async fn tls_is_spoken_to_rediss_urls() {
         .into_error()
         .to_string();
     assert!(error.contains(&url), "{error}");
+}
+
+/// A connection that Redis closed (`CLIENT KILL`, a restart, a proxy's idle
+/// timeout) fails no store call: the call is made again, once, on a new
+/// connection. (The first call after it failed, and only the next one
+/// connected again.)
+#[tokio::test]
+async fn a_dropped_connection_is_opened_again_and_the_call_made_once_more() {
+    let Some(mut server) = RedisServer::start() else {
+        return;
+    };
+    let store = Redis::open(&server.url()).unwrap();
+    let scope = store.scope("key");
+    let keys = ["k".to_owned()];
+    store
+        .cache_put(&scope, vec![("k".into(), b"v".to_vec(), None)])
+        .await
+        .unwrap();
+
+    server.kill_clients();
+    let found = store.cache_get(&scope, &keys).await.unwrap().entries;
+    assert_eq!(found, [Some(b"v".to_vec())], "read on a new connection");
+
+    // A restarted server: empty (nothing is persisted here), and answering.
+    server.restart();
+    let found = store.cache_get(&scope, &keys).await.unwrap().entries;
+    assert_eq!(found, [None]);
+    server.kill_clients();
+    store
+        .record(
+            &scope,
+            LedgerEntry {
+                at_ms: super::super::now_ms(),
+                group: "g".into(),
+                action: "a".into(),
+                db: "it".into(),
+                items: 1,
+                rows: 1,
+                units_used: 10,
+                balance: Some(990),
+                cache_hit: false,
+                units_saved: 0,
+                hold: None,
+            },
+        )
+        .await
+        .unwrap();
+    let usage = store.usage(&scope, 0).await.unwrap();
+    assert_eq!(
+        (usage[0].calls, usage[0].units_used),
+        (1, 10),
+        "written once"
+    );
 }

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use rusqlite::Connection;
 
+use super::super::slots::SharedSlots;
 use super::super::{Backend, LedgerEntry, conformance, now_ms};
 use super::Sqlite;
 
@@ -48,6 +49,76 @@ async fn sqlite_behaves_as_every_store_must() {
     // In a directory that does not exist yet: it is created.
     let store = Sqlite::open(&scratch.file("new/dir/store.sqlite3")).unwrap();
     conformance::check(&store).await;
+}
+
+/// Paid data is the user's alone: a new store's directory is `0700`, and its
+/// file and SQLite's own `-wal` and `-shm` files beside it are `0600`,
+/// whatever the umask lets other files be. (They were `0755` and `0644`.)
+#[cfg(unix)]
+#[tokio::test]
+async fn a_new_store_is_readable_by_its_user_alone() {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |path: &Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+    let scratch = Scratch::new();
+    let path = scratch.file("new/store.sqlite3");
+    let store = Sqlite::open(&path).unwrap();
+    let scope = store.scope("key");
+    store
+        .cache_put(&scope, vec![("k".into(), b"v".to_vec(), None)])
+        .await
+        .unwrap();
+    let dir = scratch.0.join("new");
+    assert_eq!(mode(&dir), 0o700, "the directory");
+    let mut files: Vec<(String, u32)> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|entry| {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            (name, mode(&path))
+        })
+        .collect();
+    files.sort();
+    assert_eq!(
+        files,
+        [
+            ("store.sqlite3".to_owned(), 0o600),
+            ("store.sqlite3-shm".to_owned(), 0o600),
+            ("store.sqlite3-wal".to_owned(), 0o600),
+        ]
+    );
+    assert_eq!(
+        crate::store::file_access::readable_by_others(Path::new(&path)),
+        []
+    );
+}
+
+/// A store file that exists keeps its permissions, and is reported (with the
+/// files SQLite makes beside it) when others may read it.
+#[cfg(unix)]
+#[tokio::test]
+async fn an_existing_store_file_keeps_its_permissions_and_is_reported() {
+    use std::os::unix::fs::PermissionsExt;
+    let scratch = Scratch::new();
+    let path = scratch.file("store.sqlite3");
+    drop(Sqlite::open(&path).unwrap());
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let store = crate::store::Store::open(&format!("sqlite:{path}")).unwrap();
+    let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o644, "left alone");
+    // SQLite made the file's `-wal` and `-shm` as it opened it, with the
+    // file's permissions.
+    let reported: Vec<(String, u32)> = store
+        .readable_by_others()
+        .into_iter()
+        .map(|file| (file.path.display().to_string(), file.mode))
+        .collect();
+    let named = |suffix: &str| (format!("{path}{suffix}"), 0o644);
+    assert_eq!(reported, [named(""), named("-wal"), named("-shm")]);
+    assert!(
+        crate::store::Store::memory()
+            .readable_by_others()
+            .is_empty()
+    );
 }
 
 #[tokio::test]

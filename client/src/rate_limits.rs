@@ -1,5 +1,8 @@
 //! Client-side rate limits per operation, from the spec's requests-per-minute
-//! figures. (Whether a failed attempt is tried again is `retry`'s decision.)
+//! figures: the one limiter of a process, shared by a client and its clones.
+//! A store shared by processes counts slots across them instead
+//! (`store::slots`), with this limiter standing in when that store fails.
+//! (Whether a failed attempt is tried again is `retry`'s decision.)
 //!
 //! The figures hold in any rolling window, as a service that counts a rolling
 //! minute counts them: the limiter remembers the requests of the last window,

@@ -1,0 +1,291 @@
+//! What a call's attempts were charged, written to the two ledgers in one
+//! place: this client's units ledger (which budgets read, shared by its
+//! clones) and the store's (which usage, budget windows and other processes
+//! read).
+//!
+//! The retry loop (`call`) writes nothing: it notes each attempt it retries
+//! in [`Attempts`], and ends with the call's last answer. Once the call has
+//! ended, [`Client::account`] writes every attempt the service may have
+//! charged, each once: the retried ones (a retried call may be charged twice)
+//! and the last, with its answer cached. A call whose future is dropped
+//! before it ends (a timeout, a cancelled task) still has its retried attempts
+//! written, as its [`Attempts`] are dropped.
+
+use super::Client;
+use std::time::Instant;
+
+use super::WindowHold;
+use super::prepared::{Prepared, Step};
+use super::store_use::{CacheFor, Figures, items_of};
+use crate::charge::{BodyUnits, Charge};
+use crate::error::{Error, ErrorKind};
+use crate::operation_table::Operation;
+use crate::request::Request;
+use crate::store::{LedgerEntry, now_ms};
+use crate::units::Reservation;
+
+/// What a ledger row says of a charge that cannot be read: stores count it as
+/// a call of 0 units (they count no negative charge).
+const UNKNOWN_CHARGE: i64 = -1;
+
+/// The attempts of one call that were tried again, as the retry loop reports
+/// them: each may have been charged (a timeout too, though nobody can say
+/// how much). Written to the ledgers by [`Client::account`], or, should the
+/// call be dropped first, as this is dropped.
+pub(super) struct Attempts {
+    client: Client,
+    /// The call's operation, database and input items, for the rows.
+    op: &'static Operation,
+    database: String,
+    items: i64,
+    /// When each was answered, and its units; `None` for one that got no
+    /// answer (its charge is unknown, and it has no row).
+    retried: Vec<(i64, Option<BodyUnits>)>,
+}
+
+impl Attempts {
+    /// No attempt yet of the call `prepared` asking for `items` items.
+    pub(super) fn new(client: &Client, prepared: &Prepared, items: i64) -> Attempts {
+        Attempts {
+            client: client.clone(),
+            op: prepared.op,
+            database: prepared.database.clone(),
+            items,
+            retried: Vec::new(),
+        }
+    }
+
+    /// An attempt is tried again: it got `answered` (its units read from
+    /// the body), or none.
+    pub(super) fn retried(&mut self, answered: Option<BodyUnits>) {
+        self.retried.push((now_ms(), answered));
+    }
+
+    /// The last attempt tried again is the call's last after all (the retry
+    /// was not sent): its answer is the call's.
+    pub(super) fn not_retried(&mut self) {
+        self.retried.pop();
+    }
+
+    /// What the attempts tried again were charged together.
+    pub(super) fn charged(&self) -> Charge {
+        self.retried.iter().fold(Charge::None, |sum, (_, units)| {
+            sum.plus(units.map_or(Charge::Unknown, BodyUnits::charge))
+        })
+    }
+
+    /// The ledger rows of the attempts answered, taken out, each counted in
+    /// the client's units ledger as it is taken.
+    fn take_rows(&mut self) -> Vec<LedgerEntry> {
+        let ledger = &self.client.inner.ledger;
+        std::mem::take(&mut self.retried)
+            .into_iter()
+            .filter_map(|(at_ms, units)| {
+                let units = units?;
+                let charge = units.charge();
+                // A budget must see what a retried attempt was charged.
+                if let Charge::Units(used) = charge {
+                    ledger.record(used, units.remaining);
+                }
+                Some(LedgerEntry {
+                    at_ms,
+                    ..ledger_row(
+                        self.op,
+                        &self.database,
+                        self.items,
+                        charge,
+                        units.remaining,
+                        None,
+                    )
+                })
+            })
+            .collect()
+    }
+}
+
+impl Drop for Attempts {
+    fn drop(&mut self) {
+        let rows = self.take_rows();
+        if rows.is_empty() {
+            return;
+        }
+        // Outside a runtime (a client dropped after its runtime), the
+        // client's ledger has them, and the store's cannot be written.
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            let client = self.client.clone();
+            runtime.spawn(async move {
+                for row in rows {
+                    client.record(row).await;
+                }
+            });
+        }
+    }
+}
+
+/// A call admitted and about to be sent: what it holds until it ends.
+pub(super) struct Sending<'a> {
+    /// When the call began (its cache lookup included), for its latency.
+    pub(super) started: Instant,
+    /// Its maximum, reserved in the ledger; released when this is dropped.
+    pub(super) reservation: Reservation<'a>,
+    /// Its own hold on the store's budget window, when it is not a job's call.
+    pub(super) own_hold: Option<WindowHold>,
+    /// The window hold its ledger row shrinks: its own or its job's, and the
+    /// units it holds for this call.
+    pub(super) hold: Option<(String, i64)>,
+}
+
+/// How a call's last attempt ended.
+pub(super) enum Last<'a> {
+    /// Answered and decoded: its figures, and its body for the cache.
+    Decoded { figures: Figures, body: Vec<u8> },
+    /// Answered with what does not decode into the result (a service error,
+    /// a body cut short): `error` says what.
+    Unread { body: Vec<u8>, error: &'a Error },
+    /// Not answered: refused or stopped before it was sent, a wait too long,
+    /// or a transport failure.
+    Unanswered { error: &'a Error },
+}
+
+/// What a call comes to once its attempts are in the ledgers.
+pub(super) struct Accounted {
+    /// The balance to report with a decoded answer: the answer's, or for "no
+    /// data" (the service reports none) the last one known.
+    pub(super) units_remaining: i64,
+    /// What all its attempts were charged, for its error.
+    pub(super) charged: Charge,
+}
+
+impl Client {
+    /// The one place a call's attempts reach the ledgers, once the call has
+    /// ended: the attempts tried again, then the last, whose answer is
+    /// cached; its reservation settled and the call's own hold on the budget
+    /// window released (its units counted in the ledger now).
+    #[inline(never)]
+    pub(super) fn account<'a>(
+        &'a self,
+        sending: Sending<'a>,
+        request: &'a Request,
+        prepared: &'a Prepared,
+        mut attempts: Attempts,
+        last: Last<'a>,
+        freshness: CacheFor,
+    ) -> Step<'a, Accounted> {
+        Box::pin(async move {
+            let span = tracing::Span::current();
+            let earlier = attempts.charged();
+            for row in attempts.take_rows() {
+                self.record(row).await;
+            }
+            let Sending {
+                started,
+                reservation,
+                own_hold,
+                hold,
+            } = sending;
+            let accounted = match last {
+                Last::Decoded { figures, body } => {
+                    let reported = (!figures.no_data).then_some(figures.units_remaining);
+                    reservation.settle(figures.units_used, reported);
+                    self.remember(request, prepared, figures, body, hold, freshness)
+                        .await;
+                    let units_remaining = match figures.no_data {
+                        true => self.units().remaining.unwrap_or(0),
+                        false => figures.units_remaining,
+                    };
+                    span.record("units_used", figures.units_used);
+                    span.record("units_remaining", units_remaining);
+                    Accounted {
+                        units_remaining,
+                        charged: earlier.plus(Charge::Units(figures.units_used)),
+                    }
+                }
+                Last::Unread { body, error } => {
+                    let units = self.body_units(&body);
+                    // "No data found!" for a single object: the service charges none.
+                    let charge = match error.kind() {
+                        ErrorKind::NoData => Charge::Units(0),
+                        _ => units.charge(),
+                    };
+                    let used = match charge {
+                        Charge::Units(n) => n,
+                        _ => 0,
+                    };
+                    reservation.settle(used, units.remaining);
+                    span.record("units_used", used);
+                    let items = items_of(request);
+                    let (op, db) = (prepared.op, &prepared.database);
+                    let row = ledger_row(op, db, items, charge, units.remaining, hold);
+                    // A paid answer that does not decode at all is kept (in
+                    // the same write), until a client built from a fixed
+                    // spec decodes it.
+                    let kept = match error.answer() {
+                        Some(_) => self.kept_undecoded(prepared, &body, used, units.remaining),
+                        None => Vec::new(),
+                    };
+                    self.record_with(row, kept).await;
+                    tracing::debug!(charged = %charge, "the answer was recorded though it does not decode");
+                    Accounted {
+                        units_remaining: 0,
+                        charged: earlier.plus(charge),
+                    }
+                }
+                Last::Unanswered { error } => {
+                    drop(reservation);
+                    // Refused, stopped or out of time before it was sent:
+                    // only the attempts before it; a transport failure may
+                    // have reached the service.
+                    let charge = match error.kind() {
+                        _ if error.is_refused() => Charge::None,
+                        ErrorKind::WaitedTooLong { .. } => Charge::None,
+                        _ => Charge::Unknown,
+                    };
+                    Accounted {
+                        units_remaining: 0,
+                        charged: earlier.plus(charge),
+                    }
+                }
+            };
+            if let Some(own_hold) = &own_hold {
+                own_hold.release().await;
+            }
+            span.record("latency_ms", started.elapsed().as_millis() as u64);
+            accounted
+        })
+    }
+}
+
+/// The ledger row of an attempt of a call of `op` on `db` for `items` input
+/// items: its charge, the balance it reported, and the budget hold it shrinks.
+fn ledger_row(
+    op: &Operation,
+    db: &str,
+    items: i64,
+    charge: Charge,
+    balance: Option<i64>,
+    hold: Option<(String, i64)>,
+) -> LedgerEntry {
+    LedgerEntry {
+        at_ms: now_ms(),
+        group: op.group.to_owned(),
+        action: op.action.to_owned(),
+        db: db.to_owned(),
+        items,
+        rows: 0,
+        units_used: row_units(charge),
+        balance,
+        cache_hit: false,
+        units_saved: 0,
+        hold,
+    }
+}
+
+/// A charge as a ledger row keeps it: units, 0 for none, or
+/// [`UNKNOWN_CHARGE`].
+fn row_units(charge: Charge) -> i64 {
+    match charge {
+        Charge::Units(n) => n,
+        Charge::None => 0,
+        Charge::Unknown => UNKNOWN_CHARGE,
+    }
+}

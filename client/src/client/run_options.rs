@@ -1,0 +1,151 @@
+//! How a caller runs a job ([`RunOptions`]): the most rows, fitting to the
+//! budget, a stop signal, a progress callback and the most time to wait;
+//! and what the progress callback is told ([`Progress`]).
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::fit::FittedRows;
+use super::job::Bounds;
+use super::stop::Stop;
+
+/// The options of one run of [`Client::run`](super::Client::run): each
+/// means the same whatever the kind of job, and whichever face (command
+/// line, MCP server, Python) sets it.
+///
+/// # Examples
+///
+/// ```
+/// use std::time::Duration;
+/// use seozoom::job::{Progress, RunOptions, Stop};
+///
+/// let stop = Stop::new();
+/// let options = RunOptions::new()
+///     .max_rows(5_000)
+///     .fit_budget(true)
+///     .stop(stop.clone())
+///     .max_wait(Duration::from_secs(30))
+///     .on_progress(|progress| {
+///         if let Progress::Requests { done, total } = progress {
+///             eprintln!("{done}/{total} requests");
+///         }
+///     });
+/// # let _ = options;
+/// ```
+#[derive(Clone, Default)]
+pub struct RunOptions {
+    pub(super) max_rows: Option<usize>,
+    pub(super) fit_budget: bool,
+    stop: Option<Stop>,
+    max_wait: Option<Duration>,
+    progress: Option<Arc<dyn Fn(Progress) + Send + Sync>>,
+}
+
+impl fmt::Debug for RunOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RunOptions")
+            .field("max_rows", &self.max_rows)
+            .field("fit_budget", &self.fit_budget)
+            .field("stop", &self.stop)
+            .field("max_wait", &self.max_wait)
+            .field("progress", &self.progress.is_some())
+            .finish()
+    }
+}
+
+impl RunOptions {
+    /// One call or batched job as the operation takes it, no row cap, no
+    /// stop, the client's bound on waits.
+    pub fn new() -> Self {
+        RunOptions::default()
+    }
+
+    /// The most rows: page through a paged operation's rows until a page
+    /// comes back short or this many have come (the page size is the
+    /// request's limit, else the most one request takes). Refused for an
+    /// operation that does not page.
+    pub fn max_rows(mut self, rows: usize) -> Self {
+        self.max_rows = Some(rows);
+        self
+    }
+
+    /// With a budget and a row cap: cut the row cap to what the budget
+    /// covers at worst ([`Client::fit_rows`](super::Client::fit_rows)),
+    /// told as [`Progress::Fitted`] before the first request, instead of
+    /// refusing the whole job. Without a row cap it changes nothing.
+    pub fn fit_budget(mut self, fit: bool) -> Self {
+        self.fit_budget = fit;
+        self
+    }
+
+    /// The signal that stops the run: from then on no request is sent, every
+    /// wait (a rate-limit slot, a `Retry-After`, a 429's window, a backoff)
+    /// ends at once, a request already on the wire is let finish and its rows
+    /// kept, and the run ends as [`ErrorKind::Partial`](crate::error::ErrorKind::Partial)
+    /// (cause [`ErrorKind::Stopped`](crate::error::ErrorKind::Stopped)), or
+    /// that cause itself when nothing was received.
+    pub fn stop(mut self, stop: Stop) -> Self {
+        self.stop = Some(stop);
+        self
+    }
+
+    /// The most any call of the run may wait, all its waits together (rate-
+    /// limit slots, `Retry-After`s, 429 windows, backoffs): a wait that would
+    /// pass it is not begun, and the call stops with
+    /// [`ErrorKind::WaitedTooLong`](crate::error::ErrorKind::WaitedTooLong).
+    /// At most the client's [`max_wait`](crate::ClientBuilder::max_wait): a
+    /// longer one is the client's.
+    pub fn max_wait(mut self, max_wait: Duration) -> Self {
+        self.max_wait = Some(max_wait);
+        self
+    }
+
+    /// A callback told how the run goes ([`Progress`]), from the task that
+    /// runs it: keep it quick.
+    pub fn on_progress(mut self, progress: impl Fn(Progress) + Send + Sync + 'static) -> Self {
+        self.progress = Some(Arc::new(progress));
+        self
+    }
+
+    /// What the run's calls keep to.
+    pub(crate) fn bounds(&self) -> Bounds {
+        Bounds {
+            stop: self.stop.clone(),
+            max_wait: self.max_wait,
+        }
+    }
+
+    /// Tell the progress callback, if there is one.
+    pub(crate) fn tell(&self, progress: Progress) {
+        if let Some(callback) = &self.progress {
+            callback(progress);
+        }
+    }
+}
+
+/// How a run goes, as its [`RunOptions::on_progress`] callback is told.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Progress {
+    /// The row cap was fitted to the budget ([`RunOptions::fit_budget`]),
+    /// before the first request: the job fetches up to `fitted.rows` rows
+    /// (when none fits, the job goes as asked and is refused over the
+    /// budget).
+    Fitted(FittedRows),
+    /// `done` of a batched job's `total` requests answered (whatever their
+    /// order), by the service or whole from the cache.
+    Requests {
+        /// Requests answered so far.
+        done: usize,
+        /// Requests the job sends in all.
+        total: usize,
+    },
+    /// A paged job's page came: `done` rows so far, of at most `max`.
+    Rows {
+        /// Rows received so far.
+        done: usize,
+        /// The row cap.
+        max: usize,
+    },
+}

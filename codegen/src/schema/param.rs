@@ -1,0 +1,160 @@
+//! A query parameter's schema: one value's, a list as an array of values (what a
+//! caller gives), or a list as the one string the wire carries, the values
+//! joined by the list separator.
+//!
+//! A string value must not be blank or hold the separator, as the client's
+//! validator says; an integer has its bounds, a date its pattern, an enum its
+//! values, and each its default.
+
+use serde_json::{Map, Value, json};
+
+use super::patterns::{DATE_PATTERN, WHITE_SPACE, class_escape, regex_escape};
+use super::words::limit_words;
+use crate::model::{Param, ParamType, Spec};
+
+/// The pattern one value of a parameter matches (no anchors).
+fn item_pattern(spec: &Spec, ty: &ParamType) -> String {
+    match ty {
+        // Not blank, and no separator.
+        ParamType::String => {
+            let sep = class_escape(spec.list_separator);
+            format!("[^{sep}]*[^{sep}{WHITE_SPACE}][^{sep}]*")
+        }
+        ParamType::Integer => "-?[0-9]+".into(),
+        ParamType::Date => DATE_PATTERN
+            .trim_start_matches('^')
+            .trim_end_matches('$')
+            .into(),
+        ParamType::Enum { values, .. } => {
+            let words: Vec<String> = values
+                .iter()
+                .map(|v| v.chars().map(regex_escape).collect())
+                .collect();
+            format!("(?:{})", words.join("|"))
+        }
+    }
+}
+
+/// `lo..=hi` values of `ty` joined by the separator (`hi` `None`: no maximum),
+/// as one string.
+pub fn list_pattern(spec: &Spec, ty: &ParamType, lo: i64, hi: Option<i64>) -> String {
+    let item = item_pattern(spec, ty);
+    let sep = regex_escape(spec.list_separator);
+    let more_lo = (lo - 1).max(0);
+    let more_hi = hi.map_or(String::new(), |hi| (hi - 1).max(0).to_string());
+    let list = format!("{item}(?:{sep}{item}){{{more_lo},{more_hi}}}");
+    if lo <= 0 {
+        format!("^(?:{list})?$")
+    } else {
+        format!("^{list}$")
+    }
+}
+
+/// The default as a JSON value of the parameter's type.
+pub fn default_value(p: &Param) -> Option<Value> {
+    let default = p.default.as_ref()?;
+    Some(match p.ty {
+        ParamType::Integer => default
+            .parse::<i64>()
+            .map_or_else(|_| json!(default), |n| json!(n)),
+        _ => json!(default),
+    })
+}
+
+/// The schema of one value of a parameter (of each item, for a list), with its
+/// bounds and default.
+pub fn value(spec: &Spec, p: &Param) -> Value {
+    let mut schema = Map::new();
+    match &p.ty {
+        ParamType::String => {
+            schema.insert("type".into(), json!("string"));
+            schema.insert(
+                "pattern".into(),
+                json!(format!("^{}$", item_pattern(spec, &p.ty))),
+            );
+        }
+        ParamType::Integer => {
+            schema.insert("type".into(), json!("integer"));
+            schema.insert("format".into(), json!("int64"));
+            if let Some(min) = &p.min {
+                schema.insert("minimum".into(), json!(min.value));
+            }
+            if let Some(max) = &p.max {
+                schema.insert("maximum".into(), json!(max.value));
+            }
+        }
+        ParamType::Date => {
+            schema.insert("type".into(), json!("string"));
+            schema.insert("format".into(), json!("date"));
+            schema.insert("pattern".into(), json!(DATE_PATTERN));
+        }
+        ParamType::Enum { values, .. } => {
+            schema.insert("type".into(), json!("string"));
+            schema.insert("enum".into(), json!(values));
+        }
+    }
+    if let Some(default) = default_value(p) {
+        schema.insert("default".into(), default);
+    }
+    Value::Object(schema)
+}
+
+/// The schema of a parameter as a caller gives it: a list is an array of its
+/// values, their count bounded by `minItems` and `maxItems`.
+pub fn as_array(spec: &Spec, p: &Param) -> Value {
+    if !p.list {
+        return value(spec, p);
+    }
+    let mut schema = json!({"type": "array", "items": value(spec, p)});
+    if let Some(l) = &p.min_items {
+        schema["minItems"] = json!(l.value);
+    }
+    if let Some(l) = &p.max_items {
+        schema["maxItems"] = json!(l.value);
+    }
+    schema
+}
+
+/// The schema of a parameter as the wire carries it: a list is one string, its
+/// values joined by the separator, their count in its pattern.
+pub fn as_string(spec: &Spec, p: &Param) -> Value {
+    if p.list {
+        let lo = p.min_items.as_ref().map_or(1, |l| l.value);
+        let hi = p.max_items.as_ref().map(|l| l.value);
+        return json!({"type": "string", "pattern": list_pattern(spec, &p.ty, lo, hi)});
+    }
+    value(spec, p)
+}
+
+/// The description of a parameter, its limits spelt out with their provenance.
+pub fn description(spec: &Spec, p: &Param) -> String {
+    let mut parts = vec![p.description.clone()];
+    if p.list {
+        let mut counts = Vec::new();
+        if let Some(l) = &p.min_items {
+            counts.push(format!("at least {}", limit_words(l)));
+        }
+        if let Some(l) = &p.max_items {
+            counts.push(format!("at most {}", limit_words(l)));
+        }
+        if !counts.is_empty() {
+            parts.push(format!("Number of values: {}.", counts.join("; ")));
+        }
+    }
+    if p.ty == ParamType::String {
+        parts.push(format!(
+            "A value must not be empty, blank or contain `{}`.",
+            spec.list_separator
+        ));
+    }
+    if let Some(l) = &p.min {
+        parts.push(format!("Minimum {}.", limit_words(l)));
+    }
+    if let Some(l) = &p.max {
+        parts.push(format!("Maximum {}.", limit_words(l)));
+    }
+    if let Some(default) = &p.default {
+        parts.push(format!("Default `{default}`: sent when none is given."));
+    }
+    parts.join(" ")
+}
