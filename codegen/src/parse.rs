@@ -213,8 +213,15 @@ pub struct Field {
     /// Element type of `list` and `comma_list` fields.
     pub items: Option<S>,
     /// Whether the member may be absent or `null`, and why: a shared
-    /// definition by name (`[presence.NAME]`) or a table in place.
-    pub presence: Ref<PresenceDef>,
+    /// definition by name (`[presence.NAME]`) or a table in place. Required
+    /// ([`crate::validate`] says so, where the field is written).
+    pub presence: Option<Ref<PresenceDef>>,
+    /// The format before `presence`: the flags as keys of the field. Read
+    /// only in an older spec (`seozoom-codegen diff`'s first one); a spec of
+    /// this format writes them in `presence`.
+    pub nullable: Option<Spanned<bool>>,
+    /// As `nullable`.
+    pub optional: Option<Spanned<bool>>,
     /// What the value is (a value hint): `url`, `score`, `position`, ...
     pub kind: Option<S>,
     /// The range the reference gives for the value, `[low, high]`.

@@ -55,8 +55,21 @@ fn text(s: &S) -> String {
     s.get_ref().clone()
 }
 
+/// How a spec is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Reading {
+    /// As this format writes it.
+    #[default]
+    Current,
+    /// Also as earlier versions of the format wrote it (a field's `nullable`
+    /// and `optional` keys, before `presence`, taken as the reference's): for
+    /// comparing with an older spec (`seozoom-codegen diff`).
+    Older,
+}
+
 struct Cx<'a> {
     c: Collector<'a>,
+    reading: Reading,
     enums: BTreeMap<String, (String, Vec<String>)>,
     records: BTreeMap<String, String>,
     type_names: BTreeSet<String>,
@@ -68,8 +81,22 @@ struct Cx<'a> {
 ///
 /// Every problem found, each located in the spec file.
 pub fn validate(file: &SourceFile, spec: &parse::SpecFile) -> Result<Spec, Diagnostics> {
+    validate_reading(file, spec, Reading::Current)
+}
+
+/// [`validate`], reading the spec as `reading` says.
+///
+/// # Errors
+///
+/// As [`validate`].
+pub fn validate_reading(
+    file: &SourceFile,
+    spec: &parse::SpecFile,
+    reading: Reading,
+) -> Result<Spec, Diagnostics> {
     let mut cx = Cx {
         c: Collector::new(file),
+        reading,
         enums: BTreeMap::new(),
         records: BTreeMap::new(),
         type_names: RUNTIME_NAMES.iter().map(|s| s.to_string()).collect(),
@@ -375,7 +402,7 @@ fn field(cx: &mut Cx, spec: &parse::SpecFile, f: &parse::Field) -> Field {
         );
     }
     let ty = field_type(cx, f);
-    let presence = resolve::presence(&mut cx.c, spec, &f.presence);
+    let presence = field_presence(cx, spec, f);
     let (nullable, optional) = presence
         .as_ref()
         .map_or((false, false), |p| (p.nullable, p.optional));
@@ -416,6 +443,46 @@ fn field(cx: &mut Cx, spec: &parse::SpecFile, f: &parse::Field) -> Field {
         hint,
         priority,
         description: described(cx, &f.description),
+    }
+}
+
+/// A field's presence: its `presence`, or in an older spec read as such
+/// ([`Reading::Older`]) its `nullable` and `optional` keys, taken as stated.
+fn field_presence(
+    cx: &mut Cx,
+    spec: &parse::SpecFile,
+    f: &parse::Field,
+) -> Option<resolve::Presence> {
+    let legacy = f.nullable.as_ref().or(f.optional.as_ref());
+    match (&f.presence, legacy) {
+        (Some(_), Some(flag)) => {
+            cx.c.error(
+                span(flag),
+                "`nullable` and `optional` are written in the field's `presence`",
+            );
+            None
+        }
+        (Some(presence), None) => resolve::presence(&mut cx.c, spec, presence),
+        (None, _) if cx.reading == Reading::Older => Some(resolve::Presence {
+            optional: flag(&f.optional),
+            nullable: flag(&f.nullable),
+            source: Spanned::new(span(&f.wire), "stated".to_owned()),
+            note: None,
+        }),
+        (None, Some(flag)) => {
+            cx.c.error(
+                span(flag),
+                "`nullable` and `optional` are written in the field's `presence` (`presence = { nullable = true, source = ..., note = ... }`)",
+            );
+            None
+        }
+        (None, None) => {
+            cx.c.error(
+                span(&f.wire),
+                "missing field `presence`: say whether the member may be absent or null, and why (`presence = \"NAME\"` or `{ optional = true, nullable = true, source = ..., note = ... }`)",
+            );
+            None
+        }
     }
 }
 

@@ -229,7 +229,18 @@ impl Client {
             let (result, body) = match self.send(&prepared, bounds, &mut attempts).await {
                 Ok((status, body)) => {
                     tracing::Span::current().record("status", status);
-                    (decode(prepared.op, status, &body), Some(body))
+                    let (decoded, drift) =
+                        crate::drift::seen::watch(|| decode(prepared.op, status, &body));
+                    for seen in &drift {
+                        tracing::info!(
+                            record = seen.record.as_str(),
+                            member = seen.member.as_str(),
+                            kind = seen.kind.as_str(),
+                            count = seen.count,
+                            "the answer holds what the spec does not say"
+                        );
+                    }
+                    (decoded, Some(body))
                 }
                 Err(error) => (Err(error), None),
             };

@@ -354,7 +354,7 @@ pub mod kind {
     impl Kind<'_> for Text {
         type Value = String;
         fn native(ty: JsonType) -> bool {
-            ty == JsonType::String
+            ty == JsonType::Text
         }
         fn bool(self, v: bool) -> Option<String> {
             Some(v.to_string())
@@ -381,7 +381,7 @@ pub mod kind {
     impl Kind<'_> for BoolWord {
         type Value = Option<bool>;
         fn native(ty: JsonType) -> bool {
-            matches!(ty, JsonType::String | JsonType::Boolean | JsonType::Integer)
+            matches!(ty, JsonType::Text | JsonType::Boolean | JsonType::Integer)
         }
         fn bool(self, v: bool) -> Option<Option<bool>> {
             Some(Some(v))
@@ -421,7 +421,7 @@ pub mod kind {
         fn native(ty: JsonType) -> bool {
             matches!(
                 ty,
-                JsonType::Integer | JsonType::Number | JsonType::Boolean | JsonType::String
+                JsonType::Integer | JsonType::Number | JsonType::Boolean | JsonType::Text
             )
         }
         fn bool(self, v: bool) -> Option<bool> {
@@ -475,7 +475,7 @@ pub mod kind {
     impl<T: std::str::FromStr> Kind<'_> for Civil<T> {
         type Value = T;
         fn native(ty: JsonType) -> bool {
-            ty == JsonType::String
+            ty == JsonType::Text
         }
         fn text(self, v: &str, _: Place) -> Option<T> {
             v.trim().parse().ok()
@@ -491,7 +491,7 @@ pub mod kind {
     impl<T: ListItem> Kind<'_> for CommaList<T> {
         type Value = Vec<T>;
         fn native(ty: JsonType) -> bool {
-            ty == JsonType::String
+            ty == JsonType::Text
         }
         fn text(self, v: &str, place: Place) -> Option<Vec<T>> {
             let items = v

@@ -77,8 +77,9 @@ pub enum JsonType {
     Integer,
     /// A number with a fraction or an exponent.
     Number,
-    /// A string.
-    String,
+    /// A string (`Text`, so that the name `String` stays `std`'s in
+    /// compiler messages that show types).
+    Text,
     /// An array.
     Array,
     /// An object.
@@ -92,7 +93,7 @@ impl JsonType {
         JsonType::Boolean,
         JsonType::Integer,
         JsonType::Number,
-        JsonType::String,
+        JsonType::Text,
         JsonType::Array,
         JsonType::Object,
     ];
@@ -104,7 +105,7 @@ impl JsonType {
             JsonType::Boolean => "boolean",
             JsonType::Integer => "integer",
             JsonType::Number => "number",
-            JsonType::String => "string",
+            JsonType::Text => "string",
             JsonType::Array => "array",
             JsonType::Object => "object",
         }
@@ -117,7 +118,7 @@ impl JsonType {
             Value::Bool(_) => JsonType::Boolean,
             Value::Number(n) if n.is_f64() => JsonType::Number,
             Value::Number(_) => JsonType::Integer,
-            Value::String(_) => JsonType::String,
+            Value::String(_) => JsonType::Text,
             Value::Array(_) => JsonType::Array,
             Value::Object(_) => JsonType::Object,
         }
@@ -202,7 +203,7 @@ impl Found<'_> {
             Found::Bool(_) => JsonType::Boolean,
             Found::Int(_) | Found::Uint(_) => JsonType::Integer,
             Found::Float(_) => JsonType::Number,
-            Found::Text(_) => JsonType::String,
+            Found::Text(_) => JsonType::Text,
             Found::Array => JsonType::Array,
             Found::Object => JsonType::Object,
             Found::Value(value) => JsonType::of(value),
@@ -338,7 +339,7 @@ mod tests {
         assert_eq!(seen[0].count, 2);
         assert_eq!(seen[0].example, "3");
         let types: Vec<_> = seen[0].types.iter().collect();
-        assert_eq!(types, [JsonType::Integer, JsonType::String]);
+        assert_eq!(types, [JsonType::Integer, JsonType::Text]);
         assert!(seen[1].types.is_empty());
         let ((), empty) = watch(|| ());
         assert!(empty.is_empty());

@@ -177,7 +177,7 @@ impl<'de, K: Kind<'de>> Visitor<'de> for Lenient<K> {
     #[inline]
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
         let made = self.kind.text(v, self.place);
-        Ok(self.made(made, Found::Text(v), JsonType::String))
+        Ok(self.made(made, Found::Text(v), JsonType::Text))
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {

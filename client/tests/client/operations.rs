@@ -460,17 +460,18 @@ wire_cases! {
         ),
         units: (3, 30, 49120),
         check: |page| {
-            let got: Vec<(&str, Option<i64>, Option<i64>, Option<i64>, Option<i64>)> = page
+            type Scores = [Option<i64>; 4];
+            let got: Vec<(&str, Scores)> = page
                 .response
                 .iter()
-                .map(|a| (a.domain.as_str(), a.za, a.trust, a.stability, a.opportunity))
+                .map(|a| (a.domain.as_str(), [a.za, a.trust, a.stability, a.opportunity]))
                 .collect();
             assert_eq!(
                 got,
                 [
-                    ("example.it", Some(35), Some(31), Some(40), Some(27)),
-                    ("rivale.it", Some(48), Some(45), Some(51), Some(39)),
-                    ("corriere.it", Some(82), Some(88), Some(79), Some(60)),
+                    ("example.it", [Some(35), Some(31), Some(40), Some(27)]),
+                    ("rivale.it", [Some(48), Some(45), Some(51), Some(39)]),
+                    ("corriere.it", [Some(82), Some(88), Some(79), Some(60)]),
                 ]
             );
         },

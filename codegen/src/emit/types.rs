@@ -269,7 +269,7 @@ fn record_decode(r: &Record) -> TokenStream {
             }
         },
     };
-    let values = r
+    let inits = r
         .fields
         .iter()
         .zip(&slots)
@@ -279,12 +279,14 @@ fn record_decode(r: &Record) -> TokenStream {
                 (false, false) => quote!(fields.required(#slot, #index)?),
                 (true, false) => quote!(fields.optional(#slot, #index)),
                 (false, true) => quote!(fields.nullable(#slot, #index)),
+                // Absent and `null` alike: the slot is the value.
+                (true, true) if f.is_option() => return quote!(#slot),
                 (true, true) => quote!(#slot),
             };
             if f.may_be_missing() && !f.is_option() {
-                quote!(#value.unwrap_or_default())
+                quote!(#slot: #value.unwrap_or_default())
             } else {
-                value
+                quote!(#slot: #value)
             }
         });
     quote! {
@@ -316,7 +318,7 @@ fn record_decode(r: &Record) -> TokenStream {
                     #read
                 }
                 ::core::result::Result::Ok(#name {
-                    #( #slots: #values, )*
+                    #( #inits, )*
                     #unknown: fields.unknown(),
                 })
             }

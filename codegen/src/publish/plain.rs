@@ -168,7 +168,7 @@ fn enumeration(spec: &SpecFile, e: &parse::Enum, source: Option<&resolve::Proven
 /// A field's presence in place: the flags it sets and its provenance
 /// (`why` written out as `source` and `note`).
 fn presence(spec: &SpecFile, f: &parse::Field) -> Option<Value> {
-    let def = match f.presence.get_ref() {
+    let def = match f.presence.as_ref()?.get_ref() {
         Entry::Inline(def) => def,
         Entry::Name(name) => spec.presence.get(name)?.get_ref(),
     };

@@ -403,3 +403,40 @@ fn the_command_exits_2_on_a_bad_command_line() {
     assert_eq!(help.status.code(), Some(0));
     assert!(stdout(&help).contains("Exit status: 0 no breaking change"));
 }
+
+/// A spec written before fields said their presence (`nullable` and
+/// `optional` as field keys) is read as such by `diff`, for the spec it
+/// compares with; the generator refuses it.
+#[test]
+fn an_older_spec_without_presence_is_compared_all_the_same() {
+    let current = spec_text();
+    let older = current
+        .replacen(
+            "wire = \"project_id\", type = \"integer\", presence = \"names_the_row\",",
+            "wire = \"project_id\", type = \"integer\",",
+            1,
+        )
+        .replacen(
+            "type = \"string\", presence = \"or_null\", kind = \"category\"",
+            "type = \"string\", nullable = true, kind = \"category\"",
+            1,
+        );
+    let error = load_str("old.toml", &older).unwrap_err().to_string();
+    assert!(error.contains("missing field `presence`"), "{error}");
+    assert!(
+        error.contains("written in the field's `presence`"),
+        "{error}"
+    );
+    let old = seozoom_codegen::load_str_older("old.toml", &older).unwrap_or_else(|d| panic!("{d}"));
+    let new = load_str("new.toml", &current).unwrap_or_else(|d| panic!("{d}"));
+    let report = diff::render_text(&diff::diff(&old, &new), V0_1_0);
+    assert!(
+        report.contains("patch     changed   record project / field project_id: presence stated -> decided; the provenance of its presence"),
+        "{report}"
+    );
+    assert!(
+        report.contains("patch     changed   record project / field category: presence note"),
+        "{report}"
+    );
+    assert!(report.contains("0 breaking"), "{report}");
+}

@@ -150,7 +150,7 @@ pub mod types {
             }
             ::core::result::Result::Ok(ThingHistory {
                 name: fields.required(name, 0)?,
-                visits: visits,
+                visits,
                 unknown_members: fields.unknown(),
             })
         }
