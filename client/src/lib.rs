@@ -468,6 +468,7 @@
 #![forbid(unsafe_code)]
 
 mod answers;
+mod budget_window;
 mod by_key;
 mod charge;
 mod client;
@@ -568,10 +569,10 @@ pub mod config {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::decode::quirks;
-    pub use crate::decode::{Decoder, decode_json, decode_rows, decode_typed};
+    pub use crate::decode::{Decoder, EnvelopeSeed, decode_json, decode_rows, decode_typed};
+    pub use crate::envelope::WithWireNames;
     #[cfg(feature = "schemars")]
     pub use crate::envelope::{EnvelopeDocs, envelope_schema};
-    pub use crate::envelope::{EnvelopeSeed, WithWireNames};
     pub use crate::operation_table as table;
     pub use crate::record;
     #[cfg(feature = "sandbox")]

@@ -330,6 +330,13 @@ pub struct Operation {
     pub cost: Cost,
     /// How long an answer stays fresh in a response cache.
     pub freshness: Freshness,
+    /// The wire name of the list parameter a batched job splits, as the
+    /// generator derived it from the spec (see [`Operation::batch_param`]).
+    pub batched_by: Option<&'static str>,
+    /// The wire names of the offset and page-size parameters of a paged
+    /// operation, as the generator derived them from the spec (see
+    /// [`Operation::paging`]).
+    pub paged_by: Option<(&'static str, &'static str)>,
 }
 
 impl Operation {

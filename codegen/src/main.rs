@@ -8,6 +8,10 @@
 //! `spec/published/`, or with `--check` write nothing and exit with status 1 when
 //! those files are not exactly what the spec gives.
 //!
+//! `seozoom-codegen python [--check] [--out DIR] [SPEC]`: write the Python
+//! package's typed surface (`python/seozoom/_generated.py` and `.pyi`), or with
+//! `--check` exit with status 1 when the committed files are stale.
+//!
 //! `seozoom-codegen diff [--json] [--current VERSION] OLD NEW`: what changed for
 //! users between two specs, each change BREAKING, minor or patch, and the version
 //! bump; exits with status 3 when a change is breaking (see `seozoom_codegen::diff`).
@@ -18,6 +22,8 @@
 #![forbid(unsafe_code)]
 
 mod publish;
+mod python_surface;
+mod spec_file;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -25,17 +31,18 @@ use std::process::ExitCode;
 use clap::error::ErrorKind;
 use clap::{Parser, Subcommand};
 use seozoom_codegen::diff;
+use spec_file::DEFAULT_SPEC;
 
-const DEFAULT_SPEC: &str = "spec/seozoom-v2.toml";
-const USAGE: &str = "usage: seozoom-codegen [SPEC]\n       seozoom-codegen publish [--check] [--out DIR] [SPEC]\n       seozoom-codegen diff [--json] [--current VERSION] OLD NEW";
+const USAGE: &str = "usage: seozoom-codegen [SPEC]\n       seozoom-codegen publish [--check] [--out DIR] [SPEC]\n       seozoom-codegen python [--check] [--out DIR] [SPEC]\n       seozoom-codegen diff [--json] [--current VERSION] OLD NEW";
 
 /// The seozoom generator: prints the Rust generated from the spec, publishes the
-/// spec for other languages, and compares two specs.
+/// spec for other languages, writes the Python package's typed surface, and
+/// compares two specs.
 #[derive(Debug, Parser)]
 #[command(
     name = "seozoom-codegen",
     version,
-    override_usage = "seozoom-codegen [SPEC]\n       seozoom-codegen publish [--check] [--out DIR] [SPEC]\n       seozoom-codegen diff [--json] [--current VERSION] OLD NEW"
+    override_usage = "seozoom-codegen [SPEC]\n       seozoom-codegen publish [--check] [--out DIR] [SPEC]\n       seozoom-codegen python [--check] [--out DIR] [SPEC]\n       seozoom-codegen diff [--json] [--current VERSION] OLD NEW"
 )]
 struct Cli {
     /// The spec whose generated code to print.
@@ -48,6 +55,7 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     Publish(publish::command::Args),
+    Python(python_surface::Args),
     Diff(diff::Args),
 }
 
@@ -58,6 +66,7 @@ fn main() -> ExitCode {
     };
     match &cli.command {
         Some(Command::Publish(args)) => publish::command::run(args),
+        Some(Command::Python(args)) => python_surface::run(args),
         Some(Command::Diff(args)) => diff::run(args),
         None => generate(&cli.spec),
     }
@@ -102,7 +111,9 @@ fn usage_error(err: &clap::Error) -> ExitCode {
     let subcommand = std::env::args_os().nth(1);
     match subcommand.as_ref().and_then(|a| a.to_str()) {
         Some("diff") => eprintln!("seozoom-codegen diff: {what}\nusage: {}", diff::USAGE),
-        Some("publish") => eprintln!("seozoom-codegen publish: {what}\n{USAGE}"),
+        Some(command @ ("publish" | "python")) => {
+            eprintln!("seozoom-codegen {command}: {what}\n{USAGE}")
+        }
         _ => eprintln!("seozoom-codegen: {what}\n{USAGE}"),
     }
     ExitCode::from(diff::EXIT_USAGE)

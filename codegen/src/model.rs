@@ -283,6 +283,40 @@ pub struct Action {
     pub freshness: Freshness,
 }
 
+impl Action {
+    /// The parameter with this role, if the action has one.
+    pub fn param_with(&self, role: Role) -> Option<&Param> {
+        self.params.iter().find(|p| p.role == Some(role))
+    }
+
+    /// The list parameter a batched job splits: the action's input (role
+    /// `input`) when it is a list with a most-values limit, and its result can
+    /// be merged (an array or a map). Derived here once: the operation table
+    /// carries it (`Operation::batched_by`), and the builders' `send_all`
+    /// follows it.
+    pub fn batch_param(&self) -> Option<&Param> {
+        let mergeable = matches!(self.response.shape, Shape::Array | Shape::Map { .. });
+        self.param_with(Role::Input)
+            .filter(|p| mergeable && p.list && p.max_items.is_some())
+    }
+
+    /// The offset and page-size parameters of a paged action: those with the
+    /// roles `offset` and `page_size`, when its rows are records in an array.
+    /// Derived here once: the operation table carries it
+    /// (`Operation::paged_by`), and the builders' `pages` follows it.
+    pub fn paging(&self) -> Option<(&Param, &Param)> {
+        let rows = self.response.shape == Shape::Array
+            && matches!(self.response.payload, Payload::Record { .. });
+        if !rows {
+            return None;
+        }
+        Some((
+            self.param_with(Role::Offset)?,
+            self.param_with(Role::PageSize)?,
+        ))
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct Param {
     pub wire: String,

@@ -1,8 +1,8 @@
 //! `seozoom._native`: the Rust side of the `seozoom` Python package.
 //!
 //! It is generic: it names no action, parameter or field. The generated
-//! Python surface (`seozoom/_generated.py`, written by `build.rs` from the
-//! spec) calls one entry point, `Core::call` (`src/core.rs`), with a group, an
+//! Python surface (`seozoom/_generated.py`, committed, written by
+//! `seozoom-codegen python` from the spec) calls one entry point, `Core::call` (`src/core.rs`), with a group, an
 //! action and parameters by their Rust names; everything per operation is
 //! read from the `seozoom` crate's operation table:
 //!

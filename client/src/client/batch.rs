@@ -3,7 +3,8 @@
 //! [`BATCH_CONCURRENCY`] in flight, and merged back into one result.
 //!
 //! Batchable operations have a list parameter with the `input` role and a
-//! `max_items` limit: [`Operation::batch_param`]. A job's inputs are
+//! `max_items` limit, as the generator derives it into the table:
+//! [`Operation::batch_param`]. A job's inputs are
 //! deduplicated (first occurrence wins, compared after trimming; the exact
 //! text of that occurrence is sent), split into the fewest requests of at most
 //! `max_items` values ([`Request::batches`]) and merged into one result
@@ -25,7 +26,7 @@ use crate::decode::{Decoder, decode_typed};
 use crate::envelope::Envelope;
 use crate::error::partial::Missing;
 use crate::error::{Error, ErrorKind};
-use crate::operation_table::{Operation, Param, RecordInfo, Role};
+use crate::operation_table::{Operation, Param, RecordInfo};
 use crate::request::Request;
 use crate::store::CachedAnswer;
 use crate::units::Estimate;
@@ -36,11 +37,11 @@ use crate::units::Estimate;
 pub const BATCH_CONCURRENCY: usize = 2;
 
 impl Operation {
-    /// The list parameter a batched job splits: the operation's list input
-    /// (role `input`) with a `max_items` limit. `None` when there is none.
+    /// The list parameter a batched job splits ([`Operation::batched_by`]):
+    /// the generator's choice, the operation's list input (role `input`) with
+    /// a `max_items` limit, when its result merges. `None` when there is none.
     pub fn batch_param(&self) -> Option<&'static Param> {
-        self.param_with(Role::Input)
-            .filter(|p| p.list && p.max_items.is_some())
+        self.param(self.batched_by?)
     }
 
     /// The field of the response record that names a row's input: the

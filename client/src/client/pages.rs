@@ -3,7 +3,8 @@
 //! against the budget before the first request.
 //!
 //! Paged operations have a parameter with the `offset` role and one with the
-//! `page_size` role: [`Operation::paging`]. Paging stops when a page comes
+//! `page_size` role, as the generator derives it into the table:
+//! [`Operation::paging`]. Paging stops when a page comes
 //! back short or a row cap is reached. A rule that pins the offset to one
 //! value (`newentry`: offset must be 0) means the service does not page that
 //! query: one page is fetched. Nothing here names an action.
@@ -19,7 +20,7 @@ use super::{Bounds, Client, JobHold};
 use crate::decode::Decoder;
 use crate::envelope::Envelope;
 use crate::error::{Error, ErrorKind, InvalidInput};
-use crate::operation_table::{Operation, Param, Role};
+use crate::operation_table::{Operation, Param};
 use crate::request::Request;
 use crate::units::{Estimate, Learned};
 
@@ -33,12 +34,14 @@ pub struct Paging {
 }
 
 impl Operation {
-    /// The parameters that page the operation: the ones with the `offset` and
-    /// `page_size` roles. `None` when it has not both.
+    /// The parameters that page the operation ([`Operation::paged_by`]): the
+    /// generator's choice, the ones with the `offset` and `page_size` roles
+    /// when its rows are records in an array. `None` when it does not page.
     pub fn paging(&self) -> Option<Paging> {
+        let (offset, limit) = self.paged_by?;
         Some(Paging {
-            offset: self.param_with(Role::Offset)?,
-            limit: self.param_with(Role::PageSize)?,
+            offset: self.param(offset)?,
+            limit: self.param(limit)?,
         })
     }
 }

@@ -8,6 +8,7 @@
 //! was instead: not UTF-8, an HTML page, JSON cut short, the service's error
 //! object, or the "no data" answer.
 
+mod envelope_seed;
 #[doc(hidden)]
 pub mod quirks;
 
@@ -15,10 +16,13 @@ use serde::Serialize;
 use serde::de::{DeserializeOwned, DeserializeSeed};
 use serde_json::Value;
 
+pub use envelope_seed::EnvelopeSeed;
+
 use crate::drift::seen;
-use crate::envelope::{Envelope, EnvelopeSeed, RawRow, decode_rows_fast};
+use crate::envelope::{Envelope, RawRow};
 use crate::error::{Error, ErrorKind, bounded, snippet};
 use crate::operation_table::{Operation, Service, Shape};
+use envelope_seed::decode_rows_fast;
 
 /// A decoder of an operation's answer (its status and body) into the envelope
 /// of `T`, such as [`decode_typed`] or the generated `operations::decode_json`.

@@ -1,17 +1,16 @@
 //! The envelope every answer of the API comes in, written by hand: its Rust
 //! field names are fixed, its wire member names are the [`Service`]'s
-//! (`envelope_*`), read from the table the decoder or encoder is handed.
+//! (`envelope_*`), read from the table the encoder is handed (the decoder,
+//! `EnvelopeSeed`, is with the other decoders in `decode`).
 //!
 //! [`Service`]: crate::operation_table::Service
 
-mod decode;
 mod encode;
 #[cfg(feature = "schemars")]
 mod schema;
 
 mod raw_row;
 
-pub use decode::{EnvelopeSeed, decode_rows_fast};
 pub use encode::WithWireNames;
 pub use raw_row::RawRow;
 #[cfg(feature = "schemars")]

@@ -292,7 +292,7 @@ pub enum ErrorKind {
         /// The budget of the window.
         budget: i64,
         /// The window.
-        window: crate::store::budget_window::BudgetWindow,
+        window: crate::budget_window::BudgetWindow,
     },
 
     /// Refused before sending: the client has a unit budget, and the reference

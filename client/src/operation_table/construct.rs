@@ -313,7 +313,21 @@ impl Operation {
             response,
             cost,
             freshness: Freshness::new(0, Source::Decided),
+            batched_by: None,
+            paged_by: None,
         }
+    }
+
+    /// A batched job splits the values of its list parameter `param`.
+    pub const fn batched_by(mut self, param: &'static str) -> Operation {
+        self.batched_by = Some(param);
+        self
+    }
+
+    /// A paged job steps its `offset` parameter by pages of `limit` rows.
+    pub const fn paged_by(mut self, offset: &'static str, limit: &'static str) -> Operation {
+        self.paged_by = Some((offset, limit));
+        self
     }
 
     /// How long its answers stay fresh.

@@ -21,7 +21,6 @@
 
 mod backend;
 mod budget;
-pub(crate) mod budget_window;
 #[cfg(test)]
 pub(crate) mod conformance;
 #[cfg(feature = "sqlite")]
@@ -39,13 +38,13 @@ mod slots;
 #[cfg(feature = "sqlite")]
 mod sqlite;
 
+pub use crate::budget_window::BudgetWindow;
 pub(crate) use backend::{
     Admission, Backend, CacheEntry, Hold, LedgerEntry, Lookup, Scope, StoreError, StoreFuture,
     now_ms,
 };
 pub use backend::{Balance, Usage};
 pub use budget::{Budget, BudgetSyntaxError};
-pub use budget_window::BudgetWindow;
 #[cfg(feature = "sqlite")]
 pub use default_url::default_url;
 pub(crate) use entry::CachedAnswer;

@@ -9,9 +9,9 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::Options;
 use super::docs::doc;
-use crate::model::{Action, Charged, Group, Param, ParamType, Payload, Shape, Source, Spec};
+use super::options::Options;
+use crate::model::{Action, Charged, Group, Param, ParamType, Payload, Shape, Spec};
 
 /// Type names of the database enum used by `db` setters.
 fn database_type(spec: &Spec) -> TokenStream {
@@ -351,46 +351,20 @@ pub fn output_type(a: &Action) -> TokenStream {
     }
 }
 
-/// The list parameter a batched job splits: the action's one list parameter with
-/// `max_items` (as the runtime's `Operation::batch_param` reads the table), when
-/// its result can be merged (an array or a map).
-fn batch_param(a: &Action) -> Option<&Param> {
-    let mut lists = a.params.iter().filter(|p| p.list && p.max_items.is_some());
-    let param = match (lists.next(), lists.next()) {
-        (Some(param), None) => param,
-        _ => return None,
-    };
-    matches!(a.response.shape, Shape::Array | Shape::Map { .. }).then_some(param)
-}
-
-/// The offset and limit parameters of a paged action (as the runtime's
-/// `Operation::paging` reads the table), when its rows are records: the type of
-/// those rows, the offset and the limit.
+/// The offset and limit parameters of a paged action ([`Action::paging`]),
+/// with the type of its rows.
 fn paging(a: &Action) -> Option<(TokenStream, &Param, &Param)> {
+    let (offset, limit) = a.paging()?;
     let Payload::Record { type_name, .. } = &a.response.payload else {
         return None;
     };
-    if a.response.shape != Shape::Array {
-        return None;
-    }
-    let integer = |p: &&Param| p.ty == ParamType::Integer && !p.list;
-    let limit = a.params.iter().filter(integer).find(|p| {
-        p.max.as_ref().is_some_and(|max| {
-            max.source == Source::Inferred && max.value == a.cost.per_request.value
-        })
-    })?;
-    let offset = a
-        .params
-        .iter()
-        .filter(integer)
-        .find(|p| p.default.is_some() && p.wire != limit.wire)?;
     let row = format_ident!("{}", type_name);
     Some((quote!(types::#row), offset, limit))
 }
 
 /// The builder's bulk methods, for its docs.
 fn bulk_doc(a: &Action) -> &'static str {
-    match (batch_param(a).is_some(), paging(a).is_some()) {
+    match (a.batch_param().is_some(), a.paging().is_some()) {
         (true, _) => {
             "For more values than one request takes, [`send_all`](Self::send_all) runs a batched job."
         }
@@ -401,7 +375,7 @@ fn bulk_doc(a: &Action) -> &'static str {
 
 /// `send_all` of a batchable action: any number of values as one batched job.
 fn send_all(a: &Action, output: &TokenStream) -> Option<TokenStream> {
-    let param = batch_param(a)?;
+    let param = a.batch_param()?;
     let max = param.max_items.as_ref()?.value;
     let merged = match a.response.shape {
         Shape::Map { .. } => "merged into one map",

@@ -6,7 +6,7 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use super::Options;
+use super::options::Options;
 use crate::model::{
     Action, Charged, Counts, Field, FieldType, Fresh, Freshness, Hint, Limit, ListItem, Param,
     ParamType, Payload, Record, Role, Rule, Shape, Source, Spec, ValueKind,
@@ -204,6 +204,14 @@ fn operation(a: &Action) -> TokenStream {
         quote!(.rules(&[#(#rules),*]))
     });
     let (response, cost, freshness) = (response(a), cost(a), freshness(&a.freshness));
+    let batched_by = a.batch_param().map(|p| {
+        let wire = &p.wire;
+        quote!(.batched_by(#wire))
+    });
+    let paged_by = a.paging().map(|(offset, limit)| {
+        let (offset, limit) = (&offset.wire, &limit.wire);
+        quote!(.paged_by(#offset, #limit))
+    });
     let doc = format!("`{}` `{}`: {}", a.group, a.wire, a.description);
     quote! {
         #[doc = #doc]
@@ -213,6 +221,8 @@ fn operation(a: &Action) -> TokenStream {
             .description(#description)
             #params
             #rules
+            #batched_by
+            #paged_by
             .freshness(#freshness);
     }
 }

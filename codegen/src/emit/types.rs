@@ -8,8 +8,8 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::Options;
 use super::docs::doc;
+use super::options::Options;
 use crate::model::{Enum, Envelope, Field, FieldType, ListItem, Record, UNKNOWN_MEMBERS};
 
 /// The `JsonSchema` derive, compiled with the `schemars` feature only.

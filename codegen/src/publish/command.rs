@@ -1,10 +1,12 @@
 //! `seozoom-codegen publish [--check] [--out DIR] [SPEC]`: write the published
-//! files, or check that they are what the spec gives.
+//! files, or check that they are what the spec gives. The writing and checking
+//! are shared with `seozoom-codegen python` (`python_surface.rs`).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use super::Files;
+use crate::spec_file::{DEFAULT_SPEC, load};
 
 /// Writes the spec for other languages (canonical JSON, JSON Schemas, OpenAPI
 /// 3.1 and 3.0.3), or with `--check` writes nothing and fails when the files are
@@ -18,62 +20,59 @@ pub struct Args {
     #[arg(long, value_name = "DIR", default_value = "spec/published")]
     out: PathBuf,
     /// The spec.
-    #[arg(value_name = "SPEC", default_value = crate::DEFAULT_SPEC)]
+    #[arg(value_name = "SPEC", default_value = DEFAULT_SPEC)]
     spec: PathBuf,
 }
 
 /// Runs `publish`; status 1 when the spec cannot be read, is invalid, or (with
 /// `--check`) the files are stale.
 pub fn run(args: &Args) -> ExitCode {
-    let name = args.spec.display().to_string();
-    let text = match std::fs::read_to_string(&args.spec) {
-        Ok(text) => text,
-        Err(err) => {
-            eprintln!("{name}: error: cannot read the spec: {err}");
-            return ExitCode::FAILURE;
-        }
+    let Some((text, spec)) = load(&args.spec) else {
+        return ExitCode::FAILURE;
     };
-    let spec = match seozoom_codegen::load_str(&name, &text) {
-        Ok(spec) => spec,
-        Err(diagnostics) => {
-            eprintln!("{diagnostics}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let files = match super::files(&text, &spec) {
-        Ok(files) => files,
+    match super::files(&text, &spec) {
+        Ok(files) => write_or_check(&args.out, &files, args.check, "publish", true),
         Err(err) => {
-            eprintln!("{name}: error: {err}");
-            return ExitCode::FAILURE;
-        }
-    };
-    if args.check {
-        return check(&args.out, &files);
-    }
-    match super::write(&args.out, &files) {
-        Ok(()) => {
-            println!("wrote {} files to {}", files.len(), args.out.display());
-            ExitCode::SUCCESS
-        }
-        Err(err) => {
-            eprintln!("cannot write {}: {err}", args.out.display());
+            eprintln!("{}: error: {err}", args.spec.display());
             ExitCode::FAILURE
         }
     }
 }
 
-fn check(out: &Path, files: &Files) -> ExitCode {
-    let problems = super::stale(out, files);
-    if problems.is_empty() {
-        println!("{}: {} files, up to date", out.display(), files.len());
-        return ExitCode::SUCCESS;
+/// Writes `files` under `out`, or with `check` writes nothing and fails
+/// (status 1) when they differ from what is there; `strays`: a file under
+/// `out` that is not generated is stale too. `command` is the subcommand that
+/// writes them, for the message.
+pub fn write_or_check(
+    out: &Path,
+    files: &Files,
+    check: bool,
+    command: &str,
+    strays: bool,
+) -> ExitCode {
+    if check {
+        let problems = super::stale(out, files, strays);
+        if problems.is_empty() {
+            println!("{}: {} files, up to date", out.display(), files.len());
+            return ExitCode::SUCCESS;
+        }
+        eprintln!(
+            "{} is stale; run `cargo run -p seozoom-codegen -- {command}` and commit the result:",
+            out.display()
+        );
+        for problem in problems {
+            eprintln!("  {problem}");
+        }
+        return ExitCode::FAILURE;
     }
-    eprintln!(
-        "{} is stale; run `cargo run -p seozoom-codegen -- publish` and commit the result:",
-        out.display()
-    );
-    for problem in problems {
-        eprintln!("  {problem}");
+    match super::write(out, files) {
+        Ok(()) => {
+            println!("wrote {} files to {}", files.len(), out.display());
+            ExitCode::SUCCESS
+        }
+        Err(err) => {
+            eprintln!("cannot write {}: {err}", out.display());
+            ExitCode::FAILURE
+        }
     }
-    ExitCode::FAILURE
 }

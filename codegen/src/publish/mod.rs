@@ -224,8 +224,9 @@ fn full(dir: &Path, relative: &str) -> PathBuf {
         .fold(dir.to_path_buf(), |p, c| p.join(c))
 }
 
-/// What differs between `files` and `dir`: missing, changed and extra files.
-pub fn stale(dir: &Path, files: &Files) -> Vec<String> {
+/// What differs between `files` and `dir`: missing and changed files, and
+/// with `strays` the files under `dir` that are not generated.
+pub fn stale(dir: &Path, files: &Files, strays: bool) -> Vec<String> {
     let mut problems = Vec::new();
     for (relative, text) in files {
         match std::fs::read_to_string(full(dir, relative)) {
@@ -234,7 +235,7 @@ pub fn stale(dir: &Path, files: &Files) -> Vec<String> {
             Err(_) => problems.push(format!("{relative}: missing")),
         }
     }
-    for relative in existing(dir) {
+    for relative in existing(dir).into_iter().filter(|_| strays) {
         if !files.contains_key(&relative) {
             problems.push(format!("{relative}: not generated from the spec"));
         }

@@ -87,3 +87,46 @@ fn each_golden_has_its_feature() {
         assert!(code.contains(needle), "{feature}: no {needle:?} in\n{code}");
     }
 }
+
+/// How often the table says an operation batches and pages, and how many
+/// builders have the matching method: derived once (the model's
+/// `Action::batch_param` and `Action::paging`), the counts agree.
+fn bulk_counts(code: &str) -> [usize; 4] {
+    [
+        code.matches(".batched_by(").count(),
+        code.matches("pub fn send_all(").count(),
+        code.matches(".paged_by(").count(),
+        code.matches("pub fn pages(").count(),
+    ]
+}
+
+#[test]
+fn the_table_and_the_builders_agree_on_bulk_jobs() {
+    for feature in FEATURES {
+        let [batched, send_all, paged, pages] = bulk_counts(&generate(feature));
+        assert_eq!((batched, paged), (send_all, pages), "{feature}");
+    }
+    let spec = seozoom_codegen::load_str(seozoom_spec::FILE_NAME, seozoom_spec::TEXT).unwrap();
+    let code = emit_with(&spec, &Options::default()).unwrap();
+    let [batched, send_all, paged, pages] = bulk_counts(&code);
+    assert_eq!((batched, paged), (send_all, pages));
+    assert!(
+        batched > 0 && paged > 0,
+        "the spec has batched and paged actions"
+    );
+
+    // A list input whose answer is one object cannot be merged: no batched
+    // job in the table, and no `send_all`.
+    let single =
+        read(&dir().join("list_param.toml")).replace("shape = \"array\"", "shape = \"single\"");
+    let text = read(&dir().join("_base.toml")) + "\n" + &single;
+    let spec = seozoom_codegen::load_str("single.toml", &text).unwrap_or_else(|d| panic!("{d}"));
+    let code = emit_with(&spec, &Options::external()).unwrap();
+    assert_eq!(bulk_counts(&code), [0, 0, 0, 0]);
+    // The roles decide paging: without `page_size` the paged spec does not page.
+    let unpaged = read(&dir().join("paged.toml")).replace("role = \"page_size\", ", "");
+    let text = read(&dir().join("_base.toml")) + "\n" + &unpaged;
+    let spec = seozoom_codegen::load_str("unpaged.toml", &text).unwrap_or_else(|d| panic!("{d}"));
+    let code = emit_with(&spec, &Options::external()).unwrap();
+    assert_eq!(bulk_counts(&code), [0, 0, 0, 0]);
+}

@@ -18,3 +18,5 @@ mod diff;
 mod generation;
 #[cfg(feature = "cli")]
 mod published;
+#[cfg(feature = "cli")]
+mod python_surface;

@@ -372,6 +372,7 @@ pub mod operations {
                     .description("The things."),
             ],
         )
+        .batched_by("name")
         .freshness(
             Freshness::new(86_400, Source::Decided)
                 .note("the data changes at most daily"),

@@ -509,6 +509,7 @@ pub mod operations {
                     .description("`page` is required when `type` is `bypage`."),
             ],
         )
+        .paged_by("offset", "limit")
         .freshness(
             Freshness::new(86_400, Source::Decided)
                 .note("the data changes at most daily"),

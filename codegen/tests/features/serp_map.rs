@@ -269,6 +269,7 @@ pub mod operations {
                     .description("The keywords."),
             ],
         )
+        .batched_by("keyword")
         .freshness(
             Freshness::new(86_400, Source::Decided)
                 .note("the data changes at most daily"),

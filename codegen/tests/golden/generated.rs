@@ -7947,6 +7947,7 @@ pub mod operations {
                     .description("Domains to query, joined with `|` on the wire."),
             ],
         )
+        .batched_by("domain")
         .freshness(
             Freshness::new(86_400, Source::Decided)
                 .note(
@@ -8009,6 +8010,7 @@ pub mod operations {
                     .description("The day for which to return metrics, `YYYY-MM-DD`."),
             ],
         )
+        .batched_by("domain")
         .freshness(
             Freshness::new(86_400, Source::Decided)
                 .past_days_for_good()
@@ -8065,6 +8067,7 @@ pub mod operations {
                     .description("Domains to query, joined with `|` on the wire."),
             ],
         )
+        .batched_by("domain")
         .freshness(
             Freshness::new(86_400, Source::Decided)
                 .note(
@@ -8130,6 +8133,7 @@ pub mod operations {
                     .description("Maximum number of niches per domain."),
             ],
         )
+        .batched_by("domain")
         .freshness(
             Freshness::new(86_400, Source::Decided)
                 .note(
@@ -8306,6 +8310,7 @@ pub mod operations {
                     ),
             ],
         )
+        .paged_by("offset", "limit")
         .freshness(
             Freshness::new(86_400, Source::Decided)
                 .note(
@@ -8377,6 +8382,7 @@ pub mod operations {
                     .description("Number of keywords returned, counted from `offset`."),
             ],
         )
+        .paged_by("offset", "limit")
         .freshness(
             Freshness::new(86_400, Source::Decided)
                 .note(
@@ -8443,6 +8449,7 @@ pub mod operations {
                     .description("Maximum number of competitors per domain."),
             ],
         )
+        .batched_by("domain")
         .freshness(
             Freshness::new(86_400, Source::Decided)
                 .note(
@@ -8542,6 +8549,7 @@ pub mod operations {
                     .description("URLs to query, joined with `|` on the wire."),
             ],
         )
+        .batched_by("url")
         .freshness(
             Freshness::new(86_400, Source::Decided)
                 .note(
@@ -8713,6 +8721,7 @@ pub mod operations {
                     ),
             ],
         )
+        .batched_by("keyword")
         .freshness(
             Freshness::new(86_400, Source::Decided)
                 .note(
@@ -8783,6 +8792,7 @@ pub mod operations {
                     ),
             ],
         )
+        .batched_by("keyword")
         .freshness(
             Freshness::new(86_400, Source::Decided)
                 .note(

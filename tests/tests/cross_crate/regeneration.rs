@@ -14,13 +14,16 @@
 //! - reads `seozoom keywords suggestions --help`, which lists `--keyword` and `--limit`;
 //! - lists the tools of `seozoom --sandbox mcp`, which has `keywords_suggestions`
 //!   with both parameters, and calls it;
-//! - builds the Python extension, whose build script writes the typed surface
-//!   anew: its stub has `def suggestions(self, keyword: str, limit: int, ...)`
-//!   and the `KeywordSuggestion` TypedDict, and Python (`python3`, the
-//!   package folder with the built extension beside it) calls
+//! - builds the Python extension; `seozoom-codegen python --check` finds the
+//!   committed typed surface stale, and `seozoom-codegen python` writes it
+//!   anew (the step CONTRIBUTING.md lists): its stub has
+//!   `def suggestions(self, keyword: str, limit: int, ...)` and the
+//!   `KeywordSuggestion` TypedDict, and Python (`python3`, the package folder
+//!   with the built extension beside it) calls
 //!   `client.keywords.suggestions("scarpe", 5)` on a sandbox: 5 typed rows;
-//! - checks that every copied file but the spec is still byte for byte the
-//!   original.
+//! - checks that building wrote nothing into the sources, and that at the end
+//!   every copied file is still byte for byte the original but the spec and
+//!   the two files `seozoom-codegen python` wrote.
 //!
 //! A slow test: it runs only with `SEOZOOM_SLOW_TESTS=1` (`.ci/run` sets it), and
 //! is otherwise skipped with a note (a failure under `CI=true`).
@@ -31,7 +34,7 @@
 //! crates. It is a separate directory so that the copy's binaries never replace
 //! this workspace's.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::OsStr;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -79,14 +82,17 @@ const COPIED: &[&str] = &[
 
 const SPEC: &str = "spec/seozoom-v2.toml";
 
-/// Files a build writes into the sources (the Python package's typed
-/// surface, Python's byte code): neither copied nor compared.
+/// The Python package's typed surface, committed and written by
+/// `seozoom-codegen python`.
+const PYTHON_SURFACE: [&str; 2] = [
+    "python/seozoom/_generated.py",
+    "python/seozoom/_generated.pyi",
+];
+
+/// Files Python writes beside the sources (its byte code): neither copied nor
+/// compared.
 fn built_into_sources(path: &Path) -> bool {
-    path.file_name()
-        .and_then(|n| n.to_str())
-        .is_some_and(|name| {
-            name == "__pycache__" || name == "_generated.py" || name == "_generated.pyi"
-        })
+    path.file_name().is_some_and(|name| name == "__pycache__")
 }
 
 /// Copies `from` to `to`: files by content, directories recursively (skipping
@@ -251,10 +257,23 @@ fn mcp_has_the_added_tool(bin: &Path, dir: &Path) {
     assert!(child.wait().expect("the server ends").success());
 }
 
-/// The Python package of the copy: the build script wrote its typed surface
-/// anew; the package folder with the extension built beside it imports as
-/// `seozoom`, and its new method answers typed rows on a sandbox.
+/// The Python package of the copy: its committed typed surface is stale until
+/// `seozoom-codegen python` writes it anew; the package folder with the
+/// extension built beside it imports as `seozoom`, and its new method answers
+/// typed rows on a sandbox.
 fn python_has_the_added_method(copy_root: &Path, target: &Path) {
+    let codegen = target.join("debug").join("seozoom-codegen");
+    let check = run(&codegen, &["python", "--check"], copy_root, target);
+    assert_eq!(check.status.code(), Some(1), "{}", text(&check.stderr));
+    assert!(
+        text(&check.stderr).contains("_generated.pyi: differs from the spec"),
+        "{}",
+        text(&check.stderr)
+    );
+    assert_success(
+        "seozoom-codegen python",
+        &run(&codegen, &["python"], copy_root, target),
+    );
     let package = copy_root.join("python/seozoom");
     let stub = fs::read_to_string(package.join("_generated.pyi")).expect("the stub was generated");
     let keywords = item(&stub, "class Keywords:");
@@ -277,9 +296,6 @@ fn python_has_the_added_method(copy_root: &Path, target: &Path) {
         fs::remove_dir_all(&site).expect("old site removed");
     }
     copy(&package, &site.join("seozoom"));
-    for name in ["_generated.py", "_generated.pyi"] {
-        fs::copy(package.join(name), site.join("seozoom").join(name)).expect("generated copied");
-    }
     fs::copy(
         target.join("debug").join("lib_native.so"),
         site.join("seozoom").join("_native.abi3.so"),
@@ -364,6 +380,15 @@ fn an_action_added_to_the_spec_appears_everywhere_with_no_other_edit() {
     );
     assert_success("building the copy", &build);
     let built = started.elapsed();
+    let written: Vec<PathBuf> = contents(&copy_root)
+        .into_iter()
+        .filter(|(path, bytes)| snapshot.get(path) != Some(bytes))
+        .map(|(path, _)| path)
+        .collect();
+    assert!(
+        written.is_empty(),
+        "the build wrote into the sources: {written:?}"
+    );
     let bin = |name: &str| target.join("debug").join(name);
 
     // (a) The generated code has the builder, the record and the accessor.
@@ -446,17 +471,19 @@ fn an_action_added_to_the_spec_appears_everywhere_with_no_other_edit() {
     // (e) Python has it as a typed method, and calls it.
     python_has_the_added_method(&copy_root, &target);
 
-    // Building and running wrote nothing into the copy's sources (`--frozen`
-    // also keeps the lock file as it is).
+    // Running wrote nothing into the copy's sources but what `seozoom-codegen
+    // python` writes (`--frozen` also keeps the lock file as it is).
     let after = contents(&copy_root);
-    let changed: Vec<&PathBuf> = snapshot
+    let changed: BTreeSet<&Path> = snapshot
         .keys()
         .chain(after.keys())
         .filter(|path| snapshot.get(*path) != after.get(*path))
+        .map(PathBuf::as_path)
         .collect();
-    assert!(
-        changed.is_empty(),
-        "files changed by the build: {changed:?}"
+    assert_eq!(
+        changed,
+        BTreeSet::from(PYTHON_SURFACE.map(Path::new)),
+        "files changed after the copy was made"
     );
 
     eprintln!(

@@ -153,3 +153,48 @@ pub fn facade_violations(tree: &Tree, root: &str) -> Vec<String> {
         })
         .unwrap_or_default()
 }
+
+/// Rule (d): no loop between sibling modules, as a reader sees them: an
+/// import from a file under module `a` to a file under its sibling `b` (both
+/// children of the same module) is an edge `a -> b`, whatever files hold
+/// them; the edges under each module must not loop. (`envelope/decode.rs ->
+/// decode/quirks.rs` with `decode/mod.rs -> envelope/mod.rs` is such a loop,
+/// though no file reaches itself.)
+pub fn sibling_loop_violations(tree: &Tree, edges: &[Edge]) -> Vec<String> {
+    let module_of = |file: &str| tree.files.get(file).map(|f| f.module.clone());
+    // Per parent module: edges between two of its children, labelled by child.
+    let mut by_parent: BTreeMap<ModPath, Vec<Edge>> = BTreeMap::new();
+    for edge in edges {
+        let (Some(from), Some(to)) = (module_of(&edge.from), module_of(&edge.to)) else {
+            continue;
+        };
+        let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
+        // An edge between a module's own file and its descendants is no
+        // edge between siblings.
+        if common == from.len() || common == to.len() {
+            continue;
+        }
+        let parent = from[..common].to_vec();
+        by_parent.entry(parent).or_default().push(Edge {
+            from: from[common].clone(),
+            to: to[common].clone(),
+            via: format!("{edge}"),
+        });
+    }
+    let mut out = Vec::new();
+    for (parent, sibling_edges) in by_parent {
+        let under = if parent.is_empty() {
+            "the crate root".to_owned()
+        } else {
+            format!("`{}`", parent.join("::"))
+        };
+        for (members, inside) in cycles(&sibling_edges) {
+            out.push(format!(
+                "module loop under {under} between {}",
+                members.join(", ")
+            ));
+            out.extend(inside.iter().map(|edge| format!("  {}", edge.via)));
+        }
+    }
+    out
+}

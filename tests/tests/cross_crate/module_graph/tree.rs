@@ -112,6 +112,10 @@ impl Tree {
     }
 }
 
+/// Macros whose body is code written for another crate (a generator's
+/// output), whose paths are not this crate's.
+const QUOTING: [&str; 3] = ["quote", "quote_spanned", "parse_quote"];
+
 /// What one file's tokens hold.
 struct Scan {
     named: Vec<Named>,
@@ -205,10 +209,19 @@ impl Scan {
         }
     }
 
-    /// Collects the `crate::`/`self::`/`super::` paths named in code.
+    /// Collects the `crate::`/`self::`/`super::` paths named in code. The
+    /// body of a quasi-quoting macro (`quote!`) is code this crate writes
+    /// for another, not paths of its own: it is skipped.
     fn code(&mut self, tokens: &[TokenTree], module: &ModPath) {
         let mut at = 0;
         while at < tokens.len() {
+            if QUOTING.iter().any(|name| is_ident(tokens.get(at), name))
+                && matches!(tokens.get(at + 1), Some(TokenTree::Punct(p)) if p.as_char() == '!')
+                && matches!(tokens.get(at + 2), Some(TokenTree::Group(_)))
+            {
+                at += 3;
+                continue;
+            }
             match &tokens[at] {
                 TokenTree::Group(g) => {
                     self.code(&g.stream().into_iter().collect::<Vec<_>>(), module)

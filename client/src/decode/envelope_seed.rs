@@ -17,8 +17,8 @@ use std::marker::PhantomData;
 use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
-use super::Envelope;
-use crate::decode::quirks;
+use super::quirks;
+use crate::envelope::Envelope;
 use crate::operation_table::Service;
 
 /// Reads an [`Envelope<T>`] whose members have `service`'s wire names.

@@ -1,4 +1,6 @@
-//! The calendar window of a budget kept in the store.
+//! The calendar window of a budget kept in the store: a value of the store's
+//! settings (`seozoom::store::BudgetWindow`) and of the error that refuses a
+//! call over it, so a leaf that both use.
 
 use std::fmt;
 
