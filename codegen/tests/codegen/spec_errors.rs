@@ -574,7 +574,7 @@ fn a_field_says_its_presence_and_why() {
     assert_error_at(
         &errors(&text),
         &text,
-        "{ wire = \"pza\"",
+        "\"pza\", type = \"integer\", kind",
         "missing field `presence`",
     );
 }
