@@ -73,7 +73,7 @@
 //!         .send()
 //!         .await?;
 //!     for row in &metrics.response {
-//!         println!("{}: volume {}, KD {}", row.keyword, row.search_volume, row.keyword_difficulty);
+//!         println!("{}: volume {:?}, KD {:?}", row.keyword, row.search_volume, row.keyword_difficulty);
 //!     }
 //!     println!("{} units used, {} left", metrics.units_used, metrics.units_remaining);
 //!     assert_eq!(metrics.response.len(), 2);
@@ -253,7 +253,7 @@
 //!         let row = row?;
 //!         count += 1;
 //!         if count == 1 {
-//!             println!("first: {} at {}", row.keyword, row.ranking_position);
+//!             println!("first: {} at {:?}", row.keyword, row.ranking_position);
 //!         }
 //!     }
 //!     assert!(count <= 250);

@@ -131,7 +131,7 @@ struct Inner {
 /// let client = seozoom::Client::from_env()?;
 /// let metrics = client.keywords().metrics(["scarpe running", "mutuo"]).send().await?;
 /// for row in &metrics.response {
-///     println!("{}: {}", row.keyword, row.search_volume);
+///     println!("{}: {:?}", row.keyword, row.search_volume);
 /// }
 /// println!("units used {}, remaining {}", metrics.units_used, metrics.units_remaining);
 /// # Ok(()) }
