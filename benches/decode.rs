@@ -57,7 +57,8 @@ const TYPED: [&str; 5] = [
 ];
 
 fn seozoom_decode(body: &[u8]) -> Page {
-    seozoom::__private::decode_rows::<DomainKeyword>(&DOMAINS_KEYWORDS, 200, body)
+    DOMAINS_KEYWORDS
+        .decode_rows::<DomainKeyword>(200, body)
         .expect("the generated page decodes")
 }
 
@@ -141,9 +142,9 @@ fn bench_request(c: &mut Criterion) {
         .expect("a client");
     let keywords = common::metrics_keywords(100);
     let answer = common::keyword_metrics(100);
-    let decoded =
-        seozoom::__private::decode_rows::<KeywordMetrics>(&KEYWORDS_METRICS, 200, &answer)
-            .expect("the generated answer decodes");
+    let decoded = KEYWORDS_METRICS
+        .decode_rows::<KeywordMetrics>(200, &answer)
+        .expect("the generated answer decodes");
     assert_eq!(decoded.response.len(), 100);
     client
         .estimate(
@@ -181,12 +182,9 @@ fn bench_request(c: &mut Criterion) {
     });
     group.bench_function("decode_100_rows", |b| {
         b.iter(|| {
-            seozoom::__private::decode_rows::<KeywordMetrics>(
-                &KEYWORDS_METRICS,
-                200,
-                black_box(&answer),
-            )
-            .unwrap()
+            KEYWORDS_METRICS
+                .decode_rows::<KeywordMetrics>(200, black_box(&answer))
+                .unwrap()
         })
     });
     group.finish();

@@ -59,12 +59,9 @@ fn bench(c: &mut Criterion, server: &common::server::Server, page_body: &[u8]) {
     group.bench_function("page_10000_rows", |b| b.iter(|| call(black_box(PAGE))));
     group.bench_function("decode_only_10000_rows", |b| {
         b.iter(|| {
-            seozoom::__private::decode_rows::<DomainKeyword>(
-                &DOMAINS_KEYWORDS,
-                200,
-                black_box(page_body),
-            )
-            .unwrap()
+            DOMAINS_KEYWORDS
+                .decode_rows::<DomainKeyword>(200, black_box(page_body))
+                .unwrap()
         })
     });
     group.finish();

@@ -116,7 +116,8 @@ fn decoders(out: &mut String) {
     );
     let _ = writeln!(out, "|---|---:|---:|---:|---:|");
     let seozoom = measure(|| {
-        seozoom::__private::decode_rows::<DomainKeyword>(&DOMAINS_KEYWORDS, 200, &body)
+        DOMAINS_KEYWORDS
+            .decode_rows::<DomainKeyword>(200, &body)
             .expect("decodes")
     });
     row(out, "seozoom (typed, quirks)", len, seozoom);
@@ -150,7 +151,8 @@ fn sweep(out: &mut String) {
     for rows in [100, 10_000, 65_537, 100_000] {
         let body = common::domain_keywords(rows);
         let (peak, kept) = measure(|| {
-            seozoom::__private::decode_rows::<DomainKeyword>(&DOMAINS_KEYWORDS, 200, &body)
+            DOMAINS_KEYWORDS
+                .decode_rows::<DomainKeyword>(200, &body)
                 .expect("decodes")
         });
         let len = body.len() as f64;

@@ -2,6 +2,12 @@
 //! features) on the spec (`seozoom-spec`) and writes the Rust it produces to
 //! `$OUT_DIR/generated.rs`, which `src/lib.rs` includes.
 //!
+//! With the `schemars` feature it also writes the envelope's JSON Schema,
+//! made by the generator's schema module (its `schema` feature, which this
+//! feature turns on) as the published documents' envelopes are, to
+//! `$OUT_DIR/envelope.schema.json`, which the generated `JsonSchema` of
+//! `Envelope<T>` includes.
+//!
 //! The spec is a build-dependency, so editing it rebuilds `seozoom-spec`, which
 //! rebuilds and reruns this script; nothing else in this package does.
 
@@ -9,17 +15,28 @@ use std::path::Path;
 
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");
-    let code = match seozoom_codegen::generate_str(seozoom_spec::FILE_NAME, seozoom_spec::TEXT) {
-        Ok(code) => code,
+    let spec = match seozoom_codegen::load_str(seozoom_spec::FILE_NAME, seozoom_spec::TEXT) {
+        Ok(spec) => spec,
         Err(diagnostics) => {
             eprintln!("{diagnostics}");
             std::process::exit(1);
         }
     };
-    let out =
-        Path::new(&std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR")).join("generated.rs");
-    if let Err(err) = std::fs::write(&out, code) {
-        eprintln!("cannot write {}: {err}", out.display());
+    let out = std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR");
+    write(
+        &Path::new(&out).join("generated.rs"),
+        &seozoom_codegen::emit::plain(&spec),
+    );
+    #[cfg(feature = "schemars")]
+    write(
+        &Path::new(&out).join(seozoom_codegen::emit::ENVELOPE_SCHEMA_FILE),
+        &seozoom_codegen::schema::envelope_frame(&spec).to_string(),
+    );
+}
+
+fn write(path: &Path, text: &str) {
+    if let Err(err) = std::fs::write(path, text) {
+        eprintln!("cannot write {}: {err}", path.display());
         std::process::exit(1);
     }
 }

@@ -45,7 +45,6 @@ mod exit;
 mod fit_budget;
 mod format;
 mod logging;
-mod mcp;
 mod output;
 mod paged;
 mod partial;
@@ -84,8 +83,16 @@ fn main() -> ExitCode {
     };
     let code = match command {
         Command::Call(invocation) => runtime.block_on(run::operation(invocation)),
-        Command::Sandbox { port, strict } => runtime.block_on(sandbox::serve(port, strict)),
-        Command::Mcp(options) => runtime.block_on(mcp::serve(options)),
+        Command::Sandbox {
+            port,
+            strict,
+            units,
+        } => runtime.block_on(sandbox::serve(port, strict, units)),
+        Command::Mcp(options) => match runtime.block_on(seozoom_mcp::serve(options)) {
+            seozoom_mcp::Ended::Normally => exit::OK,
+            seozoom_mcp::Ended::Refused => exit::REFUSED,
+            seozoom_mcp::Ended::Failed => exit::FAILED,
+        },
         Command::Usage(usage) => runtime.block_on(usage::report(usage)),
         Command::Print(print) => completions::print(print),
     };

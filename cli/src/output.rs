@@ -10,7 +10,6 @@ use seozoom::{Envelope, operation_table::Operation};
 use serde_json::Value;
 
 use crate::format::{Format, View};
-use crate::rows::SERP;
 
 /// Print `envelope` (the result of `op`) to `out`; a note for stderr when a
 /// table had to hide columns, when rows could not be typed (JSON lists them
@@ -93,18 +92,6 @@ fn laid_out(op: &Operation, response: &Value, view: &View<'_>) -> crate::rows::R
     crate::rows::rows_with(op, response, &extra)
 }
 
-/// The empty result printed when the service finds no data for an operation that
-/// returns one object: no rows, no units, `response` null (an empty SERP for a
-/// SERP).
-pub fn empty_envelope(op: &Operation, units_remaining: i64) -> Envelope<Value> {
-    let response = if op.response.payload == SERP {
-        Value::Object(serde_json::Map::new())
-    } else {
-        Value::Null
-    };
-    Envelope::no_data(response, units_remaining)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -113,7 +100,7 @@ mod tests {
     #[test]
     fn the_empty_envelope_has_the_api_names() {
         let overview = Operation::find("projects", "overview").unwrap();
-        let envelope = empty_envelope(overview, 7);
+        let envelope = Envelope::no_data(<Value as seozoom::job::Output>::nothing(overview), 7);
         assert_eq!(
             serde_json::to_value(&envelope).unwrap(),
             json!({"ResultRows": 0, "UnitsUsed": 0, "UnitsRemaining": 7, "response": null})

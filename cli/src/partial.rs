@@ -44,18 +44,8 @@ pub struct Stopped {
 impl Stopped {
     /// A batched job run with JSON rows; the partial back if it was not.
     fn batched(partial: Box<Partial>) -> Result<Stopped, Box<Partial>> {
-        let requests = partial.requests();
-        let (received, missing, cause) = partial.into_parts::<Value>()?;
-        let param = match &missing {
-            seozoom::job::Missing::Inputs { param, .. } => *param,
-            _ => "",
-        };
-        let missing = format!(
-            "{} `{param}` {} ({} of {requests} requests)",
-            missing.values().len(),
-            plural(missing.values().len(), "value", "values"),
-            missing.requests(),
-        );
+        let missing = partial.missing_summary();
+        let (received, _, cause) = partial.into_parts::<Value>()?;
         Ok(Stopped {
             received,
             missing,

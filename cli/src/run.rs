@@ -12,7 +12,7 @@ use crate::fit_budget::fit_to_budget;
 use crate::format::View;
 use crate::partial::Failure;
 use crate::result::{print_result, print_stopped};
-use crate::{cli, dry_run, exit, output, paged, progress, sandbox, table_fit};
+use crate::{cli, dry_run, exit, paged, progress, sandbox, table_fit};
 
 /// Run one operation and print its result; the exit code.
 pub async fn operation(invocation: Invocation) -> u8 {
@@ -121,7 +121,10 @@ pub async fn operation(invocation: Invocation) -> u8 {
     match result {
         Ok(envelope) => print_result(format, &view, op, &envelope),
         Err(Failure::Error(error)) if matches!(error.kind(), ErrorKind::NoData) => {
-            let envelope = output::empty_envelope(op, client.units().remaining.unwrap_or(0));
+            let envelope = seozoom::Envelope::no_data(
+                <serde_json::Value as seozoom::job::Output>::nothing(op),
+                client.units().remaining.unwrap_or(0),
+            );
             print_result(format, &view, op, &envelope)
         }
         Err(Failure::Error(error)) => report(&error),

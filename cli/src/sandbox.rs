@@ -1,5 +1,6 @@
 //! The built-in sandbox ([`seozoom::sandbox::Sandbox`]): started for one call with
-//! `--sandbox`, or served on its own with `seozoom sandbox [--port N] [--strict]`.
+//! `--sandbox`, or served on its own with `seozoom sandbox [--port N] [--strict]
+//! [--units N]`.
 
 use std::time::Duration;
 
@@ -22,11 +23,15 @@ pub async fn start() -> std::io::Result<Sandbox> {
 /// Serve a sandbox until the process is ended: its base URL on stdout (one line,
 /// for scripts), how to use it on stderr. With `strict`, the requests-per-minute
 /// figures are enforced over that window, and each request answered 429 is
-/// reported on stderr. The exit code.
-pub async fn serve(port: Option<u16>, strict: Option<Duration>) -> u8 {
+/// reported on stderr. `units`: the balance the account starts with (else
+/// the sandbox's default). The exit code.
+pub async fn serve(port: Option<u16>, strict: Option<Duration>, units: Option<i64>) -> u8 {
     let mut builder = Sandbox::builder().port(port.unwrap_or(0));
     if let Some(window) = strict {
         builder = builder.rate_window(window);
+    }
+    if let Some(units) = units {
+        builder = builder.units(units);
     }
     let sandbox = match builder.start().await {
         Ok(sandbox) => sandbox,
@@ -41,7 +46,7 @@ pub async fn serve(port: Option<u16>, strict: Option<Duration>) -> u8 {
     eprintln!(
         "sandbox: serving the {} on {base_url} with {} units; any non-empty key works (`{}`). Stop with Ctrl-C.",
         seozoom::operations::SERVICE.title,
-        Sandbox::STARTING_UNITS,
+        sandbox.units_remaining(),
         API_KEY,
     );
     let Some(window) = strict else {

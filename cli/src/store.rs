@@ -70,22 +70,10 @@ pub fn read(matches: &[&ArgMatches]) -> StoreOptions {
     }
 }
 
-/// The default store: a SQLite file under the user's data directory
-/// (`$XDG_DATA_HOME/seozoom/store.sqlite3`, else
-/// `~/.local/share/seozoom/store.sqlite3` on Linux), an error where the system
-/// knows none. The library's, so that the Python package finds the same file.
-pub fn default_url() -> Result<String, Error> {
-    seozoom::store::default_url()
-}
-
 impl StoreOptions {
-    /// The store these options name.
+    /// The store these options name (the default one if none).
     pub fn open(&self) -> Result<Store, Error> {
-        let url = match &self.url {
-            Some(url) => url.clone(),
-            None => default_url()?,
-        };
-        Store::open(&url)
+        Store::open_or_default(self.url.as_deref())
     }
 
     /// `builder` with the store, `--refresh` and the budget applied.
@@ -94,34 +82,20 @@ impl StoreOptions {
         builder: ClientBuilder,
         budget: Option<Budget>,
     ) -> Result<ClientBuilder, Error> {
-        let mut builder = builder
+        let builder = builder
             .store(self.open()?)
             .refresh(self.refresh)
             .store_fallback(self.fallback);
-        match budget {
-            Some(Budget::Client(units)) => builder = builder.budget(units),
-            Some(Budget::Per(units, window)) => builder = builder.budget_per(units, window),
-            None => {}
-        }
-        Ok(builder)
+        Ok(match budget {
+            Some(budget) => builder.budget_limit(budget),
+            None => builder,
+        })
     }
 }
 
 /// When a cached answer was fetched, as UTC text (`2026-11-23 18:55:10 UTC`).
 pub fn utc_text(at: std::time::SystemTime) -> String {
-    let secs = at
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX));
-    let Ok(day) = seozoom::types::Date::from_unix_days(secs.div_euclid(86_400)) else {
-        return format!("{secs} s after 1970-01-01 UTC");
-    };
-    let second = secs.rem_euclid(86_400);
-    format!(
-        "{day} {:02}:{:02}:{:02} UTC",
-        second / 3_600,
-        second % 3_600 / 60,
-        second % 60
-    )
+    format!("{} UTC", seozoom::types::DateTime::utc(at))
 }
 
 #[cfg(test)]

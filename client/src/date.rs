@@ -293,6 +293,13 @@ impl Time {
         second: 0,
     };
 
+    /// 23:59:59, the last second of a day.
+    pub const LAST_SECOND: Time = Time {
+        hour: 23,
+        minute: 59,
+        second: 59,
+    };
+
     /// The time, if hour is below 24 and minute and second below 60.
     ///
     /// # Errors
@@ -346,6 +353,43 @@ impl DateTime {
     /// The time of day.
     pub fn time(self) -> Time {
         self.time
+    }
+
+    /// The UTC date and time of `at`, to the second (a time outside the
+    /// years 0000 to 9999 gives the nearest end of that range).
+    ///
+    /// ```
+    /// use std::time::{Duration, UNIX_EPOCH};
+    /// use seozoom::types::DateTime;
+    ///
+    /// let at = UNIX_EPOCH + Duration::from_secs(1_795_460_110);
+    /// assert_eq!(DateTime::utc(at).to_string(), "2026-11-23 18:55:10");
+    /// ```
+    pub fn utc(at: SystemTime) -> DateTime {
+        let secs = match at.duration_since(UNIX_EPOCH) {
+            Ok(after) => i64::try_from(after.as_secs()).unwrap_or(i64::MAX),
+            // Before 1970: a part second counts as the second it falls in.
+            Err(before) => {
+                let d = before.duration();
+                let secs = i64::try_from(d.as_secs()).unwrap_or(i64::MAX);
+                -secs - i64::from(d.subsec_nanos() != 0)
+            }
+        };
+        let Ok(date) = Date::from_unix_days(secs.div_euclid(86_400)) else {
+            return if secs < 0 {
+                Date::MIN.at(Time::MIDNIGHT)
+            } else {
+                Date::MAX.at(Time::LAST_SECOND)
+            };
+        };
+        let second = secs.rem_euclid(86_400);
+        // Each figure is below 24 or 60, so each fits a u8.
+        let time = Time {
+            hour: (second / 3_600) as u8,
+            minute: (second % 3_600 / 60) as u8,
+            second: (second % 60) as u8,
+        };
+        date.at(time)
     }
 }
 

@@ -467,7 +467,6 @@
 #![warn(clippy::missing_errors_doc)]
 #![forbid(unsafe_code)]
 
-mod answers;
 mod budget_window;
 mod by_key;
 mod charge;
@@ -491,6 +490,7 @@ mod retry;
 pub mod sandbox;
 mod serp;
 mod shown_duration;
+mod stop;
 pub mod store;
 pub mod units;
 pub mod wait;
@@ -572,7 +572,7 @@ pub mod __private {
     pub use crate::decode::{Decoder, EnvelopeSeed, decode_json, decode_rows, decode_typed};
     pub use crate::envelope::WithWireNames;
     #[cfg(feature = "schemars")]
-    pub use crate::envelope::{EnvelopeDocs, envelope_schema};
+    pub use crate::envelope::envelope_schema;
     pub use crate::operation_table as table;
     pub use crate::record;
     #[cfg(feature = "sandbox")]

@@ -12,6 +12,7 @@
 //! struct literal.
 
 mod construct;
+mod example;
 mod freshness;
 
 pub use freshness::{Fresh, Freshness};

@@ -30,9 +30,9 @@
 
 use std::time::Duration;
 
-use crate::client::stop::Stop;
 use crate::error::{Error, ErrorKind};
 use crate::shown_duration::shown;
+use crate::stop::Stop;
 
 /// The `tracing` target of wait events.
 pub const WAIT_TARGET: &str = "seozoom::wait";

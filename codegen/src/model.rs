@@ -15,6 +15,7 @@ pub struct Spec {
     pub base_url: String,
     pub list_separator: char,
     pub no_data: NoData,
+    pub refusals: Vec<Refusal>,
     pub notes: Vec<String>,
     pub envelope: Envelope,
     pub common: Common,
@@ -30,6 +31,18 @@ pub struct NoData {
     pub status: u16,
     pub message: String,
     pub source: Source,
+}
+
+/// A refusal the service answers with: an HTTP status whose body is
+/// `{status, message}`.
+#[derive(Debug, Clone)]
+pub struct Refusal {
+    pub status: u16,
+    /// When the service answers with it.
+    pub description: String,
+    /// Whether the answer may carry `Retry-After` (seconds to wait).
+    pub retry_after: bool,
+    pub provenance: Provenance,
 }
 
 #[derive(Debug, Clone)]
@@ -344,6 +357,15 @@ pub enum ParamType {
         type_name: String,
         values: Vec<String>,
     },
+}
+
+impl ParamType {
+    /// The values an `integer` parameter can hold, whatever its `min` and
+    /// `max`: the client takes it as an `i64` (the builders' argument type) and
+    /// its validator reads the wire text as one, so a value outside is refused.
+    /// The published schemas bound every integer parameter by it, so that a
+    /// value they accept is never refused for its size.
+    pub const INTEGER_RANGE: (i64, i64) = (i64::MIN, i64::MAX);
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -102,6 +102,9 @@ pub struct Api {
     pub list_separator: S,
     /// How the service answers a query that matches nothing.
     pub no_data: NoData,
+    /// The other refusals the service answers with, one per HTTP status.
+    #[serde(default)]
+    pub refusals: Vec<Refusal>,
     /// Provenance of facts about the service that the reference does not print.
     #[serde(default)]
     pub notes: Vec<S>,
@@ -113,6 +116,18 @@ pub struct Api {
 pub struct NoData {
     pub status: Spanned<i64>,
     pub message: S,
+    pub source: S,
+    pub note: Option<S>,
+}
+
+/// A refusal: an HTTP status whose body is `{status, message}`, what it
+/// means, and whether it carries `Retry-After`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Refusal {
+    pub status: Spanned<i64>,
+    pub description: S,
+    pub retry_after: Option<Spanned<bool>>,
     pub source: S,
     pub note: Option<S>,
 }

@@ -111,19 +111,11 @@ pub fn validate_reading(
     }
     let list_separator = single_char(&mut cx, &api.list_separator);
     let no_data = NoData {
-        status: match u16::try_from(*api.no_data.status.get_ref()) {
-            Ok(status @ 100..=599) => status,
-            _ => {
-                cx.c.error(
-                    span(&api.no_data.status),
-                    "`status` must be an HTTP status code",
-                );
-                400
-            }
-        },
+        status: http_status(&mut cx, &api.no_data.status),
         message: described(&mut cx, &api.no_data.message),
         source: source(&mut cx, &api.no_data.source, api.no_data.note.as_ref()),
     };
+    let refusals = refusals(&mut cx, &api.refusals);
 
     let resolved = resolve::resolve(&mut cx.c, spec);
     let enums: Vec<Enum> = spec
@@ -197,6 +189,7 @@ pub fn validate_reading(
         base_url: text(&api.base_url),
         list_separator,
         no_data,
+        refusals,
         notes: api.notes.iter().map(text).collect(),
         envelope,
         common,
@@ -217,6 +210,45 @@ fn single_char(cx: &mut Cx, s: &S) -> char {
             '|'
         }
     }
+}
+
+fn http_status(cx: &mut Cx, status: &Spanned<i64>) -> u16 {
+    match u16::try_from(*status.get_ref()) {
+        Ok(status @ 100..=599) => status,
+        _ => {
+            cx.c.error(span(status), "`status` must be an HTTP status code");
+            400
+        }
+    }
+}
+
+/// The refusals, each status once: a client tells them apart by status alone.
+fn refusals(cx: &mut Cx, refusals: &[parse::Refusal]) -> Vec<Refusal> {
+    let mut seen = BTreeSet::new();
+    refusals
+        .iter()
+        .map(|r| {
+            let status = http_status(cx, &r.status);
+            if !(400..=599).contains(&status) {
+                cx.c.error(
+                    span(&r.status),
+                    "a refusal's `status` must be an error status, 400 to 599",
+                );
+            }
+            if !seen.insert(status) {
+                cx.c.error(span(&r.status), format!("refusal {status} is listed twice"));
+            }
+            Refusal {
+                status,
+                description: described(cx, &r.description),
+                retry_after: flag(&r.retry_after),
+                provenance: Provenance {
+                    source: source(cx, &r.source, r.note.as_ref()),
+                    note: r.note.as_ref().map(text),
+                },
+            }
+        })
+        .collect()
 }
 
 fn described(cx: &mut Cx, s: &S) -> String {

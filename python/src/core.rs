@@ -6,11 +6,6 @@ use std::time::Duration;
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDate, PyDateAccess, PyDict, PyList};
-use serde::Serialize;
-use serde::de::DeserializeOwned;
-// The typed decoders the generated builders use (`__private` is their one
-// path to the runtime): `decode` here is the call path from the body on.
-use seozoom::__private::{decode_rows, decode_typed};
 use seozoom::error::ErrorKind;
 use seozoom::job::Row;
 use seozoom::job::{Job, Stop};
@@ -21,6 +16,8 @@ use seozoom::store::{Budget, BudgetWindow, Store};
 use seozoom::types::ByKey;
 use seozoom::units::{Basis, Estimate};
 use seozoom::{Client, Db};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
 
 use crate::errors::{self, raise};
 use crate::job::{self, Failure, Missing, Outcome};
@@ -304,7 +301,7 @@ impl ResultType for Decode<'_> {
     where
         R: Row + DeserializeOwned + Serialize + Send + Sync + 'static,
     {
-        let envelope = decode_rows::<R>(self.op, 200, self.body)?;
+        let envelope = self.op.decode_rows::<R>(200, self.body)?;
         Ok(Outcome::from_envelope(envelope, Vec::len))
     }
 
@@ -312,7 +309,7 @@ impl ResultType for Decode<'_> {
     where
         V: DeserializeOwned + Serialize + Send + Sync + 'static,
     {
-        let envelope = decode_typed::<ByKey<V>>(self.op, 200, self.body)?;
+        let envelope = self.op.decode::<ByKey<V>>(200, self.body)?;
         Ok(Outcome::from_envelope(envelope, |_| 0))
     }
 
@@ -320,7 +317,7 @@ impl ResultType for Decode<'_> {
     where
         T: DeserializeOwned + Serialize + Send + Sync + 'static,
     {
-        let envelope = decode_typed::<T>(self.op, 200, self.body)?;
+        let envelope = self.op.decode::<T>(200, self.body)?;
         Ok(Outcome::from_envelope(envelope, |_| 0))
     }
 }

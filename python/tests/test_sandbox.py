@@ -47,3 +47,37 @@ def test_the_sandbox_stops_when_its_block_ends() -> None:
         pass
     else:
         raise AssertionError("the sandbox still answered after its block")
+
+
+def test_the_starting_balance_is_set_and_spent_from() -> None:
+    with seozoom.Sandbox(units=10**12) as sb:
+        assert sb.units_remaining == 10**12
+        client = seozoom.Client(base_url=sb.url, api_key="sandbox", store="memory")
+        answer = client.keywords.metrics(["a", "b"])
+        assert answer.units_used > 0
+        assert sb.units_remaining == 10**12 - answer.units_used
+    with seozoom.Sandbox(units=0) as sb:
+        client = seozoom.Client(base_url=sb.url, api_key="sandbox", store="memory")
+        try:
+            client.keywords.metrics(["a"])
+        except seozoom.Error as error:
+            assert "units" in str(error).lower(), error
+        else:
+            raise AssertionError("a sandbox with no units answered")
+
+
+def test_a_list_sent_as_repeated_keys_is_refused_and_the_client_joins_lists() -> None:
+    with seozoom.Sandbox() as sb:
+        query = "api_key=raw&db=it&action=metrics&keyword=a&keyword=b"
+        try:
+            urllib.request.urlopen(f"{sb.url}/api/v2/keywords/?{query}")
+        except urllib.error.HTTPError as error:
+            assert error.code == 400
+            message = error.read().decode()
+            assert "keyword=a|b" in message, message
+        else:
+            raise AssertionError("repeated list keys were answered")
+        # The client sends one `|`-joined value: both keywords are answered.
+        client = seozoom.Client(base_url=sb.url, api_key="sandbox", store="memory")
+        rows = client.keywords.metrics(["a", "b"]).rows
+        assert sorted(row.keyword for row in rows) == ["a", "b"]

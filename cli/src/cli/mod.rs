@@ -11,10 +11,12 @@
 //! - [`spelling`]: how the binary and the flags are spelled;
 //! - [`operations`]: the groups' and actions' subcommands, from the table;
 //! - [`sandbox_command`], [`usage_command`], [`print_commands`]: the other
-//!   subcommands (`mcp` is [`crate::mcp`]'s);
+//!   subcommands; [`mcp_command`]: the global options an MCP session takes
+//!   (the `mcp` subcommand itself is `seozoom_mcp`'s);
 //! - [`tree`]: the whole tree; [`parse`]: reading it back into a [`Command`].
 
 mod global_options;
+mod mcp_command;
 mod operations;
 mod parse;
 mod parsed;
@@ -24,7 +26,7 @@ mod spelling;
 mod tree;
 mod usage_command;
 
-pub use global_options::{Target, default_db, opt, rate_window};
+pub use global_options::{Target, default_db};
 pub use parse::parse;
 pub use parsed::{Command, Invocation};
 pub use print_commands::Print;

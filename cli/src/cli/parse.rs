@@ -15,7 +15,7 @@ use super::operations::file_id;
 use super::parsed::{Command, Invocation};
 use super::spelling::file_flag_name;
 use super::tree::command;
-use super::{print_commands, sandbox_command, usage_command};
+use super::{mcp_command, print_commands, sandbox_command, usage_command};
 use crate::format::Format;
 
 /// The file name that means standard input.
@@ -37,7 +37,12 @@ where
     };
     if group == sandbox_command::SANDBOX_COMMAND {
         let (port, strict) = sandbox_command::read(&matches, group_matches);
-        return Ok(Command::Sandbox { port, strict });
+        let units = sandbox_command::units(group_matches);
+        return Ok(Command::Sandbox {
+            port,
+            strict,
+            units,
+        });
     }
     if let Some(print) = print_commands::read(group, group_matches) {
         return Ok(Command::Print(print));
@@ -45,8 +50,8 @@ where
     if group == usage_command::USAGE_COMMAND {
         return Ok(Command::Usage(usage_command::read(&matches, group_matches)));
     }
-    if group == crate::mcp::COMMAND {
-        return crate::mcp::read(&matches, group_matches)
+    if group == seozoom_mcp::COMMAND {
+        return mcp_command::read(&matches, group_matches)
             .map(Command::Mcp)
             .map_err(|(kind, message)| tree.error(kind, message));
     }

@@ -20,9 +20,11 @@ pub enum Command {
         port: Option<u16>,
         /// `--strict`: enforce the requests-per-minute figures over this window.
         strict: Option<Duration>,
+        /// `--units N`: the balance the account starts with (else the default).
+        units: Option<i64>,
     },
     /// Serve the Model Context Protocol (`seozoom mcp`).
-    Mcp(crate::mcp::Options),
+    Mcp(seozoom_mcp::Options),
     /// Print a completion script or the man page.
     Print(super::print_commands::Print),
     /// Report the store's ledger (`seozoom usage`).

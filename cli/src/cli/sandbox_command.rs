@@ -1,4 +1,4 @@
-//! `seozoom sandbox [--port N] [--strict]`: the subcommand that serves the
+//! `seozoom sandbox [--port N] [--strict] [--units N]`: the subcommand that serves the
 //! built-in sandbox on its own, and reading it back.
 
 use std::time::Duration;
@@ -13,6 +13,7 @@ pub const SANDBOX_COMMAND: &str = "sandbox";
 /// Ids of the subcommand's own arguments.
 const PORT: &str = "option:port";
 const STRICT: &str = "option:strict";
+const UNITS: &str = "option:units";
 
 /// The `sandbox` subcommand.
 pub fn subcommand() -> clap::Command {
@@ -31,6 +32,21 @@ pub fn subcommand() -> clap::Command {
                 .action(ArgAction::SetTrue)
                 .help("Enforce the requests-per-minute figures per operation and key over a rolling --rate-window (default 60 s), answering 429 with Retry-After as the service would"),
         )
+        .arg(
+            Arg::new(UNITS)
+                .long("units")
+                .value_name("N")
+                .value_parser(value_parser!(i64).range(0..))
+                .help(format!(
+                    "Units the account starts with (default {}); a long test, a fuzzer say, needs more, or every answer past the balance is 403",
+                    seozoom::sandbox::Sandbox::STARTING_UNITS
+                )),
+        )
+}
+
+/// The balance asked for with `--units` (`None`: the sandbox's default).
+pub fn units(sub: &ArgMatches) -> Option<i64> {
+    sub.get_one::<i64>(UNITS).copied()
 }
 
 /// The port asked for (`None`: any free one), and with `--strict` the window
@@ -49,9 +65,30 @@ mod tests {
 
     fn sandbox(args: &[&str]) -> (Option<u16>, Option<Duration>) {
         match parse(["seozoom"].iter().chain(args)) {
-            Ok(Command::Sandbox { port, strict }) => (port, strict),
+            Ok(Command::Sandbox { port, strict, .. }) => (port, strict),
             other => panic!("{args:?}: {other:?}"),
         }
+    }
+
+    fn units(args: &[&str]) -> Result<Option<i64>, String> {
+        match parse(["seozoom"].iter().chain(args)) {
+            Ok(Command::Sandbox { units, .. }) => Ok(units),
+            Ok(other) => panic!("{args:?}: {other:?}"),
+            Err(e) => Err(e.to_string()),
+        }
+    }
+
+    #[test]
+    fn the_starting_balance_is_read_and_never_negative() {
+        assert_eq!(units(&["sandbox"]), Ok(None));
+        assert_eq!(
+            units(&["sandbox", "--units", "1000000000000"]),
+            Ok(Some(1_000_000_000_000))
+        );
+        assert_eq!(units(&["sandbox", "--units", "0"]), Ok(Some(0)));
+        let refused = units(&["sandbox", "--units=-5"]).unwrap_err();
+        assert!(refused.contains("--units"), "{refused}");
+        assert!(units(&["sandbox", "--units", "many"]).is_err());
     }
 
     #[test]

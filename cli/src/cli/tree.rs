@@ -26,7 +26,7 @@ pub fn command() -> clap::Command {
         .subcommands(GROUPS.iter().map(operations::group_command))
         .subcommand(sandbox_command::subcommand())
         .subcommand(usage_command::subcommand())
-        .subcommand(crate::mcp::subcommand())
+        .subcommand(seozoom_mcp::subcommand())
         .subcommands(print_commands::subcommands())
 }
 

@@ -4,7 +4,7 @@
 //! One binary rather than one per file: each binary links the whole runtime
 //! and the CLI's own dependencies, so a dozen of them cost a newcomer's first
 //! `cargo test` more time in the linker than in the tests. Run one subject with
-//! `cargo test -p seozoom-cli --test cli mcp::`. No module sets environment
+//! `cargo test -p seozoom-cli --test cli tables::`. No module sets environment
 //! variables or the working directory: they share one process (each test gives
 //! its child `seozoom` process the environment it needs).
 
@@ -14,7 +14,7 @@ mod bulk;
 mod columns;
 mod completions;
 mod failures;
-mod mcp;
+mod mcp_command;
 mod operations;
 mod partial;
 mod refusals;

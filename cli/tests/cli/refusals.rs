@@ -206,3 +206,21 @@ fn usage_errors_exit_2() {
         assert!(!run.stderr.is_empty(), "{args:?}");
     }
 }
+
+/// The request-length limit holds on the command line too (the library's
+/// validation), before anything is sent.
+#[test]
+fn the_command_line_refuses_a_request_too_long_naming_the_parameter() {
+    let long = "x".repeat(70_000);
+    let output = support::binary()
+        .args(["--sandbox", "keywords", "metrics", "--keyword", &long])
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("`keyword`") && stderr.contains("32768"),
+        "{stderr}"
+    );
+    assert!(stderr.len() < 1_000, "the value is cut: {stderr}");
+}

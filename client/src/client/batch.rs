@@ -17,10 +17,10 @@ use std::sync::Arc;
 use futures_util::stream::{FuturesUnordered, StreamExt};
 use serde::de::DeserializeOwned;
 
+use super::answers::Answers;
 use super::merge::{InputOrder, Merge};
 use super::run::{Failed, Ran};
 use super::{Bounds, Client, JobHold, Stop};
-use crate::answers::Answers;
 use crate::charge::Charge;
 use crate::decode::{Decoder, decode_typed};
 use crate::envelope::Envelope;

@@ -20,6 +20,7 @@
 //! tracing spans never see the URL.
 
 mod accounting;
+mod answers;
 mod batch;
 mod call;
 mod fit;
@@ -33,7 +34,6 @@ mod plan;
 mod prepared;
 mod run;
 mod run_options;
-pub(crate) mod stop;
 mod store_use;
 
 use std::fmt;
@@ -41,6 +41,7 @@ use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
+pub use crate::stop::Stop;
 pub use batch::BATCH_CONCURRENCY;
 pub use fit::FittedRows;
 pub use job::Job;
@@ -50,7 +51,6 @@ pub use output::{Output, TypedOutput};
 pub use pages::Paging;
 pub use plan::{Counted, JobPlan};
 pub use run_options::{Progress, RunOptions};
-pub use stop::Stop;
 pub(crate) use store_use::WindowHold;
 
 use crate::error::{ConfigError, Error, ErrorKind};
@@ -345,6 +345,16 @@ impl ClientBuilder {
     pub fn budget_per(mut self, units: i64, window: BudgetWindow) -> Self {
         self.window_budget = Some((units, window));
         self
+    }
+
+    /// A budget as people write it ([`Budget`](crate::store::Budget): `N`,
+    /// `N/day`, `N/month`): [`budget`](Self::budget) for `N`,
+    /// [`budget_per`](Self::budget_per) for a window.
+    pub fn budget_limit(self, budget: crate::store::Budget) -> Self {
+        match budget {
+            crate::store::Budget::Client(units) => self.budget(units),
+            crate::store::Budget::Per(units, window) => self.budget_per(units, window),
+        }
     }
 
     /// Build the client.

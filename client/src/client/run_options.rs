@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use super::fit::FittedRows;
 use super::job::Bounds;
-use super::stop::Stop;
+use crate::stop::Stop;
 
 /// The options of one run of [`Client::run`](super::Client::run): each
 /// means the same whatever the kind of job, and whichever face (command

@@ -351,6 +351,87 @@ pub fn decode_rows<R: DeserializeOwned>(
     }
 }
 
+impl Operation {
+    /// A body the service sent for this operation, with its HTTP `status`,
+    /// decoded as a call's answer is: the envelope of `T`, the operation's
+    /// typed result (`Vec` of its record, [`ByKey`](crate::types::ByKey) of
+    /// it, or the one record), or for "no data found" the empty result of a
+    /// list or map operation. For replaying answers kept elsewhere, and for
+    /// faces that hold an operation rather than its builder (the Python
+    /// package's `seozoom.decode`).
+    ///
+    /// `T` is the caller's choice; the builder's `send` names the operation's
+    /// own (`serde_json::Value` reads any operation's answer, untyped).
+    ///
+    /// # Errors
+    ///
+    /// As a call's: [`ErrorKind::Service`] for the service's error (its
+    /// status, message and an excerpt of the body), [`ErrorKind::NoData`]
+    /// for "no data found" from an operation that answers one object, and
+    /// [`ErrorKind::Decode`] naming the field of a body that does not decode
+    /// as `T`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use seozoom::error::ErrorKind;
+    /// use seozoom::operations::KEYWORDS_SERP;
+    /// use seozoom::types::{ByKey, Serp};
+    ///
+    /// let saved = br#"{"ResultRows":1,"UnitsUsed":100,"UnitsRemaining":900,
+    ///     "response":{"scarpe":{"1":"https://a.example/","2":"https://b.example/?q=1&amp;p=2"}}}"#;
+    /// let envelope = KEYWORDS_SERP.decode::<ByKey<Serp>>(200, saved)?;
+    /// assert_eq!(envelope.units_used, 100);
+    /// assert_eq!(envelope.response["scarpe"].at(2), Some("https://b.example/?q=1&p=2"));
+    ///
+    /// // "No data found!" is the empty result of a map operation.
+    /// let none = br#"{"status":400,"message":"No data found!"}"#;
+    /// let empty = KEYWORDS_SERP.decode::<ByKey<Serp>>(400, none)?;
+    /// assert!(empty.no_data && empty.response.is_empty());
+    ///
+    /// // Another refusal is the service's error.
+    /// let refused = br#"{"status":401,"message":"Invalid API key"}"#;
+    /// let error = KEYWORDS_SERP.decode::<ByKey<Serp>>(401, refused).unwrap_err();
+    /// assert!(matches!(error.kind(), ErrorKind::Service { status: 401, .. }));
+    /// # Ok::<(), seozoom::Error>(())
+    /// ```
+    pub fn decode<T: DeserializeOwned>(
+        &self,
+        status: u16,
+        body: &[u8],
+    ) -> Result<Envelope<T>, Error> {
+        decode_typed(self, status, body)
+    }
+
+    /// [`decode`](Self::decode) for an operation that answers a list of
+    /// rows, as a call decodes them: the rows' `Vec` is reserved from the
+    /// envelope's row count rather than grown by doubling, which keeps the
+    /// peak memory of a large page near the body's size.
+    ///
+    /// # Errors
+    ///
+    /// As [`decode`](Self::decode).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use seozoom::operations::DOMAINS_AUTHORITY;
+    /// use seozoom::types::Authority;
+    ///
+    /// let none = br#"{"status":400,"message":"No data found!"}"#;
+    /// let empty = DOMAINS_AUTHORITY.decode_rows::<Authority>(400, none)?;
+    /// assert!(empty.no_data && empty.response.is_empty());
+    /// # Ok::<(), seozoom::Error>(())
+    /// ```
+    pub fn decode_rows<R: DeserializeOwned>(
+        &self,
+        status: u16,
+        body: &[u8],
+    ) -> Result<Envelope<Vec<R>>, Error> {
+        decode_rows(self, status, body)
+    }
+}
+
 /// The empty result of an operation that returns a list or a map.
 pub(crate) fn empty_result<T: DeserializeOwned>(
     op: &Operation,

@@ -14,7 +14,7 @@ mod raw_row;
 pub use encode::WithWireNames;
 pub use raw_row::RawRow;
 #[cfg(feature = "schemars")]
-pub use schema::{EnvelopeDocs, envelope_schema};
+pub use schema::envelope_schema;
 
 /// The envelope of every answer: the result and what it cost.
 ///

@@ -259,6 +259,24 @@ impl Partial {
     pub fn cause(&self) -> &Error {
         &self.cause
     }
+
+    /// What is missing, in words: ``150 `keyword` values (2 of 3 requests)``
+    /// for a batched job, [`Missing`]'s own words for a paged job.
+    pub fn missing_summary(&self) -> String {
+        match &self.missing {
+            Missing::Inputs {
+                param,
+                values,
+                requests,
+            } => format!(
+                "{} `{param}` {} ({requests} of {} requests)",
+                values.len(),
+                if values.len() == 1 { "value" } else { "values" },
+                self.requests,
+            ),
+            rows @ Missing::Rows { .. } => rows.to_string(),
+        }
+    }
 }
 
 impl fmt::Display for Partial {

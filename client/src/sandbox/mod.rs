@@ -29,6 +29,14 @@
 //! so an action added to the spec is served with no other change. What it does
 //! with a request, in order:
 //!
+//! 0. **Lists sent as repeated keys** (`keyword=a&keyword=b`), in every mode
+//!    and before anything else: 400, with a message that says to join the
+//!    values with the list separator (`keyword=a|b`). The service reads only
+//!    the last of repeated keys and answers for it alone, so a client that
+//!    sends lists that way (what generators that ignore `pipeDelimited` do)
+//!    loses values unseen; the sandbox is stricter than the service here, on
+//!    purpose, so that the mistake fails a test. A repeated key of a
+//!    parameter that takes one value keeps its last value, as the service does.
 //! 1. **Route.** `GET` on an operation's group path (with its trailing slash);
 //!    `action` is the operation's wire name or one of its aliases. Another
 //!    method is 405 (with `Allow: GET`); an unknown path, or a missing or unknown action, is 404.
@@ -129,6 +137,7 @@ use tokio::sync::Notify;
 mod data;
 mod encode_quirks;
 mod faults;
+mod list_keys;
 mod route;
 mod seed;
 mod strict;

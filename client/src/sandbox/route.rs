@@ -17,6 +17,7 @@ use crate::request::Request;
 use super::data::{self, Outcome};
 use super::encode_quirks;
 use super::faults::Injector;
+use super::list_keys;
 use super::strict::Strict;
 use super::units::{self, Balance};
 
@@ -50,14 +51,18 @@ pub(super) fn router(shared: Arc<Shared>) -> Router {
 async fn handle(State(shared): State<Arc<Shared>>, method: Method, uri: Uri) -> Response {
     shared.requests.fetch_add(1, Ordering::SeqCst);
     let query = uri.query().unwrap_or_default();
+    // Before anything else, in every mode: a list sent as repeated keys.
+    let refused = repeated_list_key(shared.api, &method, uri.path(), query);
     let real = || answer(&shared, &method, uri.path(), query);
     let fault = shared
         .faults
         .as_ref()
+        .filter(|_| refused.is_none())
         .and_then(|faults| Some((faults, faults.pick(&parse_query(query))?)));
-    let response = match fault {
-        Some((faults, fault)) => faults.answer(fault, real).await,
-        None => real(),
+    let response = match (refused, fault) {
+        (Some(refused), _) => refused,
+        (None, Some((faults, fault))) => faults.answer(fault, real).await,
+        (None, None) => real(),
     };
     tracing::debug!(
         path = uri.path(),
@@ -67,9 +72,22 @@ async fn handle(State(shared): State<Arc<Shared>>, method: Method, uri: Uri) -> 
     response
 }
 
+/// A list sent as repeated keys to an operation, refused in every mode before
+/// anything else is decided (`list_keys.rs`); `None` for any other request,
+/// which the rest of the routing answers.
+fn repeated_list_key(api: &Api, method: &Method, path: &str, raw: &str) -> Option<Response> {
+    if method != Method::GET {
+        return None;
+    }
+    let pairs = parse_query(raw);
+    let action = lookup(&pairs, api.service.action.wire)?;
+    list_keys::refuse_repeated(operation(api, path, action)?, raw)
+}
+
 /// The query's `name=value` pairs, decoded as a form is (`+` is a space, then
 /// percent-decoding; invalid UTF-8 becomes U+FFFD rather than an error), in
-/// first-seen order; a repeated name keeps its last value (as PHP does).
+/// first-seen order; a repeated name keeps its last value (as PHP does; a
+/// repeated list parameter never gets here, `list_keys.rs`).
 pub(super) fn parse_query(raw: &str) -> Vec<(String, String)> {
     let mut pairs: Vec<(String, String)> = Vec::new();
     for (name, value) in url::form_urlencoded::parse(raw.as_bytes()) {
@@ -198,6 +216,25 @@ mod tests {
                 ("d".to_owned(), "caffè|\u{fffd}".to_owned()),
             ]
         );
+    }
+
+    #[test]
+    fn only_a_routed_operation_s_list_keys_are_refused() {
+        let op = OPERATIONS
+            .iter()
+            .find(|op| op.params.iter().any(|p| p.list))
+            .unwrap();
+        let list = op.params.iter().find(|p| p.list).unwrap().wire;
+        let action = API.service.action.wire;
+        let raw = format!("{action}={}&{list}=a&{list}=b", op.action);
+        let get = Method::GET;
+        let refused = repeated_list_key(&API, &get, op.path, &raw).expect("refused");
+        assert_eq!(refused.status(), StatusCode::BAD_REQUEST);
+        // Another path or method, or no action: the routing answers it.
+        assert!(repeated_list_key(&API, &get, "/nowhere/", &raw).is_none());
+        assert!(repeated_list_key(&API, &Method::POST, op.path, &raw).is_none());
+        let no_action = format!("{list}=a&{list}=b");
+        assert!(repeated_list_key(&API, &get, op.path, &no_action).is_none());
     }
 
     #[test]

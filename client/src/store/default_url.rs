@@ -2,6 +2,7 @@
 //! so that every face on one machine (the command line, the MCP server, a
 //! Python notebook) shares the cache, the ledger, budgets and rate limits.
 
+use super::Store;
 use crate::error::{ConfigError, Error};
 
 /// The default store's URL: `sqlite:` and the file `seozoom/store.sqlite3` in
@@ -30,5 +31,21 @@ pub fn default_url() -> Result<String, Error> {
                 .to_owned(),
         }
         .into()),
+    }
+}
+
+impl Store {
+    /// The store at `url`, or the default store ([`default_url`]) when no
+    /// URL is given: what the command line, the MCP server and the Python
+    /// package open when asked for a store or for none in particular.
+    ///
+    /// # Errors
+    ///
+    /// Those of [`default_url`] and [`Store::open`].
+    pub fn open_or_default(url: Option<&str>) -> Result<Store, Error> {
+        match url {
+            Some(url) => Store::open(url),
+            None => Store::open(&default_url()?),
+        }
     }
 }

@@ -187,6 +187,7 @@ pub fn group(spec: &Spec, g: &Group) -> TokenStream {
 fn arg_type(p: &Param) -> (TokenStream, TokenStream, TokenStream) {
     let single = match &p.ty {
         ParamType::String => quote!(::std::string::String),
+        // `ParamType::INTEGER_RANGE` is this type's range: keep them together.
         ParamType::Integer => quote!(i64),
         ParamType::Date => quote!(rt::Date),
         ParamType::Enum { type_name, .. } => {

@@ -22,6 +22,7 @@ use crate::model::Spec;
 
 pub use options::Options;
 pub use spacing::space_out_items;
+pub use types::ENVELOPE_SCHEMA_FILE;
 
 /// The generated module, formatted, with the default [`Options`].
 ///
@@ -79,7 +80,7 @@ fn tokens(spec: &Spec, options: &Options) -> TokenStream {
     let rt = options.runtime_path();
     let enums = spec.enums.iter().map(types::enum_def);
     let records = spec.records.iter().map(types::record);
-    let envelope = types::envelope(options, &spec.envelope);
+    let envelope = types::envelope(options);
     let client_ext = builders::client_ext(spec, options);
     let groups = spec.groups.iter().map(|g| builders::group(spec, g));
     let builders = spec.actions.iter().map(|a| builders::builder(spec, a));

@@ -10,7 +10,7 @@ use quote::{format_ident, quote};
 
 use super::docs::doc;
 use super::options::Options;
-use crate::model::{Enum, Envelope, Field, FieldType, ListItem, Record, UNKNOWN_MEMBERS};
+use crate::model::{Enum, Field, FieldType, ListItem, Record, UNKNOWN_MEMBERS};
 
 /// The `JsonSchema` derive, compiled with the `schemars` feature only.
 fn schema_derive() -> TokenStream {
@@ -501,21 +501,22 @@ fn field(f: &Field) -> TokenStream {
     quote! { #docs #attrs pub #name: #ty }
 }
 
+/// Where the runtime crate's build script writes the envelope's JSON Schema
+/// (with its `schemars` feature), relative to `OUT_DIR`: made by the shared
+/// schema module (`seozoom_codegen::schema::envelope`), as the published
+/// documents' envelopes are.
+pub const ENVELOPE_SCHEMA_FILE: &str = "envelope.schema.json";
+
 /// The envelope is the runtime's (`rt::Envelope`); inside the runtime's crate
 /// it is re-exported here and its serde and schemars impls added, handing the
-/// runtime this API's member names (`SERVICE`) and the spec's descriptions.
-pub fn envelope(options: &Options, e: &Envelope) -> TokenStream {
+/// runtime this API's member names (`SERVICE`) and the envelope's schema the
+/// build script wrote ([`ENVELOPE_SCHEMA_FILE`]).
+pub fn envelope(options: &Options) -> TokenStream {
     if !options.in_runtime_crate() {
         // Builders name `rt::Envelope`; another crate can add no impl to it.
         return TokenStream::new();
     }
-    let (about, rows, used, remaining, response) = (
-        &e.description,
-        &e.result_rows.description,
-        &e.units_used.description,
-        &e.units_remaining.description,
-        &e.response.description,
-    );
+    let file = format!("/{ENVELOPE_SCHEMA_FILE}");
     quote! {
         pub use rt::Envelope;
 
@@ -548,14 +549,8 @@ pub fn envelope(options: &Options, e: &Envelope) -> TokenStream {
             }
 
             fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-                let docs = rt::EnvelopeDocs {
-                    envelope: #about,
-                    result_rows: #rows,
-                    units_used: #used,
-                    units_remaining: #remaining,
-                    response: #response,
-                };
-                rt::envelope_schema::<T>(generator, &super::operations::SERVICE, &docs)
+                let envelope = ::core::include_str!(::core::concat!(::core::env!("OUT_DIR"), #file));
+                rt::envelope_schema::<T>(generator, &super::operations::SERVICE, envelope)
             }
         }
     }

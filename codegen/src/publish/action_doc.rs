@@ -17,8 +17,8 @@
 //! - the 200 answer is the action's envelope, declared as `application/json`
 //!   (what the body is, so generated clients parse it as JSON) and as
 //!   `text/html` (what the service labels it), the same schema under both;
-//! - every refusal (`400`, and `4XX` for the others) is the `{status, message}`
-//!   envelope (`wire::error`), under both media types too;
+//! - every refusal is the `{status, message}` envelope (`wire::error`) under
+//!   its own status, under both media types too (`answers.rs`);
 //! - the rules between parameters, which a parameter's own schema cannot say,
 //!   are in `x-seozoom-query` (the action's query as one JSON Schema object,
 //!   rules as `if`/`then`, the same as `schemas/queries/GROUP.ACTION.schema.json`)
@@ -26,38 +26,22 @@
 //!
 //! The components hold only the schemas the action reaches.
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use seozoom_codegen::model::{Action, Spec};
 
+use super::answers;
 use super::examples;
 use super::openapi::{action_line, freshness};
 use super::params;
 use super::query;
-use seozoom_codegen::schema::{self, Dialect, provenance};
+use seozoom_codegen::schema::{self, Dialect};
 
-use super::wire::{self, ERROR, envelope_name};
-
-/// The media types every answer is declared under: what the body is, then what
-/// the service labels it (`Content-Type: text/html; charset=UTF-8`). A
-/// generator that takes the first type it knows takes JSON.
-const MEDIA_TYPES: [&str; 2] = ["application/json", "text/html"];
+use super::wire::{self, envelope_name};
 
 /// `operationId` of an action: group and action wire names (`keywords_metrics`).
 pub fn operation_id(action: &Action) -> String {
     format!("{}_{}", action.group, action.wire)
-}
-
-fn content(schema: &Value, example: Option<(&str, Value)>) -> Value {
-    let mut content = Map::new();
-    for media in MEDIA_TYPES {
-        let mut object = json!({"schema": schema});
-        if let Some((name, value)) = &example {
-            object["examples"] = json!({*name: {"value": value}});
-        }
-        content.insert(media.to_owned(), object);
-    }
-    Value::Object(content)
 }
 
 fn action_parameter(spec: &Spec, action: &Action) -> Value {
@@ -72,32 +56,22 @@ fn action_parameter(spec: &Spec, action: &Action) -> Value {
 }
 
 fn responses(spec: &Spec, action: &Action) -> Value {
-    let error = Dialect::Oas31.reference(ERROR);
-    let no_data = examples::no_data(spec);
-    json!({
-        "200": {
+    let mut responses = answers::refusals(Dialect::Oas31, spec, true);
+    responses.insert(
+        "200".into(),
+        json!({
             "description": format!(
                 "The envelope of `{} {}`. {}",
                 action.group, action.wire, spec.envelope.description
             ),
-            "content": content(
+            "content": answers::content(
                 &Dialect::Oas31.reference(&envelope_name(action)),
-                Some((action.wire.as_str(), examples::response(spec, action))),
+                Some(json!({action.wire.clone(): {"value": examples::response(spec, action)}})),
+                true,
             ),
-        },
-        spec.no_data.status.to_string(): {
-            "description": format!(
-                "Refused: an invalid parameter (the message names the parameter, the value and the limit), or the query matched nothing (`{}`, {}).",
-                spec.no_data.message,
-                provenance(spec.no_data.source, None)
-            ),
-            "content": content(&error, Some(("no_data", no_data))),
-        },
-        "4XX": {
-            "description": "Refused for another reason: a missing or invalid key, too few units left, an unknown action, too many requests.",
-            "content": content(&error, None),
-        },
-    })
+        }),
+    );
+    Value::Object(responses)
 }
 
 /// The document of one action.

@@ -20,16 +20,17 @@ use serde_json::{Map, Value, json};
 
 use seozoom_codegen::model::{Action, FOR_GOOD, Fresh, Group, Spec, duration_text};
 
+use super::answers;
 use super::examples;
 use super::params;
 use seozoom_codegen::schema::{Dialect, cost_words, provenance};
 
-use super::wire::{self, ERROR, envelope_name};
+use super::wire::{self, envelope_name};
 
 pub(super) fn info(spec: &Spec) -> Value {
     let notes: Vec<String> = spec.notes.iter().map(|n| format!("- {n}")).collect();
     let description = format!(
-        "{}\n\nEvery operation is a `GET` on its group's path, selected by the `{}` query parameter; the API key travels in the query string (`{}`). An integer may arrive as an integral float (`12.0`), which JSON Schema counts as an integer. Generated from the seozoom spec (`seozoom-v2.json`, format `spec.schema.json`).\n\nFacts the reference does not print:\n\n{}",
+        "{}\n\nEvery operation is a `GET` on its group's path, selected by the `{}` query parameter; the API key travels in the query string (`{}`). An integer member of an answer may arrive as an integral float (`12.0`), so it is declared `number` with `multipleOf: 1` (a typed client reads it as a float); every answer is declared under `text/html` too, the `Content-Type` the service sends its JSON with. Generated from the seozoom spec (`seozoom-v2.json`, format `spec.schema.json`).\n\nFacts the reference does not print:\n\n{}",
         spec.description,
         spec.common.action.wire,
         spec.common.key.wire,
@@ -157,42 +158,25 @@ fn operation(d: Dialect, spec: &Spec, g: &Group, actions: &[&Action]) -> Result<
         );
     }
 
+    let mut responses = answers::refusals(d, spec, false);
+    responses.insert(
+        "200".into(),
+        json!({
+            "description": format!(
+                "The envelope of the selected action. {} The schema of each action's envelope is named in `x-actions`.",
+                spec.envelope.description
+            ),
+            "content": answers::content(&json!({"anyOf": envelopes}), Some(Value::Object(examples)), false),
+        }),
+    );
+
     Ok(json!({
         "operationId": g.wire,
         "tags": [g.wire],
         "summary": format!("{} actions: {}", g.wire, wires.join(", ")),
         "description": description,
         "parameters": parameters,
-        "responses": {
-            "200": {
-                "description": format!(
-                    "The envelope of the selected action. {} The schema of each action's envelope is named in `x-actions`.",
-                    spec.envelope.description
-                ),
-                "content": {"application/json": {
-                    "schema": {"anyOf": envelopes},
-                    "examples": examples,
-                }},
-            },
-            spec.no_data.status.to_string(): {
-                "description": format!(
-                    "Refused: an invalid parameter (the message names it), or no match: the query matched nothing (`{}`, {}).",
-                    spec.no_data.message,
-                    provenance(spec.no_data.source, None)
-                ),
-                "content": {"application/json": {
-                    "schema": d.reference(ERROR),
-                    "examples": {"no_data": {
-                        "summary": "The query matched nothing",
-                        "value": examples::no_data(spec),
-                    }},
-                }},
-            },
-            "4XX": {
-                "description": "Refused for another reason: a missing or invalid key, too few units left, an unknown action, too many requests.",
-                "content": {"application/json": {"schema": d.reference(ERROR)}},
-            },
-        },
+        "responses": responses,
         "x-actions": x_actions,
     }))
 }

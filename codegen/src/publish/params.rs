@@ -15,7 +15,9 @@
 use serde_json::{Map, Value, json};
 
 use seozoom_codegen::model::{Action, Param, ParamType, Spec};
-use seozoom_codegen::schema::param::{as_array, as_string, description, list_pattern};
+use seozoom_codegen::schema::param::{
+    as_array, as_string, description, integer_bounds, list_pattern,
+};
 
 use super::examples;
 
@@ -217,22 +219,10 @@ fn counts(uses: &[(&Action, &Param)]) -> (i64, Option<i64>) {
 fn merged_schema(spec: &Spec, uses: &[(&Action, &Param)]) -> Value {
     let ty = &uses[0].1.ty;
     if *ty == ParamType::Integer {
-        let mut schema = json!({"type": "integer", "format": "int64"});
-        let mins: Option<Vec<i64>> = uses
-            .iter()
-            .map(|(_, p)| p.min.as_ref().map(|l| l.value))
-            .collect();
-        if let Some(min) = mins.and_then(|m| m.into_iter().min()) {
-            schema["minimum"] = json!(min);
-        }
-        let maxs: Option<Vec<i64>> = uses
-            .iter()
-            .map(|(_, p)| p.max.as_ref().map(|l| l.value))
-            .collect();
-        if let Some(max) = maxs.and_then(|m| m.into_iter().max()) {
-            schema["maximum"] = json!(max);
-        }
-        return schema;
+        let bounds = uses.iter().map(|(_, p)| integer_bounds(p));
+        let min = bounds.clone().map(|(lo, _)| lo).min();
+        let max = bounds.map(|(_, hi)| hi).max();
+        return json!({"type": "integer", "format": "int64", "minimum": min, "maximum": max});
     }
     if uses.iter().any(|(_, p)| p.list) {
         let (lo, hi) = counts(uses);

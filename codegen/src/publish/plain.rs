@@ -91,6 +91,13 @@ fn api(a: &parse::Api) -> Value {
             ("source", Some(s(&a.no_data.source))),
             ("note", a.no_data.note.as_ref().map(s)),
         ]),
+        "refusals": a.refusals.iter().map(|r| object([
+            ("status", Some(json!(r.status.get_ref()))),
+            ("description", Some(s(&r.description))),
+            ("retry_after", flag(&r.retry_after)),
+            ("source", Some(s(&r.source))),
+            ("note", r.note.as_ref().map(s)),
+        ])).collect::<Vec<_>>(),
         "notes": a.notes.iter().map(s).collect::<Vec<_>>(),
     })
 }

@@ -141,6 +141,12 @@ fn definitions() -> Value {
     let mut no_data = provenance_keys();
     no_data["status"] = json!({"type": "integer", "minimum": 100, "maximum": 599, "description": "HTTP status of the answer."});
     no_data["message"] = text("The body's `message`.");
+    let mut refusal = provenance_keys();
+    refusal["status"] = json!({"type": "integer", "minimum": 400, "maximum": 599, "description": "HTTP status of the answer; each status once."});
+    refusal["description"] = reference("description", "When the service answers with it.");
+    refusal["retry_after"] = flag(
+        "`true`: the answer may carry `Retry-After`, the seconds to wait before asking again.",
+    );
     json!({
         "description": text("Docs: what the item means, from the reference when it says. Never empty."),
         "snake_name": {
@@ -178,6 +184,7 @@ fn definitions() -> Value {
                 "base_url": {"type": "string", "pattern": "^https://", "description": "Service address without `/api/v2`. Starts with `https://`, because the key travels in the query string."},
                 "list_separator": {"type": "string", "minLength": 1, "maxLength": 1, "description": "The one character that joins the values of a list parameter on the wire (`|`). A value containing it, or an empty value, is refused before sending."},
                 "no_data": {"$ref": "#/$defs/no_data"},
+                "refusals": {"type": "array", "items": {"$ref": "#/$defs/refusal"}, "description": "The other refusals the service answers with, one per HTTP status, each with a `{status, message}` body."},
                 "notes": {"type": "array", "items": {"$ref": "#/$defs/description"}, "description": "Facts known from public use of the API that the reference does not print."},
             }),
         ),
@@ -185,6 +192,11 @@ fn definitions() -> Value {
             "How the service answers a query that matches nothing: `{ status, message, source }`.",
             &["status", "message", "source"],
             no_data,
+        )),
+        "refusal": decided_needs_note(table(
+            "A refusal: `{ status, description, retry_after, source, note }`.",
+            &["status", "description", "source"],
+            refusal,
         )),
         "envelope": table(
             "The response envelope every operation shares. Each member is keyed by its role in the runtime; only `wire` changes if the service renames it.",

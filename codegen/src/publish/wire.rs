@@ -120,7 +120,8 @@ fn payload(d: Dialect, spec: &Spec, action: &Action) -> Value {
 
 /// The envelope schema of one action.
 pub fn envelope(d: Dialect, spec: &Spec, action: &Action) -> Value {
-    let mut schema = schema::envelope(spec, Some(action), payload(d, spec, action));
+    let payload = payload(d, spec, action);
+    let mut schema = schema::envelope(d, View::Wire, spec, Some(action), payload);
     schema["title"] = json!(envelope_name(action));
     schema["description"] = json!(format!(
         "Response of `{}` on `{}` (`action={}`): {} {}",

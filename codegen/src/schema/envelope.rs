@@ -3,14 +3,27 @@
 
 use serde_json::{Map, Value, json};
 
+use super::dialect::{Dialect, View};
+use super::record::integer;
 use super::words::cost_words;
 use crate::model::{Action, Spec};
 
-/// The schema of an envelope around `response`, every member required. With
-/// an `action`, the units' description says how that action is charged.
-pub fn envelope(spec: &Spec, action: Option<&Action>, response: Value) -> Value {
+/// The schema of an envelope around `response`, every member required, its
+/// figures integers as `view` sees them ([`integer`]). With an `action`, the
+/// units' description says how that action is charged.
+pub fn envelope(
+    d: Dialect,
+    view: View,
+    spec: &Spec,
+    action: Option<&Action>,
+    response: Value,
+) -> Value {
     let e = &spec.envelope;
-    let integer = |description: String| json!({"type": "integer", "format": "int64", "description": description});
+    let integer = |description: String| {
+        let mut schema = integer(d, view, false);
+        schema.insert("description".into(), json!(description));
+        Value::Object(schema)
+    };
     let units_used = match action {
         Some(action) => format!(
             "{} This action: {}.",
@@ -35,4 +48,17 @@ pub fn envelope(spec: &Spec, action: Option<&Action>, response: Value) -> Value 
         "required": [e.result_rows.wire, e.units_used.wire, e.units_remaining.wire, e.response.wire],
         "properties": properties,
     })
+}
+
+/// The envelope of any operation as the client decodes it ([`View::Decoded`]),
+/// with the spec's descriptions, its `response` holding only its
+/// description: the frame into which a caller puts the payload's schema (the
+/// `seozoom` crate's `JsonSchema` of `Envelope<T>`, whose build script writes
+/// it).
+pub fn envelope_frame(spec: &Spec) -> Value {
+    let e = &spec.envelope;
+    let response = json!({"description": e.response.description});
+    let mut schema = envelope(Dialect::Schema, View::Decoded, spec, None, response);
+    schema["description"] = json!(e.description);
+    schema
 }

@@ -31,10 +31,12 @@ mod record;
 mod words;
 
 pub use dialect::{Dialect, View};
-pub use envelope::envelope;
+pub use envelope::{envelope, envelope_frame};
 pub use patterns::{
     BOOL_WORD_PATTERN, DATE_PATTERN, DATETIME_PATTERN, POSITION_PATTERN, TIME_PATTERN,
     class_escape, regex_escape,
 };
-pub use record::{SERP, define, definitions, field, inline, reached, record, serp, standalone};
+pub use record::{
+    SERP, define, definitions, field, inline, integer, reached, record, serp, standalone,
+};
 pub use words::{cost_words, limit_words, provenance};

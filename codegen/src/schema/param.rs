@@ -61,6 +61,17 @@ pub fn default_value(p: &Param) -> Option<Value> {
     })
 }
 
+/// The bounds of an integer parameter: its own `min` and `max`, else the
+/// range the client holds it in ([`ParamType::INTEGER_RANGE`]), so that no
+/// value a schema accepts is refused for its size.
+pub fn integer_bounds(p: &Param) -> (i64, i64) {
+    let (lo, hi) = ParamType::INTEGER_RANGE;
+    (
+        p.min.as_ref().map_or(lo, |l| l.value),
+        p.max.as_ref().map_or(hi, |l| l.value),
+    )
+}
+
 /// The schema of one value of a parameter (of each item, for a list), with its
 /// bounds and default.
 pub fn value(spec: &Spec, p: &Param) -> Value {
@@ -74,14 +85,11 @@ pub fn value(spec: &Spec, p: &Param) -> Value {
             );
         }
         ParamType::Integer => {
+            let (min, max) = integer_bounds(p);
             schema.insert("type".into(), json!("integer"));
             schema.insert("format".into(), json!("int64"));
-            if let Some(min) = &p.min {
-                schema.insert("minimum".into(), json!(min.value));
-            }
-            if let Some(max) = &p.max {
-                schema.insert("maximum".into(), json!(max.value));
-            }
+            schema.insert("minimum".into(), json!(min));
+            schema.insert("maximum".into(), json!(max));
         }
         ParamType::Date => {
             schema.insert("type".into(), json!("string"));

@@ -2,10 +2,11 @@
 //! they make together, and the two ways a document holds them: referenced from
 //! `$defs` ([`standalone`]) or written out in place ([`inline`]).
 //!
-//! Integers are `integer` (JSON Schema counts an integral float such as `12.0`
-//! as one), an optional member is left out of `required`, and the quirk types
-//! are strings with a `pattern`. Records do not forbid members the spec does
-//! not list, as the client ignores them.
+//! An integer is a whole number ([`integer`]: on the wire a `number` with
+//! `multipleOf: 1`, since the service writes some as `12.0`), an optional
+//! member is left out of `required`, and the quirk types are strings with a
+//! `pattern`. Records do not forbid members the spec does not list, as the
+//! client ignores them.
 
 use std::collections::BTreeMap;
 
@@ -19,6 +20,34 @@ use crate::model::{Field, FieldType, ListItem, Record, Spec};
 
 /// Name of the SERP schema.
 pub const SERP: &str = "Serp";
+
+/// The schema of an integer in a body, as `view` sees it.
+///
+/// On the wire ([`View::Wire`]) a whole number: `number` with `multipleOf: 1`
+/// and format `double`, not `integer`. The service writes some integers as
+/// integral floats (`12.0`); JSON Schema counts those as integers, but the
+/// types generators make from `integer` (pydantic's `int` in strict mode,
+/// serde's `i64`, `int64` or `long` in Go, C# and Kotlin) refuse them, and a
+/// paid row would be lost for its spelling. As a whole `number`, every
+/// generator gives a float type that reads both `12` and `12.0` (pydantic:
+/// `confloat(multiple_of=1.0)`; TypeScript: `number`), and validators still
+/// refuse `12.5`. Format `double`, not `int64`: OpenAPI gives `int64` to
+/// `integer`, datamodel-code-generator does not understand it on a `number`,
+/// and a generator that honours it picks an integer type again. The seozoom
+/// client reads such a member as an `i64`, either way it is written.
+///
+/// Decoded ([`View::Decoded`]) an `integer`: the client writes its `i64` back
+/// as one.
+pub fn integer(d: Dialect, view: View, nullable: bool) -> Map<String, Value> {
+    match view {
+        View::Wire => {
+            let mut schema = with_format(d.typed("number", nullable), "double");
+            schema.insert("multipleOf".into(), json!(1));
+            schema
+        }
+        View::Decoded => with_format(d.typed("integer", nullable), "int64"),
+    }
+}
 
 fn with_format(mut schema: Map<String, Value>, format: &str) -> Map<String, Value> {
     schema.insert("format".into(), json!(format));
@@ -77,7 +106,7 @@ pub fn field(d: Dialect, view: View, spec: &Spec, f: &Field) -> Value {
     let nullable = nullable(view, f);
     let string = || d.typed("string", nullable);
     let (mut schema, note) = match &f.ty {
-        FieldType::Integer => (with_format(d.typed("integer", nullable), "int64"), None),
+        FieldType::Integer => (integer(d, view, nullable), None),
         FieldType::Number => (with_format(d.typed("number", nullable), "double"), None),
         FieldType::String => (string(), None),
         FieldType::BoolWord if view == View::Decoded => {

@@ -592,3 +592,26 @@ fn no_field_takes_the_name_of_the_unknown_members_accessor() {
         "`unknown_members` is the records' own accessor",
     );
 }
+
+#[test]
+fn a_refusal_twice_or_not_an_error_status_is_located() {
+    let text = edited(
+        "    { status = 401, description",
+        "    { status = 299, description = \"Not a refusal.\", source = \"observed\" },\n    { status = 400, description = \"Twice.\", source = \"observed\" },\n    { status = 401, description",
+    );
+    let diagnostics = errors(&text);
+    assert_error_at(
+        &diagnostics,
+        &text,
+        "299",
+        "a refusal's `status` must be an error status",
+    );
+    let (twice, _) = position_of(&text, "{ status = 400, description = \"Twice.\"");
+    assert!(
+        diagnostics
+            .0
+            .iter()
+            .any(|d| d.line == twice && d.message.contains("refusal 400 is listed twice")),
+        "{diagnostics}"
+    );
+}

@@ -5054,14 +5054,10 @@ pub mod types {
         fn json_schema(
             generator: &mut ::schemars::SchemaGenerator,
         ) -> ::schemars::Schema {
-            let docs = rt::EnvelopeDocs {
-                envelope: "Every response is a JSON object carrying the row count, the units charged, the units left and the payload.",
-                result_rows: "Number of rows returned. For domain/keyword-set operations it is the number of items in `response`; for `serp` it equals the number of keywords; for `niches` it is the number of domains that returned data.",
-                units_used: "Units charged for this call.",
-                units_remaining: "Units left on the account after the call.",
-                response: "The payload, an array or an object; its shape is given per operation.",
-            };
-            rt::envelope_schema::<T>(generator, &super::operations::SERVICE, &docs)
+            let envelope = ::core::include_str!(
+                ::core::concat!(::core::env!("OUT_DIR"), "/envelope.schema.json")
+            );
+            rt::envelope_schema::<T>(generator, &super::operations::SERVICE, envelope)
         }
     }
 }

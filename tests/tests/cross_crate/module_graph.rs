@@ -15,9 +15,10 @@
 //! root or generated code (the generated module and the modules re-exporting
 //! it); (c) the library's `lib.rs` holds module declarations, re-exports and
 //! docs only. (a) holds in every crate of the workspace with Rust sources
-//! (`client`, `cli`, `codegen`'s library and binary, `python`'s extension),
-//! (d) in `codegen` and `python` so far (the job code of `client` and the
-//! command line still have such loops), (b) and (c) in the library. Paths inside `quote!` are code the
+//! (`client`, `cli`, `mcp`, `codegen`'s library and binary, `python`'s
+//! extension), (d) in `codegen`, `mcp` and `python` so far (the job code of
+//! `client` and the command line still have such loops), (b) in the library,
+//! (c) in the library and `mcp`. Paths inside `quote!` are code the
 //! generator writes for another crate, not imports. Every violation is
 //! printed, then the test fails.
 
@@ -113,6 +114,16 @@ fn cli_imports_have_no_loops() {
     let mut violations = tree.problems.clone();
     violations.extend(loop_violations(&edges(&tree)));
     report("cli/src", violations);
+}
+
+/// The MCP server's crate: rules (a) and (d), and (c) for its `lib.rs`, its
+/// entry point's facade.
+#[test]
+fn mcp_imports_have_no_loops() {
+    let sources = crate_src("mcp");
+    let mut violations = check_loops(&sources, "lib.rs");
+    violations.extend(facade_violations(&Tree::read(&sources, "lib.rs"), "lib.rs"));
+    report("mcp/src", violations);
 }
 
 #[test]

@@ -264,3 +264,48 @@ fn a_letter_apart_is_one_added_removed_or_changed_letter() {
     assert!(!a_letter_apart("DomainKeyword", "DomainsKeywords"));
     assert!(!a_letter_apart("Urls", "UrlsPza"));
 }
+
+/// The `.rs` files under `relative` (none when it does not exist), by path.
+fn rust_files(relative: &str) -> Vec<(String, String)> {
+    fn walk(dir: &std::path::Path, out: &mut Vec<(String, String)>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for path in entries.flatten().map(|e| e.path()) {
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path).unwrap_or_default();
+                out.push((path.display().to_string(), text));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(&root().join(relative), &mut out);
+    out
+}
+
+/// `seozoom::__private` is the generated code's path to the runtime, hidden
+/// and free to change: the faces (the command line, the MCP server, the
+/// Python extension) and the benches use the public API, as a user's program
+/// does (a saved body decodes with `Operation::decode`, for one).
+#[test]
+fn faces_and_benches_use_the_public_api_only() {
+    let mut files = Vec::new();
+    for dir in ["cli/src", "mcp/src", "python/src", "benches"] {
+        files.extend(rust_files(dir));
+    }
+    assert!(
+        files.iter().any(|(path, _)| path.ends_with("core.rs")),
+        "the faces' sources were found"
+    );
+    let private: Vec<&String> = files
+        .iter()
+        .filter(|(_, text)| text.contains("__private"))
+        .map(|(path, _)| path)
+        .collect();
+    assert!(
+        private.is_empty(),
+        "`seozoom::__private` named in {private:?}"
+    );
+}

@@ -1,6 +1,6 @@
 //! The runtime, the sandbox and the command line are generic: everything
 //! per-operation comes from the spec. This test reads every string literal of
-//! `client/src` and `cli/src` (test modules aside) and fails on one that is a
+//! `client/src`, `cli/src` and `mcp/src` (test modules aside) and fails on one that is a
 //! parameter's or a field's wire name: such code finds a parameter or a field
 //! by name instead of by the role or hint the spec gives it.
 
@@ -39,7 +39,7 @@ const NOT_NAMES: &[(&str, &str, &str)] = &[
         "the JSON Schema keyword of a value's type, in the envelope's schema",
     ),
     (
-        "cli/src/mcp/json_schema.rs",
+        "mcp/src/json_schema.rs",
         "type",
         "the JSON Schema keyword of a value's type, in the MCP tools' schemas",
     ),
@@ -49,12 +49,12 @@ const NOT_NAMES: &[(&str, &str, &str)] = &[
         "a member of `seozoom usage --format json`: an operation's action, as the usage report's contract names it",
     ),
     (
-        "cli/src/mcp/jsonrpc.rs",
+        "mcp/src/jsonrpc.rs",
         "id",
         "the JSON-RPC member of a message's id, in the error answer to input that is not a message",
     ),
     (
-        "cli/src/mcp/json_schema.rs",
+        "mcp/src/json_schema.rs",
         "date",
         "the JSON Schema format of a calendar date, in the MCP tools' schemas",
     ),
@@ -178,6 +178,7 @@ fn no_runtime_code_names_a_parameter_or_a_field() {
     let mut files = Vec::new();
     rust_files(&root.join("client/src"), &mut files);
     rust_files(&root.join("cli/src"), &mut files);
+    rust_files(&root.join("mcp/src"), &mut files);
     assert!(files.len() > 10, "sources found: {files:?}");
     let mut offenders = Vec::new();
     for file in files {

@@ -230,3 +230,55 @@ async fn every_sandbox_response_fits_the_published_schema_of_its_action() {
     assert!(with_inputs > 0);
     assert_eq!(no_match_answers, with_inputs);
 }
+
+/// Every operation that takes a list, called through the client (a request of
+/// several values per list) against the sandbox, which refuses a list sent as
+/// repeated keys with a 400: the client sends one `|`-joined value, so every
+/// call is answered.
+#[tokio::test]
+async fn the_client_sends_every_list_joined_never_as_repeated_keys() {
+    let sandbox = Sandbox::start().await.unwrap();
+    let client = seozoom::Client::builder()
+        .api_key(Sandbox::API_KEY)
+        .base_url(sandbox.base_url())
+        .build()
+        .unwrap();
+    let mut lists = 0;
+    for op in OPERATIONS
+        .iter()
+        .filter(|op| op.params.iter().any(|p| p.list))
+    {
+        let request = requests(op).swap_remove(0);
+        let list = op.params.iter().find(|p| p.list).unwrap();
+        assert!(request.get(list.wire).is_some_and(|v| v.len() > 1));
+        let answer = client.execute::<Value>(request).await;
+        assert!(answer.is_ok(), "{}: {answer:?}", op.label());
+        lists += 1;
+    }
+    assert!(lists > 0);
+    // The same query with the list as repeated keys is refused, saying why.
+    let op = OPERATIONS
+        .iter()
+        .find(|op| op.params.iter().any(|p| p.list))
+        .unwrap();
+    let list = op.params.iter().find(|p| p.list).unwrap().wire;
+    let mut pairs: Vec<(String, String)> = requests(op)[0]
+        .validate(&SERVICE, "it")
+        .unwrap()
+        .into_iter()
+        .filter(|(name, _)| *name != list)
+        .map(|(name, value)| (name.to_owned(), value))
+        .collect();
+    pairs.push((SERVICE.key.wire.to_owned(), Sandbox::API_KEY.to_owned()));
+    pairs.push((list.to_owned(), "a".to_owned()));
+    pairs.push((list.to_owned(), "b".to_owned()));
+    let refused = reqwest::Client::new()
+        .get(format!("{}{}", sandbox.base_url(), op.path))
+        .query(&pairs)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status().as_u16(), 400);
+    let message = refused.text().await.unwrap();
+    assert!(message.contains(&format!("{list}=a|b")), "{message}");
+}

@@ -16,10 +16,13 @@
 //! 3. **Types.** The same JSON types, after one normalisation: the Rust side may
 //!    also admit `null` where the spec does not say nullable, for an optional
 //!    member (an `Option`, which reads `null` as absent) and for a comma list or a
-//!    boolean word (their decoders read `null` as the empty value). Integers are `integer` on both sides (an integral
-//!    float such as `12.0` is an integer in JSON Schema, and the Rust decoder
-//!    takes it too); `number` stays `number`.
-//! 4. **Formats.** The same `format` where both sides give one (`int64`, `double`).
+//!    boolean word (their decoders read `null` as the empty value). A Rust
+//!    integer (`i64`, whose decoder also takes an integral float such as `12.0`)
+//!    is a whole number when published: `number` with `multipleOf: 1`, which
+//!    counts as `integer` here; a plain `number` stays `number`.
+//! 4. **Formats.** The same `format` where both sides give one (`int64`,
+//!    `double`), except a whole number's, which is `double` when published
+//!    and `int64` in Rust.
 //! 5. **References.** A list member has the same item record on both sides, a SERP
 //!    member the same `Serp` schema, by name.
 //! 6. **Maps.** The published map payload also allows `[]` (PHP's empty map); that
@@ -113,9 +116,27 @@ fn member(schema: &Value) -> Member {
         Value::Object(_) => Some(Box::new(member(&schema[key]))),
         _ => None,
     };
+    // A whole number (`multipleOf: 1`) is what the Rust side calls an integer.
+    let whole = schema["multipleOf"] == 1 && types.contains("number");
+    let types = match whole {
+        true => types
+            .into_iter()
+            .map(|t| {
+                if t == "number" {
+                    "integer".to_owned()
+                } else {
+                    t
+                }
+            })
+            .collect(),
+        false => types,
+    };
     Member {
         types,
-        format: schema["format"].as_str().map(str::to_owned),
+        format: schema["format"]
+            .as_str()
+            .filter(|_| !whole)
+            .map(str::to_owned),
         reference,
         items: sub("items"),
         values: sub("additionalProperties"),

@@ -72,6 +72,7 @@ const COPIED: &[&str] = &[
     "codegen",
     "client",
     "cli",
+    "mcp",
     "python",
     // Workspace members the copy's manifest lists (not built by this test).
     "tests",

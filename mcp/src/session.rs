@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use rmcp::model::{CallToolResult, ContentBlock};
 use seozoom::Client;
+use tracing_subscriber::filter::LevelFilter;
 
 use super::envelope::Cached;
 use super::held::Held;
@@ -35,6 +36,8 @@ pub struct Session {
     cached_items: AtomicU64,
     /// The forms of the key that must not appear in an answer.
     secret: Secret,
+    /// The level of the library's messages on stderr during a call.
+    pub stderr_level: LevelFilter,
 }
 
 /// The forms of the key; its `Debug` does not show them.
@@ -56,6 +59,7 @@ impl Session {
         max_rows: usize,
         tools: Option<&[String]>,
         fixture: bool,
+        stderr_level: LevelFilter,
     ) -> Session {
         let catalog = Catalog::new(&database, max_rows, tools, fixture);
         let secret = if key.len() >= SCRUBBED_KEY_LEN {
@@ -74,6 +78,7 @@ impl Session {
             cache_hits: AtomicU64::new(0),
             cached_items: AtomicU64::new(0),
             secret: Secret(secret),
+            stderr_level,
         }
     }
 
@@ -145,7 +150,7 @@ mod tests {
             .base_url("http://127.0.0.1:1")
             .build()
             .unwrap();
-        Session::new(client, key, "it".into(), 10, None, false)
+        Session::new(client, key, "it".into(), 10, None, false, LevelFilter::WARN)
     }
 
     #[test]

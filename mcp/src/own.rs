@@ -136,7 +136,7 @@ pub async fn usage(session: &Session, arguments: Option<&Map<String, Value>>) ->
     let last_balance = balance.map(|balance| {
         json!({
             "units_remaining": balance.units_remaining,
-            "at": crate::store::utc_text(std::time::UNIX_EPOCH + std::time::Duration::from_millis(u64::try_from(balance.at_ms).unwrap_or(0))),
+            "at": format!("{} UTC", seozoom::types::DateTime::utc(std::time::UNIX_EPOCH + std::time::Duration::from_millis(u64::try_from(balance.at_ms).unwrap_or(0)))),
         })
     });
     let (cache_hits, cached_items) = session.cache_hits();

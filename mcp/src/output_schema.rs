@@ -18,7 +18,7 @@ use serde_json::{Map, Value, json};
 use super::json_schema::{DATE, TYPE};
 
 use super::envelope;
-use crate::rows::SERP;
+use seozoom::operation_table::SERP_PAYLOAD as SERP;
 
 /// Deepest nesting of records followed; the spec's records nest once, and a
 /// deeper (or circular) one is described as any object.

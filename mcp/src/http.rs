@@ -14,9 +14,9 @@ use axum::response::{IntoResponse, Response};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 
+use super::ended::Ended;
 use super::jsonrpc;
 use super::server::Server;
-use crate::exit;
 
 /// The longest request body read (16 MiB, as a line on stdio).
 const MAX_BODY: usize = 16 << 20;
@@ -55,13 +55,13 @@ fn reply(message: String) -> Response {
 pub const PATH: &str = "/mcp";
 
 /// Serve until the process is ended: the endpoint's URL on stdout (one line,
-/// for scripts), what it is on stderr. The exit code.
-pub async fn serve(server: Server, addr: SocketAddr) -> u8 {
+/// for scripts), what it is on stderr. How it ended.
+pub async fn serve(server: Server, addr: SocketAddr) -> Ended {
     let listener = match tokio::net::TcpListener::bind(addr).await {
         Ok(listener) => listener,
         Err(error) => {
             eprintln!("error: cannot listen on {addr}: {error}");
-            return exit::REFUSED;
+            return Ended::Refused;
         }
     };
     let local = listener.local_addr().unwrap_or(addr);
@@ -80,10 +80,10 @@ pub async fn serve(server: Server, addr: SocketAddr) -> u8 {
         "mcp: serving streamable HTTP on http://{local}{PATH}; the budget and usage cover every session of this process. Stop with Ctrl-C."
     );
     match axum::serve(listener, router).await {
-        Ok(()) => exit::OK,
+        Ok(()) => Ended::Normally,
         Err(error) => {
             eprintln!("error: the HTTP server stopped: {error}");
-            exit::FAILED
+            Ended::Failed
         }
     }
 }

@@ -173,7 +173,10 @@ impl ServerHandler for Server {
             reporter.close();
             answer
         }
-        .with_subscriber(trace::dispatch(Arc::clone(&reporter)));
+        .with_subscriber(trace::dispatch(
+            Arc::clone(&reporter),
+            self.session.stderr_level,
+        ));
         let (answer, ()) = tokio::join!(work, queue.forward(&context.peer));
         let answer = answer.unwrap_or_else(|_| {
                 CallToolResult::error(vec![ContentBlock::text(format!(

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use rmcp::model::{CallToolResult, ContentBlock};
 use seozoom::error::ErrorKind;
 use seozoom::job::Stop;
-use seozoom::{Error, operation_table::Operation};
+use seozoom::{Envelope, Error, operation_table::Operation};
 use serde_json::{Map, Value};
 
 use super::envelope::Cached;
@@ -18,8 +18,6 @@ use super::held::HeldResult;
 use super::report::Reporter;
 use super::session::Session;
 use super::{args, envelope, tool_names};
-use crate::output;
-use crate::partial::{Failure, Stopped};
 
 /// Call `op` (the tool `tool`) with these arguments. A batched job reports
 /// its progress to `reporter`, and sends nothing more once `stop` is given.
@@ -51,13 +49,23 @@ pub async fn operation(
         Ok(answer) => answer,
         // An operation that returns one object and found nothing: an empty
         // result, as on the command line, not a failure.
-        Err(error) if matches!(error.kind(), ErrorKind::NoData) => {
-            output::empty_envelope(op, client.units().remaining.unwrap_or(0))
-        }
+        Err(error) if matches!(error.kind(), ErrorKind::NoData) => seozoom::Envelope::no_data(
+            <Value as seozoom::job::Output>::nothing(op),
+            client.units().remaining.unwrap_or(0),
+        ),
+        // A batched job that stopped part-way: the rows it paid for are kept.
         Err(error) => {
-            return match Failure::from(error) {
-                Failure::Error(error) => failure(&error),
-                Failure::Stopped(stopped) => stopped_part_way(session, tool, op, *stopped),
+            return match error.into_partial() {
+                Ok(partial) => {
+                    let missing = partial.missing_summary();
+                    match partial.into_parts::<Value>() {
+                        Ok((received, _, cause)) => {
+                            stopped_part_way(session, tool, op, received, &missing, &cause)
+                        }
+                        Err(partial) => failure(&Error::from(partial)),
+                    }
+                }
+                Err(error) => failure(&error),
             };
         }
     };
@@ -110,13 +118,10 @@ fn stopped_part_way(
     session: &Session,
     tool: &str,
     op: &Operation,
-    stopped: Stopped,
+    received: Envelope<Value>,
+    missing: &str,
+    cause: &Error,
 ) -> CallToolResult {
-    let Stopped {
-        received,
-        missing,
-        cause,
-    } = stopped;
     let shape = op.response.shape;
     let rows = envelope::total(shape, &received.response);
     let units = received.units_used;

@@ -2,8 +2,8 @@
 //! agent sees ([`Reporter`]): waits for a rate-limit slot, retries, cache hits,
 //! and the library's warnings. The call runs under a dispatcher of its own
 //! ([`dispatch`]), so the events of concurrent calls never mix; the library's
-//! messages still go to stderr at the level `SEOZOOM_LOG` sets, as outside a
-//! tool call.
+//! messages still go to stderr at the level the host sets (`SEOZOOM_LOG` for
+//! `seozoom mcp`), as outside a tool call.
 //!
 //! Events are recognised by their message and fields, which the library
 //! documents as its log; an event this does not know is only printed.
@@ -19,6 +19,7 @@ use tracing::field::{Field, Visit};
 use tracing::span::{Attributes, Id, Record};
 use tracing::{Event, Level, Subscriber};
 use tracing_subscriber::Layer;
+use tracing_subscriber::filter::LevelFilter;
 use tracing_subscriber::layer::{Context, SubscriberExt};
 use tracing_subscriber::registry::LookupSpan;
 
@@ -32,15 +33,16 @@ const CACHED: &str = "cached";
 /// wait for the rate window (`seozoom::wait`).
 const BACKOFF: &str = "backoff";
 
-/// A dispatcher for one tool call: its events reach `reporter`, and stderr.
-pub fn dispatch(reporter: Arc<Reporter>) -> tracing::Dispatch {
+/// A dispatcher for one tool call: its events reach `reporter`, and stderr
+/// from `stderr_level` up.
+pub fn dispatch(reporter: Arc<Reporter>, stderr_level: LevelFilter) -> tracing::Dispatch {
     let stderr = tracing_subscriber::fmt::layer()
         .with_writer(std::io::stderr)
         .without_time()
         .with_target(false)
         .with_ansi(false)
-        .with_filter(crate::logging::stderr_log_level());
-    let agent = ToAgent { reporter }.with_filter(tracing_subscriber::filter::LevelFilter::DEBUG);
+        .with_filter(stderr_level);
+    let agent = ToAgent { reporter }.with_filter(LevelFilter::DEBUG);
     tracing::Dispatch::new(tracing_subscriber::registry().with(stderr).with(agent))
 }
 

@@ -2,7 +2,7 @@
 //! into one envelope: the whole result of a job that succeeded, or the part
 //! that was paid for of one that failed ([`crate::job::Partial`]).
 
-use crate::client::{InputOrder, Merge};
+use super::merge::{InputOrder, Merge};
 use crate::envelope::Envelope;
 
 /// The answered requests of one job, in batch order.

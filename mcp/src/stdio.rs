@@ -1,4 +1,5 @@
-//! The stdio transport: one JSON-RPC message per line, as `rmcp`'s, except
+//! The stdio transport (on standard input and output, or any pair of byte
+//! streams): one JSON-RPC message per line, as `rmcp`'s, except
 //! that a line that is not JSON is answered with a JSON-RPC parse error
 //! (-32700, `id` null), as JSON-RPC 2.0 asks, and the session goes on. (`rmcp`
 //! drops such a line without a word, and the client waits for an answer that
@@ -10,7 +11,7 @@ use super::jsonrpc::{self, INVALID_REQUEST, PARSE_ERROR};
 use rmcp::RoleServer;
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader, Stdin, Stdout};
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::Mutex;
 
 /// The longest line read (16 MiB); a longer one is answered with -32700 and
@@ -20,27 +21,31 @@ const MAX_LINE: usize = 16 << 20;
 /// The piece of an over-long line read at a time while it is skipped.
 const SKIPPED_PIECE: u64 = 64 * 1024;
 
-/// Standard input and output as a line-delimited JSON-RPC transport.
-pub struct Stdio {
-    input: BufReader<Stdin>,
+/// A byte stream in and one out (standard input and output) as a
+/// line-delimited JSON-RPC transport.
+pub struct Stdio<R, W> {
+    input: BufReader<R>,
     line: Vec<u8>,
-    output: Arc<Mutex<Stdout>>,
+    output: Arc<Mutex<W>>,
 }
 
-impl Stdio {
-    /// The process's standard input and output.
-    pub fn new() -> Stdio {
+impl<R, W> Stdio<R, W> {
+    /// Messages read from `input` and written to `output`.
+    pub fn new(input: R, output: W) -> Stdio<R, W>
+    where
+        R: AsyncRead,
+    {
         Stdio {
-            input: BufReader::new(tokio::io::stdin()),
+            input: BufReader::new(input),
             line: Vec::new(),
-            output: Arc::new(Mutex::new(tokio::io::stdout())),
+            output: Arc::new(Mutex::new(output)),
         }
     }
 }
 
 /// Write one message and a newline, and flush.
-async fn write_line(
-    output: &Mutex<Stdout>,
+async fn write_line<W: AsyncWrite + Unpin>(
+    output: &Mutex<W>,
     text: serde_json::Result<Vec<u8>>,
 ) -> std::io::Result<()> {
     let mut text = text?;
@@ -50,7 +55,11 @@ async fn write_line(
     output.flush().await
 }
 
-impl Transport<RoleServer> for Stdio {
+impl<R, W> Transport<RoleServer> for Stdio<R, W>
+where
+    R: AsyncRead + Unpin + Send + 'static,
+    W: AsyncWrite + Unpin + Send + 'static,
+{
     type Error = std::io::Error;
 
     fn send(

@@ -12,7 +12,6 @@ use super::fixture::{Fixture, REPEATS};
 use super::report::Reporter;
 use super::session::Session;
 use super::tool_names::tool_name;
-use crate::example;
 
 /// The answer of fixture tool `fixture`, in `session` (on the sandbox);
 /// `stop` ends it as it ends an operation's call.
@@ -63,7 +62,7 @@ async fn logging(session: &Session, reporter: &Reporter, stop: &Stop) -> CallToo
 
 /// The example arguments of `op` (those of its `--help`), as tool arguments.
 fn example_arguments(op: &Operation) -> Map<String, Value> {
-    example::arguments(op)
+    op.example_arguments(seozoom::operations::RECORDS)
         .into_iter()
         .map(|(param, value)| (param.wire.to_owned(), Value::String(value)))
         .collect()

@@ -1,17 +1,20 @@
 //! `seozoom [global options] mcp [--http ADDR] [--max-result-rows N]`: the
-//! subcommand's arguments, and reading them back with the global options that
-//! apply to a session (key, base URL, database, budget, sandbox).
+//! subcommand's own arguments, and the session they ask for together with
+//! the settings the host's global options give ([`Settings`]: key, base URL,
+//! database, budget, store, sandbox). The host reads its global options
+//! itself; nothing here knows their ids.
 
 use std::net::SocketAddr;
+use std::time::Duration;
 
 use clap::error::ErrorKind;
-use clap::parser::ValueSource;
 use clap::{Arg, ArgMatches, value_parser};
 use seozoom::operation_table::ParamKind;
 use seozoom::operations::{OPERATIONS, SERVICE};
+use seozoom::store::Budget;
+use tracing_subscriber::filter::LevelFilter;
 
 use super::tool_names::{ESTIMATE, MORE, USAGE, tool_name};
-use crate::cli::opt;
 
 /// Name of the subcommand.
 pub const COMMAND: &str = "mcp";
@@ -27,8 +30,9 @@ const MAX_RESULT_ROWS: &str = "mcp:max-result-rows";
 const TOOLS: &str = "mcp:tools";
 const CONFORMANCE_FIXTURE: &str = "mcp:conformance-fixture";
 
-/// A session as the command line asks for it. Its `Debug` never shows the key.
-pub struct Options {
+/// What the host's global options give a session. Its `Debug` never shows
+/// the key.
+pub struct Settings {
     /// The key given (flag or environment), if not blank.
     pub api_key: Option<String>,
     /// The service's base URL (ignored with `sandbox`).
@@ -39,38 +43,51 @@ pub struct Options {
     pub database: String,
     /// Units the whole session may spend (`--budget N`), or the key's budget
     /// per UTC day or month (`--budget N/day`).
-    pub budget: Option<crate::store::Budget>,
-    /// Where the key-wide memory lives (`--store`, `--refresh`).
-    pub store: crate::store::StoreOptions,
+    pub budget: Option<Budget>,
+    /// The store's URL (`--store`); `None` for the default store.
+    pub store: Option<String>,
+    /// Skip cache reads (`--refresh`).
+    pub refresh: bool,
+    /// Go on without the store when it fails (`--store-fallback`).
+    pub store_fallback: bool,
+    /// The period the requests-per-minute figures apply to (`--rate-window`).
+    pub rate_window: Option<Duration>,
+    /// The level of the library's messages on stderr (`SEOZOOM_LOG`).
+    pub log_level: LevelFilter,
+}
+
+impl std::fmt::Debug for Settings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Settings")
+            .field("key", &self.api_key.as_ref().map(|_| "<redacted>"))
+            .field("base_url", &self.base_url)
+            .field("sandbox", &self.sandbox)
+            .field("database", &self.database)
+            .field("budget", &self.budget)
+            .field("store", &self.store)
+            .field("refresh", &self.refresh)
+            .field("store_fallback", &self.store_fallback)
+            .field("rate_window", &self.rate_window)
+            .field("log_level", &self.log_level)
+            .finish()
+    }
+}
+
+/// A session as the command line asks for it.
+#[derive(Debug)]
+pub struct Options {
+    /// What the global options give.
+    pub settings: Settings,
     /// The most rows of a result put in one tool answer.
     pub max_result_rows: usize,
     /// Serve streamable HTTP on this loopback address instead of stdio.
     pub http: Option<SocketAddr>,
-    /// The period the requests-per-minute figures apply to (`--rate-window`).
-    pub rate_window: Option<std::time::Duration>,
     /// The operations' tools exposed (`--tools`): names and groups; `None`
     /// for all.
     pub tools: Option<Vec<String>>,
     /// List the conformance suite's test tools too (`--conformance-fixture`,
     /// hidden; only with `sandbox`).
     pub conformance_fixture: bool,
-}
-
-impl std::fmt::Debug for Options {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Options")
-            .field("key", &self.api_key.as_ref().map(|_| "<redacted>"))
-            .field("base_url", &self.base_url)
-            .field("sandbox", &self.sandbox)
-            .field("database", &self.database)
-            .field("budget", &self.budget)
-            .field("max_result_rows", &self.max_result_rows)
-            .field("http", &self.http)
-            .field("rate_window", &self.rate_window)
-            .field("tools", &self.tools)
-            .field("conformance_fixture", &self.conformance_fixture)
-            .finish()
-    }
 }
 
 /// The `mcp` subcommand.
@@ -126,29 +143,11 @@ pub fn subcommand() -> clap::Command {
         )
 }
 
-/// The session asked for by the root's matches and the subcommand's; a usage
-/// error (kind and message) for options that do not apply or are out of range.
-pub fn read(root: &ArgMatches, sub: &ArgMatches) -> Result<Options, (ErrorKind, String)> {
-    // Global options may be written before or after `mcp`.
-    let string = |id: &str| -> Option<String> {
-        sub.try_get_one::<String>(id)
-            .ok()
-            .flatten()
-            .or_else(|| root.get_one::<String>(id))
-            .cloned()
-    };
-    let given = |id: &str| {
-        [sub, root]
-            .iter()
-            .any(|m| matches!(m.value_source(id), Some(ValueSource::CommandLine)))
-    };
-    if given(opt::DRY_RUN) {
-        return Err((
-            ErrorKind::ArgumentConflict,
-            "--dry-run does not apply to `mcp`: its `estimate` tool gives the cost of a call without sending it".into(),
-        ));
-    }
-    let database = string(opt::DB).unwrap_or_default();
+/// The session asked for by the subcommand's matches and the host's
+/// settings; a usage error (kind and message) for options that do not apply
+/// or are out of range.
+pub fn read(sub: &ArgMatches, settings: Settings) -> Result<Options, (ErrorKind, String)> {
+    let database = &settings.database;
     if let ParamKind::Enum { values, .. } = SERVICE.database.kind
         && !values.contains(&database.as_str())
     {
@@ -157,21 +156,6 @@ pub fn read(root: &ArgMatches, sub: &ArgMatches) -> Result<Options, (ErrorKind, 
             format!("--db {database}: must be one of {}", values.join(", ")),
         ));
     }
-    let budget = sub
-        .try_get_one::<crate::store::Budget>(opt::BUDGET)
-        .ok()
-        .flatten()
-        .or_else(|| root.get_one::<crate::store::Budget>(opt::BUDGET))
-        .copied();
-    let sandbox = [sub, root].iter().any(|m| {
-        m.try_get_one::<bool>(opt::SANDBOX)
-            .ok()
-            .flatten()
-            .copied()
-            .unwrap_or(false)
-    });
-    let api_key = string(opt::API_KEY).filter(|key| !key.trim().is_empty());
-    let base_url = string(opt::BASE_URL).unwrap_or_else(|| SERVICE.base_url.to_owned());
     let http = sub.get_one::<SocketAddr>(HTTP).copied();
     if let Some(addr) = http
         && !addr.ip().is_loopback()
@@ -216,7 +200,7 @@ pub fn read(root: &ArgMatches, sub: &ArgMatches) -> Result<Options, (ErrorKind, 
         }
     }
     let conformance_fixture = sub.get_flag(CONFORMANCE_FIXTURE);
-    if conformance_fixture && !sandbox {
+    if conformance_fixture && !settings.sandbox {
         // Its tools make calls of their own: never on a key that is charged.
         return Err((
             ErrorKind::ArgumentConflict,
@@ -229,15 +213,9 @@ pub fn read(root: &ArgMatches, sub: &ArgMatches) -> Result<Options, (ErrorKind, 
             usize::try_from(n).unwrap_or(usize::MAX)
         });
     Ok(Options {
-        api_key,
-        base_url,
-        sandbox,
-        database,
-        budget,
-        store: crate::store::read(&[sub, root]),
+        settings,
         max_result_rows,
         http,
-        rate_window: crate::cli::rate_window(&[sub, root]),
         tools,
         conformance_fixture,
     })

@@ -1,0 +1,63 @@
+//! `seozoom-mcp`: the Model Context Protocol server for the SEOZoom API v2,
+//! for AI agents; the `seozoom mcp` command serves it.
+//!
+//! Every operation of the spec is a tool, built at start from the operation
+//! table ([`seozoom::operations::OPERATIONS`] and `RECORDS`) with no per-tool
+//! code: its name (`<group>_<action>`), description with costs and rules,
+//! `inputSchema` from the parameters and `outputSchema` from the records. The
+//! calls go through the `seozoom` client, as the command line's do: the same
+//! validation, batching of long lists, and one budget for the whole session.
+//!
+//! The entry point is small: the subcommand's own arguments ([`subcommand`],
+//! read back by [`read`] together with the [`Settings`] a host takes from its
+//! global options), and [`serve`] (stdio or streamable HTTP) or [`serve_on`]
+//! (any pair of byte streams), which say how the session [`Ended`]. The crate
+//! depends on `seozoom` alone.
+//!
+//! Inside (private modules):
+//!
+//! - `command`: the subcommand's arguments and the session they ask for;
+//!   `ended`: how a session ended;
+//! - `tool_names`: the names of the server's own tools and their arguments;
+//! - `tools`, `describe`, `input_schema`, `output_schema`, `json_schema`: the
+//!   tool list;
+//! - `args`: a call's JSON arguments to a request;
+//! - `call`, `own`: answering the operations' tools and the server's own;
+//! - `envelope`, `held`: the structured answer, cut to the row cap;
+//! - `serve`: a session started and served until it ends;
+//! - `session`, `server`, `report`, `trace`: the state, the protocol handler,
+//!   and what a call tells the agent while it runs;
+//! - `stdio`, `http`, `jsonrpc`: the transports and their JSON-RPC errors;
+//! - `fixture`: the conformance suite's test tools, on the sandbox only;
+//!   `fixture_answer`: what they do.
+
+#![warn(missing_docs)]
+#![forbid(unsafe_code)]
+
+mod args;
+mod call;
+mod command;
+mod describe;
+mod ended;
+mod envelope;
+mod fixture;
+mod fixture_answer;
+mod held;
+mod http;
+mod input_schema;
+mod json_schema;
+mod jsonrpc;
+mod output_schema;
+mod own;
+mod report;
+mod serve;
+mod server;
+mod session;
+mod stdio;
+mod tool_names;
+mod tools;
+mod trace;
+
+pub use command::{COMMAND, Options, Settings, read, subcommand};
+pub use ended::Ended;
+pub use serve::{serve, serve_on};
