@@ -6,6 +6,7 @@
 //! seozoom [OPTIONS] mcp [--http ADDR] [--max-result-rows N]
 //! seozoom completions bash|zsh|fish|powershell
 //! seozoom man
+//! seozoom [OPTIONS] drift [--patch]
 //! ```
 //!
 //! The whole command tree (groups, actions, their aliases, parameter flags and
@@ -38,6 +39,7 @@
 mod cli;
 mod columns;
 mod completions;
+mod drift;
 mod dry_run;
 mod error_report;
 mod example;
@@ -94,6 +96,7 @@ fn main() -> ExitCode {
             seozoom_mcp::Ended::Failed => exit::FAILED,
         },
         Command::Usage(usage) => runtime.block_on(usage::report(usage)),
+        Command::Drift(drift) => runtime.block_on(drift::report(drift)),
         Command::Print(print) => completions::print(print),
     };
     ExitCode::from(code)

@@ -423,6 +423,9 @@ pub struct Service {
     pub no_data_status: u16,
     /// `message` of the "no match" answer.
     pub no_data_message: &'static str,
+    /// The HTTP statuses of the other refusals the spec names (an answer
+    /// with another one is noted as drift).
+    pub refusals: &'static [u16],
     /// Wire name of the envelope's payload member.
     pub envelope_response: &'static str,
     /// Wire name of the envelope's row count.
@@ -465,6 +468,8 @@ pub enum FieldKind {
     CommaList {
         /// The known values of its items (empty: free text).
         values: &'static [&'static str],
+        /// The spec's name of the enum its items are values of, if any.
+        enumeration: Option<&'static str>,
     },
     /// An array of records.
     List {

@@ -32,6 +32,8 @@
 
 #![forbid(unsafe_code)]
 
+#[cfg(feature = "cli")]
+pub mod apply;
 pub mod diagnostics;
 #[cfg(feature = "cli")]
 pub mod diff;

@@ -28,6 +28,8 @@ from ._errors import (
 from ._generated import *  # noqa: F403  (the spec's clients, groups, records and enums)
 from ._runtime import (
     API_KEY_ENV,
+    Drift,
+    DriftObservation,
     Estimate,
     OperationUsage,
     Result,
@@ -40,6 +42,8 @@ from ._runtime import (
 __all__ = [
     "API_KEY_ENV",
     "DecodeError",
+    "Drift",
+    "DriftObservation",
     "Error",
     "Estimate",
     "OperationUsage",

@@ -173,6 +173,38 @@ class Usage(TypedDict):
     """The balance the service last reported on the key."""
 
 
+class DriftObservation(TypedDict):
+    """One thing the service sent that the spec does not say, for one
+    operation, summed over the calls that saw it."""
+
+    origin: str
+    group: str
+    action: str
+    record: str
+    """The spec's record it was met in (empty for the envelope, a status, a charge)."""
+    member: str
+    """The member's wire name (`HTTP 418` for a status)."""
+    kind: str
+    """`unknown_member`, `missing`, `null`, `unexpected_type`, `unlisted_value`,
+    `unnamed_status` or `charge`."""
+    count: int
+    rows: int
+    """The rows of the answers it was met in."""
+    first_ms: int
+    last_ms: int
+    types: List[str]
+    """The JSON types its values had."""
+    example: str
+    """The first value met, as JSON text cut to 80 characters."""
+
+
+class Drift(TypedDict):
+    """The drift the store recorded for the client's key and origin."""
+
+    origin: str
+    observations: List[DriftObservation]
+
+
 def default_store() -> str:
     """The store a client uses when given none: the command line's SQLite file
     (`$XDG_DATA_HOME/seozoom/store.sqlite3`), so that a notebook, a cron job
@@ -273,6 +305,20 @@ class ClientBase:
         across every process sharing the store (as `seozoom usage`)."""
         usage: Usage = self._core.usage(since)
         return usage
+
+    def drift(self) -> Drift:
+        """What the service at the client's base URL sent that the spec does
+        not say, as the store recorded it for the key (every call through the
+        store, by any process on it), per operation: the report `seozoom drift
+        --format json` prints. Nothing is sent."""
+        drift: Drift = self._core.drift(False)
+        return drift
+
+    def drift_patch(self) -> str:
+        """The drift as a patch of the spec, in its own TOML format (as
+        `seozoom drift --patch`), for `seozoom-codegen apply`."""
+        patch: str = self._core.drift(True)
+        return patch
 
     @property
     def store(self) -> str:

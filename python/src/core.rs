@@ -269,6 +269,25 @@ impl Core {
         Ok(dict.into_any().unbind())
     }
 
+    /// What the service at the client's base URL sent that the spec does not
+    /// say, as the store recorded it for the key: the report `seozoom drift
+    /// --format json` prints (`origin`, `observations`), and with `patch`
+    /// its patch of the spec (TOML text).
+    #[pyo3(signature = (patch=false))]
+    fn drift(&self, py: Python<'_>, patch: bool) -> PyResult<Py<PyAny>> {
+        let client = self.client.clone();
+        let waited = wait::block_on(py, false, move |_| async move { client.drift().await })?;
+        let report = waited.value.map_err(|e| errors::from_error(&e))?;
+        if patch {
+            return Ok(pyo3::types::PyString::new(py, &report.patch())
+                .into_any()
+                .unbind());
+        }
+        let text = serde_json::to_string(&report)
+            .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
+        Ok(py.import("json")?.call_method1("loads", (text,))?.unbind())
+    }
+
     /// The store's URL as it may be shown.
     #[getter]
     fn store(&self) -> String {

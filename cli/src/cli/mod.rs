@@ -10,11 +10,12 @@
 //! - [`global_options`]: the global options, their ids, and where a call goes;
 //! - [`spelling`]: how the binary and the flags are spelled;
 //! - [`operations`]: the groups' and actions' subcommands, from the table;
-//! - [`sandbox_command`], [`usage_command`], [`print_commands`]: the other
+//! - [`sandbox_command`], [`usage_command`], [`drift_command`], [`print_commands`]: the other
 //!   subcommands; [`mcp_command`]: the global options an MCP session takes
 //!   (the `mcp` subcommand itself is `seozoom_mcp`'s);
 //! - [`tree`]: the whole tree; [`parse`]: reading it back into a [`Command`].
 
+mod drift_command;
 mod global_options;
 mod mcp_command;
 mod operations;
@@ -26,6 +27,7 @@ mod spelling;
 mod tree;
 mod usage_command;
 
+pub use drift_command::Drift;
 pub use global_options::{Target, default_db};
 pub use parse::parse;
 pub use parsed::{Command, Invocation};

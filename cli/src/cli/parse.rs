@@ -15,7 +15,7 @@ use super::operations::file_id;
 use super::parsed::{Command, Invocation};
 use super::spelling::file_flag_name;
 use super::tree::command;
-use super::{mcp_command, print_commands, sandbox_command, usage_command};
+use super::{drift_command, mcp_command, print_commands, sandbox_command, usage_command};
 use crate::format::Format;
 
 /// The file name that means standard input.
@@ -49,6 +49,9 @@ where
     }
     if group == usage_command::USAGE_COMMAND {
         return Ok(Command::Usage(usage_command::read(&matches, group_matches)));
+    }
+    if group == drift_command::DRIFT_COMMAND {
+        return Ok(Command::Drift(drift_command::read(&matches, group_matches)));
     }
     if group == seozoom_mcp::COMMAND {
         return mcp_command::read(&matches, group_matches)

@@ -29,6 +29,8 @@ pub enum Command {
     Print(super::print_commands::Print),
     /// Report the store's ledger (`seozoom usage`).
     Usage(Usage),
+    /// Report what the service sent that the spec does not say (`seozoom drift`).
+    Drift(super::drift_command::Drift),
 }
 
 /// One call read from the command line.

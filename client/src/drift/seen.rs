@@ -212,6 +212,11 @@ impl Found<'_> {
     }
 
     /// The value as JSON text, cut to [`EXAMPLE_LEN`] characters.
+    pub(crate) fn example_text(self) -> String {
+        self.example()
+    }
+
+    /// The value as JSON text, cut to [`EXAMPLE_LEN`] characters.
     fn example(self) -> String {
         let text = match self {
             Found::Null => "null".to_owned(),

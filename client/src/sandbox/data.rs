@@ -312,7 +312,7 @@ impl<'q> Context<'q> {
             FieldKind::DateTime => Node::Str(format!("{} {}", date(seed), time(seed))),
             FieldKind::Time => Node::Str(time(seed)),
             FieldKind::Serp => self.serp(seed),
-            FieldKind::CommaList { values } => Node::Str(self.comma_list(values, seed)),
+            FieldKind::CommaList { values, .. } => Node::Str(self.comma_list(values, seed)),
             FieldKind::List { record: name } => {
                 let Some(rec) = self.record_named(name).filter(|_| depth < MAX_DEPTH) else {
                     return Node::Arr(Vec::new());

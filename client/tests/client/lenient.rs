@@ -208,3 +208,93 @@ async fn a_body_that_is_not_json_is_not_kept() {
     }
     assert_eq!(server.requests(), 2, "a body cut short is asked again");
 }
+
+/// What an answer held that the spec does not say is recorded in the store
+/// per origin and operation, summed over calls; a call that saw nothing new
+/// records nothing.
+#[tokio::test]
+async fn drift_is_recorded_per_origin_and_operation_and_summed() {
+    use seozoom::drift::{DriftKind, JsonType};
+
+    let plain = Server::json(keyword_metrics_body(Some("35"))).await;
+    let store = Store::memory();
+    let client = plain.builder().store(store.clone()).build().unwrap();
+    client.keywords().metrics(["mutuo"]).send().await.unwrap();
+    assert!(
+        client.drift().await.unwrap().is_empty(),
+        "nothing new, nothing written"
+    );
+
+    let body = keyword_metrics_body(Some(r#""41""#))
+        .replace(r#""KO":12,"#, r#""KO":12,"brand_new_metric":7.5,"#)
+        .replace(
+            r#""search_intent":"informational""#,
+            r#""search_intent":"informational,commercial""#,
+        )
+        .replace(r#""UnitsUsed":10"#, r#""UnitsUsed":25"#);
+    let drifting = Server::json(body).await;
+    let client = drifting.builder().store(store.clone()).build().unwrap();
+    for keyword in ["mutuo", "casa"] {
+        client.keywords().metrics([keyword]).send().await.unwrap();
+    }
+    let report = client.drift().await.unwrap();
+    assert_eq!(
+        report.origin(),
+        format!(
+            "http://{}",
+            drifting.base_url().trim_start_matches("http://")
+        )
+    );
+    let seen: Vec<(&str, DriftKind, i64, i64)> = report
+        .observations()
+        .iter()
+        .map(|o| (o.member.as_str(), o.kind, o.count, o.rows))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("", DriftKind::Charge, 2, 2),
+            ("KD", DriftKind::UnexpectedType, 2, 2),
+            ("brand_new_metric", DriftKind::UnknownMember, 2, 2),
+            ("search_intent", DriftKind::UnlistedValue, 2, 2),
+        ],
+        "{:#?}",
+        report.observations()
+    );
+    let new = &report.observations()[2];
+    assert_eq!(
+        (new.group.as_str(), new.action.as_str(), new.record.as_str()),
+        ("keywords", "metrics", "keyword_metrics")
+    );
+    assert_eq!(new.example, "7.5");
+    assert!(new.types.contains(JsonType::Number));
+    assert!(new.first_ms <= new.last_ms);
+    assert_eq!(
+        report.observations()[0].example,
+        "25 units for 1 rows; the spec: 10 a row"
+    );
+    assert_eq!(report.observations()[3].example, "\"commercial\"");
+    // The first origin's report is its own.
+    let other = plain.builder().store(store).build().unwrap();
+    assert!(other.drift().await.unwrap().is_empty());
+
+    let patch = report.patch();
+    assert!(
+        patch.contains("[[records]]\nname = \"keyword_metrics\""),
+        "{patch}"
+    );
+    assert!(patch.contains("{ wire = \"brand_new_metric\", type = \"number\", presence = { source = \"observed\", note = \"seen 2 time(s) in 2 row(s) (keywords metrics)"), "{patch}");
+    assert!(
+        patch.contains("[[enums]]\nname = \"search_intent\""),
+        "{patch}"
+    );
+    assert!(
+        patch.contains("{ wire = \"commercial\", rust = \"Commercial\""),
+        "{patch}"
+    );
+    assert!(
+        patch.contains("# - record `keyword_metrics`: `KD` held a value of another JSON type"),
+        "{patch}"
+    );
+    assert!(patch.contains("# - a charge that differs"), "{patch}");
+}

@@ -159,7 +159,7 @@ fn valid_field(field: &'static FieldInfo, depth: u32) -> BoxedStrategy<Value> {
             .prop_map(|(h, m, s)| json!(format!("{h:02}:{m:02}:{s:02}")))
             .boxed(),
         FieldKind::Serp => serp(),
-        FieldKind::CommaList { values } if !values.is_empty() => {
+        FieldKind::CommaList { values, .. } if !values.is_empty() => {
             prop::collection::vec(
                 prop_oneof![4 => prop::sample::select(values).prop_map(str::to_owned), 1 => "[a-z]{1,6}"],
                 1..4,

@@ -240,7 +240,10 @@ fn field(spec: &Spec, f: &Field) -> TokenStream {
         FieldType::Time => quote!(FieldKind::Time),
         FieldType::Serp => quote!(FieldKind::Serp),
         FieldType::CommaList(ListItem::String) => {
-            quote!(FieldKind::CommaList { values: &[] })
+            quote!(FieldKind::CommaList {
+                values: &[],
+                enumeration: ::core::option::Option::None,
+            })
         }
         FieldType::CommaList(ListItem::Enum { type_name }) => {
             let values = spec
@@ -248,7 +251,16 @@ fn field(spec: &Spec, f: &Field) -> TokenStream {
                 .iter()
                 .filter(|e| &e.type_name == type_name)
                 .flat_map(|e| e.values.iter().map(|v| v.wire.as_str()));
-            quote!(FieldKind::CommaList { values: &[#(#values),*] })
+            let name = spec
+                .enums
+                .iter()
+                .find(|e| &e.type_name == type_name)
+                .map(|e| e.name.as_str())
+                .unwrap_or_default();
+            quote!(FieldKind::CommaList {
+                values: &[#(#values),*],
+                enumeration: ::core::option::Option::Some(#name),
+            })
         }
         FieldType::List { record, .. } => quote!(FieldKind::List { record: #record }),
     };
@@ -351,6 +363,10 @@ pub fn table(spec: &Spec, options: &Options) -> TokenStream {
             )
         });
     let no_data_status = Literal::u16_unsuffixed(no_data_status);
+    let refusals = spec
+        .refusals
+        .iter()
+        .map(|r| Literal::u16_unsuffixed(r.status));
     quote! {
         /// The operation table generated from the spec: one static per action.
         pub mod operations {
@@ -365,6 +381,7 @@ pub fn table(spec: &Spec, options: &Options) -> TokenStream {
                 list_separator: #separator,
                 no_data_status: #no_data_status,
                 no_data_message: #no_data_message,
+                refusals: &[#(#refusals),*],
                 envelope_response: #envelope_response,
                 envelope_result_rows: #envelope_result_rows,
                 envelope_units_used: #envelope_units_used,

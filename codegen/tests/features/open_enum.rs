@@ -403,6 +403,7 @@ pub mod operations {
         list_separator: '|',
         no_data_status: 400,
         no_data_message: "No data found!",
+        refusals: &[],
         envelope_response: "response",
         envelope_result_rows: "ResultRows",
         envelope_units_used: "UnitsUsed",
@@ -466,6 +467,7 @@ pub mod operations {
                             "intents",
                             FieldKind::CommaList {
                                 values: &["informational", "transactional"],
+                                enumeration: ::core::option::Option::Some("intent"),
                             },
                         )
                         .optional()

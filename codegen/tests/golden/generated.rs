@@ -7444,6 +7444,7 @@ pub mod operations {
         list_separator: '|',
         no_data_status: 400,
         no_data_message: "No data found!",
+        refusals: &[400, 401, 402, 403, 404, 429, 500],
         envelope_response: "response",
         envelope_result_rows: "ResultRows",
         envelope_units_used: "UnitsUsed",
@@ -8984,6 +8985,7 @@ pub mod operations {
                             "tags",
                             FieldKind::CommaList {
                                 values: &[],
+                                enumeration: ::core::option::Option::None,
                             },
                         )
                         .nullable()
@@ -10050,6 +10052,7 @@ pub mod operations {
                             "search_intent",
                             FieldKind::CommaList {
                                 values: &["informational", "transactional", "navigational"],
+                                enumeration: ::core::option::Option::Some("search_intent"),
                             },
                         )
                         .nullable()
@@ -10382,6 +10385,7 @@ pub mod operations {
                             "search_intent",
                             FieldKind::CommaList {
                                 values: &["informational", "transactional", "navigational"],
+                                enumeration: ::core::option::Option::Some("search_intent"),
                             },
                         )
                         .nullable()
@@ -10572,6 +10576,7 @@ pub mod operations {
                             "search_intent",
                             FieldKind::CommaList {
                                 values: &["informational", "transactional", "navigational"],
+                                enumeration: ::core::option::Option::Some("search_intent"),
                             },
                         )
                         .nullable()

@@ -289,7 +289,10 @@ fn python_has_the_added_method(copy_root: &Path, target: &Path) {
         "{signature}"
     );
     assert!(stub.contains("class KeywordSuggestion(TypedDict):"));
-    assert!(stub.contains("    serp_affinity: Optional[float]\n"), "{stub}");
+    assert!(
+        stub.contains("    serp_affinity: Optional[float]\n"),
+        "{stub}"
+    );
 
     // The package as maturin lays it out: the Python files and the extension.
     let site = scratch().join("regeneration").join("site");

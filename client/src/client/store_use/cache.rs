@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use super::{Figures, items_of, time_of};
+use super::{Figures, RowExtras, items_of, time_of};
 use crate::client::prepared::{Prepared, Step};
 use crate::client::{Client, InputOrder, items};
 use crate::date::Date;
@@ -162,6 +162,7 @@ impl Client {
             cache_hit: true,
             units_saved: saved,
             hold: None,
+            drift: Vec::new(),
         }
     }
 
@@ -306,17 +307,18 @@ impl Client {
         Some(envelope)
     }
 
-    /// An answered call: its ledger row (shrinking its budget hold), and its
-    /// answer in the cache, whole and, for a batched operation, per item.
+    /// An answered call: its ledger row (shrinking its budget hold, with the
+    /// drift it saw), and its answer in the cache, whole and, for a batched
+    /// operation, per item.
     pub(crate) async fn remember(
         &self,
         request: &Request,
         prepared: &Prepared,
-        envelope: Figures,
-        body: Vec<u8>,
-        hold: Option<(String, i64)>,
+        (envelope, body): (Figures, Vec<u8>),
+        row: RowExtras,
         freshness: CacheFor,
     ) {
+        let RowExtras { hold, drift } = row;
         let op = prepared.op;
         let now = now_ms();
         let balance = (!envelope.no_data).then_some(envelope.units_remaining);
@@ -332,6 +334,7 @@ impl Client {
             cache_hit: false,
             units_saved: 0,
             hold,
+            drift,
         };
         // "No data" is not kept: the next call asks again.
         let answers = match freshness {

@@ -87,6 +87,14 @@ pub(super) fn items_of(request: &Request) -> i64 {
         .map_or(1, |values| values.len() as i64)
 }
 
+/// What an answered call's ledger row carries besides its figures: the
+/// budget hold it shrinks, and what the answer held that the spec does not
+/// say.
+pub(crate) struct RowExtras {
+    pub hold: Option<(String, i64)>,
+    pub drift: Vec<crate::drift::Observation>,
+}
+
 /// `ms` since the epoch as a time.
 pub(crate) fn time_of(ms: i64) -> SystemTime {
     UNIX_EPOCH + Duration::from_millis(u64::try_from(ms).unwrap_or(0))
