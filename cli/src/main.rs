@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! seozoom [OPTIONS] <GROUP> <ACTION> [PARAMS]
-//! seozoom sandbox [--port N] [--strict [--rate-window SECS]]
+//! seozoom sandbox [--port N] [--strict [--rate-window SECS]] [--units N] [--drift]
 //! seozoom [OPTIONS] mcp [--http ADDR] [--max-result-rows N]
 //! seozoom completions bash|zsh|fish|powershell
 //! seozoom man
@@ -89,7 +89,8 @@ fn main() -> ExitCode {
             port,
             strict,
             units,
-        } => runtime.block_on(sandbox::serve(port, strict, units)),
+            drift,
+        } => runtime.block_on(sandbox::serve(port, strict, units, drift)),
         Command::Mcp(options) => match runtime.block_on(seozoom_mcp::serve(options)) {
             seozoom_mcp::Ended::Normally => exit::OK,
             seozoom_mcp::Ended::Refused => exit::REFUSED,

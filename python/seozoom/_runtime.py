@@ -385,6 +385,11 @@ class Sandbox:
         fail_on: `{parameter: value}` (wire names): every request carrying that
             value, or that list item, is answered HTTP 500.
         truncate_on: the same, answered with the body cut short.
+        drift: answer as a service that moved on from its spec: some rows
+            carry a member the spec does not know (`drift_metric`) or an enum
+            value it does not list (`unlisted`), a metric null or a number as
+            a string, and the first row of each answer leaves out what names
+            it (so that `client.drift()` has something to report).
     """
 
     def __init__(
@@ -396,9 +401,10 @@ class Sandbox:
         paged_rows: Optional[int] = None,
         fail_on: Optional[Dict[str, str]] = None,
         truncate_on: Optional[Dict[str, str]] = None,
+        drift: bool = False,
     ) -> None:
         self._native = _native.Sandbox(
-            strict, rate_window, units, paged_rows, fail_on, truncate_on
+            strict, rate_window, units, paged_rows, fail_on, truncate_on, drift
         )
 
     @property

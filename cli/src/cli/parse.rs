@@ -38,10 +38,12 @@ where
     if group == sandbox_command::SANDBOX_COMMAND {
         let (port, strict) = sandbox_command::read(&matches, group_matches);
         let units = sandbox_command::units(group_matches);
+        let drift = sandbox_command::drift(group_matches);
         return Ok(Command::Sandbox {
             port,
             strict,
             units,
+            drift,
         });
     }
     if let Some(print) = print_commands::read(group, group_matches) {

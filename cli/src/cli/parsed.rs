@@ -22,6 +22,8 @@ pub enum Command {
         strict: Option<Duration>,
         /// `--units N`: the balance the account starts with (else the default).
         units: Option<i64>,
+        /// `--drift`: answers that drift from the spec.
+        drift: bool,
     },
     /// Serve the Model Context Protocol (`seozoom mcp`).
     Mcp(seozoom_mcp::Options),

@@ -251,7 +251,11 @@ impl Client {
                     {
                         seen.extend(observe::status(op, *status, message.as_deref()));
                     }
-                    row.drift = self.drift_of(prepared, 0, seen);
+                    let rows = match seen.is_empty() {
+                        true => 0,
+                        false => self.result_rows_of(&body),
+                    };
+                    row.drift = self.drift_of(prepared, rows, seen);
                     // A paid answer that does not decode at all is kept (in
                     // the same write), until a client built from a fixed
                     // spec decodes it.
@@ -292,6 +296,15 @@ impl Client {
 }
 
 impl Client {
+    /// `ResultRows` of a body that did not decode, when it can be read (else
+    /// 0): the rows its drift was seen in.
+    fn result_rows_of(&self, body: &[u8]) -> i64 {
+        serde_json::from_slice::<serde_json::Value>(body)
+            .ok()
+            .and_then(|v| v.get(self.inner.service.envelope_result_rows)?.as_i64())
+            .unwrap_or(0)
+    }
+
     /// What a call saw that the spec does not say, as the store keeps it:
     /// under the client's origin, the key hidden in every text.
     fn drift_of(&self, prepared: &Prepared, rows: i64, seen: Vec<Seen>) -> Vec<Observation> {

@@ -119,6 +119,8 @@ fn decode_with<T: DeserializeOwned>(
     // Not the documented envelope: decode again, tracking the path this time, and
     // look at what the body is instead.
     let typed_error = if success {
+        // Decoded once more to say where: what it notes was noted already.
+        seen::restart();
         let mut de = serde_json::Deserializer::from_slice(body);
         let mut track = serde_path_to_error::Track::new();
         let tracked = serde_path_to_error::Deserializer::new(&mut de, &mut track);
