@@ -218,7 +218,11 @@
 //! list parameter has `send_all` ([`Client::execute_batched`]): any number of
 //! values, repeats sent once, the rest split into the fewest requests (at most
 //! [`job::BATCH_CONCURRENCY`] in flight) and merged into one [`Envelope`] with the
-//! rows in input order and the units summed. An operation with an offset and a
+//! rows (or a map's keys) in input order and the units summed. What counts as
+//! a repeat is the spec's rule for the parameter
+//! ([`Param::compared`](operation_table::Param::compared): keywords ignore
+//! surrounding spaces and letter case, domains also a leading `www.`), and the
+//! cache, the matching of rows back to inputs and the estimate use the same. An operation with an offset and a
 //! limit has `pages` ([`Client::pages`]): a [`Stream`](job::Stream) of rows,
 //! page by page, until a page comes back short or the row cap is reached.
 //! [`job::StreamExt`] is re-exported for reading it.

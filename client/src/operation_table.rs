@@ -14,8 +14,11 @@
 mod construct;
 mod example;
 mod freshness;
+mod same_input;
 
 pub use freshness::{Fresh, Freshness};
+pub use same_input::Fold;
+pub(crate) use same_input::folded;
 
 /// Where a figure or a rule comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -103,6 +106,11 @@ pub struct Param {
     pub default: Option<&'static str>,
     /// What the runtime does with it, when anything special.
     pub role: Option<Role>,
+    /// What two of its values may differ in and still be the same input
+    /// (the spec's `compare.fold`; none: compared exactly). Deduplication,
+    /// the cache, matching rows back to inputs and the estimate all compare
+    /// values so ([`Param::compared`]).
+    pub fold: &'static [Fold],
 }
 
 /// What the runtime does with a parameter (the spec's `role`). Tools find a

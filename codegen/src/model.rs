@@ -209,6 +209,46 @@ vocabulary! {
     }
 }
 
+vocabulary! {
+    /// What two values of an input parameter may differ in and still be the
+    /// same input.
+    Fold {
+        "trim" => Trim,
+        "case" => Case,
+        "host_case" => HostCase,
+        "www" => Www,
+        "trailing_slash" => TrailingSlash,
+    }
+}
+
+impl Fold {
+    /// What the fold ignores, in words.
+    pub fn ignores(self) -> &'static str {
+        match self {
+            Fold::Trim => "surrounding spaces",
+            Fold::Case => "letter case",
+            Fold::HostCase => "the letter case of the scheme and host",
+            Fold::Www => "a leading `www.`",
+            Fold::TrailingSlash => "a trailing `/`",
+        }
+    }
+}
+
+impl Compare {
+    /// Which values are sent once, in words: "repeated values", or "values
+    /// that differ only in surrounding spaces or letter case".
+    pub fn repeated(&self) -> String {
+        let ignored: Vec<&str> = self.fold.iter().map(|f| f.ignores()).collect();
+        match ignored.split_last() {
+            None => "repeated values".to_owned(),
+            Some((last, [])) => format!("values that differ only in {last}"),
+            Some((last, rest)) => {
+                format!("values that differ only in {} or {last}", rest.join(", "))
+            }
+        }
+    }
+}
+
 impl Role {
     /// The parameter type the role needs.
     pub fn fits(self, ty: &ParamType) -> bool {
@@ -346,6 +386,17 @@ pub struct Param {
     pub default: Option<String>,
     pub implicit: bool,
     pub role: Option<Role>,
+    /// What counts as the same input (every `input` parameter says).
+    pub compare: Option<Compare>,
+}
+
+/// How an input parameter's values are compared: what two values may
+/// differ in and still be the same input (none: compared exactly), and why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Compare {
+    pub fold: Vec<Fold>,
+    pub source: Source,
+    pub note: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]

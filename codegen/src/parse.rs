@@ -303,6 +303,19 @@ pub struct ParamDef {
     pub implicit: Option<Spanned<bool>>,
     /// What the runtime does with it: `input`, `page_size`, `offset`, ...
     pub role: Option<S>,
+    /// What counts as the same input: what two values may differ in
+    /// (`fold`), and why.
+    pub compare: Option<Spanned<CompareDef>>,
+}
+
+/// How an input parameter's values are compared: `{ fold = ["trim",
+/// "case"], source, note }`; `fold = []` compares them exactly.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CompareDef {
+    pub fold: Spanned<Vec<S>>,
+    pub source: S,
+    pub note: Option<S>,
 }
 
 /// A figure and where it comes from: `{ value, source, note }`, or

@@ -45,6 +45,7 @@ pub struct Param {
     pub default: Option<Spanned<toml::Value>>,
     pub implicit: Option<Spanned<bool>>,
     pub role: Option<S>,
+    pub compare: Option<Spanned<parse::CompareDef>>,
 }
 
 /// A figure and its provenance.
@@ -208,7 +209,7 @@ impl Layered for ParamDef {
 
     fn over(&self, under: Self) -> Self {
         overlay!(self, under; wire, rust, ty, description, required, presence, list,
-            min_items, max_items, min, max, default, implicit, role)
+            min_items, max_items, min, max, default, implicit, role, compare)
     }
 }
 
@@ -668,6 +669,7 @@ impl<'a> Cx<'_, 'a, '_> {
             default: def.default.clone(),
             implicit: def.implicit.clone(),
             role: def.role.clone(),
+            compare: def.compare.clone(),
         })
     }
 

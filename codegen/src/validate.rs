@@ -845,8 +845,10 @@ fn param(cx: &mut Cx, p: &resolve::Param) -> Param {
         }
         Some(role)
     });
+    let compare = compare(cx, p, role);
     Param {
         role,
+        compare,
         wire: text(&p.wire),
         rust,
         ty,
@@ -861,6 +863,51 @@ fn param(cx: &mut Cx, p: &resolve::Param) -> Param {
         default,
         implicit: flag(&p.implicit),
     }
+}
+
+/// How an input parameter's values are compared. Every parameter with the
+/// role `input` says (values that are the same input are asked, cached and
+/// matched once), and no other parameter does.
+fn compare(cx: &mut Cx, p: &resolve::Param, role: Option<Role>) -> Option<Compare> {
+    let Some(def) = &p.compare else {
+        if role == Some(Role::Input) {
+            cx.c.error(
+                span(&p.wire),
+                "a parameter with the role `input` must say what counts as the same input: \
+                 `compare = { fold = [...], source, note }` (`fold = []` compares values exactly)",
+            );
+        }
+        return None;
+    };
+    if role != Some(Role::Input) {
+        cx.c.error(
+            span(def),
+            "only a parameter with the role `input` says what counts as the same input (`compare`)",
+        );
+    }
+    let def = def.get_ref();
+    let mut fold: Vec<Fold> = Vec::new();
+    for word in def.fold.get_ref() {
+        let Some(f) = self::word(cx, word, Fold::ALL, "fold") else {
+            continue;
+        };
+        if fold.contains(&f) {
+            cx.c.error(span(word), format!("`{}` is listed twice", f.word()));
+        }
+        fold.push(f);
+    }
+    if fold.contains(&Fold::Case) && fold.contains(&Fold::HostCase) {
+        cx.c.error(
+            span(&def.fold),
+            "`case` folds the whole value, `host_case` only a URL's scheme and host: name one",
+        );
+    }
+    let source = source(cx, &def.source, def.note.as_ref());
+    Some(Compare {
+        fold,
+        source,
+        note: def.note.as_ref().map(text),
+    })
 }
 
 /// A TOML value given for a parameter (a default, a rule's `equal_to`), as it goes on the wire.

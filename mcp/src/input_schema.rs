@@ -1,22 +1,35 @@
-//! A tool's `inputSchema`, from its operation's parameters in the table: types,
-//! `required`, enums, `minimum`/`maximum`, the date format, lists as arrays, and
-//! the country database as an optional enum. Nothing here names a parameter.
+//! A tool's `inputSchema`: each parameter's schema as the generator's schema
+//! module makes it from the spec (`shared_schemas`, the same as the published
+//! documents'), with what is the server's own on top. Nothing here names a
+//! parameter.
+//!
+//! On top of the shared schema:
+//!
+//! - the batch parameter takes any number of values (a longer list is a
+//!   batched job), so its `maxItems` goes, and its description says the
+//!   per-request figure;
+//! - a description is the spec's sentence alone: limits the schema states are
+//!   not repeated in words (every session pays for the tool list in tokens);
+//! - a text value says `minLength: 1` rather than the published pattern (not
+//!   blank, no list separator), which would cost about 100 bytes per text
+//!   parameter; the validator refuses the rest with a message naming the
+//!   parameter, the value and the rule;
+//! - the database defaults to the session's database;
+//! - [`trim`](super::agent_schema::trim) takes off what tells an agent nothing.
 //!
 //! The schema says what the validator checks, so that a client can catch a
-//! mistake before calling; the validator still checks everything, and its
-//! message names the parameter, the value and the limit. Conditional rules are
-//! in the tool's description, not here: JSON Schema `if`/`then` is hard for an
-//! agent to read and for many clients to use.
+//! mistake before calling; the validator still checks everything. Conditional
+//! rules are in the tool's description, not here: JSON Schema `if`/`then` is
+//! hard for an agent to read and for many clients to use.
 
 use seozoom::operation_table::Operation;
 use seozoom::operation_table::{Param, ParamKind};
 use seozoom::operations::SERVICE;
 use serde_json::{Map, Value, json};
 
-use super::json_schema::{DATE, TYPE};
-
-/// `^...$` pattern of a date written `yyyy-MM-dd`.
-const DATE_PATTERN: &str = "^[0-9]{4}-[0-9]{2}-[0-9]{2}$";
+use super::agent_schema::trim;
+use super::json_schema::TYPE;
+use super::shared_schemas;
 
 /// The `inputSchema` of `op`'s tool: one property per parameter the caller
 /// gives, and the database, whose default is `default_database`.
@@ -51,87 +64,46 @@ pub fn object(properties: Map<String, Value>, required: Vec<Value>) -> Map<Strin
     schema
 }
 
-/// The database parameter: optional, one of the spec's values.
+/// The database parameter: optional, one of the spec's values, the
+/// session's by default.
 fn database_schema(default_database: &str) -> Value {
-    let param = &SERVICE.database;
-    let mut schema = value_schema(param);
+    let mut schema = shared_schemas::database();
     schema.insert(
         "description".into(),
         json!(format!(
             "{} Default: {default_database}.",
-            sentence(param.description)
+            sentence(SERVICE.database.description)
         )),
     );
     schema.insert("default".into(), json!(default_database));
-    Value::Object(schema)
+    trimmed(schema)
 }
 
-/// The schema of one parameter: its value's, or an array of them for a list.
+/// The schema of one parameter: the shared one, with the server's own on top.
 fn param_schema(op: &Operation, param: &Param) -> Value {
-    let value = value_schema(param);
-    let mut schema = if param.list {
-        let mut list = Map::new();
-        list.insert(TYPE.into(), json!("array"));
-        list.insert("items".into(), Value::Object(value));
-        if let Some(min) = &param.min_items {
-            list.insert("minItems".into(), json!(min.value.max(0)));
-        }
-        // The batch parameter takes any number of values: a longer list is a
-        // batched job. Another list is refused past its limit.
-        let batched = op.batch_param().is_some_and(|p| p.wire == param.wire);
-        if let (Some(max), false) = (&param.max_items, batched) {
-            list.insert("maxItems".into(), json!(max.value.max(0)));
-        }
-        list
-    } else {
-        value
-    };
-    if let Some(default) = param.default {
-        let default = match param.kind {
-            ParamKind::Integer => default
-                .parse::<i64>()
-                .map_or_else(|_| json!(default), |n| json!(n)),
-            _ => json!(default),
+    let mut schema = shared_schemas::param(op, param.wire);
+    if op.batch_param().is_some_and(|p| p.wire == param.wire) {
+        schema.remove("maxItems");
+    }
+    if param.kind == ParamKind::Text {
+        let value = match schema.get_mut("items") {
+            Some(Value::Object(items)) => items,
+            _ => &mut schema,
         };
-        schema.insert("default".into(), default);
+        value.remove("pattern");
+        value.insert("minLength".into(), json!(1));
     }
     schema.insert("description".into(), json!(describe(op, param)));
-    Value::Object(schema)
+    trimmed(schema)
 }
 
-/// The schema of one value of a parameter.
-fn value_schema(param: &Param) -> Map<String, Value> {
-    let mut schema = Map::new();
-    match param.kind {
-        ParamKind::Integer => {
-            schema.insert(TYPE.into(), json!("integer"));
-            if let Some(min) = &param.min {
-                schema.insert("minimum".into(), json!(min.value));
-            }
-            if let Some(max) = &param.max {
-                schema.insert("maximum".into(), json!(max.value));
-            }
-        }
-        ParamKind::Date => {
-            schema.insert(TYPE.into(), json!("string"));
-            schema.insert("format".into(), json!(DATE));
-            schema.insert("pattern".into(), json!(DATE_PATTERN));
-        }
-        ParamKind::Enum { values, .. } => {
-            schema.insert(TYPE.into(), json!("string"));
-            schema.insert("enum".into(), json!(values));
-        }
-        // Text, and any kind a later spec adds: the validator checks it.
-        _ => {
-            schema.insert(TYPE.into(), json!("string"));
-            schema.insert("minLength".into(), json!(1));
-        }
-    }
+fn trimmed(schema: Map<String, Value>) -> Value {
+    let mut schema = Value::Object(schema);
+    trim(&mut schema);
     schema
 }
 
-/// A parameter's description: what it means, its limits with their provenance,
-/// and how a long list is sent.
+/// A parameter's description: what it means, and how a long list is sent.
 ///
 /// Limits the schema states (`minimum`, `maximum`, `minItems`, `maxItems`,
 /// `required`, the date's `format`) are not repeated in words: the tool list

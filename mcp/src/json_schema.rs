@@ -4,5 +4,3 @@
 
 /// The keyword that gives a value's type.
 pub const TYPE: &str = "type";
-/// The `format` of a calendar date.
-pub const DATE: &str = "date";

@@ -4,7 +4,9 @@
 //! Every operation of the spec is a tool, built at start from the operation
 //! table ([`seozoom::operations::OPERATIONS`] and `RECORDS`) with no per-tool
 //! code: its name (`<group>_<action>`), description with costs and rules,
-//! `inputSchema` from the parameters and `outputSchema` from the records. The
+//! `inputSchema` from the parameters and `outputSchema` from the records, whose
+//! schemas the build script makes from the spec with the generator's schema
+//! module (`seozoom_codegen::schema`, as the published documents' are). The
 //! calls go through the `seozoom` client, as the command line's do: the same
 //! validation, batching of long lists, and one budget for the whole session.
 //!
@@ -20,7 +22,9 @@
 //!   `ended`: how a session ended;
 //! - `tool_names`: the names of the server's own tools and their arguments;
 //! - `tools`, `describe`, `input_schema`, `output_schema`, `json_schema`: the
-//!   tool list;
+//!   tool list; `shared_schemas`: the schemas `build.rs` made from the spec
+//!   with the generator's schema module (as the published documents'),
+//!   `agent_schema`: what the tool list leaves out of them;
 //! - `args`: a call's JSON arguments to a request;
 //! - `call`, `own`: answering the operations' tools and the server's own;
 //! - `envelope`, `held`: the structured answer, cut to the row cap;
@@ -34,6 +38,7 @@
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod agent_schema;
 mod args;
 mod call;
 mod command;
@@ -53,6 +58,7 @@ mod report;
 mod serve;
 mod server;
 mod session;
+mod shared_schemas;
 mod stdio;
 mod tool_names;
 mod tools;

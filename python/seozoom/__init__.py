@@ -15,6 +15,9 @@ are batched, paged operations page (`max_rows=`), and the cache, the ledger,
 budgets and rate limits live in the store the command line uses.
 """
 
+from importlib.metadata import PackageNotFoundError as _NotInstalled
+from importlib.metadata import version as _version
+
 from . import _generated
 from ._errors import (
     DecodeError,
@@ -39,7 +42,15 @@ from ._runtime import (
     default_store,
 )
 
+try:
+    #: The package's version, as installed: the Cargo version of the crates,
+    #: which the build writes into the package's metadata (one source).
+    __version__: str = _version("seozoom")
+except _NotInstalled:  # pragma: no cover (imported from a source tree)
+    __version__ = "0+unknown"
+
 __all__ = [
+    "__version__",
     "API_KEY_ENV",
     "DecodeError",
     "Drift",

@@ -20,12 +20,21 @@ class Error(Exception):
 class Refused(Error):
     """Refused before sending: nothing was sent and nothing charged.
 
-    `parameter` names what was refused (a parameter by its Python name, or
-    `budget`, `db`, `store`, `base_url`, `api_key`), `value` the value given
-    and `limit` the limit or rule it breaks, with where the limit comes from.
+    - `parameter`: what was refused: a parameter by its Python name, or an
+      argument of the client or the call (`max_rows`, `budget`, `db`,
+      `store`, `base_url`, `api_key`, `timeout`, `rate_window`, ...);
+    - `value`: the value refused, always as text (`str`): a `str` as given, a
+      number written out, any other Python value as its `repr`; cut to its
+      first 80 characters, with its length (or item count) said, when longer;
+      `None` only when no value is at fault (no API key, say). The API key is
+      never shown;
+    - `limit`: the limit or rule the value breaks, as text, with where the
+      limit comes from (the spec's provenance) when it is the spec's.
+
+    The message says all three.
     """
 
-    def __init__(self, text: str, *, parameter: str, value: Any, limit: Any) -> None:
+    def __init__(self, text: str, *, parameter: str, value: Optional[str], limit: str) -> None:
         super().__init__(text)
         self.parameter = parameter
         self.value = value
@@ -34,8 +43,23 @@ class Refused(Error):
 
 class OverBudget(Refused):
     """Refused before sending: the call's (or job's) maximum cost does not fit
-    what is left of the budget. `value` is that maximum (`None` when the spec
-    knows no cost), `limit` the units left."""
+    what is left of the budget. `parameter` is `budget`, `value` that maximum
+    as text (`None` when the spec states no cost), `limit` what is left, as
+    text; `cost` and `units_left` are the same two as numbers."""
+
+    def __init__(
+        self,
+        text: str,
+        *,
+        parameter: str,
+        value: Optional[str],
+        limit: str,
+        cost: Optional[int],
+        units_left: int,
+    ) -> None:
+        super().__init__(text, parameter=parameter, value=value, limit=limit)
+        self.cost = cost
+        self.units_left = units_left
 
 
 class ServiceError(Error):

@@ -5,9 +5,9 @@
 from __future__ import annotations
 
 import datetime
-from typing import Dict, List, Literal, Optional, Sequence, TypedDict
+from typing import Any, Dict, List, Literal, Optional, Sequence, TypedDict
 
-from ._runtime import AsyncClientBase, ClientBase, Result, _Group
+from ._runtime import AsyncClientBase, ClientBase, Estimate, Result, _Group
 
 Db = Literal["it", "es", "fr", "de", "uk"]
 """Country database.
@@ -39,6 +39,9 @@ SearchIntent = Literal["informational", "transactional", "navigational"]
 `transactional`: Transactional intent: the searcher means to buy or act.
 `navigational`: Navigational intent: the searcher looks for a given site or page.
 """
+
+GroupName = Literal["projects", "domains", "urls", "keywords"]
+"""The name of a group of operations, as `estimate` takes it."""
 
 
 class SerpResult(TypedDict):
@@ -882,10 +885,221 @@ class Projects(_Group):
         return self._call("projects", "loserpages", {"project_id": project_id, "limit": limit}, db, None)
 
 
-class AsyncProjects(Projects):
-    """The caller's projects: list, overview, monitored keywords, and page rankings of the project's domain. Every method returns an awaitable."""
+class AsyncProjects(_Group):
+    """The caller's projects: list, overview, monitored keywords, and page rankings of the project's domain.
+
+    Every method is a coroutine function: a call sends nothing until it is awaited (or run as a task).
+    """
 
     __slots__ = ()
+
+    async def list(
+        self,
+        *,
+        db: Optional[Db] = None,
+    ) -> Result[List[Project]]:
+        """The caller's projects.
+
+        Args:
+            db: Country database the call is scoped to. Default: the client's `db`.
+
+        Cost: 100 units per call (printed "100"); at most 10000 rows per request and 20 requests per minute (inferred from "10.000 / 20").
+
+        Returns:
+            Array of project records.
+
+        Raises:
+            Refused: a parameter breaks a limit or rule of the spec (nothing is sent).
+            OverBudget: the call's maximum cost does not fit the budget.
+            ServiceError, TransportError, DecodeError: the call failed.
+            Partial: a job stopped part-way; it keeps the rows paid for.
+        """
+        return await self._call("projects", "list", {}, db, None)
+
+    async def overview(
+        self,
+        project_id: int,
+        *,
+        db: Optional[Db] = None,
+    ) -> Result[List[ProjectOverview]]:
+        """Overview of one project: monitored keywords, domain traffic and authority.
+
+        Args:
+            project_id: `id`: Project id, as `project_id` in the `list` response. Limits: minimum 1 (decided).
+            db: Country database the call is scoped to. Default: the client's `db`.
+
+        Cost: 100 units per call (printed "100"); at most 1 rows per request and 20 requests per minute (inferred from "1 / 20").
+
+        Returns:
+            One project overview object.
+
+        Raises:
+            Refused: a parameter breaks a limit or rule of the spec (nothing is sent).
+            OverBudget: the call's maximum cost does not fit the budget.
+            ServiceError, TransportError, DecodeError: the call failed.
+            Partial: a job stopped part-way; it keeps the rows paid for.
+        """
+        return await self._call("projects", "overview", {"project_id": project_id}, db, None)
+
+    async def keywords(
+        self,
+        project_id: int,
+        *,
+        db: Optional[Db] = None,
+    ) -> Result[List[MonitoredKeyword]]:
+        """Keywords monitored in a project, with their metrics and the project's rankings.
+
+        Args:
+            project_id: `id`: Project id, as `project_id` in the `list` response. Limits: minimum 1 (decided).
+            db: Country database the call is scoped to. Default: the client's `db`.
+
+        Cost: 50 to 10 units per returned row (printed "50 and 10"); at most 10000 rows per request and 20 requests per minute (inferred from "10.000 / 20").
+
+        Returns:
+            Array of monitored keyword records.
+
+        Raises:
+            Refused: a parameter breaks a limit or rule of the spec (nothing is sent).
+            OverBudget: the call's maximum cost does not fit the budget.
+            ServiceError, TransportError, DecodeError: the call failed.
+            Partial: a job stopped part-way; it keeps the rows paid for.
+        """
+        return await self._call("projects", "keywords", {"project_id": project_id}, db, None)
+
+    async def best_pages(
+        self,
+        project_id: int,
+        limit: int,
+        *,
+        db: Optional[Db] = None,
+    ) -> Result[List[BestPage]]:
+        """Best pages of the project's domain.
+
+        Args:
+            project_id: `id`: Project id, as `project_id` in the `list` response. Limits: minimum 1 (decided).
+            limit: `limit`: Maximum number of pages to return. Limits: minimum 1 (decided), maximum 10000 (inferred).
+            db: Country database the call is scoped to. Default: the client's `db`.
+
+        Cost: 50 to 10 units per returned row (printed "50 and 10"); at most 10000 rows per request and 20 requests per minute (inferred from "10.000 / 20").
+
+        Returns:
+            Array of best page records.
+
+        Raises:
+            Refused: a parameter breaks a limit or rule of the spec (nothing is sent).
+            OverBudget: the call's maximum cost does not fit the budget.
+            ServiceError, TransportError, DecodeError: the call failed.
+            Partial: a job stopped part-way; it keeps the rows paid for.
+        """
+        return await self._call("projects", "bestpages", {"project_id": project_id, "limit": limit}, db, None)
+
+    async def pages_with_more_keywords(
+        self,
+        project_id: int,
+        limit: int,
+        *,
+        db: Optional[Db] = None,
+    ) -> Result[List[PageWithMoreKeywords]]:
+        """Pages of the project's domain that rank for the most keywords.
+
+        Args:
+            project_id: `id`: Project id, as `project_id` in the `list` response. Limits: minimum 1 (decided).
+            limit: `limit`: Maximum number of pages to return (the reference omits the type label; integer like every other `limit`). Limits: minimum 1 (decided), maximum 10000 (inferred).
+            db: Country database the call is scoped to. Default: the client's `db`.
+
+        Cost: 50 to 10 units per returned row (printed "50 and 10"); at most 10000 rows per request and 20 requests per minute (inferred from "10.000 / 20").
+
+        Returns:
+            Array of page-with-more-keywords records.
+
+        Raises:
+            Refused: a parameter breaks a limit or rule of the spec (nothing is sent).
+            OverBudget: the call's maximum cost does not fit the budget.
+            ServiceError, TransportError, DecodeError: the call failed.
+            Partial: a job stopped part-way; it keeps the rows paid for.
+        """
+        return await self._call("projects", "pageswithmorekeywords", {"project_id": project_id, "limit": limit}, db, None)
+
+    async def pages_with_potential(
+        self,
+        project_id: int,
+        limit: int,
+        *,
+        db: Optional[Db] = None,
+    ) -> Result[List[PageWithPotential]]:
+        """Pages of the project's domain with traffic potential.
+
+        Args:
+            project_id: `id`: Project id, as `project_id` in the `list` response. Limits: minimum 1 (decided).
+            limit: `limit`: Maximum number of pages to return. Limits: minimum 1 (decided), maximum 10000 (inferred).
+            db: Country database the call is scoped to. Default: the client's `db`.
+
+        Cost: 50 to 10 units per returned row (printed "50 and 10"); at most 10000 rows per request and 20 requests per minute (inferred from "10.000 / 20").
+
+        Returns:
+            Array of page-with-potential records.
+
+        Raises:
+            Refused: a parameter breaks a limit or rule of the spec (nothing is sent).
+            OverBudget: the call's maximum cost does not fit the budget.
+            ServiceError, TransportError, DecodeError: the call failed.
+            Partial: a job stopped part-way; it keeps the rows paid for.
+        """
+        return await self._call("projects", "pageswithpotential", {"project_id": project_id, "limit": limit}, db, None)
+
+    async def winner_pages(
+        self,
+        project_id: int,
+        limit: int,
+        *,
+        db: Optional[Db] = None,
+    ) -> Result[List[TrafficVariationPage]]:
+        """Pages of the project's domain that gained traffic.
+
+        Args:
+            project_id: `id`: Project id, as `project_id` in the `list` response. Limits: minimum 1 (decided).
+            limit: `limit`: Maximum number of pages to return. Limits: minimum 1 (decided), maximum 10000 (inferred).
+            db: Country database the call is scoped to. Default: the client's `db`.
+
+        Cost: 50 to 10 units per returned row (printed "50 and 10"); at most 10000 rows per request and 20 requests per minute (inferred from "10.000 / 20").
+
+        Returns:
+            Array of winner page records (positive traffic variation).
+
+        Raises:
+            Refused: a parameter breaks a limit or rule of the spec (nothing is sent).
+            OverBudget: the call's maximum cost does not fit the budget.
+            ServiceError, TransportError, DecodeError: the call failed.
+            Partial: a job stopped part-way; it keeps the rows paid for.
+        """
+        return await self._call("projects", "winnerpages", {"project_id": project_id, "limit": limit}, db, None)
+
+    async def loser_pages(
+        self,
+        project_id: int,
+        limit: int,
+        *,
+        db: Optional[Db] = None,
+    ) -> Result[List[TrafficVariationPage]]:
+        """Pages of the project's domain that lost traffic.
+
+        Args:
+            project_id: `id`: Project id, as `project_id` in the `list` response. Limits: minimum 1 (decided).
+            limit: `limit`: Maximum number of pages to return. Limits: minimum 1 (decided), maximum 10000 (inferred).
+            db: Country database the call is scoped to. Default: the client's `db`.
+
+        Cost: 50 to 10 units per returned row (printed "50 and 10"); at most 10000 rows per request and 20 requests per minute (inferred from "10.000 / 20").
+
+        Returns:
+            Array of loser page records (negative traffic variation).
+
+        Raises:
+            Refused: a parameter breaks a limit or rule of the spec (nothing is sent).
+            OverBudget: the call's maximum cost does not fit the budget.
+            ServiceError, TransportError, DecodeError: the call failed.
+            Partial: a job stopped part-way; it keeps the rows paid for.
+        """
+        return await self._call("projects", "loserpages", {"project_id": project_id, "limit": limit}, db, None)
 
 
 class Domains(_Group):
@@ -1130,10 +1344,249 @@ class Domains(_Group):
         return self._call("domains", "competitor", {"domain": domain, "limit": limit}, db, None)
 
 
-class AsyncDomains(Domains):
-    """Traffic and authority metrics, niches, best pages, keywords in search results and in AI overviews, organic competitors. Every method returns an awaitable."""
+class AsyncDomains(_Group):
+    """Traffic and authority metrics, niches, best pages, keywords in search results and in AI overviews, organic competitors.
+
+    Every method is a coroutine function: a call sends nothing until it is awaited (or run as a task).
+    """
 
     __slots__ = ()
+
+    async def metrics(
+        self,
+        domain: Sequence[str],
+        *,
+        db: Optional[Db] = None,
+    ) -> Result[List[DomainMetrics]]:
+        """Traffic, authority and ranking metrics of one or more domains.
+
+        Args:
+            domain: `domain`: Domains to query, joined with `|` on the wire. Limits: at least 1 values (decided), at most 50 values (inferred).
+            db: Country database the call is scoped to. Default: the client's `db`.
+
+        Cost: 20 units per returned row (printed "20"); at most 50 input items per request and 20 requests per minute (inferred from "50 / 20").
+
+        A longer `domain` list is sent as a batched job: repeats dropped, split into the fewest requests, the rows merged back in input order.
+
+        Returns:
+            Array of domain metrics records, one per domain; the order can differ from the input order.
+
+        Raises:
+            Refused: a parameter breaks a limit or rule of the spec (nothing is sent).
+            OverBudget: the call's maximum cost does not fit the budget.
+            ServiceError, TransportError, DecodeError: the call failed.
+            Partial: a job stopped part-way; it keeps the rows paid for.
+        """
+        return await self._call("domains", "metrics", {"domain": domain}, db, None)
+
+    async def metrics_history(
+        self,
+        domain: Sequence[str],
+        date: datetime.date,
+        *,
+        db: Optional[Db] = None,
+    ) -> Result[List[DomainMetrics]]:
+        """Metrics of one or more domains as they were on a given day.
+
+        Args:
+            domain: `domain`: Domains to query, joined with `|` on the wire. Limits: at least 1 values (decided), at most 50 values (inferred).
+            date: `date`: The day for which to return metrics, `YYYY-MM-DD`.
+            db: Country database the call is scoped to. Default: the client's `db`.
+
+        Cost: 20 to 30 units per returned row (printed "20 and 30"); at most 50 input items per request and 20 requests per minute (inferred from "50 / 20").
+
+        A longer `domain` list is sent as a batched job: repeats dropped, split into the fewest requests, the rows merged back in input order.
+
+        Returns:
+            Array of domain metrics records, without `last_traffic_variation`.
+
+        Raises:
+            Refused: a parameter breaks a limit or rule of the spec (nothing is sent).
+            OverBudget: the call's maximum cost does not fit the budget.
+            ServiceError, TransportError, DecodeError: the call failed.
+            Partial: a job stopped part-way; it keeps the rows paid for.
+        """
+        return await self._call("domains", "metricshistory", {"domain": domain, "date": date}, db, None)
+
+    async def authority(
+        self,
+        domain: Sequence[str],
+        *,
+        db: Optional[Db] = None,
+    ) -> Result[List[Authority]]:
+        """Authority metrics of one or more domains.
+
+        Args:
+            domain: `domain`: Domains to query, joined with `|` on the wire. Limits: at least 1 values (decided), at most 100 values (inferred).
+            db: Country database the call is scoped to. Default: the client's `db`.
+
+        Cost: 10 units per returned row (printed "10"); at most 100 input items per request and 20 requests per minute (inferred from "100 / 20").
+
+        A longer `domain` list is sent as a batched job: repeats dropped, split into the fewest requests, the rows merged back in input order.
+
+        Returns:
+            Array of authority records.
+
+        Raises:
+            Refused: a parameter breaks a limit or rule of the spec (nothing is sent).
+            OverBudget: the call's maximum cost does not fit the budget.
+            ServiceError, TransportError, DecodeError: the call failed.
+            Partial: a job stopped part-way; it keeps the rows paid for.
+        """
+        return await self._call("domains", "authority", {"domain": domain}, db, None)
+
+    async def niches(
+        self,
+        domain: Sequence[str],
+        limit: int,
+        *,
+        db: Optional[Db] = None,
+    ) -> Result[List[DomainNiches]]:
+        """Niches (topics) of one or more domains. Only domains with data are returned; their number is `ResultRows`.
+
+        Args:
+            domain: `domain`: Domains to query, joined with `|` on the wire. Limits: at least 1 values (decided), at most 10 values (stated).
+            limit: `limit`: Maximum number of niches per domain. Limits: minimum 1 (decided), maximum 10000 (inferred).
+            db: Country database the call is scoped to. Default: the client's `db`.
+
+        Cost: 40 units per returned row (printed "40"); at most 10000 rows per request and 20 requests per minute (inferred from "10.000 / 20").
+
+        A longer `domain` list is sent as a batched job: repeats dropped, split into the fewest requests, the rows merged back in input order.
+
+        Returns:
+            Array of `{domain, niches}` objects, one per domain that has data.
+
+        Raises:
+            Refused: a parameter breaks a limit or rule of the spec (nothing is sent).
+            OverBudget: the call's maximum cost does not fit the budget.
+            ServiceError, TransportError, DecodeError: the call failed.
+            Partial: a job stopped part-way; it keeps the rows paid for.
+        """
+        return await self._call("domains", "niches", {"domain": domain, "limit": limit}, db, None)
+
+    async def best_pages(
+        self,
+        domain: str,
+        limit: int,
+        *,
+        db: Optional[Db] = None,
+    ) -> Result[List[BestPage]]:
+        """Best pages of a domain.
+
+        Args:
+            domain: `domain`: The domain to query; the reference states one domain per call.
+            limit: `limit`: Maximum number of pages to return. Limits: minimum 1 (decided), maximum 10000 (inferred).
+            db: Country database the call is scoped to. Default: the client's `db`.
+
+        Cost: 20 units per returned row (printed "20"); at most 10000 rows per request and 20 requests per minute (inferred from "10.000 / 20").
+
+        Returns:
+            Array of best page records.
+
+        Raises:
+            Refused: a parameter breaks a limit or rule of the spec (nothing is sent).
+            OverBudget: the call's maximum cost does not fit the budget.
+            ServiceError, TransportError, DecodeError: the call failed.
+            Partial: a job stopped part-way; it keeps the rows paid for.
+        """
+        return await self._call("domains", "bestpages", {"domain": domain, "limit": limit}, db, None)
+
+    async def keywords(
+        self,
+        domain: str,
+        keyword_type: KeywordType,
+        limit: int,
+        *,
+        offset: Optional[int] = None,
+        page: Optional[int] = None,
+        position: Optional[int] = None,
+        db: Optional[Db] = None,
+        max_rows: Optional[int] = None,
+    ) -> Result[List[DomainKeyword]]:
+        """Keywords a domain ranks for, selected by `type` and paginated with `offset` and `limit`.
+
+        Args:
+            domain: `domain`: The domain to query; the reference states one domain per call.
+            keyword_type: `type`: Which keywords to return.
+            limit: `limit`: Number of keywords returned, counted from `offset`. Limits: minimum 1 (decided), maximum 10000 (inferred).
+            offset: `offset`: Index from which results start; 0 starts at the first available keyword. Limits: minimum 0 (decided). Default: 0.
+            page: `page`: Result page, 1 to 5; required when `type` is `bypage`. Limits: minimum 1 (stated), maximum 5 (stated).
+            position: `position`: Position, 1 to 50; required when `type` is `byposition`. Limits: minimum 1 (stated), maximum 50 (stated).
+            db: Country database the call is scoped to. Default: the client's `db`.
+            max_rows: Page through the rows, `limit` rows a request, until this many have come or a page comes back short. The whole job's cost is checked against the budget before the first request.
+
+        Cost: 10 units per returned row (printed "10"); at most 10000 rows per request and 20 requests per minute (inferred from "10.000 / 20").
+
+        Returns:
+            Array of domain keyword records.
+
+        Raises:
+            Refused: a parameter breaks a limit or rule of the spec (nothing is sent).
+            OverBudget: the call's maximum cost does not fit the budget.
+            ServiceError, TransportError, DecodeError: the call failed.
+            Partial: a job stopped part-way; it keeps the rows paid for.
+        """
+        return await self._call("domains", "keywords", {"domain": domain, "keyword_type": keyword_type, "limit": limit, "offset": offset, "page": page, "position": position}, db, max_rows)
+
+    async def ai_keywords(
+        self,
+        domain: str,
+        limit: int,
+        *,
+        offset: Optional[int] = None,
+        db: Optional[Db] = None,
+        max_rows: Optional[int] = None,
+    ) -> Result[List[AiOverviewKeyword]]:
+        """Keywords whose AI overviews mention a domain. The reference's description names this action `aioverview`; its example request, and public use, send `aikeywords`.
+
+        Args:
+            domain: `domain`: The domain to query; the reference states one domain per call.
+            limit: `limit`: Number of keywords returned, counted from `offset`. Limits: minimum 1 (decided), maximum 10000 (inferred).
+            offset: `offset`: Index from which results start; 0 starts at the first available keyword. Limits: minimum 0 (decided). Default: 0.
+            db: Country database the call is scoped to. Default: the client's `db`.
+            max_rows: Page through the rows, `limit` rows a request, until this many have come or a page comes back short. The whole job's cost is checked against the budget before the first request.
+
+        Cost: 10 units per returned row (printed "10"); at most 10000 rows per request and 20 requests per minute (inferred from "10.000 / 20").
+
+        Returns:
+            Array of AI overview keyword records.
+
+        Raises:
+            Refused: a parameter breaks a limit or rule of the spec (nothing is sent).
+            OverBudget: the call's maximum cost does not fit the budget.
+            ServiceError, TransportError, DecodeError: the call failed.
+            Partial: a job stopped part-way; it keeps the rows paid for.
+        """
+        return await self._call("domains", "aikeywords", {"domain": domain, "limit": limit, "offset": offset}, db, max_rows)
+
+    async def competitors(
+        self,
+        domain: Sequence[str],
+        limit: int,
+        *,
+        db: Optional[Db] = None,
+    ) -> Result[List[DomainCompetitors]]:
+        """Organic competitors of one or more domains. Only domains with data are returned; their number is `ResultRows`.
+
+        Args:
+            domain: `domain`: Domains to query, joined with `|` on the wire. Limits: at least 1 values (decided), at most 10 values (stated).
+            limit: `limit`: Maximum number of competitors per domain. Limits: minimum 1 (decided), maximum 10000 (inferred).
+            db: Country database the call is scoped to. Default: the client's `db`.
+
+        Cost: 60 units per returned row (printed "60"); at most 10000 rows per request and 20 requests per minute (inferred from "10.000 / 20").
+
+        A longer `domain` list is sent as a batched job: repeats dropped, split into the fewest requests, the rows merged back in input order.
+
+        Returns:
+            Array of `{domain, competitor}` objects, one per domain that has data.
+
+        Raises:
+            Refused: a parameter breaks a limit or rule of the spec (nothing is sent).
+            OverBudget: the call's maximum cost does not fit the budget.
+            ServiceError, TransportError, DecodeError: the call failed.
+            Partial: a job stopped part-way; it keeps the rows paid for.
+        """
+        return await self._call("domains", "competitor", {"domain": domain, "limit": limit}, db, None)
 
 
 class Urls(_Group):
@@ -1248,10 +1701,119 @@ class Urls(_Group):
         return self._call("urls", "intentgap", {"url": url, "limit": limit}, db, None)
 
 
-class AsyncUrls(Urls):
-    """Page-level authority, metrics, ranking keywords, intent gap. Every method returns an awaitable."""
+class AsyncUrls(_Group):
+    """Page-level authority, metrics, ranking keywords, intent gap.
+
+    Every method is a coroutine function: a call sends nothing until it is awaited (or run as a task).
+    """
 
     __slots__ = ()
+
+    async def pza(
+        self,
+        url: str,
+        *,
+        db: Optional[Db] = None,
+    ) -> Result[List[UrlPageAuthority]]:
+        """Page authority of a URL.
+
+        Args:
+            url: `url`: The URL to query; the reference states exactly one URL per call.
+            db: Country database the call is scoped to. Default: the client's `db`.
+
+        Cost: 10 units per returned row (printed "10"); at most 1 input items per request and 150 requests per minute (inferred from "1 / 150").
+
+        Returns:
+            Array with one URL page-authority record.
+
+        Raises:
+            Refused: a parameter breaks a limit or rule of the spec (nothing is sent).
+            OverBudget: the call's maximum cost does not fit the budget.
+            ServiceError, TransportError, DecodeError: the call failed.
+            Partial: a job stopped part-way; it keeps the rows paid for.
+        """
+        return await self._call("urls", "urlpza", {"url": url}, db, None)
+
+    async def metrics(
+        self,
+        url: Sequence[str],
+        *,
+        db: Optional[Db] = None,
+    ) -> Result[List[UrlMetrics]]:
+        """Ranking, traffic, advertising and authority metrics of one or more URLs.
+
+        Args:
+            url: `url`: URLs to query, joined with `|` on the wire. Limits: at least 1 values (decided), at most 30 values (stated).
+            db: Country database the call is scoped to. Default: the client's `db`.
+
+        Cost: 20 units per returned row (printed "20"); at most 30 input items per request and 20 requests per minute (inferred from "30 / 20").
+
+        A longer `url` list is sent as a batched job: repeats dropped, split into the fewest requests, the rows merged back in input order.
+
+        Returns:
+            Array of URL metrics records.
+
+        Raises:
+            Refused: a parameter breaks a limit or rule of the spec (nothing is sent).
+            OverBudget: the call's maximum cost does not fit the budget.
+            ServiceError, TransportError, DecodeError: the call failed.
+            Partial: a job stopped part-way; it keeps the rows paid for.
+        """
+        return await self._call("urls", "metrics", {"url": url}, db, None)
+
+    async def keywords(
+        self,
+        url: str,
+        limit: int,
+        *,
+        db: Optional[Db] = None,
+    ) -> Result[List[UrlKeyword]]:
+        """Keywords a URL ranks for, with their metrics.
+
+        Args:
+            url: `url`: The URL to query; the reference states one URL per call.
+            limit: `limit`: Maximum number of keywords to return. Limits: minimum 1 (decided), maximum 10000 (inferred).
+            db: Country database the call is scoped to. Default: the client's `db`.
+
+        Cost: 10 units per returned row (printed "10"); at most 10000 rows per request and 10 requests per minute (inferred from "10.000 / 10").
+
+        Returns:
+            Array of URL keyword records.
+
+        Raises:
+            Refused: a parameter breaks a limit or rule of the spec (nothing is sent).
+            OverBudget: the call's maximum cost does not fit the budget.
+            ServiceError, TransportError, DecodeError: the call failed.
+            Partial: a job stopped part-way; it keeps the rows paid for.
+        """
+        return await self._call("urls", "keywords", {"url": url, "limit": limit}, db, None)
+
+    async def intent_gap(
+        self,
+        url: str,
+        limit: int,
+        *,
+        db: Optional[Db] = None,
+    ) -> Result[List[IntentGap]]:
+        """Keywords where a URL ranks worse than similar pages of its organic competitors.
+
+        Args:
+            url: `url`: The URL to query; the reference states one URL per call.
+            limit: `limit`: Maximum number of rows to return. Limits: minimum 1 (decided), maximum 10000 (inferred).
+            db: Country database the call is scoped to. Default: the client's `db`.
+
+        Cost: 40 to 20 units per returned row (printed "40 and 20"); at most 10000 rows per request and 10 requests per minute (inferred from "10.000 / 10").
+
+        Returns:
+            Array of intent gap records.
+
+        Raises:
+            Refused: a parameter breaks a limit or rule of the spec (nothing is sent).
+            OverBudget: the call's maximum cost does not fit the budget.
+            ServiceError, TransportError, DecodeError: the call failed.
+            Partial: a job stopped part-way; it keeps the rows paid for.
+        """
+        return await self._call("urls", "intentgap", {"url": url, "limit": limit}, db, None)
 
 
 class Keywords(_Group):
@@ -1372,16 +1934,137 @@ class Keywords(_Group):
         return self._call("keywords", "related", {"keyword": keyword, "limit": limit}, db, None)
 
 
-class AsyncKeywords(Keywords):
-    """Keyword metrics, live search-result lists, historical search-result lists. Every method returns an awaitable."""
+class AsyncKeywords(_Group):
+    """Keyword metrics, live search-result lists, historical search-result lists.
+
+    Every method is a coroutine function: a call sends nothing until it is awaited (or run as a task).
+    """
 
     __slots__ = ()
 
+    async def metrics(
+        self,
+        keyword: Sequence[str],
+        *,
+        db: Optional[Db] = None,
+    ) -> Result[List[KeywordMetrics]]:
+        """Volume, paid-search, difficulty and intent metrics of one or more keywords.
 
-class Client(ClientBase):
+        Args:
+            keyword: `keyword`: Keywords to query, URL-encoded and joined with `|` on the wire. Limits: at least 1 values (decided), at most 100 values (stated).
+            db: Country database the call is scoped to. Default: the client's `db`.
+
+        Cost: 10 units per returned row (printed "10"); at most 100 input items per request and 20 requests per minute (inferred from "100 / 20").
+
+        A longer `keyword` list is sent as a batched job: repeats dropped, split into the fewest requests, the rows merged back in input order.
+
+        Returns:
+            Array of keyword metrics records.
+
+        Raises:
+            Refused: a parameter breaks a limit or rule of the spec (nothing is sent).
+            OverBudget: the call's maximum cost does not fit the budget.
+            ServiceError, TransportError, DecodeError: the call failed.
+            Partial: a job stopped part-way; it keeps the rows paid for.
+        """
+        return await self._call("keywords", "metrics", {"keyword": keyword}, db, None)
+
+    async def serp(
+        self,
+        keyword: Sequence[str],
+        *,
+        google_ext: Optional[str] = None,
+        local_code: Optional[str] = None,
+        db: Optional[Db] = None,
+    ) -> Result[Dict[str, List[SerpResult]]]:
+        """Live search-result lists of one or more keywords: at most 50 organic results per keyword. Each keyword is one row.
+
+        Args:
+            keyword: `keyword`: Keywords to query, URL-encoded and joined with `|` on the wire. Limits: at least 1 values (decided), at most 100 values (inferred).
+            google_ext: `google_ext`: Search-engine version to use, e.g. `.co.uk`; by default the geographic extension of `db` (`.co.uk` for `uk`).
+            local_code: `localcode`: Search locality (for instance a city name), used together with `google_ext`.
+            db: Country database the call is scoped to. Default: the client's `db`.
+
+        Cost: 100 units per returned row (printed "100"); at most 100 input items per request and 20 requests per minute (inferred from "100 / 20").
+
+        A longer `keyword` list is sent as a batched job: repeats dropped, split into the fewest requests, the rows merged back in input order.
+
+        Returns:
+            Object keyed by keyword; each value is a SERP list (position to URL).
+
+        Raises:
+            Refused: a parameter breaks a limit or rule of the spec (nothing is sent).
+            OverBudget: the call's maximum cost does not fit the budget.
+            ServiceError, TransportError, DecodeError: the call failed.
+            Partial: a job stopped part-way; it keeps the rows paid for.
+        """
+        return await self._call("keywords", "serp", {"keyword": keyword, "google_ext": google_ext, "local_code": local_code}, db, None)
+
+    async def serp_history(
+        self,
+        keyword: str,
+        date: datetime.date,
+        *,
+        db: Optional[Db] = None,
+    ) -> Result[List[SerpResult]]:
+        """The search-result list of a keyword as detected on a given date: at most 50 organic results.
+
+        Args:
+            keyword: `keyword`: The keyword to query, URL-encoded; the reference states one keyword per call.
+            date: `date`: The day whose search-result list to return, `YYYY-MM-DD`.
+            db: Country database the call is scoped to. Default: the client's `db`.
+
+        Cost: 120 units per returned row (printed "120"); at most 1 input items per request and 20 requests per minute (inferred from "1 / 20").
+
+        Returns:
+            One SERP list (position to URL) as detected on that date.
+
+        Raises:
+            Refused: a parameter breaks a limit or rule of the spec (nothing is sent).
+            OverBudget: the call's maximum cost does not fit the budget.
+            ServiceError, TransportError, DecodeError: the call failed.
+            Partial: a job stopped part-way; it keeps the rows paid for.
+        """
+        return await self._call("keywords", "serphistory", {"keyword": keyword, "date": date}, db, None)
+
+    async def related(
+        self,
+        keyword: str,
+        limit: int,
+        *,
+        db: Optional[Db] = None,
+    ) -> Result[List[KeywordRelated]]:
+        """Keywords related to one keyword, with their search volume, SERP affinity and monthly volumes. Not in the reference; known from public use of the API.
+
+        Args:
+            keyword: `keyword`: The keyword to query, URL-encoded; public clients send one keyword per call.
+            limit: `limit`: Maximum number of related keywords to return. Limits: minimum 1 (decided), maximum 10000 (observed).
+            db: Country database the call is scoped to. Default: the client's `db`.
+
+        Cost: unknown, the reference prints none; a client with a budget refuses the call, and without one the units it reports are counted. At most 10000 rows per request and 20 requests per minute (public use reports up to 10,000 rows a call).
+
+        Returns:
+            Array of related keyword records.
+
+        Raises:
+            Refused: a parameter breaks a limit or rule of the spec (nothing is sent).
+            OverBudget: the call's maximum cost does not fit the budget.
+            ServiceError, TransportError, DecodeError: the call failed.
+            Partial: a job stopped part-way; it keeps the rows paid for.
+        """
+        return await self._call("keywords", "related", {"keyword": keyword, "limit": limit}, db, None)
+
+
+class Client(ClientBase[Db]):
     """A client of the SEOZoom API v2: every call blocks (releasing the GIL) until its result is in.
 
     The operations are reached through their group: `client.keywords.metrics(...)`.
+
+    Groups:
+        projects: The caller's projects: list, overview, monitored keywords, and page rankings of the project's domain.
+        domains: Traffic and authority metrics, niches, best pages, keywords in search results and in AI overviews, organic competitors.
+        urls: Page-level authority, metrics, ranking keywords, intent gap.
+        keywords: Keyword metrics, live search-result lists, historical search-result lists.
     """
 
     _GROUPS = {
@@ -1391,11 +2074,53 @@ class Client(ClientBase):
         "keywords": Keywords,
     }
 
+    @property
+    def projects(self) -> Projects:
+        """The caller's projects: list, overview, monitored keywords, and page rankings of the project's domain."""
+        return self._groups["projects"]  # type: ignore[no-any-return]
 
-class AsyncClient(AsyncClientBase):
-    """A client of the SEOZoom API v2 for asyncio: every call returns an awaitable.
+    @property
+    def domains(self) -> Domains:
+        """Traffic and authority metrics, niches, best pages, keywords in search results and in AI overviews, organic competitors."""
+        return self._groups["domains"]  # type: ignore[no-any-return]
+
+    @property
+    def urls(self) -> Urls:
+        """Page-level authority, metrics, ranking keywords, intent gap."""
+        return self._groups["urls"]  # type: ignore[no-any-return]
+
+    @property
+    def keywords(self) -> Keywords:
+        """Keyword metrics, live search-result lists, historical search-result lists."""
+        return self._groups["keywords"]  # type: ignore[no-any-return]
+
+    def estimate(
+        self,
+        group: GroupName,
+        action: str,
+        /,
+        *,
+        db: Optional[Db] = None,
+        max_rows: Optional[int] = None,
+        **params: Any,
+    ) -> Estimate:
+        """The cost range of a call (or of its batched or paged job) before it is sent, from the spec's figures, or from what the store's ledger learned when the spec prints none. The parameters are those of the operation's method, by the same names; invalid ones raise `Refused`. Nothing is sent.
+
+        >>> client.estimate("keywords", "metrics", keyword=["a", "b"])  # doctest: +SKIP
+        """
+        return self._estimate(group, action, params, db, max_rows)
+
+
+class AsyncClient(AsyncClientBase[Db]):
+    """A client of the SEOZoom API v2 for asyncio: every method of its groups is a coroutine function, which sends nothing until it is awaited.
 
     The operations are reached through their group: `client.keywords.metrics(...)`.
+
+    Groups:
+        projects: The caller's projects: list, overview, monitored keywords, and page rankings of the project's domain.
+        domains: Traffic and authority metrics, niches, best pages, keywords in search results and in AI overviews, organic competitors.
+        urls: Page-level authority, metrics, ranking keywords, intent gap.
+        keywords: Keyword metrics, live search-result lists, historical search-result lists.
     """
 
     _GROUPS = {
@@ -1405,10 +2130,47 @@ class AsyncClient(AsyncClientBase):
         "keywords": AsyncKeywords,
     }
 
+    @property
+    def projects(self) -> AsyncProjects:
+        """The caller's projects: list, overview, monitored keywords, and page rankings of the project's domain."""
+        return self._groups["projects"]  # type: ignore[no-any-return]
+
+    @property
+    def domains(self) -> AsyncDomains:
+        """Traffic and authority metrics, niches, best pages, keywords in search results and in AI overviews, organic competitors."""
+        return self._groups["domains"]  # type: ignore[no-any-return]
+
+    @property
+    def urls(self) -> AsyncUrls:
+        """Page-level authority, metrics, ranking keywords, intent gap."""
+        return self._groups["urls"]  # type: ignore[no-any-return]
+
+    @property
+    def keywords(self) -> AsyncKeywords:
+        """Keyword metrics, live search-result lists, historical search-result lists."""
+        return self._groups["keywords"]  # type: ignore[no-any-return]
+
+    def estimate(
+        self,
+        group: GroupName,
+        action: str,
+        /,
+        *,
+        db: Optional[Db] = None,
+        max_rows: Optional[int] = None,
+        **params: Any,
+    ) -> Estimate:
+        """The cost range of a call (or of its batched or paged job) before it is sent, from the spec's figures, or from what the store's ledger learned when the spec prints none. The parameters are those of the operation's method, by the same names; invalid ones raise `Refused`. Nothing is sent.
+
+        >>> client.estimate("keywords", "metrics", keyword=["a", "b"])  # doctest: +SKIP
+        """
+        return self._estimate(group, action, params, db, max_rows)
+
 __all__ = [
     "Client",
     "AsyncClient",
     "SerpResult",
+    "GroupName",
     "Db",
     "KeywordType",
     "SearchIntent",

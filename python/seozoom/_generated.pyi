@@ -5,9 +5,9 @@
 from __future__ import annotations
 
 import datetime
-from typing import Dict, List, Literal, Optional, Sequence, TypedDict
+from typing import Any, Dict, List, Literal, Optional, Sequence, TypedDict, overload
 
-from ._runtime import AsyncClientBase, ClientBase, Result
+from ._runtime import AsyncClientBase, ClientBase, Estimate, Result
 
 Db = Literal["it", "es", "fr", "de", "uk"]
 """Country database.
@@ -39,6 +39,9 @@ SearchIntent = Literal["informational", "transactional", "navigational"]
 `transactional`: Transactional intent: the searcher means to buy or act.
 `navigational`: Navigational intent: the searcher looks for a given site or page.
 """
+
+GroupName = Literal["projects", "domains", "urls", "keywords"]
+"""The name of a group of operations, as `estimate` takes it."""
 
 
 class SerpResult(TypedDict):
@@ -872,7 +875,10 @@ class Projects:
 
 
 class AsyncProjects:
-    """The caller's projects: list, overview, monitored keywords, and page rankings of the project's domain."""
+    """The caller's projects: list, overview, monitored keywords, and page rankings of the project's domain.
+
+    Every method is a coroutine function: a call sends nothing until it is awaited (or run as a task).
+    """
 
     async def list(
         self,
@@ -1324,7 +1330,10 @@ class Domains:
 
 
 class AsyncDomains:
-    """Traffic and authority metrics, niches, best pages, keywords in search results and in AI overviews, organic competitors."""
+    """Traffic and authority metrics, niches, best pages, keywords in search results and in AI overviews, organic competitors.
+
+    Every method is a coroutine function: a call sends nothing until it is awaited (or run as a task).
+    """
 
     async def metrics(
         self,
@@ -1674,7 +1683,10 @@ class Urls:
 
 
 class AsyncUrls:
-    """Page-level authority, metrics, ranking keywords, intent gap."""
+    """Page-level authority, metrics, ranking keywords, intent gap.
+
+    Every method is a coroutine function: a call sends nothing until it is awaited (or run as a task).
+    """
 
     async def pza(
         self,
@@ -1900,7 +1912,10 @@ class Keywords:
 
 
 class AsyncKeywords:
-    """Keyword metrics, live search-result lists, historical search-result lists."""
+    """Keyword metrics, live search-result lists, historical search-result lists.
+
+    Every method is a coroutine function: a call sends nothing until it is awaited (or run as a task).
+    """
 
     async def metrics(
         self,
@@ -2015,41 +2030,212 @@ class AsyncKeywords:
         ...
 
 
-class Client(ClientBase):
+class Client(ClientBase[Db]):
     """A client of the SEOZoom API v2: every call blocks (releasing the GIL) until its result is in.
 
     The operations are reached through their group: `client.keywords.metrics(...)`.
+
+    Groups:
+        projects: The caller's projects: list, overview, monitored keywords, and page rankings of the project's domain.
+        domains: Traffic and authority metrics, niches, best pages, keywords in search results and in AI overviews, organic competitors.
+        urls: Page-level authority, metrics, ranking keywords, intent gap.
+        keywords: Keyword metrics, live search-result lists, historical search-result lists.
     """
 
-    projects: Projects
-    """The caller's projects: list, overview, monitored keywords, and page rankings of the project's domain."""
-    domains: Domains
-    """Traffic and authority metrics, niches, best pages, keywords in search results and in AI overviews, organic competitors."""
-    urls: Urls
-    """Page-level authority, metrics, ranking keywords, intent gap."""
-    keywords: Keywords
-    """Keyword metrics, live search-result lists, historical search-result lists."""
+    @property
+    def projects(self) -> Projects:
+        """The caller's projects: list, overview, monitored keywords, and page rankings of the project's domain."""
+        ...
+
+    @property
+    def domains(self) -> Domains:
+        """Traffic and authority metrics, niches, best pages, keywords in search results and in AI overviews, organic competitors."""
+        ...
+
+    @property
+    def urls(self) -> Urls:
+        """Page-level authority, metrics, ranking keywords, intent gap."""
+        ...
+
+    @property
+    def keywords(self) -> Keywords:
+        """Keyword metrics, live search-result lists, historical search-result lists."""
+        ...
+
+    @overload
+    def estimate(
+        self,
+        group: Literal["projects"],
+        action: Literal["list", "overview", "keywords", "bestpages", "pageswithmorekeywords", "pageswithpotential", "winnerpages", "loserpages"],
+        /,
+        *,
+        db: Optional[Db] = None,
+        max_rows: Optional[int] = None,
+        **params: Any,
+    ) -> Estimate:
+        """The cost range of a call (or of its batched or paged job) before it is sent, from the spec's figures, or from what the store's ledger learned when the spec prints none. The parameters are those of the operation's method, by the same names; invalid ones raise `Refused`. Nothing is sent.
+
+        >>> client.estimate("keywords", "metrics", keyword=["a", "b"])  # doctest: +SKIP
+        """
+        ...
+
+    @overload
+    def estimate(
+        self,
+        group: Literal["domains"],
+        action: Literal["metrics", "metricshistory", "authority", "niches", "bestpages", "keywords", "aikeywords", "competitor"],
+        /,
+        *,
+        db: Optional[Db] = None,
+        max_rows: Optional[int] = None,
+        **params: Any,
+    ) -> Estimate:
+        """The cost range of a call (or of its batched or paged job) before it is sent, from the spec's figures, or from what the store's ledger learned when the spec prints none. The parameters are those of the operation's method, by the same names; invalid ones raise `Refused`. Nothing is sent.
+
+        >>> client.estimate("keywords", "metrics", keyword=["a", "b"])  # doctest: +SKIP
+        """
+        ...
+
+    @overload
+    def estimate(
+        self,
+        group: Literal["urls"],
+        action: Literal["urlpza", "metrics", "keywords", "intentgap"],
+        /,
+        *,
+        db: Optional[Db] = None,
+        max_rows: Optional[int] = None,
+        **params: Any,
+    ) -> Estimate:
+        """The cost range of a call (or of its batched or paged job) before it is sent, from the spec's figures, or from what the store's ledger learned when the spec prints none. The parameters are those of the operation's method, by the same names; invalid ones raise `Refused`. Nothing is sent.
+
+        >>> client.estimate("keywords", "metrics", keyword=["a", "b"])  # doctest: +SKIP
+        """
+        ...
+
+    @overload
+    def estimate(
+        self,
+        group: Literal["keywords"],
+        action: Literal["metrics", "serp", "serphistory", "related"],
+        /,
+        *,
+        db: Optional[Db] = None,
+        max_rows: Optional[int] = None,
+        **params: Any,
+    ) -> Estimate:
+        """The cost range of a call (or of its batched or paged job) before it is sent, from the spec's figures, or from what the store's ledger learned when the spec prints none. The parameters are those of the operation's method, by the same names; invalid ones raise `Refused`. Nothing is sent.
+
+        >>> client.estimate("keywords", "metrics", keyword=["a", "b"])  # doctest: +SKIP
+        """
+        ...
 
 
-class AsyncClient(AsyncClientBase):
-    """A client of the SEOZoom API v2 for asyncio: every call returns an awaitable.
+class AsyncClient(AsyncClientBase[Db]):
+    """A client of the SEOZoom API v2 for asyncio: every method of its groups is a coroutine function, which sends nothing until it is awaited.
 
     The operations are reached through their group: `client.keywords.metrics(...)`.
+
+    Groups:
+        projects: The caller's projects: list, overview, monitored keywords, and page rankings of the project's domain.
+        domains: Traffic and authority metrics, niches, best pages, keywords in search results and in AI overviews, organic competitors.
+        urls: Page-level authority, metrics, ranking keywords, intent gap.
+        keywords: Keyword metrics, live search-result lists, historical search-result lists.
     """
 
-    projects: AsyncProjects
-    """The caller's projects: list, overview, monitored keywords, and page rankings of the project's domain."""
-    domains: AsyncDomains
-    """Traffic and authority metrics, niches, best pages, keywords in search results and in AI overviews, organic competitors."""
-    urls: AsyncUrls
-    """Page-level authority, metrics, ranking keywords, intent gap."""
-    keywords: AsyncKeywords
-    """Keyword metrics, live search-result lists, historical search-result lists."""
+    @property
+    def projects(self) -> AsyncProjects:
+        """The caller's projects: list, overview, monitored keywords, and page rankings of the project's domain."""
+        ...
+
+    @property
+    def domains(self) -> AsyncDomains:
+        """Traffic and authority metrics, niches, best pages, keywords in search results and in AI overviews, organic competitors."""
+        ...
+
+    @property
+    def urls(self) -> AsyncUrls:
+        """Page-level authority, metrics, ranking keywords, intent gap."""
+        ...
+
+    @property
+    def keywords(self) -> AsyncKeywords:
+        """Keyword metrics, live search-result lists, historical search-result lists."""
+        ...
+
+    @overload
+    def estimate(
+        self,
+        group: Literal["projects"],
+        action: Literal["list", "overview", "keywords", "bestpages", "pageswithmorekeywords", "pageswithpotential", "winnerpages", "loserpages"],
+        /,
+        *,
+        db: Optional[Db] = None,
+        max_rows: Optional[int] = None,
+        **params: Any,
+    ) -> Estimate:
+        """The cost range of a call (or of its batched or paged job) before it is sent, from the spec's figures, or from what the store's ledger learned when the spec prints none. The parameters are those of the operation's method, by the same names; invalid ones raise `Refused`. Nothing is sent.
+
+        >>> client.estimate("keywords", "metrics", keyword=["a", "b"])  # doctest: +SKIP
+        """
+        ...
+
+    @overload
+    def estimate(
+        self,
+        group: Literal["domains"],
+        action: Literal["metrics", "metricshistory", "authority", "niches", "bestpages", "keywords", "aikeywords", "competitor"],
+        /,
+        *,
+        db: Optional[Db] = None,
+        max_rows: Optional[int] = None,
+        **params: Any,
+    ) -> Estimate:
+        """The cost range of a call (or of its batched or paged job) before it is sent, from the spec's figures, or from what the store's ledger learned when the spec prints none. The parameters are those of the operation's method, by the same names; invalid ones raise `Refused`. Nothing is sent.
+
+        >>> client.estimate("keywords", "metrics", keyword=["a", "b"])  # doctest: +SKIP
+        """
+        ...
+
+    @overload
+    def estimate(
+        self,
+        group: Literal["urls"],
+        action: Literal["urlpza", "metrics", "keywords", "intentgap"],
+        /,
+        *,
+        db: Optional[Db] = None,
+        max_rows: Optional[int] = None,
+        **params: Any,
+    ) -> Estimate:
+        """The cost range of a call (or of its batched or paged job) before it is sent, from the spec's figures, or from what the store's ledger learned when the spec prints none. The parameters are those of the operation's method, by the same names; invalid ones raise `Refused`. Nothing is sent.
+
+        >>> client.estimate("keywords", "metrics", keyword=["a", "b"])  # doctest: +SKIP
+        """
+        ...
+
+    @overload
+    def estimate(
+        self,
+        group: Literal["keywords"],
+        action: Literal["metrics", "serp", "serphistory", "related"],
+        /,
+        *,
+        db: Optional[Db] = None,
+        max_rows: Optional[int] = None,
+        **params: Any,
+    ) -> Estimate:
+        """The cost range of a call (or of its batched or paged job) before it is sent, from the spec's figures, or from what the store's ledger learned when the spec prints none. The parameters are those of the operation's method, by the same names; invalid ones raise `Refused`. Nothing is sent.
+
+        >>> client.estimate("keywords", "metrics", keyword=["a", "b"])  # doctest: +SKIP
+        """
+        ...
 
 __all__ = [
     "Client",
     "AsyncClient",
     "SerpResult",
+    "GroupName",
     "Db",
     "KeywordType",
     "SearchIntent",

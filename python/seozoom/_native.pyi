@@ -1,7 +1,7 @@
 """Type stubs of the native module (the Rust side of the package)."""
 
 import datetime
-from typing import Any, Dict, Optional, Union
+from typing import Any, Awaitable, Dict, Optional, Union
 
 def default_store() -> str: ...
 def decode(group: str, action: str, body: bytes) -> Any: ...
@@ -34,7 +34,7 @@ class Core:
         params: Dict[str, Any],
         db: Optional[str] = None,
         max_rows: Optional[int] = None,
-    ) -> Any: ...
+    ) -> Awaitable[Any]: ...
     def estimate(
         self,
         group: str,

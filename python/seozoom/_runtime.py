@@ -9,7 +9,9 @@ params, db, max_rows)`, the native module's one entry point.
 from __future__ import annotations
 
 import datetime
+import inspect
 import os
+import typing
 from typing import (
     TYPE_CHECKING,
     Any,
@@ -17,6 +19,7 @@ from typing import (
     Dict,
     Generic,
     List,
+    Literal,
     Mapping,
     Optional,
     TypedDict,
@@ -36,15 +39,24 @@ API_KEY_ENV = "SEOZOOM_API_KEY"
 
 
 class Result(Generic[T]):
-    """What a call returns: its rows and what they cost.
+    """What a call returns: its rows and the exact figures of what it did.
 
     - `rows`: the records (each a `TypedDict` keyed by the Rust field names),
-      a list for most operations, a dict keyed by input for the operations
-      answered per input;
-    - `units_used`: units the service charged (0 from the cache);
-    - `units_remaining`: the account's balance as last reported;
-    - `from_cache`: the answer came from the store's cache, nothing was sent;
-    - `no_data`: the service found nothing ("No data found!");
+      a list for most operations, a dict keyed by input (in input order) for
+      the operations answered per input;
+    - `units_used`: units the service charged for this call's own requests
+      (0 when nothing was sent);
+    - `units_remaining`: the account's balance after the call, as the latest
+      answer reported it; `None` when the service did not say (a "No data
+      found!" answer reports no balance);
+    - `from_cache`: `True` exactly when nothing was sent: the store's cache
+      answered the whole call;
+    - `cached_items`: inputs of a batched job answered from the cache one by
+      one (the others were sent);
+    - `cached_requests`: requests answered whole from the cache (a call, a
+      batch, a page);
+    - `no_data`: the service found nothing ("No data found!"), the same
+      whether the answer is fresh or from the cache;
     - `raw_rows`: the rows the client could not type (what names the row was
       missing or null), as the service sent them: dicts with `index` (their
       place in the answer), `key` (for a map), `error` and `row`.
@@ -53,22 +65,37 @@ class Result(Generic[T]):
     wire names, with their JSON values.
     """
 
-    __slots__ = ("rows", "units_used", "units_remaining", "from_cache", "no_data", "raw_rows", "_record")
+    __slots__ = (
+        "rows",
+        "units_used",
+        "units_remaining",
+        "from_cache",
+        "cached_items",
+        "cached_requests",
+        "no_data",
+        "raw_rows",
+        "_record",
+    )
 
     def __init__(
         self,
         rows: T,
         units_used: int,
-        units_remaining: int,
+        units_remaining: Optional[int],
         from_cache: bool,
         no_data: bool,
         record: Optional[str] = None,
         raw_rows: Optional[List[Dict[str, Any]]] = None,
+        *,
+        cached_items: int = 0,
+        cached_requests: int = 0,
     ) -> None:
         self.rows = rows
         self.units_used = units_used
         self.units_remaining = units_remaining
         self.from_cache = from_cache
+        self.cached_items = cached_items
+        self.cached_requests = cached_requests
         self.no_data = no_data
         self.raw_rows: List[Dict[str, Any]] = raw_rows or []
         self._record = record
@@ -78,6 +105,7 @@ class Result(Generic[T]):
         return (
             f"Result({count} rows, units_used={self.units_used}, "
             f"units_remaining={self.units_remaining}, from_cache={self.from_cache}, "
+            f"cached_items={self.cached_items}, cached_requests={self.cached_requests}, "
             f"no_data={self.no_data})"
         )
 
@@ -86,6 +114,13 @@ class Result(Generic[T]):
         as the rows'), in spec order; a month-by-month series (the spec's
         `monthly_volume` fields) stays together, January to December. Rows
         keyed by input get an `input` column first.
+
+        Each column has the dtype of its field's type, an empty result too:
+        `int64` (`Int64` where a value may be missing), `float64`, `bool`
+        (pandas' `boolean`, with `<NA>`, for an optional one), `datetime64`
+        for dates and date-times, `timedelta64` (the time since midnight) for
+        a time of day, so that `date + time` is the instant; text as pandas
+        keeps text; lists stay Python lists.
 
         Needs pandas (`pip install pandas`), which the package does not
         depend on.
@@ -97,8 +132,74 @@ class Result(Generic[T]):
         from . import _generated
 
         records = _flatten(self.rows)
-        columns = _columns(self._record, records, _generated)
-        return pandas.DataFrame.from_records(records, columns=columns)
+        typed = getattr(_generated, self._record, None) if self._record else None
+        keyed = isinstance(self.rows, dict)
+        columns = _columns(self._record, typed, records, keyed, _generated)
+        frame = pandas.DataFrame.from_records(records, columns=columns)
+        kinds = _kinds(typed) if typed is not None else {}
+        if keyed:
+            kinds = {"input": "text", **kinds}
+        for column, kind in kinds.items():
+            if column in frame.columns:
+                frame[column] = _as_dtype(pandas, frame[column], kind)
+        return frame
+
+
+def _kinds(typed: Any) -> Dict[str, str]:
+    """The kind of each field of a record's `TypedDict`, from its type hints
+    (generated from the spec's record types): what its column's dtype is."""
+    kinds = _KINDS.get(typed)
+    if kinds is None:
+        kinds = {name: _kind(hint) for name, hint in typing.get_type_hints(typed).items()}
+        _KINDS[typed] = kinds
+    return kinds
+
+
+_KINDS: Dict[Any, Dict[str, str]] = {}
+
+
+def _kind(hint: Any) -> str:
+    args = typing.get_args(hint)
+    optional = typing.get_origin(hint) is Union and type(None) in args
+    if optional:
+        rest = [a for a in args if a is not type(None)]
+        hint = rest[0] if len(rest) == 1 else Any
+    if hint is bool:
+        return "bool?" if optional else "bool"
+    if hint is int:
+        return "int?" if optional else "int"
+    if hint is float:
+        return "float"
+    if hint in (datetime.date, datetime.datetime):
+        return "datetime"
+    if hint is datetime.time:
+        return "time"
+    if hint is str or typing.get_origin(hint) is Literal:
+        return "text"
+    return "object"
+
+
+def _as_dtype(pandas: Any, column: Any, kind: str) -> Any:
+    """A column in its kind's dtype; empty ones too."""
+    if kind == "int":
+        return column.astype("int64")
+    if kind == "int?":
+        return column.astype("Int64")
+    if kind == "float":
+        return column.astype("float64")
+    if kind == "bool":
+        return column.astype("bool")
+    if kind == "bool?":
+        return column.astype("boolean")
+    if kind == "datetime":
+        return pandas.to_datetime(column)
+    if kind == "time":
+        text = [None if t is None else t.isoformat() for t in column]
+        return pandas.Series(pandas.to_timedelta(text), index=column.index, name=column.name)
+    if kind == "text" and len(column) == 0:
+        # The dtype this pandas gives a column of text (`object`, or `str`).
+        return column.astype(pandas.Series(["text"]).dtype)
+    return column
 
 
 def _flatten(rows: Any) -> List[Dict[str, Any]]:
@@ -113,17 +214,19 @@ def _flatten(rows: Any) -> List[Dict[str, Any]]:
     return list(rows)
 
 
-def _columns(record: Optional[str], rows: List[Dict[str, Any]], generated: Any) -> List[str]:
-    """The columns in the record's key order, its monthly series together in
-    calendar order (the spec lists them January first)."""
-    typed = getattr(generated, record, None) if record else None
+def _columns(
+    record: Optional[str], typed: Any, rows: List[Dict[str, Any]], keyed: bool, generated: Any
+) -> List[str]:
+    """The columns in the record's key order (after `input` for rows keyed by
+    input), its monthly series together in calendar order (the spec lists
+    them January first)."""
     if typed is not None:
         keys = list(typed.__annotations__)
     elif rows:
         keys = list(rows[0])
     else:
         keys = []
-    if rows and "input" in rows[0]:
+    if keyed:
         keys = ["input", *[k for k in keys if k != "input"]]
     months = list(generated._MONTHLY.get(record, ())) if record else []
     if not months:
@@ -222,35 +325,29 @@ def decode(group: str, action: str, body: bytes) -> Result[Any]:
     return result
 
 
-class ClientBase:
-    """What both clients share: configuration, the estimate and the usage.
+DbT = TypeVar("DbT", bound=str)
 
-    Args:
-        api_key: the API key; default `SEOZOOM_API_KEY`. It is kept by the
-            native client only, and shown by no `repr`, `str` or exception.
-        base_url: the service address (a sandbox's `url` in tests).
-        db: the default database of every call.
-        store: where the cache, ledger, budgets and shared rate limits live:
-            `sqlite:PATH`, `redis://HOST:PORT/N`, `memory` or `none`, as the
-            command line's `--store`; default `default_store()`.
-        budget: units this client may spend (`500`), or the key's budget per
-            UTC day or month across every process on the store (`"500/day"`,
-            `"500/month"`).
-        refresh: send every call even when the cache has a fresh answer.
-        store_fallback: go on without the store if it fails.
-        rate_window: seconds the spec's requests-per-minute figures apply to
-            (default 60).
-        timeout: seconds allowed for one attempt of a call (default 60).
-    """
+
+class ClientBase(Generic[DbT]):
+    """What both clients share: configuration, the estimate and the usage.
+    `DbT` is the type of a database name (the spec's `Db` literal)."""
 
     _GROUPS: ClassVar[Mapping[str, Any]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # `help(seozoom.Client)` shows the constructor's arguments with the
+        # class's own text (its groups), not only under `__init__`.
+        super().__init_subclass__(**kwargs)
+        arguments = ClientBase.__init__.__doc__
+        if cls.__doc__ and arguments:
+            cls.__doc__ = inspect.cleandoc(cls.__doc__) + "\n\n" + inspect.cleandoc(arguments)
 
     def __init__(
         self,
         api_key: Optional[str] = None,
         *,
         base_url: Optional[str] = None,
-        db: Optional[str] = None,
+        db: Optional[DbT] = None,
         store: Optional[str] = None,
         budget: Union[int, str, None] = None,
         refresh: bool = False,
@@ -258,13 +355,33 @@ class ClientBase:
         rate_window: Optional[float] = None,
         timeout: Optional[float] = None,
     ) -> None:
+        """Args:
+            api_key: the API key; default `SEOZOOM_API_KEY`. It is kept by the
+                native client only, and shown by no `repr`, `str` or exception.
+            base_url: the service address (a sandbox's `url` in tests).
+            db: the default database of every call.
+            store: where the cache, ledger, budgets and shared rate limits live:
+                `sqlite:PATH`, `redis://HOST:PORT/N`, `memory` or `none`, as the
+                command line's `--store`; default `default_store()`.
+            budget: units this client may spend (`500`), or the key's budget per
+                UTC day or month across every process on the store (`"500/day"`,
+                `"500/month"`).
+            refresh: send every call even when the cache has a fresh answer.
+            store_fallback: go on without the store if it fails.
+            rate_window: seconds the spec's requests-per-minute figures apply to
+                (default 60).
+            timeout: seconds allowed for one attempt of a call (default 60).
+
+        Raises:
+            Refused: an argument is of the wrong type or out of range, or the
+                store cannot be opened.
+        """
         if api_key is None:
             api_key = os.environ.get(API_KEY_ENV)
         self._core = _native.Core(
             api_key, base_url, db, store, budget, refresh, store_fallback, rate_window, timeout
         )
-        for name, group in self._GROUPS.items():
-            setattr(self, name, group(self))
+        self._groups = {name: group(self) for name, group in self._GROUPS.items()}
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self._core!r})"
@@ -279,23 +396,15 @@ class ClientBase:
     ) -> Any:
         return self._core.call(group, action, params, db, max_rows)
 
-    def estimate(
+    def _estimate(
         self,
         group: str,
         action: str,
-        /,
-        *,
-        db: Optional[str] = None,
-        max_rows: Optional[int] = None,
-        **params: Any,
+        params: Dict[str, Any],
+        db: Optional[str],
+        max_rows: Optional[int],
     ) -> Estimate:
-        """The cost range of a call (or of its batched or paged job) before
-        it is sent, from the spec's figures, or from what the store's ledger
-        learned when the spec prints none. The parameters are those of the
-        operation's method; invalid ones raise `Refused`.
-
-        >>> client.estimate("keywords", "metrics", keyword=["a", "b"])  # doctest: +SKIP
-        """
+        # `estimate` itself is generated, its group and action typed from the spec.
         estimate: Estimate = self._core.estimate(group, action, params, db, max_rows)
         return estimate
 
@@ -327,15 +436,16 @@ class ClientBase:
         return store
 
 
-class AsyncClientBase(ClientBase):
-    """What the async client adds: every call returns an awaitable, and
-    concurrent calls share the client's rate limits, budget and store.
+class AsyncClientBase(ClientBase[DbT]):
+    """What the async client adds: every method of its groups is a coroutine
+    function, and concurrent calls share the client's rate limits, budget and
+    store.
 
     `estimate()` and `usage()` stay plain methods: they send nothing and
     only read the store, briefly.
     """
 
-    def _call(
+    async def _call(
         self,
         group: str,
         action: str,
@@ -343,7 +453,9 @@ class AsyncClientBase(ClientBase):
         db: Optional[str],
         max_rows: Optional[int],
     ) -> Any:
-        return self._core.call_async(group, action, params, db, max_rows)
+        # Called in the body of the group's coroutine: nothing is sent until
+        # it is awaited. Cancelling the await stops the job (see `call_async`).
+        return await self._core.call_async(group, action, params, db, max_rows)
 
 
 class _Group:
@@ -351,7 +463,7 @@ class _Group:
 
     __slots__ = ("_client",)
 
-    def __init__(self, client: ClientBase) -> None:
+    def __init__(self, client: ClientBase[Any]) -> None:
         self._client = client
 
     def _call(

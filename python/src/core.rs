@@ -2,16 +2,13 @@
 //! point, `call(group, action, params, db, max_rows)`, in a blocking and an
 //! awaitable flavour; with the estimate and the store's usage beside it.
 
-use std::time::Duration;
-
 use pyo3::prelude::*;
-use pyo3::types::{PyDate, PyDateAccess, PyDict, PyList};
+use pyo3::types::{PyBool, PyDateAccess, PyDict, PyList};
 use seozoom::error::ErrorKind;
 use seozoom::job::Row;
 use seozoom::job::{Job, Stop};
 use seozoom::operation_table::Operation;
 use seozoom::operations::RECORDS;
-use seozoom::request::Request;
 use seozoom::store::{Budget, BudgetWindow, Store};
 use seozoom::types::ByKey;
 use seozoom::units::{Basis, Estimate};
@@ -19,7 +16,8 @@ use seozoom::{Client, Db};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use crate::errors::{self, raise};
+use crate::args;
+use crate::errors;
 use crate::job::{self, Failure, Missing, Outcome};
 use crate::params;
 use crate::rows::Rows;
@@ -35,95 +33,58 @@ pub struct Core {
 /// `budget=`: `N` units for this client, or `"N/day"`, `"N/month"` for the
 /// key's UTC window across every process on the store (as `--budget`).
 fn budget(value: &Bound<'_, PyAny>) -> PyResult<(i64, Option<BudgetWindow>)> {
-    let refused = |limit: &str| {
-        errors::raise(
-            value.py(),
-            "Refused",
-            &format!("budget = {value}: {limit}"),
-            &[
-                (
-                    "parameter",
-                    "budget"
-                        .into_pyobject(value.py())
-                        .unwrap()
-                        .into_any()
-                        .unbind(),
-                ),
-                ("value", value.clone().unbind()),
-                (
-                    "limit",
-                    limit.into_pyobject(value.py()).unwrap().into_any().unbind(),
-                ),
-            ],
-        )
-    };
+    let refused = |limit: &str| errors::refused("budget", Some(&errors::shown_value(value)), limit);
+    const FORMS: &str = "a whole number of units (an int, at least 0), \"N/day\" or \"N/month\"";
+    if value.is_instance_of::<PyBool>() {
+        return Err(refused(FORMS));
+    }
     if let Ok(units) = value.extract::<i64>() {
         return match units >= 0 {
             true => Ok((units, None)),
-            false => Err(refused("a budget is at least 0")),
+            false => Err(refused(FORMS)),
         };
     }
-    let text: String = value
-        .extract()
-        .map_err(|_| refused("give a whole number of units, \"N/day\" or \"N/month\""))?;
+    let text: String = value.extract().map_err(|_| refused(FORMS))?;
     match text.parse::<Budget>() {
         Ok(Budget::Per(units, window)) => Ok((units, Some(window))),
         Ok(Budget::Client(units)) => Ok((units, None)),
-        Err(fault) => Err(refused(&fault.to_string())),
+        Err(fault) => Err(refused(&format!("{FORMS}: {fault}"))),
     }
-}
-
-fn seconds(value: f64) -> Duration {
-    Duration::try_from_secs_f64(value).unwrap_or(Duration::ZERO)
 }
 
 #[pymethods]
 impl Core {
     #[new]
-    #[pyo3(signature = (api_key, base_url=None, db=None, store=None, budget=None, refresh=false, store_fallback=false, rate_window=None, timeout=None))]
+    #[pyo3(signature = (api_key, base_url=None, db=None, store=None, budget=None, refresh=None, store_fallback=None, rate_window=None, timeout=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
-        api_key: Option<String>,
-        base_url: Option<String>,
-        db: Option<String>,
-        store: Option<String>,
-        budget: Option<Bound<'_, PyAny>>,
-        refresh: bool,
-        store_fallback: bool,
-        rate_window: Option<f64>,
-        timeout: Option<f64>,
+        api_key: Option<&Bound<'_, PyAny>>,
+        base_url: Option<&Bound<'_, PyAny>>,
+        db: Option<&Bound<'_, PyAny>>,
+        store: Option<&Bound<'_, PyAny>>,
+        budget: Option<&Bound<'_, PyAny>>,
+        refresh: Option<&Bound<'_, PyAny>>,
+        store_fallback: Option<&Bound<'_, PyAny>>,
+        rate_window: Option<&Bound<'_, PyAny>>,
+        timeout: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
+        let api_key = args::text("api_key", api_key, true)?;
+        let base_url = args::text("base_url", base_url, false)?;
+        let db = args::text("db", db, false)?;
+        let store = args::text("store", store, false)?;
+        let rate_window = args::seconds("rate_window", rate_window, false)?;
+        let timeout = args::seconds("timeout", timeout, true)?;
         let mut builder = Client::builder()
             .api_key(api_key.unwrap_or_default())
-            .refresh(refresh)
-            .store_fallback(store_fallback);
+            .refresh(args::flag("refresh", refresh)?)
+            .store_fallback(args::flag("store_fallback", store_fallback)?);
         if let Some(url) = base_url {
             builder = builder.base_url(url);
         }
         if let Some(db) = db {
-            let parsed = db.parse::<Db>().map_err(|e| {
-                Python::attach(|py| {
-                    raise(
-                        py,
-                        "Refused",
-                        &format!("db = {db}: {e}"),
-                        &[
-                            (
-                                "parameter",
-                                "db".into_pyobject(py).unwrap().into_any().unbind(),
-                            ),
-                            (
-                                "value",
-                                db.as_str().into_pyobject(py).unwrap().into_any().unbind(),
-                            ),
-                            (
-                                "limit",
-                                e.to_string().into_pyobject(py).unwrap().into_any().unbind(),
-                            ),
-                        ],
-                    )
-                })
-            })?;
+            let parsed = db
+                .parse::<Db>()
+                .map_err(|e| errors::refused("db", Some(&db), &e.to_string()))?;
             builder = builder.db(parsed);
         }
         let url = match store {
@@ -131,17 +92,17 @@ impl Core {
             None => seozoom::store::default_url().map_err(|e| errors::from_error(&e))?,
         };
         builder = builder.store(Store::open(&url).map_err(|e| errors::from_error(&e))?);
-        if let Some(value) = budget {
-            builder = match self::budget(&value)? {
+        if let Some(value) = budget.filter(|v| !v.is_none()) {
+            builder = match self::budget(value)? {
                 (units, None) => builder.budget(units),
                 (units, Some(window)) => builder.budget_per(units, window),
             };
         }
         if let Some(window) = rate_window {
-            builder = builder.rate_window(seconds(window));
+            builder = builder.rate_window(window);
         }
         if let Some(timeout) = timeout {
-            builder = builder.timeout(seconds(timeout));
+            builder = builder.timeout(timeout);
         }
         let client = builder.build().map_err(|e| errors::from_error(&e))?;
         Ok(Core { client })
@@ -164,19 +125,27 @@ impl Core {
         group: &str,
         action: &str,
         params: &Bound<'_, PyDict>,
-        db: Option<&str>,
-        max_rows: Option<usize>,
+        db: Option<&Bound<'_, PyAny>>,
+        max_rows: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
         let op = params::operation(group, action)?;
-        let request = params::request(op, params, db)?;
+        let max_rows = args::max_rows(op, max_rows)?;
+        let db = args::text("db", db, false)?;
+        let request = params::request(op, params, db.as_deref())?;
         let client = self.client.clone();
-        let waited = wait::block_on(py, job::stops_between_requests(op, max_rows), move |stop| {
+        let waited = wait::block_on(py, true, move |stop| {
             job::run(client, request, max_rows, stop)
         })?;
         to_python(py, op, waited.value, waited.interrupted)
     }
 
-    /// One call as an awaitable of a `Result`.
+    /// One call as an awaitable of a `Result`. The coroutine that awaits it
+    /// calls this in its own body, so nothing is sent before it runs.
+    ///
+    /// The job runs as a task of its own: cancelling the awaitable gives the
+    /// job's stop signal rather than dropping it, so no request goes out
+    /// after the cancel, and one already on the wire is let finish and its
+    /// answer kept in the store's cache.
     #[pyo3(signature = (group, action, params, db=None, max_rows=None))]
     fn call_async<'py>(
         &self,
@@ -184,14 +153,23 @@ impl Core {
         group: &str,
         action: &str,
         params: &Bound<'py, PyDict>,
-        db: Option<&str>,
-        max_rows: Option<usize>,
+        db: Option<&Bound<'_, PyAny>>,
+        max_rows: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let op = params::operation(group, action)?;
-        let request = params::request(op, params, db)?;
+        let max_rows = args::max_rows(op, max_rows)?;
+        let db = args::text("db", db, false)?;
+        let request = params::request(op, params, db.as_deref())?;
         let client = self.client.clone();
         pyo3_async_runtimes::tokio::future_into_py(py, async move {
-            let outcome = job::run(client, request, max_rows, Stop::new()).await;
+            let stop = Stop::new();
+            let on_cancel = wait::StopOnDrop::new(stop.clone());
+            let job = tokio::spawn(job::run(client, request, max_rows, stop));
+            let outcome = job.await;
+            on_cancel.disarm();
+            let outcome = outcome.map_err(|e| {
+                pyo3::exceptions::PyRuntimeError::new_err(format!("the seozoom job failed: {e}"))
+            })?;
             Python::attach(|py| to_python(py, op, outcome, None))
         })
     }
@@ -205,18 +183,15 @@ impl Core {
         group: &str,
         action: &str,
         params: &Bound<'_, PyDict>,
-        db: Option<&str>,
-        max_rows: Option<usize>,
+        db: Option<&Bound<'_, PyAny>>,
+        max_rows: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
         let op = params::operation(group, action)?;
-        let request = params::request(op, params, db)?;
-        let job = match max_rows {
-            Some(max_rows) => Job::Pages {
-                page_size: page_size_for(&request, max_rows)?,
-                max_rows: Some(max_rows),
-            },
-            None => Job::Batched,
-        };
+        let max_rows = args::max_rows(op, max_rows)?;
+        let db = args::text("db", db, false)?;
+        let request = params::request(op, params, db.as_deref())?;
+        // The job the runner would run.
+        let job = Job::of(&request, max_rows).map_err(|e| errors::from_error(&e))?;
         let client = self.client.clone();
         let waited = wait::block_on(py, false, move |_| async move {
             client.estimate_job_observed(&request, job).await
@@ -228,8 +203,8 @@ impl Core {
     /// What the store's ledger holds for the key per operation, from `since`
     /// (a `datetime.date`, UTC) on: a list of dicts.
     #[pyo3(signature = (since=None))]
-    fn usage(&self, py: Python<'_>, since: Option<Bound<'_, PyDate>>) -> PyResult<Py<PyAny>> {
-        let since_ms = match since {
+    fn usage(&self, py: Python<'_>, since: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
+        let since_ms = match args::date("since", since)? {
             Some(day) => seozoom::types::Date::new(day.get_year(), day.get_month(), day.get_day())
                 .map_or(0, |d| d.to_unix_days().saturating_mul(86_400_000)),
             None => 0,
@@ -341,12 +316,6 @@ impl ResultType for Decode<'_> {
     }
 }
 
-fn page_size_for(request: &Request, max_rows: usize) -> PyResult<i64> {
-    // The same page size the job would use.
-    let probe = job::page_size_of(request, max_rows);
-    probe.map_err(|e| errors::from_error(&e))
-}
-
 fn estimate_dict(py: Python<'_>, estimate: &Estimate) -> PyResult<Py<PyAny>> {
     let dict = PyDict::new(py);
     dict.set_item("min", estimate.min)?;
@@ -385,7 +354,7 @@ fn to_python(
             cause,
         }) => {
             let rows = received.rows;
-            let used = received.units_used;
+            let used = received.figures.units_used;
             let (missing_text, missing) = missing_dict(py, &missing)?;
             let why = match &cause {
                 Some(error) => error.to_string(),
@@ -396,7 +365,7 @@ fn to_python(
                 op.label()
             );
             let kept = result(py, op, received)?;
-            let error = raise(
+            let error = errors::raise(
                 py,
                 "Partial",
                 &message,
@@ -429,7 +398,9 @@ fn missing_dict(py: Python<'_>, missing: &Missing) -> PyResult<(String, Py<PyAny
 }
 
 /// `seozoom._runtime.Result(rows, units_used, units_remaining, from_cache,
-/// no_data, record, raw_rows)`, `record` naming the rows' `TypedDict`.
+/// no_data, record, raw_rows, cached_items=, cached_requests=)`, `record`
+/// naming the rows' `TypedDict`: the run's figures as the library counted
+/// them.
 fn result(py: Python<'_>, op: &'static Operation, outcome: Outcome) -> PyResult<Py<PyAny>> {
     let rows = outcome.body.to_python(&mut Rows::new(py), op)?;
     // Rare (rows the client could not type): as JSON, the rows as sent.
@@ -445,15 +416,22 @@ fn result(py: Python<'_>, op: &'static Operation, outcome: Outcome) -> PyResult<
         .iter()
         .find(|r| r.name == op.response.payload)
         .map(|r| r.type_name);
+    let figures = outcome.figures;
     let class = py.import("seozoom._runtime")?.getattr("Result")?;
-    let made = class.call1((
-        rows,
-        outcome.units_used,
-        outcome.units_remaining,
-        outcome.from_cache,
-        outcome.no_data,
-        record,
-        raw_rows,
-    ))?;
+    let counts = PyDict::new(py);
+    counts.set_item("cached_items", figures.cached_items)?;
+    counts.set_item("cached_requests", figures.cached_requests)?;
+    let made = class.call(
+        (
+            rows,
+            figures.units_used,
+            figures.units_remaining,
+            figures.from_cache,
+            figures.no_data,
+            record,
+            raw_rows,
+        ),
+        Some(&counts),
+    )?;
     Ok(made.unbind())
 }

@@ -33,6 +33,77 @@ pub fn raise(py: Python<'_>, name: &str, message: &str, attrs: &[(&str, Py<PyAny
     built.unwrap_or_else(|error| error)
 }
 
+/// The most characters of a value a message shows: a long list or text is
+/// cut, with its length said.
+const SHOWN: usize = 80;
+
+/// A value's text as a message shows it: whole when short, else its first
+/// characters and how long it is. Text already cut is left as it is.
+pub fn cut(text: &str) -> String {
+    let count = text.chars().count();
+    let already = text
+        .split_once(CUT)
+        .is_some_and(|(head, _)| head.chars().count() == SHOWN);
+    if count <= SHOWN || already {
+        return text.to_owned();
+    }
+    let head: String = text.chars().take(SHOWN).collect();
+    format!("{head}{CUT}{count} characters)")
+}
+
+/// What follows the head of a cut value.
+const CUT: &str = "… (";
+
+/// A Python value as a message shows it: a `str` as it is, anything else as
+/// its `repr`; cut, a sequence saying how many items it has.
+pub fn shown_value(value: &Bound<'_, PyAny>) -> String {
+    if let Ok(text) = value.extract::<String>() {
+        return cut(&text);
+    }
+    let repr = value
+        .repr()
+        .map(|r| r.to_string())
+        .unwrap_or_else(|_| "(a value)".into());
+    match value.len() {
+        Ok(n) if repr.chars().count() > SHOWN => {
+            let head: String = repr.chars().take(SHOWN).collect();
+            format!("{head}{CUT}{n} items)")
+        }
+        _ => cut(&repr),
+    }
+}
+
+/// `Refused` (or its subclass `class`): `parameter` names what was refused,
+/// `value` is the value as text, cut (`None` when no value is at fault),
+/// and `limit` the limit or rule it breaks.
+fn refused_as(
+    class: &str,
+    message: &str,
+    parameter: &str,
+    value: Option<&str>,
+    limit: &str,
+    more: &[(&str, Py<PyAny>)],
+) -> PyErr {
+    Python::attach(|py| {
+        let value = value.map_or_else(|| py.None(), |v| text(py, cut(v)));
+        let mut attrs = vec![
+            ("parameter", text(py, parameter)),
+            ("value", value),
+            ("limit", text(py, limit)),
+        ];
+        attrs.extend(more.iter().map(|(k, v)| (*k, v.clone_ref(py))));
+        raise(py, class, message, &attrs)
+    })
+}
+
+/// `Refused` for `parameter` = `value` (as text, cut in the message too),
+/// breaking `limit`.
+pub fn refused(parameter: &str, value: Option<&str>, limit: &str) -> PyErr {
+    let shown = value.map_or_else(|| "(none)".to_owned(), cut);
+    let message = format!("{parameter} = {shown}: {limit}");
+    refused_as("Refused", &message, parameter, value, limit, &[])
+}
+
 /// The Rust name of a parameter given by its wire name in an error, when the
 /// operation has it.
 fn rust_name(operation: &str, wire: &str) -> Option<&'static str> {
@@ -42,41 +113,24 @@ fn rust_name(operation: &str, wire: &str) -> Option<&'static str> {
 }
 
 /// `Refused` for an input the spec does not allow, naming the parameter as
-/// Python gives it (its Rust name), the value and the limit.
+/// Python gives it (its Rust name), the value (cut) and the limit.
 pub fn refused_input(invalid: &InvalidInput) -> PyErr {
-    Python::attach(|py| {
-        let InvalidInput {
-            operation,
-            param,
-            value,
-            problem,
-        } = invalid;
-        let name = rust_name(operation, param).unwrap_or(param);
-        let on_wire = match name == param {
-            true => String::new(),
-            false => format!(" (`{param}` on the wire)"),
-        };
-        let message = format!("{operation}: parameter `{name}`{on_wire} = {value}: {problem}");
-        raise(
-            py,
-            "Refused",
-            &message,
-            &[
-                (
-                    "parameter",
-                    name.into_pyobject(py).unwrap().into_any().unbind(),
-                ),
-                (
-                    "value",
-                    value.into_pyobject(py).unwrap().into_any().unbind(),
-                ),
-                (
-                    "limit",
-                    problem.into_pyobject(py).unwrap().into_any().unbind(),
-                ),
-            ],
-        )
-    })
+    let InvalidInput {
+        operation,
+        param,
+        value,
+        problem,
+    } = invalid;
+    let name = rust_name(operation, param).unwrap_or(param);
+    let on_wire = match name == param {
+        true => String::new(),
+        false => format!(" (`{param}` on the wire)"),
+    };
+    let message = format!(
+        "{operation}: parameter `{name}`{on_wire} = {}: {problem}",
+        cut(value)
+    );
+    refused_as("Refused", &message, name, Some(value), problem, &[])
 }
 
 fn text(py: Python<'_>, value: impl AsRef<str>) -> Py<PyAny> {
@@ -92,20 +146,53 @@ fn int(py: Python<'_>, value: i64) -> Py<PyAny> {
         .unwrap_or_else(|_| py.None())
 }
 
-/// What a configuration error is about, as the client's keyword argument.
-fn config_part(kind: &ErrorKind) -> &'static str {
+/// What a configuration error is about, as the client's keyword argument,
+/// the value at fault (never the key) and what the argument must be.
+fn config_part(kind: &ErrorKind) -> (&'static str, Option<&str>, &'static str) {
+    const STORE: &str =
+        "a store that can be used: `sqlite:PATH`, `redis://HOST:PORT/N`, `memory` or `none`";
+    const URL: &str =
+        "an `https://` URL, or `http://` to a loopback host, without query or fragment";
     match kind {
-        ErrorKind::Store { .. } | ErrorKind::Config(ConfigError::Store { .. }) => "store",
-        ErrorKind::Config(ConfigError::MissingKey { .. } | ConfigError::KeyNotSet { .. }) => {
-            "api_key"
+        ErrorKind::Store { store, .. } | ErrorKind::Config(ConfigError::Store { store, .. }) => {
+            ("store", Some(store), STORE)
         }
+        ErrorKind::Config(ConfigError::MissingKey { .. } | ConfigError::KeyNotSet { .. }) => (
+            "api_key",
+            None,
+            "an API key: pass `api_key=`, or set SEOZOOM_API_KEY",
+        ),
         ErrorKind::Config(
-            ConfigError::NotAUrl { .. }
-            | ConfigError::UnsupportedScheme { .. }
-            | ConfigError::QueryOrFragment { .. },
-        ) => "base_url",
-        _ => "client",
+            ConfigError::NotAUrl { url, .. }
+            | ConfigError::UnsupportedScheme { url, .. }
+            | ConfigError::QueryOrFragment { url },
+        ) => ("base_url", Some(url), URL),
+        ErrorKind::Config(ConfigError::NoDefaultDatabase) => {
+            ("db", None, "a database: the spec names no default one")
+        }
+        _ => ("client", None, "a client that can be built"),
     }
+}
+
+/// `OverBudget`: `value` the most the call or job may cost (as text, `None`
+/// when no cost is known), `limit` what is left; both also as numbers,
+/// `cost` and `units_left`.
+fn over_budget(message: &str, cost: Option<i64>, units_left: i64, limit: &str) -> PyErr {
+    Python::attach(|py| {
+        let more = [
+            ("cost", cost.map_or_else(|| py.None(), |c| int(py, c))),
+            ("units_left", int(py, units_left)),
+        ];
+        let value = cost.map(|c| c.to_string());
+        refused_as(
+            "OverBudget",
+            message,
+            "budget",
+            value.as_deref(),
+            limit,
+            &more,
+        )
+    })
 }
 
 /// The exception for a client error (not `Partial`, which `job` builds).
@@ -113,79 +200,57 @@ pub fn from_error(error: &Error) -> PyErr {
     let message = error.to_string();
     Python::attach(|py| match error.kind() {
         ErrorKind::InvalidInput(invalid) => refused_input(invalid),
-        ErrorKind::InsecureUrl { url } => raise(
-            py,
+        ErrorKind::InsecureUrl { url } => refused_as(
             "Refused",
             &message,
-            &[
-                ("parameter", text(py, "base_url")),
-                ("value", text(py, url)),
-                ("limit", text(py, "https://, or http:// to a loopback host")),
-            ],
+            "base_url",
+            Some(url),
+            "an `https://` URL, or `http://` to a loopback host",
+            &[],
         ),
         ErrorKind::OverBudget {
             estimate_max,
             budget_left,
-            ..
-        } => raise(
-            py,
-            "OverBudget",
+            budget,
+        } => over_budget(
             &message,
-            &[
-                ("parameter", text(py, "budget")),
-                ("value", int(py, *estimate_max)),
-                ("limit", int(py, *budget_left)),
-            ],
+            Some(*estimate_max),
+            *budget_left,
+            &format!("{budget_left} units left of this client's budget of {budget}"),
         ),
         ErrorKind::OverWindowBudget {
             estimate_max,
             spent,
             held,
             budget,
-            ..
-        } => raise(
-            py,
-            "OverBudget",
+            window,
+        } => {
+            let left = budget.saturating_sub(*spent).saturating_sub(*held);
+            over_budget(
+                &message,
+                Some(*estimate_max),
+                left,
+                &format!("{left} units left of the key's budget of {budget} a {window}"),
+            )
+        }
+        ErrorKind::UnknownCost { budget } => over_budget(
             &message,
-            &[
-                ("parameter", text(py, "budget")),
-                ("value", int(py, *estimate_max)),
-                (
-                    "limit",
-                    int(py, budget.saturating_sub(*spent).saturating_sub(*held)),
-                ),
-            ],
+            None,
+            *budget,
+            &format!("a cost the spec states, under this client's budget of {budget}"),
         ),
-        ErrorKind::UnknownCost { budget } => raise(
-            py,
-            "OverBudget",
-            &message,
-            &[
-                ("parameter", text(py, "budget")),
-                ("value", py.None()),
-                ("limit", int(py, *budget)),
-            ],
-        ),
-        ErrorKind::RateLimited { per_minute, .. } => raise(
-            py,
+        ErrorKind::RateLimited { per_minute, .. } => refused_as(
             "Refused",
             &message,
-            &[
-                ("parameter", text(py, "rate_limit")),
-                ("value", py.None()),
-                ("limit", int(py, *per_minute)),
-            ],
+            "rate_limit",
+            None,
+            &format!("{per_minute} requests per minute"),
+            &[],
         ),
-        ErrorKind::Config(_) | ErrorKind::Store { .. } => raise(
-            py,
-            "Refused",
-            &message,
-            &[
-                ("parameter", text(py, config_part(error.kind()))),
-                ("value", py.None()),
-                ("limit", text(py, &message)),
-            ],
-        ),
+        ErrorKind::Config(_) | ErrorKind::Store { .. } => {
+            let (parameter, value, limit) = config_part(error.kind());
+            refused_as("Refused", &message, parameter, value, limit, &[])
+        }
         ErrorKind::Service {
             status,
             message: said,

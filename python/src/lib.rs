@@ -7,6 +7,7 @@
 //! read from the `seozoom` crate's operation table:
 //!
 //! - `params`: Python values to the request's wire text;
+//! - `args`: the other arguments (`max_rows=`, `timeout=`, ...), checked;
 //! - `job`: one call, a batched job or a paged job, through the Rust client
 //!   (validation, budget, store, rate limits, retries);
 //! - `typed`: each operation's typed result, generated from the spec, and
@@ -19,6 +20,7 @@
 
 #![forbid(unsafe_code)]
 
+mod args;
 mod core;
 mod errors;
 mod job;

@@ -55,7 +55,7 @@ pub fn request(
             return Err(errors::refused_input(&InvalidInput {
                 operation: op.label(),
                 param: name,
-                value: value.str()?.to_string(),
+                value: errors::shown_value(&value),
                 problem: format!(
                     "unknown parameter: this operation takes {}",
                     known.join(", ")
@@ -101,10 +101,7 @@ fn wire_text(op: &Operation, param: &Param, value: &Bound<'_, PyAny>) -> PyResul
 }
 
 fn wrong_type(op: &Operation, param: &Param, value: &Bound<'_, PyAny>) -> PyErr {
-    let shown = value
-        .repr()
-        .map(|r| r.to_string())
-        .unwrap_or_else(|_| "(a value)".into());
+    let shown = errors::shown_value(value);
     let kind = value
         .get_type()
         .name()

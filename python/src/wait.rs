@@ -2,12 +2,13 @@
 //! a job runs on the shared tokio runtime, and comes back every few
 //! milliseconds to let Python handle its signals.
 //!
-//! Ctrl-C (`KeyboardInterrupt`) during a job that can stop between requests
-//! (a paged or batched job) gives its stop signal ([`Stop`]): the request in
-//! flight is answered and kept, no other is sent (not even one waiting for
-//! its rate-limit slot), and the job ends with what it has. A single call is
-//! dropped at once: it has no next request to spare. A second Ctrl-C drops
-//! any job at once.
+//! Ctrl-C (`KeyboardInterrupt`) during a call, whatever its kind (one call, a
+//! batched or a paged job), gives its stop signal ([`Stop`]), which the
+//! library's runner obeys: every wait ends at once (a rate-limit slot, a
+//! backoff, a `Retry-After`), no other request is sent, the request in flight
+//! is answered and kept, and the job ends with what it has. A second Ctrl-C
+//! drops the job at once. Waits that send nothing (the store, the sandbox)
+//! are simply dropped.
 
 use std::future::Future;
 use std::sync::mpsc::{RecvTimeoutError, channel};
@@ -77,6 +78,30 @@ where
                     "the seozoom job ended without a result",
                 ));
             }
+        }
+    }
+}
+
+/// Gives a job's stop signal when dropped, unless disarmed first: held by
+/// the awaitable of an async call, which asyncio drops when the awaiting task
+/// is cancelled, so that a cancel stops the job rather than dropping it.
+pub struct StopOnDrop(Option<Stop>);
+
+impl StopOnDrop {
+    pub fn new(stop: Stop) -> Self {
+        StopOnDrop(Some(stop))
+    }
+
+    /// The job has ended: nothing to stop.
+    pub fn disarm(mut self) {
+        self.0 = None;
+    }
+}
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        if let Some(stop) = self.0.take() {
+            stop.stop();
         }
     }
 }

@@ -4,7 +4,10 @@ of its own (nothing from the user's default store leaks into a test)."""
 from __future__ import annotations
 
 import os
-from typing import Iterator
+import signal
+import threading
+import time
+from typing import Callable, Iterator, Optional
 
 import pytest
 
@@ -34,3 +37,33 @@ def sandbox() -> Iterator[seozoom.Sandbox]:
 @pytest.fixture
 def client(sandbox: seozoom.Sandbox) -> seozoom.Client:
     return seozoom.Client(base_url=sandbox.url, api_key="sandbox", store="memory")
+
+
+class When:
+    """Runs `action` on a thread `after` seconds once the sandbox has had
+    `requests` requests, and keeps the time it ran (`at`, `time.monotonic`)."""
+
+    def __init__(self, sb: seozoom.Sandbox, requests: int, after: float, action: Callable[[], object]) -> None:
+        self.at: Optional[float] = None
+        self._done = threading.Event()
+
+        def watch() -> None:
+            deadline = time.monotonic() + 60
+            while sb.requests < requests and time.monotonic() < deadline and not self._done.is_set():
+                time.sleep(0.005)
+            if self._done.wait(after):
+                return
+            self.at = time.monotonic()
+            action()
+
+        self._thread = threading.Thread(target=watch, daemon=True)
+        self._thread.start()
+
+    def cancel(self) -> None:
+        self._done.set()
+        self._thread.join()
+
+
+def sigint() -> None:
+    """A real Ctrl-C: SIGINT to this process."""
+    os.kill(os.getpid(), signal.SIGINT)

@@ -43,14 +43,17 @@ def test_the_async_client_raises_the_same_errors() -> None:
         assert sb.requests == 0
 
 
-def test_a_cancelled_task_sends_no_further_request() -> None:
-    # 20 requests a 2-second window for this operation: 100 pages take ~10 s.
-    with seozoom.Sandbox(paged_rows=1000) as sb:
-        client = seozoom.AsyncClient(base_url=sb.url, api_key="sandbox", store="memory", rate_window=2)
+def test_a_cancelled_paged_job_sends_no_further_page() -> None:
+    # 20 requests a 3-second window for this operation: the 21st page waits
+    # for the window, and the cancel comes then.
+    with seozoom.Sandbox(paged_rows=1000, rate_window=3) as sb:
+        client = seozoom.AsyncClient(base_url=sb.url, api_key="sandbox", store="memory", rate_window=3)
 
         async def main() -> None:
             job = asyncio.ensure_future(client.domains.keywords("example.it", "best", 10, max_rows=1000))
-            await asyncio.sleep(1.0)
+            while sb.requests < 20:
+                await asyncio.sleep(0.01)
+            await asyncio.sleep(0.2)
             job.cancel()
             try:
                 await job
@@ -60,7 +63,6 @@ def test_a_cancelled_task_sends_no_further_request() -> None:
                 raise AssertionError("the job ended before it was cancelled")
 
         asyncio.run(main())
-        sent = sb.requests
-        assert 0 < sent < 100
-        time.sleep(0.5)
-        assert sb.requests == sent, "the cancelled job went on sending"
+        assert sb.requests == 20
+        time.sleep(3.5)
+        assert sb.requests == 20, "the cancelled job went on sending"

@@ -112,6 +112,13 @@ def test_a_serp_is_a_list_of_position_and_url(client: seozoom.Client) -> None:
     assert all(set(r) == {"position", "url"} and r["url"].startswith("http") for r in results)
 
 
+def test_a_map_keeps_the_order_of_its_inputs(client: seozoom.Client) -> None:
+    """A map keyed by input comes back in input order (it came back sorted)."""
+    group = next(g for g in seozoom.Client._GROUPS if hasattr(getattr(client, g), "serp"))
+    serps = getattr(client, group).serp(["zeta uno", "alpha due", "mid tre"]).rows
+    assert list(serps) == ["zeta uno", "alpha due", "mid tre"], list(serps)
+
+
 def values(rows: Any) -> List[Any]:
     """Every value in rows, nested ones too."""
     found: List[Any] = []

@@ -20,16 +20,13 @@ class Recorder:
 
     def __init__(self, upstream: str) -> None:
         self.queries: List[dict[str, list[str]]] = []
+        self.upstream = upstream
         recorder = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
             def do_GET(self) -> None:  # noqa: N802 (the stdlib's name)
                 recorder.queries.append(urllib.parse.parse_qs(urllib.parse.urlsplit(self.path).query))
-                try:
-                    with urllib.request.urlopen(upstream + self.path) as answer:
-                        status, body = answer.status, answer.read()
-                except urllib.error.HTTPError as error:
-                    status, body = error.code, error.read()
+                status, body = recorder.forward(self.path)
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(body)))
@@ -42,6 +39,14 @@ class Recorder:
         self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def forward(self, path: str) -> tuple[int, bytes]:
+        """The upstream's answer to `path`: status and body."""
+        try:
+            with urllib.request.urlopen(self.upstream + path) as answer:
+                return answer.status, answer.read()
+        except urllib.error.HTTPError as error:
+            return error.code, error.read()
 
     def close(self) -> None:
         self.server.shutdown()
@@ -120,7 +125,7 @@ def test_a_budget_refuses_a_job_that_does_not_fit(sandbox: seozoom.Sandbox) -> N
     client = seozoom.Client(base_url=sandbox.url, api_key="sandbox", store="memory", budget=5)
     with pytest.raises(seozoom.OverBudget) as over:
         client.keywords.metrics(["a", "b"])
-    assert isinstance(over.value, seozoom.Refused) and over.value.limit == 5
+    assert isinstance(over.value, seozoom.Refused) and over.value.units_left == 5
     assert sandbox.requests == 0
     with pytest.raises(seozoom.Refused) as bad:
         seozoom.Client(base_url=sandbox.url, api_key="sandbox", budget="5/week")

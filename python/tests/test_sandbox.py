@@ -80,4 +80,4 @@ def test_a_list_sent_as_repeated_keys_is_refused_and_the_client_joins_lists() ->
         # The client sends one `|`-joined value: both keywords are answered.
         client = seozoom.Client(base_url=sb.url, api_key="sandbox", store="memory")
         rows = client.keywords.metrics(["a", "b"]).rows
-        assert sorted(row.keyword for row in rows) == ["a", "b"]
+        assert sorted(row["keyword"] for row in rows) == ["a", "b"]

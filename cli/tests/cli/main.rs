@@ -18,6 +18,7 @@ mod mcp_command;
 mod operations;
 mod partial;
 mod refusals;
+mod same_input;
 mod sandbox;
 mod store;
 mod streaming;

@@ -4,12 +4,12 @@
 //!
 //! Batchable operations have a list parameter with the `input` role and a
 //! `max_items` limit, as the generator derives it into the table:
-//! [`Operation::batch_param`]. A job's inputs are
-//! deduplicated (first occurrence wins, compared after trimming; the exact
-//! text of that occurrence is sent), split into the fewest requests of at most
-//! `max_items` values ([`Request::batches`]) and merged into one result
-//! ([`Merge`]): rows back in input order, matched by their key field. Nothing
-//! here names an action.
+//! [`Operation::batch_param`]. A job's inputs are deduplicated as the spec
+//! compares the parameter's values (the first value given of each input wins
+//! and is sent as given: [`Param::distinct`]), split into the fewest requests
+//! of at most `max_items` values ([`Request::batches`]) and merged into one
+//! result ([`Merge`]): rows back in input order, matched by their key field by
+//! the same rule. Nothing here names an action.
 
 use std::future::Future;
 use std::sync::Arc;
@@ -54,20 +54,12 @@ impl Operation {
     }
 }
 
-/// Values without repeats: the first occurrence of each trimmed value, as given.
-pub(in crate::client) fn dedupe(values: &[String]) -> Vec<String> {
-    let mut seen = std::collections::HashSet::new();
-    values
-        .iter()
-        .filter(|v| seen.insert(v.trim().to_owned()))
-        .cloned()
-        .collect()
-}
-
 impl Request {
     /// The requests a batched job sends for this one: the values of the
     /// operation's batch parameter ([`Operation::batch_param`]) without repeats
-    /// (the first occurrence of each trimmed value, sent as given), split into
+    /// (the first value given of each input, sent as given: values are the
+    /// same input as the spec says for the parameter, [`Param::distinct`]),
+    /// split into
     /// the fewest chunks of at most `max_items` values. A request of an operation
     /// that does not batch, or without values for the parameter, is its own only
     /// batch. Not validated: each batch is checked when estimated or sent.
@@ -77,7 +69,7 @@ impl Request {
         else {
             return vec![self.clone()];
         };
-        let unique = dedupe(values);
+        let unique = param.distinct(values);
         let size = param.max_items.map_or(usize::MAX, |m| {
             usize::try_from(m.value.max(1)).unwrap_or(usize::MAX)
         });
@@ -243,8 +235,8 @@ impl Client {
         // Rows are merged in the order of every input, cached or not.
         let order = match op.batch_param() {
             Some(param) => {
-                let inputs = dedupe(request.get(param.wire).unwrap_or_default());
-                InputOrder::new(&inputs, op.key_field(self.inner.records))
+                let inputs = param.distinct(request.get(param.wire).unwrap_or_default());
+                InputOrder::new(param, &inputs, op.key_field(self.inner.records))
             }
             None => InputOrder::default(),
         };
@@ -491,11 +483,11 @@ mod tests {
     }
 
     #[test]
-    fn batches_dedupe_after_trimming_and_keep_the_first_text() {
+    fn batches_send_each_input_once_as_first_given() {
         let mut request = Request::new(op("keywords", "metrics"), None);
         let mut values: Vec<String> = (0..250).map(|i| format!("kw {i}")).collect();
         values.insert(3, " kw 7 ".into());
-        values.push("kw 0".into());
+        values.push("KW 0".into());
         request.set("keyword", values);
         let batches = request.batches();
         assert_eq!(batches.len(), 3);

@@ -83,8 +83,11 @@ impl Client {
         // Scoped by origin: an answer of a test double, a proxy or a staging
         // server is never served as another's. Keys written before the origin
         // was part of them start with the path, so they are never found.
+        // Under its inputs as compared: the same inputs, however written, find
+        // the same answer.
         let mut cache_key = format!("{} {}?", self.inner.origin, op.path);
-        push_query(&mut cache_key, &query, service.list_separator);
+        let compared = op.compared_query(&query, service.list_separator);
+        push_query(&mut cache_key, &compared, service.list_separator);
         Ok(Prepared {
             op,
             database,

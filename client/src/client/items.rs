@@ -102,11 +102,15 @@ fn share(units: i64, rows: usize, total: usize) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::operation_table::{Fold, Param};
     use crate::operations::SERVICE;
+
+    /// Values compared as keywords are: spaces and letter case do not count.
+    const PARAM: Param = Param::text("k").compare(&[Fold::Trim, Fold::Case]);
 
     fn order(values: &[&str], key: Option<&'static str>) -> InputOrder {
         let values: Vec<String> = values.iter().map(|v| (*v).to_owned()).collect();
-        InputOrder::new(&values, key)
+        InputOrder::new(&PARAM, &values, key)
     }
 
     fn body(response: Value) -> Vec<u8> {

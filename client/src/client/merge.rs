@@ -1,9 +1,11 @@
-//! Merging the answers of a batched job into one result: rows put back in
-//! input order by the field that names their input, maps and objects joined.
+//! Merging the answers of a batched job into one result: rows, and the
+//! members of maps and objects, put back in input order by what names their
+//! input, compared as the spec compares the batch parameter's values.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::by_key::ByKey;
+use crate::operation_table::{Fold, Param};
 
 /// A response record whose text fields can be read by wire name. The generator
 /// implements it for every record of the spec; batched jobs use it to match rows
@@ -19,18 +21,25 @@ pub trait Row {
 #[derive(Debug, Clone, Default)]
 pub struct InputOrder {
     key_field: Option<&'static str>,
+    /// How the parameter's values, and so the keys naming them, compare.
+    fold: &'static [Fold],
     positions: HashMap<String, usize>,
 }
 
 impl InputOrder {
-    /// The order of `inputs` (already without repeats), matched on `key_field`.
-    pub fn new(inputs: &[String], key_field: Option<&'static str>) -> Self {
-        let mut positions = HashMap::new();
+    /// The order of `inputs`, values of `param` (already without repeats,
+    /// [`Param::distinct`]), matched on `key_field`: a row's key names the
+    /// input it equals as `param` compares its values ([`Param::compared`]).
+    pub fn new(param: &Param, inputs: &[String], key_field: Option<&'static str>) -> Self {
+        let mut positions = HashMap::with_capacity(inputs.len());
         for (i, input) in inputs.iter().enumerate() {
-            positions.entry(normalise(input)).or_insert(i);
+            positions
+                .entry(param.compared(input).into_owned())
+                .or_insert(i);
         }
         InputOrder {
             key_field,
+            fold: param.fold,
             positions,
         }
     }
@@ -40,10 +49,10 @@ impl InputOrder {
         self.key_field
     }
 
-    /// The input position of a key, compared normalised (case, surrounding
-    /// spaces, a leading `www.` and a trailing `/` do not count).
+    /// The input position of a key: of the input it is the same as.
     pub fn position(&self, key: &str) -> Option<usize> {
-        self.positions.get(&normalise(key)).copied()
+        let key = crate::operation_table::folded(self.fold, key);
+        self.positions.get(key.as_ref()).copied()
     }
 
     /// `rows` reordered by the input each names (rows of one input keep their
@@ -66,19 +75,6 @@ impl InputOrder {
     }
 }
 
-/// An input or a key as compared: trimmed, lower case, without a leading `www.`
-/// (after any scheme) and without a trailing `/`.
-fn normalise(text: &str) -> String {
-    let lower = text.trim().to_lowercase();
-    let (scheme, rest) = match lower.find("://") {
-        Some(at) => lower.split_at(at + 3),
-        None => ("", lower.as_str()),
-    };
-    let rest = rest.strip_prefix("www.").unwrap_or(rest);
-    let rest = rest.strip_suffix('/').unwrap_or(rest);
-    format!("{scheme}{rest}")
-}
-
 /// A result that the results of several batches merge into.
 pub trait Merge: Sized {
     /// One result from the non-empty results of a job's batches, in batch order.
@@ -98,21 +94,23 @@ impl<R: Row> Merge for Vec<R> {
 }
 
 impl<V> Merge for ByKey<V> {
-    /// The maps joined (a key met twice keeps its first value).
-    fn merge(parts: Vec<Self>, _order: &InputOrder) -> Self {
-        let mut merged = ByKey::default();
-        for part in parts {
-            for (key, value) in part {
-                merged.0.entry(key).or_insert(value);
-            }
-        }
-        merged
+    /// The maps joined in input order (a key met twice keeps its first
+    /// value; keys that name no input follow, in the order given).
+    fn merge(parts: Vec<Self>, order: &InputOrder) -> Self {
+        let mut seen = HashSet::new();
+        let entries = parts
+            .into_iter()
+            .flatten()
+            .filter(|(key, _)| seen.insert(key.clone()))
+            .collect();
+        ByKey::from_entries(order.sort(entries, |(key, _)| Some(key.as_str())))
     }
 }
 
 impl Merge for serde_json::Value {
     /// Arrays are joined and put in input order by the key field's member;
-    /// objects are joined (a member met twice keeps its first value).
+    /// objects are joined in input order by their members' names (a member
+    /// met twice keeps its first value).
     fn merge(parts: Vec<Self>, order: &InputOrder) -> Self {
         use serde_json::Value;
         let mut rows = Vec::new();
@@ -128,7 +126,9 @@ impl Merge for serde_json::Value {
                 Value::Object(map) => {
                     objects = true;
                     for (key, value) in map {
-                        members.entry(key).or_insert(value);
+                        if !members.contains_key(&key) {
+                            members.insert(key, value);
+                        }
                     }
                 }
                 Value::Null => {}
@@ -139,7 +139,10 @@ impl Merge for serde_json::Value {
             let field = order.key_field();
             Value::Array(order.sort(rows, |row| row.get(field?)?.as_str()))
         } else if objects {
-            Value::Object(members)
+            // In input order where the map keeps its members in order (a
+            // build with serde_json's `preserve_order`, as the command line's).
+            let members = order.sort(members.into_iter().collect(), |(key, _)| Some(key.as_str()));
+            Value::Object(members.into_iter().collect())
         } else {
             other.unwrap_or(Value::Null)
         }
@@ -150,16 +153,27 @@ impl Merge for serde_json::Value {
 mod tests {
     use super::*;
 
+    /// A domain parameter compared as the spec compares `domain`.
+    const DOMAIN: Param =
+        Param::text("domain").compare(&[Fold::Trim, Fold::Case, Fold::Www, Fold::TrailingSlash]);
+    /// A parameter compared exactly.
+    const EXACT: Param = Param::text("url");
+
+    fn strings(values: &[&str]) -> Vec<String> {
+        values.iter().map(|v| (*v).to_owned()).collect()
+    }
+
     #[test]
-    fn rows_are_put_back_in_input_order_by_their_normalised_key() {
-        let inputs: Vec<String> = ["B.it", "https://www.a.it/", "c.it"]
-            .map(String::from)
-            .to_vec();
-        let order = InputOrder::new(&inputs, Some("domain"));
+    fn rows_are_put_back_in_input_order_by_their_key_compared_as_the_parameter_says() {
+        let order = InputOrder::new(
+            &DOMAIN,
+            &strings(&["B.it", "www.a.it", "c.it"]),
+            Some("domain"),
+        );
         let rows = serde_json::json!([
             {"domain": "zz.it", "n": 0},
             {"domain": "c.it", "n": 1},
-            {"domain": "https://a.it", "n": 2},
+            {"domain": "A.it", "n": 2},
             {"domain": "www.b.it", "n": 3},
             {"n": 4},
         ]);
@@ -173,12 +187,27 @@ mod tests {
         assert_eq!(ns, [3, 2, 1, 0, 4]);
     }
 
+    /// A parameter compared exactly matches keys exactly: two pages whose
+    /// paths differ in case are two inputs.
     #[test]
-    fn maps_merge_and_objects_join() {
-        let a: ByKey<i64> = serde_json::from_str(r#"{"x":1}"#).unwrap();
-        let b: ByKey<i64> = serde_json::from_str(r#"{"y":2,"x":9}"#).unwrap();
-        let merged = ByKey::merge(vec![a, b], &InputOrder::default());
-        assert_eq!(merged.get("x"), Some(&1));
-        assert_eq!(merged.get("y"), Some(&2));
+    fn an_exact_parameter_matches_keys_exactly() {
+        let inputs = strings(&["https://x.it/A", "https://x.it/a"]);
+        let order = InputOrder::new(&EXACT, &inputs, Some("url"));
+        assert_eq!(order.position("https://x.it/a"), Some(1));
+        assert_eq!(order.position("https://x.it/A"), Some(0));
+        assert_eq!(order.position("https://x.it/a/"), None);
+    }
+
+    #[test]
+    fn maps_merge_in_input_order_keeping_the_first_value_of_a_key() {
+        let order = InputOrder::new(&DOMAIN, &strings(&["zeta", "alpha", "mid"]), None);
+        let cached: ByKey<i64> = serde_json::from_str(r#"{"mid":3}"#).unwrap();
+        let sent: ByKey<i64> =
+            serde_json::from_str(r#"{"alpha":2,"other":0,"zeta":1,"mid":9}"#).unwrap();
+        let merged = ByKey::merge(vec![cached, sent], &order);
+        let entries: Vec<(&String, &i64)> = merged.iter().collect();
+        let keys: Vec<&str> = entries.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(keys, ["zeta", "alpha", "mid", "other"]);
+        assert_eq!(merged.get("mid"), Some(&3));
     }
 }

@@ -8,8 +8,9 @@
 use std::time::Duration;
 
 use super::{
-    Charged, Cost, Counts, FieldInfo, FieldKind, Fresh, Freshness, Group, Hint, Limit, Operation,
-    Param, ParamKind, RecordInfo, Requirement, Response, Role, Service, Shape, Source, ValueKind,
+    Charged, Cost, Counts, FieldInfo, FieldKind, Fold, Fresh, Freshness, Group, Hint, Limit,
+    Operation, Param, ParamKind, RecordInfo, Requirement, Response, Role, Service, Shape, Source,
+    ValueKind,
 };
 
 impl Limit {
@@ -67,6 +68,7 @@ impl Param {
             max: None,
             default: None,
             role: None,
+            fold: &[],
         }
     }
 
@@ -157,6 +159,12 @@ impl Param {
     /// What the runtime does with it.
     pub const fn role(mut self, role: Role) -> Param {
         self.role = Some(role);
+        self
+    }
+
+    /// What two of its values may differ in and still be the same input.
+    pub const fn compare(mut self, fold: &'static [Fold]) -> Param {
+        self.fold = fold;
         self
     }
 }

@@ -29,7 +29,11 @@ mod partial;
 #[cfg(feature = "sandbox")]
 mod properties_requests;
 #[cfg(feature = "sandbox")]
+mod properties_same_input;
+#[cfg(feature = "sandbox")]
 mod run;
+#[cfg(feature = "sandbox")]
+mod same_input;
 #[cfg(feature = "sandbox")]
 mod sandbox;
 #[cfg(feature = "sandbox")]

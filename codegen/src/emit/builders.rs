@@ -11,7 +11,7 @@ use quote::{format_ident, quote};
 
 use super::docs::doc;
 use super::options::Options;
-use crate::model::{Action, Charged, Group, Param, ParamType, Payload, Shape, Spec};
+use crate::model::{Action, Charged, Compare, Group, Param, ParamType, Payload, Shape, Spec};
 
 /// Type names of the database enum used by `db` setters.
 fn database_type(spec: &Spec) -> TokenStream {
@@ -382,9 +382,13 @@ fn send_all(a: &Action, output: &TokenStream) -> Option<TokenStream> {
         Shape::Map { .. } => "merged into one map",
         _ => "merged into one result with the rows in input order (matched by their key field)",
     };
+    let repeated = param
+        .compare
+        .as_ref()
+        .map_or_else(|| "repeated values".to_owned(), Compare::repeated);
     let docs = doc(&[
         &format!(
-            "Send any number of `{}` values as one batched job: repeated values (compared trimmed) are sent once, the rest split into the fewest requests of at most {max} values, sent under the rate limit, and {merged}; `result_rows` and `units_used` are summed over the requests.",
+            "Send any number of `{}` values as one batched job: {repeated} are one input, sent once (as first given), the rest split into the fewest requests of at most {max} values, sent under the rate limit, and {merged}; `result_rows` and `units_used` are summed over the requests.",
             param.wire
         ),
         "Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::execute_batched`](rt::Client::execute_batched).",

@@ -101,9 +101,13 @@ fn param(p: &Param) -> TokenStream {
         let r = role(r);
         quote!(.role(#r))
     });
+    let compare = p.compare.as_ref().filter(|c| !c.fold.is_empty()).map(|c| {
+        let folds = c.fold.iter().map(|f| format_ident!("{}", f.variant()));
+        quote!(.compare(&[#(Fold::#folds),*]))
+    });
     let description = &p.description;
     quote! {
-        #constructor #rust #required #list #implicit #(#limits)* #default #role
+        #constructor #rust #required #list #implicit #(#limits)* #default #role #compare
             .description(#description)
     }
 }

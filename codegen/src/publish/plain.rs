@@ -255,6 +255,18 @@ fn param(p: &resolve::Param) -> Value {
         ),
         ("implicit", flag(&p.implicit)),
         ("role", p.role.as_ref().map(s)),
+        ("compare", p.compare.as_ref().map(|c| compare(c.get_ref()))),
+    ])
+}
+
+fn compare(c: &parse::CompareDef) -> Value {
+    object([
+        (
+            "fold",
+            Some(Value::Array(c.fold.get_ref().iter().map(s).collect())),
+        ),
+        ("source", Some(s(&c.source))),
+        ("note", c.note.as_ref().map(s)),
     ])
 }
 

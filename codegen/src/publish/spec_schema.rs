@@ -11,7 +11,7 @@
 
 use serde_json::{Value, json};
 
-use seozoom_codegen::model::{FOR_GOOD, Role, Source, ValueKind};
+use seozoom_codegen::model::{FOR_GOOD, Fold, Role, Source, ValueKind};
 use seozoom_codegen::names::KEYWORDS;
 
 /// Field types a record field may have (`validate.rs`, `field_type`).
@@ -98,6 +98,14 @@ fn definitions() -> Value {
     let roles: Vec<&str> = Role::ALL.iter().map(|(word, _)| *word).collect();
     let kinds: Vec<&str> = ValueKind::ALL.iter().map(|(word, _)| *word).collect();
     let role = json!({"enum": roles, "description": "What the runtime does with the parameter: `input` (what the call is about; a list input is what batching splits), `id`, `offset` and `page_size` (paging), `result_page`, `result_position`, `day`."});
+    let folds: Vec<&str> = Fold::ALL.iter().map(|(word, _)| *word).collect();
+    let mut compare_keys = provenance_keys();
+    compare_keys["fold"] = json!({"type": "array", "uniqueItems": true, "items": {"enum": folds}, "description": "What two values may differ in and still be the same input: `trim` (surrounding spaces), `case` (letter case), `host_case` (the letter case of a URL's scheme and host), `www` (a leading `www.` of the host), `trailing_slash` (a trailing `/`). Empty: compared exactly."});
+    let compare = decided_needs_note(table(
+        "What counts as the same input (every `input` parameter says, no other): deduplication, the cache, matching rows back to inputs and the estimate compare values so.",
+        &["fold", "source"],
+        compare_keys,
+    ));
     let mut limit = provenance_keys();
     limit["value"] = json!({"type": "integer", "description": "The figure. A cost's `per_request` or `requests_per_minute` without one takes it from `trailing`."});
     limit["why"] = json!({"type": "string", "description": "The name of a provenance under `[provenance]`, instead of `source` and `note`."});
@@ -117,6 +125,7 @@ fn definitions() -> Value {
         "default": {"type": ["string", "integer"], "description": "Sent when the caller gives none; fits the type and the range."},
         "implicit": flag("Filled in by the client (`api_key`, `action` only)."),
         "role": role.clone(),
+        "compare": compare.clone(),
     });
     let cost_keys = json!({
         "use": {"type": "string", "description": "A shared cost reading (`[costs.NAME]`) this one builds on."},
@@ -361,6 +370,7 @@ fn definitions() -> Value {
                 "default": {"type": ["string", "integer"], "description": "Sent when the caller gives none; fits the type and the range."},
                 "implicit": flag("Filled in by the client (`api_key`, `action` only)."),
                 "role": role,
+                "compare": compare,
             }),
         ),
         "rule": table(

@@ -54,7 +54,7 @@ pub fn emit(spec: &Spec) -> Result<Python, String> {
     names::check(spec)?;
     let mut module = text::header(spec, false);
     let mut stub = text::header(spec, true);
-    let aliases = records::aliases(spec);
+    let aliases = records::aliases(spec) + &surface::group_alias(spec);
     let typed = records::typed_dicts(spec);
     module.push_str(&aliases);
     stub.push_str(&aliases);

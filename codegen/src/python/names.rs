@@ -9,6 +9,9 @@ const KEYWORDS: &[&str] = &[
     "lambda", "nonlocal", "not", "or", "pass", "raise", "with", "case",
 ];
 
+/// The alias of the groups' names (`Literal[...]`), which `estimate` takes.
+pub const GROUP_ALIAS: &str = "GroupName";
+
 /// Keyword arguments every method has, which no parameter may take.
 pub const RESERVED: &[&str] = &["db", "max_rows", "self"];
 

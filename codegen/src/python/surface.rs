@@ -2,11 +2,13 @@
 //!
 //! Each method is one line of code: it hands its group, action, parameters
 //! (by Rust name) and options to `_call`, the runtime's generic entry point.
-//! The module has one class per group; the async client's group classes are
-//! the same code (the runtime returns an awaitable), which only the stub
-//! tells apart.
+//! Each group has two classes: one of plain methods, for `Client`, and one of
+//! coroutine functions (`async def`, which await `_call` in their own body, so
+//! that nothing is sent until the coroutine runs), for `AsyncClient`. Each
+//! client has its groups as read-only properties, and an `estimate` whose
+//! group and action the stub types as `Literal`s, an overload per group.
 
-use super::names::{ident, param_type};
+use super::names::{GROUP_ALIAS, ident, literal, param_type};
 use super::text::docstring;
 use crate::emit::builders::{param_doc, units_text};
 use crate::model::{Action, Group, Param, ParamType, Payload, Role, Shape, Spec};
@@ -53,11 +55,7 @@ fn signature(spec: &Spec, a: &Action, is_async: bool) -> String {
             param_type(p)
         ));
     }
-    let db = match &spec.common.database.ty {
-        ParamType::Enum { type_name, .. } => type_name.clone(),
-        _ => "str".to_owned(),
-    };
-    args.push(format!("db: Optional[{db}] = None"));
+    args.push(format!("db: Optional[{}] = None", db_type(spec)));
     if pages(a) {
         args.push("max_rows: Optional[int] = None".to_owned());
     }
@@ -137,8 +135,14 @@ fn params_dict(a: &Action) -> String {
     format!("{{{}}}", items.join(", "))
 }
 
-fn group_doc(g: &Group) -> String {
-    docstring(&[&g.description], "    ")
+fn group_doc(g: &Group, is_async: bool) -> String {
+    let coroutines = match is_async {
+        true => {
+            "Every method is a coroutine function: a call sends nothing until it is awaited (or run as a task)."
+        }
+        false => "",
+    };
+    docstring(&[&g.description, coroutines], "    ")
 }
 
 fn actions_of<'s>(spec: &'s Spec, g: &'s Group) -> impl Iterator<Item = &'s Action> {
@@ -149,34 +153,43 @@ fn actions_of<'s>(spec: &'s Spec, g: &'s Group) -> impl Iterator<Item = &'s Acti
 pub fn module(spec: &Spec) -> String {
     let mut out = String::new();
     for g in &spec.groups {
-        out.push_str(&format!("\n\nclass {}(_Group):\n", g.type_name));
-        out.push_str(&group_doc(g));
-        out.push_str("\n    __slots__ = ()\n");
-        for a in actions_of(spec, g) {
-            out.push('\n');
-            out.push_str(&signature(spec, a, false));
-            out.push_str(&method_doc(spec, a));
-            let max_rows = if pages(a) { "max_rows" } else { "None" };
-            out.push_str(&format!(
-                "        return self._call({:?}, {:?}, {}, db, {max_rows})\n",
-                a.group,
-                a.wire,
-                params_dict(a),
-            ));
+        for is_async in [false, true] {
+            out.push_str(&group_class(spec, g, is_async, false));
         }
-        out.push_str(&format!(
-            "\n\nclass Async{0}({0}):\n{1}\n    __slots__ = ()\n",
-            g.type_name,
-            docstring(
-                &[&format!(
-                    "{} Every method returns an awaitable.",
-                    g.description.trim()
-                )],
-                "    "
-            )
-        ));
     }
     out.push_str(&clients(spec, false));
+    out
+}
+
+/// One group's class: its methods, each a plain method or (`is_async`) a
+/// coroutine function, whose body (`stub`: `...`) hands the call to `_call`.
+fn group_class(spec: &Spec, g: &Group, is_async: bool, stub: bool) -> String {
+    let prefix = if is_async { "Async" } else { "" };
+    let base = if stub { "" } else { "(_Group)" };
+    let mut out = format!("\n\nclass {prefix}{}{base}:\n", g.type_name);
+    out.push_str(&group_doc(g, is_async));
+    if !stub {
+        out.push_str("\n    __slots__ = ()\n");
+    }
+    for a in actions_of(spec, g) {
+        out.push('\n');
+        out.push_str(&signature(spec, a, is_async));
+        out.push_str(&method_doc(spec, a));
+        if stub {
+            out.push_str("        ...\n");
+            continue;
+        }
+        // A coroutine awaits the call inside its own body: nothing is sent
+        // until the coroutine runs.
+        let await_ = if is_async { "await " } else { "" };
+        let max_rows = if pages(a) { "max_rows" } else { "None" };
+        out.push_str(&format!(
+            "        return {await_}self._call({:?}, {:?}, {}, db, {max_rows})\n",
+            a.group,
+            a.wire,
+            params_dict(a),
+        ));
+    }
     out
 }
 
@@ -185,23 +198,66 @@ pub fn stub(spec: &Spec) -> String {
     let mut out = String::new();
     for g in &spec.groups {
         for is_async in [false, true] {
-            let prefix = if is_async { "Async" } else { "" };
-            out.push_str(&format!("\n\nclass {prefix}{}:\n", g.type_name));
-            out.push_str(&group_doc(g));
-            for a in actions_of(spec, g) {
-                out.push('\n');
-                out.push_str(&signature(spec, a, is_async));
-                out.push_str(&method_doc(spec, a));
-                out.push_str("        ...\n");
-            }
+            out.push_str(&group_class(spec, g, is_async, true));
         }
     }
     out.push_str(&clients(spec, true));
     out
 }
 
+/// The Python type of the database: the spec's enum, else text.
+fn db_type(spec: &Spec) -> String {
+    match &spec.common.database.ty {
+        ParamType::Enum { type_name, .. } => type_name.clone(),
+        _ => "str".to_owned(),
+    }
+}
+
+/// `GroupName`: the groups' names, which `estimate` takes.
+pub fn group_alias(spec: &Spec) -> String {
+    let names: Vec<String> = spec.groups.iter().map(|g| g.wire.clone()).collect();
+    format!(
+        "\n{GROUP_ALIAS} = {}\n{}",
+        literal(&names),
+        docstring(
+            &["The name of a group of operations, as `estimate` takes it."],
+            ""
+        )
+    )
+}
+
+const ESTIMATE_DOC: &str = "The cost range of a call (or of its batched or paged job) before it is sent, from the spec's figures, or from what the store's ledger learned when the spec prints none. The parameters are those of the operation's method, by the same names; invalid ones raise `Refused`. Nothing is sent.\n\n>>> client.estimate(\"keywords\", \"metrics\", keyword=[\"a\", \"b\"])  # doctest: +SKIP";
+
+/// `estimate`: in the module, one method handing its arguments to the
+/// runtime; in the stub, an overload per group, its actions a `Literal`, so
+/// that a type checker refuses a misspelled group or action.
+fn estimate(spec: &Spec, stub: bool) -> String {
+    let db = db_type(spec);
+    let rest = format!(
+        "        /,\n        *,\n        db: Optional[{db}] = None,\n        max_rows: Optional[int] = None,\n        **params: Any,\n    ) -> Estimate:\n"
+    );
+    if !stub {
+        return format!(
+            "\n    def estimate(\n        self,\n        group: {GROUP_ALIAS},\n        action: str,\n{rest}{}        return self._estimate(group, action, params, db, max_rows)\n",
+            docstring(&[ESTIMATE_DOC], "        ")
+        );
+    }
+    let mut out = String::new();
+    for g in &spec.groups {
+        let actions: Vec<String> = actions_of(spec, g).map(|a| a.wire.clone()).collect();
+        out.push_str(&format!(
+            "\n    @overload\n    def estimate(\n        self,\n        group: Literal[{:?}],\n        action: {},\n{rest}{}        ...\n",
+            g.wire,
+            literal(&actions),
+            docstring(&[ESTIMATE_DOC], "        ")
+        ));
+    }
+    out
+}
+
 fn clients(spec: &Spec, stub: bool) -> String {
     let mut out = String::new();
+    let db = db_type(spec);
     for (name, base, prefix, what) in [
         (
             "Client",
@@ -213,32 +269,49 @@ fn clients(spec: &Spec, stub: bool) -> String {
             "AsyncClient",
             "AsyncClientBase",
             "Async",
-            "A client of the SEOZoom API v2 for asyncio: every call returns an awaitable.",
+            "A client of the SEOZoom API v2 for asyncio: every method of its groups is a coroutine function, which sends nothing until it is awaited.",
         ),
     ] {
-        out.push_str(&format!("\n\nclass {name}({base}):\n"));
+        out.push_str(&format!("\n\nclass {name}({base}[{db}]):\n"));
+        let groups: Vec<String> = spec
+            .groups
+            .iter()
+            .map(|g| format!("    {}: {}", g.rust, g.description.trim()))
+            .collect();
         out.push_str(&docstring(
             &[
                 what,
                 "The operations are reached through their group: `client.keywords.metrics(...)`.",
+                &format!("Groups:\n{}", groups.join("\n")),
             ],
             "    ",
         ));
-        out.push('\n');
-        for g in &spec.groups {
-            if stub {
-                out.push_str(&format!("    {}: {prefix}{}\n", g.rust, g.type_name));
-                out.push_str(&docstring(&[&g.description], "    "));
-            }
-        }
         if !stub {
             let groups: Vec<String> = spec
                 .groups
                 .iter()
                 .map(|g| format!("        {:?}: {prefix}{},\n", g.rust, g.type_name))
                 .collect();
-            out.push_str(&format!("    _GROUPS = {{\n{}    }}\n", groups.concat()));
+            out.push_str(&format!("\n    _GROUPS = {{\n{}    }}\n", groups.concat()));
         }
+        // Each group a read-only property, so that `help()` and editors
+        // list them with their descriptions.
+        for g in &spec.groups {
+            out.push_str(&format!(
+                "\n    @property\n    def {}(self) -> {prefix}{}:\n{}",
+                g.rust,
+                g.type_name,
+                docstring(&[&g.description], "        ")
+            ));
+            match stub {
+                true => out.push_str("        ...\n"),
+                false => out.push_str(&format!(
+                    "        return self._groups[{:?}]  # type: ignore[no-any-return]\n",
+                    g.rust
+                )),
+            }
+        }
+        out.push_str(&estimate(spec, stub));
     }
     out
 }

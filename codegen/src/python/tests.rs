@@ -92,3 +92,51 @@ fn every_action_has_its_typed_result_in_the_dispatch() {
             .contains("visit . rows :: < :: seozoom :: types :: DomainKeyword > ()")
     );
 }
+
+#[test]
+fn the_async_groups_are_coroutine_functions_that_await_the_call_in_their_body() {
+    let spec = spec();
+    let python = emit(&spec).unwrap();
+    for g in &spec.groups {
+        let class = format!("class Async{}(_Group):", g.type_name);
+        let start = python.module.find(&class).expect("the async group");
+        let end = python.module[start + 1..]
+            .find("\nclass ")
+            .map_or(python.module.len(), |e| start + 1 + e);
+        let body = &python.module[start..end];
+        for a in spec.actions.iter().filter(|a| a.group == g.wire) {
+            assert!(
+                body.contains(&format!("    async def {}(\n", a.rust)),
+                "{}",
+                a.rust
+            );
+            let call = format!("return await self._call({:?}, {:?}, ", a.group, a.wire);
+            assert!(body.contains(&call), "{}", a.rust);
+        }
+        assert!(!body.contains("    def "), "a plain method in {class}");
+    }
+}
+
+#[test]
+fn the_clients_type_db_and_estimate_as_literals_and_show_their_groups() {
+    let spec = spec();
+    let python = emit(&spec).unwrap();
+    let crate::model::ParamType::Enum { type_name, .. } = &spec.common.database.ty else {
+        panic!("the database is an enum");
+    };
+    for file in [&python.module, &python.stub] {
+        assert!(file.contains(&format!("class Client(ClientBase[{type_name}]):")));
+        assert!(file.contains(&format!("class AsyncClient(AsyncClientBase[{type_name}]):")));
+        for g in &spec.groups {
+            assert!(file.contains(&format!("    def {}(self) -> {}:", g.rust, g.type_name)));
+        }
+    }
+    for g in &spec.groups {
+        let overload = format!(
+            "        group: Literal[{:?}],\n        action: Literal[",
+            g.wire
+        );
+        // One overload a group in each client.
+        assert_eq!(python.stub.matches(&overload).count(), 2, "{}", g.wire);
+    }
+}

@@ -440,3 +440,31 @@ fn an_older_spec_without_presence_is_compared_all_the_same() {
     );
     assert!(report.contains("0 breaking"), "{report}");
 }
+
+/// Another rule for what counts as the same input changes what jobs send,
+/// cache and match, not what compiles: minor, once per action taking the
+/// parameter.
+#[test]
+fn what_counts_as_the_same_input_is_a_minor_change() {
+    let text = replaced(
+        &spec_text(),
+        "fold = [\"trim\", \"host_case\"]",
+        "fold = [\"trim\", \"case\"]",
+    );
+    let lines = lines(&text);
+    assert!(!lines.is_empty());
+    for line in &lines {
+        assert!(
+            line.starts_with("minor     changed   action urls ")
+                && line.ends_with(" / param url: compare trim, host_case -> trim, case; what counts as the same input changed: jobs send, cache and match their inputs by the new rule"),
+            "{line}"
+        );
+    }
+    let spec = load_str("spec.toml", &spec_text()).unwrap_or_else(|d| panic!("{d}"));
+    let urls_actions = spec
+        .actions
+        .iter()
+        .filter(|a| a.params.iter().any(|p| p.wire == "url"))
+        .count();
+    assert_eq!(lines.len(), urls_actions, "{lines:#?}");
+}

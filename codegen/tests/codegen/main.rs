@@ -15,6 +15,8 @@ mod spec_errors;
 #[cfg(feature = "cli")]
 mod apply;
 #[cfg(feature = "cli")]
+mod committed;
+#[cfg(feature = "cli")]
 mod diff;
 #[cfg(feature = "format")]
 mod generation;

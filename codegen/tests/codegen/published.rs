@@ -3,10 +3,9 @@
 //! schema against its metaschema, every example against its action's schema, the
 //! OpenAPI components match the standalone schemas).
 
-use crate::common;
+use crate::{committed, common};
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use serde_json::{Value, json};
 
@@ -30,14 +29,7 @@ fn published(relative: &str) -> Value {
 
 /// Run `seozoom-codegen publish ARGS... --out OUT SPEC`.
 fn publish(args: &[&str], out: &Path, spec: &Path) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_seozoom-codegen"))
-        .arg("publish")
-        .args(args)
-        .arg("--out")
-        .arg(out)
-        .arg(spec)
-        .output()
-        .expect("the generator runs")
+    committed::codegen("publish", args, out, spec)
 }
 
 /// An empty directory of the test's own under `CARGO_TARGET_TMPDIR`.
@@ -64,22 +56,7 @@ fn errors(validator: &jsonschema::Validator, instance: &Value) -> Vec<String> {
 /// change shows up as a reviewed diff of the published files.
 #[test]
 fn published_files_are_fresh() {
-    let spec = common::spec_path();
-    if std::env::var_os("UPDATE_PUBLISHED").is_some() {
-        let output = publish(&[], &published_dir(), &spec);
-        assert!(
-            output.status.success(),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        return;
-    }
-    let output = publish(&["--check"], &published_dir(), &spec);
-    assert!(
-        output.status.success(),
-        "{}\nrun `UPDATE_PUBLISHED=1 cargo test -p seozoom-codegen --test codegen published::` (or `cargo run -p seozoom-codegen -- publish`) and review the diff",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    committed::assert_fresh("publish", &published_dir(), "UPDATE_PUBLISHED");
 }
 
 #[test]

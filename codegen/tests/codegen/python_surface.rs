@@ -3,9 +3,9 @@
 //! like `spec/published/`.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
-use super::common;
+use super::{committed, common};
 
 fn package_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../python/seozoom")
@@ -13,14 +13,7 @@ fn package_dir() -> PathBuf {
 
 /// Run `seozoom-codegen python ARGS... --out OUT SPEC`.
 fn python(args: &[&str], out: &Path, spec: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_seozoom-codegen"))
-        .arg("python")
-        .args(args)
-        .arg("--out")
-        .arg(out)
-        .arg(spec)
-        .output()
-        .expect("the generator runs")
+    committed::codegen("python", args, out, spec)
 }
 
 /// `UPDATE_PYTHON=1 cargo test -p seozoom-codegen --test codegen python_surface::`
@@ -28,22 +21,7 @@ fn python(args: &[&str], out: &Path, spec: &Path) -> Output {
 /// generator change shows up as a reviewed diff of the Python surface.
 #[test]
 fn the_committed_python_surface_is_fresh() {
-    let spec = common::spec_path();
-    if std::env::var_os("UPDATE_PYTHON").is_some() {
-        let output = python(&[], &package_dir(), &spec);
-        assert!(
-            output.status.success(),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        return;
-    }
-    let output = python(&["--check"], &package_dir(), &spec);
-    assert!(
-        output.status.success(),
-        "{}\nrun `cargo run -p seozoom-codegen -- python` (or `UPDATE_PYTHON=1 cargo test -p seozoom-codegen --test codegen python_surface::`) and review the diff",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    committed::assert_fresh("python", &package_dir(), "UPDATE_PYTHON");
 }
 
 #[test]

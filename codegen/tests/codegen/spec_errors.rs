@@ -537,6 +537,53 @@ fn a_priority_out_of_its_range_is_located() {
     );
 }
 
+// --- what counts as the same input ---------------------------------------------
+
+#[test]
+fn every_input_says_what_counts_as_the_same_input_and_no_other_parameter_does() {
+    // The URL's `compare` line taken out.
+    let spec = common::spec_text();
+    let start = spec
+        .find("compare = { fold = [\"trim\", \"host_case\"]")
+        .expect("the URL's compare line");
+    let line = &spec[start..][..spec[start..].find('\n').unwrap_or(spec.len() - start)];
+    let text = edited(line, "");
+    assert_error_at(
+        &errors(&text),
+        &text,
+        "\"url\"\ntype = \"string\"\ndescription = \"The URL to query",
+        "the role `input` must say what counts as the same input",
+    );
+
+    let text = edited(
+        "role = \"page_size\"",
+        "role = \"page_size\"\ncompare = { fold = [], source = \"stated\" }",
+    );
+    assert_error_at(
+        &errors(&text),
+        &text,
+        "{ fold = [], source = \"stated\" }",
+        "only a parameter with the role `input` says what counts as the same input",
+    );
+
+    let text = edited(
+        "fold = [\"trim\", \"case\"]",
+        "fold = [\"trim\", \"lower\"]",
+    );
+    assert_error_at(&errors(&text), &text, "\"lower\"", "unknown fold `lower`");
+
+    let text = edited(
+        "fold = [\"trim\", \"host_case\"]",
+        "fold = [\"case\", \"host_case\"]",
+    );
+    assert_error_at(
+        &errors(&text),
+        &text,
+        "[\"case\", \"host_case\"]",
+        "`case` folds the whole value, `host_case` only a URL's scheme and host",
+    );
+}
+
 #[test]
 fn a_field_says_its_presence_and_why() {
     let field = "{ wire = \"pza\", type = \"integer\", presence = \"unstated\",";

@@ -185,7 +185,7 @@ pub mod builder {
             async move { self.client.execute(request).await }
         }
 
-        /// Send any number of `keyword` values as one batched job: repeated values (compared trimmed) are sent once, the rest split into the fewest requests of at most 100 values, sent under the rate limit, and merged into one map; `result_rows` and `units_used` are summed over the requests.
+        /// Send any number of `keyword` values as one batched job: values that differ only in surrounding spaces or letter case are one input, sent once (as first given), the rest split into the fewest requests of at most 100 values, sent under the rate limit, and merged into one map; `result_rows` and `units_used` are summed over the requests.
         ///
         /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::execute_batched`](rt::Client::execute_batched).
         ///
@@ -267,6 +267,7 @@ pub mod operations {
                     )
                     .max_items(Limit::inferred(100).note("first trailing figure"))
                     .role(Role::Input)
+                    .compare(&[Fold::Trim, Fold::Case])
                     .description("The keywords."),
             ],
         )

@@ -6282,7 +6282,7 @@ pub mod builder {
             async move { self.client.execute_rows(request).await }
         }
 
-        /// Send any number of `domain` values as one batched job: repeated values (compared trimmed) are sent once, the rest split into the fewest requests of at most 50 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
+        /// Send any number of `domain` values as one batched job: values that differ only in surrounding spaces, letter case, a leading `www.` or a trailing `/` are one input, sent once (as first given), the rest split into the fewest requests of at most 50 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
         ///
         /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::execute_batched`](rt::Client::execute_batched).
         ///
@@ -6364,7 +6364,7 @@ pub mod builder {
             async move { self.client.execute_rows(request).await }
         }
 
-        /// Send any number of `domain` values as one batched job: repeated values (compared trimmed) are sent once, the rest split into the fewest requests of at most 50 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
+        /// Send any number of `domain` values as one batched job: values that differ only in surrounding spaces, letter case, a leading `www.` or a trailing `/` are one input, sent once (as first given), the rest split into the fewest requests of at most 50 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
         ///
         /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::execute_batched`](rt::Client::execute_batched).
         ///
@@ -6444,7 +6444,7 @@ pub mod builder {
             async move { self.client.execute_rows(request).await }
         }
 
-        /// Send any number of `domain` values as one batched job: repeated values (compared trimmed) are sent once, the rest split into the fewest requests of at most 100 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
+        /// Send any number of `domain` values as one batched job: values that differ only in surrounding spaces, letter case, a leading `www.` or a trailing `/` are one input, sent once (as first given), the rest split into the fewest requests of at most 100 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
         ///
         /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::execute_batched`](rt::Client::execute_batched).
         ///
@@ -6526,7 +6526,7 @@ pub mod builder {
             async move { self.client.execute_rows(request).await }
         }
 
-        /// Send any number of `domain` values as one batched job: repeated values (compared trimmed) are sent once, the rest split into the fewest requests of at most 10 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
+        /// Send any number of `domain` values as one batched job: values that differ only in surrounding spaces, letter case, a leading `www.` or a trailing `/` are one input, sent once (as first given), the rest split into the fewest requests of at most 10 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
         ///
         /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::execute_batched`](rt::Client::execute_batched).
         ///
@@ -6862,7 +6862,7 @@ pub mod builder {
             async move { self.client.execute_rows(request).await }
         }
 
-        /// Send any number of `domain` values as one batched job: repeated values (compared trimmed) are sent once, the rest split into the fewest requests of at most 10 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
+        /// Send any number of `domain` values as one batched job: values that differ only in surrounding spaces, letter case, a leading `www.` or a trailing `/` are one input, sent once (as first given), the rest split into the fewest requests of at most 10 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
         ///
         /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::execute_batched`](rt::Client::execute_batched).
         ///
@@ -6998,7 +6998,7 @@ pub mod builder {
             async move { self.client.execute_rows(request).await }
         }
 
-        /// Send any number of `url` values as one batched job: repeated values (compared trimmed) are sent once, the rest split into the fewest requests of at most 30 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
+        /// Send any number of `url` values as one batched job: values that differ only in surrounding spaces or the letter case of the scheme and host are one input, sent once (as first given), the rest split into the fewest requests of at most 30 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
         ///
         /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::execute_batched`](rt::Client::execute_batched).
         ///
@@ -7194,7 +7194,7 @@ pub mod builder {
             async move { self.client.execute_rows(request).await }
         }
 
-        /// Send any number of `keyword` values as one batched job: repeated values (compared trimmed) are sent once, the rest split into the fewest requests of at most 100 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
+        /// Send any number of `keyword` values as one batched job: values that differ only in surrounding spaces or letter case are one input, sent once (as first given), the rest split into the fewest requests of at most 100 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
         ///
         /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::execute_batched`](rt::Client::execute_batched).
         ///
@@ -7297,7 +7297,7 @@ pub mod builder {
             async move { self.client.execute(request).await }
         }
 
-        /// Send any number of `keyword` values as one batched job: repeated values (compared trimmed) are sent once, the rest split into the fewest requests of at most 100 values, sent under the rate limit, and merged into one map; `result_rows` and `units_used` are summed over the requests.
+        /// Send any number of `keyword` values as one batched job: values that differ only in surrounding spaces or letter case are one input, sent once (as first given), the rest split into the fewest requests of at most 100 values, sent under the rate limit, and merged into one map; `result_rows` and `units_used` are summed over the requests.
         ///
         /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::execute_batched`](rt::Client::execute_batched).
         ///
@@ -7941,6 +7941,7 @@ pub mod operations {
                             ),
                     )
                     .role(Role::Input)
+                    .compare(&[Fold::Trim, Fold::Case, Fold::Www, Fold::TrailingSlash])
                     .description("Domains to query, joined with `|` on the wire."),
             ],
         )
@@ -8000,6 +8001,7 @@ pub mod operations {
                             ),
                     )
                     .role(Role::Input)
+                    .compare(&[Fold::Trim, Fold::Case, Fold::Www, Fold::TrailingSlash])
                     .description("Domains to query, joined with `|` on the wire."),
                 Param::date("date")
                     .required()
@@ -8061,6 +8063,7 @@ pub mod operations {
                             ),
                     )
                     .role(Role::Input)
+                    .compare(&[Fold::Trim, Fold::Case, Fold::Www, Fold::TrailingSlash])
                     .description("Domains to query, joined with `|` on the wire."),
             ],
         )
@@ -8116,6 +8119,7 @@ pub mod operations {
                     )
                     .max_items(Limit::stated(10))
                     .role(Role::Input)
+                    .compare(&[Fold::Trim, Fold::Case, Fold::Www, Fold::TrailingSlash])
                     .description("Domains to query, joined with `|` on the wire."),
                 Param::int("limit")
                     .required()
@@ -8173,6 +8177,7 @@ pub mod operations {
                 Param::text("domain")
                     .required()
                     .role(Role::Input)
+                    .compare(&[Fold::Trim, Fold::Case, Fold::Www, Fold::TrailingSlash])
                     .description(
                         "The domain to query; the reference states one domain per call.",
                     ),
@@ -8232,6 +8237,7 @@ pub mod operations {
                 Param::text("domain")
                     .required()
                     .role(Role::Input)
+                    .compare(&[Fold::Trim, Fold::Case, Fold::Www, Fold::TrailingSlash])
                     .description(
                         "The domain to query; the reference states one domain per call.",
                     ),
@@ -8353,6 +8359,7 @@ pub mod operations {
                 Param::text("domain")
                     .required()
                     .role(Role::Input)
+                    .compare(&[Fold::Trim, Fold::Case, Fold::Www, Fold::TrailingSlash])
                     .description(
                         "The domain to query; the reference states one domain per call.",
                     ),
@@ -8432,6 +8439,7 @@ pub mod operations {
                     )
                     .max_items(Limit::stated(10))
                     .role(Role::Input)
+                    .compare(&[Fold::Trim, Fold::Case, Fold::Www, Fold::TrailingSlash])
                     .description("Domains to query, joined with `|` on the wire."),
                 Param::int("limit")
                     .required()
@@ -8489,6 +8497,7 @@ pub mod operations {
                 Param::text("url")
                     .required()
                     .role(Role::Input)
+                    .compare(&[Fold::Trim, Fold::HostCase])
                     .description(
                         "The URL to query; the reference states exactly one URL per call.",
                     ),
@@ -8543,6 +8552,7 @@ pub mod operations {
                     )
                     .max_items(Limit::stated(30))
                     .role(Role::Input)
+                    .compare(&[Fold::Trim, Fold::HostCase])
                     .description("URLs to query, joined with `|` on the wire."),
             ],
         )
@@ -8588,6 +8598,7 @@ pub mod operations {
                 Param::text("url")
                     .required()
                     .role(Role::Input)
+                    .compare(&[Fold::Trim, Fold::HostCase])
                     .description(
                         "The URL to query; the reference states one URL per call.",
                     ),
@@ -8648,6 +8659,7 @@ pub mod operations {
                 Param::text("url")
                     .required()
                     .role(Role::Input)
+                    .compare(&[Fold::Trim, Fold::HostCase])
                     .description(
                         "The URL to query; the reference states one URL per call.",
                     ),
@@ -8713,6 +8725,7 @@ pub mod operations {
                     )
                     .max_items(Limit::stated(100))
                     .role(Role::Input)
+                    .compare(&[Fold::Trim, Fold::Case])
                     .description(
                         "Keywords to query, URL-encoded and joined with `|` on the wire.",
                     ),
@@ -8775,6 +8788,7 @@ pub mod operations {
                             ),
                     )
                     .role(Role::Input)
+                    .compare(&[Fold::Trim, Fold::Case])
                     .description(
                         "Keywords to query, URL-encoded and joined with `|` on the wire.",
                     ),
@@ -8836,6 +8850,7 @@ pub mod operations {
                 Param::text("keyword")
                     .required()
                     .role(Role::Input)
+                    .compare(&[Fold::Trim, Fold::Case])
                     .description(
                         "The keyword to query, URL-encoded; the reference states one keyword per call.",
                     ),
@@ -8884,6 +8899,7 @@ pub mod operations {
                 Param::text("keyword")
                     .required()
                     .role(Role::Input)
+                    .compare(&[Fold::Trim, Fold::Case])
                     .description(
                         "The keyword to query, URL-encoded; public clients send one keyword per call.",
                     ),

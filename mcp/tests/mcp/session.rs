@@ -994,6 +994,26 @@ fn a_cancelled_job_sends_nothing_more_and_holds_what_it_paid_for() {
     drop(runtime);
 }
 
+/// `keywords_serp`'s map keeps the order of the keywords asked for, the
+/// cached one included (it came back with the cached member first).
+#[test]
+fn a_map_keeps_the_order_of_its_inputs() {
+    let mut mcp = Mcp::start(&["--sandbox", "--store", "memory", "mcp"]);
+    mcp.structured("keywords_serp", json!({"keyword": ["mid tre"]}));
+    let all = mcp.structured(
+        "keywords_serp",
+        json!({"keyword": ["zeta uno", "alpha due", "mid tre"]}),
+    );
+    let keys: Vec<&str> = all["response"]
+        .as_object()
+        .unwrap_or_else(|| panic!("a map: {all}"))
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(keys, ["zeta uno", "alpha due", "mid tre"], "{all}");
+    mcp.finish();
+}
+
 /// A list reaches the service as one `|`-joined value: the sandbox refuses a
 /// list sent as repeated keys, so two fresh keywords answered in one call
 /// show that the MCP tools join them.

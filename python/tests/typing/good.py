@@ -31,3 +31,21 @@ def handled(client: seozoom.Client) -> str:
     except seozoom.Partial as partial:
         return str(len(partial.result.rows))
     return ""
+
+
+def cost(client: seozoom.Client) -> int:
+    estimate = client.estimate("keywords", "metrics", keyword=["a"], db="es")
+    return estimate["min"]
+
+
+async def tasks(client: seozoom.AsyncClient) -> int:
+    import asyncio
+
+    task = asyncio.create_task(client.keywords.metrics(["a"]))
+    both = await asyncio.gather(task, client.domains.metrics(["example.it"]))
+    left = both[0].units_remaining
+    return len(both[1].rows) + (left if left is not None else 0) + both[0].cached_items
+
+
+def configured() -> seozoom.Client:
+    return seozoom.Client(db="uk", budget="500/day")

@@ -34,11 +34,6 @@ const NOT_NAMES: &[(&str, &str, &str)] = &[
         "the English noun of a stopped paged job's message (\"up to 40 rows in 4 pages\")",
     ),
     (
-        "client/src/envelope/schema.rs",
-        "type",
-        "the JSON Schema keyword of a value's type, in the envelope's schema",
-    ),
-    (
         "mcp/src/json_schema.rs",
         "type",
         "the JSON Schema keyword of a value's type, in the MCP tools' schemas",
@@ -52,11 +47,6 @@ const NOT_NAMES: &[(&str, &str, &str)] = &[
         "mcp/src/jsonrpc.rs",
         "id",
         "the JSON-RPC member of a message's id, in the error answer to input that is not a message",
-    ),
-    (
-        "mcp/src/json_schema.rs",
-        "date",
-        "the JSON Schema format of a calendar date, in the MCP tools' schemas",
     ),
 ];
 

@@ -368,12 +368,17 @@ impl Client {
     }
 
     /// The cache keys of each value of a batched request's batch parameter
-    /// asked on its own, and the order to match rows to them; `None` for a
-    /// request of one value or an operation that does not batch.
+    /// asked on its own, and the order to match rows to them; `None` for an
+    /// operation that does not batch, and for values that are not distinct
+    /// inputs (a call sent as given with one input twice: whose rows are
+    /// whose cannot be told).
     pub(crate) fn item_keys(&self, request: &Request) -> Option<(Vec<String>, InputOrder)> {
         let op = request.operation();
         let param = op.batch_param()?;
         let values = request.get(param.wire)?;
+        if param.distinct(values).len() != values.len() {
+            return None;
+        }
         let keys = values
             .iter()
             .map(|value| {
@@ -382,7 +387,7 @@ impl Client {
                 Some(self.prepare(&one).ok()?.cache_key)
             })
             .collect::<Option<Vec<String>>>()?;
-        let order = InputOrder::new(values, op.key_field(self.inner.records));
+        let order = InputOrder::new(param, values, op.key_field(self.inner.records));
         Some((keys, order))
     }
 
@@ -413,7 +418,7 @@ impl Client {
         let op = request.operation();
         let mut request = request;
         if let Some(param) = op.batch_param() {
-            let unique = crate::client::batch::dedupe(request.get(param.wire).unwrap_or_default());
+            let unique = param.distinct(request.get(param.wire).unwrap_or_default());
             request.set(param.wire, unique);
         }
         let (Some(param), Some((keys, _))) = (op.batch_param(), self.item_keys(&request)) else {

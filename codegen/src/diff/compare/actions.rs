@@ -271,7 +271,47 @@ impl Differ {
                 .map_or("none", |p| source_name(p.source))
         };
         self.changed(Level::Patch, item, "presence", presence(o), presence(n), "");
+        self.compare(item, o, n);
         self.docs(item, "description", &o.description, &n.description);
+    }
+
+    /// What counts as the same input. Another rule changes which values a
+    /// job sends once, which cached answers it finds and which rows it
+    /// matches back: calls still compile and are accepted, so it is minor.
+    fn compare(&mut self, item: &str, o: &Param, n: &Param) {
+        let folds = |p: &Param| match &p.compare {
+            None => "none".to_owned(),
+            Some(c) if c.fold.is_empty() => "exactly".to_owned(),
+            Some(c) => c
+                .fold
+                .iter()
+                .map(|f| f.word())
+                .collect::<Vec<_>>()
+                .join(", "),
+        };
+        self.changed(
+            Level::Minor,
+            item,
+            "compare",
+            folds(o),
+            folds(n),
+            "what counts as the same input changed: jobs send, cache and match their inputs by the new rule",
+        );
+        let provenance = |p: &Param| {
+            p.compare.as_ref().map_or(("none", String::new()), |c| {
+                (source_name(c.source), c.note.clone().unwrap_or_default())
+            })
+        };
+        let ((old_source, old_note), (new_source, new_note)) = (provenance(o), provenance(n));
+        self.changed(
+            Level::Patch,
+            item,
+            "compare source",
+            old_source,
+            new_source,
+            "",
+        );
+        self.docs(item, "compare note", &old_note, &new_note);
     }
 
     /// A limit. `upper` for a maximum, `items` for a number of list values. A

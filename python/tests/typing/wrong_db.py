@@ -1,0 +1,5 @@
+import seozoom
+
+
+def make() -> seozoom.Client:
+    return seozoom.Client(db="us")

@@ -1,0 +1,5 @@
+import seozoom
+
+
+def cost(client: seozoom.Client) -> None:
+    client.estimate("keywords", "metrcs", keyword=["a"])
