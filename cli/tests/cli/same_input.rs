@@ -3,52 +3,19 @@
 //! sent, what the cache answers and which rows come back, so each command
 //! prints exactly the rows of the inputs it asked for, each once.
 
+use crate::store::{TempDir, seozoom as on_store};
 use crate::support;
-
-use std::path::PathBuf;
 
 use seozoom::sandbox::{Sandbox, SandboxBuilder};
 use serde_json::Value;
 use support::{KEY, Run, run_with_env};
 
-/// A store file in a directory of its own, removed when dropped.
-struct StoreDir(PathBuf);
-
-impl StoreDir {
-    fn new(name: &str) -> StoreDir {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos());
-        StoreDir(std::env::temp_dir().join(format!(
-            "seozoom-cli-same-input-{name}-{}-{nanos}",
-            std::process::id(),
-        )))
-    }
-
-    fn url(&self) -> String {
-        format!("sqlite:{}", self.0.join("store.sqlite3").display())
-    }
-}
-
-impl Drop for StoreDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// `seozoom --format json ARGS` on `store`, calling `sandbox`; it succeeds.
-fn json(sandbox: &Sandbox, store: &StoreDir, args: &[&str]) -> (Value, Run) {
-    let base_url = sandbox.base_url();
-    let mut all = vec![
-        "--api-key",
-        KEY,
-        "--base-url",
-        &base_url,
-        "--format",
-        "json",
-    ];
+/// `seozoom --format json ARGS` on `dir`'s store, calling `sandbox`; it
+/// succeeds.
+fn json(sandbox: &Sandbox, dir: &TempDir, args: &[&str]) -> (Value, Run) {
+    let mut all = vec!["--format", "json"];
     all.extend_from_slice(args);
-    let run = run_with_env(all, &[("SEOZOOM_STORE", &store.url())]);
+    let run = on_store(sandbox, &dir.store(), &all);
     run.expect_code(0).expect_no_key();
     (run.json(), run)
 }
@@ -67,7 +34,7 @@ fn keys(envelope: &Value, field: &str) -> Vec<String> {
 #[test]
 fn keywords_differing_in_case_give_one_row_now_and_from_the_cache() {
     let sandbox = support::start_sandbox(SandboxBuilder::default());
-    let store = StoreDir::new("case");
+    let store = TempDir::new("case");
     let (both, _) = json(
         &sandbox,
         &store,
@@ -99,7 +66,7 @@ fn keywords_differing_in_case_give_one_row_now_and_from_the_cache() {
 #[test]
 fn a_domain_with_and_without_www_gives_one_row_now_and_from_the_cache() {
     let sandbox = support::start_sandbox(SandboxBuilder::default());
-    let store = StoreDir::new("www");
+    let store = TempDir::new("www");
     let (both, _) = json(
         &sandbox,
         &store,
@@ -126,7 +93,7 @@ fn a_domain_with_and_without_www_gives_one_row_now_and_from_the_cache() {
 #[test]
 fn spaces_and_case_are_one_keyword_estimated_and_charged_once() {
     let sandbox = support::start_sandbox(SandboxBuilder::default());
-    let store = StoreDir::new("charged");
+    let store = TempDir::new("charged");
     let args = [
         "keywords",
         "metrics",
@@ -141,7 +108,7 @@ fn spaces_and_case_are_one_keyword_estimated_and_charged_once() {
     let base_url = sandbox.base_url();
     let mut dry = vec!["--api-key", KEY, "--base-url", &base_url, "--dry-run"];
     dry.extend_from_slice(&args);
-    let plan = run_with_env(dry, &[("SEOZOOM_STORE", &store.url())]);
+    let plan = run_with_env(dry, &[("SEOZOOM_STORE", &store.store())]);
     plan.expect_code(0);
     let last = plan.stdout.lines().last().unwrap_or_default();
     assert_eq!(
@@ -161,7 +128,7 @@ fn spaces_and_case_are_one_keyword_estimated_and_charged_once() {
 #[test]
 fn a_map_prints_in_input_order_whatever_the_cache_answers() {
     let sandbox = support::start_sandbox(SandboxBuilder::default());
-    let store = StoreDir::new("order");
+    let store = TempDir::new("order");
     json(
         &sandbox,
         &store,
@@ -181,12 +148,13 @@ fn a_map_prints_in_input_order_whatever_the_cache_answers() {
             "mid tre",
         ],
     );
-    let keys: Vec<&str> = all["response"]
+    let keys = all["response"]
         .as_object()
-        .unwrap_or_else(|| panic!("a map: {all}"))
-        .keys()
-        .map(String::as_str)
-        .collect();
-    assert_eq!(keys, ["zeta uno", "alpha due", "mid tre"]);
+        .map(|m| m.keys().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(
+        keys,
+        Some(vec!["zeta uno", "alpha due", "mid tre"]),
+        "{all}"
+    );
     assert_eq!(sandbox.requests(), 2);
 }

@@ -25,10 +25,10 @@ fn sandbox_of(builder: seozoom::sandbox::SandboxBuilder, faults: Option<FaultPla
 }
 
 /// A directory of its own for one test, removed when dropped.
-struct TempDir(PathBuf);
+pub(crate) struct TempDir(PathBuf);
 
 impl TempDir {
-    fn new(name: &str) -> TempDir {
+    pub(crate) fn new(name: &str) -> TempDir {
         let dir = std::env::temp_dir().join(format!(
             "seozoom-cli-store-{name}-{}-{}",
             std::process::id(),
@@ -38,7 +38,7 @@ impl TempDir {
         TempDir(dir)
     }
 
-    fn store(&self) -> String {
+    pub(crate) fn store(&self) -> String {
         format!("sqlite:{}", self.0.join("store.sqlite3").display())
     }
 
@@ -104,7 +104,7 @@ fn same_port(old: Sandbox) -> Sandbox {
 }
 
 /// The binary on `store`, calling `sandbox` with the test key.
-fn seozoom(sandbox: &Sandbox, store: &str, args: &[&str]) -> Run {
+pub(crate) fn seozoom(sandbox: &Sandbox, store: &str, args: &[&str]) -> Run {
     let base_url = sandbox.base_url();
     let mut all = vec!["--api-key", KEY, "--base-url", &base_url];
     all.extend_from_slice(args);

@@ -8,7 +8,8 @@
 //! other lists of the same values. A fixed seed (see `props`).
 
 use crate::props;
-use crate::same_input::{SqliteStore, client_on};
+use crate::same_input::SqliteStore;
+use crate::store::client_on;
 
 use std::collections::HashMap;
 

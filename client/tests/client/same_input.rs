@@ -6,8 +6,8 @@
 
 use std::path::PathBuf;
 
-use seozoom::Client;
-use seozoom::config::RetryPolicy;
+use crate::store::client_on;
+
 use seozoom::job::Job;
 use seozoom::operation_table::Operation;
 use seozoom::sandbox::Sandbox;
@@ -36,16 +36,6 @@ impl Drop for SqliteStore {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.dir);
     }
-}
-
-pub fn client_on(sandbox: &Sandbox, store: &Store) -> Client {
-    Client::builder()
-        .api_key(Sandbox::API_KEY)
-        .base_url(sandbox.base_url())
-        .retry(RetryPolicy::none())
-        .store(store.clone())
-        .build()
-        .unwrap()
 }
 
 fn strings(values: &[&str]) -> Vec<String> {

@@ -12,7 +12,7 @@ use seozoom::store::{BudgetWindow, Store};
 use seozoom::types::KeywordType;
 use seozoom::{Client, config::RetryPolicy};
 
-fn client_on(sandbox: &Sandbox, store: &Store) -> Client {
+pub(crate) fn client_on(sandbox: &Sandbox, store: &Store) -> Client {
     Client::builder()
         .api_key(Sandbox::API_KEY)
         .base_url(sandbox.base_url())
