@@ -18,7 +18,7 @@
 //!     .page(2)
 //!     .send()
 //!     .await?;
-//! assert!(page.response.iter().all(|k| (11..=20).contains(&k.ranking_position)));
+//! assert!(page.response.iter().all(|k| k.ranking_position.is_some_and(|p| (11..=20).contains(&p))));
 //! assert_eq!(sandbox.units_remaining(), Sandbox::STARTING_UNITS - page.units_used);
 //! # Ok(()) }
 //! ```

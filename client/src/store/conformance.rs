@@ -214,7 +214,7 @@ async fn drift(store: &dyn Backend, key: &str) {
             JsonType::Number,
             "7.5",
         ),
-        observed("keyword", DriftKind::Missing, now, JsonType::Null, ""),
+        observed("name_a", DriftKind::Missing, now, JsonType::Null, ""),
     ];
     store.record(&scope, first).await.unwrap();
     // The same things again, earlier and later: summed, the earliest example kept.
@@ -259,7 +259,7 @@ async fn drift(store: &dyn Backend, key: &str) {
         ("https://api.example", "group-a", "record-a")
     );
     // In report order: the kinds of one member in their order, members by name.
-    assert_eq!(found[0].member, "keyword");
+    assert_eq!(found[0].member, "name_a");
     let other = store.scope(&format!("{key}-drift-other"));
     assert!(
         store.drift(&other).await.unwrap().is_empty(),
