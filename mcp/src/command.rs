@@ -139,7 +139,7 @@ pub fn subcommand() -> clap::Command {
                 .long("conformance-fixture")
                 .action(clap::ArgAction::SetTrue)
                 .hide(true)
-                .help("With --sandbox: also list the MCP conformance suite's test tools (test_tool_with_logging), which make example calls on the sandbox"),
+                .help("With --sandbox: also list the MCP conformance suite's test tools and resources (test_tool_with_logging, test_tool_with_progress, ...); those that check a mechanism make example calls on the sandbox"),
         )
 }
 

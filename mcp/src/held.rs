@@ -37,7 +37,9 @@ pub struct Held {
 
 #[derive(Debug, Default)]
 struct Inner {
-    /// Results given so far: the next id's number.
+    /// Results given so far: the next id's number. The list changes only
+    /// when one is given (the oldest dropped then), so it also tells when
+    /// the list changed.
     issued: u64,
     results: VecDeque<(String, HeldResult)>,
 }
@@ -55,6 +57,16 @@ impl Held {
         }
         inner.results.push_back((id.clone(), result));
         id
+    }
+
+    /// A figure that changes whenever the list does (a result held, the
+    /// oldest dropped): two readings that differ say a host's list of
+    /// resources is out of date.
+    pub fn version(&self) -> u64 {
+        self.inner
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .issued
     }
 
     /// The results held, oldest first, with their ids.

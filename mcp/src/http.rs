@@ -1,7 +1,8 @@
 //! `--http ADDR`: the server over streamable HTTP at `http://ADDR/mcp`, on a
 //! loopback address only (the endpoint has no authentication). `rmcp` checks
-//! the `Host` header against loopback names, so a web page cannot reach it
-//! through DNS rebinding.
+//! the `Host` header against loopback names, and a request whose `Origin` is
+//! not this machine is answered 403 ([`super::origin`]), so a web page cannot
+//! reach it through DNS rebinding.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -15,15 +16,19 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 
 use super::ended::Ended;
-use super::jsonrpc;
 use super::server::Server;
+use super::{jsonrpc, protocol};
+
+/// The header that names an HTTP request's MCP session.
+const SESSION_HEADER: &str = "mcp-session-id";
 
 /// The longest request body read (16 MiB, as a line on stdio).
 const MAX_BODY: usize = 16 << 20;
 
 /// A POST whose body is not JSON gets a JSON-RPC parse error (-32700, `id`
 /// null) with HTTP 400, as on stdio; `rmcp` would answer 415 with plain text,
-/// which a JSON-RPC client cannot read.
+/// which a JSON-RPC client cannot read. A request before `initialize` is
+/// told so, in JSON-RPC, as on stdio.
 async fn parse_error(request: Request, next: Next) -> Response {
     if request.method() != Method::POST {
         return next.run(request).await;
@@ -34,11 +39,51 @@ async fn parse_error(request: Request, next: Next) -> Response {
             "Parse error: the body is unreadable or longer than {MAX_BODY} bytes"
         ));
     };
-    if let Err(error) = serde_json::from_slice::<serde_json::Value>(&bytes) {
-        return reply(format!("Parse error: {error}"));
+    let message = match serde_json::from_slice::<serde_json::Value>(&bytes) {
+        Ok(message) => message,
+        Err(error) => return reply(format!("Parse error: {error}")),
+    };
+    // A request that names no session, other than `initialize`: `rmcp`
+    // would answer "Session ID is required" in plain text.
+    if !parts.headers.contains_key(SESSION_HEADER)
+        && let Some(answer) = protocol::before_initialize(&message)
+    {
+        return (
+            StatusCode::BAD_REQUEST,
+            [(header::CONTENT_TYPE, "application/json")],
+            answer.to_string(),
+        )
+            .into_response();
     }
     next.run(Request::from_parts(parts, Body::from(bytes)))
         .await
+}
+
+/// A request from a web page elsewhere (its `Origin` is not this machine's)
+/// gets 403 with a JSON-RPC error without an id, as the transport asks.
+async fn foreign_origin(request: Request, next: Next) -> Response {
+    let origin = request.headers().get(header::ORIGIN).map(|value| {
+        value
+            .to_str()
+            .map_or_else(|_| String::from("(not text)"), str::to_owned)
+    });
+    match origin {
+        Some(origin) if !super::origin::is_allowed(&origin) => {
+            let body = jsonrpc::error_without_id(
+                jsonrpc::INVALID_REQUEST,
+                format!(
+                    "Forbidden: the Origin {origin} is not this machine; the endpoint serves local MCP clients only"
+                ),
+            );
+            (
+                StatusCode::FORBIDDEN,
+                [(header::CONTENT_TYPE, "application/json")],
+                body.to_string(),
+            )
+                .into_response()
+        }
+        _ => next.run(request).await,
+    }
 }
 
 fn reply(message: String) -> Response {
@@ -74,7 +119,10 @@ pub async fn serve(server: Server, addr: SocketAddr) -> Ended {
     );
     let router = axum::Router::new()
         .route_service(PATH, service)
-        .layer(axum::middleware::from_fn(parse_error));
+        .layer(axum::middleware::from_fn(parse_error))
+        // The outer layer: a foreign page's request is refused before its
+        // body is read.
+        .layer(axum::middleware::from_fn(foreign_origin));
     println!("http://{local}{PATH}");
     eprintln!(
         "mcp: serving streamable HTTP on http://{local}{PATH}; the budget and usage cover every session of this process. Stop with Ctrl-C."

@@ -4,6 +4,9 @@
 use rmcp::model::ErrorCode;
 use serde_json::{Value, json};
 
+/// The member of a message's id.
+pub const ID: &str = "id";
+
 /// Input that is not JSON.
 pub const PARSE_ERROR: i32 = ErrorCode::PARSE_ERROR.0;
 /// JSON that is not a JSON-RPC message.
@@ -15,7 +18,7 @@ pub const INVALID_REQUEST: i32 = ErrorCode::INVALID_REQUEST.0;
 pub fn error_without_id(code: i32, message: String) -> Value {
     json!({
         "jsonrpc": "2.0",
-        "id": null,
+        ID: null,
         "error": {"code": code, "message": message},
     })
 }

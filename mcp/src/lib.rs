@@ -28,10 +28,14 @@
 //! - `args`: a call's JSON arguments to a request;
 //! - `call`, `own`: answering the operations' tools and the server's own;
 //! - `envelope`, `held`: the structured answer, cut to the row cap;
+//! - `resources`: held results, the cost table and the spec, for a host to
+//!   read;
 //! - `serve`: a session started and served until it ends;
-//! - `session`, `server`, `report`, `trace`: the state, the protocol handler,
-//!   and what a call tells the agent while it runs;
-//! - `stdio`, `http`, `jsonrpc`: the transports and their JSON-RPC errors;
+//! - `session`, `server`, `protocol`, `report`, `trace`: the state, the
+//!   protocol handler and its errors made plain, and what a call tells the
+//!   agent while it runs;
+//! - `stdio`, `http`, `origin`, `jsonrpc`: the transports, the origins HTTP
+//!   serves, and their JSON-RPC errors;
 //! - `fixture`: the conformance suite's test tools, on the sandbox only;
 //!   `fixture_answer`: what they do.
 
@@ -52,9 +56,12 @@ mod http;
 mod input_schema;
 mod json_schema;
 mod jsonrpc;
+mod origin;
 mod output_schema;
 mod own;
+mod protocol;
 mod report;
+mod resources;
 mod serve;
 mod server;
 mod session;

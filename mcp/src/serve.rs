@@ -49,50 +49,42 @@ where
 /// it; it stops when dropped); how it ended if it cannot start.
 async fn start(options: Options) -> Result<(Server, Option<Sandbox>), Ended> {
     let settings = options.settings;
-    let (key, base_url, sandbox) = if settings.sandbox {
-        match Sandbox::start().await {
-            Ok(running) => {
-                let base_url = running.base_url();
-                // The sandbox takes any key: a key given is used, so that it
-                // is handled as it would be against the service.
-                let key = settings
-                    .api_key
-                    .clone()
-                    .unwrap_or_else(|| Sandbox::API_KEY.to_owned());
-                (key, base_url, Some(running))
-            }
-            Err(error) => {
-                eprintln!("error: cannot start the sandbox: {error}");
-                return Err(Ended::Failed);
-            }
-        }
-    } else {
-        match settings.api_key.clone() {
-            Some(key) => (key, settings.base_url.clone(), None),
-            None => {
-                eprintln!(
-                    "error: no API key: pass --api-key or set {} (or use --sandbox)",
-                    seozoom::config::API_KEY_ENV
-                );
-                return Err(Ended::Refused);
-            }
+    // The sandbox takes any key: a key given is used, so that it is handled
+    // as it would be against the service.
+    let key = match (settings.api_key.clone(), settings.sandbox) {
+        (Some(key), _) => key,
+        (None, true) => Sandbox::API_KEY.to_owned(),
+        (None, false) => {
+            eprintln!(
+                "error: no API key: pass --api-key or set {} (or use --sandbox)",
+                seozoom::config::API_KEY_ENV
+            );
+            return Err(Ended::Refused);
         }
     };
-    let mut builder = Client::builder().api_key(key.clone()).base_url(base_url);
+    let mut builder = Client::builder()
+        .api_key(key.clone())
+        .base_url(settings.base_url.clone())
+        .refresh(settings.refresh)
+        .store_fallback(settings.store_fallback);
     if let Some(window) = settings.rate_window {
         builder = builder.rate_window(window);
     }
     if let Some(budget) = settings.budget {
         builder = builder.budget_limit(budget);
     }
-    let client = match Store::open_or_default(settings.store.as_deref()).and_then(|store| {
-        builder
-            .store(store)
-            .refresh(settings.refresh)
-            .store_fallback(settings.store_fallback)
-            .build()
-    }) {
-        Ok(client) => client,
+    let started = match Store::open_or_default(settings.store.as_deref()) {
+        Err(error) => Err(error),
+        // One sandbox wherever it listens: its cache and balance go on from
+        // the last session's on the same store.
+        Ok(store) if settings.sandbox => Sandbox::builder()
+            .start_with_client(builder.store(store))
+            .await
+            .map(|(sandbox, client)| (client, Some(sandbox))),
+        Ok(store) => builder.store(store).build().map(|client| (client, None)),
+    };
+    let (client, sandbox) = match started {
+        Ok(started) => started,
         Err(error) => {
             eprintln!("error: {error}");
             return Err(if error.is_refused() {

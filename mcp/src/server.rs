@@ -17,9 +17,12 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use futures_util::FutureExt;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    InitializeResult, ListToolsResult, LoggingLevel, PaginatedRequestParams, ServerCapabilities,
-    ServerConfig, SetLevelRequestParams, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
+    ContentBlock, CustomRequest, CustomResult, Implementation, InitializeResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, LoggingLevel,
+    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
+    ServerCapabilities, ServerConfig, SetLevelRequestParams, SubscribeRequestParams, Tool,
+    UnsubscribeRequestParams,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
@@ -31,7 +34,7 @@ use super::report::Reporter;
 use super::session::Session;
 use super::tool_names::{ESTIMATE, MORE, USAGE};
 use super::tools::Kind;
-use super::{call, fixture_answer, own, trace};
+use super::{call, fixture_answer, own, protocol, resources, trace};
 
 /// The server of one MCP session; clones share the process's state (the
 /// client, its budget, the held results) and the session's log level.
@@ -83,7 +86,7 @@ impl Server {
             Kind::Usage => own::usage(session, arguments).await,
             Kind::More => own::more(session, arguments),
             Kind::Fixture(fixture) => {
-                fixture_answer::answer(fixture, session, reporter, stop).await
+                fixture_answer::answer(fixture, arguments, session, reporter, stop).await
             }
         }
     }
@@ -95,6 +98,8 @@ impl ServerHandler for Server {
             ServerCapabilities::builder()
                 .enable_tools()
                 .enable_logging()
+                .enable_resources()
+                .enable_resources_list_changed()
                 .build(),
         )
             .with_server_info(
@@ -103,7 +108,7 @@ impl ServerHandler for Server {
             )
             .with_instructions(format!(
                 "Read-only SEO data from the {} (a paid service: every call is charged in units). \
-                 One tool per operation, named <group>_<action>; each description gives its cost and limits. \
+                 One tool per operation, named <group>_<action>; each description gives its cost and limits (a call over the per-minute figure waits for a slot). \
                  `{ESTIMATE}` gives a call's cost range without sending it, `{USAGE}` the spending (this session's and the key's on the store), \
                  the cache hits and the held results; a call that may go over the budget is refused before sending. \
                  A result is the service's envelope (ResultRows, UnitsUsed, UnitsRemaining, response) plus `from_cache` \
@@ -126,6 +131,35 @@ impl ServerHandler for Server {
         ))
     }
 
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, McpError> {
+        Ok(ListResourcesResult::with_all_items(resources::list(
+            &self.session,
+        )))
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, McpError> {
+        Ok(ListResourceTemplatesResult::with_all_items(
+            resources::templates(&self.session),
+        ))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, McpError> {
+        resources::read(&self.session, &request.uri)
+            .map(|contents| ReadResourceResult::new(contents).into())
+    }
+
     async fn set_level(
         &self,
         request: SetLevelRequestParams,
@@ -133,6 +167,38 @@ impl ServerHandler for Server {
     ) -> Result<(), McpError> {
         *self.level.lock().unwrap_or_else(PoisonError::into_inner) = Some(request.level);
         Ok(())
+    }
+
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, McpError> {
+        Err(protocol::unrecognised(&request))
+    }
+
+    async fn complete(
+        &self,
+        _request: CompleteRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, McpError> {
+        Err(protocol::not_found("completion/complete"))
+    }
+
+    async fn subscribe(
+        &self,
+        _request: SubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        Err(protocol::not_found("resources/subscribe"))
+    }
+
+    async fn unsubscribe(
+        &self,
+        _request: UnsubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        Err(protocol::not_found("resources/unsubscribe"))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
@@ -153,6 +219,7 @@ impl ServerHandler for Server {
                 None,
             ));
         };
+        let held_before = self.session.held.version();
         let (reporter, queue) = Reporter::new(context.meta.get_progress_token(), self.level());
         let reporter = Arc::new(reporter);
         let stop = Stop::new();
@@ -178,6 +245,12 @@ impl ServerHandler for Server {
             self.session.stderr_level,
         ));
         let (answer, ()) = tokio::join!(work, queue.forward(&context.peer));
+        // A result held (and the oldest perhaps dropped): the list of
+        // resources changed. Said before the answer, so that a host reading
+        // the answer's link finds the list already up to date.
+        if self.session.held.version() != held_before {
+            let _ = context.peer.notify_resource_list_changed().await;
+        }
         let answer = answer.unwrap_or_else(|_| {
                 CallToolResult::error(vec![ContentBlock::text(format!(
                     "internal error while answering `{}`; the call may or may not have been sent: `{USAGE}` shows what was spent",

@@ -8,6 +8,7 @@
 use std::sync::Arc;
 
 use super::jsonrpc::{self, INVALID_REQUEST, PARSE_ERROR};
+use super::protocol;
 use rmcp::RoleServer;
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
@@ -27,6 +28,9 @@ pub struct Stdio<R, W> {
     input: BufReader<R>,
     line: Vec<u8>,
     output: Arc<Mutex<W>>,
+    /// Whether `initialize` was received: a request before it is answered
+    /// here, saying so ([`protocol::before_initialize`]).
+    initialized: bool,
 }
 
 impl<R, W> Stdio<R, W> {
@@ -39,6 +43,7 @@ impl<R, W> Stdio<R, W> {
             input: BufReader::new(input),
             line: Vec::new(),
             output: Arc::new(Mutex::new(output)),
+            initialized: false,
         }
     }
 }
@@ -118,10 +123,25 @@ where
             } else {
                 match serde_json::from_slice::<serde_json::Value>(text) {
                     Err(error) => (PARSE_ERROR, format!("Parse error: {error}")),
-                    Ok(value) => match serde_json::from_value(value) {
-                        Ok(message) => return Some(message),
-                        Err(error) => (INVALID_REQUEST, format!("Invalid request: {error}")),
-                    },
+                    Ok(value) => {
+                        if !self.initialized {
+                            if let Some(reply) = protocol::before_initialize(&value) {
+                                if write_line(&self.output, serde_json::to_vec(&reply))
+                                    .await
+                                    .is_err()
+                                {
+                                    return None;
+                                }
+                                continue;
+                            }
+                            self.initialized =
+                                value.get("method").and_then(|m| m.as_str()) == Some("initialize");
+                        }
+                        match serde_json::from_value(value) {
+                            Ok(message) => return Some(message),
+                            Err(error) => (INVALID_REQUEST, format!("Invalid request: {error}")),
+                        }
+                    }
                 }
             };
             let reply = jsonrpc::error_without_id(code, message);

@@ -44,6 +44,8 @@ pub struct Catalog {
     /// The tools as `tools/list` gives them.
     pub tools: Vec<Tool>,
     kinds: HashMap<String, (Kind, usize)>,
+    /// Whether the conformance fixture is on (its tools and resources).
+    pub fixture: bool,
 }
 
 impl Catalog {
@@ -86,6 +88,7 @@ impl Catalog {
         Catalog {
             tools: tools.into_iter().map(|(_, tool)| tool).collect(),
             kinds,
+            fixture,
         }
     }
 

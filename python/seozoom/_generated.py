@@ -628,7 +628,7 @@ class KeywordMetrics(TypedDict):
 
 
 class KeywordRelated(TypedDict):
-    """A keyword related to the one queried, with its search volume, how much its search results overlap the queried keyword's, and its monthly volumes. Known from public use of the API, not from the reference."""
+    """A keyword related to the one queried, with its search volume, how much its search results overlap the queried keyword's, and its monthly volumes."""
 
     keyword: str
     """The related keyword."""
@@ -1292,7 +1292,7 @@ class Domains(_Group):
         db: Optional[Db] = None,
         max_rows: Optional[int] = None,
     ) -> Result[List[AiOverviewKeyword]]:
-        """Keywords whose AI overviews mention a domain. The reference's description names this action `aioverview`; its example request, and public use, send `aikeywords`.
+        """Keywords whose AI overviews mention a domain.
 
         Args:
             domain: `domain`: The domain to query; the reference states one domain per call.
@@ -1537,7 +1537,7 @@ class AsyncDomains(_Group):
         db: Optional[Db] = None,
         max_rows: Optional[int] = None,
     ) -> Result[List[AiOverviewKeyword]]:
-        """Keywords whose AI overviews mention a domain. The reference's description names this action `aioverview`; its example request, and public use, send `aikeywords`.
+        """Keywords whose AI overviews mention a domain.
 
         Args:
             domain: `domain`: The domain to query; the reference states one domain per call.
@@ -1913,7 +1913,7 @@ class Keywords(_Group):
         *,
         db: Optional[Db] = None,
     ) -> Result[List[KeywordRelated]]:
-        """Keywords related to one keyword, with their search volume, SERP affinity and monthly volumes. Not in the reference; known from public use of the API.
+        """Keywords related to one keyword, with their search volume, SERP affinity and monthly volumes.
 
         Args:
             keyword: `keyword`: The keyword to query, URL-encoded; public clients send one keyword per call.
@@ -2034,7 +2034,7 @@ class AsyncKeywords(_Group):
         *,
         db: Optional[Db] = None,
     ) -> Result[List[KeywordRelated]]:
-        """Keywords related to one keyword, with their search volume, SERP affinity and monthly volumes. Not in the reference; known from public use of the API.
+        """Keywords related to one keyword, with their search volume, SERP affinity and monthly volumes.
 
         Args:
             keyword: `keyword`: The keyword to query, URL-encoded; public clients send one keyword per call.

@@ -628,7 +628,7 @@ class KeywordMetrics(TypedDict):
 
 
 class KeywordRelated(TypedDict):
-    """A keyword related to the one queried, with its search volume, how much its search results overlap the queried keyword's, and its monthly volumes. Known from public use of the API, not from the reference."""
+    """A keyword related to the one queried, with its search volume, how much its search results overlap the queried keyword's, and its monthly volumes."""
 
     keyword: str
     """The related keyword."""
@@ -1277,7 +1277,7 @@ class Domains:
         db: Optional[Db] = None,
         max_rows: Optional[int] = None,
     ) -> Result[List[AiOverviewKeyword]]:
-        """Keywords whose AI overviews mention a domain. The reference's description names this action `aioverview`; its example request, and public use, send `aikeywords`.
+        """Keywords whose AI overviews mention a domain.
 
         Args:
             domain: `domain`: The domain to query; the reference states one domain per call.
@@ -1520,7 +1520,7 @@ class AsyncDomains:
         db: Optional[Db] = None,
         max_rows: Optional[int] = None,
     ) -> Result[List[AiOverviewKeyword]]:
-        """Keywords whose AI overviews mention a domain. The reference's description names this action `aioverview`; its example request, and public use, send `aikeywords`.
+        """Keywords whose AI overviews mention a domain.
 
         Args:
             domain: `domain`: The domain to query; the reference states one domain per call.
@@ -1890,7 +1890,7 @@ class Keywords:
         *,
         db: Optional[Db] = None,
     ) -> Result[List[KeywordRelated]]:
-        """Keywords related to one keyword, with their search volume, SERP affinity and monthly volumes. Not in the reference; known from public use of the API.
+        """Keywords related to one keyword, with their search volume, SERP affinity and monthly volumes.
 
         Args:
             keyword: `keyword`: The keyword to query, URL-encoded; public clients send one keyword per call.
@@ -2009,7 +2009,7 @@ class AsyncKeywords:
         *,
         db: Optional[Db] = None,
     ) -> Result[List[KeywordRelated]]:
-        """Keywords related to one keyword, with their search volume, SERP affinity and monthly volumes. Not in the reference; known from public use of the API.
+        """Keywords related to one keyword, with their search volume, SERP affinity and monthly volumes.
 
         Args:
             keyword: `keyword`: The keyword to query, URL-encoded; public clients send one keyword per call.

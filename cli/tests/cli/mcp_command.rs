@@ -93,3 +93,137 @@ fn a_session_over_stdio_prints_the_key_nowhere() {
         assert!(!text.contains(KEY), "the key was printed: {text}");
     }
 }
+
+/// `seozoom <args> mcp --http 127.0.0.1:0`, its endpoint's URL read from
+/// stdout; killed when dropped.
+struct HttpServer {
+    child: std::process::Child,
+    /// `host:port` of the endpoint.
+    authority: String,
+}
+
+impl HttpServer {
+    fn start(args: &[&str]) -> HttpServer {
+        let mut child = support::binary()
+            .args(args)
+            .args(["mcp", "--http", "127.0.0.1:0"])
+            .env("SEOZOOM_API_KEY", KEY)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the binary starts");
+        let mut url = String::new();
+        BufReader::new(child.stdout.take().expect("stdout is piped"))
+            .read_line(&mut url)
+            .expect("the URL is printed");
+        let authority = url
+            .trim()
+            .trim_start_matches("http://")
+            .trim_end_matches("/mcp")
+            .to_owned();
+        HttpServer { child, authority }
+    }
+
+    /// POST `body` to the endpoint with these extra headers; the status,
+    /// the response's head and its body (an event stream's `data:` joined).
+    fn post(&self, headers: &[(&str, &str)], body: &Value) -> (u16, String, String) {
+        use std::io::Read;
+        let body = body.to_string();
+        let mut stream =
+            std::net::TcpStream::connect(&self.authority).expect("the endpoint listens");
+        let extra: String = headers
+            .iter()
+            .map(|(name, value)| format!("{name}: {value}\r\n"))
+            .collect();
+        write!(
+            stream,
+            "POST /mcp HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n{extra}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            self.authority,
+            body.len()
+        )
+        .expect("the request is written");
+        let mut response = String::new();
+        stream
+            .read_to_string(&mut response)
+            .expect("the response is read");
+        let (head, body) = response.split_once("\r\n\r\n").unwrap_or((&response, ""));
+        let status = head
+            .split(' ')
+            .nth(1)
+            .and_then(|code| code.parse().ok())
+            .unwrap_or(0);
+        let data: Vec<&str> = body
+            .lines()
+            .filter_map(|line| line.strip_prefix("data:"))
+            .map(str::trim)
+            .filter(|data| data.starts_with('{'))
+            .collect();
+        let body = if data.is_empty() {
+            body.to_owned()
+        } else {
+            data.join("\n")
+        };
+        (status, head.to_owned(), body)
+    }
+}
+
+impl Drop for HttpServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The `initialize` request of a client named `name`.
+fn initialize(name: &str) -> Value {
+    json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": name, "version": "0"},
+    }})
+}
+
+/// Over `--http`, a request whose `Origin` is a page elsewhere is answered
+/// 403 with a JSON-RPC error, before anything is served; one from this
+/// machine's pages, or with no `Origin`, is served.
+#[test]
+fn a_foreign_origin_gets_403_over_http() {
+    let server = HttpServer::start(&["--sandbox"]);
+    let (status, _, body) = server.post(&[("Origin", "http://evil.example")], &initialize("evil"));
+    assert_eq!(status, 403, "{body}");
+    let error: Value = serde_json::from_str(&body).expect("a JSON-RPC error");
+    assert_eq!(error["id"], Value::Null, "{error}");
+    assert!(
+        error["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("http://evil.example")),
+        "{error}"
+    );
+    let local = format!(
+        "http://localhost:{}",
+        server.authority.rsplit(':').next().unwrap()
+    );
+    for headers in [&[("Origin", local.as_str())][..], &[][..]] {
+        let (status, _, body) = server.post(headers, &initialize("local"));
+        assert_eq!(status, 200, "{headers:?}: {body}");
+        assert!(body.contains("serverInfo"), "{body}");
+    }
+}
+
+/// Over `--http`, a request that names no session and is not `initialize`
+/// is told, in JSON-RPC, to initialize first.
+#[test]
+fn a_request_before_initialize_over_http_is_told_to_initialize() {
+    let server = HttpServer::start(&["--sandbox"]);
+    let request = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/list", "params": {}});
+    let (status, _, body) = server.post(&[], &request);
+    assert_eq!(status, 400, "{body}");
+    let error: Value = serde_json::from_str(&body).expect("a JSON-RPC error");
+    assert_eq!(error["id"], 7, "{error}");
+    assert!(
+        error["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("not initialized")),
+        "{error}"
+    );
+}

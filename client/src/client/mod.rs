@@ -196,6 +196,7 @@ pub struct ClientBuilder {
     store_fallback: bool,
     cache_ttl: Option<Duration>,
     window_budget: Option<(i64, BudgetWindow)>,
+    stand_in: Option<String>,
 }
 
 impl ClientBuilder {
@@ -219,6 +220,7 @@ impl ClientBuilder {
             store_fallback: false,
             cache_ttl: None,
             window_budget: None,
+            stand_in: None,
         }
     }
 }
@@ -347,6 +349,19 @@ impl ClientBuilder {
         self
     }
 
+    /// The base URL is a stand-in for the service known as `name` wherever
+    /// it listens (the sandbox, on a new port each time it starts:
+    /// [`Sandbox::NAME`](crate::sandbox::Sandbox::NAME)). Its answers are
+    /// cached under `name` instead of the base URL's origin, so that one
+    /// stand-in started again finds its cache; and its ledger, balance,
+    /// budget windows and rate limits are kept apart from what the key has
+    /// with the service (and with any other stand-in), so that the two
+    /// balances never mix.
+    pub fn stand_in(mut self, name: impl Into<String>) -> Self {
+        self.stand_in = Some(name.into());
+        self
+    }
+
     /// A budget as people write it ([`Budget`](crate::store::Budget): `N`,
     /// `N/day`, `N/month`): [`budget`](Self::budget) for `N`,
     /// [`budget_per`](Self::budget_per) for a window.
@@ -374,6 +389,7 @@ impl ClientBuilder {
             .ok_or(ConfigError::MissingKey { env: API_KEY_ENV })?;
         let service = self.api.service;
         let (base_url, origin) = check_base_url(&self.base_url).map_err(|e| key.hide(e))?;
+        let origin = self.stand_in.clone().unwrap_or(origin);
         let database = match self.database {
             Some(db) => db,
             None => service
@@ -391,7 +407,7 @@ impl ClientBuilder {
                 key.hide(ConfigError::Http { message }.into())
             })?;
         let memory = store_use::settings::Memory {
-            scope: self.store.backend().scope(&key.0),
+            scope: scope_of(&self.store, self.stand_in.as_deref(), &key),
             store: self.store,
             refresh: self.refresh,
             ttl: self.cache_ttl,
@@ -419,6 +435,18 @@ impl ClientBuilder {
                 memory,
             }),
         })
+    }
+}
+
+/// The store's scope of a client on `key`: the key's, or that of the key
+/// with the stand-in it is given for.
+fn scope_of(store: &Store, stand_in: Option<&str>, key: &ApiKey) -> crate::store::Scope {
+    let backend = store.backend();
+    match stand_in {
+        None => backend.scope(&key.0),
+        // Not a key the service could issue: a stand-in's records never meet
+        // the key's own.
+        Some(name) => backend.scope(&format!("{name}\0{}", key.0)),
     }
 }
 
@@ -472,6 +500,27 @@ fn check_base_url(url: &str) -> Result<(String, String), Error> {
 }
 
 impl ClientBuilder {
+    /// Whether a key (not blank) was given.
+    #[cfg(feature = "sandbox")]
+    pub(crate) fn has_key(&self) -> bool {
+        self.key.as_ref().is_some_and(|k| !k.0.trim().is_empty())
+    }
+
+    /// The balance the store last saw reported on this builder's key (and
+    /// stand-in, if any), read before any client is built: what a stand-in
+    /// started again resumes from. `None` without a key or a balance.
+    #[cfg(feature = "sandbox")]
+    pub(crate) async fn stored_balance(&self) -> Result<Option<crate::store::Balance>, Error> {
+        let Some(key) = self.key.as_ref().filter(|k| !k.0.trim().is_empty()) else {
+            return Ok(None);
+        };
+        self.store
+            .backend()
+            .last_balance(&scope_of(&self.store, self.stand_in.as_deref(), key))
+            .await
+            .map_err(|e| key.hide(e.into_error()))
+    }
+
     /// Take the key from `SEOZOOM_API_KEY` and build (what
     /// [`Client::from_env`] does).
     ///

@@ -153,6 +153,8 @@ mod strict;
 mod text;
 mod units;
 
+use crate::client::{Client, ClientBuilder};
+use crate::error::Error;
 use crate::operation_table::Api;
 pub use drift::{EXTRA_MEMBER, UNLISTED_VALUE};
 pub use faults::{Fault, FaultPlan};
@@ -226,6 +228,11 @@ impl Sandbox {
 
     /// The balance a new sandbox starts with.
     pub const STARTING_UNITS: i64 = 1_000_000;
+
+    /// What a client knows a sandbox as, wherever it listens
+    /// ([`ClientBuilder::stand_in`]): its cache, ledger and balance are one
+    /// sandbox's from process to process, and never the service's.
+    pub const NAME: &'static str = "sandbox";
 
     /// The window strict mode holds the requests-per-minute figures over,
     /// unless [`SandboxBuilder::rate_window`] says otherwise.
@@ -495,6 +502,58 @@ impl SandboxBuilder {
     /// The I/O error when the port cannot be bound.
     pub async fn start(self) -> std::io::Result<Sandbox> {
         Sandbox::run(self).await
+    }
+
+    /// Start the sandbox and build `client` for it: the client knows it as
+    /// [`Sandbox::NAME`] ([`ClientBuilder::stand_in`]), and it starts with
+    /// the balance the client's store last saw it report (the builder's
+    /// units when the store has none), so that a sandbox started again, in
+    /// this process or another on the same store, goes on where the last
+    /// one stopped: its cache answers, and its balance never rises. A
+    /// client without a key gets [`Sandbox::API_KEY`].
+    ///
+    /// ```
+    /// use seozoom::Client;
+    /// use seozoom::sandbox::Sandbox;
+    /// use seozoom::store::Store;
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+    /// let store = Store::memory();
+    /// let (first, client) = Sandbox::builder()
+    ///     .start_with_client(Client::builder().store(store.clone()))
+    ///     .await?;
+    /// let paid = client.keywords().metrics(["scarpe running"]).send().await?;
+    /// drop(first);
+    /// // Another sandbox on another port: the same cache, the same balance.
+    /// let (_second, client) = Sandbox::builder()
+    ///     .start_with_client(Client::builder().store(store))
+    ///     .await?;
+    /// let again = client.keywords().metrics(["scarpe running"]).send().await?;
+    /// assert!(again.fetched_at.is_some());
+    /// assert_eq!(again.units_remaining, paid.units_remaining);
+    /// # Ok::<(), seozoom::Error>(())
+    /// # }).unwrap();
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::Store`](crate::error::ErrorKind::Store) when the store
+    /// cannot be read, [`ErrorKind::Transport`](crate::error::ErrorKind::Transport)
+    /// when the sandbox cannot listen (nothing was sent), and those of [`ClientBuilder::build`].
+    pub async fn start_with_client(
+        mut self,
+        client: ClientBuilder,
+    ) -> Result<(Sandbox, Client), Error> {
+        let mut client = client.stand_in(Sandbox::NAME);
+        if !client.has_key() {
+            client = client.api_key(Sandbox::API_KEY);
+        }
+        if let Some(balance) = client.stored_balance().await? {
+            self.units = balance.units_remaining;
+        }
+        let sandbox = self.start().await?;
+        let client = client.base_url(sandbox.base_url()).build()?;
+        Ok((sandbox, client))
     }
 }
 

@@ -3,22 +3,27 @@
 
 use std::sync::atomic::{AtomicI64, Ordering};
 
-use crate::operation_table::{Charged, Operation};
+use crate::operation_table::Operation;
+use crate::units::{UnitParts, unit_parts};
 
 /// What the sandbox charges per row for an operation whose cost the spec does
 /// not know: some figure has to stand for the service's.
 pub(super) const UNKNOWN_COST_PER_ROW: i64 = 1;
 
-/// What an answered request costs: the operation's highest unit figure once
-/// (per call), or times the rows returned (per row). Two-figure operations are
-/// charged the higher figure per row, the reading the client's budget checks use;
-/// an operation whose cost is unknown, [`UNKNOWN_COST_PER_ROW`] per row.
+/// What an answered request costs: the part per request of an operation
+/// charged per call, or the highest figure per row times the rows returned
+/// ([`unit_parts`]): one reading within the client's estimate, which adds the
+/// part per request that the other reading of two figures may charge; an
+/// operation whose cost is unknown, [`UNKNOWN_COST_PER_ROW`] per row.
 pub(super) fn cost(op: &Operation, rows: i64) -> i64 {
-    let figure = op.cost.units.iter().copied().max().unwrap_or(0);
-    match op.cost.charged {
-        Charged::PerCall => figure,
-        Charged::Unknown => UNKNOWN_COST_PER_ROW.saturating_mul(rows.max(0)),
-        _ => figure.saturating_mul(rows.max(0)),
+    let rows = rows.max(0);
+    match unit_parts(op) {
+        None => UNKNOWN_COST_PER_ROW.saturating_mul(rows),
+        Some(UnitParts {
+            per_row: Some((_, high)),
+            ..
+        }) => high.saturating_mul(rows),
+        Some(UnitParts { per_request, .. }) => per_request.unwrap_or(0),
     }
 }
 

@@ -9,10 +9,11 @@ use crate::operation_table::{Charged, Operation, Role};
 /// or, for an operation whose cost the spec does not know, from what the
 /// service charged for it before ([`Basis::Observed`]).
 ///
-/// Serialized as `{"min", "max", "unknown", "basis", "learned", "per_row"}`,
-/// with `max` `null` when there is no maximum ([`max_units`](Self::max_units)),
-/// `basis` `"spec"` or `"observed"`, `learned` `{"per_row", "rows"}` or `null`
-/// and `per_row` `{"low", "high"}` or `null`: the one form every face gives.
+/// Serialized as `{"min", "max", "unknown", "basis", "learned", "per_row",
+/// "per_request"}`, with `max` `null` when there is no maximum
+/// ([`max_units`](Self::max_units)), `basis` `"spec"` or `"observed"`,
+/// `learned` `{"per_row", "rows"}` or `null`, `per_row` `{"low", "high"}` or
+/// `null` and `per_request` a number or `null`: the one form every face gives.
 ///
 /// ```
 /// use seozoom::units::Estimate;
@@ -43,9 +44,55 @@ pub struct Estimate {
     /// What one row (or input item, for an operation charged per item)
     /// costs, lowest and highest: the spec's figure, its two figures, or the
     /// charge the ledger learned. `None` for an operation charged per call
-    /// and for an unknown cost. A job of `n` rows costs at most about
-    /// `n x high` (plus one row's worth for the two-figure operations).
+    /// and for an unknown cost.
     pub per_row: Option<(i64, i64)>,
+    /// What a request may cost whatever rows it returns: the figure of an
+    /// operation charged per call, or, for one whose reference prints two
+    /// figures without saying which applies when, the higher one (the most
+    /// a "per call plus per row" reading adds). `None` otherwise. A job of
+    /// `r` requests and `n` rows costs at most `r x per_request + n x high`
+    /// ([`unit_parts`]).
+    pub per_request: Option<i64>,
+}
+
+/// What one request of an operation may cost by the spec's figures, in two
+/// named parts: a part per request, whatever the rows, and a part per row
+/// returned (lowest and highest). The estimate's range, the tools' cost text
+/// and the sandbox's charge all read the figures through it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UnitParts {
+    /// Charged once per request: the per-call figure, or the higher of two
+    /// figures whose reading the reference leaves open; `None` when nothing
+    /// is charged per request.
+    pub per_request: Option<i64>,
+    /// Charged per row returned, lowest and highest; `None` for an operation
+    /// charged per call.
+    pub per_row: Option<(i64, i64)>,
+}
+
+/// The parts of `op`'s cost, from the spec's figures; `None` when the spec
+/// does not know the cost.
+///
+/// - Per call: the figure per request, nothing per row.
+/// - Per row, one figure: that figure per row, nothing per request.
+/// - Per row, two figures (the reference does not say which is charged
+///   when): up to the higher per row plus up to the higher per request,
+///   which bounds both "the higher per row" and "the higher per call plus
+///   the lower per row".
+pub fn unit_parts(op: &Operation) -> Option<UnitParts> {
+    let low = op.cost.units.iter().copied().min()?;
+    let high = op.cost.units.iter().copied().max()?;
+    match op.cost.charged {
+        Charged::Unknown => None,
+        Charged::PerCall => Some(UnitParts {
+            per_request: Some(high),
+            per_row: None,
+        }),
+        _ => Some(UnitParts {
+            per_request: (op.cost.units.len() > 1).then_some(high),
+            per_row: Some((low, high)),
+        }),
+    }
 }
 
 /// Where an estimate's range comes from (serialized `"spec"` or
@@ -107,6 +154,7 @@ struct Shown {
     basis: Basis,
     learned: Option<Learned>,
     per_row: Option<PerRow>,
+    per_request: Option<i64>,
 }
 
 /// What a row costs, lowest and highest, as serialized.
@@ -125,6 +173,7 @@ impl Serialize for Estimate {
             basis: self.basis,
             learned: self.learned,
             per_row: self.per_row.map(|(low, high)| PerRow { low, high }),
+            per_request: self.per_request,
         }
         .serialize(serializer)
     }
@@ -148,6 +197,7 @@ impl Estimate {
         basis: Basis::Spec,
         learned: None,
         per_row: None,
+        per_request: None,
     };
 
     /// A known range, from the spec's figures.
@@ -159,6 +209,7 @@ impl Estimate {
             basis: Basis::Spec,
             learned: None,
             per_row: None,
+            per_request: None,
         }
     }
 
@@ -187,6 +238,7 @@ impl Estimate {
             basis,
             learned,
             per_row,
+            per_request: self.per_request.max(other.per_request),
         }
     }
 }
@@ -299,10 +351,8 @@ pub(crate) fn estimate_learned(
     separator: char,
     learned: Option<Learned>,
 ) -> Estimate {
-    let low = op.cost.units.iter().copied().min().unwrap_or(0);
-    let high = op.cost.units.iter().copied().max().unwrap_or(0);
-    match op.cost.charged {
-        Charged::Unknown => match learned {
+    let Some(parts) = unit_parts(op) else {
+        return match learned {
             Some(learned) => Estimate {
                 basis: Basis::Observed,
                 learned: Some(learned),
@@ -315,16 +365,23 @@ pub(crate) fn estimate_learned(
                 )
             },
             None => Estimate::UNKNOWN,
+        };
+    };
+    let per_request = parts.per_request.unwrap_or(0);
+    match parts.per_row {
+        // Per call: the figure, whatever the rows.
+        None => Estimate {
+            per_request: parts.per_request,
+            ..Estimate::range(per_request, per_request)
         },
-        Charged::PerCall => Estimate::range(low, high),
-        _ => {
+        Some((_, high)) => {
             let rows = max_rows(op, query, separator);
-            let two = op.cost.units.len() > 1;
-            let rows = if two { rows + 1 } else { rows };
+            let two = parts.per_request.is_some();
             Estimate {
                 learned: learned.filter(|_| two),
-                per_row: Some((low, high)),
-                ..Estimate::range(0, high.saturating_mul(rows))
+                per_row: parts.per_row,
+                per_request: parts.per_request,
+                ..Estimate::range(0, high.saturating_mul(rows).saturating_add(per_request))
             }
         }
     }

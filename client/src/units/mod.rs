@@ -5,7 +5,7 @@
 mod estimate;
 mod ledger;
 
-pub use estimate::{Basis, Estimate, LEARNED_OVER_DAYS, Learned, learns};
+pub use estimate::{Basis, Estimate, LEARNED_OVER_DAYS, Learned, UnitParts, learns, unit_parts};
 pub(crate) use estimate::{estimate, estimate_learned};
 pub use ledger::Units;
 pub(crate) use ledger::{BudgetHold, Ledger, Reservation};

@@ -1143,12 +1143,20 @@ async fn estimates_come_from_the_spec_figures() {
     );
 
     let list = client.projects().list().request();
-    assert_eq!(client.estimate(&list).unwrap(), Estimate::range(100, 100));
+    assert_eq!(
+        client.estimate(&list).unwrap(),
+        Estimate {
+            per_request: Some(100),
+            ..Estimate::range(100, 100)
+        }
+    );
 
+    // Two figures ("50 and 10"): up to 50 per row and 50 per request, named.
     let best = client.projects().best_pages(48213, 10).request();
     let estimate = client.estimate(&best).unwrap();
-    assert_eq!((estimate.min, estimate.max), (0, 50 * 11));
-    assert_eq!(estimate.per_row.map(|(_, high)| high), Some(50));
+    assert_eq!((estimate.min, estimate.max), (0, 50 * 10 + 50));
+    assert_eq!(estimate.per_row, Some((10, 50)));
+    assert_eq!(estimate.per_request, Some(50));
 
     // An invalid request gives its error, not an estimate.
     let none: [&str; 0] = [];

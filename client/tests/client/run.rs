@@ -462,7 +462,7 @@ fn estimates_and_usage_serialize_in_one_form() {
         unknown,
         serde_json::json!({
             "min": 0, "max": null, "unknown": true, "basis": "spec",
-            "learned": null, "per_row": null
+            "learned": null, "per_row": null, "per_request": null
         })
     );
     let c = Client::new("k").unwrap();

@@ -413,3 +413,67 @@ async fn jobs_survive_redis_closing_or_restarting_under_them() {
     assert_eq!(third.response.len(), 100);
     assert_eq!(sandbox.requests(), 5);
 }
+
+/// A sandbox is one origin wherever it listens (issue 33): a second sandbox,
+/// on another port, answers from the first one's cache, goes on from its
+/// balance (which never rises after spending), and neither touches the
+/// balance or ledger the same key has with the service.
+#[tokio::test]
+async fn a_sandbox_started_again_keeps_its_cache_and_its_balance_apart() {
+    let store = Store::memory();
+    let builder = || {
+        Client::builder()
+            .retry(RetryPolicy::none())
+            .store(store.clone())
+    };
+    let (first, client) = Sandbox::builder()
+        .start_with_client(builder())
+        .await
+        .unwrap();
+    let paid = client
+        .keywords()
+        .metrics(["scarpe running"])
+        .send()
+        .await
+        .unwrap();
+    assert!(paid.units_used > 0);
+    let port = first.local_addr().port();
+    drop(first);
+
+    let (second, client) = Sandbox::builder()
+        .start_with_client(builder())
+        .await
+        .unwrap();
+    assert_ne!(second.local_addr().port(), port, "another port");
+    let again = client
+        .keywords()
+        .metrics(["scarpe running"])
+        .send()
+        .await
+        .unwrap();
+    assert!(
+        again.fetched_at.is_some(),
+        "answered from the first's cache"
+    );
+    assert_eq!(second.requests(), 0);
+    let fresh = client
+        .keywords()
+        .metrics(["mutuo casa"])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        fresh.units_remaining,
+        paid.units_remaining - fresh.units_used,
+        "the second goes on from the first's balance"
+    );
+
+    // The same key with the service (here a plain sandbox, as a service
+    // would be reached by its URL) has a ledger and balance of its own.
+    let service = Sandbox::start().await.unwrap();
+    let direct = client_on(&service, &store);
+    assert_eq!(direct.last_balance().await.unwrap(), None);
+    assert!(direct.usage(0).await.unwrap().is_empty());
+    let via_sandbox = client.last_balance().await.unwrap().unwrap();
+    assert_eq!(via_sandbox.units_remaining, fresh.units_remaining);
+}

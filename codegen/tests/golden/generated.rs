@@ -4778,7 +4778,7 @@ pub mod types {
         }
     }
 
-    /// A keyword related to the one queried, with its search volume, how much its search results overlap the queried keyword's, and its monthly volumes. Known from public use of the API, not from the reference.
+    /// A keyword related to the one queried, with its search volume, how much its search results overlap the queried keyword's, and its monthly volumes.
     ///
     /// Wire record `keyword_related`.
     #[derive(Debug, Clone, PartialEq)]
@@ -5563,7 +5563,7 @@ pub mod builder {
             }
         }
 
-        /// Keywords whose AI overviews mention a domain. The reference's description names this action `aioverview`; its example request, and public use, send `aikeywords`.
+        /// Keywords whose AI overviews mention a domain.
         ///
         /// `GET /api/v2/domains/?action=aikeywords`. Cost: 10 units per returned row (printed "10"); at most 10000 rows per request and 20 requests per minute (inferred from "10.000 / 20").
         ///
@@ -5753,7 +5753,7 @@ pub mod builder {
             }
         }
 
-        /// Keywords related to one keyword, with their search volume, SERP affinity and monthly volumes. Not in the reference; known from public use of the API.
+        /// Keywords related to one keyword, with their search volume, SERP affinity and monthly volumes.
         ///
         /// `GET /api/v2/keywords/?action=related`. Cost: unknown, the reference prints none; a client with a budget refuses the call, and without one the units it reports are counted. At most 10000 rows per request and 20 requests per minute (public use reports up to 10,000 rows a call).
         ///
@@ -6717,7 +6717,7 @@ pub mod builder {
         }
     }
 
-    /// Request builder for `domains` `aikeywords`: Keywords whose AI overviews mention a domain. The reference's description names this action `aioverview`; its example request, and public use, send `aikeywords`.
+    /// Request builder for `domains` `aikeywords`: Keywords whose AI overviews mention a domain.
     ///
     /// Check it with [`request`](Self::request) and send it with [`send`](Self::send); every limit of the spec is checked before anything is sent.
     ///
@@ -7372,7 +7372,7 @@ pub mod builder {
         }
     }
 
-    /// Request builder for `keywords` `related`: Keywords related to one keyword, with their search volume, SERP affinity and monthly volumes. Not in the reference; known from public use of the API.
+    /// Request builder for `keywords` `related`: Keywords related to one keyword, with their search volume, SERP affinity and monthly volumes.
     ///
     /// Check it with [`request`](Self::request) and send it with [`send`](Self::send); every limit of the spec is checked before anything is sent.
     ///
@@ -8321,7 +8321,7 @@ pub mod operations {
                 ),
         );
 
-    ///`domains` `aikeywords`: Keywords whose AI overviews mention a domain. The reference's description names this action `aioverview`; its example request, and public use, send `aikeywords`.
+    ///`domains` `aikeywords`: Keywords whose AI overviews mention a domain.
     pub static DOMAINS_AI_KEYWORDS: Operation = Operation::new(
             &SERVICE,
             "domains",
@@ -8351,9 +8351,7 @@ pub mod operations {
         )
         .method("ai_keywords")
         .aliases(&["aioverview"])
-        .description(
-            "Keywords whose AI overviews mention a domain. The reference's description names this action `aioverview`; its example request, and public use, send `aikeywords`.",
-        )
+        .description("Keywords whose AI overviews mention a domain.")
         .params(
             &[
                 Param::text("domain")
@@ -8870,7 +8868,7 @@ pub mod operations {
                 ),
         );
 
-    ///`keywords` `related`: Keywords related to one keyword, with their search volume, SERP affinity and monthly volumes. Not in the reference; known from public use of the API.
+    ///`keywords` `related`: Keywords related to one keyword, with their search volume, SERP affinity and monthly volumes.
     pub static KEYWORDS_RELATED: Operation = Operation::new(
             &SERVICE,
             "keywords",
@@ -8892,7 +8890,7 @@ pub mod operations {
                 ),
         )
         .description(
-            "Keywords related to one keyword, with their search volume, SERP affinity and monthly volumes. Not in the reference; known from public use of the API.",
+            "Keywords related to one keyword, with their search volume, SERP affinity and monthly volumes.",
         )
         .params(
             &[
@@ -10709,7 +10707,7 @@ pub mod operations {
                 ],
             )
             .description(
-                "A keyword related to the one queried, with its search volume, how much its search results overlap the queried keyword's, and its monthly volumes. Known from public use of the API, not from the reference.",
+                "A keyword related to the one queried, with its search volume, how much its search results overlap the queried keyword's, and its monthly volumes.",
             ),
     ];
 

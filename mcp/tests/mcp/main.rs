@@ -9,4 +9,7 @@
 
 mod support;
 
+mod protocol;
+mod resources;
+mod sandbox;
 mod session;

@@ -11,6 +11,7 @@ use std::collections::BTreeSet;
 use seozoom::operation_table::Operation;
 use seozoom::operation_table::{Charged, ParamKind};
 use seozoom::operations::{OPERATIONS, SERVICE};
+use seozoom::units::{UnitParts, unit_parts};
 use seozoom_mcp::Ended;
 use serde_json::{Map, Value, json};
 use support::{KEY, Mcp, Server, envelope, expected_query, sample_params, sample_response};
@@ -59,10 +60,28 @@ fn tools_list_has_one_tool_per_operation_built_from_the_table() {
         let name = tool_name(op);
         let tool = tools.iter().find(|t| t["name"] == name.as_str()).unwrap();
         let description = tool["description"].as_str().expect("a description");
-        let cost = match op.cost.printed {
-            Some(printed) => format!("Cost: {printed} units"),
+        // The cost's parts named as the estimate counts them.
+        let cost = match unit_parts(op) {
             None => "Cost: unknown".to_owned(),
+            Some(UnitParts {
+                per_request: Some(call),
+                per_row: None,
+            }) => format!("Cost: {call} units per call"),
+            Some(UnitParts {
+                per_request: None,
+                per_row: Some((_, high)),
+            }) => format!("Cost: {high} units per returned row"),
+            Some(UnitParts {
+                per_request: Some(call),
+                per_row: Some((_, high)),
+            }) => {
+                format!("Cost: up to {high} units per returned row plus up to {call} per request")
+            }
+            Some(other) => panic!("{name}: {other:?}"),
         };
+        for singular in [" 1 rows", " 1 input values", " 1 requests", " 1 units"] {
+            assert!(!description.contains(singular), "{name}: {description}");
+        }
         assert!(
             description.contains(&cost),
             "{name}: no `{cost}` in {description}"
@@ -523,11 +542,9 @@ fn the_tool_list_is_at_most_half_its_former_size_and_keeps_limits_and_costs() {
             )),
             "{description}"
         );
-        if let Some(printed) = op.cost.printed {
-            assert!(
-                description.contains(&format!("{printed} units")),
-                "{description}"
-            );
+        // Every unit figure the reference prints is there.
+        for figure in op.cost.units {
+            assert!(description.contains(&figure.to_string()), "{description}");
         }
         // Every limit of the table is in the input schema.
         for param in op.params.iter().filter(|p| !p.implicit) {

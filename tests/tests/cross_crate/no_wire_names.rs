@@ -58,6 +58,16 @@ const NOT_NAMES: &[(&str, &str, &str)] = &[
         "id",
         "the JSON-RPC member of a message's id, in the error answer to input that is not a message",
     ),
+    (
+        "mcp/src/fixture.rs",
+        "name",
+        "a property of the conformance suite's JSON Schema 2020-12 test tool, as the suite asks",
+    ),
+    (
+        "mcp/src/fixture.rs",
+        "id",
+        "the member the conformance suite's templated test resource answers with, as the suite asks",
+    ),
 ];
 
 /// Every parameter and field wire name of the spec.
