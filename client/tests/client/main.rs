@@ -19,6 +19,7 @@ mod golden;
 mod lenient;
 mod operations;
 mod properties_decode;
+mod properties_drift;
 
 #[cfg(feature = "sandbox")]
 mod bulk;
