@@ -2,11 +2,11 @@
 //! features) on the spec (`seozoom-spec`) and writes the Rust it produces to
 //! `$OUT_DIR/generated.rs`, which `src/lib.rs` includes.
 //!
-//! With the `schemars` feature it also writes the envelope's JSON Schema,
-//! made by the generator's schema module (its `schema` feature, which this
-//! feature turns on) as the published documents' envelopes are, to
-//! `$OUT_DIR/envelope.schema.json`, which the generated `JsonSchema` of
-//! `Envelope<T>` includes.
+//! With the `schemars` feature it also writes the envelope's and the SERP's
+//! JSON Schemas, made by the generator's schema module (its `schema` feature,
+//! which this feature turns on) as the published documents' are, to
+//! `$OUT_DIR/envelope.schema.json` and `serp.schema.json`, which the generated
+//! `JsonSchema` of `Envelope<T>` and of `Serp` include.
 //!
 //! The spec is a build-dependency, so editing it rebuilds `seozoom-spec`, which
 //! rebuilds and reruns this script; nothing else in this package does.
@@ -28,10 +28,17 @@ fn main() {
         &seozoom_codegen::emit::plain(&spec),
     );
     #[cfg(feature = "schemars")]
-    write(
-        &Path::new(&out).join(seozoom_codegen::emit::ENVELOPE_SCHEMA_FILE),
-        &seozoom_codegen::schema::envelope_frame(&spec).to_string(),
-    );
+    {
+        use seozoom_codegen::{emit, schema};
+        write(
+            &Path::new(&out).join(emit::ENVELOPE_SCHEMA_FILE),
+            &schema::envelope_frame(&spec).to_string(),
+        );
+        write(
+            &Path::new(&out).join(emit::SERP_SCHEMA_FILE),
+            &schema::serp(schema::Dialect::Schema).to_string(),
+        );
+    }
 }
 
 fn write(path: &Path, text: &str) {

@@ -82,7 +82,7 @@ fn commands_section(root: &clap::Command) -> Roff {
                 .text([bold(format!("{BIN} {} {}", op.group, op.action))])
                 .text([roman(about(action))])
                 .control("br", [])
-                .text([roman("Example: "), italic(crate::example::command(op))]);
+                .text([roman("Example: "), italic(crate::cli::example_command(op))]);
         }
     }
     roff

@@ -42,7 +42,6 @@ mod completions;
 mod drift;
 mod dry_run;
 mod error_report;
-mod example;
 mod exit;
 mod fit_budget;
 mod format;

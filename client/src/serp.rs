@@ -1,5 +1,7 @@
 //! Search-result lists: an object of position strings to URLs on the wire,
-//! results ordered by numeric position here.
+//! results ordered by numeric position here. (With the `schemars` feature,
+//! `Serp`'s `JsonSchema` is generated, from the schema the published documents
+//! hold.)
 
 use std::borrow::Cow;
 use std::fmt;
@@ -131,22 +133,6 @@ impl Serialize for Serp {
             map.serialize_entry(&r.position.to_string(), &r.url)?;
         }
         map.end()
-    }
-}
-
-#[cfg(feature = "schemars")]
-impl schemars::JsonSchema for Serp {
-    fn schema_name() -> Cow<'static, str> {
-        "Serp".into()
-    }
-
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::json_schema!({
-            "description": "Search-result list: result position (\"1\", \"2\", ...) to result URL.",
-            "type": "object",
-            "propertyNames": { "pattern": "^[1-9][0-9]*$" },
-            "additionalProperties": { "type": "string" }
-        })
     }
 }
 

@@ -499,6 +499,11 @@ pub enum Payload {
     Serp,
 }
 
+/// The name of a search-result list ([`Payload::Serp`]): the runtime's type
+/// (`Serp`) and its JSON Schema's, in the published documents and in the
+/// client's `JsonSchema` alike.
+pub const SERP: &str = "Serp";
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Charged {
     PerRow,

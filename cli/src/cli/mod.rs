@@ -9,13 +9,15 @@
 //!
 //! - [`global_options`]: the global options, their ids, and where a call goes;
 //! - [`spelling`]: how the binary and the flags are spelled;
-//! - [`operations`]: the groups' and actions' subcommands, from the table;
+//! - [`operations`]: the groups' and actions' subcommands, from the table,
+//!   each action's help ending in its [`example`] command;
 //! - [`sandbox_command`], [`usage_command`], [`drift_command`], [`print_commands`]: the other
 //!   subcommands; [`mcp_command`]: the global options an MCP session takes
 //!   (the `mcp` subcommand itself is `seozoom_mcp`'s);
 //! - [`tree`]: the whole tree; [`parse`]: reading it back into a [`Command`].
 
 mod drift_command;
+mod example;
 mod global_options;
 mod mcp_command;
 mod operations;
@@ -28,10 +30,11 @@ mod tree;
 mod usage_command;
 
 pub use drift_command::Drift;
+pub use example::command as example_command;
 pub use global_options::{Target, default_db};
 pub use parse::parse;
 pub use parsed::{Command, Invocation};
 pub use print_commands::Print;
-pub use spelling::{BIN, flag_name};
+pub use spelling::BIN;
 pub use tree::command;
 pub use usage_command::Usage;

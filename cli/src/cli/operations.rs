@@ -205,7 +205,7 @@ fn action_command(op: &'static Operation) -> clap::Command {
     if let Some(paging) = op.paging() {
         command = command.arg(max_rows_arg(op, &paging));
     }
-    let example = crate::example::help(op);
+    let example = super::example::help(op);
     command.after_help(match rules_help(op) {
         Some(rules) => format!("{rules}\n\n{example}"),
         None => example,

@@ -36,7 +36,7 @@ pub fn command() -> clap::Command {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::flag_name;
+    use crate::cli::spelling::flag_name;
     use seozoom::operations::OPERATIONS;
 
     #[test]

@@ -1,12 +1,12 @@
-//! What every store backend implements (the internal [`Backend`] trait) and
-//! the types it speaks in, with the helpers the backends share.
+//! What every store backend implements (the internal [`Backend`] trait, and
+//! [`SharedSlots`] for the stores shared by processes) and the types they
+//! speak in, with the helpers the backends share.
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use futures_util::FutureExt;
 use futures_util::future::BoxFuture;
 
-use super::slots::SharedSlots;
 use crate::drift::Observation;
 use crate::error::{ConfigError, Error};
 
@@ -233,6 +233,38 @@ pub(crate) trait Backend: Send + Sync + 'static {
 
     /// Give back what is left of a hold.
     fn release<'a>(&'a self, scope: &'a Scope, hold_id: &'a str) -> StoreFuture<'a, ()>;
+}
+
+/// Rate-limit slots counted across every process on the store. Every method
+/// is atomic on its own; none takes or sees the API key (only its [`Scope`]).
+pub(crate) trait SharedSlots: Send + Sync {
+    /// Take a slot for one request of `operation`, or say how long to wait
+    /// before asking again: at most `figure` requests in any rolling `window`,
+    /// counted across every process on the store.
+    ///
+    /// The service counts a request when it arrives, not when it leaves, so a
+    /// slot is held while its request is in flight (for at most `in_flight`,
+    /// after which a crashed holder's slot is dated as if answered then), and
+    /// counts for a window from its answer
+    /// ([`settle_slot`](Self::settle_slot)). The slot's id is returned.
+    fn take_slot<'a>(
+        &'a self,
+        scope: &'a Scope,
+        operation: &'a str,
+        figure: i64,
+        window: Duration,
+        in_flight: Duration,
+    ) -> StoreFuture<'a, Result<String, Duration>>;
+
+    /// The request of slot `id` was answered: the slot counts for `window`
+    /// from now.
+    fn settle_slot<'a>(
+        &'a self,
+        scope: &'a Scope,
+        operation: &'a str,
+        id: &'a str,
+        window: Duration,
+    ) -> StoreFuture<'a, ()>;
 }
 
 /// A duration in whole milliseconds, saturating.

@@ -3,8 +3,7 @@
 
 use std::time::Duration;
 
-use super::slots::SharedSlots;
-use super::{Admission, Backend, Hold, LedgerEntry, now_ms};
+use super::{Admission, Backend, Hold, LedgerEntry, SharedSlots, now_ms};
 use crate::drift::{DriftKind, JsonType, JsonTypeSet, Observation};
 
 const DAY_MS: i64 = 86_400_000;

@@ -16,7 +16,7 @@
 //! entries under text keys, ledger rows and slot requests, and decides
 //! everything else (freshness, what to charge, what to cache) itself. Each
 //! backend implements the (internal) `Backend` trait, and the stores shared
-//! by processes also `slots::SharedSlots`; `conformance` holds the behaviour
+//! by processes also `SharedSlots` (both in `backend`); `conformance` holds the behaviour
 //! every backend must show, run against each of them.
 
 mod backend;
@@ -34,11 +34,14 @@ mod handle;
 mod memory;
 #[cfg(feature = "redis")]
 mod redis;
+#[cfg(any(feature = "sqlite", feature = "redis"))]
 mod slots;
 #[cfg(feature = "sqlite")]
 mod sqlite;
 
 pub use crate::budget_window::BudgetWindow;
+#[cfg(any(feature = "sqlite", feature = "redis", test))]
+pub(crate) use backend::SharedSlots;
 pub(crate) use backend::{
     Admission, Backend, CacheEntry, Hold, LedgerEntry, Lookup, Scope, StoreError, StoreFuture,
     now_ms,

@@ -38,10 +38,10 @@ use redis::aio::MultiplexedConnection;
 use redis::{AsyncConnectionConfig, Client, RedisError, RedisResult, Script};
 
 use super::backend::{duration_ms, shown_store_url};
-use super::slots::{SharedSlots, poll_interval, slot_id};
+use super::slots::{poll_interval, slot_id};
 use super::{
-    Admission, Backend, Balance, CacheEntry, Hold, LedgerEntry, Lookup, Scope, StoreError,
-    StoreFuture, Usage, fingerprint,
+    Admission, Backend, Balance, CacheEntry, Hold, LedgerEntry, Lookup, Scope, SharedSlots,
+    StoreError, StoreFuture, Usage, fingerprint,
 };
 use crate::drift::{DriftKind, JsonTypeSet, Observation};
 

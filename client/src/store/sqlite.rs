@@ -42,10 +42,10 @@ use self::connection::{Checkpoints, Hop, Runner, Shared};
 use self::hits::{Next, PendingHits};
 use super::backend::duration_ms;
 use super::file_access;
-use super::slots::{SharedSlots, slot_id, wait_for};
+use super::slots::{slot_id, wait_for};
 use super::{
-    Admission, Backend, Balance, CacheEntry, Hold, LedgerEntry, Lookup, Scope, StoreError,
-    StoreFuture, Usage, fingerprint, now_ms,
+    Admission, Backend, Balance, CacheEntry, Hold, LedgerEntry, Lookup, Scope, SharedSlots,
+    StoreError, StoreFuture, Usage, fingerprint, now_ms,
 };
 use crate::drift::Observation;
 

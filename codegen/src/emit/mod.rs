@@ -22,7 +22,7 @@ use crate::model::Spec;
 
 pub use options::Options;
 pub use spacing::space_out_items;
-pub use types::ENVELOPE_SCHEMA_FILE;
+pub use types::{ENVELOPE_SCHEMA_FILE, SERP_SCHEMA_FILE};
 
 /// The generated module, formatted, with the default [`Options`].
 ///
@@ -81,6 +81,7 @@ fn tokens(spec: &Spec, options: &Options) -> TokenStream {
     let enums = spec.enums.iter().map(types::enum_def);
     let records = spec.records.iter().map(types::record);
     let envelope = types::envelope(options);
+    let serp = types::serp(options);
     let client_ext = builders::client_ext(spec, options);
     let groups = spec.groups.iter().map(|g| builders::group(spec, g));
     let builders = spec.actions.iter().map(|a| builders::builder(spec, a));
@@ -92,6 +93,7 @@ fn tokens(spec: &Spec, options: &Options) -> TokenStream {
             #(#enums)*
             #(#records)*
             #envelope
+            #serp
         }
 
         /// Group handles and request builders.

@@ -10,7 +10,7 @@ use quote::{format_ident, quote};
 
 use super::docs::doc;
 use super::options::Options;
-use crate::model::{Enum, Field, FieldType, ListItem, Record, UNKNOWN_MEMBERS};
+use crate::model::{Enum, Field, FieldType, ListItem, Record, SERP, UNKNOWN_MEMBERS};
 
 /// The `JsonSchema` derive, compiled with the `schemars` feature only.
 fn schema_derive() -> TokenStream {
@@ -506,6 +506,35 @@ fn field(f: &Field) -> TokenStream {
 /// schema module (`seozoom_codegen::schema::envelope`), as the published
 /// documents' envelopes are.
 pub const ENVELOPE_SCHEMA_FILE: &str = "envelope.schema.json";
+
+/// Where the runtime crate's build script writes the SERP's JSON Schema (with
+/// its `schemars` feature), relative to `OUT_DIR`: made by the shared schema
+/// module (`seozoom_codegen::schema::serp`), as the published documents' is.
+pub const SERP_SCHEMA_FILE: &str = "serp.schema.json";
+
+/// The search-result list is the runtime's (`rt::Serp`); inside the runtime's
+/// crate its `JsonSchema` is added here: the schema the build script wrote
+/// ([`SERP_SCHEMA_FILE`]), named [`SERP`].
+pub fn serp(options: &Options) -> TokenStream {
+    if !options.in_runtime_crate() {
+        return TokenStream::new();
+    }
+    let file = format!("/{SERP_SCHEMA_FILE}");
+    quote! {
+        #[cfg(feature = "schemars")]
+        impl ::schemars::JsonSchema for rt::Serp {
+            fn schema_name() -> ::std::borrow::Cow<'static, str> {
+                #SERP.into()
+            }
+
+            fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+                let serp = ::core::include_str!(::core::concat!(::core::env!("OUT_DIR"), #file));
+                // An object is always a schema.
+                rt::serde_json::from_str(serp).unwrap_or_default()
+            }
+        }
+    }
+}
 
 /// The envelope is the runtime's (`rt::Envelope`); inside the runtime's crate
 /// it is re-exported here and its serde and schemars impls added, handing the

@@ -10,7 +10,8 @@
 //!   adds what is its own on top (the session's default database, the batch
 //!   list taking any number of values, shorter descriptions);
 //! - the `seozoom` crate's build script with its `schemars` feature: the
-//!   envelope's schema, into which the runtime puts the payload's.
+//!   envelope's schema, into which the runtime puts the payload's, and the
+//!   SERP's, which its `Serp` type states.
 //!
 //! Why here and not in the operation table: the table is compiled into every
 //! user's program and read at run time, and it carries what the runtime needs,
@@ -36,7 +37,7 @@ pub use patterns::{
     BOOL_WORD_PATTERN, DATE_PATTERN, DATETIME_PATTERN, POSITION_PATTERN, TIME_PATTERN,
     class_escape, regex_escape,
 };
-pub use record::{
-    SERP, define, definitions, field, inline, integer, reached, record, serp, standalone,
-};
+pub use record::{define, definitions, field, inline, integer, reached, record, serp, standalone};
+
+pub use crate::model::SERP;
 pub use words::{cost_words, limit_words, provenance};

@@ -16,10 +16,7 @@ use super::dialect::{Dialect, View};
 use super::patterns::{
     BOOL_WORD_PATTERN, DATE_PATTERN, DATETIME_PATTERN, POSITION_PATTERN, TIME_PATTERN, regex_escape,
 };
-use crate::model::{Field, FieldType, ListItem, Record, Spec};
-
-/// Name of the SERP schema.
-pub const SERP: &str = "Serp";
+use crate::model::{Field, FieldType, ListItem, Record, SERP, Spec};
 
 /// The schema of an integer in a body, as `view` sees it.
 ///

@@ -5060,6 +5060,20 @@ pub mod types {
             rt::envelope_schema::<T>(generator, &super::operations::SERVICE, envelope)
         }
     }
+
+    #[cfg(feature = "schemars")]
+    impl ::schemars::JsonSchema for rt::Serp {
+        fn schema_name() -> ::std::borrow::Cow<'static, str> {
+            "Serp".into()
+        }
+
+        fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+            let serp = ::core::include_str!(
+                ::core::concat!(::core::env!("OUT_DIR"), "/serp.schema.json")
+            );
+            rt::serde_json::from_str(serp).unwrap_or_default()
+        }
+    }
 }
 
 /// Group handles and request builders.

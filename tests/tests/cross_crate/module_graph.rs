@@ -5,8 +5,11 @@
 //! `crate::`, `self::` or `super::` path, or a path starting with one of its
 //! child modules (`child::f`), in a `use` tree or in code, whose longest
 //! module prefix is that file; `crate::Item` of a non-module item is
-//! the root. `mod x;` declarations are not imports, nor is a module's
-//! re-export of its own descendants (a facade). Modules and items under
+//! the root. A path through a module's public re-export (`crate::a::X`, with
+//! `a` passing on `x::X` by name, alias or glob) imports that module and, on
+//! through the re-export, the file defining the item, as a reader follows it.
+//! `mod x;` declarations are not imports, nor is a module's re-export of its
+//! own descendants (a facade). Modules and items under
 //! `#[cfg(test)]` are left out: tests may use anything.
 //!
 //! Rules: (a) no import loop between files; (d) no import loop between sibling
@@ -14,13 +17,11 @@
 //! `envelope` and `decode`); (b) in the library, no runtime file imports the
 //! root or generated code (the generated module and the modules re-exporting
 //! it); (c) the library's `lib.rs` holds module declarations, re-exports and
-//! docs only. (a) holds in every crate of the workspace with Rust sources
-//! (`client`, `cli`, `mcp`, `codegen`'s library and binary, `python`'s
-//! extension), (d) in `codegen`, `mcp` and `python` so far (the job code of
-//! `client` and the command line still have such loops), (b) in the library,
-//! (c) in the library and `mcp`. Paths inside `quote!` are code the
-//! generator writes for another crate, not imports. Every violation is
-//! printed, then the test fails.
+//! docs only. (a) and (d) hold in every crate of the workspace with Rust
+//! sources (`client`, `cli`, `mcp`, `codegen`'s library and binary, `python`'s
+//! extension), (b) in the library, (c) in the library and `mcp`. Paths inside
+//! `quote!` are code the generator writes for another crate, not imports.
+//! Every violation is printed, then the test fails.
 
 mod graph;
 mod tree;
@@ -87,6 +88,7 @@ fn check_client(sources: &BTreeMap<String, String>) -> Vec<String> {
     let edges = edges(&tree);
     let mut violations = tree.problems.clone();
     violations.extend(loop_violations(&edges));
+    violations.extend(sibling_loop_violations(&tree, &edges));
     violations.extend(upward_violations(&tree, &edges, "lib.rs", &GENERATED));
     violations.extend(facade_violations(&tree, "lib.rs"));
     violations
@@ -110,10 +112,7 @@ fn check_loops(sources: &BTreeMap<String, String>, root: &str) -> Vec<String> {
 
 #[test]
 fn cli_imports_have_no_loops() {
-    let tree = Tree::read(&crate_src("cli"), "main.rs");
-    let mut violations = tree.problems.clone();
-    violations.extend(loop_violations(&edges(&tree)));
-    report("cli/src", violations);
+    report("cli/src", check_loops(&crate_src("cli"), "main.rs"));
 }
 
 /// The MCP server's crate: rules (a) and (d), and (c) for its `lib.rs`, its
@@ -219,8 +218,8 @@ fn checker_finds_loops_between_sibling_modules() {
     .into_iter()
     .map(|(path, text)| (path.to_string(), text.to_string()))
     .collect();
-    {
-        let violations = check_loops(&tree, "lib.rs").join("\n");
+    for violations in [check_client(&tree), check_loops(&tree, "lib.rs")] {
+        let violations = violations.join("\n");
         assert!(
             violations.contains("module loop under the crate root between a, b"),
             "{violations}"
@@ -232,5 +231,43 @@ fn checker_finds_loops_between_sibling_modules() {
         assert!(!violations.contains("import loop"), "{violations}");
         assert!(!violations.contains("c/"), "{violations}");
         assert!(!violations.contains("between a, b, c"), "{violations}");
+    }
+}
+
+/// A path through a module's re-export leads on to the file defining the
+/// item, as a reader follows it: `b.rs` naming `super::A` (which `mod.rs`
+/// re-exports from `a.rs`) imports `a.rs`, so `a.rs -> b.rs` closes a loop;
+/// so does a name passed on by a glob (`pub use d::*`), and an alias
+/// (`pub use e::E as Renamed`).
+#[test]
+fn checker_follows_reexports() {
+    let tree: BTreeMap<String, String> = [
+        ("lib.rs", "mod s;"),
+        (
+            "s/mod.rs",
+            "mod a; mod b; mod c; mod d; mod e; mod f; pub(crate) use a::A; pub(crate) use d::*; pub(crate) use self::e::E as Renamed;",
+        ),
+        ("s/a.rs", "pub struct A(super::b::B);"),
+        ("s/b.rs", "use super::A; pub struct B;"),
+        ("s/c.rs", "pub struct C(Box<super::G>);"),
+        ("s/d.rs", "pub(crate) struct G(super::c::C);"),
+        ("s/e.rs", "pub struct E(super::f::F);"),
+        ("s/f.rs", "pub struct F(Box<super::Renamed>);"),
+    ]
+    .into_iter()
+    .map(|(path, text)| (path.to_string(), text.to_string()))
+    .collect();
+    for violations in [check_client(&tree), check_loops(&tree, "lib.rs")] {
+        let violations = violations.join("\n");
+        for expected in [
+            "import loop between s/a.rs, s/b.rs",
+            "s/b.rs -> s/a.rs via `super::A`",
+            "import loop between s/c.rs, s/d.rs",
+            "s/c.rs -> s/d.rs via `super::G`",
+            "import loop between s/e.rs, s/f.rs",
+            "s/f.rs -> s/e.rs via `super::Renamed`",
+        ] {
+            assert!(violations.contains(expected), "{expected}: {violations}");
+        }
     }
 }

@@ -288,11 +288,10 @@ fn record_schemas_agree() {
 fn the_serp_schema_agrees() {
     let mut rust = derived::<seozoom::types::Serp>();
     let mut published = published("schemas/serp.schema.json");
+    // One maker (the generator's schema module): the same schema, its
+    // description and title too; only the document's dialect is the file's.
     for schema in [&mut rust, &mut published] {
-        let object = schema.as_object_mut().unwrap();
-        for annotation in ["$schema", "title", "description"] {
-            object.remove(annotation);
-        }
+        schema.as_object_mut().unwrap().remove("$schema");
     }
     assert_eq!(rust, published);
 }

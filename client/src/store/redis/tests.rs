@@ -4,8 +4,7 @@ use std::time::Duration;
 
 use redis::AsyncCommands;
 
-use super::super::slots::SharedSlots;
-use super::super::{Backend, LedgerEntry, Store, conformance};
+use super::super::{Backend, LedgerEntry, SharedSlots, Store, conformance};
 use super::Redis;
 use seozoom_test_support::RedisServer;
 

@@ -7,8 +7,7 @@ use std::time::{Duration, Instant};
 
 use rusqlite::Connection;
 
-use super::super::slots::SharedSlots;
-use super::super::{Backend, LedgerEntry, conformance, now_ms};
+use super::super::{Backend, LedgerEntry, SharedSlots, conformance, now_ms};
 use super::Sqlite;
 
 /// A scratch directory, removed when dropped.

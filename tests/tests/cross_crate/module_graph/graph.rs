@@ -23,33 +23,38 @@ impl std::fmt::Display for Edge {
 
 /// Every import between two different files of `tree`. A path leads to the
 /// longest prefix of it that is a module file (an item of the root leads to
-/// the root); a re-export of the file's own descendants is a facade, no edge.
+/// the root), and on through that module's public re-exports to the file
+/// that defines the item (`crate::a::X`, with `a` re-exporting `x::X`, is an
+/// import of `a` and of `a/x.rs`, as a reader follows it); a re-export of
+/// the file's own descendants is a facade, no edge.
 pub fn edges(tree: &Tree) -> Vec<Edge> {
     let mut edges = Vec::new();
     for (file, module_file) in &tree.files {
         for named in &module_file.named {
-            let Some((target, to)) = resolve(tree, &named.segments) else {
+            let Some((target, _)) = resolve(tree, &named.segments) else {
                 continue;
             };
-            if to == file {
-                continue;
-            }
             let facade = named.reexport
                 && target.len() > module_file.module.len()
                 && target.starts_with(&module_file.module);
             if facade {
                 continue;
             }
-            let edge = Edge {
-                from: file.clone(),
-                to: to.clone(),
-                via: named.written.clone(),
-            };
-            let repeated = edges
-                .iter()
-                .any(|e: &Edge| e.from == edge.from && e.to == edge.to && e.via == edge.via);
-            if !repeated {
-                edges.push(edge);
+            for to in reached(tree, &named.segments) {
+                if &to == file {
+                    continue;
+                }
+                let edge = Edge {
+                    from: file.clone(),
+                    to,
+                    via: named.written.clone(),
+                };
+                let repeated = edges
+                    .iter()
+                    .any(|e: &Edge| e.from == edge.from && e.to == edge.to && e.via == edge.via);
+                if !repeated {
+                    edges.push(edge);
+                }
             }
         }
     }
@@ -62,6 +67,55 @@ fn resolve<'t>(tree: &'t Tree, segments: &[String]) -> Option<(ModPath, &'t Stri
         let prefix = segments[..len].to_vec();
         tree.module_files.get(&prefix).map(|file| (prefix, file))
     })
+}
+
+/// The files a path leads through: the module file holding its longest
+/// prefix, then, while the next segment is a name that file re-exports (by
+/// name or through a glob), the file the re-export leads to.
+fn reached(tree: &Tree, segments: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut segments = segments.to_vec();
+    // A re-export chain is short; the bound stops a `pub use` cycle.
+    for _ in 0..16 {
+        let Some((prefix, file)) = resolve(tree, &segments) else {
+            break;
+        };
+        if out.contains(file) {
+            break;
+        }
+        out.push(file.clone());
+        let Some(name) = segments.get(prefix.len()) else {
+            break;
+        };
+        let module_file = &tree.files[file];
+        let named = module_file
+            .reexports
+            .iter()
+            .find(|(exported, _)| exported == name)
+            .map(|(_, target)| target.clone());
+        let globbed = || {
+            module_file.globs.iter().find_map(|glob| {
+                let (_, holder) = resolve(tree, glob)?;
+                let holder = &tree.files[holder];
+                let passes = holder.defined.contains(name)
+                    || holder
+                        .reexports
+                        .iter()
+                        .any(|(exported, _)| exported == name);
+                passes.then(|| {
+                    let mut target = glob.clone();
+                    target.push(name.clone());
+                    target
+                })
+            })
+        };
+        let Some(mut next) = named.or_else(globbed) else {
+            break;
+        };
+        next.extend(segments[prefix.len() + 1..].iter().cloned());
+        segments = next;
+    }
+    out
 }
 
 /// Each import loop, as the set of files that reach one another (a strongly

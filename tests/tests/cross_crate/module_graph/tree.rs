@@ -38,6 +38,15 @@ pub struct ModFile {
     pub named: Vec<Named>,
     /// Items other than modules and `use`s, with any inline module's.
     pub other_items: Vec<OtherItem>,
+    /// The names of the items it defines (a glob re-export of the module
+    /// reaches them).
+    pub defined: Vec<String>,
+    /// Its public re-exports: the name another module reaches through it,
+    /// and the absolute path of what it names.
+    pub reexports: Vec<(String, ModPath)>,
+    /// Its public glob re-exports (`pub use x::*`): the modules whose items
+    /// it passes on.
+    pub globs: Vec<ModPath>,
 }
 
 /// Every module file of a crate, by its path relative to `src/`.
@@ -87,6 +96,9 @@ impl Tree {
         let mut scan = Scan {
             named: Vec::new(),
             other_items: Vec::new(),
+            defined: Vec::new(),
+            reexports: Vec::new(),
+            globs: Vec::new(),
             children: Vec::new(),
         };
         scan.items(tokens, &module, &dir);
@@ -96,6 +108,9 @@ impl Tree {
                 module,
                 named: scan.named,
                 other_items: scan.other_items,
+                defined: scan.defined,
+                reexports: scan.reexports,
+                globs: scan.globs,
             },
         );
         for (child_module, child_dir) in scan.children {
@@ -120,6 +135,9 @@ const QUOTING: [&str; 3] = ["quote", "quote_spanned", "parse_quote"];
 struct Scan {
     named: Vec<Named>,
     other_items: Vec<OtherItem>,
+    defined: Vec<String>,
+    reexports: Vec<(String, ModPath)>,
+    globs: Vec<ModPath>,
     /// `mod x;` declarations: the module and the directory its file is in.
     children: Vec<(ModPath, String)>,
 }
@@ -182,18 +200,29 @@ impl Scan {
                     }
                 }
             } else if is_ident(tokens.get(at), "use") {
-                let mut paths = Vec::new();
-                use_tree(&tokens[at + 1..end], Vec::new(), &mut paths);
-                for written in paths {
-                    if let Some(segments) = self.absolute(module, &written) {
-                        self.named.push(Named {
-                            segments,
-                            written: written.join("::"),
-                            reexport: public,
-                        });
+                let mut leaves = Vec::new();
+                use_tree(&tokens[at + 1..end], Vec::new(), &mut leaves);
+                for leaf in leaves {
+                    let Some(segments) = self.absolute(module, &leaf.path) else {
+                        continue;
+                    };
+                    if public {
+                        if leaf.glob {
+                            self.globs.push(segments.clone());
+                        } else if let Some(name) = leaf.alias.or_else(|| segments.last().cloned()) {
+                            self.reexports.push((name, segments.clone()));
+                        }
                     }
+                    self.named.push(Named {
+                        segments,
+                        written: leaf.path.join("::"),
+                        reexport: public,
+                    });
                 }
             } else {
+                if let Some(name) = item_name(&tokens[at..end]) {
+                    self.defined.push(name);
+                }
                 if !doctest_only && !is_ident(tokens.get(at), "macro_rules") {
                     let what: Vec<String> = tokens[at..end.min(at + 2)]
                         .iter()
@@ -203,7 +232,10 @@ impl Scan {
                         what: what.join(" "),
                     });
                 }
-                self.code(&tokens[start..end], module);
+                // A macro's `use` lines are written for the module it
+                // expands in, not this one: only its paths count.
+                let in_macro = is_ident(tokens.get(at), "macro_rules");
+                self.code(&tokens[start..end], module, in_macro);
             }
             at = end;
         }
@@ -212,7 +244,7 @@ impl Scan {
     /// Collects the `crate::`/`self::`/`super::` paths named in code. The
     /// body of a quasi-quoting macro (`quote!`) is code this crate writes
     /// for another, not paths of its own: it is skipped.
-    fn code(&mut self, tokens: &[TokenTree], module: &ModPath) {
+    fn code(&mut self, tokens: &[TokenTree], module: &ModPath, in_macro: bool) {
         let mut at = 0;
         while at < tokens.len() {
             if QUOTING.iter().any(|name| is_ident(tokens.get(at), name))
@@ -222,10 +254,29 @@ impl Scan {
                 at += 3;
                 continue;
             }
-            match &tokens[at] {
-                TokenTree::Group(g) => {
-                    self.code(&g.stream().into_iter().collect::<Vec<_>>(), module)
+            // A `use` inside a body: its tree, as at the top level.
+            if !in_macro && is_ident(tokens.get(at), "use") {
+                let end = item_end(tokens, at);
+                let mut leaves = Vec::new();
+                use_tree(&tokens[at + 1..end], Vec::new(), &mut leaves);
+                for leaf in leaves {
+                    if let Some(segments) = self.absolute(module, &leaf.path) {
+                        self.named.push(Named {
+                            segments,
+                            written: leaf.path.join("::"),
+                            reexport: false,
+                        });
+                    }
                 }
+                at = end;
+                continue;
+            }
+            match &tokens[at] {
+                TokenTree::Group(g) => self.code(
+                    &g.stream().into_iter().collect::<Vec<_>>(),
+                    module,
+                    in_macro,
+                ),
                 // `crate::`, `self::`, `super::`, or a path starting with a
                 // child module's name (`child::f()`), not the tail of `a::b`.
                 TokenTree::Ident(i)
@@ -292,9 +343,19 @@ impl Scan {
     }
 }
 
+/// One leaf of a `use` tree: the path, the name it is brought in as (`as`),
+/// and whether it is a glob (`path::*`).
+struct Leaf {
+    path: Vec<String>,
+    alias: Option<String>,
+    glob: bool,
+}
+
 /// Expands a `use` tree into its leaf paths (`a::{b, c::*}` → `a::b`, `a::c`).
-fn use_tree(tokens: &[TokenTree], prefix: Vec<String>, out: &mut Vec<Vec<String>>) {
+fn use_tree(tokens: &[TokenTree], prefix: Vec<String>, out: &mut Vec<Leaf>) {
     let mut path = prefix;
+    let mut alias = None;
+    let mut glob = false;
     let mut at = 0;
     // A leading `::` names an outside crate.
     if is_path_sep(tokens, 0) {
@@ -302,13 +363,22 @@ fn use_tree(tokens: &[TokenTree], prefix: Vec<String>, out: &mut Vec<Vec<String>
     }
     while at < tokens.len() {
         match &tokens[at] {
-            TokenTree::Ident(i) if i == "as" => break,
+            TokenTree::Ident(i) if i == "as" => {
+                alias = match tokens.get(at + 1) {
+                    Some(TokenTree::Ident(name)) if name != "_" => Some(name.to_string()),
+                    _ => None,
+                };
+                break;
+            }
             TokenTree::Ident(i) => {
                 path.push(i.to_string());
                 at += 1;
             }
             TokenTree::Punct(p) if p.as_char() == ':' => at += 1,
-            TokenTree::Punct(p) if p.as_char() == '*' => break,
+            TokenTree::Punct(p) if p.as_char() == '*' => {
+                glob = true;
+                break;
+            }
             TokenTree::Group(g) if g.delimiter() == Delimiter::Brace => {
                 let inner: Vec<TokenTree> = g.stream().into_iter().collect();
                 for part in inner.split(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == ','))
@@ -327,8 +397,46 @@ fn use_tree(tokens: &[TokenTree], prefix: Vec<String>, out: &mut Vec<Vec<String>
         path.pop();
     }
     if !path.is_empty() {
-        out.push(path);
+        out.push(Leaf { path, alias, glob });
     }
+}
+
+/// The name an item defines (`fn f`, `pub(crate) const fn g`, `struct S`,
+/// `const N: T`), if it is one that names one.
+fn item_name(tokens: &[TokenTree]) -> Option<String> {
+    const KINDS: [&str; 9] = [
+        "fn",
+        "struct",
+        "enum",
+        "union",
+        "trait",
+        "type",
+        "const",
+        "static",
+        "macro_rules",
+    ];
+    let mut at = 0;
+    while let Some(TokenTree::Ident(word)) = tokens.get(at) {
+        let word = word.to_string();
+        if KINDS.contains(&word.as_str()) {
+            match tokens.get(at + 1) {
+                // `const fn`, `unsafe fn` and the like: the kind comes next.
+                Some(TokenTree::Ident(next)) if KINDS.contains(&next.to_string().as_str()) => {}
+                Some(TokenTree::Ident(name)) => return Some(name.to_string()),
+                Some(TokenTree::Punct(bang)) if bang.as_char() == '!' => {
+                    return match tokens.get(at + 2) {
+                        Some(TokenTree::Ident(name)) => Some(name.to_string()),
+                        _ => None,
+                    };
+                }
+                _ => return None,
+            }
+        } else if word == "impl" || word == "use" || word == "mod" {
+            return None;
+        }
+        at += 1;
+    }
+    None
 }
 
 /// Where the item starting at `at` ends: after its `;`, or after its body

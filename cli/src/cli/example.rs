@@ -5,7 +5,7 @@
 use seozoom::operation_table::Operation;
 use seozoom::operations::RECORDS;
 
-use crate::cli::{BIN, flag_name};
+use super::spelling::{BIN, flag_name};
 
 /// The help section: `Example:` and the command.
 pub fn help(op: &Operation) -> String {
