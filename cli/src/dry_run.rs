@@ -20,9 +20,22 @@ const PAGES_SHOWN: usize = 100;
 /// and URLs show it redacted.
 const PLACEHOLDER_KEY: &str = "dry-run";
 
+/// The dry run of the job the invocation asks for (its parameters already
+/// checked); the exit code.
+pub async fn run(invocation: &Invocation) -> u8 {
+    match Job::of(&invocation.request, invocation.max_rows) {
+        Ok(Job::Pages {
+            page_size,
+            max_rows,
+        }) => pages(invocation, page_size, max_rows.unwrap_or(usize::MAX)).await,
+        Ok(_) => batched(invocation, &invocation.request.batches()).await,
+        Err(error) => report(&error),
+    }
+}
+
 /// A batched job (or one call): each request still to send and the estimate
 /// of those; the exit code.
-pub async fn batched(invocation: &Invocation, batches: &[Request]) -> u8 {
+async fn batched(invocation: &Invocation, batches: &[Request]) -> u8 {
     if let Some(client) = keyed_client(invocation)
         && let Some(plan) = plan(&client, &invocation.request, Job::Batched).await
     {
@@ -65,7 +78,7 @@ pub async fn batched(invocation: &Invocation, batches: &[Request]) -> u8 {
 
 /// A paged job (`--max-rows`): the pages it sends at most (key redacted) and
 /// the estimate of those; the exit code.
-pub async fn pages(invocation: &Invocation, page_size: i64, max_rows: usize) -> u8 {
+async fn pages(invocation: &Invocation, page_size: i64, max_rows: usize) -> u8 {
     let max_rows = match fit_budget(invocation, page_size, max_rows).await {
         Ok(max_rows) => max_rows,
         Err(error) => return report(&error),
@@ -147,14 +160,15 @@ async fn fit_budget(
         .base_url(client.base_url())
         .budget(budget)
         .build()?;
-    let fitted = crate::fit_budget::fit_to_budget(
-        &client,
-        &invocation.request,
-        true,
-        Some((page_size, max_rows)),
-    )
-    .await?;
-    Ok(fitted.map_or(max_rows, |(_, rows)| rows))
+    let fitted = client
+        .fit_rows(&invocation.request, page_size, max_rows)
+        .await?;
+    crate::fit_budget::note(&fitted);
+    // None fits: the job goes as asked, and is refused with the reason.
+    Ok(match fitted.rows {
+        0 => max_rows,
+        rows => rows,
+    })
 }
 
 fn more_pages(n: usize) -> String {

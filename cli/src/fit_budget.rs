@@ -1,28 +1,12 @@
-//! `--fit-budget`: a paged job's row cap cut to what the budget covers, said on
-//! stderr before the first request; shared by a real run and a dry run.
+//! `--fit-budget`: what stderr says of a paged job's row cap fitted to the
+//! budget (the library fits it: [`seozoom::Client::fit_rows`]), before the
+//! first request; shared by a real run and a dry run.
 
-use seozoom::request::Request;
-use seozoom::{Client, Error};
+use seozoom::job::FittedRows;
 
-/// `--fit-budget`: a paged job's row cap cut to what the budget covers at
-/// worst, said on stderr before the first request; the pages as they were
-/// otherwise (and a warning when the option has nothing to fit).
-pub async fn fit_to_budget(
-    client: &Client,
-    request: &Request,
-    fit_budget: bool,
-    pages: Option<(i64, usize)>,
-) -> Result<Option<(i64, usize)>, Error> {
-    if !fit_budget {
-        return Ok(pages);
-    }
-    let Some((page_size, max_rows)) = pages else {
-        eprintln!(
-            "warning: --fit-budget fits a paged job (--max-rows) to a budget; this call is sent as it is"
-        );
-        return Ok(pages);
-    };
-    let fitted = client.fit_rows(request, page_size, max_rows).await?;
+/// Say on stderr how the budget fits the rows asked.
+pub fn note(fitted: &FittedRows) {
+    let max_rows = fitted.asked;
     let per_row = match fitted.estimate.per_row {
         Some((_, high)) => format!(" at up to {high} units a row"),
         None => String::new(),
@@ -32,7 +16,6 @@ pub async fn fit_to_budget(
         // None fits: the job goes as asked, and is refused with the reason.
         Some(_) if fitted.rows == 0 => {
             eprintln!("note: --fit-budget: the budget covers no row of this job");
-            return Ok(pages);
         }
         Some(left) if fitted.is_cut() => eprintln!(
             "note: --fit-budget: {left} units of budget cover {} of the {max_rows} rows asked{per_row} (worst case {} units); fetching up to {} rows",
@@ -43,5 +26,4 @@ pub async fn fit_to_budget(
             fitted.estimate.max
         ),
     }
-    Ok(Some((page_size, fitted.rows)))
 }

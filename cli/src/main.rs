@@ -31,7 +31,9 @@
 //! breaking a limit or rule, an insecure URL, over budget, no key); `1` the request
 //! failed (service error, transport, decode). A bulk job that fails after some
 //! of its requests were answered prints the rows they paid for, says on stderr
-//! what is missing and why, and exits `1`. The API key is never printed.
+//! what is missing and why, and exits `1`; so does one stopped by Ctrl-C
+//! (the first stops it before its next request, a second quits at once). The
+//! API key is never printed.
 
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
@@ -45,10 +47,10 @@ mod error_report;
 mod exit;
 mod fit_budget;
 mod format;
+mod interrupt;
 mod logging;
 mod output;
 mod paged;
-mod partial;
 mod progress;
 mod result;
 mod rows;

@@ -3,20 +3,23 @@
 
 use std::io::Write;
 
+use seozoom::job::{Outcome, Partial};
 use seozoom::operation_table::Operation;
+use seozoom::{Envelope, Error};
+use serde_json::Value;
 
-use crate::error_report::report_stopped;
+use crate::error_report::{report, report_stopped};
 use crate::format::{Format, View};
-use crate::partial::Stopped;
 use crate::{exit, output, store};
 
-/// Print an envelope in the chosen format; the exit code.
+/// Print a run's result in the chosen format; the exit code.
 pub fn print_result(
     format: Format,
     view: &View<'_>,
     op: &'static Operation,
-    envelope: &seozoom::Envelope<serde_json::Value>,
+    outcome: &Outcome<Value>,
 ) -> u8 {
+    let envelope: &Envelope<Value> = &outcome.envelope;
     let mut stdout = std::io::stdout().lock();
     let written = output::write(format, op, envelope, view, &mut stdout)
         .and_then(|note| stdout.flush().map(|()| note))
@@ -25,12 +28,13 @@ pub fn print_result(
                 eprintln!("{note}");
             }
         });
-    if let Some(at) = envelope.fetched_at {
-        let how = if envelope.units_used == 0 {
-            "answered"
-        } else {
-            "partly answered"
-        };
+    let figures = &outcome.figures;
+    let how = match figures.from_cache {
+        true => "answered",
+        false => "partly answered",
+    };
+    let cached = figures.cached_items + figures.cached_requests > 0;
+    if let (true, Some(at)) = (cached, envelope.fetched_at) {
         eprintln!(
             "{}: {how} from the cache, fetched {} (not charged again; --refresh sends it)",
             op.label(),
@@ -42,7 +46,7 @@ pub fn print_result(
         envelope.units_used,
         envelope.units_remaining,
     );
-    summary(op, format, envelope.no_data, counts, written)
+    summary(op, format, figures.no_data, counts, written)
 }
 
 /// What stderr says after a result was printed (`written`): no data, or the
@@ -79,13 +83,13 @@ pub fn print_stopped(
     format: Format,
     view: &View<'_>,
     op: &'static Operation,
-    stopped: &Stopped,
+    partial: Box<Partial>,
 ) -> u8 {
-    print_result(format, view, op, &stopped.received);
-    report_stopped(
-        op,
-        stopped.received.result_rows,
-        &stopped.missing,
-        &stopped.cause,
-    )
+    let missing = partial.missing_summary();
+    let (received, _, cause) = match partial.into_outcome::<Value>() {
+        Ok(parts) => parts,
+        Err(partial) => return report(&Error::from(partial)),
+    };
+    print_result(format, view, op, &received);
+    report_stopped(op, received.envelope.result_rows, &missing, &cause)
 }

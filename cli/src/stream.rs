@@ -19,6 +19,7 @@ use crate::rows;
 /// Rows written as they come, in one of the formats that can be.
 pub struct RowWriter<W: Write> {
     op: &'static Operation,
+    format: Format,
     to: To<W>,
     /// `--columns`: the names asked for, in order.
     columns: Option<Vec<String>>,
@@ -66,10 +67,16 @@ impl<W: Write> RowWriter<W> {
         };
         Some(RowWriter {
             op,
+            format,
             to,
             columns: columns.map(<[String]>::to_vec),
             started: false,
         })
+    }
+
+    /// The format it writes.
+    pub fn format(&self) -> Format {
+        self.format
     }
 
     /// Write these rows (items of the operation's array response) and flush,

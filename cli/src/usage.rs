@@ -20,7 +20,8 @@ fn usage_client(api_key: String, options: &StoreOptions) -> Result<Client, Error
         .build()
 }
 
-/// The columns of `seozoom usage`, as its JSON members and CSV header.
+/// The columns of `seozoom usage` in CSV and tables (JSON has the library's
+/// members, these and `rows`).
 const USAGE_COLUMNS: [&str; 6] = [
     "group",
     "action",
@@ -29,18 +30,6 @@ const USAGE_COLUMNS: [&str; 6] = [
     "units_used",
     "units_saved",
 ];
-
-/// One operation's line of `seozoom usage`, as JSON.
-fn usage_object(usage: &seozoom::store::Usage) -> serde_json::Value {
-    serde_json::json!({
-        "group": usage.group,
-        "action": usage.action,
-        "calls": usage.calls,
-        "cache_hits": usage.cache_hits,
-        "units_used": usage.units_used,
-        "units_saved": usage.units_saved,
-    })
-}
 
 /// `seozoom usage`: the ledger per operation; the exit code.
 pub async fn report(usage: Usage) -> u8 {
@@ -86,12 +75,11 @@ fn write_usage(
 ) -> std::io::Result<()> {
     match format {
         Format::Json => {
-            let list: Vec<_> = rows.iter().map(usage_object).collect();
-            serde_json::to_writer_pretty(&mut *out, &list)?;
+            serde_json::to_writer_pretty(&mut *out, rows)?;
             writeln!(out)
         }
         Format::Ndjson => rows.iter().try_for_each(|row| {
-            serde_json::to_writer(&mut *out, &usage_object(row))?;
+            serde_json::to_writer(&mut *out, row)?;
             writeln!(out)
         }),
         Format::Csv => {

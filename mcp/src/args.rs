@@ -14,6 +14,8 @@ use seozoom::operations::SERVICE;
 use seozoom::{error::InvalidInput, operation_table::Operation, request::Request};
 use serde_json::{Map, Value};
 
+use super::tool_names::ARG_MAX_ROWS;
+
 /// Longest piece of a value repeated in a message.
 const SHOWN: usize = 80;
 
@@ -36,8 +38,9 @@ pub fn request(
         problem,
     };
     for (name, value) in arguments {
-        if value.is_null() {
-            // An agent's way of leaving an optional argument out.
+        // An agent's way of leaving an optional argument out; or the row cap
+        // of a paged job ([`max_rows`]), not a parameter.
+        if value.is_null() || (name == ARG_MAX_ROWS && op.paging().is_some()) {
             continue;
         }
         if name == SERVICE.database.wire && op.param(name).is_none() {
@@ -66,6 +69,28 @@ pub fn request(
         request.set(param.wire, values);
     }
     Ok(request)
+}
+
+/// The row cap a paged operation's tool was given (`max_rows`): a whole
+/// number, at least 1; `None` when not given.
+pub fn max_rows(
+    op: &Operation,
+    arguments: Option<&Map<String, Value>>,
+) -> Result<Option<usize>, InvalidInput> {
+    let value = match arguments.and_then(|a| a.get(ARG_MAX_ROWS)) {
+        None | Some(Value::Null) => return Ok(None),
+        Some(value) => value,
+    };
+    let rows = wire(value, true).and_then(|text| text.parse::<usize>().ok());
+    match rows {
+        Some(rows) if rows >= 1 => Ok(Some(rows)),
+        _ => Err(InvalidInput {
+            operation: op.label(),
+            param: ARG_MAX_ROWS.into(),
+            value: shown(value),
+            problem: "must be a whole number, at least 1".into(),
+        }),
+    }
 }
 
 /// A value as wire text, if its JSON type is the schema's: a string for
@@ -104,6 +129,9 @@ fn unknown(op: &Operation) -> String {
         .collect();
     if op.param(SERVICE.database.wire).is_none() {
         names.push(format!("`{}`", SERVICE.database.wire));
+    }
+    if op.paging().is_some() {
+        names.push(format!("`{ARG_MAX_ROWS}`"));
     }
     format!("unknown parameter: this tool takes {}", names.join(", "))
 }

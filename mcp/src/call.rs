@@ -1,19 +1,21 @@
-//! Calling an operation's tool: the arguments read into a request, checked,
-//! sent (a long list as a batched job) under the session's budget, and the
-//! answer cut to the row cap. Every failure is a tool result with `isError`,
-//! whose text says what went wrong: a refusal names the parameter, the value
-//! and the limit, or the budget left. A batched job that stops part-way keeps
-//! the rows it paid for: they are held for the `more` tool.
+//! Calling an operation's tool: the arguments read into a request and run by
+//! the library's runner (`Client::run_json`: a long list as a batched job,
+//! under the session's budget, stopped by a cancel), the answer cut to the
+//! row cap. Every failure is a tool result with `isError`, whose text says
+//! what went wrong: a refusal names the parameter, the value and the limit,
+//! or the budget left. A job that stops part-way keeps the rows it paid for:
+//! they are held for the `more` tool.
 
 use std::sync::Arc;
 
 use rmcp::model::{CallToolResult, ContentBlock};
 use seozoom::error::ErrorKind;
-use seozoom::job::Stop;
-use seozoom::{Envelope, Error, operation_table::Operation};
+use seozoom::job::{Partial, RunOptions, Stop};
+use seozoom::{Error, operation_table::Operation};
 use serde_json::{Map, Value};
 
 use super::envelope::Cached;
+use super::failure::failure;
 use super::held::HeldResult;
 use super::report::Reporter;
 use super::session::Session;
@@ -26,102 +28,69 @@ pub async fn operation(
     tool: &str,
     op: &'static Operation,
     arguments: Option<&Map<String, Value>>,
-    reporter: &Reporter,
+    reporter: &Arc<Reporter>,
     stop: &Stop,
 ) -> CallToolResult {
-    let request = match args::request(op, arguments, &session.database) {
-        Ok(request) => request,
+    let read = args::request(op, arguments, &session.database)
+        .and_then(|request| Ok((request, args::max_rows(op, arguments)?)));
+    let (request, max_rows) = match read {
+        Ok(read) => read,
         Err(invalid) => return failure(&Error::from(invalid)),
     };
-    let client = &session.client;
-    // A batched job checks every one of its requests and holds its whole
-    // estimate against the budget before the first is sent.
-    let batched = op.batch_param().is_some();
-    let result = if batched {
-        let progress = |done, total| reporter.requests_done(done, total);
-        client
-            .execute_json_batched_until(request, progress, stop)
-            .await
-    } else {
-        client.execute_json(request).await
-    };
-    let answer = match result {
-        Ok(answer) => answer,
-        // An operation that returns one object and found nothing: an empty
-        // result, as on the command line, not a failure.
-        Err(error) if matches!(error.kind(), ErrorKind::NoData) => seozoom::Envelope::no_data(
-            <Value as seozoom::job::Output>::nothing(op),
-            client.units().remaining.unwrap_or(0),
-        ),
-        // A batched job that stopped part-way: the rows it paid for are kept.
+    let progress = Arc::clone(reporter);
+    let mut options = RunOptions::new()
+        .stop(stop.clone())
+        .fit_budget(session.fit_budget)
+        .on_progress(move |step| progress.progress(step));
+    if let Some(max_rows) = max_rows {
+        options = options.max_rows(max_rows);
+    }
+    let outcome = match session.client.run_json(request, options).await {
+        Ok(outcome) => outcome,
         Err(error) => {
             return match error.into_partial() {
-                Ok(partial) => {
-                    let missing = partial.missing_summary();
-                    match partial.into_parts::<Value>() {
-                        Ok((received, _, cause)) => {
-                            stopped_part_way(session, tool, op, received, &missing, &cause)
-                        }
-                        Err(partial) => failure(&Error::from(partial)),
-                    }
-                }
+                Ok(partial) => stopped_part_way(session, tool, op, partial),
                 Err(error) => failure(&error),
             };
         }
     };
-    // From the store exactly when no request reached the service: a call
-    // answered whole, or a job whose every item or request was.
-    let (items, requests) = reporter.cached();
-    let cached = if answer.fetched_at.is_some() && reporter.requests_sent() <= requests {
-        Cached::All
-    } else if items > 0 || requests > 0 {
-        Cached::Part { items, requests }
-    } else {
-        Cached::None
+    let figures = outcome.figures;
+    // From the store exactly when no request reached the service.
+    let cached = match (
+        figures.from_cache,
+        figures.cached_items,
+        figures.cached_requests,
+    ) {
+        (true, ..) => Cached::All,
+        (false, 0, 0) => Cached::None,
+        (false, items, requests) => Cached::Part { items, requests },
     };
     session.count_cache_hit(&cached);
     CallToolResult::structured(envelope::structured(
         op,
         tool,
-        answer,
+        outcome.envelope,
         cached,
         session.max_rows,
         &session.held,
     ))
 }
 
-/// The tool result of an error: `isError`, with the library's message (which
-/// never holds the key) and, for a refusal over the budget, what is left of it.
-pub fn failure(error: &Error) -> CallToolResult {
-    let mut text = error.to_string();
-    if let ErrorKind::OverBudget {
-        budget,
-        budget_left,
-        ..
-    } = error.kind()
-    {
-        text.push_str(&format!(
-            ". Nothing was sent. The session's budget is {budget} units and {budget_left} are left; `{}` gives a call's cost before sending, `{}` the session's spending. Ask for fewer items or rows, or start the server with a larger --budget.",
-            tool_names::ESTIMATE,
-            tool_names::USAGE
-        ));
-    } else if error.is_refused() {
-        text.push_str(". Nothing was sent and nothing charged.");
-    }
-    CallToolResult::error(vec![ContentBlock::text(text)])
-}
-
-/// The tool result of a batched job that stopped part-way: `isError`, saying
-/// why and what is missing; the rows received (already paid for) are held, and
+/// The tool result of a job that stopped part-way: `isError`, saying why
+/// and what is missing; the rows received (already paid for) are held, and
 /// the text says how to get them from the `more` tool.
 fn stopped_part_way(
     session: &Session,
     tool: &str,
     op: &Operation,
-    received: Envelope<Value>,
-    missing: &str,
-    cause: &Error,
+    partial: Box<Partial>,
 ) -> CallToolResult {
+    let missing = partial.missing_summary();
+    let (received, _, cause) = match partial.into_outcome::<Value>() {
+        Ok(parts) => parts,
+        Err(partial) => return failure(&Error::from(partial)),
+    };
+    let received = received.envelope;
     let shape = op.response.shape;
     let rows = envelope::total(shape, &received.response);
     let units = received.units_used;
@@ -130,15 +99,14 @@ fn stopped_part_way(
     );
     if matches!(cause.kind(), ErrorKind::Stopped) {
         text = format!(
-            "Cancelled: the job sent no request after the cancel (a request already sent was let finish). {missing} got no answer and were not charged; send those again when wanted. It was charged {} units for what it received.",
-            received.units_used
+            "Cancelled: the job sent no request after the cancel (a request already sent was let finish). {missing} got no answer and were not charged; send those again when wanted. It was charged {units} units for what it received.",
         );
     }
     if rows > 0 {
         let id = session.held.hold(HeldResult {
             tool: tool.to_owned(),
             shape,
-            units: received.units_used,
+            units,
             complete: false,
             response: Arc::new(received.response),
         });

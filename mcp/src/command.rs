@@ -52,6 +52,11 @@ pub struct Settings {
     pub store_fallback: bool,
     /// The period the requests-per-minute figures apply to (`--rate-window`).
     pub rate_window: Option<Duration>,
+    /// The longest a call may spend waiting (`--max-wait`; the library's
+    /// default when not given).
+    pub max_wait: Option<Duration>,
+    /// Fit a paged call's row cap (`max_rows`) to the budget (`--fit-budget`).
+    pub fit_budget: bool,
     /// The level of the library's messages on stderr (`SEOZOOM_LOG`).
     pub log_level: LevelFilter,
 }
@@ -68,6 +73,8 @@ impl std::fmt::Debug for Settings {
             .field("refresh", &self.refresh)
             .field("store_fallback", &self.store_fallback)
             .field("rate_window", &self.rate_window)
+            .field("max_wait", &self.max_wait)
+            .field("fit_budget", &self.fit_budget)
             .field("log_level", &self.log_level)
             .finish()
     }
@@ -100,8 +107,9 @@ pub fn subcommand() -> clap::Command {
              with typed arguments and results. Three more tools: `{ESTIMATE}` (the cost range of a call, nothing sent), \
              `{USAGE}` (the session's spending) and `{MORE}` (the rest of a result that was cut to --max-result-rows, free).\n\n\
              The global options --api-key (or SEOZOOM_API_KEY), --base-url, --db (the default database), --budget \
-             (for the whole session: a call that may go over is refused before sending) and --sandbox apply. With \
-             --sandbox no key is needed; a key given is sent to the sandbox, which takes any.",
+             (for the whole session: a call that may go over is refused before sending), --sandbox, the store options, \
+             --rate-window, --max-wait and --fit-budget (for a paged tool's max_rows) apply; --dry-run, --columns and \
+             --format are refused. With --sandbox no key is needed; a key given is sent to the sandbox, which takes any.",
             OPERATIONS
                 .iter()
                 .take(2)

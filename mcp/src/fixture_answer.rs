@@ -1,6 +1,8 @@
 //! What the conformance fixture's tools ([`super::fixture`]) do when called:
 //! through the path the operations' tools take, in a session.
 
+use std::sync::Arc;
+
 use rmcp::model::{CallToolResult, ContentBlock};
 use seozoom::job::Stop;
 use seozoom::operation_table::Operation;
@@ -19,7 +21,7 @@ pub async fn answer(
     fixture: Fixture,
     arguments: Option<&Map<String, Value>>,
     session: &Session,
-    reporter: &Reporter,
+    reporter: &Arc<Reporter>,
     stop: &Stop,
 ) -> CallToolResult {
     match fixture {
@@ -37,7 +39,7 @@ pub async fn answer(
 /// Run a batched job of [`PROGRESS_REQUESTS`] requests: the first listed
 /// operation that takes a list, its example call with the list made long
 /// enough. Its progress reaches the agent as any job's.
-async fn progress(session: &Session, reporter: &Reporter, stop: &Stop) -> CallToolResult {
+async fn progress(session: &Session, reporter: &Arc<Reporter>, stop: &Stop) -> CallToolResult {
     let found = session.catalog.operations().find_map(|op| {
         let param = op.batch_param()?;
         let per_request = usize::try_from(param.max_items?.value).ok()?;
@@ -63,7 +65,7 @@ async fn progress(session: &Session, reporter: &Reporter, stop: &Stop) -> CallTo
 
 /// Make the first listed operation's example call, then repeat it: the
 /// repeats come from the cache, and each hit is logged.
-async fn logging(session: &Session, reporter: &Reporter, stop: &Stop) -> CallToolResult {
+async fn logging(session: &Session, reporter: &Arc<Reporter>, stop: &Stop) -> CallToolResult {
     let Some(op) = session.catalog.operations().next() else {
         return CallToolResult::error(vec![ContentBlock::text("no operation is listed")]);
     };

@@ -30,6 +30,7 @@ use serde_json::{Map, Value, json};
 use super::agent_schema::trim;
 use super::json_schema::TYPE;
 use super::shared_schemas;
+use super::tool_names::ARG_MAX_ROWS;
 
 /// The `inputSchema` of `op`'s tool: one property per parameter the caller
 /// gives, and the database, whose default is `default_database`.
@@ -47,6 +48,9 @@ pub fn input_schema(op: &Operation, default_database: &str) -> Map<String, Value
             SERVICE.database.wire.to_owned(),
             database_schema(default_database),
         );
+    }
+    if let Some(paging) = op.paging() {
+        properties.insert(ARG_MAX_ROWS.to_owned(), max_rows_schema(&paging));
     }
     object(properties, required)
 }
@@ -77,6 +81,19 @@ fn database_schema(default_database: &str) -> Value {
     );
     schema.insert("default".into(), json!(default_database));
     trimmed(schema)
+}
+
+/// The row cap of a paged operation's tool: with it, the rows come page by
+/// page (`limit` a page) until a short page or the cap.
+fn max_rows_schema(paging: &seozoom::job::Paging) -> Value {
+    json!({
+        TYPE: "integer",
+        "minimum": 1,
+        "description": format!(
+            "Rows wanted: pages of `{}` rows from `{}` on, until a short page or this many (estimated and budgeted whole).",
+            paging.limit.wire, paging.offset.wire
+        ),
+    })
 }
 
 /// The schema of one parameter: the shared one, with the server's own on top.

@@ -49,6 +49,7 @@ mod command;
 mod describe;
 mod ended;
 mod envelope;
+mod failure;
 mod fixture;
 mod fixture_answer;
 mod held;

@@ -3,22 +3,21 @@
 
 use rmcp::model::CallToolResult;
 use seozoom::operations::SERVICE;
-use seozoom::units::Basis;
 use seozoom::{Error, Job, error::InvalidInput};
 use serde_json::{Map, Value, json};
 
 use super::args::{self, shown};
-use super::call::failure;
 use super::envelope;
+use super::failure::failure;
 use super::held::{self, HeldResult};
 use super::session::Session;
 use super::tool_names::{ARG_ARGUMENTS, ARG_COUNT, ARG_TOOL, ESTIMATE, HELD, MORE};
 
-/// `estimate`: the cost range of calling a tool with some arguments.
-/// With what the store's ledger learned of the operation's charge, when the
-/// spec leaves it open: an unknown cost seen before is estimated from it and
-/// said to be observed (`basis`, `learned`); two figures keep the spec's range
-/// and report it. Other estimates print as they always have.
+/// `estimate`: the cost range of calling a tool with some arguments (a
+/// batched or paged job whole), in the library's form (`min`, `max`,
+/// `unknown`, `basis`, `learned`, `per_row`), with what the store's ledger
+/// learned of the operation's charge when the spec leaves it open, and the
+/// call's requests and the budget left.
 pub async fn estimate(session: &Session, arguments: Option<&Map<String, Value>>) -> CallToolResult {
     let empty = Map::new();
     let arguments = arguments.unwrap_or(&empty);
@@ -66,48 +65,42 @@ pub async fn estimate(session: &Session, arguments: Option<&Map<String, Value>>)
         Ok(request) => request,
         Err(invalid) => return failure(&Error::from(invalid)),
     };
-    let client = &session.client;
-    let (requests, estimate) = if op.batch_param().is_some() {
-        (
-            request.batches().len(),
-            client.estimate_job_observed(&request, Job::Batched).await,
-        )
-    } else {
-        (1, client.estimate_observed(&request).await)
+    let job = args::max_rows(op, call_arguments).map_err(Error::from);
+    let job = job.and_then(|max_rows| Job::of(&request, max_rows));
+    let job = match job {
+        Ok(job) => job,
+        Err(error) => return failure(&error),
     };
-    let estimate = match estimate {
+    let estimate = match session.client.estimate_job_observed(&request, job).await {
         Ok(estimate) => estimate,
         Err(error) => return failure(&error),
+    };
+    let requests = match job {
+        Job::Pages {
+            page_size,
+            max_rows,
+        } => {
+            let size = usize::try_from(page_size.max(1)).unwrap_or(usize::MAX);
+            max_rows.unwrap_or(usize::MAX).div_ceil(size)
+        }
+        _ => request.batches().len(),
     };
     let (budget, budget_left) = budget(session);
     // An unknown cost has no maximum, and no budget covers it: the client
     // refuses it when there is one.
-    let max = (!estimate.unknown).then_some(estimate.max);
-    let within_budget = match (budget_left, max) {
+    let within_budget = match (budget_left, estimate.max_units()) {
         (None, _) => true,
         (Some(left), Some(max)) => max <= left,
         (Some(_), None) => false,
     };
-    let mut answer = json!({
-        ARG_TOOL: tool,
-        "requests": requests,
-        "unknown": estimate.unknown,
-        "min": estimate.min,
-        "max": max,
-        "budget": budget,
-        "budget_left": budget_left,
-        "within_budget": within_budget,
-    });
-    if let (Some(learned), Some(fields)) = (estimate.learned, answer.as_object_mut()) {
-        let basis = match estimate.basis {
-            Basis::Observed => "observed",
-            _ => "spec",
-        };
-        fields.insert("basis".into(), json!(basis));
-        fields.insert(
-            "learned".into(),
-            json!({"per_row": learned.per_row, "rows": learned.rows}),
-        );
+    // The library's estimate, as every face gives it, and this call's figures.
+    let mut answer = serde_json::to_value(estimate).unwrap_or_default();
+    if let Some(fields) = answer.as_object_mut() {
+        fields.insert(ARG_TOOL.into(), tool.clone());
+        fields.insert("requests".into(), json!(requests));
+        fields.insert("budget".into(), json!(budget));
+        fields.insert("budget_left".into(), json!(budget_left));
+        fields.insert("within_budget".into(), json!(within_budget));
     }
     CallToolResult::structured(answer)
 }

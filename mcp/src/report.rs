@@ -10,7 +10,6 @@
 
 #![allow(deprecated)] // rmcp marks MCP logging deprecated (SEP-2577); clients still use it.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -18,6 +17,7 @@ use rmcp::model::{
     LoggingLevel, LoggingMessageNotificationParam, ProgressNotificationParam, ProgressToken,
 };
 use rmcp::{Peer, RoleServer};
+use seozoom::job::Progress;
 use serde_json::json;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
@@ -26,11 +26,11 @@ const LOGGER: &str = "seozoom";
 
 /// A notification waiting to be sent.
 enum Note {
-    /// Requests done, of the total. The message is made when it is sent, so
-    /// that it names a wait that began just after the request was answered
-    /// (the job starts its next request, which waits, before the queue is
-    /// read).
-    Progress(ProgressToken, usize, usize),
+    /// Requests (or rows) done, of the total. The message is made when it is
+    /// sent, so that it names a wait that began just after the request was
+    /// answered (the job starts its next request, which waits, before the
+    /// queue is read).
+    Progress(ProgressToken, usize, usize, &'static str),
     Log(LoggingMessageNotificationParam),
 }
 
@@ -44,12 +44,6 @@ pub struct Reporter {
     queue: Mutex<Option<UnboundedSender<Note>>>,
     /// When the wait for a rate-limit slot that the job is in ends.
     waiting_until: WaitingUntil,
-    /// Inputs of a batched job answered from the cache, item by item.
-    cached_items: AtomicUsize,
-    /// Requests answered whole from the cache.
-    cached_calls: AtomicUsize,
-    /// Requests of a batched job answered by the service.
-    requests_done: AtomicUsize,
 }
 
 impl Reporter {
@@ -71,9 +65,6 @@ impl Reporter {
             level,
             queue: Mutex::new(Some(sender)),
             waiting_until,
-            cached_items: AtomicUsize::new(0),
-            cached_calls: AtomicUsize::new(0),
-            requests_done: AtomicUsize::new(0),
         };
         (reporter, receiver)
     }
@@ -95,12 +86,24 @@ impl Reporter {
             .take();
     }
 
-    /// `done` of `total` requests of a batched job answered: a progress
-    /// notification, naming a wait for the rate window that is under way.
-    pub fn requests_done(&self, done: usize, total: usize) {
-        self.requests_done.fetch_max(done, Ordering::Relaxed);
+    /// How the job goes: a progress notification after each request of a
+    /// batched job (or page of a paged one), naming a wait for the rate
+    /// window that is under way; a row cap fitted to the budget is logged.
+    pub fn progress(&self, progress: Progress) {
+        let (done, total, what) = match progress {
+            Progress::Requests { done, total } => (done, total, "requests"),
+            Progress::Rows { done, max } => (done, max, "rows"),
+            Progress::Fitted(fitted) => {
+                let text = format!(
+                    "the row cap is {} of the {} rows asked: what the budget covers at worst ({} units)",
+                    fitted.rows, fitted.asked, fitted.estimate.max
+                );
+                return self.log(LoggingLevel::Info, text);
+            }
+            _ => return,
+        };
         if let Some(token) = &self.progress_token {
-            self.queue(Note::Progress(token.clone(), done, total));
+            self.queue(Note::Progress(token.clone(), done, total, what));
         }
     }
 
@@ -124,35 +127,18 @@ impl Reporter {
     pub fn cache_hit(&self, operation: &str, items: Option<usize>) {
         match items {
             Some(items) => {
-                self.cached_items.fetch_add(items, Ordering::Relaxed);
                 self.log(
                     LoggingLevel::Info,
                     format!("{operation}: {items} item(s) answered from the cache, not charged"),
                 );
             }
             None => {
-                self.cached_calls.fetch_add(1, Ordering::Relaxed);
                 self.log(
                     LoggingLevel::Info,
                     format!("{operation}: answered from the cache, not charged"),
                 );
             }
         }
-    }
-
-    /// Requests of a batched job answered (by the service, or whole from the
-    /// cache).
-    pub fn requests_sent(&self) -> usize {
-        self.requests_done.load(Ordering::Relaxed)
-    }
-
-    /// Items answered from the cache item by item, and whole calls answered
-    /// from it.
-    pub fn cached(&self) -> (usize, usize) {
-        (
-            self.cached_items.load(Ordering::Relaxed),
-            self.cached_calls.load(Ordering::Relaxed),
-        )
     }
 
     /// A log message at `level`, sent when the client asked for that level
@@ -182,8 +168,8 @@ impl Receiver {
     pub async fn forward(mut self, peer: &Peer<RoleServer>) {
         while let Some(note) = self.queue.recv().await {
             let _ = match note {
-                Note::Progress(token, done, total) => {
-                    peer.notify_progress(self.progress(token, done, total))
+                Note::Progress(token, done, total, what) => {
+                    peer.notify_progress(self.progress(token, done, total, what))
                         .await
                 }
                 Note::Log(param) => peer.notify_logging_message(param).await,
@@ -191,15 +177,16 @@ impl Receiver {
         }
     }
 
-    /// The progress notification of `done` requests of `total`, naming a
-    /// wait for the rate window under way.
+    /// The progress notification of `done` requests (or rows) of `total`,
+    /// naming a wait for the rate window under way.
     fn progress(
         &self,
         token: ProgressToken,
         done: usize,
         total: usize,
+        what: &str,
     ) -> ProgressNotificationParam {
-        let mut message = format!("{done} of {total} requests done");
+        let mut message = format!("{done} of {total} {what} done");
         let until = *self
             .waiting_until
             .lock()
@@ -260,14 +247,17 @@ mod tests {
     fn progress_names_a_wait_under_way() {
         let token = ProgressToken(rmcp::model::NumberOrString::Number(7));
         let (reporter, mut receiver) = Reporter::new(Some(token), None);
-        reporter.requests_done(20, 30);
+        reporter.progress(Progress::Requests {
+            done: 20,
+            total: 30,
+        });
         // The wait begins after the request was answered, before the
         // notification is sent: it is named.
         reporter.waiting("keywords metrics", Duration::from_millis(37_200));
-        let Ok(Note::Progress(token, done, total)) = receiver.queue.try_recv() else {
+        let Ok(Note::Progress(token, done, total, what)) = receiver.queue.try_recv() else {
             panic!("no progress");
         };
-        let param = receiver.progress(token, done, total);
+        let param = receiver.progress(token, done, total, what);
         assert_eq!((param.progress, param.total), (20.0, Some(30.0)));
         assert_eq!(
             param.message.as_deref(),

@@ -70,6 +70,9 @@ async fn start(options: Options) -> Result<(Server, Option<Sandbox>), Ended> {
     if let Some(window) = settings.rate_window {
         builder = builder.rate_window(window);
     }
+    if let Some(max_wait) = settings.max_wait {
+        builder = builder.max_wait(max_wait);
+    }
     if let Some(budget) = settings.budget {
         builder = builder.budget_limit(budget);
     }
@@ -94,7 +97,7 @@ async fn start(options: Options) -> Result<(Server, Option<Sandbox>), Ended> {
             });
         }
     };
-    let server = Server::new(Session::new(
+    let mut session = Session::new(
         client,
         &key,
         settings.database,
@@ -102,7 +105,9 @@ async fn start(options: Options) -> Result<(Server, Option<Sandbox>), Ended> {
         options.tools.as_deref(),
         options.conformance_fixture,
         settings.log_level,
-    ));
+    );
+    session.fit_budget = settings.fit_budget;
+    let server = Server::new(session);
     Ok((server, sandbox))
 }
 

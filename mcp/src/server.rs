@@ -73,7 +73,7 @@ impl Server {
         name: &str,
         kind: Kind,
         request: &CallToolRequestParams,
-        reporter: &Reporter,
+        reporter: &Arc<Reporter>,
         stop: &Stop,
     ) -> CallToolResult {
         let session = &*self.session;
@@ -114,9 +114,9 @@ impl ServerHandler for Server {
                  A result is the service's envelope (ResultRows, UnitsUsed, UnitsRemaining, response) plus `from_cache` \
                  (true when the whole answer came from the store, 0 units; `cached_items` when only some items did), `no_data`, \
                  `rows` (start, returned, total) and `more`. Results are cut to {} items; `{MORE}` gives the rest without charge, \
-                 and with no arguments lists what is held. A long list is a batched job: with a progressToken it reports progress \
-                 after each request (naming waits for the rate window); a cancel stops it before its next request, \
-                 and the rows it paid for are held for `{MORE}`.",
+                 and with no arguments lists what is held. A long list is a batched job, and `max_rows` pages a paged tool's rows: \
+                 with a progressToken either reports progress after each request (naming waits for the rate window); a cancel \
+                 stops it before its next request, and the rows it paid for are held for `{MORE}`.",
                 SERVICE.title, self.session.max_rows
             ))
     }

@@ -25,6 +25,8 @@ pub struct Session {
     pub database: String,
     /// The most items of a result in one answer.
     pub max_rows: usize,
+    /// Fit a paged call's row cap to the budget (`--fit-budget`).
+    pub fit_budget: bool,
     /// Results cut to `max_rows`, for the `more` tool.
     pub held: Held,
     /// The tools.
@@ -73,6 +75,7 @@ impl Session {
             client,
             database,
             max_rows,
+            fit_budget: false,
             held: Held::default(),
             catalog,
             cache_hits: AtomicU64::new(0),

@@ -20,6 +20,9 @@ pub const ARG_ARGUMENTS: &str = "arguments";
 pub const ARG_COUNT: &str = "count";
 /// The list of held results, in `more` (called with no arguments).
 pub const HELD: &str = "held";
+/// The row cap of a paged operation's tool: its rows page by page up to it
+/// (the library's `RunOptions::max_rows`; Python's `max_rows=`).
+pub const ARG_MAX_ROWS: &str = "max_rows";
 
 /// The name of an operation's tool: `<group>_<action>`, wire names.
 pub fn tool_name(op: &Operation) -> String {

@@ -174,7 +174,7 @@ fn estimate_tool(ops: &[&'static Operation]) -> Tool {
             ),
             (
                 "max",
-                json!({TYPE: ["integer", "null"], "description": "The most the call may cost, in units; null when the cost is unknown."}),
+                json!({TYPE: ["integer", "null"], "description": "The most the call may cost, in units; null when the cost is unknown (or a paged job has no row cap)."}),
             ),
             (
                 "budget",
@@ -190,11 +190,15 @@ fn estimate_tool(ops: &[&'static Operation]) -> Tool {
             ),
             (
                 "basis",
-                json!({TYPE: "string", "enum": ["spec", "observed"], "description": "Given when the store's ledger learned the operation's charge (`learned`) and the spec leaves it open: `observed` when the range is made from it (the spec gives no cost; a call may cost more), `spec` when the spec's range stays the bound (two printed figures)."}),
+                json!({TYPE: "string", "enum": ["spec", "observed"], "description": "`observed` when the range is made from what the store's ledger learned of the operation's charge (`learned`: the spec gives no cost; a call may cost more), else `spec`."}),
             ),
             (
                 "learned",
-                json!({TYPE: "object", "description": "The operation's charge per row the service reported for this key's recent calls (units over rows, rounded up), and the rows it was learned over.", "properties": {"per_row": {TYPE: "integer"}, "rows": {TYPE: "integer"}}, "required": ["per_row", "rows"]}),
+                json!({TYPE: ["object", "null"], "description": "The operation's charge per row the service reported for this key's recent calls (units over rows, rounded up), and the rows it was learned over; null when nothing was learned or the spec's figures hold.", "properties": {"per_row": {TYPE: "integer"}, "rows": {TYPE: "integer"}}, "required": ["per_row", "rows"]}),
+            ),
+            (
+                "per_row",
+                json!({TYPE: ["object", "null"], "description": "What one row (or input item) costs, lowest and highest; null for an operation charged per call or an unknown cost.", "properties": {"low": {TYPE: "integer"}, "high": {TYPE: "integer"}}, "required": ["low", "high"]}),
             ),
         ],
         &[
@@ -203,6 +207,9 @@ fn estimate_tool(ops: &[&'static Operation]) -> Tool {
             "unknown",
             "min",
             "max",
+            "basis",
+            "learned",
+            "per_row",
             "budget",
             "budget_left",
             "within_budget",
@@ -211,7 +218,7 @@ fn estimate_tool(ops: &[&'static Operation]) -> Tool {
     own_tool(
         ESTIMATE,
         "estimate a call's cost",
-        "The cost range in units of calling an operation's tool with these arguments, from the spec's figures (for a cost the spec does not know, from what this key was charged for it before, marked `observed`); nothing is sent and nothing charged. The arguments are checked as the call would check them. A batched job (a list longer than one request takes) is estimated whole.".into(),
+        "The cost range in units of calling an operation's tool with these arguments, from the spec's figures (for a cost the spec does not know, from what this key was charged for it before, marked `observed`); nothing is sent and nothing charged. The arguments are checked as the call would check them. A batched job (a list longer than one request takes), or a paged one (`max_rows`), is estimated whole.".into(),
         input,
         output,
     )

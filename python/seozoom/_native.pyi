@@ -18,6 +18,8 @@ class Core:
         store_fallback: bool,
         rate_window: Optional[float],
         timeout: Optional[float],
+        max_wait: Optional[float],
+        fit_budget: bool,
     ) -> None: ...
     def call(
         self,

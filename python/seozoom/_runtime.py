@@ -238,19 +238,39 @@ def _columns(
     return before + months + after
 
 
+class Learned(TypedDict):
+    """An operation's charge per row, as the store's ledger learned it."""
+
+    per_row: int
+    """Units a row, rounded up."""
+    rows: int
+    """The rows it was learned over."""
+
+
+class PerRow(TypedDict):
+    """What one row (or input item) costs, lowest and highest."""
+
+    low: int
+    high: int
+
+
 class Estimate(TypedDict):
-    """The cost range of a call or job before it is sent."""
+    """The cost range of a call or job before it is sent (the library's
+    estimate, in the form every face gives it)."""
 
     min: int
     """The least it may cost."""
     max: Optional[int]
-    """The most it may cost; `None` when unbounded (a paged job without a cap)."""
+    """The most it may cost; `None` when unknown or unbounded (a paged job
+    without a cap)."""
     unknown: bool
     """No figure exists: the spec prints no cost and nothing was learned."""
     basis: str
     """`spec` (the spec's figures) or `observed` (what the store's ledger learned)."""
-    learned_per_row: Optional[int]
-    """Units a row, as the ledger learned them, when it has."""
+    learned: Optional[Learned]
+    """What the ledger learned of the operation's charge, when it has."""
+    per_row: Optional[PerRow]
+    """What a row costs, when the operation is charged by the row."""
 
 
 class OperationUsage(TypedDict):
@@ -354,6 +374,8 @@ class ClientBase(Generic[DbT]):
         store_fallback: bool = False,
         rate_window: Optional[float] = None,
         timeout: Optional[float] = None,
+        max_wait: Optional[float] = None,
+        fit_budget: bool = False,
     ) -> None:
         """Args:
             api_key: the API key; default `SEOZOOM_API_KEY`. It is kept by the
@@ -371,6 +393,13 @@ class ClientBase(Generic[DbT]):
             rate_window: seconds the spec's requests-per-minute figures apply to
                 (default 60).
             timeout: seconds allowed for one attempt of a call (default 60).
+            max_wait: the longest a call may spend waiting, all its waits
+                together (rate-limit slots, Retry-After, 429 windows, backoffs;
+                default 300), as `--max-wait`: a wait that would pass it is not
+                begun, and the call stops (a job raises `Partial` with its rows).
+            fit_budget: with a budget, a paged call's `max_rows` is cut to what
+                the budget covers at worst instead of the call being refused,
+                as `--fit-budget`.
 
         Raises:
             Refused: an argument is of the wrong type or out of range, or the
@@ -379,7 +408,17 @@ class ClientBase(Generic[DbT]):
         if api_key is None:
             api_key = os.environ.get(API_KEY_ENV)
         self._core = _native.Core(
-            api_key, base_url, db, store, budget, refresh, store_fallback, rate_window, timeout
+            api_key,
+            base_url,
+            db,
+            store,
+            budget,
+            refresh,
+            store_fallback,
+            rate_window,
+            timeout,
+            max_wait,
+            fit_budget,
         )
         self._groups = {name: group(self) for name, group in self._GROUPS.items()}
 
@@ -558,7 +597,9 @@ __all__ = [
     "AsyncClientBase",
     "ClientBase",
     "Estimate",
+    "Learned",
     "OperationUsage",
+    "PerRow",
     "Result",
     "Sandbox",
     "Usage",

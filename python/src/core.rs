@@ -3,7 +3,7 @@
 //! awaitable flavour; with the estimate and the store's usage beside it.
 
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDateAccess, PyDict, PyList};
+use pyo3::types::{PyBool, PyDateAccess, PyDict};
 use seozoom::error::ErrorKind;
 use seozoom::job::Row;
 use seozoom::job::{Job, Stop};
@@ -11,23 +11,24 @@ use seozoom::operation_table::Operation;
 use seozoom::operations::RECORDS;
 use seozoom::store::{Budget, BudgetWindow, Store};
 use seozoom::types::ByKey;
-use seozoom::units::{Basis, Estimate};
 use seozoom::{Client, Db};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::args;
 use crate::errors;
-use crate::job::{self, Failure, Missing, Outcome};
+use crate::job::{self, Failure, Missing};
 use crate::params;
-use crate::rows::Rows;
-use crate::typed::{self, ResultType};
+use crate::rows::{self, Rows};
+use crate::typed::{self, Outcome, ResultType};
 use crate::wait;
 
 /// A Rust client. Its `repr` shows where it sends and stores, never the key.
 #[pyclass(frozen, module = "seozoom._native")]
 pub struct Core {
     client: Client,
+    /// Fit every paged call's row cap to the budget (`fit_budget=`).
+    fit_budget: bool,
 }
 
 /// `budget=`: `N` units for this client, or `"N/day"`, `"N/month"` for the
@@ -55,7 +56,7 @@ fn budget(value: &Bound<'_, PyAny>) -> PyResult<(i64, Option<BudgetWindow>)> {
 #[pymethods]
 impl Core {
     #[new]
-    #[pyo3(signature = (api_key, base_url=None, db=None, store=None, budget=None, refresh=None, store_fallback=None, rate_window=None, timeout=None))]
+    #[pyo3(signature = (api_key, base_url=None, db=None, store=None, budget=None, refresh=None, store_fallback=None, rate_window=None, timeout=None, max_wait=None, fit_budget=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         api_key: Option<&Bound<'_, PyAny>>,
@@ -67,6 +68,8 @@ impl Core {
         store_fallback: Option<&Bound<'_, PyAny>>,
         rate_window: Option<&Bound<'_, PyAny>>,
         timeout: Option<&Bound<'_, PyAny>>,
+        max_wait: Option<&Bound<'_, PyAny>>,
+        fit_budget: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let api_key = args::text("api_key", api_key, true)?;
         let base_url = args::text("base_url", base_url, false)?;
@@ -74,6 +77,8 @@ impl Core {
         let store = args::text("store", store, false)?;
         let rate_window = args::seconds("rate_window", rate_window, false)?;
         let timeout = args::seconds("timeout", timeout, true)?;
+        let max_wait = args::seconds("max_wait", max_wait, false)?;
+        let fit_budget = args::flag("fit_budget", fit_budget)?;
         let mut builder = Client::builder()
             .api_key(api_key.unwrap_or_default())
             .refresh(args::flag("refresh", refresh)?)
@@ -104,8 +109,11 @@ impl Core {
         if let Some(timeout) = timeout {
             builder = builder.timeout(timeout);
         }
+        if let Some(max_wait) = max_wait {
+            builder = builder.max_wait(max_wait);
+        }
         let client = builder.build().map_err(|e| errors::from_error(&e))?;
-        Ok(Core { client })
+        Ok(Core { client, fit_budget })
     }
 
     fn __repr__(&self) -> String {
@@ -132,9 +140,9 @@ impl Core {
         let max_rows = args::max_rows(op, max_rows)?;
         let db = args::text("db", db, false)?;
         let request = params::request(op, params, db.as_deref())?;
-        let client = self.client.clone();
+        let (client, fit) = (self.client.clone(), self.fit_budget);
         let waited = wait::block_on(py, true, move |stop| {
-            job::run(client, request, max_rows, stop)
+            job::run((client, request), (max_rows, fit), stop)
         })?;
         to_python(py, op, waited.value, waited.interrupted)
     }
@@ -160,11 +168,11 @@ impl Core {
         let max_rows = args::max_rows(op, max_rows)?;
         let db = args::text("db", db, false)?;
         let request = params::request(op, params, db.as_deref())?;
-        let client = self.client.clone();
+        let (client, fit) = (self.client.clone(), self.fit_budget);
         pyo3_async_runtimes::tokio::future_into_py(py, async move {
             let stop = Stop::new();
             let on_cancel = wait::StopOnDrop::new(stop.clone());
-            let job = tokio::spawn(job::run(client, request, max_rows, stop));
+            let job = tokio::spawn(job::run((client, request), (max_rows, fit), stop));
             let outcome = job.await;
             on_cancel.disarm();
             let outcome = outcome.map_err(|e| {
@@ -197,7 +205,7 @@ impl Core {
             client.estimate_job_observed(&request, job).await
         })?;
         let estimate = waited.value.map_err(|e| errors::from_error(&e))?;
-        estimate_dict(py, &estimate)
+        Ok(rows::plain(py, &estimate)?.unbind())
     }
 
     /// What the store's ledger holds for the key per operation, from `since`
@@ -216,32 +224,15 @@ impl Core {
             Ok::<_, seozoom::Error>((usage, balance))
         })?;
         let (usage, balance) = waited.value.map_err(|e| errors::from_error(&e))?;
-        let rows = PyList::empty(py);
-        for u in usage {
-            let row = PyDict::new(py);
-            row.set_item("group", &u.group)?;
-            row.set_item("action", &u.action)?;
-            row.set_item("calls", u.calls)?;
-            row.set_item("cache_hits", u.cache_hits)?;
-            row.set_item("units_used", u.units_used)?;
-            row.set_item("units_saved", u.units_saved)?;
-            row.set_item("rows", u.rows)?;
-            rows.append(row)?;
-        }
         let report = PyDict::new(py);
-        report.set_item("operations", rows)?;
+        report.set_item("operations", rows::plain(py, &usage)?)?;
         report.set_item("units_remaining", balance.map(|b| b.units_remaining))?;
         Ok(report.into_any().unbind())
     }
 
     /// Units this client (and its clones) was charged, and the last balance.
     fn units(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        let units = self.client.units();
-        let dict = PyDict::new(py);
-        dict.set_item("used", units.used)?;
-        dict.set_item("remaining", units.remaining)?;
-        dict.set_item("calls", units.calls)?;
-        Ok(dict.into_any().unbind())
+        Ok(rows::plain(py, &self.client.units())?.unbind())
     }
 
     /// What the service at the client's base URL sent that the spec does not
@@ -314,20 +305,6 @@ impl ResultType for Decode<'_> {
         let envelope = self.op.decode::<T>(200, self.body)?;
         Ok(Outcome::from_envelope(envelope, |_| 0))
     }
-}
-
-fn estimate_dict(py: Python<'_>, estimate: &Estimate) -> PyResult<Py<PyAny>> {
-    let dict = PyDict::new(py);
-    dict.set_item("min", estimate.min)?;
-    dict.set_item("max", (estimate.max != i64::MAX).then_some(estimate.max))?;
-    dict.set_item("unknown", estimate.unknown)?;
-    let basis = match estimate.basis {
-        Basis::Observed => "observed",
-        _ => "spec",
-    };
-    dict.set_item("basis", basis)?;
-    dict.set_item("learned_per_row", estimate.learned.map(|l| l.per_row))?;
-    Ok(dict.into_any().unbind())
 }
 
 /// The Python `Result` of an outcome, or the exception of a failure.

@@ -1,53 +1,20 @@
-//! A call from Python run by the library's one runner, [`Client::run`]: the
+//! A call from Python run by the library's one runner, `Client::run`: the
 //! operation table decides whether it is one call, a batched job or a paged
 //! job (`max_rows`), and the runner keeps what a job that stops part-way
-//! received, and the run's exact figures ([`Figures`]). This module only
-//! picks the operation's typed result (`typed::for_operation`) and turns the
-//! runner's outcome into an [`Outcome`], or its error into a [`Failure`].
+//! received, and the run's exact figures. This module only picks the
+//! operation's typed result (`typed::for_operation`) and turns the runner's
+//! outcome into an [`Outcome`], or its error into a [`Failure`].
 
 use futures_util::future::BoxFuture;
 use seozoom::error::ErrorKind;
-use seozoom::job::{Figures, Missing as Absent, Row, RunOptions, Stop, TypedOutput};
-use seozoom::operation_table::Operation;
+use seozoom::job::{Missing as Absent, Row, RunOptions, Stop, TypedOutput};
 use seozoom::request::Request;
-use seozoom::types::{ByKey, RawRow};
-use seozoom::{Client, Envelope, Error};
+use seozoom::types::ByKey;
+use seozoom::{Client, Error};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use crate::typed::{self, Response, ResultType, Typed};
-
-/// A result and its figures.
-pub struct Outcome {
-    /// The typed `response` (a paged job's rows), made Python later.
-    pub body: Box<dyn Response>,
-    /// Rows in the result (a list's items, a map's members).
-    pub rows: usize,
-    /// What the run sent, what the cache answered, what it was charged.
-    pub figures: Figures,
-    /// The rows that could not be typed, kept as the service sent them.
-    pub raw_rows: Vec<RawRow>,
-}
-
-impl Outcome {
-    /// The outcome of a body decoded on its own (`seozoom.decode`): nothing
-    /// sent, nothing from the cache, the figures the body says.
-    pub fn from_envelope<T: Serialize + Send + 'static>(
-        envelope: Envelope<T>,
-        count: fn(&T) -> usize,
-    ) -> Self {
-        let mut figures = Figures::default();
-        figures.units_used = envelope.units_used;
-        figures.units_remaining = (!envelope.no_data).then_some(envelope.units_remaining);
-        figures.no_data = envelope.no_data;
-        Outcome {
-            rows: count(&envelope.response),
-            figures,
-            raw_rows: envelope.raw_rows,
-            body: Box::new(Typed(Some(envelope.response))),
-        }
-    }
-}
+use crate::typed::{self, Outcome, Response, ResultType, Typed};
 
 /// What a job that stopped part-way did not get.
 pub enum Missing {
@@ -73,124 +40,75 @@ pub enum Failure {
     },
 }
 
-/// Run the call: `max_rows` pages a paged operation; `stop`, once given,
-/// ends every wait at once and sends nothing more (a request on the wire is
-/// let finish, its answer kept).
+/// Run the call: `max_rows` pages a paged operation (cut to what the budget
+/// covers with `fit`); `stop`, once given, ends every wait at once and sends
+/// nothing more (a request on the wire is let finish, its answer kept).
 pub async fn run(
-    client: Client,
-    request: Request,
-    max_rows: Option<usize>,
+    (client, request): (Client, Request),
+    (max_rows, fit): (Option<usize>, bool),
     stop: Stop,
 ) -> Result<Outcome, Failure> {
-    let op = request.operation();
-    let mut options = RunOptions::new().stop(stop);
+    let mut options = RunOptions::new().stop(stop).fit_budget(fit);
     if let Some(rows) = max_rows {
         options = options.max_rows(rows);
     }
-    typed::for_operation(
-        op,
-        Call {
-            client,
-            request,
-            options,
-        },
-    )
-    .await
+    let op = request.operation();
+    let call = Call(client, request, options);
+    typed::for_operation(op, call).await
 }
 
 /// A call waiting for its operation's typed result.
-struct Call {
-    client: Client,
-    request: Request,
-    options: RunOptions,
-}
+struct Call(Client, Request, RunOptions);
 
 type Run = BoxFuture<'static, Result<Outcome, Failure>>;
-
-impl Call {
-    /// The run, its result of type `T` boxed for Python by `body`.
-    fn run<T>(self, body: fn(T) -> Box<dyn Response>) -> Run
-    where
-        T: TypedOutput,
-    {
-        Box::pin(async move {
-            let op = self.request.operation();
-            match self.client.run::<T>(self.request, self.options).await {
-                Ok(outcome) => Ok(outcome_of(outcome.envelope, outcome.figures, body)),
-                Err(error) => Err(failure(op, error, body)),
-            }
-        })
-    }
-}
 
 impl ResultType for Call {
     type Output = Run;
 
-    fn rows<R>(self) -> Run
-    where
-        R: Row + DeserializeOwned + Serialize + Send + Sync + 'static,
-    {
+    fn rows<R: Row + DeserializeOwned + Serialize + Send + Sync + 'static>(self) -> Run {
         self.run::<Vec<R>>(|rows| Box::new(Typed(Some(rows))))
     }
 
-    fn map<V>(self) -> Run
-    where
-        V: DeserializeOwned + Serialize + Send + Sync + 'static,
-    {
+    fn map<V: DeserializeOwned + Serialize + Send + Sync + 'static>(self) -> Run {
         self.run::<ByKey<V>>(|map| Box::new(Typed(Some(map))))
     }
 
-    fn one<T>(self) -> Run
-    where
-        T: DeserializeOwned + Serialize + Send + Sync + 'static,
-    {
+    fn one<T: DeserializeOwned + Serialize + Send + Sync + 'static>(self) -> Run {
         // `None`: "no data found" for an operation that answers one object.
         self.run::<Option<T>>(|one| Box::new(Typed(one)))
     }
 }
 
-fn outcome_of<T: TypedOutput>(
-    envelope: Envelope<T>,
-    figures: Figures,
-    body: fn(T) -> Box<dyn Response>,
-) -> Outcome {
-    Outcome {
-        rows: envelope.response.rows(),
-        figures,
-        raw_rows: envelope.raw_rows,
-        body: body(envelope.response),
-    }
-}
-
-/// The runner's error as a failure: a job stopped part-way keeps what it
-/// received; a stop given before anything was received is the error
-/// `Stopped`, which the caller turns into its own interrupt.
-fn failure<T: TypedOutput>(
-    op: &Operation,
-    error: Error,
-    body: fn(T) -> Box<dyn Response>,
-) -> Failure {
-    let partial = match error.into_partial() {
-        Ok(partial) => partial,
-        Err(error) => return Failure::Error(error),
-    };
-    match partial.into_outcome::<T>() {
-        Ok((received, missing, cause)) => Failure::Stopped {
-            received: outcome_of(received.envelope, received.figures, body),
-            missing: match missing {
+impl Call {
+    /// The run, its result of type `T` boxed for Python by `body`; a job
+    /// stopped part-way keeps what it received.
+    fn run<T: TypedOutput>(self, body: fn(T) -> Box<dyn Response>) -> Run {
+        Box::pin(async move {
+            let Call(client, request, options) = self;
+            let op = request.operation();
+            let error = match client.run::<T>(request, options).await {
+                Ok(outcome) => return Ok(Outcome::of(outcome.envelope, outcome.figures, body)),
+                Err(error) => error,
+            };
+            let partial = error.into_partial().map_err(Failure::Error)?;
+            let (received, missing, cause) = partial
+                .into_outcome::<T>()
+                .map_err(|partial| Failure::Error(Error::from(partial)))?;
+            let missing = match missing {
                 Absent::Inputs { param, values, .. } => Missing::Inputs {
                     param: op.param(param).map_or(param, |p| p.rust),
                     values,
                 },
                 Absent::Rows { offset, rows, .. } => Missing::Rows { offset, rows },
-                // A kind of missing part this package does not know yet:
-                // nothing to resume from.
+                // A kind this package does not know yet: nothing to resume from.
                 _ => Missing::Rows { offset: 0, rows: 0 },
-            },
-            // Stopped by the caller: interrupted, not failed.
-            cause: (!matches!(cause.kind(), ErrorKind::Stopped)).then_some(cause),
-        },
-        // The job ran on `T`: this cannot differ; kept as an error.
-        Err(partial) => Failure::Error(Error::from(partial)),
+            };
+            Err(Failure::Stopped {
+                received: Outcome::of(received.envelope, received.figures, body),
+                missing,
+                // Stopped by the caller: interrupted, not failed.
+                cause: (!matches!(cause.kind(), ErrorKind::Stopped)).then_some(cause),
+            })
+        })
     }
 }

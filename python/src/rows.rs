@@ -139,6 +139,18 @@ impl<'py> Rows<'py> {
         }
     }
 
+    /// A value of the library's own (an estimate, usage lines, units) as
+    /// Python objects, by its `Serialize`: structs as dicts of their field
+    /// names, `None` for a missing value.
+    pub fn plain<T: Serialize + ?Sized>(&mut self, value: &T) -> PyResult<Bound<'py, PyAny>> {
+        value
+            .serialize(Ser {
+                rows: self,
+                expect: Expect::Plain,
+            })
+            .map_err(|Failed(e)| e)
+    }
+
     /// The layout of the record whose Rust type is `type_name`.
     fn layout(&mut self, type_name: &str) -> Option<Rc<Layout<'py>>> {
         if let Some(last) = self
@@ -683,4 +695,12 @@ impl<'py> ser::SerializeStructVariant for Record<'_, 'py> {
     fn end(self) -> Made<'py> {
         Ok(self.dict.into_any())
     }
+}
+
+/// A value of the library's own as Python objects ([`Rows::plain`]).
+pub fn plain<'py, T: Serialize + ?Sized>(
+    py: Python<'py>,
+    value: &T,
+) -> PyResult<Bound<'py, PyAny>> {
+    Rows::new(py).plain(value)
 }

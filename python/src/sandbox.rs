@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::Duration;
 
-use pyo3::exceptions::PyOSError;
+use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use seozoom::sandbox::{Fault, FaultPlan};
 
@@ -73,6 +73,12 @@ impl Sandbox {
                 builder.rate_window(Duration::try_from_secs_f64(window).unwrap_or(Duration::ZERO));
         }
         if let Some(units) = units {
+            // As `seozoom sandbox --units`: a balance is never negative.
+            if units < 0 {
+                return Err(PyValueError::new_err(format!(
+                    "units = {units}: the starting balance must be at least 0"
+                )));
+            }
             builder = builder.units(units);
         }
         if let Some(rows) = paged_rows {

@@ -5,8 +5,10 @@
 //! objects from the typed records, with no JSON value between.
 
 use pyo3::prelude::*;
-use seozoom::job::Row;
+use seozoom::Envelope;
+use seozoom::job::{Figures, Output, Row};
 use seozoom::operation_table::Operation;
+use seozoom::types::RawRow;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
@@ -54,5 +56,51 @@ impl<T: Serialize + Send> Response for Typed<T> {
         op: &'static Operation,
     ) -> PyResult<Bound<'py, PyAny>> {
         rows.result(op, self.0.as_ref())
+    }
+}
+
+/// A result, made Python later, and the run's figures.
+pub struct Outcome {
+    /// The typed `response` (a paged job's rows), made Python later.
+    pub body: Box<dyn Response>,
+    /// Rows in the result (a list's items, a map's members).
+    pub rows: usize,
+    /// What the run sent, what the cache answered, what it was charged.
+    pub figures: Figures,
+    /// The rows that could not be typed, kept as the service sent them.
+    pub raw_rows: Vec<RawRow>,
+}
+
+impl Outcome {
+    /// A result of the runner, kept as `body` makes it.
+    pub fn of<T: Output>(
+        envelope: Envelope<T>,
+        figures: Figures,
+        body: fn(T) -> Box<dyn Response>,
+    ) -> Self {
+        Outcome {
+            rows: envelope.response.rows(),
+            figures,
+            raw_rows: envelope.raw_rows,
+            body: body(envelope.response),
+        }
+    }
+
+    /// The outcome of a body decoded on its own (`seozoom.decode`): nothing
+    /// sent, nothing from the cache, the figures the body says.
+    pub fn from_envelope<T: Serialize + Send + 'static>(
+        envelope: Envelope<T>,
+        count: fn(&T) -> usize,
+    ) -> Self {
+        let mut figures = Figures::default();
+        figures.units_used = envelope.units_used;
+        figures.units_remaining = (!envelope.no_data).then_some(envelope.units_remaining);
+        figures.no_data = envelope.no_data;
+        Outcome {
+            rows: count(&envelope.response),
+            figures,
+            raw_rows: envelope.raw_rows,
+            body: Box::new(Typed(Some(envelope.response))),
+        }
     }
 }

@@ -64,6 +64,12 @@ def test_the_starting_balance_is_set_and_spent_from() -> None:
             assert "units" in str(error).lower(), error
         else:
             raise AssertionError("a sandbox with no units answered")
+    try:
+        seozoom.Sandbox(units=-5)
+    except ValueError as error:
+        assert "units = -5" in str(error) and "at least 0" in str(error), error
+    else:
+        raise AssertionError("a negative starting balance was taken")
 
 
 def test_a_list_sent_as_repeated_keys_is_refused_and_the_client_joins_lists() -> None:

@@ -12,25 +12,7 @@ import pytest
 
 import seozoom
 
-from conftest import require
-
-WORKSPACE = pathlib.Path(__file__).resolve().parents[2]
-
-
-def cli() -> pathlib.Path:
-    """The `seozoom` binary: `SEOZOOM_CLI`, else the workspace's debug build
-    (built here when missing)."""
-    given = os.environ.get("SEOZOOM_CLI")
-    if given:
-        return pathlib.Path(given)
-    target = pathlib.Path(os.environ.get("CARGO_TARGET_DIR", WORKSPACE / "target"))
-    binary = target / "debug" / "seozoom"
-    if not binary.exists():
-        try:
-            subprocess.run(["cargo", "build", "-p", "seozoom-cli"], cwd=WORKSPACE, check=True)
-        except FileNotFoundError:
-            require("cargo (to build the seozoom command line)")
-    return binary
+from faces import cli_binary as cli
 
 
 def test_a_call_the_cli_paid_for_is_a_cache_hit_from_python(

@@ -28,25 +28,38 @@ pub fn read(
             .iter()
             .any(|m| matches!(m.value_source(id), Some(ValueSource::CommandLine)))
     };
-    if given(opt::DRY_RUN) {
-        return Err((
-            ErrorKind::ArgumentConflict,
-            "--dry-run does not apply to `mcp`: its `estimate` tool gives the cost of a call without sending it".into(),
-        ));
+    // Options of a command's output: a tool answers with structured JSON
+    // (every field, as its outputSchema says). Refused, so that none is taken
+    // to be honoured.
+    let refused = [
+        (
+            opt::DRY_RUN,
+            "--dry-run does not apply to `mcp`: its `estimate` tool gives the cost of a call without sending it",
+        ),
+        (
+            opt::COLUMNS,
+            "--columns does not apply to `mcp`: a tool's result is structured JSON with every field of its outputSchema",
+        ),
+        (
+            opt::FORMAT,
+            "--format does not apply to `mcp`: a tool's result is structured JSON (its outputSchema)",
+        ),
+    ];
+    if let Some((_, why)) = refused.iter().find(|(id, _)| given(id)) {
+        return Err((ErrorKind::ArgumentConflict, (*why).to_owned()));
     }
+    let flag = |id: &str| {
+        [sub, root]
+            .iter()
+            .any(|m| m.try_get_one::<bool>(id).ok().flatten().copied() == Some(true))
+    };
     let budget = sub
         .try_get_one::<crate::store::Budget>(opt::BUDGET)
         .ok()
         .flatten()
         .or_else(|| root.get_one::<crate::store::Budget>(opt::BUDGET))
         .copied();
-    let sandbox = [sub, root].iter().any(|m| {
-        m.try_get_one::<bool>(opt::SANDBOX)
-            .ok()
-            .flatten()
-            .copied()
-            .unwrap_or(false)
-    });
+    let sandbox = flag(opt::SANDBOX);
     let store = crate::store::read(&[sub, root]);
     let settings = seozoom_mcp::Settings {
         api_key: string(opt::API_KEY).filter(|key| !key.trim().is_empty()),
@@ -58,6 +71,13 @@ pub fn read(
         refresh: store.refresh,
         store_fallback: store.fallback,
         rate_window: rate_window(&[sub, root]),
+        max_wait: [sub, root].iter().find_map(|m| {
+            m.try_get_one::<std::time::Duration>(opt::MAX_WAIT)
+                .ok()
+                .flatten()
+                .copied()
+        }),
+        fit_budget: flag(opt::FIT_BUDGET),
         log_level: crate::logging::stderr_log_level(),
     };
     seozoom_mcp::read(sub, settings)

@@ -182,12 +182,6 @@ fn invocation(
         .ok()
         .flatten()
         .map(|&n| usize::try_from(n).unwrap_or(usize::MAX));
-    if let (Some(_), Some(paging)) = (max_rows, op.paging())
-        && request.get(paging.limit.wire).is_none()
-    {
-        // Pages as large as one request takes: the fewest requests.
-        request.one(paging.limit.wire, &op.cost.per_request.value);
-    }
 
     let target = if flag(opt::SANDBOX) {
         Target::Sandbox

@@ -16,6 +16,15 @@ fn the_command_refuses_what_it_cannot_serve() {
     for (args, piece) in [
         (&["mcp"][..], "no API key"),
         (&["--dry-run", "--sandbox", "mcp"][..], "estimate"),
+        // Options of a command's output are refused, not ignored (issue 30).
+        (
+            &["--sandbox", "--columns", "keyword", "mcp"][..],
+            "--columns does not apply to `mcp`",
+        ),
+        (
+            &["--sandbox", "--format", "json", "mcp"][..],
+            "--format does not apply to `mcp`",
+        ),
         (&["--sandbox", "mcp", "--http", "0.0.0.0:0"][..], "loopback"),
         (&["--sandbox", "--db", "xx", "mcp"][..], "--db xx"),
         (&["mcp", "--conformance-fixture"][..], "only with --sandbox"),

@@ -185,3 +185,50 @@ fn a_paged_job_prints_the_pages_received_and_where_the_missing_rows_start() {
     );
     assert!(run.stderr.contains("cut short"), "{}", run.stderr);
 }
+
+/// Ctrl-C stops a job as the library's stop does: the wait for the rate
+/// window ends at once, nothing more is sent, and the rows paid for are
+/// printed with what is missing (exit 1).
+#[test]
+fn ctrl_c_stops_a_job_waiting_for_the_rate_window_and_prints_what_it_paid_for() {
+    let sandbox = sandbox(FaultPlan::none());
+    let dir = std::env::temp_dir().join(format!("seozoom-ctrl-c-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("keywords.txt");
+    let lines: Vec<String> = (0..2_100).map(|i| format!("stop {i}")).collect();
+    std::fs::write(&file, lines.join("\n")).unwrap();
+    let base = sandbox.base_url();
+    // 20 requests a window of 30 s: the 21st waits for it.
+    let child = support::binary()
+        .args(["--api-key", KEY, "--base-url", &base, "--rate-window", "30"])
+        .args(["--format", "json", "keywords", "metrics", "--keyword-file"])
+        .arg(&file)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while sandbox.requests() < 20 {
+        assert!(started.elapsed() < std::time::Duration::from_secs(20));
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let pid = child.id().to_string();
+    let killed = std::process::Command::new("kill")
+        .args(["-INT", &pid])
+        .status();
+    assert!(killed.unwrap().success());
+    let output = child.wait_with_output().unwrap();
+    assert!(started.elapsed() < std::time::Duration::from_secs(20));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert_eq!(sandbox.requests(), 20, "nothing sent after Ctrl-C");
+    let printed: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(printed["ResultRows"], 2_000, "{stderr}");
+    assert!(
+        stderr.contains("missing are 100 `keyword` values (1 of 21 requests)"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("stopped by the caller"), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -171,14 +171,18 @@ fn the_same_command_twice_sends_one_request() {
         ("cache_hits", Value::from(1)),
         ("units_used", Value::from(2 * charged)),
         ("units_saved", Value::from(charged)),
+        (
+            "rows",
+            Value::from(2 * first["ResultRows"].as_i64().unwrap()),
+        ),
     ] {
         assert_eq!(row[member], expected, "{member} in {row}");
     }
     let members: Vec<&String> = row.as_object().unwrap().keys().collect();
     assert_eq!(
         members.len(),
-        6,
-        "exactly the documented members: {members:?}"
+        7,
+        "exactly the library's members of a usage line: {members:?}"
     );
 
     // The table shows the last balance reported.

@@ -105,7 +105,7 @@ impl PagePlan {
     }
 
     /// The request of one page.
-    fn page(&self, request: &Request, offset: i64, limit: i64) -> Request {
+    pub(super) fn page(&self, request: &Request, offset: i64, limit: i64) -> Request {
         let mut page = request.clone();
         page.one(self.paging.offset.wire, &offset);
         page.one(self.paging.limit.wire, &limit);
@@ -463,15 +463,15 @@ pub(super) fn plan_pages(
     request: &Request,
     page_size: i64,
     max_rows: Option<usize>,
-) -> Result<PagePlan, Error> {
+) -> Result<PagePlan, InvalidInput> {
     let op = request.operation();
     let Some(paging) = op.paging() else {
-        return Err(Error::from(InvalidInput {
+        return Err(InvalidInput {
             operation: op.label(),
             param: "(paging)".into(),
             value: page_size.to_string(),
             problem: "this operation does not page: it has no offset and limit parameters".into(),
-        }));
+        });
     };
     let value = |param: &Param| -> Option<String> {
         match request.get(param.wire) {
@@ -481,14 +481,15 @@ pub(super) fn plan_pages(
         }
     };
     let offset_text = value(paging.offset).unwrap_or_default();
-    let start = offset_text.trim().parse::<i64>().map_err(|_| {
-        Error::from(InvalidInput {
+    let start = offset_text
+        .trim()
+        .parse::<i64>()
+        .map_err(|_| InvalidInput {
             operation: op.label(),
             param: paging.offset.wire.into(),
             value: offset_text.clone(),
             problem: "must be a whole number".into(),
-        })
-    })?;
+        })?;
     let single = op.rules.iter().any(|rule| {
         rule.require == paging.offset.wire
             && rule.equal_to.is_some()

@@ -18,6 +18,7 @@ use crate::decode::Decoder;
 use crate::envelope::Envelope;
 use crate::error::partial::{Missing, Partial};
 use crate::error::{Error, ErrorKind, InvalidInput};
+use crate::operation_table::Service;
 use crate::outcome::{Figures, Outcome};
 use crate::request::Request;
 
@@ -56,8 +57,8 @@ impl<T> From<Error> for Failed<T> {
     }
 }
 
-/// Where a run's rows go: kept for the outcome, or handed over page by page.
-type Sink<'a, T> = Option<&'a mut (dyn FnMut(T) -> ControlFlow<()> + Send)>;
+/// What a run keeps when its rows are handed over: nothing.
+type Keep<T> = fn(T) -> ControlFlow<()>;
 
 impl Job {
     /// The job a run of `request` is, with a row cap of `max_rows`: the
@@ -121,6 +122,47 @@ impl Job {
             page_size,
             max_rows: Some(max_rows),
         })
+    }
+
+    /// Check the requests this job of `request` sends against the spec
+    /// (`service`'s rules, `default_database` when the request names none),
+    /// without a client: every batch of a batched job, or the full page and
+    /// the last one of a paged job. For a caller that reports a bad
+    /// parameter before anything else (a missing key); a run checks them
+    /// again.
+    ///
+    /// # Errors
+    ///
+    /// The first request's refusal: the parameter, the value and the limit.
+    pub fn validate(
+        self,
+        request: &Request,
+        service: &Service,
+        default_database: &str,
+    ) -> Result<(), InvalidInput> {
+        match self {
+            Job::Pages {
+                page_size,
+                max_rows,
+            } => {
+                let cap = max_rows.unwrap_or(usize::MAX);
+                let plan = plan_pages(request, page_size, max_rows)?;
+                let full = plan.page(request, plan.start(), page_size);
+                full.validate(service, default_database)?;
+                let size = usize::try_from(page_size.max(1)).unwrap_or(usize::MAX);
+                let last = i64::try_from(cap % size).unwrap_or(0);
+                if last > 0 {
+                    let last = plan.page(request, plan.start(), last);
+                    last.validate(service, default_database)?;
+                }
+            }
+            _ => {
+                for batch in request.batches() {
+                    batch.validate(service, default_database)?;
+                }
+            }
+        }
+        Ok(())
     }
 }
 
@@ -218,7 +260,8 @@ impl Client {
         options: RunOptions,
         decode: Decoder<T::Answer>,
     ) -> Result<Outcome<T>, Error> {
-        self.run_into(request, &options, decode, None).await
+        self.run_into(request, &options, decode, None::<Keep<T>>)
+            .await
     }
 
     /// [`run_decoded`](Self::run_decoded) with the rows handed to `each` as
@@ -237,18 +280,19 @@ impl Client {
         request: Request,
         options: RunOptions,
         decode: Decoder<T::Answer>,
-        mut each: impl FnMut(T) -> ControlFlow<()> + Send,
+        each: impl FnMut(T) -> ControlFlow<()>,
     ) -> Result<Outcome<T>, Error> {
-        self.run_into(request, &options, decode, Some(&mut each))
-            .await
+        self.run_into(request, &options, decode, Some(each)).await
     }
 
-    async fn run_into<T: Output>(
+    /// A run whose rows are kept, or handed to `sink` (page by page for a
+    /// paged job).
+    async fn run_into<T: Output, S: FnMut(T) -> ControlFlow<()>>(
         &self,
         request: Request,
         options: &RunOptions,
         decode: Decoder<T::Answer>,
-        mut sink: Sink<'_, T>,
+        mut sink: Option<S>,
     ) -> Result<Outcome<T>, Error> {
         let op = request.operation();
         let job = Job::of(&request, options.max_rows)?;
@@ -282,7 +326,7 @@ impl Client {
             Ok(ran) => {
                 let mut outcome = self.outcome(ran);
                 // A job that is not paged hands its whole result at once.
-                if let Some(sink) = sink {
+                if let Some(mut sink) = sink {
                     let whole = std::mem::replace(&mut outcome.envelope.response, T::nothing(op));
                     let _ = sink(whole);
                 }
@@ -335,7 +379,7 @@ impl Client {
         options: &RunOptions,
         (page_size, asked): (i64, usize),
         decode: Decoder<T::Answer>,
-        mut sink: Sink<'_, T>,
+        mut sink: Option<impl FnMut(T) -> ControlFlow<()>>,
     ) -> Result<Ran<T>, Failed<T>> {
         let op = request.operation();
         let mut max_rows = asked;
@@ -347,7 +391,9 @@ impl Client {
                 max_rows = fitted.rows;
             }
         }
-        let start = plan_pages(&request, page_size, Some(max_rows))?.start();
+        let start = plan_pages(&request, page_size, Some(max_rows))
+            .map_err(Error::from)?
+            .start();
         let fetch: Fetch<T> = Arc::new(move |client, page, job| {
             Box::pin(async move {
                 let answer = client.execute_decoded_in(page, decode, job).await;

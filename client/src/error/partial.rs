@@ -74,22 +74,28 @@ impl Missing {
 }
 
 impl fmt::Display for Missing {
-    /// `150 `keyword` values` or `the rows from offset 20 on (up to 40 rows
-    /// in 4 pages)`.
+    /// `150 `keyword` values` (`1 `keyword` value`) or `the rows from offset
+    /// 20 on: up to 40 rows in 4 pages`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Missing::Inputs { param, values, .. } => {
-                write!(f, "{} `{param}` values", values.len())
+                let noun = if values.len() == 1 { "value" } else { "values" };
+                write!(f, "{} `{param}` {noun}", values.len())
             }
             Missing::Rows {
                 offset,
                 rows,
                 pages,
                 ..
-            } => write!(
-                f,
-                "the rows from offset {offset} on (up to {rows} rows in {pages} pages)"
-            ),
+            } => {
+                let plural = |n: usize, one, many| if n == 1 { one } else { many };
+                write!(
+                    f,
+                    "the rows from offset {offset} on: up to {rows} {} in {pages} {}",
+                    plural(*rows, "row", "rows"),
+                    plural(*pages, "page", "pages"),
+                )
+            }
         }
     }
 }

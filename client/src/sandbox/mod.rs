@@ -399,7 +399,10 @@ impl SandboxBuilder {
 
 impl SandboxBuilder {
     /// The balance the account starts with (default
-    /// [`Sandbox::STARTING_UNITS`]); long runs may need more.
+    /// [`Sandbox::STARTING_UNITS`]); long runs, a fuzzer's say, need more,
+    /// or every charged answer past the balance is 403. A balance of 0 or
+    /// below refuses every charged call (the command line and Python take
+    /// none below 0).
     pub fn units(mut self, units: i64) -> Self {
         self.units = units;
         self

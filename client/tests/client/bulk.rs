@@ -678,5 +678,8 @@ fn jobs_are_send() {
         .domains()
         .keywords("example.it", KeywordType::Best, 1)
         .request();
-    spawnable(&c.pages_json(request, 10, None));
+    spawnable(&c.pages_json(request.clone(), 10, None));
+    let options = seozoom::job::RunOptions::new().max_rows(10);
+    send(&c.run_json(request.clone(), options.clone()));
+    send(&c.run::<Vec<seozoom::types::DomainKeyword>>(request, options));
 }

@@ -38,6 +38,8 @@ mod same_input;
 #[cfg(feature = "sandbox")]
 mod sandbox;
 #[cfg(feature = "sandbox")]
+mod sandbox_edges;
+#[cfg(feature = "sandbox")]
 mod soak;
 #[cfg(feature = "sandbox")]
 mod store;

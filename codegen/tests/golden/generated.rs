@@ -5208,9 +5208,7 @@ pub mod builder {
             &self,
             request: rt::Request,
             options: rt::RunOptions,
-            each: impl FnMut(
-                rt::serde_json::Value,
-            ) -> ::core::ops::ControlFlow<()> + Send,
+            each: impl FnMut(rt::serde_json::Value) -> ::core::ops::ControlFlow<()>,
         ) -> ::core::result::Result<rt::Outcome<rt::serde_json::Value>, rt::Error> {
             self.run_decoded_each(request, options, operations::decode_json, each).await
         }

@@ -111,9 +111,12 @@ fn tools_list_has_one_tool_per_operation_built_from_the_table() {
             .map(|p| p.wire)
             .collect();
         params.insert(SERVICE.database.wire);
+        if op.paging().is_some() {
+            params.insert("max_rows");
+        }
         assert_eq!(
             properties, params,
-            "{name}: one property per parameter and db"
+            "{name}: one property per parameter and db (and a paged tool's row cap)"
         );
         let required: BTreeSet<&str> = input["required"]
             .as_array()
@@ -473,7 +476,13 @@ fn an_unknown_cost_seen_before_is_estimated_as_observed_and_sent_under_a_budget(
         json!({"tool": name, "arguments": arguments(op, &params)}),
     );
     assert_eq!(before["unknown"], true, "{before}");
-    assert!(before.get("basis").is_none(), "{before}");
+    assert_eq!(before["max"], Value::Null, "{before}");
+    assert_eq!(before["basis"], "spec", "{before}");
+    assert_eq!(
+        before["learned"],
+        Value::Null,
+        "nothing learned yet: {before}"
+    );
     let content = mcp.structured(&name, arguments(op, &params));
     let (units, rows) = (
         content["UnitsUsed"].as_i64().unwrap(),
@@ -1009,6 +1018,49 @@ fn a_cancelled_job_sends_nothing_more_and_holds_what_it_paid_for() {
     std::thread::sleep(window);
     assert_eq!(sandbox.requests() - 18, sent);
     drop(runtime);
+}
+
+/// A paged tool takes a row cap (`max_rows`): its rows come page by page,
+/// `limit` a page, through the library's runner, as on the command line.
+#[test]
+fn a_paged_tool_pages_up_to_its_row_cap() {
+    let sandbox = support::start_sandbox(seozoom::sandbox::Sandbox::builder().paged_rows(1_000));
+    let base_url = sandbox.base_url();
+    let mut mcp = Mcp::start(&["--base-url", &base_url, "mcp", "--max-result-rows", "1000"]);
+    let arguments = json!({"domain": "example.it", "type": "best", "limit": 10, "max_rows": 25});
+    let content = mcp.structured("domains_keywords", arguments);
+    assert_eq!(content["rows"]["total"], 25, "{content}");
+    assert_eq!(content["ResultRows"], 25, "{content}");
+    assert_eq!(sandbox.requests(), 3, "pages of 10, 10 and 5");
+    let bad = mcp.error(
+        "domains_keywords",
+        json!({"domain": "example.it", "type": "best", "limit": 10, "max_rows": 0}),
+    );
+    assert!(bad.contains("`max_rows` = 0"), "{bad}");
+    let not_paged = mcp.error("keywords_metrics", json!({"keyword": ["a"], "max_rows": 5}));
+    assert!(not_paged.contains("unknown parameter"), "{not_paged}");
+    mcp.finish();
+}
+
+/// `--max-wait` bounds the session's waits as it bounds a command's: a wait
+/// for the rate window longer than it is not begun (issue 30: the server
+/// waited out the window whatever the flag said), and the rows received are
+/// held.
+#[test]
+fn the_most_time_to_wait_holds_in_the_server() {
+    let mut mcp = Mcp::start(&["--sandbox", "--rate-window", "30", "--max-wait", "3", "mcp"]);
+    let keywords: Vec<String> = (0..2_100).map(|i| format!("wait {i}")).collect();
+    let started = std::time::Instant::now();
+    let text = mcp.error("keywords_metrics", json!({"keyword": keywords}));
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(text.contains("stopped waiting"), "{text}");
+    assert!(text.contains("100 `keyword` values"), "{text}");
+    assert!(text.contains("are held as result"), "{text}");
+    mcp.finish();
 }
 
 /// `keywords_serp`'s map keeps the order of the keywords asked for, the

@@ -42,6 +42,8 @@ pub fn options(args: &[&str]) -> Options {
         refresh: false,
         store_fallback: false,
         rate_window: None,
+        max_wait: None,
+        fit_budget: false,
         log_level: LevelFilter::WARN,
     };
     let mut words = global.iter();
@@ -58,6 +60,11 @@ pub fn options(args: &[&str]) -> Options {
                 settings.rate_window =
                     Some(Duration::from_secs_f64(value().parse().expect("seconds")));
             }
+            "--max-wait" => {
+                settings.max_wait =
+                    Some(Duration::from_secs_f64(value().parse().expect("seconds")));
+            }
+            "--fit-budget" => settings.fit_budget = true,
             other => panic!("a global option the tests do not read: {other}"),
         }
     }

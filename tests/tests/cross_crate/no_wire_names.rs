@@ -29,7 +29,7 @@ const NOT_NAMES: &[(&str, &str, &str)] = &[
         "the column of a SERP result's URL",
     ),
     (
-        "cli/src/partial.rs",
+        "client/src/error/partial.rs",
         "page",
         "the English noun of a stopped paged job's message (\"up to 40 rows in 4 pages\")",
     ),
