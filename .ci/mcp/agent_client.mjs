@@ -19,7 +19,13 @@
 //      naming `keyword`), and over HTTP a body that is not JSON (-32700);
 //   3. a call, then the same call in a second session on one SQLite store:
 //      from_cache true and 0 units, and `usage` shows the key's cache hit and
-//      the balance last reported.
+//      the balance last reported;
+//   4. `fields` and resources: a 50-row call with two fields answers 20 rows
+//      (the default cap) of exactly those columns, valid against the tool's
+//      outputSchema (the SDK checks), a text that is a summary and a table,
+//      and a `resource_link` to the held rows; the server said the resource
+//      list changed, and `resources/read` of the link gives all 50 rows with
+//      every column; `more` hands out the next ones with the two columns.
 //
 // Exits non-zero on the first failed check.
 
@@ -30,6 +36,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { ResourceListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 
@@ -152,8 +159,8 @@ async function cancelStopsSpending(transport) {
   const sent = (await sandbox.requests()) - 18;
   check(sent >= 2 && sent <= 3, `${sent} requests of the job were sent after a cancel at the second`);
   check(stopped.items === sent * 100, `held: ${JSON.stringify(stopped)}`);
-  const rows = await structured(client, "more", { result: stopped.result, start: 0, count: 100 });
-  check(rows.rows.total === sent * 100 && rows.response.length === 100, `more: ${JSON.stringify(rows.rows)}`);
+  const rows = await structured(client, "more", { result: stopped.result, start: 0, count: 20 });
+  check(rows.rows.total === sent * 100 && rows.response.length === 20, `more: ${JSON.stringify(rows.rows)}`);
   const usage = await structured(client, "usage", {});
   check(usage.calls === 18 + sent, `usage calls: ${JSON.stringify(usage)}`);
   check(usage.units_used === filler.UnitsUsed + stopped.units, `usage units: ${JSON.stringify(usage)}`);
@@ -223,11 +230,50 @@ async function cacheAcrossSessions(transport) {
   }
 }
 
+async function fieldsAndResources(transport) {
+  const { client, close } = await connect(transport, ["--sandbox", "--store", "none"]);
+  let changed = 0;
+  client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+    changed += 1;
+  });
+  const fields = ["keyword", "search_volume"];
+  const result = await client.callTool(
+    { name: "domains_keywords", arguments: { domain: "example.it", type: "best", limit: 50, fields } },
+    undefined,
+    { timeout: 120_000 },
+  );
+  check(!result.isError, `fields: ${JSON.stringify(result.content)}`);
+  const answer = result.structuredContent;
+  check(answer.rows.total === 50 && answer.response.length === 20, `rows: ${JSON.stringify(answer.rows)}`);
+  for (const row of answer.response) {
+    check(JSON.stringify(Object.keys(row)) === JSON.stringify(fields), `row: ${JSON.stringify(row)}`);
+  }
+  const text = result.content.find((c) => c.type === "text")?.text ?? "";
+  const lines = text.split("\n");
+  check(lines[0].startsWith("domains_keywords: 50 rows (1-20 shown)."), `summary: ${lines[0]}`);
+  check(lines[1] === fields.join("\t") && lines.length === 22, `table: ${text.slice(0, 300)}`);
+  const link = result.content.find((c) => c.type === "resource_link");
+  check(link && link.uri === `seozoom://held/${answer.more.result}`, `link: ${JSON.stringify(result.content.slice(1))}`);
+  for (let i = 0; i < 20 && changed === 0; i += 1) await sleep(50);
+  check(changed >= 1, "no notifications/resources/list_changed after a result was held");
+  const listed = await client.listResources();
+  check(listed.resources.some((r) => r.uri === link.uri), `resources/list: ${JSON.stringify(listed.resources.map((r) => r.uri))}`);
+  const read = await client.readResource({ uri: link.uri });
+  const whole = JSON.parse(read.contents[0].text);
+  check(whole.length === 50 && Object.keys(whole[0]).length > fields.length, `read: ${read.contents[0].text.slice(0, 200)}`);
+  check(whole[0].keyword === answer.response[0].keyword, "the resource's first row is the answer's");
+  const rest = await structured(client, "more", { result: answer.more.result, start: answer.more.start });
+  check(rest.response.length === 20 && Object.keys(rest.response[0]).length === 2, `more: ${JSON.stringify(rest.response[0])}`);
+  await close();
+  console.log(`${transport}: fields gave ${fields.length} columns; resource_link ${link.uri} read whole (${whole.length} rows); list_changed sent`);
+}
+
 try {
   for (const transport of ["stdio", "http"]) {
     await cancelStopsSpending(transport);
     await edgeInputs(transport);
     await cacheAcrossSessions(transport);
+    await fieldsAndResources(transport);
   }
 } finally {
   for (const child of children) child.kill();

@@ -14,10 +14,9 @@ use seozoom::operations::SERVICE;
 use seozoom::{error::InvalidInput, operation_table::Operation, request::Request};
 use serde_json::{Map, Value};
 
-use super::tool_names::ARG_MAX_ROWS;
-
-/// Longest piece of a value repeated in a message.
-const SHOWN: usize = 80;
+use super::fields;
+use super::shown::shown;
+use super::tool_names::{ARG_FIELDS, ARG_MAX_ROWS};
 
 /// The request `arguments` make for `op`; `database` when they name none.
 /// Values are not checked here beyond their JSON type: the validator does it
@@ -38,9 +37,13 @@ pub fn request(
         problem,
     };
     for (name, value) in arguments {
-        // An agent's way of leaving an optional argument out; or the row cap
-        // of a paged job ([`max_rows`]), not a parameter.
-        if value.is_null() || (name == ARG_MAX_ROWS && op.paging().is_some()) {
+        // An agent's way of leaving an optional argument out; or an argument
+        // of the server's own, not a parameter: the columns to return
+        // ([`fields`]), the row cap of a paged job ([`max_rows`]).
+        if value.is_null()
+            || (name == ARG_FIELDS && fields::names(op).is_some())
+            || (name == ARG_MAX_ROWS && op.paging().is_some())
+        {
             continue;
         }
         if name == SERVICE.database.wire && op.param(name).is_none() {
@@ -130,25 +133,13 @@ fn unknown(op: &Operation) -> String {
     if op.param(SERVICE.database.wire).is_none() {
         names.push(format!("`{}`", SERVICE.database.wire));
     }
+    if fields::names(op).is_some() {
+        names.push(format!("`{ARG_FIELDS}`"));
+    }
     if op.paging().is_some() {
         names.push(format!("`{ARG_MAX_ROWS}`"));
     }
     format!("unknown parameter: this tool takes {}", names.join(", "))
-}
-
-/// A value as shown in a message: its JSON text, cut short.
-pub fn shown(value: &Value) -> String {
-    let text = match value {
-        Value::String(text) => text.clone(),
-        other => other.to_string(),
-    };
-    if text.chars().count() > SHOWN {
-        let mut cut: String = text.chars().take(SHOWN).collect();
-        cut.push('…');
-        cut
-    } else {
-        text
-    }
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use rmcp::model::{CallToolResult, ContentBlock};
+use rmcp::model::{CallToolResult, ContentBlock, Resource};
 use seozoom::error::ErrorKind;
 use seozoom::job::{Partial, RunOptions, Stop};
 use seozoom::{Error, operation_table::Operation};
@@ -19,7 +19,7 @@ use super::failure::failure;
 use super::held::HeldResult;
 use super::report::Reporter;
 use super::session::Session;
-use super::{args, envelope, tool_names};
+use super::{args, brief, envelope, fields, resources, tool_names};
 
 /// Call `op` (the tool `tool`) with these arguments. A batched job reports
 /// its progress to `reporter`, and sends nothing more once `stop` is given.
@@ -31,9 +31,11 @@ pub async fn operation(
     reporter: &Arc<Reporter>,
     stop: &Stop,
 ) -> CallToolResult {
-    let read = args::request(op, arguments, &session.database)
-        .and_then(|request| Ok((request, args::max_rows(op, arguments)?)));
-    let (request, max_rows) = match read {
+    let read = args::request(op, arguments, &session.database).and_then(|request| {
+        let max_rows = args::max_rows(op, arguments)?;
+        Ok((request, max_rows, fields::read(op, arguments)?))
+    });
+    let (request, max_rows, fields) = match read {
         Ok(read) => read,
         Err(invalid) => return failure(&Error::from(invalid)),
     };
@@ -49,7 +51,7 @@ pub async fn operation(
         Ok(outcome) => outcome,
         Err(error) => {
             return match error.into_partial() {
-                Ok(partial) => stopped_part_way(session, tool, op, partial),
+                Ok(partial) => stopped_part_way(session, tool, op, partial, fields),
                 Err(error) => failure(&error),
             };
         }
@@ -66,14 +68,23 @@ pub async fn operation(
         (false, items, requests) => Cached::Part { items, requests },
     };
     session.count_cache_hit(&cached);
-    CallToolResult::structured(envelope::structured(
+    let (structured, held) = envelope::structured(
         op,
         tool,
         outcome.envelope,
         cached,
         session.max_rows,
         &session.held,
-    ))
+        fields.as_ref(),
+    );
+    brief::result(tool, op.response.shape, structured, link(session, held))
+}
+
+/// The `resource_link` of the result held as `id`.
+fn link(session: &Session, id: Option<String>) -> Option<Resource> {
+    let id = id?;
+    let held = session.held.get(&id)?;
+    Some(resources::held_resource(&id, &held))
 }
 
 /// The tool result of a job that stopped part-way: `isError`, saying why
@@ -84,6 +95,7 @@ fn stopped_part_way(
     tool: &str,
     op: &Operation,
     partial: Box<Partial>,
+    fields: Option<fields::Fields>,
 ) -> CallToolResult {
     let missing = partial.missing_summary();
     let (received, _, cause) = match partial.into_outcome::<Value>() {
@@ -109,6 +121,7 @@ fn stopped_part_way(
             units,
             complete: false,
             response: Arc::new(received.response),
+            fields,
         });
         text.push_str(&format!(
             " The {rows} rows it received are held as result `{id}`: call the `{}` tool with {{\"{}\": \"{id}\", \"{}\": 0}} for them (no units charged).",

@@ -21,7 +21,7 @@ pub const COMMAND: &str = "mcp";
 
 /// Rows of one result shown to an agent when `--max-result-rows` is not given:
 /// enough for most questions, small enough not to flood its context.
-pub const DEFAULT_MAX_RESULT_ROWS: usize = 100;
+pub const DEFAULT_MAX_RESULT_ROWS: usize = 20;
 
 /// Ids of the subcommand's own arguments (prefixed like the root's, so they
 /// never meet a parameter's wire name).

@@ -14,6 +14,7 @@ use seozoom::operations::SERVICE;
 use seozoom::{Envelope, operation_table::Operation};
 use serde_json::{Map, Value, json};
 
+use super::fields::{self, Fields};
 use super::held::{Held, HeldResult};
 
 /// Whether the whole result came from the store's cache (nothing charged).
@@ -111,8 +112,9 @@ pub fn more(held: Option<&str>, next: usize, total: usize) -> Value {
 }
 
 /// The structured content of an answer of `tool` (operation `op`): the first
-/// `cap` items of the response; when there are more, the whole response is
-/// held in `held` and `more` says how to get the rest.
+/// `cap` items of the response, each cut to `fields` when given; when there
+/// are more, the whole response is held in `held` (its id returned) and
+/// `more` says how to get the rest.
 pub fn structured(
     op: &Operation,
     tool: &str,
@@ -120,11 +122,12 @@ pub fn structured(
     cached: Cached,
     cap: usize,
     held: &Held,
-) -> Value {
+    fields: Option<&Fields>,
+) -> (Value, Option<String>) {
     let shape = op.response.shape;
     let total = total(shape, &envelope.response);
     let whole = std::mem::take(&mut envelope.response);
-    let (response, returned, more) = if total > cap {
+    let (response, returned, more, id) = if total > cap {
         let whole = Arc::new(whole);
         let shown = window(shape, &whole, 0, cap);
         let id = held.hold(HeldResult {
@@ -133,10 +136,15 @@ pub fn structured(
             units: envelope.units_used,
             complete: true,
             response: whole,
+            fields: fields.cloned(),
         });
-        (shown, cap, more(Some(&id), cap, total))
+        (shown, cap, more(Some(&id), cap, total), Some(id))
     } else {
-        (whole, total, Value::Null)
+        (whole, total, Value::Null, None)
+    };
+    let response = match fields {
+        Some(fields) => fields::project(shape, response, fields),
+        None => response,
     };
     let mut content = Map::new();
     content.insert(
@@ -168,5 +176,5 @@ pub fn structured(
     }
     content.insert(ROWS.into(), rows(0, returned, total));
     content.insert(MORE.into(), more);
-    Value::Object(content)
+    (Value::Object(content), id)
 }

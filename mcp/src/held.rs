@@ -10,6 +10,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use seozoom::operation_table::Shape;
 use serde_json::Value;
 
+use super::fields::Fields;
+
 /// Cut results kept at once; the oldest is dropped first.
 pub const KEPT: usize = 8;
 
@@ -27,6 +29,9 @@ pub struct HeldResult {
     pub complete: bool,
     /// The whole `response`.
     pub response: Arc<Value>,
+    /// The columns the call asked for (`fields`): `more` hands out rows cut
+    /// to them; a resource read has every column.
+    pub fields: Option<Fields>,
 }
 
 /// The held results of a session.
@@ -97,6 +102,7 @@ mod tests {
             units: 0,
             complete: true,
             response: Arc::new(Value::from(n)),
+            fields: None,
         }
     }
 

@@ -30,7 +30,7 @@ use serde_json::{Map, Value, json};
 use super::agent_schema::trim;
 use super::json_schema::TYPE;
 use super::shared_schemas;
-use super::tool_names::ARG_MAX_ROWS;
+use super::tool_names::{ARG_FIELDS, ARG_MAX_ROWS};
 
 /// The `inputSchema` of `op`'s tool: one property per parameter the caller
 /// gives, and the database, whose default is `default_database`.
@@ -48,6 +48,9 @@ pub fn input_schema(op: &Operation, default_database: &str) -> Map<String, Value
             SERVICE.database.wire.to_owned(),
             database_schema(default_database),
         );
+    }
+    if let Some(fields) = super::fields::schema(op) {
+        properties.insert(ARG_FIELDS.to_owned(), fields);
     }
     if let Some(paging) = op.paging() {
         properties.insert(ARG_MAX_ROWS.to_owned(), max_rows_schema(&paging));

@@ -25,9 +25,11 @@
 //!   tool list; `shared_schemas`: the schemas `build.rs` made from the spec
 //!   with the generator's schema module (as the published documents'),
 //!   `agent_schema`: what the tool list leaves out of them;
-//! - `args`: a call's JSON arguments to a request;
+//! - `args`: a call's JSON arguments to a request; `fields`: the columns a
+//!   row tool is asked for; `shown`: a value as a message repeats it;
 //! - `call`, `own`: answering the operations' tools and the server's own;
 //! - `envelope`, `held`: the structured answer, cut to the row cap;
+//!   `brief`: its text content, a summary and the rows as a compact table;
 //! - `resources`: held results, the cost table and the spec, for a host to
 //!   read;
 //! - `serve`: a session started and served until it ends;
@@ -44,12 +46,14 @@
 
 mod agent_schema;
 mod args;
+mod brief;
 mod call;
 mod command;
 mod describe;
 mod ended;
 mod envelope;
 mod failure;
+mod fields;
 mod fixture;
 mod fixture_answer;
 mod held;
@@ -67,6 +71,7 @@ mod serve;
 mod server;
 mod session;
 mod shared_schemas;
+mod shown;
 mod stdio;
 mod tool_names;
 mod tools;

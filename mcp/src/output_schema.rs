@@ -35,7 +35,14 @@ pub fn output_schema(op: &Operation) -> Map<String, Value> {
 
 /// The `outputSchema` of `op`'s tool, described member by member.
 fn described_output_schema(op: &Operation) -> Map<String, Value> {
-    let payload = shared_schemas::payload(op);
+    let mut payload = shared_schemas::payload(op);
+    // A call given `fields` gets rows holding only those members: a row
+    // requires none.
+    if super::fields::names(op).is_some()
+        && let Value::Object(record) = &mut payload
+    {
+        record.remove("required");
+    }
     let response = match op.response.shape {
         Shape::Array => json!({
             TYPE: "array",

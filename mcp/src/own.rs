@@ -6,11 +6,12 @@ use seozoom::operations::SERVICE;
 use seozoom::{Error, Job, error::InvalidInput};
 use serde_json::{Map, Value, json};
 
-use super::args::{self, shown};
+use super::args;
 use super::envelope;
 use super::failure::failure;
 use super::held::{self, HeldResult};
 use super::session::Session;
+use super::shown::shown;
 use super::tool_names::{ARG_ARGUMENTS, ARG_COUNT, ARG_TOOL, ESTIMATE, HELD, MORE};
 
 /// `estimate`: the cost range of calling a tool with some arguments (a
@@ -198,7 +199,10 @@ pub fn more(session: &Session, arguments: Option<&Map<String, Value>>) -> CallTo
         Err(invalid) => return failure(&Error::from(invalid)),
     };
     let total = envelope::total(held.shape, &held.response);
-    let shown_items = envelope::window(held.shape, &held.response, offset, limit);
+    let mut shown_items = envelope::window(held.shape, &held.response, offset, limit);
+    if let Some(fields) = &held.fields {
+        shown_items = super::fields::project(held.shape, shown_items, fields);
+    }
     let returned = envelope::total(held.shape, &shown_items);
     let next = offset.saturating_add(returned);
     let mut content = Map::new();
@@ -213,7 +217,7 @@ pub fn more(session: &Session, arguments: Option<&Map<String, Value>>) -> CallTo
         envelope::MORE.into(),
         envelope::more(Some(&id), next, total),
     );
-    CallToolResult::structured(Value::Object(content))
+    super::brief::result(&held.tool, held.shape, Value::Object(content), None)
 }
 
 /// The arguments of `more`: the held result's id and the result, the offset

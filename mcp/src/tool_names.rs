@@ -18,6 +18,9 @@ pub const ARG_TOOL: &str = "tool";
 pub const ARG_ARGUMENTS: &str = "arguments";
 /// Arguments of `more` (not `limit`, which some operations take).
 pub const ARG_COUNT: &str = "count";
+/// Arguments of a row tool: the columns to return, by the output schema's
+/// names ([`super::fields`]).
+pub const ARG_FIELDS: &str = "fields";
 /// The list of held results, in `more` (called with no arguments).
 pub const HELD: &str = "held";
 /// The row cap of a paged operation's tool: its rows page by page up to it

@@ -9,6 +9,7 @@
 
 mod support;
 
+mod answers;
 mod protocol;
 mod resources;
 mod sandbox;

@@ -111,12 +111,25 @@ fn tools_list_has_one_tool_per_operation_built_from_the_table() {
             .map(|p| p.wire)
             .collect();
         params.insert(SERVICE.database.wire);
+        // A row tool (its rows records with named members) takes `fields`.
+        let response = &tool["outputSchema"]["properties"]["response"];
+        let row = [
+            &response["items"],
+            &response["additionalProperties"],
+            &response["anyOf"][0],
+        ]
+        .into_iter()
+        .find(|row| row.is_object())
+        .expect("a row schema");
+        if row["properties"].as_object().is_some_and(|p| !p.is_empty()) {
+            params.insert("fields");
+        }
         if op.paging().is_some() {
             params.insert("max_rows");
         }
         assert_eq!(
             properties, params,
-            "{name}: one property per parameter and db (and a paged tool's row cap)"
+            "{name}: one property per parameter and db, fields for a row tool, max_rows for a paged one"
         );
         let required: BTreeSet<&str> = input["required"]
             .as_array()
@@ -417,7 +430,15 @@ fn a_batched_job_that_stops_part_way_keeps_the_rows_it_paid_for() {
 
     // A short rate window: the 429 that never ends is waited out for three
     // windows (the retry policy's bound), not three minutes.
-    let mut mcp = Mcp::start(&["--base-url", &base_url, "--rate-window", "0.5", "mcp"]);
+    let mut mcp = Mcp::start(&[
+        "--base-url",
+        &base_url,
+        "--rate-window",
+        "0.5",
+        "mcp",
+        "--max-result-rows",
+        "100",
+    ]);
     let text = mcp.error("keywords_metrics", json!({"keyword": keywords}));
     assert!(text.contains("HTTP 429"), "{text}");
     assert!(text.contains("`keyword` values"), "{text}");
@@ -714,7 +735,15 @@ fn retries_are_logged_to_the_agent_at_the_level_it_set() {
         )),
     );
     let base_url = sandbox.base_url();
-    let mut mcp = Mcp::start(&["--base-url", &base_url, "--rate-window", "0.5", "mcp"]);
+    let mut mcp = Mcp::start(&[
+        "--base-url",
+        &base_url,
+        "--rate-window",
+        "0.5",
+        "mcp",
+        "--max-result-rows",
+        "100",
+    ]);
     let messages = |mcp: &Mcp| -> Vec<String> {
         mcp.received()
             .iter()
@@ -935,7 +964,15 @@ fn a_cancelled_job_sends_nothing_more_and_holds_what_it_paid_for() {
         )
         .expect("a strict sandbox");
     let base_url = sandbox.base_url();
-    let mut mcp = Mcp::start(&["--base-url", &base_url, "--rate-window", "6", "mcp"]);
+    let mut mcp = Mcp::start(&[
+        "--base-url",
+        &base_url,
+        "--rate-window",
+        "6",
+        "mcp",
+        "--max-result-rows",
+        "100",
+    ]);
     let keywords = |prefix: &str, n: usize| -> Vec<String> {
         (0..n).map(|i| format!("{prefix} {i}")).collect()
     };
