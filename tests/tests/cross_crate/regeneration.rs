@@ -434,7 +434,7 @@ fn the_drift_loop(copy_root: &Path, target: &Path, build: &dyn Fn()) {
     );
 
     // (g) Python, on the same store: the same failure, and the drift recorded.
-    let before_site = site(copy_root, target);
+    let site = site(copy_root, target);
     let before = format!(
         r#"
 import seozoom
@@ -450,7 +450,7 @@ print(seen)
 "#,
         url = sandbox.1
     );
-    let ran = python(&before_site, &before);
+    let ran = python(&site, &before);
     assert_success("python3: the drifting answer", &ran);
     let seen = text(&ran.stdout);
     assert!(
@@ -521,7 +521,7 @@ print(seen)
     assert_success("projects overview after the regeneration", &again);
     let answer: serde_json::Value = serde_json::from_slice(&again.stdout).expect("JSON");
     assert!(answer["response"]["drift_metric"].is_number(), "{answer}");
-    let after_site = site(copy_root, target);
+    let site = site(copy_root, target);
     let after = format!(
         r#"
 import seozoom
@@ -534,7 +534,7 @@ print("decoded from the store")
 "#,
         url = sandbox.1
     );
-    let ran = python(&after_site, &after);
+    let ran = python(&site, &after);
     assert_success("python3: the kept answer", &ran);
     let usage = seozoom(&["--format", "json", "usage"]);
     assert_success("seozoom usage", &usage);
