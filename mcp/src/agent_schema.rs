@@ -24,6 +24,8 @@
 
 use serde_json::{Map, Value};
 
+use super::json_schema::TYPE;
+
 /// Formats that add nothing to an agent's reading of `integer` or `number`.
 const PLAIN_FORMATS: [&str; 2] = ["int64", "double"];
 
@@ -69,7 +71,7 @@ pub fn trim(schema: &mut Value) {
         }
         members.retain(|key, _| !key.starts_with("x-seozoom-"));
         if members.get("enum").is_some_and(Value::is_array) {
-            members.remove("type");
+            members.remove(TYPE);
         }
     });
 }
@@ -94,19 +96,19 @@ const BOUNDS: [&str; 10] = [
 /// its root).
 pub fn without_descriptions(schema: &mut Value) {
     // MCP asks an output schema to say `type: "object"` at its root.
-    let root = schema.get("type").cloned();
+    let root = schema.get(TYPE).cloned();
     each_schema(schema, &|members| {
         members.remove("description");
         if members.get("title").is_some_and(Value::is_string) {
             members.remove("title");
         }
         members.retain(|key, _| !BOUNDS.contains(&key.as_str()));
-        if members.contains_key("properties") && members.get("type") == Some(&"object".into()) {
-            members.remove("type");
+        if members.contains_key("properties") && members.get(TYPE) == Some(&"object".into()) {
+            members.remove(TYPE);
         }
     });
     if let (Some(root), Value::Object(members)) = (root, schema) {
-        members.insert("type".into(), root);
+        members.insert(TYPE.into(), root);
     }
 }
 
