@@ -17,6 +17,8 @@
 //   2. edge inputs, each followed by a `ping` that still answers: a
 //      70,000-character keyword and a number in a keyword list (tool errors
 //      naming `keyword`), and over HTTP a body that is not JSON (-32700);
+//      The held result's `resume` is the call's arguments with exactly the
+//      keywords not answered; called, it sends exactly the missing requests.
 //   3. a call, then the same call in a second session on one SQLite store:
 //      from_cache true and 0 units, and `usage` shows the key's cache hit and
 //      the balance last reported;
@@ -25,7 +27,11 @@
 //      outputSchema (the SDK checks), a text that is a summary and a table,
 //      and a `resource_link` to the held rows; the server said the resource
 //      list changed, and `resources/read` of the link gives all 50 rows with
-//      every column; `more` hands out the next ones with the two columns.
+//      every column; `more` hands out the next ones with the two columns;
+//   5. `max_wait_s`: a 21-request job whose last request would wait for the
+//      rate window past `max_wait_s` stops there, its text naming the
+//      arguments that resume it (the last 100 keywords), and its rows held
+//      with the same `resume`.
 //
 // Exits non-zero on the first failed check.
 
@@ -41,7 +47,9 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 
 const bin = process.argv[2];
-const WINDOW_SECS = 4;
+// Long enough that the 18-request filler ends inside the window on a loaded
+// machine, so that the job's third request waits for it.
+const WINDOW_SECS = 8;
 const children = [];
 
 function check(condition, message) {
@@ -164,6 +172,12 @@ async function cancelStopsSpending(transport) {
   const usage = await structured(client, "usage", {});
   check(usage.calls === 18 + sent, `usage calls: ${JSON.stringify(usage)}`);
   check(usage.units_used === filler.UnitsUsed + stopped.units, `usage units: ${JSON.stringify(usage)}`);
+  // Resume with exactly the missing part.
+  const missing = keywords("kw", 3000).slice(sent * 100);
+  check(JSON.stringify(stopped.resume) === JSON.stringify({ keyword: missing }), `resume: ${JSON.stringify(stopped.resume).slice(0, 200)}`);
+  const resumed = await structured(client, "keywords_metrics", stopped.resume);
+  check(resumed.rows.total === missing.length, `resumed: ${JSON.stringify(resumed.rows)}`);
+  check((await sandbox.requests()) - 18 - sent === 30 - sent, "the resume sent exactly the missing requests");
   check(sandbox.refused() === 0, "the strict sandbox answered 429");
   await close();
   sandbox.stop();
@@ -268,8 +282,27 @@ async function fieldsAndResources(transport) {
   console.log(`${transport}: fields gave ${fields.length} columns; resource_link ${link.uri} read whole (${whole.length} rows); list_changed sent`);
 }
 
+async function maxWait(transport) {
+  const { client, close } = await connect(transport, ["--sandbox", "--store", "none", "--rate-window", "6"]);
+  const all = keywords("attesa", 2100);
+  const result = await client.callTool(
+    { name: "keywords_metrics", arguments: { keyword: all, max_wait_s: 0.5 } },
+    undefined,
+    { timeout: 120_000 },
+  );
+  const text = result.content.map((c) => c.text ?? "").join("\n");
+  check(result.isError === true && text.includes("The job stopped part-way"), `max_wait_s: ${text.slice(0, 300)}`);
+  const resume = { keyword: all.slice(2000), max_wait_s: 0.5 };
+  check(text.includes(`call \`keywords_metrics\` with ${JSON.stringify(resume)}`), `no resume in: ${text.slice(0, 400)}`);
+  const held = (await structured(client, "more", {})).held.find((h) => h.complete === false);
+  check(held && held.items === 2000 && JSON.stringify(held.resume) === JSON.stringify(resume), `held: ${JSON.stringify(held).slice(0, 200)}`);
+  await close();
+  console.log(`${transport}: max_wait_s 0.5 stopped a job at its 21st request; 2000 rows held, resume names the last 100 keywords`);
+}
+
 try {
   for (const transport of ["stdio", "http"]) {
+    await maxWait(transport);
     await cancelStopsSpending(transport);
     await edgeInputs(transport);
     await cacheAcrossSessions(transport);

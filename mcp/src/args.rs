@@ -9,6 +9,8 @@
 //! other mismatch (a number in a list of keywords, a fraction for an integer,
 //! an object) is a tool error naming the parameter.
 
+use std::time::Duration;
+
 use seozoom::operation_table::{Param, ParamKind};
 use seozoom::operations::SERVICE;
 use seozoom::{error::InvalidInput, operation_table::Operation, request::Request};
@@ -16,7 +18,7 @@ use serde_json::{Map, Value};
 
 use super::fields;
 use super::shown::shown;
-use super::tool_names::{ARG_FIELDS, ARG_MAX_ROWS};
+use super::tool_names::{ARG_FIELDS, ARG_MAX_ROWS, ARG_MAX_WAIT_S};
 
 /// The request `arguments` make for `op`; `database` when they name none.
 /// Values are not checked here beyond their JSON type: the validator does it
@@ -43,6 +45,7 @@ pub fn request(
         if value.is_null()
             || (name == ARG_FIELDS && fields::names(op).is_some())
             || (name == ARG_MAX_ROWS && op.paging().is_some())
+            || name == ARG_MAX_WAIT_S
         {
             continue;
         }
@@ -96,6 +99,33 @@ pub fn max_rows(
     }
 }
 
+/// The most a call may wait (`max_wait_s`, seconds, a fraction allowed);
+/// `None` when not given. The library bounds it by the client's
+/// `--max-wait`.
+pub fn max_wait(
+    op: &Operation,
+    arguments: Option<&Map<String, Value>>,
+) -> Result<Option<Duration>, InvalidInput> {
+    let value = match arguments.and_then(|a| a.get(ARG_MAX_WAIT_S)) {
+        None | Some(Value::Null) => return Ok(None),
+        Some(value) => value,
+    };
+    let seconds = match value {
+        Value::Number(n) => n.as_f64(),
+        Value::String(text) => text.trim().parse::<f64>().ok(),
+        _ => None,
+    };
+    match seconds.and_then(|s| Duration::try_from_secs_f64(s).ok()) {
+        Some(wait) => Ok(Some(wait)),
+        None => Err(InvalidInput {
+            operation: op.label(),
+            param: ARG_MAX_WAIT_S.into(),
+            value: shown(value),
+            problem: "must be a number of seconds, 0 or more".into(),
+        }),
+    }
+}
+
 /// A value as wire text, if its JSON type is the schema's: a string for
 /// text, dates and enums; for an integer, a JSON integer or (leniency) a
 /// string that reads as one. A number where a string is asked is refused, so
@@ -139,6 +169,7 @@ fn unknown(op: &Operation) -> String {
     if op.paging().is_some() {
         names.push(format!("`{ARG_MAX_ROWS}`"));
     }
+    names.push(format!("`{ARG_MAX_WAIT_S}`"));
     format!("unknown parameter: this tool takes {}", names.join(", "))
 }
 

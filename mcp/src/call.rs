@@ -10,9 +10,9 @@ use std::sync::Arc;
 
 use rmcp::model::{CallToolResult, ContentBlock, Resource};
 use seozoom::error::ErrorKind;
-use seozoom::job::{Partial, RunOptions, Stop};
+use seozoom::job::{Missing, Partial, RunOptions, Stop};
 use seozoom::{Error, operation_table::Operation};
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 
 use super::envelope::Cached;
 use super::failure::failure;
@@ -33,9 +33,10 @@ pub async fn operation(
 ) -> CallToolResult {
     let read = args::request(op, arguments, &session.database).and_then(|request| {
         let max_rows = args::max_rows(op, arguments)?;
-        Ok((request, max_rows, fields::read(op, arguments)?))
+        let max_wait = args::max_wait(op, arguments)?;
+        Ok((request, max_rows, max_wait, fields::read(op, arguments)?))
     });
-    let (request, max_rows, fields) = match read {
+    let (request, max_rows, max_wait, fields) = match read {
         Ok(read) => read,
         Err(invalid) => return failure(&Error::from(invalid)),
     };
@@ -47,11 +48,17 @@ pub async fn operation(
     if let Some(max_rows) = max_rows {
         options = options.max_rows(max_rows);
     }
+    if let Some(max_wait) = max_wait {
+        options = options.max_wait(max_wait);
+    }
     let outcome = match session.client.run_json(request, options).await {
         Ok(outcome) => outcome,
         Err(error) => {
             return match error.into_partial() {
-                Ok(partial) => stopped_part_way(session, tool, op, partial, fields),
+                Ok(partial) => {
+                    let resume = resume(arguments, partial.missing());
+                    stopped_part_way(session, tool, op, partial, resume, fields)
+                }
                 Err(error) => failure(&error),
             };
         }
@@ -87,14 +94,41 @@ fn link(session: &Session, id: Option<String>) -> Option<Resource> {
     Some(resources::held_resource(&id, &held))
 }
 
-/// The tool result of a job that stopped part-way: `isError`, saying why
-/// and what is missing; the rows received (already paid for) are held, and
-/// the text says how to get them from the `more` tool.
+/// The call's `arguments` changed to ask for exactly what is `missing`: the
+/// batch parameter set to the inputs not answered, or the offset parameter to
+/// where the rows stop; `None` for a kind of missing part this server does
+/// not know.
+fn resume(arguments: Option<&Map<String, Value>>, missing: &Missing) -> Option<Value> {
+    let mut resume = arguments.cloned().unwrap_or_default();
+    match missing {
+        Missing::Inputs { param, values, .. } => {
+            resume.insert((*param).to_owned(), json!(values));
+        }
+        Missing::Rows {
+            param,
+            offset,
+            rows,
+            ..
+        } => {
+            resume.insert((*param).to_owned(), json!(offset));
+            resume.insert(tool_names::ARG_MAX_ROWS.to_owned(), json!(rows));
+        }
+        _ => return None,
+    }
+    Some(Value::Object(resume))
+}
+
+/// The tool result of a job that stopped part-way: `isError`, saying why,
+/// what is missing and the arguments that ask for exactly that part, and
+/// whether sending the whole again costs only that part (the rest from the
+/// cache); the rows received (already paid for) are held, with the resume
+/// arguments, and the text says how to get them from the `more` tool.
 fn stopped_part_way(
     session: &Session,
     tool: &str,
     op: &Operation,
     partial: Box<Partial>,
+    resume: Option<Value>,
     fields: Option<fields::Fields>,
 ) -> CallToolResult {
     let missing = partial.missing_summary();
@@ -106,13 +140,25 @@ fn stopped_part_way(
     let shape = op.response.shape;
     let rows = envelope::total(shape, &received.response);
     let units = received.units_used;
-    let mut text = format!(
-        "{cause}. The job stopped part-way: {missing} got no answer; send those again. It was charged {units} units.",
-    );
-    if matches!(cause.kind(), ErrorKind::Stopped) {
-        text = format!(
-            "Cancelled: the job sent no request after the cancel (a request already sent was let finish). {missing} got no answer and were not charged; send those again when wanted. It was charged {units} units for what it received.",
-        );
+    let charged = brief::count(units.max(0).unsigned_abs(), "unit", "units");
+    let mut text = if matches!(cause.kind(), ErrorKind::Stopped) {
+        format!(
+            "Cancelled: the job sent no request after the cancel (a request already sent was let finish). {missing} got no answer and were not charged. It was charged {charged} for what it received.",
+        )
+    } else {
+        format!(
+            "{cause}. The job stopped part-way: {missing} got no answer. It was charged {charged}."
+        )
+    };
+    if let Some(resume) = &resume {
+        text.push_str(&format!(
+            " To get exactly the missing part, call `{tool}` with {resume}."
+        ));
+        text.push_str(if session.reads_cache {
+            " Sending the whole call again costs only that part: what was answered is in the cache, free."
+        } else {
+            " This session reads no cache (no store, or --refresh): sending the whole call again pays for every part again."
+        });
     }
     if rows > 0 {
         let id = session.held.hold(HeldResult {
@@ -122,6 +168,7 @@ fn stopped_part_way(
             complete: false,
             response: Arc::new(received.response),
             fields,
+            resume,
         });
         text.push_str(&format!(
             " The {rows} rows it received are held as result `{id}`: call the `{}` tool with {{\"{}\": \"{id}\", \"{}\": 0}} for them (no units charged).",

@@ -137,6 +137,7 @@ pub fn structured(
             complete: true,
             response: whole,
             fields: fields.cloned(),
+            resume: None,
         });
         (shown, cap, more(Some(&id), cap, total), Some(id))
     } else {

@@ -29,17 +29,13 @@ pub fn names(op: &Operation) -> Option<Vec<String>> {
 }
 
 /// The `fields` property of `op`'s `inputSchema`, when its rows are records.
-/// The names are not listed again as an `enum`: the output schema lists
-/// them, and every session pays for the tool list in tokens; a name that is
-/// not one is refused, naming those that are.
+/// Bare: the names are not listed again as an `enum` (the output schema
+/// lists them) and the meaning is said once, in the server's instructions,
+/// since every session pays for the tool list in tokens; a name that is not
+/// one is refused, naming those that are.
 pub fn schema(op: &Operation) -> Option<Value> {
     names(op)?;
-    Some(json!({
-        TYPE: "array",
-        "items": {TYPE: "string"},
-        "minItems": 1,
-        "description": "Columns to return (the output schema's row member names); default all.",
-    }))
+    Some(json!({TYPE: "array", "items": {TYPE: "string"}}))
 }
 
 /// The `fields` a call of `op` was given; `None` when not given.

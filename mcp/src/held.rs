@@ -29,6 +29,10 @@ pub struct HeldResult {
     pub complete: bool,
     /// The whole `response`.
     pub response: Arc<Value>,
+    /// For what a stopped job received: the call's arguments that ask for
+    /// exactly the part it did not get (the inputs not answered, or the
+    /// offset where its rows stop).
+    pub resume: Option<Value>,
     /// The columns the call asked for (`fields`): `more` hands out rows cut
     /// to them; a resource read has every column.
     pub fields: Option<Fields>,
@@ -103,6 +107,7 @@ mod tests {
             complete: true,
             response: Arc::new(Value::from(n)),
             fields: None,
+            resume: None,
         }
     }
 

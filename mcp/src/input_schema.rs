@@ -30,7 +30,7 @@ use serde_json::{Map, Value, json};
 use super::agent_schema::trim;
 use super::json_schema::TYPE;
 use super::shared_schemas;
-use super::tool_names::{ARG_FIELDS, ARG_MAX_ROWS};
+use super::tool_names::{ARG_FIELDS, ARG_MAX_ROWS, ARG_MAX_WAIT_S};
 
 /// The `inputSchema` of `op`'s tool: one property per parameter the caller
 /// gives, and the database, whose default is `default_database`.
@@ -55,6 +55,12 @@ pub fn input_schema(op: &Operation, default_database: &str) -> Map<String, Value
     if let Some(paging) = op.paging() {
         properties.insert(ARG_MAX_ROWS.to_owned(), max_rows_schema(&paging));
     }
+    // Said once, in the server's instructions: the tool list is paid for in
+    // tokens by every session.
+    properties.insert(
+        ARG_MAX_WAIT_S.to_owned(),
+        json!({TYPE: "number", "minimum": 0}),
+    );
     object(properties, required)
 }
 

@@ -12,7 +12,7 @@ use super::failure::failure;
 use super::held::{self, HeldResult};
 use super::session::Session;
 use super::shown::shown;
-use super::tool_names::{ARG_ARGUMENTS, ARG_COUNT, ARG_TOOL, ESTIMATE, HELD, MORE};
+use super::tool_names::{ARG_ARGUMENTS, ARG_COUNT, ARG_TOOL, ESTIMATE, HELD, MORE, RESUME};
 
 /// `estimate`: the cost range of calling a tool with some arguments (a
 /// batched or paged job whole), in the library's form (`min`, `max`,
@@ -166,13 +166,17 @@ pub async fn usage(session: &Session, arguments: Option<&Map<String, Value>>) ->
 
 /// A held result as `usage` and `more` list it.
 fn held_line(id: &str, held: &HeldResult) -> Value {
-    json!({
+    let mut line = json!({
         envelope::RESULT: id,
         envelope::TOOL: held.tool,
         "items": envelope::total(held.shape, &held.response),
         "units": held.units,
         "complete": held.complete,
-    })
+    });
+    if let Some(resume) = &held.resume {
+        line[RESUME] = resume.clone();
+    }
+    line
 }
 
 /// The session's budget and the units of it not yet spent.

@@ -39,6 +39,8 @@ type WaitingUntil = Arc<Mutex<Option<Instant>>>;
 
 /// The reporter of one tool call.
 pub struct Reporter {
+    /// The tool called: what every log line of the call is named by.
+    tool: String,
     progress_token: Option<ProgressToken>,
     level: Option<LoggingLevel>,
     queue: Mutex<Option<UnboundedSender<Note>>>,
@@ -47,10 +49,11 @@ pub struct Reporter {
 }
 
 impl Reporter {
-    /// A reporter for a call with this progress token, in a session whose
-    /// client set this log level (`None`: no log messages); the receiver
-    /// [`forward`](Self::forward) sends from.
+    /// A reporter for a call of `tool` with this progress token, in a
+    /// session whose client set this log level (`None`: no log messages);
+    /// the receiver [`forward`](Self::forward) sends from.
     pub fn new(
+        tool: &str,
         progress_token: Option<ProgressToken>,
         level: Option<LoggingLevel>,
     ) -> (Reporter, Receiver) {
@@ -61,6 +64,7 @@ impl Reporter {
             waiting_until: Arc::clone(&waiting_until),
         };
         let reporter = Reporter {
+            tool: tool.to_owned(),
             progress_token,
             level,
             queue: Mutex::new(Some(sender)),
@@ -107,8 +111,17 @@ impl Reporter {
         }
     }
 
-    /// The job waits `wait` for a rate-limit slot of `operation`.
+    /// The tool called, which every log line of the call names.
+    pub fn tool(&self) -> &str {
+        &self.tool
+    }
+
+    /// The job waits `wait` for a rate-limit slot of `operation`; a wait of
+    /// nothing is not one, and is not told.
     pub fn waiting(&self, operation: &str, wait: Duration) {
+        if wait.is_zero() {
+            return;
+        }
         *self
             .waiting_until
             .lock()
@@ -129,7 +142,10 @@ impl Reporter {
             Some(items) => {
                 self.log(
                     LoggingLevel::Info,
-                    format!("{operation}: {items} item(s) answered from the cache, not charged"),
+                    format!(
+                        "{operation}: {} answered from the cache, not charged",
+                        super::brief::count(items as u64, "input", "inputs")
+                    ),
                 );
             }
             None => {
@@ -191,7 +207,9 @@ impl Receiver {
             .waiting_until
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
-        if let Some(left) = until.and_then(|until| until.checked_duration_since(Instant::now()))
+        if let Some(left) = until
+            .and_then(|until| until.checked_duration_since(Instant::now()))
+            .filter(|left| !left.is_zero())
             && done < total
         {
             message.push_str(&format!("; waiting {} for the rate window", seconds(left)));
@@ -229,7 +247,7 @@ mod tests {
 
     #[test]
     fn messages_below_the_level_set_are_not_sent_and_none_without_one() {
-        let (reporter, mut receiver) = Reporter::new(None, Some(LoggingLevel::Warning));
+        let (reporter, mut receiver) = Reporter::new("t", None, Some(LoggingLevel::Warning));
         reporter.log(LoggingLevel::Info, "quiet".into());
         reporter.log(LoggingLevel::Error, "loud".into());
         reporter.close();
@@ -238,7 +256,7 @@ mod tests {
             sent.push(param.data);
         }
         assert_eq!(sent, [json!("loud")]);
-        let (silent, mut receiver) = Reporter::new(None, None);
+        let (silent, mut receiver) = Reporter::new("t", None, None);
         silent.log(LoggingLevel::Emergency, "x".into());
         assert!(receiver.queue.try_recv().is_err());
     }
@@ -246,7 +264,7 @@ mod tests {
     #[test]
     fn progress_names_a_wait_under_way() {
         let token = ProgressToken(rmcp::model::NumberOrString::Number(7));
-        let (reporter, mut receiver) = Reporter::new(Some(token), None);
+        let (reporter, mut receiver) = Reporter::new("t", Some(token), None);
         reporter.progress(Progress::Requests {
             done: 20,
             total: 30,

@@ -76,7 +76,13 @@ async fn start(options: Options) -> Result<(Server, Option<Sandbox>), Ended> {
     if let Some(budget) = settings.budget {
         builder = builder.budget_limit(budget);
     }
-    let started = match Store::open_or_default(settings.store.as_deref()) {
+    let store = Store::open_or_default(settings.store.as_deref());
+    // `Store::none` keeps nothing; `--refresh` reads nothing.
+    let reads_cache = !settings.refresh
+        && store
+            .as_ref()
+            .is_ok_and(|store| store.name() != Store::none().name());
+    let started = match store {
         Err(error) => Err(error),
         // One sandbox wherever it listens: its cache and balance go on from
         // the last session's on the same store.
@@ -107,8 +113,8 @@ async fn start(options: Options) -> Result<(Server, Option<Sandbox>), Ended> {
         settings.log_level,
     );
     session.fit_budget = settings.fit_budget;
-    let server = Server::new(session);
-    Ok((server, sandbox))
+    session.reads_cache = reads_cache;
+    Ok((Server::new(session), sandbox))
 }
 
 /// Serve over stdio until the client closes it; how it ended.

@@ -29,6 +29,10 @@ pub struct Session {
     pub fit_budget: bool,
     /// Results cut to `max_rows`, for the `more` tool.
     pub held: Held,
+    /// Whether what the service answered is kept in a cache this session
+    /// reads (a store other than `none`, without `--refresh`): then the
+    /// answered part of a stopped job comes free when the whole is sent again.
+    pub reads_cache: bool,
     /// The tools.
     pub catalog: Catalog,
     /// Answers of this session that came whole from the store's cache.
@@ -77,6 +81,7 @@ impl Session {
             max_rows,
             fit_budget: false,
             held: Held::default(),
+            reads_cache: false,
             catalog,
             cache_hits: AtomicU64::new(0),
             cached_items: AtomicU64::new(0),

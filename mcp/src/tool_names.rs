@@ -21,6 +21,13 @@ pub const ARG_COUNT: &str = "count";
 /// Arguments of a row tool: the columns to return, by the output schema's
 /// names ([`super::fields`]).
 pub const ARG_FIELDS: &str = "fields";
+/// Arguments of every operation's tool: the most the call may wait, in
+/// seconds (the library's `RunOptions::max_wait`), at most the server's
+/// `--max-wait`.
+pub const ARG_MAX_WAIT_S: &str = "max_wait_s";
+/// In a held result that a stopped job received: the arguments of the
+/// same tool that ask for exactly the missing part.
+pub const RESUME: &str = "resume";
 /// The list of held results, in `more` (called with no arguments).
 pub const HELD: &str = "held";
 /// The row cap of a paged operation's tool: its rows page by page up to it

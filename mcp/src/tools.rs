@@ -257,7 +257,7 @@ fn usage_tool() -> Tool {
             ),
             (
                 HELD,
-                json!({TYPE: "array", "description": "Results held for `more` (result, tool, items, units, complete: false for what a stopped or failed job received)."}),
+                json!({TYPE: "array", "description": "Results held for `more` (result, tool, items, units, complete: false for what a stopped or failed job received, with `resume`: the tool's arguments for exactly the missing part)."}),
             ),
         ],
         &[
@@ -310,7 +310,7 @@ fn more_tool(max_rows: usize) -> Tool {
             (envelope::MORE, more_schema()),
             (
                 HELD,
-                json!({TYPE: "array", "description": "With no arguments: the results held (result, tool, items, units, complete)."}),
+                json!({TYPE: "array", "description": "With no arguments: the results held (result, tool, items, units, complete; `resume` for a stopped job: the tool's arguments for exactly the missing part)."}),
             ),
         ],
         &[],

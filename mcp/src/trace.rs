@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use rmcp::model::LoggingLevel;
 use tracing::field::{Field, Visit};
-use tracing::span::{Attributes, Id, Record};
+use tracing::span::{Id, Record};
 use tracing::{Event, Level, Subscriber};
 use tracing_subscriber::Layer;
 use tracing_subscriber::filter::LevelFilter;
@@ -25,9 +25,7 @@ use tracing_subscriber::registry::LookupSpan;
 
 use super::report::Reporter;
 
-/// The span of one call of the library, and its field set when the answer
-/// came from the cache.
-const CALL_SPAN: &str = "seozoom.call";
+/// The field a library call's span sets when the answer came from the cache.
 const CACHED: &str = "cached";
 /// The `cause` of a library wait that is a backoff after a failure, not a
 /// wait for the rate window (`seozoom::wait`).
@@ -113,39 +111,22 @@ impl Visit for Fields {
 }
 
 impl<S: Subscriber + for<'a> LookupSpan<'a>> Layer<S> for ToAgent {
-    fn on_new_span(&self, attrs: &Attributes<'_>, id: &Id, ctx: Context<'_, S>) {
-        // The operation's label, kept for the call's later records.
-        if attrs.metadata().name() != CALL_SPAN {
-            return;
-        }
-        let mut fields = Fields::default();
-        attrs.record(&mut fields);
-        if let (Some(span), Some(operation)) = (ctx.span(id), fields.operation) {
-            span.extensions_mut().insert(Operation(operation));
-        }
-    }
-
-    fn on_record(&self, id: &Id, values: &Record<'_>, ctx: Context<'_, S>) {
+    fn on_record(&self, _id: &Id, values: &Record<'_>, _ctx: Context<'_, S>) {
         let mut fields = Fields::default();
         values.record(&mut fields);
         if !fields.cached {
             return;
         }
-        let operation = ctx
-            .span(id)
-            .and_then(|span| span.extensions().get::<Operation>().map(|o| o.0.clone()))
-            .unwrap_or_default();
-        self.reporter.cache_hit(&operation, None);
+        // Named by the tool called, as every log line of the call is.
+        self.reporter.cache_hit(self.reporter.tool(), None);
     }
 
-    fn on_event(&self, event: &Event<'_>, ctx: Context<'_, S>) {
+    fn on_event(&self, event: &Event<'_>, _ctx: Context<'_, S>) {
         let mut fields = Fields::default();
         event.record(&mut fields);
-        let operation = fields.operation.clone().or_else(|| {
-            ctx.event_scope(event)?
-                .find_map(|span| span.extensions().get::<Operation>().map(|o| o.0.clone()))
-        });
-        let operation = operation.unwrap_or_else(|| "the call".to_owned());
+        // Named by the tool called (what the agent knows it by), not the
+        // library's label of the operation.
+        let operation = self.reporter.tool().to_owned();
         if fields.event.as_deref() == Some("end") {
             // A long wait's end: the next progress notification says so.
         } else if fields.wait_ms.is_some() && fields.cause.as_deref() == Some(BACKOFF) {
@@ -184,6 +165,3 @@ impl<S: Subscriber + for<'a> LookupSpan<'a>> Layer<S> for ToAgent {
         }
     }
 }
-
-/// The operation a library call span is for.
-struct Operation(String);

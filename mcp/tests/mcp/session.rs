@@ -127,6 +127,7 @@ fn tools_list_has_one_tool_per_operation_built_from_the_table() {
         if op.paging().is_some() {
             params.insert("max_rows");
         }
+        params.insert("max_wait_s");
         assert_eq!(
             properties, params,
             "{name}: one property per parameter and db, fields for a row tool, max_rows for a paged one"
@@ -764,7 +765,7 @@ fn retries_are_logged_to_the_agent_at_the_level_it_set() {
     assert!(
         logged
             .iter()
-            .any(|m| m.contains("keywords metrics: retrying")),
+            .any(|m| m.contains("keywords_metrics: retrying")),
         "{logged:?}"
     );
     mcp.finish();
@@ -810,11 +811,16 @@ fn rate_slot_waits_are_logged_to_the_agent_at_the_level_it_set() {
     let waits: Vec<&(String, String)> = logged
         .iter()
         .filter(|(_, text)| {
-            text.contains("keywords metrics: waiting") && text.contains("rate window")
+            text.contains("keywords_metrics: waiting") && text.contains("rate window")
         })
         .collect();
     assert!(!waits.is_empty(), "no wait told: {logged:?}");
     assert!(waits.iter().all(|(level, _)| level == "info"), "{waits:?}");
+    // A wait of nothing is no wait: never told.
+    assert!(
+        logged.iter().all(|(_, text)| !text.contains("waiting 0 s")),
+        "{logged:?}"
+    );
     assert!(
         logged.iter().all(|(level, _)| level != "debug"),
         "below the level set: {logged:?}"
@@ -843,7 +849,7 @@ fn a_backoff_is_logged_as_a_retry_not_as_a_wait_for_the_rate_window() {
     let logged = log_messages(&mcp);
     assert!(
         logged.iter().any(|(level, text)| level == "warning"
-            && text.contains("keywords metrics: retrying")
+            && text.contains("keywords_metrics: retrying")
             && text.contains("failed: HTTP 500)")),
         "{logged:?}"
     );
@@ -883,9 +889,12 @@ fn the_conformance_fixture_logs_cache_hits_of_real_calls_and_only_when_asked() {
     let result = mcp.call(FIXTURE_TOOL, json!({}));
     assert_ne!(result["isError"], true, "{result}");
     let logged = log_messages(&mcp);
+    // Each hit named by the tool called, not "the call".
     let hits = logged
         .iter()
-        .filter(|(level, text)| level == "info" && text.contains("answered from the cache"))
+        .filter(|(level, text)| {
+            level == "info" && text.starts_with(&format!("{FIXTURE_TOOL}: answered from the cache"))
+        })
         .count();
     assert!(hits >= 3, "{logged:?}");
     mcp.finish();
@@ -1050,10 +1059,28 @@ fn a_cancelled_job_sends_nothing_more_and_holds_what_it_paid_for() {
     assert_eq!(usage["units_used"], json!(charged), "{usage}");
     assert_eq!(usage["calls"], json!(18 + sent), "{usage}");
     assert_eq!(usage["held"].as_array().map(Vec::len), Some(2), "{usage}");
-    mcp.finish();
     // Nothing more was sent after the cancel, even once the window freed.
     std::thread::sleep(window);
     assert_eq!(sandbox.requests() - 18, sent);
+
+    // The held result says how to resume: the same tool's arguments with
+    // exactly the keywords not answered, in input order.
+    let resume = stopped["resume"].clone();
+    let missing = &keywords("kw", 3_000)[sent as usize * 100..];
+    assert_eq!(resume, json!({"keyword": missing}), "resume: {stopped}");
+    let resumed = mcp.structured("keywords_metrics", resume);
+    assert_eq!(
+        resumed["rows"]["total"],
+        json!(3_000 - sent * 100),
+        "{resumed}"
+    );
+    // Exactly the missing part was sent: one request per 100 keywords.
+    assert_eq!(
+        sandbox.requests() - 18 - sent,
+        30 - sent,
+        "requests of the resume"
+    );
+    mcp.finish();
     drop(runtime);
 }
 
@@ -1176,4 +1203,46 @@ fn what_the_spec_does_not_know_reaches_the_agent() {
         rows[1]
     );
     mcp.finish();
+
+/// `max_wait_s` bounds one call's waits, and the server's `--max-wait`
+/// bounds `max_wait_s`: a batched job whose next request would wait for the
+/// rate window past either stops there, keeping the rows it paid for and
+/// saying which inputs to send to resume.
+#[test]
+fn max_wait_s_stops_a_call_and_the_servers_max_wait_bounds_it() {
+    let _timed = support::one_timed_test_at_a_time();
+    let keywords: Vec<String> = (0..2_100).map(|i| format!("attesa {i}")).collect();
+    // 21 requests of 100: the 21st waits for a 6 s window.
+    let mut mcp = Mcp::start(&["--sandbox", "--rate-window", "6", "mcp"]);
+    let text = mcp.error(
+        "keywords_metrics",
+        json!({"keyword": keywords, "max_wait_s": 0.5}),
+    );
+    let missing = json!({"keyword": keywords[2_000..], "max_wait_s": 0.5});
+    assert!(
+        text.contains(&format!("call `keywords_metrics` with {missing}")),
+        "{text}"
+    );
+    let bad = mcp.error(
+        "keywords_metrics",
+        json!({"keyword": ["x"], "max_wait_s": -1}),
+    );
+    assert!(bad.contains("`max_wait_s`") && bad.contains("-1"), "{bad}");
+    mcp.finish();
+
+    // The server's --max-wait 0.5 holds over a larger max_wait_s.
+    let mut bounded = Mcp::start(&[
+        "--sandbox",
+        "--rate-window",
+        "6",
+        "--max-wait",
+        "0.5",
+        "mcp",
+    ]);
+    let text = bounded.error(
+        "keywords_metrics",
+        json!({"keyword": keywords, "max_wait_s": 60}),
+    );
+    assert!(text.contains("The job stopped part-way"), "{text}");
+    bounded.finish();
 }
