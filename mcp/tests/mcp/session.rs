@@ -1203,6 +1203,7 @@ fn what_the_spec_does_not_know_reaches_the_agent() {
         rows[1]
     );
     mcp.finish();
+}
 
 /// `max_wait_s` bounds one call's waits, and the server's `--max-wait`
 /// bounds `max_wait_s`: a batched job whose next request would wait for the
