@@ -15,6 +15,10 @@
 //!   (it parses in place, so each iteration gets a fresh copy, made untimed);
 //! - `sonic_rs_typed`: the same struct through `sonic_rs::from_slice`.
 //!
+//! Then the `unknown_10000` group: the client's decode of the 10,000-row page
+//! with nothing unknown (`none`) and with three members the spec does not know
+//! at the start of every row (`three_per_row`), each kept in its record.
+//!
 //! Then the `request` group: building and validating a 100-keyword `metrics`
 //! request (builder, `request()`, `validate()`), and all a call does before
 //! sending (the same plus the percent-encoded URL and the cost estimate), each
@@ -135,6 +139,35 @@ fn bench_decode(c: &mut Criterion) {
     }
 }
 
+/// Rows of the page decoded with and without members the spec does not know.
+const UNKNOWN_ROWS: usize = 10_000;
+
+/// The client's decode of the same page with nothing unknown and with three
+/// unknown members per row (kept by wire name in each record), side by side.
+fn bench_unknown(c: &mut Criterion) {
+    let plain = common::domain_keywords(UNKNOWN_ROWS);
+    let drifted = common::with_unknown_members(&plain);
+    let decoded = seozoom_decode(&drifted);
+    assert_eq!(decoded.response.len(), UNKNOWN_ROWS);
+    assert!(
+        decoded
+            .response
+            .iter()
+            .all(|row| row.unknown_members().len() == 3),
+        "every row keeps its three unknown members"
+    );
+    let mut group = c.benchmark_group(format!("unknown_{UNKNOWN_ROWS}"));
+    group
+        .sample_size(20)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(5));
+    group.bench_function("none", |b| b.iter(|| seozoom_decode(black_box(&plain))));
+    group.bench_function("three_per_row", |b| {
+        b.iter(|| seozoom_decode(black_box(&drifted)))
+    });
+    group.finish();
+}
+
 fn bench_request(c: &mut Criterion) {
     let client = Client::builder()
         .api_key("BENCH-KEY")
@@ -251,6 +284,26 @@ fn summary(dir: &Path, since: SystemTime) -> String {
             );
         }
     }
+    let group = format!("unknown_{UNKNOWN_ROWS}");
+    let none = median_ns(dir, &group, "none", since);
+    let three = median_ns(dir, &group, "three_per_row", since);
+    let _ = writeln!(
+        out,
+        "\n### Members the spec does not know ({UNKNOWN_ROWS} rows, `seozoom`)\n"
+    );
+    let _ = writeln!(out, "| rows carry | median | x none |");
+    let _ = writeln!(out, "|---|---:|---:|");
+    let show = |ns: Option<f64>| ns.map_or("not run".into(), show_ns);
+    let _ = writeln!(out, "| nothing unknown | {} | 1 |", show(none));
+    let times = match (three, none) {
+        (Some(three), Some(none)) => format!("{:.2}", three / none),
+        _ => String::new(),
+    };
+    let _ = writeln!(
+        out,
+        "| 3 unknown members per row | {} | {times} |",
+        show(three)
+    );
     let build = median_ns(dir, "request", "build_validate_100_keywords", since);
     let prepare = median_ns(dir, "request", "prepare_100_keywords", since);
     let decode = median_ns(dir, "request", "decode_100_rows", since);
@@ -292,7 +345,8 @@ fn show_ns(ns: f64) -> String {
 }
 
 /// `SEOZOOM_BENCH_PROFILE=decoder:rows:iterations` runs one decoder in a loop and
-/// nothing else (`request:0:iterations` and `validate:0:iterations`: the
+/// nothing else (`seozoom_unknown3`: the client's, on the page with three
+/// members the spec does not know per row) (`request:0:iterations` and `validate:0:iterations`: the
 /// 100-keyword request, prepared or only validated), for `perf record` or `valgrind --tool=callgrind` (BENCHMARKS.md).
 fn profile(spec: &str) {
     let mut parts = spec.split(':');
@@ -324,9 +378,11 @@ fn profile(spec: &str) {
         return;
     }
     let body = common::domain_keywords(rows);
+    let drifted = common::with_unknown_members(&body);
     for _ in 0..iterations {
         let rows = match decoder.as_str() {
             "seozoom" => seozoom_decode(&body).response.len(),
+            "seozoom_unknown3" => seozoom_decode(&drifted).response.len(),
             "serde_json_value" => {
                 serde_json::from_slice::<serde_json::Value>(&body).unwrap()["response"]
                     .as_array()
@@ -361,6 +417,7 @@ fn main() {
         .output_directory(&dir)
         .configure_from_args();
     bench_decode(&mut c);
+    bench_unknown(&mut c);
     bench_request(&mut c);
     c.final_summary();
 

@@ -270,6 +270,18 @@ pub fn domain_keywords(rows: usize) -> Vec<u8> {
     })
 }
 
+/// `body` (a page of rows that each begin with `"keyword"`) with three members
+/// the spec does not know at the start of every row: a number, a text and an
+/// array, as a service that moved on from its spec might send them.
+pub fn with_unknown_members(body: &[u8]) -> Vec<u8> {
+    let text = std::str::from_utf8(body).expect("a generated body is UTF-8");
+    text.replace(
+        "{\"keyword\":",
+        "{\"x_rank_score\":12.5,\"x_label\":\"brand new\",\"x_flags\":[1,2,3],\"keyword\":",
+    )
+    .into_bytes()
+}
+
 /// A `keywords` `metrics` answer (record `KeywordMetrics`) for `rows` keywords.
 pub fn keyword_metrics(rows: usize) -> Vec<u8> {
     let mut rng = Rng::new(0x5E0_2004 ^ rows as u64);

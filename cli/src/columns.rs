@@ -1,7 +1,9 @@
 //! `--columns a,b,c`: the columns of an operation's rows picked by name, in
 //! every format. The names are the ones the CSV header shows (wire names, and
-//! `field.inner` for the records of a nested list); a name the operation does
-//! not have is refused before anything is sent.
+//! `field.inner` for the records of a nested list), or the wire name of a
+//! member the spec does not know (the service may send one: `seozoom drift`
+//! lists those seen). A name that is neither is not known before the answer
+//! comes, so it is not refused: a name no row had is reported after the rows.
 
 use seozoom::operation_table::Operation;
 use seozoom::operation_table::Shape;
@@ -12,26 +14,64 @@ use crate::rows::{Payload, SERP_COLUMNS, VALUE_COLUMN, column_names, layout, ser
 /// The flag, for messages.
 pub const FLAG: &str = "--columns";
 
-/// The names asked for, or a message naming the first unknown one and listing
-/// the operation's columns.
+/// The names asked for, or a message when there are none. Names the spec
+/// does not know are allowed: they may be members the service sends
+/// ([`unmatched`] reports those no row had).
 pub fn check(op: &Operation, names: &[String]) -> Result<(), String> {
-    let known = column_names(op);
-    if let Some(unknown) = names.iter().find(|name| !known.contains(name)) {
-        return Err(format!(
-            "{FLAG} {}: `{unknown}` is not a column of {}; its columns are: {}",
-            names.join(","),
-            op.label(),
-            known.join(", ")
-        ));
-    }
-    if names.is_empty() {
+    if names.iter().all(|name| name.trim().is_empty()) {
         return Err(format!(
             "{FLAG} needs at least one column name; the columns of {} are: {}",
             op.label(),
-            known.join(", ")
+            column_names(op).join(", ")
         ));
     }
     Ok(())
+}
+
+/// The names asked for that are neither columns of `op` nor members of any
+/// record of `response`, and a message for stderr; `None` when every name
+/// matched.
+pub fn unmatched(op: &Operation, response: &Value, names: &[String]) -> Option<String> {
+    let known = column_names(op);
+    let mut seen = Vec::new();
+    collect_members(response, &mut seen);
+    let unmatched: Vec<&str> = names
+        .iter()
+        .filter(|name| !known.contains(name) && !seen.contains(&name.as_str()))
+        .map(String::as_str)
+        .collect();
+    if unmatched.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "warning: {FLAG}: no row had {}: not a column of {} (its columns are: {}), nor a member the service sent",
+        unmatched
+            .iter()
+            .map(|name| format!("`{name}`"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        op.label(),
+        known.join(", ")
+    ))
+}
+
+/// The member names of the records in `value` (an array of records, a map of
+/// them, or one).
+fn collect_members<'a>(value: &'a Value, out: &mut Vec<&'a str>) {
+    match value {
+        Value::Array(items) => items.iter().for_each(|item| collect_members(item, out)),
+        Value::Object(record) => {
+            for (name, member) in record {
+                if !out.contains(&name.as_str()) {
+                    out.push(name);
+                }
+                if member.is_object() {
+                    collect_members(member, out);
+                }
+            }
+        }
+        _ => {}
+    }
 }
 
 /// Keep in each record of `response` only the members named, in the order
@@ -174,12 +214,21 @@ mod tests {
     }
 
     #[test]
-    fn unknown_names_are_refused_with_the_known_ones() {
+    fn names_no_row_had_are_reported_with_the_known_ones() {
         let metrics = op("keywords", "metrics");
-        let error = check(metrics, &["keyword".into(), "volume".into()]).unwrap_err();
-        assert!(error.contains("`volume`"), "{error}");
-        assert!(error.contains("search_volume"), "{error}");
-        assert!(check(metrics, &["search_volume".into(), "keyword".into()]).is_ok());
+        let names = [
+            "keyword".to_owned(),
+            "volume".to_owned(),
+            "brand_new".to_owned(),
+        ];
+        assert!(check(metrics, &names).is_ok());
+        assert!(check(metrics, &[" ".into()]).is_err());
+        let response = json!([{"keyword": "a", "brand_new": 1}]);
+        let warning = unmatched(metrics, &response, &names).unwrap();
+        assert!(warning.contains("`volume`"), "{warning}");
+        assert!(!warning.contains("`brand_new`"), "{warning}");
+        assert!(warning.contains("search_volume"), "{warning}");
+        assert_eq!(unmatched(metrics, &response, &names[..1]), None);
     }
 
     #[test]

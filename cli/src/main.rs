@@ -2,10 +2,11 @@
 //!
 //! ```text
 //! seozoom [OPTIONS] <GROUP> <ACTION> [PARAMS]
-//! seozoom sandbox [--port N] [--strict [--rate-window SECS]]
+//! seozoom sandbox [--port N] [--strict [--rate-window SECS]] [--units N] [--drift]
 //! seozoom [OPTIONS] mcp [--http ADDR] [--max-result-rows N]
 //! seozoom completions bash|zsh|fish|powershell
 //! seozoom man
+//! seozoom [OPTIONS] drift [--patch]
 //! ```
 //!
 //! The whole command tree (groups, actions, their aliases, parameter flags and
@@ -40,6 +41,7 @@
 mod cli;
 mod columns;
 mod completions;
+mod drift;
 mod dry_run;
 mod error_report;
 mod exit;
@@ -88,13 +90,15 @@ fn main() -> ExitCode {
             port,
             strict,
             units,
-        } => runtime.block_on(sandbox::serve(port, strict, units)),
+            drift,
+        } => runtime.block_on(sandbox::serve(port, strict, units, drift)),
         Command::Mcp(options) => match runtime.block_on(seozoom_mcp::serve(options)) {
             seozoom_mcp::Ended::Normally => exit::OK,
             seozoom_mcp::Ended::Refused => exit::REFUSED,
             seozoom_mcp::Ended::Failed => exit::FAILED,
         },
         Command::Usage(usage) => runtime.block_on(usage::report(usage)),
+        Command::Drift(drift) => runtime.block_on(drift::report(drift)),
         Command::Print(print) => completions::print(print),
     };
     ExitCode::from(code)

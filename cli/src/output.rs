@@ -10,10 +10,11 @@ use seozoom::{Envelope, operation_table::Operation};
 use serde_json::Value;
 
 use crate::format::{Format, View};
-use crate::rows::rows;
 
 /// Print `envelope` (the result of `op`) to `out`; a note for stderr when a
-/// table had to hide columns.
+/// table had to hide columns, when rows could not be typed (JSON lists them
+/// in `raw_rows`; the other formats print them as the service sent them, in
+/// their place), or when a column asked for matched nothing.
 pub fn write(
     format: Format,
     op: &Operation,
@@ -21,6 +22,24 @@ pub fn write(
     view: &View<'_>,
     out: &mut impl Write,
 ) -> io::Result<Option<String>> {
+    let mut notes = Vec::new();
+    if let Some(raw) = envelope.raw_rows_note() {
+        let shown = match format {
+            Format::Json => "listed in `raw_rows`",
+            _ => "printed as the service sent them",
+        };
+        notes.push(format!(
+            "warning: {}: {} row(s) could not be typed and are {shown} (their drift is recorded: `seozoom drift`): {raw}",
+            op.label(),
+            envelope.raw_rows.len()
+        ));
+    }
+    let response = envelope.response_as_sent();
+    if let Some(columns) = view.columns
+        && let Some(warning) = crate::columns::unmatched(op, &response, columns)
+    {
+        notes.push(warning);
+    }
     match format {
         Format::Json => {
             match view.columns {
@@ -34,7 +53,7 @@ pub fn write(
             writeln!(out)?;
         }
         Format::Ndjson => {
-            for mut object in crate::columns::json_lines(op, &envelope.response) {
+            for mut object in crate::columns::json_lines(op, &response) {
                 if let Some(columns) = view.columns {
                     crate::columns::keep_members(&mut object, columns);
                 }
@@ -43,7 +62,7 @@ pub fn write(
             }
         }
         Format::Csv => {
-            let mut rows = rows(op, &envelope.response);
+            let mut rows = laid_out(op, &response, view);
             if let Some(columns) = view.columns {
                 rows = rows.select(columns);
             }
@@ -55,13 +74,22 @@ pub fn write(
             writer.flush()?;
         }
         Format::Table => {
-            let rows = rows(op, &envelope.response);
+            let rows = laid_out(op, &response, view);
             let table = crate::table_fit::table(rows, view);
             writeln!(out, "{}", table.text)?;
-            return Ok(table.note);
+            notes.extend(table.note);
         }
     }
-    Ok(None)
+    Ok((!notes.is_empty()).then(|| notes.join("\n")))
+}
+
+/// The rows of `response`, with a column for each member asked for that the
+/// spec does not know.
+fn laid_out(op: &Operation, response: &Value, view: &View<'_>) -> crate::rows::Rows {
+    let extra = view
+        .columns
+        .map_or_else(Vec::new, |names| crate::rows::extra_names(op, names));
+    crate::rows::rows_with(op, response, &extra)
 }
 
 #[cfg(test)]
@@ -77,6 +105,10 @@ mod tests {
             serde_json::to_value(&envelope).unwrap(),
             json!({"ResultRows": 0, "UnitsUsed": 0, "UnitsRemaining": 7, "response": null})
         );
-        assert!(rows(overview, &envelope.response).lines.is_empty());
+        assert!(
+            crate::rows::rows(overview, &envelope.response)
+                .lines
+                .is_empty()
+        );
     }
 }

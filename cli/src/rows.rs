@@ -7,7 +7,9 @@
 //! `position,url` line per result.
 //!
 //! CSV, tables and the streamed lines of a paged job print these rows; the
-//! names of the columns are what `--columns` takes.
+//! names of the columns are what `--columns` takes. A name it gives that the
+//! spec does not know is a member the service may send: it gets a column of
+//! its own, after the record's (top-level members only).
 
 use seozoom::operation_table::{FieldInfo, FieldKind, Operation, RecordInfo, Shape};
 use seozoom::operations::RECORDS;
@@ -128,10 +130,10 @@ fn described_columns(layout: Payload, nested: bool) -> Vec<(String, Column)> {
     }
 }
 
-/// The lines of one payload value.
-fn lines(layout: Payload, value: &Value) -> Vec<Vec<String>> {
+/// The lines of one payload value, with a column per `extra` member.
+fn lines(layout: Payload, value: &Value, extra: &[String]) -> Vec<Vec<String>> {
     match layout {
-        Payload::Record(record) => record_lines(record, value),
+        Payload::Record(record) => record_lines(record, value, extra),
         Payload::Serp => serp_lines(value),
         Payload::Opaque if value.is_null() => Vec::new(),
         Payload::Opaque => vec![vec![cell(value)]],
@@ -139,8 +141,9 @@ fn lines(layout: Payload, value: &Value) -> Vec<Vec<String>> {
 }
 
 /// One line per inner record of the record's list fields (their `i`-th records
-/// side by side when there are several), and one line when they are all empty.
-fn record_lines(record: &RecordInfo, value: &Value) -> Vec<Vec<String>> {
+/// side by side when there are several), and one line when they are all empty;
+/// the `extra` members (which the spec does not know) last.
+fn record_lines(record: &RecordInfo, value: &Value, extra: &[String]) -> Vec<Vec<String>> {
     if value.is_null() {
         return Vec::new();
     }
@@ -160,9 +163,10 @@ fn record_lines(record: &RecordInfo, value: &Value) -> Vec<Vec<String>> {
                 FieldKind::List { record } => {
                     let inner = layout(record);
                     let lines = match member {
-                        Value::Array(items) => {
-                            items.iter().flat_map(|item| lines(inner, item)).collect()
-                        }
+                        Value::Array(items) => items
+                            .iter()
+                            .flat_map(|item| lines(inner, item, &[]))
+                            .collect(),
                         _ => Vec::new(),
                     };
                     Part::Nested {
@@ -173,6 +177,11 @@ fn record_lines(record: &RecordInfo, value: &Value) -> Vec<Vec<String>> {
                 _ => Part::Cell(cell(member)),
             }
         })
+        .chain(
+            extra
+                .iter()
+                .map(|name| Part::Cell(cell(value.get(name).unwrap_or(&Value::Null)))),
+        )
         .collect();
     let height = parts
         .iter()
@@ -248,8 +257,31 @@ fn cell(value: &Value) -> String {
 
 /// The rows of an operation's `response`.
 pub fn rows(op: &Operation, response: &Value) -> Rows {
+    rows_with(op, response, &[])
+}
+
+/// The names of `names` that are not columns of `op`'s rows: members the
+/// spec does not know, each a column of its own after the record's.
+pub fn extra_names(op: &Operation, names: &[String]) -> Vec<String> {
+    let known = column_names(op);
+    match layout(op.response.payload) {
+        Payload::Record(_) => names
+            .iter()
+            .filter(|name| !known.contains(name))
+            .cloned()
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The rows of an operation's `response`, with a column for each member of
+/// `extra` (see [`extra_names`]) after the record's.
+pub fn rows_with(op: &Operation, response: &Value, extra: &[String]) -> Rows {
     let layout = layout(op.response.payload);
     let mut described = described_columns(layout, false);
+    if matches!(layout, Payload::Record(_)) {
+        described.extend(extra.iter().map(|name| (name.clone(), Column::default())));
+    }
     let lines = match op.response.shape {
         Shape::Map { key } => {
             let column = Column {
@@ -261,7 +293,7 @@ pub fn rows(op: &Operation, response: &Value) -> Rows {
                 Value::Object(map) => map
                     .iter()
                     .flat_map(|(k, v)| {
-                        lines(layout, v).into_iter().map(move |line| {
+                        lines(layout, v, extra).into_iter().map(move |line| {
                             let mut full = vec![k.clone()];
                             full.extend(line);
                             full
@@ -272,10 +304,13 @@ pub fn rows(op: &Operation, response: &Value) -> Rows {
             }
         }
         Shape::Array => match response {
-            Value::Array(items) => items.iter().flat_map(|item| lines(layout, item)).collect(),
+            Value::Array(items) => items
+                .iter()
+                .flat_map(|item| lines(layout, item, extra))
+                .collect(),
             _ => Vec::new(),
         },
-        _ => lines(layout, response),
+        _ => lines(layout, response, extra),
     };
     let (header, info) = described.into_iter().unzip();
     Rows {
@@ -285,15 +320,21 @@ pub fn rows(op: &Operation, response: &Value) -> Rows {
     }
 }
 
-/// The lines one item of an array response gives: what [`rows`] gives for
-/// each item, for printing the rows of a paged job as they arrive.
-pub fn item_lines(op: &Operation, item: &Value) -> Vec<Vec<String>> {
-    lines(layout(op.response.payload), item)
+/// The lines one item of an array response gives: what [`rows_with`] gives
+/// for each item, for printing the rows of a paged job as they arrive.
+pub fn item_lines(op: &Operation, item: &Value, extra: &[String]) -> Vec<Vec<String>> {
+    lines(layout(op.response.payload), item, extra)
 }
 
-/// Every column name of an operation's rows, in order: what `--columns` takes.
+/// Every column name of an operation's rows, in order: what `--columns` takes
+/// (besides members the spec does not know).
 pub fn column_names(op: &Operation) -> Vec<String> {
     rows(op, &Value::Null).header
+}
+
+/// The column names of [`rows_with`] with these `extra` members.
+pub fn column_names_with(op: &Operation, extra: &[String]) -> Vec<String> {
+    rows_with(op, &Value::Null, extra).header
 }
 
 #[cfg(test)]

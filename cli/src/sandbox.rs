@@ -1,6 +1,6 @@
 //! The built-in sandbox ([`seozoom::sandbox::Sandbox`]): started for one call with
 //! `--sandbox`, or served on its own with `seozoom sandbox [--port N] [--strict]
-//! [--units N]`.
+//! [--units N] [--drift]`.
 
 use std::time::Duration;
 
@@ -24,9 +24,18 @@ pub async fn start() -> std::io::Result<Sandbox> {
 /// for scripts), how to use it on stderr. With `strict`, the requests-per-minute
 /// figures are enforced over that window, and each request answered 429 is
 /// reported on stderr. `units`: the balance the account starts with (else
-/// the sandbox's default). The exit code.
-pub async fn serve(port: Option<u16>, strict: Option<Duration>, units: Option<i64>) -> u8 {
+/// the sandbox's default); `drift`: answers that drift from the spec. The
+/// exit code.
+pub async fn serve(
+    port: Option<u16>,
+    strict: Option<Duration>,
+    units: Option<i64>,
+    drift: bool,
+) -> u8 {
     let mut builder = Sandbox::builder().port(port.unwrap_or(0));
+    if drift {
+        builder = builder.drift();
+    }
     if let Some(window) = strict {
         builder = builder.rate_window(window);
     }
@@ -43,6 +52,11 @@ pub async fn serve(port: Option<u16>, strict: Option<Duration>, units: Option<i6
     };
     let base_url = sandbox.base_url();
     println!("{base_url}");
+    if drift {
+        eprintln!(
+            "sandbox: its answers drift from the spec (--drift): see them with `seozoom --base-url {base_url} --api-key {API_KEY} drift`"
+        );
+    }
     eprintln!(
         "sandbox: serving the {} on {base_url} with {} units; any non-empty key works (`{}`). Stop with Ctrl-C.",
         seozoom::operations::SERVICE.title,

@@ -36,6 +36,8 @@ enum To<W: Write> {
         /// The operation's columns, and where the ones asked for are in them.
         header: Vec<String>,
         picks: Option<Vec<usize>>,
+        /// Members asked for that the spec does not know, a column each.
+        extra: Vec<String>,
     },
 }
 
@@ -51,12 +53,14 @@ impl<W: Write> RowWriter<W> {
         let to = match format {
             Format::Ndjson => To::Ndjson(out),
             Format::Csv => {
-                let header = rows::column_names(op);
+                let extra = columns.map_or_else(Vec::new, |names| rows::extra_names(op, names));
+                let header = rows::column_names_with(op, &extra);
                 let picks = columns.map(|names| rows::picks(&header, names));
                 To::Csv {
                     writer: Box::new(csv::Writer::from_writer(out)),
                     header,
                     picks,
+                    extra,
                 }
             }
             Format::Json | Format::Table => return None,
@@ -92,9 +96,14 @@ impl<W: Write> RowWriter<W> {
                 }
                 out.flush()
             }
-            To::Csv { writer, picks, .. } => {
+            To::Csv {
+                writer,
+                picks,
+                extra,
+                ..
+            } => {
                 for row in rows {
-                    for line in rows::item_lines(self.op, row) {
+                    for line in rows::item_lines(self.op, row, extra) {
                         match picks {
                             Some(picks) => writer.write_record(rows::pick(&line, picks))?,
                             None => writer.write_record(&line)?,
@@ -125,6 +134,7 @@ impl<W: Write> RowWriter<W> {
             writer,
             header,
             picks,
+            ..
         } = &mut self.to
         {
             match picks {

@@ -73,7 +73,7 @@
 //!         .send()
 //!         .await?;
 //!     for row in &metrics.response {
-//!         println!("{}: volume {}, KD {}", row.keyword, row.search_volume, row.keyword_difficulty);
+//!         println!("{}: volume {:?}, KD {:?}", row.keyword, row.search_volume, row.keyword_difficulty);
 //!     }
 //!     println!("{} units used, {} left", metrics.units_used, metrics.units_remaining);
 //!     assert_eq!(metrics.response.len(), 2);
@@ -257,7 +257,7 @@
 //!         let row = row?;
 //!         count += 1;
 //!         if count == 1 {
-//!             println!("first: {} at {}", row.keyword, row.ranking_position);
+//!             println!("first: {} at {:?}", row.keyword, row.ranking_position);
 //!         }
 //!     }
 //!     assert!(count <= 250);
@@ -479,6 +479,7 @@ mod date;
 #[cfg(feature = "jiff")]
 mod date_jiff;
 mod decode;
+pub mod drift;
 mod envelope;
 pub mod error;
 mod generated;
@@ -514,7 +515,9 @@ pub mod types {
 
     pub use crate::by_key::ByKey;
     pub use crate::date::{Date, DateError, DateTime, Time};
+    pub use crate::envelope::RawRow;
     pub use crate::generated::types::*;
+    pub use crate::record::UnknownMembers;
     pub use crate::serp::{Serp, SerpResult};
     pub use crate::wire_enum::{UnknownValue, WireEnum};
     /// The `jiff` crate the conversions are written for (feature `jiff`).
@@ -578,7 +581,9 @@ pub mod __private {
     pub use crate::record;
     #[cfg(feature = "sandbox")]
     pub use crate::sandbox::{Sandbox, SandboxBuilder};
-    pub use crate::types::{ByKey, Date, DateTime, Serp, Time, UnknownValue, WireEnum};
+    pub use crate::types::{
+        ByKey, Date, DateTime, Serp, Time, UnknownMembers, UnknownValue, WireEnum,
+    };
     pub use crate::{
         Client, ClientBuilder, Envelope, Error, job::Outcome, job::Row, job::RunOptions, job::Stop,
         job::Stream, operation_table::Operation, request::Request,

@@ -431,6 +431,9 @@ pub struct Service {
     pub no_data_status: u16,
     /// `message` of the "no match" answer.
     pub no_data_message: &'static str,
+    /// The HTTP statuses of the other refusals the spec names (an answer
+    /// with another one is noted as drift).
+    pub refusals: &'static [u16],
     /// Wire name of the envelope's payload member.
     pub envelope_response: &'static str,
     /// Wire name of the envelope's row count.
@@ -473,6 +476,8 @@ pub enum FieldKind {
     CommaList {
         /// The known values of its items (empty: free text).
         values: &'static [&'static str],
+        /// The spec's name of the enum its items are values of, if any.
+        enumeration: Option<&'static str>,
     },
     /// An array of records.
     List {
@@ -494,6 +499,10 @@ pub struct FieldInfo {
     pub nullable: bool,
     /// May be absent.
     pub optional: bool,
+    /// Where the spec knows its presence from: the reference
+    /// ([`Source::Stated`]), or a defensive decision ([`Source::Decided`])
+    /// where the reference never says whether it is always sent, and so on.
+    pub presence: Source,
     /// What its value is, when the spec says.
     pub hint: Option<Hint>,
     /// When it is one of its record's main measures (what a reader came

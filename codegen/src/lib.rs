@@ -32,6 +32,8 @@
 
 #![forbid(unsafe_code)]
 
+#[cfg(feature = "cli")]
+pub mod apply;
 pub mod diagnostics;
 #[cfg(feature = "cli")]
 pub mod diff;
@@ -61,6 +63,28 @@ pub fn load_str(name: &str, text: &str) -> Result<model::Spec, Diagnostics> {
     let file = SourceFile::new(name, text);
     let parsed = parse::parse(&file).map_err(|d| Diagnostics(vec![d]))?;
     validate::validate(&file, &parsed)
+}
+
+/// [`load_str`] of a spec that may be written in an earlier version of the
+/// format ([`validate::Reading::Older`]): what `diff` compares with.
+///
+/// # Errors
+///
+/// As [`load_str`].
+pub fn load_str_older(name: &str, text: &str) -> Result<model::Spec, Diagnostics> {
+    let file = SourceFile::new(name, text);
+    let parsed = parse::parse(&file).map_err(|d| Diagnostics(vec![d]))?;
+    validate::validate_reading(&file, &parsed, validate::Reading::Older)
+}
+
+/// [`load_str_older`] of the spec file at `path`.
+///
+/// # Errors
+///
+/// As [`load_file`].
+pub fn load_file_older(path: &Path) -> Result<model::Spec, Diagnostics> {
+    let (name, text) = read_spec(path)?;
+    load_str_older(&name, &text)
 }
 
 /// Generate the Rust module for a spec held in memory.

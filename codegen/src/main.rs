@@ -16,6 +16,11 @@
 //! users between two specs, each change BREAKING, minor or patch, and the version
 //! bump; exits with status 3 when a change is breaking (see `seozoom_codegen::diff`).
 //!
+//! `seozoom-codegen apply PATCH [SPEC]`: merge a patch (`seozoom drift
+//! --patch`) into the spec, keeping its formatting and comments; a patch that
+//! conflicts with it is refused and nothing is written (status 1). See
+//! `seozoom_codegen::apply`.
+//!
 //! A bad command line exits with status 2: `seozoom-codegen[ SUBCOMMAND]: what is
 //! wrong`, then the usage.
 
@@ -30,10 +35,10 @@ use std::process::ExitCode;
 
 use clap::error::ErrorKind;
 use clap::{Parser, Subcommand};
-use seozoom_codegen::diff;
+use seozoom_codegen::{apply, diff};
 use spec_file::DEFAULT_SPEC;
 
-const USAGE: &str = "usage: seozoom-codegen [SPEC]\n       seozoom-codegen publish [--check] [--out DIR] [SPEC]\n       seozoom-codegen python [--check] [--out DIR] [SPEC]\n       seozoom-codegen diff [--json] [--current VERSION] OLD NEW";
+const USAGE: &str = "usage: seozoom-codegen [SPEC]\n       seozoom-codegen publish [--check] [--out DIR] [SPEC]\n       seozoom-codegen python [--check] [--out DIR] [SPEC]\n       seozoom-codegen diff [--json] [--current VERSION] OLD NEW\n       seozoom-codegen apply PATCH [SPEC]";
 
 /// The seozoom generator: prints the Rust generated from the spec, publishes the
 /// spec for other languages, writes the Python package's typed surface, and
@@ -42,7 +47,7 @@ const USAGE: &str = "usage: seozoom-codegen [SPEC]\n       seozoom-codegen publi
 #[command(
     name = "seozoom-codegen",
     version,
-    override_usage = "seozoom-codegen [SPEC]\n       seozoom-codegen publish [--check] [--out DIR] [SPEC]\n       seozoom-codegen python [--check] [--out DIR] [SPEC]\n       seozoom-codegen diff [--json] [--current VERSION] OLD NEW"
+    override_usage = "seozoom-codegen [SPEC]\n       seozoom-codegen publish [--check] [--out DIR] [SPEC]\n       seozoom-codegen python [--check] [--out DIR] [SPEC]\n       seozoom-codegen diff [--json] [--current VERSION] OLD NEW\n       seozoom-codegen apply PATCH [SPEC]"
 )]
 struct Cli {
     /// The spec whose generated code to print.
@@ -57,6 +62,7 @@ enum Command {
     Publish(publish::command::Args),
     Python(python_surface::Args),
     Diff(diff::Args),
+    Apply(apply::Args),
 }
 
 fn main() -> ExitCode {
@@ -68,6 +74,7 @@ fn main() -> ExitCode {
         Some(Command::Publish(args)) => publish::command::run(args),
         Some(Command::Python(args)) => python_surface::run(args),
         Some(Command::Diff(args)) => diff::run(args),
+        Some(Command::Apply(args)) => apply::run(args),
         None => generate(&cli.spec),
     }
 }
@@ -111,7 +118,7 @@ fn usage_error(err: &clap::Error) -> ExitCode {
     let subcommand = std::env::args_os().nth(1);
     match subcommand.as_ref().and_then(|a| a.to_str()) {
         Some("diff") => eprintln!("seozoom-codegen diff: {what}\nusage: {}", diff::USAGE),
-        Some(command @ ("publish" | "python")) => {
+        Some(command @ ("publish" | "python" | "apply")) => {
             eprintln!("seozoom-codegen {command}: {what}\n{USAGE}")
         }
         _ => eprintln!("seozoom-codegen: {what}\n{USAGE}"),

@@ -2,6 +2,11 @@
 //! unique), every reference is resolved and every figure has been checked, so the
 //! emitter only has to spell things out.
 
+/// The name of every record's own field and accessor holding the members the
+/// spec does not know (by wire name, with their JSON values): no spec field
+/// may take it.
+pub const UNKNOWN_MEMBERS: &str = "unknown_members";
+
 /// The whole interface.
 #[derive(Debug, Clone)]
 pub struct Spec {
@@ -89,6 +94,8 @@ pub struct EnumValue {
     pub wire: String,
     pub variant: String,
     pub description: String,
+    /// Where the value is known from, when not the reference.
+    pub source: Option<Provenance>,
 }
 
 #[derive(Debug, Clone)]
@@ -109,6 +116,8 @@ pub struct Field {
     pub ty: FieldType,
     pub nullable: bool,
     pub optional: bool,
+    /// Why the field is required, optional or nullable.
+    pub presence: Provenance,
     pub hint: Option<Hint>,
     /// A main measure's rank, 1 (most wanted) to 9.
     pub priority: Option<u8>,
@@ -425,6 +434,14 @@ impl Source {
         ("observed", Source::Observed),
         ("decided", Source::Decided),
     ];
+
+    /// The spec's word for the source (`stated`, ...).
+    pub fn word(self) -> &'static str {
+        Source::ALL
+            .iter()
+            .find(|(_, s)| *s == self)
+            .map_or("decided", |(word, _)| word)
+    }
 
     pub fn variant(self) -> &'static str {
         match self {

@@ -78,6 +78,9 @@ pub struct SpecFile {
     /// How long answers stay fresh, written once and named from the actions.
     #[serde(default)]
     pub freshness: BTreeMap<String, Spanned<FreshnessDef>>,
+    /// How a record's member may arrive, written once and named from fields.
+    #[serde(default)]
+    pub presence: BTreeMap<String, Spanned<PresenceDef>>,
     #[serde(default)]
     pub groups: Vec<Group>,
     #[serde(default)]
@@ -184,6 +187,8 @@ pub struct EnumValue {
     pub wire: S,
     pub rust: S,
     pub description: S,
+    /// Where the value is known from, when not from the reference.
+    pub source: Option<Ref<Provenance>>,
 }
 
 /// A named list of fields that several records share.
@@ -222,10 +227,15 @@ pub struct Field {
     pub ty: S,
     /// Element type of `list` and `comma_list` fields.
     pub items: Option<S>,
-    #[serde(default)]
+    /// Whether the member may be absent or `null`, and why: a shared
+    /// definition by name (`[presence.NAME]`) or a table in place. Required
+    /// ([`crate::validate`] says so, where the field is written).
+    pub presence: Option<Ref<PresenceDef>>,
+    /// The format before `presence`: the flags as keys of the field. Read
+    /// only in an older spec (`seozoom-codegen diff`'s first one); a spec of
+    /// this format writes them in `presence`.
     pub nullable: Option<Spanned<bool>>,
-    /// The field may be missing from a row.
-    #[serde(default)]
+    /// As `nullable`.
     pub optional: Option<Spanned<bool>>,
     /// What the value is (a value hint): `url`, `score`, `position`, ...
     pub kind: Option<S>,
@@ -326,6 +336,20 @@ pub struct LimitDef {
 pub struct Provenance {
     pub source: S,
     pub note: Option<S>,
+}
+
+/// How a record's member may arrive: absent from some rows (`optional`),
+/// `null` (`nullable`), neither (required), and the provenance of that
+/// reading: `source` and `note`, or `why` naming one under `[provenance]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PresenceDef {
+    pub optional: Option<Spanned<bool>>,
+    pub nullable: Option<Spanned<bool>>,
+    pub source: Option<S>,
+    pub note: Option<S>,
+    /// A provenance written once under `[provenance]`.
+    pub why: Option<S>,
 }
 
 /// `if_param = if_value` requires `require` (to equal `equal_to`, when given).

@@ -23,7 +23,7 @@ use std::ops::Range;
 use toml::Spanned;
 
 use crate::diagnostics::Collector;
-use crate::parse::{self, CostDef, Entry, FreshnessDef, LimitDef, ParamDef, Ref, S};
+use crate::parse::{self, CostDef, Entry, FreshnessDef, LimitDef, ParamDef, PresenceDef, Ref, S};
 
 /// The name a limit uses for the action's first trailing cost figure.
 pub const PER_REQUEST: &str = "per_request";
@@ -84,6 +84,16 @@ pub struct Freshness {
     pub note: Option<S>,
     /// Where the action names it.
     pub at: Range<usize>,
+}
+
+/// How a record's member may arrive, with its provenance, a shared
+/// definition expanded.
+#[derive(Debug, Clone)]
+pub struct Presence {
+    pub optional: bool,
+    pub nullable: bool,
+    pub source: S,
+    pub note: Option<S>,
 }
 
 /// A record with its fieldsets expanded in place.
@@ -279,6 +289,63 @@ struct Cx<'c, 'a, 's> {
     c: &'c mut Collector<'s>,
     spec: &'a parse::SpecFile,
     memo: Memo,
+}
+
+/// A provenance as written where one goes: in place, or named (a key of
+/// `[provenance]`). An unknown name is reported to `c`.
+pub fn provenance(
+    c: &mut Collector,
+    spec: &parse::SpecFile,
+    r: &Ref<parse::Provenance>,
+) -> Option<Provenance> {
+    Cx {
+        c,
+        spec,
+        memo: Memo::default(),
+    }
+    .provenance(r)
+}
+
+/// A field's presence: the shared definition it names (`[presence.NAME]`), or
+/// the table written in place, with its provenance (`source` and `note`, or
+/// `why`) read. Every problem is reported to `c`.
+pub fn presence(
+    c: &mut Collector,
+    spec: &parse::SpecFile,
+    r: &Ref<PresenceDef>,
+) -> Option<Presence> {
+    let def = match r.get_ref() {
+        Entry::Inline(def) => def,
+        Entry::Name(name) => match spec.presence.get(name) {
+            Some(def) => def.get_ref(),
+            None => {
+                c.error(
+                    r.span(),
+                    format!("unknown presence `{name}`: no `[presence.{name}]`"),
+                );
+                return None;
+            }
+        },
+    };
+    let mut cx = Cx {
+        c,
+        spec,
+        memo: Memo::default(),
+    };
+    let provenance = LimitDef {
+        value: None,
+        source: def.source.clone(),
+        note: def.note.clone(),
+        why: def.why.clone(),
+    };
+    let (source, note) = cx.provenance_of(&provenance, r.span(), "a presence")?;
+    let flag = |b: &Option<Spanned<bool>>| b.as_ref().is_some_and(|b| *b.get_ref());
+    Some(Presence {
+        optional: flag(&def.optional),
+        nullable: flag(&def.nullable),
+        source,
+        note,
+    })
 }
 
 impl<'a> Cx<'_, 'a, '_> {

@@ -55,8 +55,21 @@ fn text(s: &S) -> String {
     s.get_ref().clone()
 }
 
+/// How a spec is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Reading {
+    /// As this format writes it.
+    #[default]
+    Current,
+    /// Also as earlier versions of the format wrote it (a field's `nullable`
+    /// and `optional` keys, before `presence`, taken as the reference's): for
+    /// comparing with an older spec (`seozoom-codegen diff`).
+    Older,
+}
+
 struct Cx<'a> {
     c: Collector<'a>,
+    reading: Reading,
     enums: BTreeMap<String, (String, Vec<String>)>,
     records: BTreeMap<String, String>,
     type_names: BTreeSet<String>,
@@ -68,8 +81,22 @@ struct Cx<'a> {
 ///
 /// Every problem found, each located in the spec file.
 pub fn validate(file: &SourceFile, spec: &parse::SpecFile) -> Result<Spec, Diagnostics> {
+    validate_reading(file, spec, Reading::Current)
+}
+
+/// [`validate`], reading the spec as `reading` says.
+///
+/// # Errors
+///
+/// As [`validate`].
+pub fn validate_reading(
+    file: &SourceFile,
+    spec: &parse::SpecFile,
+    reading: Reading,
+) -> Result<Spec, Diagnostics> {
     let mut cx = Cx {
         c: Collector::new(file),
+        reading,
         enums: BTreeMap::new(),
         records: BTreeMap::new(),
         type_names: RUNTIME_NAMES.iter().map(|s| s.to_string()).collect(),
@@ -95,7 +122,7 @@ pub fn validate(file: &SourceFile, spec: &parse::SpecFile) -> Result<Spec, Diagn
         .enums
         .iter()
         .zip(&resolved.enum_sources)
-        .map(|(e, source)| enum_def(&mut cx, e, source.as_ref()))
+        .map(|(e, source)| enum_def(&mut cx, spec, e, source.as_ref()))
         .collect();
     // Record names are known before fields are checked, so records may nest each other.
     for r in &spec.records {
@@ -114,13 +141,13 @@ pub fn validate(file: &SourceFile, spec: &parse::SpecFile) -> Result<Spec, Diagn
     for fs in &spec.fieldsets {
         described(&mut cx, &fs.description);
         for f in &fs.fields {
-            field(&mut cx, f);
+            field(&mut cx, spec, f);
         }
     }
     let records = resolved
         .records
         .iter()
-        .map(|r| record(&mut cx, r))
+        .map(|r| record(&mut cx, spec, r))
         .collect();
 
     let envelope = Envelope {
@@ -316,7 +343,12 @@ fn member(cx: &mut Cx, m: &parse::EnvelopeMember) -> Member {
     }
 }
 
-fn enum_def(cx: &mut Cx, e: &parse::Enum, source: Option<&resolve::Provenance>) -> Enum {
+fn enum_def(
+    cx: &mut Cx,
+    spec: &parse::SpecFile,
+    e: &parse::Enum,
+    source: Option<&resolve::Provenance>,
+) -> Enum {
     snake_name(cx, &e.name);
     let type_name = type_name(cx, &e.rust);
     let mut wires = BTreeSet::new();
@@ -340,10 +372,16 @@ fn enum_def(cx: &mut Cx, e: &parse::Enum, source: Option<&resolve::Provenance>) 
             if !variants.insert(text(&v.rust)) {
                 cx.c.error(span(&v.rust), format!("variant `{}` is used twice", v.rust.get_ref()));
             }
+            let source = v
+                .source
+                .as_ref()
+                .and_then(|p| resolve::provenance(&mut cx.c, spec, p))
+                .map(|p| provenance(cx, &p));
             EnumValue {
                 wire: text(&v.wire),
                 variant: text(&v.rust),
                 description: described(cx, &v.description),
+                source,
             }
         })
         .collect();
@@ -376,7 +414,7 @@ fn enum_def(cx: &mut Cx, e: &parse::Enum, source: Option<&resolve::Provenance>) 
     }
 }
 
-fn field(cx: &mut Cx, f: &parse::Field) -> Field {
+fn field(cx: &mut Cx, spec: &parse::SpecFile, f: &parse::Field) -> Field {
     let rust = match &f.rust {
         Some(rust) => snake_name(cx, rust),
         None => {
@@ -389,27 +427,27 @@ fn field(cx: &mut Cx, f: &parse::Field) -> Field {
             text(&f.wire)
         }
     };
-    let ty = field_type(cx, f);
-    let nullable = flag(&f.nullable);
-    let optional = flag(&f.optional);
-    if (nullable || optional)
-        && matches!(
-            ty,
-            FieldType::Flag
-                | FieldType::Date
-                | FieldType::DateTime
-                | FieldType::Time
-                | FieldType::Serp
-        )
-    {
+    if rust == UNKNOWN_MEMBERS {
         cx.c.error(
-            span(&f.ty),
-            format!(
-                "a nullable or optional `{}` field has no decoder in the runtime yet",
-                f.ty.get_ref()
-            ),
+            span(f.rust.as_ref().unwrap_or(&f.wire)),
+            format!("`{UNKNOWN_MEMBERS}` is the records' own accessor of the members the spec does not know: give this field another `rust` name"),
         );
     }
+    let ty = field_type(cx, f);
+    let presence = field_presence(cx, spec, f);
+    let (nullable, optional) = presence
+        .as_ref()
+        .map_or((false, false), |p| (p.nullable, p.optional));
+    let presence = match presence {
+        Some(p) => Provenance {
+            source: source(cx, &p.source, p.note.as_ref()),
+            note: p.note.as_ref().map(text),
+        },
+        None => Provenance {
+            source: Source::Decided,
+            note: None,
+        },
+    };
     let hint = hint(cx, f, &ty);
     let priority = f
         .priority
@@ -433,9 +471,50 @@ fn field(cx: &mut Cx, f: &parse::Field) -> Field {
         ty,
         nullable,
         optional,
+        presence,
         hint,
         priority,
         description: described(cx, &f.description),
+    }
+}
+
+/// A field's presence: its `presence`, or in an older spec read as such
+/// ([`Reading::Older`]) its `nullable` and `optional` keys, taken as stated.
+fn field_presence(
+    cx: &mut Cx,
+    spec: &parse::SpecFile,
+    f: &parse::Field,
+) -> Option<resolve::Presence> {
+    let legacy = f.nullable.as_ref().or(f.optional.as_ref());
+    match (&f.presence, legacy) {
+        (Some(_), Some(flag)) => {
+            cx.c.error(
+                span(flag),
+                "`nullable` and `optional` are written in the field's `presence`",
+            );
+            None
+        }
+        (Some(presence), None) => resolve::presence(&mut cx.c, spec, presence),
+        (None, _) if cx.reading == Reading::Older => Some(resolve::Presence {
+            optional: flag(&f.optional),
+            nullable: flag(&f.nullable),
+            source: Spanned::new(span(&f.wire), "stated".to_owned()),
+            note: None,
+        }),
+        (None, Some(flag)) => {
+            cx.c.error(
+                span(flag),
+                "`nullable` and `optional` are written in the field's `presence` (`presence = { nullable = true, source = ..., note = ... }`)",
+            );
+            None
+        }
+        (None, None) => {
+            cx.c.error(
+                span(&f.wire),
+                "missing field `presence`: say whether the member may be absent or null, and why (`presence = \"NAME\"` or `{ optional = true, nullable = true, source = ..., note = ... }`)",
+            );
+            None
+        }
     }
 }
 
@@ -560,9 +639,9 @@ fn field_type(cx: &mut Cx, f: &parse::Field) -> FieldType {
     }
 }
 
-fn record(cx: &mut Cx, resolved: &resolve::Record) -> Record {
+fn record(cx: &mut Cx, spec: &parse::SpecFile, resolved: &resolve::Record) -> Record {
     let r = resolved.raw;
-    let fields: Vec<Field> = resolved.fields.iter().map(|f| field(cx, f)).collect();
+    let fields: Vec<Field> = resolved.fields.iter().map(|f| field(cx, spec, f)).collect();
     let mut wires = BTreeSet::new();
     let mut rusts = BTreeSet::new();
     for (i, f) in fields.iter().enumerate() {

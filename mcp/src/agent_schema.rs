@@ -6,15 +6,25 @@
 //!   `integer` or a `number` says enough), bounds that are only an integer
 //!   type's own range (`i64::MIN`, `i64::MAX`), and the spec's value hints
 //!   (`x-seozoom-*`, annotations for tools that show or make up values);
+//!   A `type` beside an `enum` goes too: the enum lists every value (`null`
+//!   among them where it may be), so the type repeats it.
 //! - [`without_descriptions`], on the output schemas: `description` and
 //!   `title` (the meaning of each field is in the published spec and the
 //!   record's docs, the envelope's in the server's instructions; the output
-//!   schemas were two thirds of the tool list).
+//!   schemas were two thirds of the tool list), and what constrains a value
+//!   without telling what it is (bounds, lengths, patterns, `multipleOf`, and
+//!   `type: "object"` beside `properties`): an output schema says what the
+//!   server sends, and the agent never sends it. Once metrics became `null`
+//!   where the reference does not say they are always sent, every record
+//!   field said so in its `type`; this keeps the tool list within half its
+//!   size before issue 24.
 //!
 //! Both read keywords only where a schema has them: a property named like a
 //! keyword (a record field `description`, say) is kept.
 
 use serde_json::{Map, Value};
+
+use super::json_schema::TYPE;
 
 /// Formats that add nothing to an agent's reading of `integer` or `number`.
 const PLAIN_FORMATS: [&str; 2] = ["int64", "double"];
@@ -60,17 +70,46 @@ pub fn trim(schema: &mut Value) {
             members.remove("maximum");
         }
         members.retain(|key, _| !key.starts_with("x-seozoom-"));
+        if members.get("enum").is_some_and(Value::is_array) {
+            members.remove(TYPE);
+        }
     });
 }
 
-/// `schema` without its `description` and (text) `title` members.
+/// Keywords that constrain a value an output schema describes without
+/// telling what the value is.
+const BOUNDS: [&str; 10] = [
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "minItems",
+    "maxItems",
+];
+
+/// `schema` (an output schema) without its `description` and (text) `title`
+/// members, its bounds, and `type: "object"` beside `properties` (but at
+/// its root).
 pub fn without_descriptions(schema: &mut Value) {
+    // MCP asks an output schema to say `type: "object"` at its root.
+    let root = schema.get(TYPE).cloned();
     each_schema(schema, &|members| {
         members.remove("description");
         if members.get("title").is_some_and(Value::is_string) {
             members.remove("title");
         }
+        members.retain(|key, _| !BOUNDS.contains(&key.as_str()));
+        if members.contains_key("properties") && members.get(TYPE) == Some(&"object".into()) {
+            members.remove(TYPE);
+        }
     });
+    if let (Some(root), Value::Object(members)) = (root, schema) {
+        members.insert(TYPE.into(), root);
+    }
 }
 
 #[cfg(test)]
@@ -88,19 +127,38 @@ mod tests {
                 "description": {"type": "string", "description": "The row's text."},
                 "n": {"type": "integer", "format": "int64", "minimum": i64::MIN, "maximum": 9, "x-seozoom-kind": "count"},
                 "day": {"type": "string", "format": "date"},
+                "yes": {"type": ["string", "null"], "enum": ["true", null]},
             },
         });
         trim(&mut schema);
+        let trimmed = schema.clone();
+        assert_eq!(
+            trimmed["properties"]["n"],
+            json!({"type": "integer", "maximum": 9})
+        );
+        assert_eq!(
+            trimmed["properties"]["yes"],
+            json!({"enum": ["true", null]})
+        );
         without_descriptions(&mut schema);
         assert_eq!(
             schema,
             json!({
                 "properties": {
                     "description": {"type": "string"},
-                    "n": {"type": "integer", "maximum": 9},
+                    "n": {"type": "integer"},
                     "day": {"type": "string", "format": "date"},
+                    "yes": {"enum": ["true", null]},
                 },
             })
+        );
+        let mut object =
+            json!({"type": "object", "properties": {"a": {"type": "object", "properties": {}}}});
+        without_descriptions(&mut object);
+        assert_eq!(
+            object,
+            json!({"type": "object", "properties": {"a": {"properties": {}}}}),
+            "the root keeps its type, as MCP asks"
         );
     }
 }

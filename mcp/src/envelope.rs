@@ -167,6 +167,14 @@ pub fn structured(
         content.insert(CACHED_REQUESTS.into(), json!(requests));
     }
     content.insert(NO_DATA.into(), json!(envelope.no_data));
+    // Rows the client could not type are kept, as the service sent them:
+    // nothing paid for is lost to its shape (the schema allows the member).
+    if !envelope.raw_rows.is_empty() {
+        content.insert(
+            seozoom::types::RawRow::MEMBER.into(),
+            json!(std::mem::take(&mut envelope.raw_rows)),
+        );
+    }
     content.insert(ROWS.into(), rows(0, returned, total));
     content.insert(MORE.into(), more);
     (Value::Object(content), id)

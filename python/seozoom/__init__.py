@@ -31,6 +31,8 @@ from ._errors import (
 from ._generated import *  # noqa: F403  (the spec's clients, groups, records and enums)
 from ._runtime import (
     API_KEY_ENV,
+    Drift,
+    DriftObservation,
     Estimate,
     Learned,
     OperationUsage,
@@ -53,6 +55,8 @@ __all__ = [
     "__version__",
     "API_KEY_ENV",
     "DecodeError",
+    "Drift",
+    "DriftObservation",
     "Error",
     "Estimate",
     "Learned",

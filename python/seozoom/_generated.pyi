@@ -58,76 +58,76 @@ class Project(TypedDict):
 
     project_id: int
     """Project identifier, used as `id` in the other project operations."""
-    is_live: bool
+    is_live: Optional[bool]
     """Whether the project is live (1) or not (0)."""
-    creation_date: datetime.datetime
+    creation_date: Optional[datetime.datetime]
     """When the project was created, `YYYY-MM-DD HH:MM:SS`."""
-    project_name: str
+    project_name: Optional[str]
     """Name of the project."""
     tags: List[str]
     """Tags of the project, comma-separated on the wire; empty segments dropped; empty when null."""
-    url: str
+    url: Optional[str]
     """Site address of the project."""
     category: Optional[str]
     """Upper-case, underscore-separated category label; allowed values not shown."""
-    za: int
+    za: Optional[int]
     """Domain authority score."""
-    keywords_up: int
+    keywords_up: Optional[int]
     """Monitored keywords whose position improved."""
-    keywords_down: int
+    keywords_down: Optional[int]
     """Monitored keywords whose position dropped."""
-    keywords_stable: int
+    keywords_stable: Optional[int]
     """Monitored keywords whose position is stable."""
-    monitored_keywords: int
+    monitored_keywords: Optional[int]
     """Number of monitored keywords."""
-    avg_search_volume_last_week: int
+    avg_search_volume_last_week: Optional[int]
     """Average search volume over the last week."""
-    avg_search_volume_last_month: int
+    avg_search_volume_last_month: Optional[int]
     """Average search volume over the last month."""
-    current_volume: int
+    current_volume: Optional[int]
     """Current volume."""
-    project_last_update: datetime.date
+    project_last_update: Optional[datetime.date]
     """Date of the last update, `YYYY-MM-DD`."""
-    project_last_update_time: datetime.time
+    project_last_update_time: Optional[datetime.time]
     """Time of the last update, `HH:MM:SS`."""
-    monthly_trend: float
+    monthly_trend: Optional[float]
     """Monthly trend, a decimal percentage."""
-    weekly_trend: float
+    weekly_trend: Optional[float]
     """Weekly trend, a decimal percentage."""
 
 
 class ProjectOverview(TypedDict):
     """Summary of one project: monitored keywords, domain traffic and authority."""
 
-    monitored_keywords: int
+    monitored_keywords: Optional[int]
     """Number of monitored keywords."""
-    monitored_keywords_traffic: int
+    monitored_keywords_traffic: Optional[int]
     """Traffic of the monitored keywords."""
-    monitored_keywords_previous_traffic: int
+    monitored_keywords_previous_traffic: Optional[int]
     """Previous traffic of the monitored keywords."""
-    monitored_keywords_traffic_variation: float
+    monitored_keywords_traffic_variation: Optional[float]
     """Variation of the monitored keywords' traffic (decimal)."""
-    monitored_keywords_up: int
+    monitored_keywords_up: Optional[int]
     """Monitored keywords whose position improved."""
-    monitored_keywords_down: int
+    monitored_keywords_down: Optional[int]
     """Monitored keywords whose position dropped."""
-    monitored_keywords_stable: int
+    monitored_keywords_stable: Optional[int]
     """Monitored keywords whose position is stable."""
-    domain_traffic: int
+    domain_traffic: Optional[int]
     """Traffic of the project's domain."""
-    domain_traffic_variation: int
+    domain_traffic_variation: Optional[int]
     """Variation of the domain's traffic."""
-    za: int
+    za: Optional[int]
     """Domain authority."""
-    trust: int
+    trust: Optional[int]
     """Trust (authority metric)."""
-    stability: int
+    stability: Optional[int]
     """Stability (authority metric)."""
-    opportunity: int
+    opportunity: Optional[int]
     """Opportunity (authority metric)."""
-    zero_traffic_pages: int
+    zero_traffic_pages: Optional[int]
     """Number of pages with no traffic."""
-    zero_traffic_pages_percent: float
+    zero_traffic_pages_percent: Optional[float]
     """Share of pages with no traffic, a decimal percentage."""
 
 
@@ -136,65 +136,65 @@ class MonitoredKeyword(TypedDict):
 
     keyword: str
     """The keyword."""
-    language: str
+    language: Optional[str]
     """Language code."""
-    google_ext: str
+    google_ext: Optional[str]
     """Search-engine extension, e.g. a country suffix beginning with a dot (`.it`)."""
-    local_code: str
+    local_code: Optional[str]
     """Locality; empty string when none."""
-    search_volume: int
+    search_volume: Optional[int]
     """Search volume of the keyword."""
-    ppc_competitiveness: float
+    ppc_competitiveness: Optional[float]
     """Competition among advertisers on the keyword in paid search (decimal); scale not shown."""
-    cpc_approx: float
+    cpc_approx: Optional[float]
     """Approximate cost per click (decimal); currency not shown."""
-    indexed_pages: int
+    indexed_pages: Optional[int]
     """Number of pages indexed for the keyword."""
-    keyword_difficulty: int
+    keyword_difficulty: Optional[int]
     """Keyword difficulty; definition and scale not shown."""
-    keyword_opportunity: int
+    keyword_opportunity: Optional[int]
     """Keyword opportunity; definition and scale not shown."""
-    jan: int
+    jan: Optional[int]
     """Search volume in January."""
-    feb: int
+    feb: Optional[int]
     """Search volume in February."""
-    mar: int
+    mar: Optional[int]
     """Search volume in March."""
-    apr: int
+    apr: Optional[int]
     """Search volume in April."""
-    may: int
+    may: Optional[int]
     """Search volume in May."""
-    jun: int
+    jun: Optional[int]
     """Search volume in June."""
-    jul: int
+    jul: Optional[int]
     """Search volume in July."""
-    aug: int
+    aug: Optional[int]
     """Search volume in August."""
-    sep: int
+    sep: Optional[int]
     """Search volume in September."""
-    oct: int
+    oct: Optional[int]
     """Search volume in October."""
-    nov: int
+    nov: Optional[int]
     """Search volume in November."""
-    dec: int
+    dec: Optional[int]
     """Search volume in December."""
-    initial_position: int
+    initial_position: Optional[int]
     """Position when monitoring began."""
-    actual_position: int
+    actual_position: Optional[int]
     """Current position."""
-    avg_position: float
+    avg_position: Optional[float]
     """Average position (decimal)."""
-    last_variation: int
+    last_variation: Optional[int]
     """Last position change, positive or negative."""
-    tag: str
+    tag: Optional[str]
     """Tag of the keyword; can be empty."""
     url: Optional[str]
     """Ranking URL; null when none."""
     old_url: Optional[str]
     """Previous ranking URL; null when none."""
-    url_changed: bool
+    url_changed: Optional[bool]
     """Whether the ranking URL changed (1) or not (0)."""
-    estimated_monthly_traffic: int
+    estimated_monthly_traffic: Optional[int]
     """Estimated monthly traffic from the keyword."""
 
 
@@ -203,9 +203,9 @@ class BestPage(TypedDict):
 
     url: str
     """Page URL."""
-    pza: int
+    pza: Optional[int]
     """Page authority."""
-    total_keywords: int
+    total_keywords: Optional[int]
     """Number of keywords the page ranks for."""
 
 
@@ -214,9 +214,9 @@ class PageWithMoreKeywords(TypedDict):
 
     url: str
     """Page URL."""
-    estimated_traffic: int
+    estimated_traffic: Optional[int]
     """Estimated traffic of the page."""
-    total_keywords: int
+    total_keywords: Optional[int]
     """Number of keywords the page ranks for."""
 
 
@@ -225,9 +225,9 @@ class PageWithPotential(TypedDict):
 
     url: str
     """Page URL."""
-    potential_traffic: int
+    potential_traffic: Optional[int]
     """Potential traffic of the page."""
-    total_keywords: int
+    total_keywords: Optional[int]
     """Number of keywords the page ranks for."""
 
 
@@ -236,7 +236,7 @@ class TrafficVariationPage(TypedDict):
 
     url: str
     """Page URL."""
-    traffic_variation: int
+    traffic_variation: Optional[int]
     """Traffic variation: positive for winners, negative for losers."""
 
 
@@ -245,41 +245,41 @@ class DomainMetrics(TypedDict):
 
     domain: str
     """Domain as requested or as stored."""
-    main_domain: str
+    main_domain: Optional[str]
     """Domain without the `www` prefix."""
-    za: int
+    za: Optional[int]
     """Domain authority."""
-    trust: int
+    trust: Optional[int]
     """Trust (authority metric)."""
-    stability: int
+    stability: Optional[int]
     """Stability (authority metric)."""
-    opportunity: int
+    opportunity: Optional[int]
     """Opportunity (authority metric)."""
-    estimated_traffic: int
+    estimated_traffic: Optional[int]
     """Estimated traffic of the domain."""
-    current_month_traffic: int
+    current_month_traffic: Optional[int]
     """Traffic in the current month."""
     last_traffic_variation: Optional[int]
     """Last traffic variation. Present in `metrics`, absent in `metricshistory`."""
-    total_keywords: int
+    total_keywords: Optional[int]
     """Number of keywords the domain ranks for."""
-    page_1: int
+    page_1: Optional[int]
     """Keywords ranking on result page 1."""
-    page_2: int
+    page_2: Optional[int]
     """Keywords ranking on result page 2."""
-    page_3: int
+    page_3: Optional[int]
     """Keywords ranking on result page 3."""
-    page_4: int
+    page_4: Optional[int]
     """Keywords ranking on result page 4."""
-    page_5: int
+    page_5: Optional[int]
     """Keywords ranking on result page 5."""
-    positions_1_to_3: int
+    positions_1_to_3: Optional[int]
     """Keywords ranking at positions 1 to 3."""
-    positions_4_to_6: int
+    positions_4_to_6: Optional[int]
     """Keywords ranking at positions 4 to 6."""
-    positions_7_to_10: int
+    positions_7_to_10: Optional[int]
     """Keywords ranking at positions 7 to 10."""
-    cpc_value: float
+    cpc_value: Optional[float]
     """Cost-per-click value (decimal); currency not shown."""
 
 
@@ -288,28 +288,28 @@ class Authority(TypedDict):
 
     domain: str
     """The domain."""
-    za: int
+    za: Optional[int]
     """Domain authority."""
-    trust: int
+    trust: Optional[int]
     """Trust (authority metric)."""
-    stability: int
+    stability: Optional[int]
     """Stability (authority metric)."""
-    opportunity: int
+    opportunity: Optional[int]
     """Opportunity (authority metric)."""
 
 
 class Niche(TypedDict):
     """A niche (topic) a domain is present in."""
 
-    tza: int
+    tza: Optional[int]
     """Topical authority of the domain in the niche."""
     name: str
     """Niche name, as a localised label."""
-    percent: float
+    percent: Optional[float]
     """Share of the domain in the niche, percent (decimal)."""
-    keywords: int
+    keywords: Optional[int]
     """Number of keywords in the niche."""
-    niche_traffic: int
+    niche_traffic: Optional[int]
     """Estimated traffic on the niche's keywords."""
 
 
@@ -327,35 +327,35 @@ class Competitor(TypedDict):
 
     domain: str
     """Competitor domain."""
-    za: int
+    za: Optional[int]
     """Domain authority of the competitor."""
-    positions_1_to_3: int
+    positions_1_to_3: Optional[int]
     """Keywords ranking at positions 1 to 3."""
-    positions_4_to_6: int
+    positions_4_to_6: Optional[int]
     """Keywords ranking at positions 4 to 6."""
-    positions_7_to_10: int
+    positions_7_to_10: Optional[int]
     """Keywords ranking at positions 7 to 10."""
-    page_1: int
+    page_1: Optional[int]
     """Keywords ranking on result page 1."""
-    page_2: int
+    page_2: Optional[int]
     """Keywords ranking on result page 2."""
-    page_3: int
+    page_3: Optional[int]
     """Keywords ranking on result page 3."""
-    page_4: int
+    page_4: Optional[int]
     """Keywords ranking on result page 4."""
-    page_5: int
+    page_5: Optional[int]
     """Keywords ranking on result page 5."""
-    total_keywords: int
+    total_keywords: Optional[int]
     """Number of keywords the competitor ranks for."""
-    common_keywords: int
+    common_keywords: Optional[int]
     """Keywords shared with the queried domain."""
-    competition_level: int
+    competition_level: Optional[int]
     """Competition level, 0 to 100."""
-    previous_traffic: int
+    previous_traffic: Optional[int]
     """Previous traffic of the competitor."""
-    estimated_traffic: int
+    estimated_traffic: Optional[int]
     """Estimated traffic of the competitor."""
-    current_month_traffic: int
+    current_month_traffic: Optional[int]
     """Traffic in the current month."""
 
 
@@ -373,23 +373,23 @@ class AiOverviewKeyword(TypedDict):
 
     keyword: str
     """The keyword."""
-    position: int
+    position: Optional[int]
     """Position of the domain."""
-    search_volume: int
+    search_volume: Optional[int]
     """Search volume of the keyword."""
-    visibility_rank: int
+    visibility_rank: Optional[int]
     """Visibility rank."""
-    mentions: int
+    mentions: Optional[int]
     """Number of mentions."""
-    mentions_as_first_result: int
+    mentions_as_first_result: Optional[int]
     """Mentions as the first result."""
-    mentions_as_first_result_percent: int
+    mentions_as_first_result_percent: Optional[int]
     """Mentions as the first result, percent (integer)."""
-    visibility: int
+    visibility: Optional[int]
     """Visibility."""
-    traffic: int
+    traffic: Optional[int]
     """Traffic."""
-    traffic_variation: int
+    traffic_variation: Optional[int]
     """Traffic variation."""
 
 
@@ -398,55 +398,55 @@ class DomainKeyword(TypedDict):
 
     keyword: str
     """The keyword."""
-    language: str
+    language: Optional[str]
     """Language code."""
-    google_ext: str
+    google_ext: Optional[str]
     """Search-engine extension, e.g. a country suffix beginning with a dot (`.it`)."""
-    local_code: str
+    local_code: Optional[str]
     """Locality; empty string when none."""
-    search_volume: int
+    search_volume: Optional[int]
     """Search volume of the keyword."""
-    ppc_competitiveness: float
+    ppc_competitiveness: Optional[float]
     """Competition among advertisers on the keyword in paid search (decimal); scale not shown."""
-    cpc_approx: float
+    cpc_approx: Optional[float]
     """Approximate cost per click (decimal); currency not shown."""
-    indexed_pages: int
+    indexed_pages: Optional[int]
     """Number of pages indexed for the keyword."""
-    keyword_difficulty: int
+    keyword_difficulty: Optional[int]
     """Keyword difficulty; definition and scale not shown."""
-    keyword_opportunity: int
+    keyword_opportunity: Optional[int]
     """Keyword opportunity; definition and scale not shown."""
-    jan: int
+    jan: Optional[int]
     """Search volume in January."""
-    feb: int
+    feb: Optional[int]
     """Search volume in February."""
-    mar: int
+    mar: Optional[int]
     """Search volume in March."""
-    apr: int
+    apr: Optional[int]
     """Search volume in April."""
-    may: int
+    may: Optional[int]
     """Search volume in May."""
-    jun: int
+    jun: Optional[int]
     """Search volume in June."""
-    jul: int
+    jul: Optional[int]
     """Search volume in July."""
-    aug: int
+    aug: Optional[int]
     """Search volume in August."""
-    sep: int
+    sep: Optional[int]
     """Search volume in September."""
-    oct: int
+    oct: Optional[int]
     """Search volume in October."""
-    nov: int
+    nov: Optional[int]
     """Search volume in November."""
-    dec: int
+    dec: Optional[int]
     """Search volume in December."""
-    ranking_position: int
+    ranking_position: Optional[int]
     """Position of the domain for the keyword."""
-    ranking_url: str
+    ranking_url: Optional[str]
     """URL of the domain that ranks for the keyword."""
-    last_variation: int
+    last_variation: Optional[int]
     """Last position change, positive or negative."""
-    estimated_traffic: float
+    estimated_traffic: Optional[float]
     """Estimated traffic from the keyword; may be decimal."""
     search_intent: List[SearchIntent]
     """Search intents of the keyword, comma-separated on the wire."""
@@ -457,52 +457,52 @@ class UrlMetrics(TypedDict):
 
     url: str
     """The URL."""
-    total_keywords: int
+    total_keywords: Optional[int]
     """Number of keywords the URL ranks for."""
-    positions_1_to_3: int
+    positions_1_to_3: Optional[int]
     """Keywords ranking at positions 1 to 3."""
-    positions_4_to_6: int
+    positions_4_to_6: Optional[int]
     """Keywords ranking at positions 4 to 6."""
-    positions_7_to_10: int
+    positions_7_to_10: Optional[int]
     """Keywords ranking at positions 7 to 10."""
-    page_1: int
+    page_1: Optional[int]
     """Keywords ranking on result page 1."""
-    page_2: int
+    page_2: Optional[int]
     """Keywords ranking on result page 2."""
-    page_3: int
+    page_3: Optional[int]
     """Keywords ranking on result page 3."""
-    page_4: int
+    page_4: Optional[int]
     """Keywords ranking on result page 4."""
-    page_5: int
+    page_5: Optional[int]
     """Keywords ranking on result page 5."""
-    domain_traffic: int
+    domain_traffic: Optional[int]
     """Traffic of the URL's domain."""
-    estimated_traffic: int
+    estimated_traffic: Optional[int]
     """Estimated traffic of the URL."""
-    potential_traffic: int
+    potential_traffic: Optional[int]
     """Potential traffic of the URL."""
-    last_domain_traffic_variation: int
+    last_domain_traffic_variation: Optional[int]
     """Last traffic variation of the URL's domain."""
-    ads_coverage: float
+    ads_coverage: Optional[float]
     """Advertising coverage (decimal)."""
-    ads_total: float
+    ads_total: Optional[float]
     """Advertising total (decimal)."""
-    pza: int
+    pza: Optional[int]
     """Page authority."""
-    za: int
+    za: Optional[int]
     """Domain authority."""
-    trust: int
+    trust: Optional[int]
     """Domain trust."""
-    stability: int
+    stability: Optional[int]
     """Domain stability."""
-    opportunity: int
+    opportunity: Optional[int]
     """Domain opportunity."""
 
 
 class UrlPageAuthority(TypedDict):
     """Page authority of a URL."""
 
-    pza: int
+    pza: Optional[int]
     """Page authority."""
 
 
@@ -511,53 +511,53 @@ class UrlKeyword(TypedDict):
 
     keyword: str
     """The keyword."""
-    language: str
+    language: Optional[str]
     """Language code."""
-    google_ext: str
+    google_ext: Optional[str]
     """Search-engine extension, e.g. a country suffix beginning with a dot (`.it`)."""
-    local_code: str
+    local_code: Optional[str]
     """Locality; empty string when none."""
-    search_volume: int
+    search_volume: Optional[int]
     """Search volume of the keyword."""
-    ppc_competitiveness: float
+    ppc_competitiveness: Optional[float]
     """Competition among advertisers on the keyword in paid search (decimal); scale not shown."""
-    cpc_approx: float
+    cpc_approx: Optional[float]
     """Approximate cost per click (decimal); currency not shown."""
-    indexed_pages: int
+    indexed_pages: Optional[int]
     """Number of pages indexed for the keyword."""
-    keyword_difficulty: int
+    keyword_difficulty: Optional[int]
     """Keyword difficulty; definition and scale not shown."""
-    keyword_opportunity: int
+    keyword_opportunity: Optional[int]
     """Keyword opportunity; definition and scale not shown."""
-    jan: int
+    jan: Optional[int]
     """Search volume in January."""
-    feb: int
+    feb: Optional[int]
     """Search volume in February."""
-    mar: int
+    mar: Optional[int]
     """Search volume in March."""
-    apr: int
+    apr: Optional[int]
     """Search volume in April."""
-    may: int
+    may: Optional[int]
     """Search volume in May."""
-    jun: int
+    jun: Optional[int]
     """Search volume in June."""
-    jul: int
+    jul: Optional[int]
     """Search volume in July."""
-    aug: int
+    aug: Optional[int]
     """Search volume in August."""
-    sep: int
+    sep: Optional[int]
     """Search volume in September."""
-    oct: int
+    oct: Optional[int]
     """Search volume in October."""
-    nov: int
+    nov: Optional[int]
     """Search volume in November."""
-    dec: int
+    dec: Optional[int]
     """Search volume in December."""
-    ranking_position: int
+    ranking_position: Optional[int]
     """Position of the URL for the keyword."""
-    last_variation: int
+    last_variation: Optional[int]
     """Last position change, positive or negative."""
-    estimated_traffic: float
+    estimated_traffic: Optional[float]
     """Estimated traffic from the keyword; may be decimal."""
     search_intent: List[SearchIntent]
     """Search intents of the keyword, comma-separated on the wire."""
@@ -568,9 +568,9 @@ class IntentGap(TypedDict):
 
     keyword: str
     """The keyword."""
-    search_volume: int
+    search_volume: Optional[int]
     """Search volume of the keyword."""
-    ranking_position: int
+    ranking_position: Optional[int]
     """Position of the URL for the keyword."""
 
 
@@ -579,47 +579,47 @@ class KeywordMetrics(TypedDict):
 
     keyword: str
     """The keyword."""
-    language: str
+    language: Optional[str]
     """Language code."""
-    google_ext: str
+    google_ext: Optional[str]
     """Search-engine extension, e.g. a country suffix beginning with a dot (`.it`)."""
-    local_code: str
+    local_code: Optional[str]
     """Locality; empty string when none."""
-    search_volume: int
+    search_volume: Optional[int]
     """Search volume of the keyword."""
-    ppc_competitiveness: float
+    ppc_competitiveness: Optional[float]
     """Competition among advertisers on the keyword in paid search (decimal); scale not shown."""
-    cpc_approx: float
+    cpc_approx: Optional[float]
     """Approximate cost per click (decimal); currency not shown."""
-    indexed_pages: int
+    indexed_pages: Optional[int]
     """Number of pages indexed for the keyword."""
-    keyword_difficulty: int
+    keyword_difficulty: Optional[int]
     """Keyword difficulty; definition and scale not shown."""
-    keyword_opportunity: int
+    keyword_opportunity: Optional[int]
     """Keyword opportunity; definition and scale not shown."""
-    jan: int
+    jan: Optional[int]
     """Search volume in January."""
-    feb: int
+    feb: Optional[int]
     """Search volume in February."""
-    mar: int
+    mar: Optional[int]
     """Search volume in March."""
-    apr: int
+    apr: Optional[int]
     """Search volume in April."""
-    may: int
+    may: Optional[int]
     """Search volume in May."""
-    jun: int
+    jun: Optional[int]
     """Search volume in June."""
-    jul: int
+    jul: Optional[int]
     """Search volume in July."""
-    aug: int
+    aug: Optional[int]
     """Search volume in August."""
-    sep: int
+    sep: Optional[int]
     """Search volume in September."""
-    oct: int
+    oct: Optional[int]
     """Search volume in October."""
-    nov: int
+    nov: Optional[int]
     """Search volume in November."""
-    dec: int
+    dec: Optional[int]
     """Search volume in December."""
     search_intent: List[SearchIntent]
     """Search intents of the keyword, comma-separated on the wire."""
@@ -632,33 +632,33 @@ class KeywordRelated(TypedDict):
 
     keyword: str
     """The related keyword."""
-    search_volume: int
+    search_volume: Optional[int]
     """Search volume of the related keyword."""
-    serp_affinity: int
+    serp_affinity: Optional[int]
     """How much the search results of the two keywords overlap, 0 to 100."""
-    jan: int
+    jan: Optional[int]
     """Search volume in January."""
-    feb: int
+    feb: Optional[int]
     """Search volume in February."""
-    mar: int
+    mar: Optional[int]
     """Search volume in March."""
-    apr: int
+    apr: Optional[int]
     """Search volume in April."""
-    may: int
+    may: Optional[int]
     """Search volume in May."""
-    jun: int
+    jun: Optional[int]
     """Search volume in June."""
-    jul: int
+    jul: Optional[int]
     """Search volume in July."""
-    aug: int
+    aug: Optional[int]
     """Search volume in August."""
-    sep: int
+    sep: Optional[int]
     """Search volume in September."""
-    oct: int
+    oct: Optional[int]
     """Search volume in October."""
-    nov: int
+    nov: Optional[int]
     """Search volume in November."""
-    dec: int
+    dec: Optional[int]
     """Search volume in December."""
 
 

@@ -56,7 +56,13 @@ class Result(Generic[T]):
     - `cached_requests`: requests answered whole from the cache (a call, a
       batch, a page);
     - `no_data`: the service found nothing ("No data found!"), the same
-      whether the answer is fresh or from the cache.
+      whether the answer is fresh or from the cache;
+    - `raw_rows`: the rows the client could not type (what names the row was
+      missing or null), as the service sent them: dicts with `index` (their
+      place in the answer), `key` (for a map), `error` and `row`.
+
+    Each row's dict also holds the members the spec does not know, under their
+    wire names, with their JSON values.
     """
 
     __slots__ = (
@@ -67,6 +73,7 @@ class Result(Generic[T]):
         "cached_items",
         "cached_requests",
         "no_data",
+        "raw_rows",
         "_record",
     )
 
@@ -78,6 +85,7 @@ class Result(Generic[T]):
         from_cache: bool,
         no_data: bool,
         record: Optional[str] = None,
+        raw_rows: Optional[List[Dict[str, Any]]] = None,
         *,
         cached_items: int = 0,
         cached_requests: int = 0,
@@ -89,6 +97,7 @@ class Result(Generic[T]):
         self.cached_items = cached_items
         self.cached_requests = cached_requests
         self.no_data = no_data
+        self.raw_rows: List[Dict[str, Any]] = raw_rows or []
         self._record = record
 
     def __repr__(self) -> str:
@@ -287,6 +296,38 @@ class Usage(TypedDict):
     """The balance the service last reported on the key."""
 
 
+class DriftObservation(TypedDict):
+    """One thing the service sent that the spec does not say, for one
+    operation, summed over the calls that saw it."""
+
+    origin: str
+    group: str
+    action: str
+    record: str
+    """The spec's record it was met in (empty for the envelope, a status, a charge)."""
+    member: str
+    """The member's wire name (`HTTP 418` for a status)."""
+    kind: str
+    """`unknown_member`, `missing`, `null`, `unexpected_type`, `unlisted_value`,
+    `unnamed_status` or `charge`."""
+    count: int
+    rows: int
+    """The rows of the answers it was met in."""
+    first_ms: int
+    last_ms: int
+    types: List[str]
+    """The JSON types its values had."""
+    example: str
+    """The first value met, as JSON text cut to 80 characters."""
+
+
+class Drift(TypedDict):
+    """The drift the store recorded for the client's key and origin."""
+
+    origin: str
+    observations: List[DriftObservation]
+
+
 def default_store() -> str:
     """The store a client uses when given none: the command line's SQLite file
     (`$XDG_DATA_HOME/seozoom/store.sqlite3`), so that a notebook, a cron job
@@ -413,6 +454,20 @@ class ClientBase(Generic[DbT]):
         usage: Usage = self._core.usage(since)
         return usage
 
+    def drift(self) -> Drift:
+        """What the service at the client's base URL sent that the spec does
+        not say, as the store recorded it for the key (every call through the
+        store, by any process on it), per operation: the report `seozoom drift
+        --format json` prints. Nothing is sent."""
+        drift: Drift = self._core.drift(False)
+        return drift
+
+    def drift_patch(self) -> str:
+        """The drift as a patch of the spec, in its own TOML format (as
+        `seozoom drift --patch`), for `seozoom-codegen apply`."""
+        patch: str = self._core.drift(True)
+        return patch
+
     @property
     def store(self) -> str:
         """The store's URL, any password hidden."""
@@ -481,6 +536,11 @@ class Sandbox:
         fail_on: `{parameter: value}` (wire names): every request carrying that
             value, or that list item, is answered HTTP 500.
         truncate_on: the same, answered with the body cut short.
+        drift: answer as a service that moved on from its spec: some rows
+            carry a member the spec does not know (`drift_metric`) or an enum
+            value it does not list (`unlisted`), a metric null or a number as
+            a string, and the first row of each answer leaves out what names
+            it (so that `client.drift()` has something to report).
     """
 
     def __init__(
@@ -492,9 +552,10 @@ class Sandbox:
         paged_rows: Optional[int] = None,
         fail_on: Optional[Dict[str, str]] = None,
         truncate_on: Optional[Dict[str, str]] = None,
+        drift: bool = False,
     ) -> None:
         self._native = _native.Sandbox(
-            strict, rate_window, units, paged_rows, fail_on, truncate_on
+            strict, rate_window, units, paged_rows, fail_on, truncate_on, drift
         )
 
     @property

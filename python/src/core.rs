@@ -235,6 +235,25 @@ impl Core {
         Ok(rows::plain(py, &self.client.units())?.unbind())
     }
 
+    /// What the service at the client's base URL sent that the spec does not
+    /// say, as the store recorded it for the key: the report `seozoom drift
+    /// --format json` prints (`origin`, `observations`), and with `patch`
+    /// its patch of the spec (TOML text).
+    #[pyo3(signature = (patch=false))]
+    fn drift(&self, py: Python<'_>, patch: bool) -> PyResult<Py<PyAny>> {
+        let client = self.client.clone();
+        let waited = wait::block_on(py, false, move |_| async move { client.drift().await })?;
+        let report = waited.value.map_err(|e| errors::from_error(&e))?;
+        if patch {
+            return Ok(pyo3::types::PyString::new(py, &report.patch())
+                .into_any()
+                .unbind());
+        }
+        let text = serde_json::to_string(&report)
+            .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
+        Ok(py.import("json")?.call_method1("loads", (text,))?.unbind())
+    }
+
     /// The store's URL as it may be shown.
     #[getter]
     fn store(&self) -> String {
@@ -356,10 +375,20 @@ fn missing_dict(py: Python<'_>, missing: &Missing) -> PyResult<(String, Py<PyAny
 }
 
 /// `seozoom._runtime.Result(rows, units_used, units_remaining, from_cache,
-/// no_data, record, cached_items=, cached_requests=)`, `record` naming the
-/// rows' `TypedDict`: the run's figures as the library counted them.
+/// no_data, record, raw_rows, cached_items=, cached_requests=)`, `record`
+/// naming the rows' `TypedDict`: the run's figures as the library counted
+/// them.
 fn result(py: Python<'_>, op: &'static Operation, outcome: Outcome) -> PyResult<Py<PyAny>> {
     let rows = outcome.body.to_python(&mut Rows::new(py), op)?;
+    // Rare (rows the client could not type): as JSON, the rows as sent.
+    let raw_rows = match outcome.raw_rows.is_empty() {
+        true => pyo3::types::PyList::empty(py).into_any(),
+        false => {
+            let text = serde_json::to_string(&outcome.raw_rows)
+                .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
+            py.import("json")?.call_method1("loads", (text,))?
+        }
+    };
     let record = RECORDS
         .iter()
         .find(|r| r.name == op.response.payload)
@@ -377,6 +406,7 @@ fn result(py: Python<'_>, op: &'static Operation, outcome: Outcome) -> PyResult<
             figures.from_cache,
             figures.no_data,
             record,
+            raw_rows,
         ),
         Some(&counts),
     )?;

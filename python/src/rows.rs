@@ -8,7 +8,10 @@
 //! (`"true"`/`"false"`) and flags (1/0) as `bool`, comma lists as
 //! `list[str]`, dates, times and date-times as `datetime` objects (one
 //! object per distinct date of a result), a SERP as a list of
-//! `{position, url}`. Nothing names a record or a field.
+//! `{position, url}`. A record that has members the spec does not know
+//! comes as a map (`seozoom::record::Writer`): its fields get the same keys
+//! and values, and the members it does not know follow under their wire
+//! names, as JSON values. Nothing names a record or a field.
 
 use std::collections::HashMap;
 use std::fmt::{self, Display, Write as _};
@@ -173,6 +176,12 @@ impl<'py> Rows<'py> {
         Some(layout)
     }
 
+    /// The layout of the record the spec calls `name`.
+    fn layout_named(&mut self, name: &str) -> Option<Rc<Layout<'py>>> {
+        let type_name = RECORDS.iter().find(|r| r.name == name)?.type_name;
+        self.layout(type_name)
+    }
+
     /// A date, made once per distinct day of the result.
     fn date(&mut self, date: Date) -> Made<'py> {
         if let Some(made) = self.dates.get(&date) {
@@ -263,7 +272,8 @@ pub struct Seq<'a, 'py> {
     expect: Expect,
 }
 
-/// A map being built: a dict, or a SERP's results.
+/// A map being built: a dict, a SERP's results, or a record written as a
+/// map (one with members the spec does not know).
 pub struct Map<'a, 'py> {
     rows: &'a mut Rows<'py>,
     dict: Bound<'py, PyDict>,
@@ -271,6 +281,9 @@ pub struct Map<'a, 'py> {
     key: Option<Bound<'py, PyAny>>,
     /// A SERP's results by position, when the map is one.
     serp: Option<Vec<(u64, Bound<'py, PyAny>)>>,
+    /// The record's layout, when the map is one, the wire name of the member
+    /// whose value comes next, and the field expected next.
+    record: Option<(Rc<Layout<'py>>, String, usize)>,
 }
 
 /// A record being built.
@@ -445,12 +458,20 @@ impl<'a, 'py> ser::Serializer for Ser<'a, 'py> {
             Expect::ByKey(payload) => Expect::Payload(payload),
             _ => Expect::Plain,
         };
+        let record = match self.expect {
+            Expect::Payload(name) if name != SERP => self
+                .rows
+                .layout_named(name)
+                .map(|layout| (layout, String::new(), 0)),
+            _ => None,
+        };
         Ok(Map {
             dict: PyDict::new(self.rows.py),
             rows: self.rows,
             values,
             key: None,
             serp: is_serp.then(Vec::new),
+            record,
         })
     }
 
@@ -524,6 +545,14 @@ impl<'py> ser::SerializeMap for Map<'_, 'py> {
     type Error = Failed;
 
     fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), Failed> {
+        if let Some((_, wire, _)) = &mut self.record {
+            // A record's member names are text: kept to find its field.
+            *wire = match serde_json::to_value(key) {
+                Ok(serde_json::Value::String(name)) => name,
+                _ => return Err(ser::Error::custom("a record member whose name is not text")),
+            };
+            return Ok(());
+        }
         self.key = Some(key.serialize(Ser {
             rows: self.rows,
             expect: Expect::Plain,
@@ -532,6 +561,30 @@ impl<'py> ser::SerializeMap for Map<'_, 'py> {
     }
 
     fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Failed> {
+        if let Some((layout, wire, next)) = &mut self.record {
+            let fields = layout.record.fields;
+            let index = match fields.get(*next) {
+                Some(field) if field.wire == wire.as_str() => Some(*next),
+                _ => fields.iter().position(|f| f.wire == wire.as_str()),
+            };
+            let (key, expect) = match index {
+                Some(index) => {
+                    *next = index + 1;
+                    (
+                        layout.keys[index].clone().into_any(),
+                        Expect::Field(fields[index].kind),
+                    )
+                }
+                // A member the spec does not know: under its wire name.
+                None => (PyString::new(self.rows.py, wire).into_any(), Expect::Plain),
+            };
+            let value = value.serialize(Ser {
+                rows: &mut *self.rows,
+                expect,
+            })?;
+            self.dict.set_item(key, value)?;
+            return Ok(());
+        }
         let key = self
             .key
             .take()

@@ -34,8 +34,10 @@ impl Sandbox {
     /// `paged_rows` how many rows every paged query has. `fail_on` and
     /// `truncate_on` (wire name to value) answer every request carrying that
     /// value (or list item) with HTTP 500, or with its body cut short.
+    /// `drift`: answers that drift from the spec
+    /// (`seozoom::sandbox::SandboxBuilder::drift`).
     #[new]
-    #[pyo3(signature = (strict=false, rate_window=None, units=None, paged_rows=None, fail_on=None, truncate_on=None))]
+    #[pyo3(signature = (strict=false, rate_window=None, units=None, paged_rows=None, fail_on=None, truncate_on=None, drift=false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -45,8 +47,12 @@ impl Sandbox {
         paged_rows: Option<u64>,
         fail_on: Option<HashMap<String, String>>,
         truncate_on: Option<HashMap<String, String>>,
+        drift: bool,
     ) -> PyResult<Self> {
         let mut builder = seozoom::sandbox::Sandbox::builder();
+        if drift {
+            builder = builder.drift();
+        }
         if fail_on.is_some() || truncate_on.is_some() {
             let mut plan = FaultPlan::none();
             for (faults, fault) in [

@@ -8,6 +8,7 @@ use pyo3::prelude::*;
 use seozoom::Envelope;
 use seozoom::job::{Figures, Output, Row};
 use seozoom::operation_table::Operation;
+use seozoom::types::RawRow;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
@@ -66,6 +67,8 @@ pub struct Outcome {
     pub rows: usize,
     /// What the run sent, what the cache answered, what it was charged.
     pub figures: Figures,
+    /// The rows that could not be typed, kept as the service sent them.
+    pub raw_rows: Vec<RawRow>,
 }
 
 impl Outcome {
@@ -78,6 +81,7 @@ impl Outcome {
         Outcome {
             rows: envelope.response.rows(),
             figures,
+            raw_rows: envelope.raw_rows,
             body: body(envelope.response),
         }
     }
@@ -95,6 +99,7 @@ impl Outcome {
         Outcome {
             rows: count(&envelope.response),
             figures,
+            raw_rows: envelope.raw_rows,
             body: Box::new(Typed(Some(envelope.response))),
         }
     }

@@ -128,7 +128,7 @@ fn sample_field(kind: FieldKind, wire: &str) -> Value {
         FieldKind::DateTime => json!("2024-03-04 05:06:07"),
         FieldKind::Time => json!("05:06:07"),
         FieldKind::Serp => sample_serp(),
-        FieldKind::CommaList { values } if values.len() >= 2 => {
+        FieldKind::CommaList { values, .. } if values.len() >= 2 => {
             json!(format!("{},{}", values[0], values[1]))
         }
         FieldKind::CommaList { .. } => json!("a,b"),

@@ -11,11 +11,12 @@
 //! - [`spelling`]: how the binary and the flags are spelled;
 //! - [`operations`]: the groups' and actions' subcommands, from the table,
 //!   each action's help ending in its [`example`] command;
-//! - [`sandbox_command`], [`usage_command`], [`print_commands`]: the other
+//! - [`sandbox_command`], [`usage_command`], [`drift_command`], [`print_commands`]: the other
 //!   subcommands; [`mcp_command`]: the global options an MCP session takes
 //!   (the `mcp` subcommand itself is `seozoom_mcp`'s);
 //! - [`tree`]: the whole tree; [`parse`]: reading it back into a [`Command`].
 
+mod drift_command;
 mod example;
 mod global_options;
 mod mcp_command;
@@ -28,6 +29,7 @@ mod spelling;
 mod tree;
 mod usage_command;
 
+pub use drift_command::Drift;
 pub use example::command as example_command;
 pub use global_options::{Target, default_db};
 pub use parse::parse;

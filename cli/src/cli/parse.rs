@@ -15,7 +15,7 @@ use super::operations::file_id;
 use super::parsed::{Command, Invocation};
 use super::spelling::file_flag_name;
 use super::tree::command;
-use super::{mcp_command, print_commands, sandbox_command, usage_command};
+use super::{drift_command, mcp_command, print_commands, sandbox_command, usage_command};
 use crate::format::Format;
 
 /// The file name that means standard input.
@@ -38,10 +38,12 @@ where
     if group == sandbox_command::SANDBOX_COMMAND {
         let (port, strict) = sandbox_command::read(&matches, group_matches);
         let units = sandbox_command::units(group_matches);
+        let drift = sandbox_command::drift(group_matches);
         return Ok(Command::Sandbox {
             port,
             strict,
             units,
+            drift,
         });
     }
     if let Some(print) = print_commands::read(group, group_matches) {
@@ -49,6 +51,9 @@ where
     }
     if group == usage_command::USAGE_COMMAND {
         return Ok(Command::Usage(usage_command::read(&matches, group_matches)));
+    }
+    if group == drift_command::DRIFT_COMMAND {
+        return Ok(Command::Drift(drift_command::read(&matches, group_matches)));
     }
     if group == seozoom_mcp::COMMAND {
         return mcp_command::read(&matches, group_matches)

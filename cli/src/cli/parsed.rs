@@ -22,6 +22,8 @@ pub enum Command {
         strict: Option<Duration>,
         /// `--units N`: the balance the account starts with (else the default).
         units: Option<i64>,
+        /// `--drift`: answers that drift from the spec.
+        drift: bool,
     },
     /// Serve the Model Context Protocol (`seozoom mcp`).
     Mcp(seozoom_mcp::Options),
@@ -29,6 +31,8 @@ pub enum Command {
     Print(super::print_commands::Print),
     /// Report the store's ledger (`seozoom usage`).
     Usage(Usage),
+    /// Report what the service sent that the spec does not say (`seozoom drift`).
+    Drift(super::drift_command::Drift),
 }
 
 /// One call read from the command line.

@@ -1,4 +1,4 @@
-//! `seozoom sandbox [--port N] [--strict] [--units N]`: the subcommand that serves the
+//! `seozoom sandbox [--port N] [--strict] [--units N] [--drift]`: the subcommand that serves the
 //! built-in sandbox on its own, and reading it back.
 
 use std::time::Duration;
@@ -14,6 +14,7 @@ pub const SANDBOX_COMMAND: &str = "sandbox";
 const PORT: &str = "option:port";
 const STRICT: &str = "option:strict";
 const UNITS: &str = "option:units";
+const DRIFT: &str = "option:drift";
 
 /// The `sandbox` subcommand.
 pub fn subcommand() -> clap::Command {
@@ -42,6 +43,21 @@ pub fn subcommand() -> clap::Command {
                     seozoom::sandbox::Sandbox::STARTING_UNITS
                 )),
         )
+        .arg(
+            Arg::new(DRIFT)
+                .long("drift")
+                .action(ArgAction::SetTrue)
+                .help(format!(
+                    "Answer as a service that moved on from its spec: some rows carry a member the spec does not know (`{}`) or an enum value it does not list (`{}`), a metric null or a number as a string, and the first row of each answer leaves out what names it; for trying `seozoom drift` offline",
+                    seozoom::sandbox::EXTRA_MEMBER,
+                    seozoom::sandbox::UNLISTED_VALUE
+                )),
+        )
+}
+
+/// Whether `--drift` was given: answers that drift from the spec.
+pub fn drift(sub: &ArgMatches) -> bool {
+    sub.get_flag(DRIFT)
 }
 
 /// The balance asked for with `--units` (`None`: the sandbox's default).

@@ -4,7 +4,9 @@
 use seozoom::operations::{GROUPS, SERVICE};
 
 use super::spelling::BIN;
-use super::{global_options, operations, print_commands, sandbox_command, usage_command};
+use super::{
+    drift_command, global_options, operations, print_commands, sandbox_command, usage_command,
+};
 
 /// The whole command tree.
 pub fn command() -> clap::Command {
@@ -26,6 +28,7 @@ pub fn command() -> clap::Command {
         .subcommands(GROUPS.iter().map(operations::group_command))
         .subcommand(sandbox_command::subcommand())
         .subcommand(usage_command::subcommand())
+        .subcommand(drift_command::subcommand())
         .subcommand(seozoom_mcp::subcommand())
         .subcommands(print_commands::subcommands())
 }

@@ -51,6 +51,22 @@ pub fn since_ms(matches: &ArgMatches) -> i64 {
 
 /// `seozoom usage`, read from the root's options and its own.
 pub fn read(root: &ArgMatches, sub: &ArgMatches) -> Usage {
+    let (target, store, format) = reporting(root, sub);
+    Usage {
+        target,
+        store,
+        since_ms: since_ms(sub),
+        format,
+    }
+}
+
+/// What a command that reports what the store holds reads of the global
+/// options, given at the root or after the subcommand: whose (the key, or the
+/// sandbox's), which store, and the format (a table by default).
+pub fn reporting(
+    root: &ArgMatches,
+    sub: &ArgMatches,
+) -> (Target, crate::store::StoreOptions, Format) {
     let string = |id: &str| -> Option<String> {
         sub.try_get_one::<String>(id)
             .ok()
@@ -69,15 +85,11 @@ pub fn read(root: &ArgMatches, sub: &ArgMatches) -> Usage {
             base_url: string(opt::BASE_URL).unwrap_or_else(|| SERVICE.base_url.to_owned()),
         }
     };
-    Usage {
-        target,
-        store: crate::store::read(&[sub, root]),
-        since_ms: since_ms(sub),
-        format: string(opt::FORMAT)
-            .as_deref()
-            .and_then(Format::from_word)
-            .unwrap_or(Format::Table),
-    }
+    let format = string(opt::FORMAT)
+        .as_deref()
+        .and_then(Format::from_word)
+        .unwrap_or(Format::Table);
+    (target, crate::store::read(&[sub, root]), format)
 }
 
 #[cfg(test)]

@@ -1,7 +1,8 @@
 //! `--columns a,b,c` picks columns by wire name in every format, in the order
-//! given; a name the operation does not have is refused with exit 2 before
-//! anything is sent, naming it and listing the valid ones. Without it, csv,
-//! json and ndjson keep every field.
+//! given, members the spec does not know included; a name no row had is
+//! reported on stderr, listing the valid ones. Without it, json and ndjson keep
+//! every member (the unknown ones too) and csv every field. Rows that cannot be
+//! typed are listed in JSON's `raw_rows` and printed as sent by the others.
 
 use crate::support;
 
@@ -108,34 +109,106 @@ fn nested_columns_are_picked_by_their_prefixed_name() {
     assert!(lines.all(|l| l.starts_with("a.it,")));
 }
 
-#[test]
-fn an_unknown_name_is_refused_before_anything_is_sent() {
+/// The sample response of `keywords metrics`, its rows with a member the
+/// spec does not know, and one more row without `keyword` (what names it).
+fn drifted_metrics() -> (Server, Vec<String>) {
     let target = op("keywords", "metrics");
     let params = sample_params(target);
-    let server = Server::json(envelope(&sample_response(target, &params)));
-    for format in ["json", "ndjson", "csv", "table"] {
-        let mut args = vec![
-            "--base-url".to_owned(),
-            server.base_url(),
-            "--api-key".to_owned(),
-            support::KEY.to_owned(),
-            "--format".to_owned(),
-            format.to_owned(),
-            "--columns".to_owned(),
-            "keyword,volume".to_owned(),
-            "keywords".to_owned(),
-            "metrics".to_owned(),
-        ];
-        args.extend(support::param_args(&params));
-        let refused = run(&args);
-        refused.expect_code(2).expect_no_key();
-        assert!(refused.stderr.contains("`volume`"), "{}", refused.stderr);
-        assert!(
-            refused.stderr.contains("search_volume"),
-            "lists the valid names: {}",
-            refused.stderr
-        );
-        assert!(refused.stdout.is_empty());
+    let mut response = sample_response(target, &params);
+    for row in response.as_array_mut().unwrap() {
+        row["brand_new_metric"] = serde_json::json!(7.5);
     }
-    assert!(server.seen().is_empty(), "nothing is sent");
+    let mut untyped = response[0].clone();
+    untyped.as_object_mut().unwrap().remove("keyword");
+    response.as_array_mut().unwrap().push(untyped);
+    let server = Server::json(envelope(&response));
+    (server, support::param_args(&params))
+}
+
+fn drifted(
+    server: &Server,
+    params: &[String],
+    format: &str,
+    columns: Option<&str>,
+) -> support::Run {
+    let mut args = vec![
+        "--base-url".to_owned(),
+        server.base_url(),
+        "--api-key".to_owned(),
+        support::KEY.to_owned(),
+        "--format".to_owned(),
+        format.to_owned(),
+    ];
+    if let Some(columns) = columns {
+        args.extend(["--columns".to_owned(), columns.to_owned()]);
+    }
+    args.extend(["keywords".to_owned(), "metrics".to_owned()]);
+    args.extend(params.iter().cloned());
+    let run = run(&args);
+    run.expect_code(0).expect_no_key();
+    run
+}
+
+#[test]
+fn members_the_spec_does_not_know_are_printed_and_can_be_picked() {
+    let (server, params) = drifted_metrics();
+    let json = drifted(&server, &params, "json", None).json();
+    let rows = json["response"].as_array().unwrap();
+    assert_eq!(rows.len(), 2, "the typed rows");
+    assert!(rows.iter().all(|r| r["brand_new_metric"] == 7.5), "{json}");
+    let raw = json["raw_rows"].as_array().expect("the untyped row");
+    assert_eq!(raw[0]["index"], 2);
+    assert!(raw[0]["error"].as_str().unwrap().contains("keyword"));
+    assert_eq!(raw[0]["row"]["brand_new_metric"], 7.5);
+
+    let ndjson = drifted(&server, &params, "ndjson", None);
+    let lines: Vec<Value> = ndjson
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        lines.len(),
+        3,
+        "the untyped row in its place: {}",
+        ndjson.stdout
+    );
+    assert!(lines.iter().all(|l| l["brand_new_metric"] == 7.5));
+    assert!(
+        ndjson.stderr.contains("could not be typed"),
+        "{}",
+        ndjson.stderr
+    );
+
+    let picked = drifted(&server, &params, "json", Some("keyword,brand_new_metric")).json();
+    assert_eq!(
+        keys(&picked["response"][0]),
+        ["keyword", "brand_new_metric"]
+    );
+    let csv = drifted(&server, &params, "csv", Some("brand_new_metric,keyword"));
+    let mut csv_lines = csv.stdout.lines();
+    assert_eq!(csv_lines.next(), Some("brand_new_metric,keyword"));
+    assert!(csv_lines.next().unwrap().starts_with("7.5,"));
+    let table = drifted(&server, &params, "table", Some("keyword,brand_new_metric"));
+    assert!(
+        table.stdout.contains("brand_new_metric"),
+        "{}",
+        table.stdout
+    );
+    assert!(table.stdout.contains("7.5"), "{}", table.stdout);
+}
+
+#[test]
+fn a_name_no_row_had_is_reported_with_the_valid_ones() {
+    let (server, params) = drifted_metrics();
+    for format in ["json", "ndjson", "csv", "table"] {
+        let run = drifted(&server, &params, format, Some("keyword,volume"));
+        assert!(run.stderr.contains("`volume`"), "{}", run.stderr);
+        assert!(
+            run.stderr.contains("search_volume"),
+            "lists the valid names: {}",
+            run.stderr
+        );
+        assert!(!run.stdout.is_empty());
+    }
 }

@@ -13,6 +13,7 @@ mod support;
 mod bulk;
 mod columns;
 mod completions;
+mod drift;
 mod failures;
 mod mcp_command;
 mod operations;

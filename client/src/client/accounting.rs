@@ -16,8 +16,11 @@ use std::time::Instant;
 
 use super::WindowHold;
 use super::prepared::{Prepared, Step};
-use super::store_use::{CacheFor, Figures, items_of};
+use super::store_use::{CacheFor, Figures, RowExtras, items_of};
 use crate::charge::{BodyUnits, Charge};
+use crate::drift::Observation;
+use crate::drift::observe;
+use crate::drift::seen::Seen;
 use crate::error::{Error, ErrorKind};
 use crate::operation_table::Operation;
 use crate::request::Request;
@@ -137,11 +140,20 @@ pub(super) struct Sending<'a> {
 
 /// How a call's last attempt ended.
 pub(super) enum Last<'a> {
-    /// Answered and decoded: its figures, and its body for the cache.
-    Decoded { figures: Figures, body: Vec<u8> },
+    /// Answered and decoded: its figures, its body for the cache, and what
+    /// its decode met that the spec does not say.
+    Decoded {
+        figures: Figures,
+        body: Vec<u8>,
+        seen: Vec<Seen>,
+    },
     /// Answered with what does not decode into the result (a service error,
     /// a body cut short): `error` says what.
-    Unread { body: Vec<u8>, error: &'a Error },
+    Unread {
+        body: Vec<u8>,
+        error: &'a Error,
+        seen: Vec<Seen>,
+    },
     /// Not answered: refused or stopped before it was sent, a wait too long,
     /// or a transport failure.
     Unanswered { error: &'a Error },
@@ -184,10 +196,20 @@ impl Client {
                 hold,
             } = sending;
             let accounted = match last {
-                Last::Decoded { figures, body } => {
+                Last::Decoded {
+                    figures,
+                    body,
+                    mut seen,
+                } => {
                     let reported = (!figures.no_data).then_some(figures.units_remaining);
                     reservation.settle(figures.units_used, reported);
-                    self.remember(request, prepared, figures, body, hold, freshness)
+                    if !figures.no_data {
+                        let (rows, used) = (figures.result_rows, figures.units_used);
+                        seen.extend(observe::charge(prepared.op, rows, used));
+                    }
+                    let drift = self.drift_of(prepared, figures.result_rows, seen);
+                    let row = RowExtras { hold, drift };
+                    self.remember(request, prepared, (figures, body), row, freshness)
                         .await;
                     let units_remaining = match figures.no_data {
                         true => self.units().remaining.unwrap_or(0),
@@ -200,7 +222,11 @@ impl Client {
                         charged: earlier.plus(Charge::Units(figures.units_used)),
                     }
                 }
-                Last::Unread { body, error } => {
+                Last::Unread {
+                    body,
+                    error,
+                    mut seen,
+                } => {
                     let units = self.body_units(&body);
                     // "No data found!" for a single object: the service charges none.
                     let charge = match error.kind() {
@@ -215,8 +241,29 @@ impl Client {
                     span.record("units_used", used);
                     let items = items_of(request);
                     let (op, db) = (prepared.op, &prepared.database);
-                    let row = ledger_row(op, db, items, charge, units.remaining, hold);
-                    self.record(row).await;
+                    let mut row = ledger_row(op, db, items, charge, units.remaining, hold);
+                    if let ErrorKind::Service {
+                        status, message, ..
+                    }
+                    | ErrorKind::OutOfUnits {
+                        status, message, ..
+                    } = error.kind()
+                    {
+                        seen.extend(observe::status(op, *status, message.as_deref()));
+                    }
+                    let rows = match seen.is_empty() {
+                        true => 0,
+                        false => self.result_rows_of(&body),
+                    };
+                    row.drift = self.drift_of(prepared, rows, seen);
+                    // A paid answer that does not decode at all is kept (in
+                    // the same write), until a client built from a fixed
+                    // spec decodes it.
+                    let kept = match error.answer() {
+                        Some(_) => self.kept_undecoded(prepared, &body, used, units.remaining),
+                        None => Vec::new(),
+                    };
+                    self.record_with(row, kept).await;
                     tracing::debug!(charged = %charge, "the answer was recorded though it does not decode");
                     Accounted {
                         units_remaining: 0,
@@ -248,6 +295,43 @@ impl Client {
     }
 }
 
+impl Client {
+    /// `ResultRows` of a body that did not decode, when it can be read (else
+    /// 0): the rows its drift was seen in.
+    fn result_rows_of(&self, body: &[u8]) -> i64 {
+        serde_json::from_slice::<serde_json::Value>(body)
+            .ok()
+            .and_then(|v| v.get(self.inner.service.envelope_result_rows)?.as_i64())
+            .unwrap_or(0)
+    }
+
+    /// What a call saw that the spec does not say, as the store keeps it:
+    /// under the client's origin, the key hidden in every text.
+    fn drift_of(&self, prepared: &Prepared, rows: i64, seen: Vec<Seen>) -> Vec<Observation> {
+        if seen.is_empty() {
+            return Vec::new();
+        }
+        let call = observe::Call {
+            origin: &self.inner.origin,
+            op: prepared.op,
+            at_ms: now_ms(),
+            rows,
+        };
+        let drift = observe::observations(&call, seen, |text| self.inner.key.scrub(text));
+        for observed in &drift {
+            tracing::info!(
+                operation = %prepared.op.label(),
+                record = observed.record.as_str(),
+                member = observed.member.as_str(),
+                kind = observed.kind.as_str(),
+                count = observed.count,
+                "the answer holds what the spec does not say (see `seozoom drift`)"
+            );
+        }
+        drift
+    }
+}
+
 /// The ledger row of an attempt of a call of `op` on `db` for `items` input
 /// items: its charge, the balance it reported, and the budget hold it shrinks.
 fn ledger_row(
@@ -270,6 +354,7 @@ fn ledger_row(
         cache_hit: false,
         units_saved: 0,
         hold,
+        drift: Vec::new(),
     }
 }
 

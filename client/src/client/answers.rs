@@ -8,6 +8,8 @@ use crate::envelope::Envelope;
 /// The answered requests of one job, in batch order.
 pub(crate) struct Answers<T> {
     parts: Vec<T>,
+    /// The rows of every answer that could not be typed, in batch order.
+    raw_rows: Vec<crate::envelope::RawRow>,
     /// The first "no data found" answer, returned as is when every answer was.
     empty: Option<Envelope<T>>,
     rows: i64,
@@ -25,6 +27,7 @@ impl<T: Merge> Answers<T> {
     pub(crate) fn new(requests: usize) -> Self {
         Answers {
             parts: Vec::with_capacity(requests),
+            raw_rows: Vec::new(),
             empty: None,
             rows: 0,
             used: 0,
@@ -59,6 +62,7 @@ impl<T: Merge> Answers<T> {
         self.used = self.used.saturating_add(envelope.units_used);
         let remaining = envelope.units_remaining;
         self.latest = Some(self.latest.map_or(remaining, |l| l.min(remaining)));
+        self.raw_rows.extend(envelope.raw_rows);
         self.parts.push(envelope.response);
     }
 
@@ -78,6 +82,7 @@ impl<T: Merge> Answers<T> {
                 units_used: self.used,
                 units_remaining: remaining,
                 response: T::merge(self.parts, order),
+                raw_rows: self.raw_rows,
                 no_data: false,
                 fetched_at: self.fetched_at,
             },

@@ -229,19 +229,23 @@ impl Client {
             }
             let sending = self.start_sending(&prepared, job, started).await?;
             let mut attempts = Attempts::new(self, &prepared, items_of(&request));
-            let (result, body) = match self.send(&prepared, bounds, &mut attempts).await {
+            let (result, body, seen) = match self.send(&prepared, bounds, &mut attempts).await {
                 Ok((status, body)) => {
                     tracing::Span::current().record("status", status);
-                    (decode(prepared.op, status, &body), Some(body))
+                    // What the decode meets that the spec does not say.
+                    let (decoded, seen) =
+                        crate::drift::seen::watch(|| decode(prepared.op, status, &body));
+                    (decoded, Some(body), seen)
                 }
-                Err(error) => (Err(error), None),
+                Err(error) => (Err(error), None, Vec::new()),
             };
             let last = match (&result, body) {
                 (Ok(envelope), body) => Last::Decoded {
                     figures: envelope.into(),
                     body: body.unwrap_or_default(),
+                    seen,
                 },
-                (Err(error), Some(body)) => Last::Unread { body, error },
+                (Err(error), Some(body)) => Last::Unread { body, error, seen },
                 (Err(error), None) => Last::Unanswered { error },
             };
             let accounted = self

@@ -131,7 +131,7 @@ struct Inner {
 /// let client = seozoom::Client::from_env()?;
 /// let metrics = client.keywords().metrics(["scarpe running", "mutuo"]).send().await?;
 /// for row in &metrics.response {
-///     println!("{}: {}", row.keyword, row.search_volume);
+///     println!("{}: {:?}", row.keyword, row.search_volume);
 /// }
 /// println!("units used {}, remaining {}", metrics.units_used, metrics.units_remaining);
 /// # Ok(()) }
@@ -591,5 +591,37 @@ impl Client {
             .last_balance(&memory.scope)
             .await
             .map_err(|e| e.into_error())
+    }
+
+    /// What the service at this client's base URL sent that the spec does
+    /// not say, as the store recorded it for the client's key (every call
+    /// through the store, by any process on it): members the spec does not
+    /// know, members it calls required that were missing or `null`, values of
+    /// another JSON type, enum values it does not list, statuses it does not
+    /// name, charges that differ from its cost. Nothing is sent.
+    /// [`DriftReport::patch`](crate::drift::DriftReport::patch) makes a spec
+    /// change of it.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::Store`](crate::error::ErrorKind::Store) when the store cannot be read.
+    pub async fn drift(&self) -> Result<crate::drift::DriftReport, Error> {
+        let memory = &self.inner.memory;
+        let observations = memory
+            .store
+            .backend()
+            .drift(&memory.scope)
+            .await
+            .map_err(|e| e.into_error())?;
+        let origin = &self.inner.origin;
+        let observations = observations
+            .into_iter()
+            .filter(|o| &o.origin == origin)
+            .collect();
+        Ok(crate::drift::DriftReport::new(
+            origin.clone(),
+            observations,
+            self.inner.records,
+        ))
     }
 }

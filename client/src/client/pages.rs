@@ -141,6 +141,10 @@ impl Client {
     ///
     /// Pages are fetched one at a time (whether there is a next one depends on
     /// the last), under the operation's rate limit.
+    ///
+    /// A row that cannot be typed is not in the stream (it is logged and its
+    /// drift recorded): [`pages_enveloped`](Self::pages_enveloped) keeps such
+    /// rows raw beside each page's typed rows.
     pub fn pages<T>(
         &self,
         request: Request,
@@ -153,7 +157,15 @@ impl Client {
         self.pages_enveloped::<T>(request, page_size, max_rows)
             .flat_map(|page| {
                 stream::iter(match page {
-                    Ok(page) => page.response.into_iter().map(Ok).collect(),
+                    Ok(page) => {
+                        if !page.raw_rows.is_empty() {
+                            tracing::warn!(
+                                rows = page.raw_rows.len(),
+                                "rows of a page could not be typed and are left out of the stream (pages_enveloped keeps them)"
+                            );
+                        }
+                        page.response.into_iter().map(Ok).collect()
+                    }
                     Err(error) => vec![Err(error)],
                 })
             })
@@ -186,8 +198,9 @@ impl Client {
     }
 
     /// [`pages`](Self::pages) with each page decoded by `decode` and its
-    /// `response` made rows. `Client::pages_json` (generated) hands it the
-    /// table's decoder of every operation.
+    /// `response` made rows; a row that could not be typed is in the stream as
+    /// the service sent it, in its place. `Client::pages_json` (generated)
+    /// hands it the table's decoder of every operation.
     #[doc(hidden)]
     pub fn pages_decoded(
         &self,
@@ -198,8 +211,10 @@ impl Client {
     ) -> impl Stream<Item = Result<serde_json::Value, Error>> + Send + Unpin + use<> {
         let fetch: Fetch<Vec<serde_json::Value>> = Arc::new(move |client, page, job| {
             Box::pin(async move {
-                let envelope = client.execute_decoded_in(page, decode, job).await?;
-                Ok(envelope.map(|response| match response {
+                let mut envelope = client.execute_decoded_in(page, decode, job).await?;
+                let response = envelope.response_as_sent().into_owned();
+                envelope.raw_rows.clear();
+                Ok(envelope.map(|_| match response {
                     serde_json::Value::Array(rows) => rows,
                     serde_json::Value::Null => Vec::new(),
                     other => vec![other],
@@ -373,8 +388,11 @@ impl<P: Send + 'static> Pager<P> {
                 return Some(Err(error));
             }
         };
+        // Rows kept raw are rows of the page: they count towards a full
+        // page and the cap.
+        let raw = envelope.raw_rows.len();
         let asked = usize::try_from(limit).unwrap_or(usize::MAX);
-        let rows = (self.cut)(&mut envelope.response, asked);
+        let rows = (self.cut)(&mut envelope.response, asked.saturating_sub(raw)) + raw;
         let fetched = fetched + rows;
         let more = rows >= asked && !plan.single && plan.next_limit(fetched) > 0;
         if more {

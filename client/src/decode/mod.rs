@@ -1,8 +1,12 @@
 //! Judging a response by its content and decoding it.
 //!
-//! The happy path is one typed decode of the bytes. Only when it fails is the body
-//! examined further, to say what it was instead: not UTF-8, an HTML page, JSON cut
-//! short, the service's error object, or the "no data" answer.
+//! The happy path is one typed decode of the bytes, whose records read each
+//! member leniently (`crate::record`). When it fails, the answer is decoded
+//! row by row: the rows that decode are the result, and those that still
+//! cannot be typed are kept raw beside them ([`RawRow`]). Only when the
+//! envelope itself does not decode is the body examined further, to say what it
+//! was instead: not UTF-8, an HTML page, JSON cut short, the service's error
+//! object, or the "no data" answer.
 
 mod envelope_seed;
 #[doc(hidden)]
@@ -10,10 +14,12 @@ pub mod quirks;
 
 use serde::Serialize;
 use serde::de::{DeserializeOwned, DeserializeSeed};
+use serde_json::Value;
 
 pub use envelope_seed::EnvelopeSeed;
 
-use crate::envelope::Envelope;
+use crate::drift::seen;
+use crate::envelope::{Envelope, RawRow};
 use crate::error::{Error, ErrorKind, bounded, snippet};
 use crate::operation_table::{Operation, Service, Shape};
 use envelope_seed::decode_rows_fast;
@@ -107,9 +113,14 @@ fn decode_with<T: DeserializeOwned>(
     if success && let Some(envelope) = fast(body) {
         return Ok(Decoded::Envelope(envelope));
     }
+    if success && let Some(envelope) = by_row::<T>(op, body) {
+        return Ok(Decoded::Envelope(envelope));
+    }
     // Not the documented envelope: decode again, tracking the path this time, and
     // look at what the body is instead.
     let typed_error = if success {
+        // Decoded once more to say where: what it notes was noted already.
+        seen::restart();
         let mut de = serde_json::Deserializer::from_slice(body);
         let mut track = serde_path_to_error::Track::new();
         let tracked = serde_path_to_error::Deserializer::new(&mut de, &mut track);
@@ -127,6 +138,96 @@ fn decode_with<T: DeserializeOwned>(
         None
     };
     judge(op, status, body, typed_error).map(|NoData| Decoded::NoData)
+}
+
+/// An answer some of whose rows (an array's items, a map's members) cannot be
+/// typed: the envelope with the rows that decode as the result and the others
+/// kept raw. `None` when the envelope does not decode, the response has no
+/// rows, or every row decodes on its own (the typed decode then failed for
+/// another reason, which the tracked decode reports).
+fn by_row<T: DeserializeOwned>(op: &Operation, body: &[u8]) -> Option<Envelope<T>> {
+    if !matches!(op.response.shape, Shape::Array | Shape::Map { .. }) {
+        return None;
+    }
+    let mut de = serde_json::Deserializer::from_slice(body);
+    let envelope: Envelope<Value> = EnvelopeSeed::new(op.service).deserialize(&mut de).ok()?;
+    de.end().ok()?;
+    // What the failed typed decode noted is noted again, row by row.
+    seen::restart();
+    let mut raw_rows = Vec::new();
+    let response = match envelope.response {
+        Value::Array(items) => {
+            let mut kept = Vec::with_capacity(items.len());
+            for (index, item) in items.into_iter().enumerate() {
+                match try_row::<T>(Value::Array(vec![item]), "[0]") {
+                    Ok(Value::Array(mut one)) => kept.extend(one.pop()),
+                    Ok(_) => {}
+                    Err((error, Value::Array(mut one))) => {
+                        let row = one.pop().unwrap_or_default();
+                        raw_rows.push(RawRow::new(index, None, error, row));
+                    }
+                    Err(_) => {}
+                }
+            }
+            Value::Array(kept)
+        }
+        Value::Object(members) => {
+            let mut kept = serde_json::Map::new();
+            for (index, (key, value)) in members.into_iter().enumerate() {
+                let prefix = key.clone();
+                let mut one = serde_json::Map::new();
+                one.insert(key, value);
+                match try_row::<T>(Value::Object(one), &prefix) {
+                    Ok(Value::Object(one)) => kept.extend(one),
+                    Ok(_) => {}
+                    Err((error, Value::Object(one))) => {
+                        for (key, row) in one {
+                            raw_rows.push(RawRow::new(index, Some(key), error.clone(), row));
+                        }
+                    }
+                    Err(_) => {}
+                }
+            }
+            Value::Object(kept)
+        }
+        _ => return None,
+    };
+    if raw_rows.is_empty() {
+        return None;
+    }
+    // The rows kept decode: once more, their drift noted already.
+    let response = seen::unwatched(|| T::deserialize(response)).ok()?;
+    let mut envelope = Envelope::received(
+        envelope.result_rows,
+        envelope.units_used,
+        envelope.units_remaining,
+        response,
+    );
+    envelope.raw_rows = raw_rows;
+    Some(envelope)
+}
+
+/// `one` (a response of one row) back when it decodes as `T`; else why not
+/// (the path within the row, `prefix` cut off) and `one`.
+fn try_row<T: DeserializeOwned>(one: Value, prefix: &str) -> Result<Value, (String, Value)> {
+    let outcome = serde_path_to_error::deserialize::<_, T>(&one);
+    match outcome {
+        Ok(_) => Ok(one),
+        Err(error) => {
+            let path = error.path().to_string();
+            let message = error.into_inner().to_string();
+            let path = field_path(&path, &message);
+            let inner = path
+                .strip_prefix(prefix)
+                .map(|rest| rest.trim_start_matches('.'))
+                .unwrap_or(&path);
+            let error = match inner {
+                "" | "." => bounded(message),
+                inner => bounded(format!("{inner}: {message}")),
+            };
+            Err((error, one))
+        }
+    }
 }
 
 /// The "no data found" answer, as [`judge`] recognises it.
@@ -168,6 +269,7 @@ fn judge(
             path: bounded(path),
             message: bounded(message),
             body: snippet(body),
+            answer: body.into(),
         };
         Error::new(op.label(), kind)
     };
@@ -354,6 +456,7 @@ fn response_error(op: &Operation, error: &serde_json::Error) -> Error {
         path: op.service.envelope_response.into(),
         message: error.to_string(),
         body: String::new(),
+        answer: Default::default(),
     };
     Error::new(op.label(), kind)
 }
@@ -375,12 +478,5 @@ pub fn decode_json<T: DeserializeOwned + Serialize>(
         Decoded::NoData => empty_result::<T>(op, 0)?,
     };
     let response = serde_json::to_value(&envelope.response).map_err(|e| response_error(op, &e))?;
-    Ok(Envelope {
-        result_rows: envelope.result_rows,
-        units_used: envelope.units_used,
-        units_remaining: envelope.units_remaining,
-        response,
-        no_data: envelope.no_data,
-        fetched_at: None,
-    })
+    Ok(envelope.map(|_| response))
 }

@@ -1,15 +1,15 @@
-//! Decoders for the service's documented quirks, used by the generated records'
-//! decoders through their seeds ([`seed`], `crate::record`) and by the derived
-//! envelope through `#[serde(deserialize_with = ...)]`. Each decoder accepts what the service sends and
-//! each encoder writes the wire form back, so a decoded value re-encodes to a body
-//! of the same shape.
+//! Decoders for the service's documented quirks: the envelope's integers,
+//! open enums, and each field type's [`kind`] (what the generated records'
+//! decoders read a field with, `crate::record`). Each decoder accepts what the
+//! service sends and each encoder ([`write`]) writes the wire form back, so a
+//! decoded value re-encodes to a body of the same shape.
 
 use std::fmt;
 use std::marker::PhantomData;
 use std::str::FromStr;
 
+use serde::Serializer;
 use serde::de::{self, Deserializer, Visitor};
-use serde::{Deserialize, Serializer};
 
 /// Largest magnitude below which every integer is exactly representable in `f64`.
 const F64_EXACT: f64 = 9_007_199_254_740_992.0;
@@ -44,36 +44,6 @@ impl<'de> Visitor<'de> for IntegerVisitor {
 /// An integer that may arrive as an integral float (`12.0`).
 pub fn integer<'de, D: Deserializer<'de>>(d: D) -> Result<i64, D::Error> {
     d.deserialize_any(IntegerVisitor)
-}
-
-/// Like [`integer`], with `null` as `None`.
-pub fn option_integer<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
-    struct Opt;
-    impl<'de> Visitor<'de> for Opt {
-        type Value = Option<i64>;
-        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str("an integer or null")
-        }
-        fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-        fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-            integer(d).map(Some)
-        }
-    }
-    d.deserialize_option(Opt)
-}
-
-/// `null` (or absence, with `#[serde(default)]`) as the type's empty value.
-pub fn null_as_default<'de, D, T>(d: D) -> Result<T, D::Error>
-where
-    D: Deserializer<'de>,
-    T: Deserialize<'de> + Default,
-{
-    Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
 }
 
 /// A value of an open enum: any string, known or not.
@@ -292,67 +262,337 @@ pub mod comma_list {
     }
 }
 
-/// The decoders above as seeds, for the generated records' decoders
-/// (`crate::record`), which read each field with `MapAccess::next_value_seed`.
-pub mod seed {
-    use std::fmt;
+/// A comma list's item: a string, or a value of an enum of the spec.
+pub trait ListItem: Sized {
+    /// The item written `text`; `Err` when the spec does not list it, with
+    /// the item to keep (an open enum's `Other`) or `None` (a closed enum's:
+    /// the item is left out).
+    ///
+    /// # Errors
+    ///
+    /// As said above.
+    fn item(text: &str) -> Result<Self, Option<Self>>;
+}
+
+impl ListItem for String {
+    fn item(text: &str) -> Result<Self, Option<Self>> {
+        Ok(text.to_owned())
+    }
+}
+
+/// How each field type reads what the service sends (its [`Kind`]), for the
+/// generated records' decoders (`crate::record`): the wire form, and the forms
+/// the service is known to use instead.
+///
+/// [`Kind`]: crate::record::Kind
+pub mod kind {
     use std::marker::PhantomData;
-    use std::str::FromStr;
 
     use serde::Deserialize;
-    use serde::de::{DeserializeSeed, Deserializer};
+    use serde::de::value::{MapAccessDeserializer, SeqAccessDeserializer};
+    use serde::de::{MapAccess, SeqAccess};
 
-    macro_rules! seeds {
-        ($($(#[$doc:meta])* $name:ident: $value:ty => $decode:path;)*) => {$(
-            $(#[$doc])*
-            pub struct $name;
+    use super::{F64_EXACT, ListItem};
+    use crate::drift::seen::{DriftKind, Found, JsonType, note};
+    use crate::record::{Kind, Place};
 
-            impl<'de> DeserializeSeed<'de> for $name {
-                type Value = $value;
-
-                fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<$value, D::Error> {
-                    $decode(d)
-                }
-            }
-        )*};
+    /// A whole number in an `f64`, if it is one exactly.
+    fn integral(v: f64) -> Option<i64> {
+        (v.fract() == 0.0 && v.abs() <= F64_EXACT).then_some(v as i64)
     }
 
-    seeds! {
-        /// [`integer`](super::integer).
-        Integer: i64 => super::integer;
-        /// [`option_integer`](super::option_integer).
-        OptionInteger: Option<i64> => super::option_integer;
-        /// [`bool_word`](super::bool_word).
-        BoolWord: Option<bool> => super::bool_word::deserialize;
-        /// [`flag`](super::flag).
-        Flag: bool => super::flag::deserialize;
-        /// [`date`](super::date).
-        Date: crate::date::Date => super::date::deserialize;
-        /// [`datetime`](super::datetime).
-        DateTime: crate::date::DateTime => super::datetime::deserialize;
-        /// [`time`](super::time).
-        Time: crate::date::Time => super::time::deserialize;
-    }
+    /// `integer`: a JSON number with no fraction (`12.0` too); a string
+    /// holding one is read, and noted.
+    #[derive(Debug, Clone, Copy)]
+    pub struct Integer;
 
-    /// [`null_as_default`](super::null_as_default).
-    pub struct NullAsDefault<T>(pub PhantomData<T>);
-
-    impl<'de, T: Deserialize<'de> + Default> DeserializeSeed<'de> for NullAsDefault<T> {
-        type Value = T;
-
-        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
-            super::null_as_default(d)
+    impl Kind<'_> for Integer {
+        type Value = i64;
+        fn native(ty: JsonType) -> bool {
+            matches!(ty, JsonType::Integer | JsonType::Number)
+        }
+        fn int(self, v: i64) -> Option<i64> {
+            Some(v)
+        }
+        fn float(self, v: f64) -> Option<i64> {
+            integral(v)
+        }
+        fn text(self, v: &str, _: Place) -> Option<i64> {
+            let v = v.trim();
+            v.parse().ok().or_else(|| v.parse().ok().and_then(integral))
         }
     }
 
-    /// [`comma_list`](super::comma_list).
+    /// `number`: any JSON number; a string holding one is read, and noted.
+    #[derive(Debug, Clone, Copy)]
+    pub struct Number;
+
+    impl Kind<'_> for Number {
+        type Value = f64;
+        fn native(ty: JsonType) -> bool {
+            matches!(ty, JsonType::Integer | JsonType::Number)
+        }
+        fn int(self, v: i64) -> Option<f64> {
+            Some(v as f64)
+        }
+        fn uint(self, v: u64) -> Option<f64> {
+            Some(v as f64)
+        }
+        fn float(self, v: f64) -> Option<f64> {
+            Some(v)
+        }
+        fn text(self, v: &str, _: Place) -> Option<f64> {
+            v.trim().parse::<f64>().ok().filter(|v| v.is_finite())
+        }
+    }
+
+    /// `string`: a JSON string; a number or a boolean is read as its text,
+    /// and noted.
+    #[derive(Debug, Clone, Copy)]
+    pub struct Text;
+
+    impl Kind<'_> for Text {
+        type Value = String;
+        fn native(ty: JsonType) -> bool {
+            ty == JsonType::Text
+        }
+        fn bool(self, v: bool) -> Option<String> {
+            Some(v.to_string())
+        }
+        fn int(self, v: i64) -> Option<String> {
+            Some(v.to_string())
+        }
+        fn uint(self, v: u64) -> Option<String> {
+            Some(v.to_string())
+        }
+        fn float(self, v: f64) -> Option<String> {
+            serde_json::to_string(&v).ok()
+        }
+        fn text(self, v: &str, _: Place) -> Option<String> {
+            Some(v.to_owned())
+        }
+    }
+
+    /// `bool_word`: a boolean word (`"true"`/`"false"`, `"1"`/`"0"`,
+    /// `"yes"`/`"no"`, any case), a JSON boolean, or 1/0; `""` is no answer.
+    #[derive(Debug, Clone, Copy)]
+    pub struct BoolWord;
+
+    impl Kind<'_> for BoolWord {
+        type Value = Option<bool>;
+        fn native(ty: JsonType) -> bool {
+            matches!(ty, JsonType::Text | JsonType::Boolean | JsonType::Integer)
+        }
+        fn bool(self, v: bool) -> Option<Option<bool>> {
+            Some(Some(v))
+        }
+        fn int(self, v: i64) -> Option<Option<bool>> {
+            match v {
+                0 => Some(Some(false)),
+                1 => Some(Some(true)),
+                _ => None,
+            }
+        }
+        fn text(self, v: &str, _: Place) -> Option<Option<bool>> {
+            let word = v.trim();
+            if word.is_empty() {
+                return Some(None);
+            }
+            [("true", "false"), ("1", "0"), ("yes", "no")]
+                .into_iter()
+                .find_map(|(yes, no)| {
+                    if word.eq_ignore_ascii_case(yes) {
+                        Some(Some(true))
+                    } else if word.eq_ignore_ascii_case(no) {
+                        Some(Some(false))
+                    } else {
+                        None
+                    }
+                })
+        }
+    }
+
+    /// `flag`: 1 or 0 (a JSON boolean, `1.0` and `"1"` too).
+    #[derive(Debug, Clone, Copy)]
+    pub struct Flag;
+
+    impl Kind<'_> for Flag {
+        type Value = bool;
+        fn native(ty: JsonType) -> bool {
+            matches!(
+                ty,
+                JsonType::Integer | JsonType::Number | JsonType::Boolean | JsonType::Text
+            )
+        }
+        fn bool(self, v: bool) -> Option<bool> {
+            Some(v)
+        }
+        fn int(self, v: i64) -> Option<bool> {
+            match v {
+                0 => Some(false),
+                1 => Some(true),
+                _ => None,
+            }
+        }
+        fn float(self, v: f64) -> Option<bool> {
+            integral(v).and_then(|v| self.int(v))
+        }
+        fn text(self, v: &str, _: Place) -> Option<bool> {
+            match v.trim() {
+                "0" => Some(false),
+                "1" => Some(true),
+                _ => None,
+            }
+        }
+    }
+
+    /// `Clone` and `Copy` for kinds that only carry a type (derived, they
+    /// would need the type to be `Copy`).
+    macro_rules! copy_kind {
+        ($($kind:ident),*) => {$(
+            impl<T> Clone for $kind<T> {
+                fn clone(&self) -> Self {
+                    *self
+                }
+            }
+            impl<T> Copy for $kind<T> {}
+        )*};
+    }
+
+    copy_kind!(Civil, CommaList, List);
+
+    /// `date`, `datetime` and `time`: their wire text, blanks around it allowed.
+    #[derive(Debug)]
+    pub struct Civil<T>(pub PhantomData<T>);
+
+    /// `date`.
+    pub const DATE: Civil<crate::date::Date> = Civil(PhantomData);
+    /// `datetime`.
+    pub const DATE_TIME: Civil<crate::date::DateTime> = Civil(PhantomData);
+    /// `time`.
+    pub const TIME: Civil<crate::date::Time> = Civil(PhantomData);
+
+    impl<T: std::str::FromStr> Kind<'_> for Civil<T> {
+        type Value = T;
+        fn native(ty: JsonType) -> bool {
+            ty == JsonType::Text
+        }
+        fn text(self, v: &str, _: Place) -> Option<T> {
+            v.trim().parse().ok()
+        }
+    }
+
+    /// `comma_list`: items in one string, trimmed, empty segments dropped.
+    /// An item the spec does not list is noted (and, for a closed enum, left
+    /// out).
+    #[derive(Debug)]
     pub struct CommaList<T>(pub PhantomData<T>);
 
-    impl<'de, T: FromStr<Err: fmt::Display>> DeserializeSeed<'de> for CommaList<T> {
+    impl<T: ListItem> Kind<'_> for CommaList<T> {
         type Value = Vec<T>;
+        fn native(ty: JsonType) -> bool {
+            ty == JsonType::Text
+        }
+        fn text(self, v: &str, place: Place) -> Option<Vec<T>> {
+            let items = v
+                .split(',')
+                .map(str::trim)
+                .filter(|item| !item.is_empty())
+                .filter_map(|item| match T::item(item) {
+                    Ok(item) => Some(item),
+                    Err(kept) => {
+                        note(
+                            place.record,
+                            place.member,
+                            DriftKind::UnlistedValue,
+                            Found::Text(item),
+                        );
+                        kept
+                    }
+                })
+                .collect();
+            Some(items)
+        }
+    }
 
-        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Vec<T>, D::Error> {
-            super::comma_list::deserialize(d)
+    /// `list`: an array of records, each read as its record reads it (a row
+    /// that cannot be typed fails the outer row).
+    #[derive(Debug)]
+    pub struct List<R>(pub PhantomData<R>);
+
+    impl<'de, R: Deserialize<'de>> Kind<'de> for List<R> {
+        type Value = Vec<R>;
+        fn native(ty: JsonType) -> bool {
+            ty == JsonType::Array
+        }
+        fn seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Option<Vec<R>>, A::Error> {
+            let mut rows = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1024));
+            while let Some(row) = seq.next_element()? {
+                rows.push(row);
+            }
+            Ok(Some(rows))
+        }
+    }
+
+    /// `serp`: positions to URLs (an object, or an array in position order).
+    #[derive(Debug, Clone, Copy)]
+    pub struct Serp;
+
+    impl<'de> Kind<'de> for Serp {
+        type Value = crate::serp::Serp;
+        fn native(ty: JsonType) -> bool {
+            matches!(ty, JsonType::Object | JsonType::Array)
+        }
+        fn seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Option<Self::Value>, A::Error> {
+            Self::Value::deserialize(SeqAccessDeserializer::new(seq)).map(Some)
+        }
+        fn map<A: MapAccess<'de>>(self, map: A) -> Result<Option<Self::Value>, A::Error> {
+            Self::Value::deserialize(MapAccessDeserializer::new(map)).map(Some)
+        }
+    }
+}
+
+/// How a field's value is written back in its wire form, for the generated
+/// records' `Serialize` (`crate::record::Writer`): a decoded value re-encodes
+/// to a body of the same shape.
+pub mod write {
+    use std::fmt;
+
+    use serde::{Serialize, Serializer};
+
+    /// A boolean word: `"true"` / `"false"`, or `null`.
+    pub struct BoolWord<'a>(pub &'a Option<bool>);
+
+    impl Serialize for BoolWord<'_> {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            super::bool_word::serialize(self.0, s)
+        }
+    }
+
+    /// A flag: 1 or 0 (`null` for an absent one).
+    pub struct Flag<'a, T>(pub &'a T);
+
+    impl Serialize for Flag<'_, bool> {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            super::flag::serialize(self.0, s)
+        }
+    }
+
+    impl Serialize for Flag<'_, Option<bool>> {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            match self.0 {
+                Some(flag) => super::flag::serialize(flag, s),
+                None => s.serialize_none(),
+            }
+        }
+    }
+
+    /// A comma list: its items joined with commas in one string.
+    pub struct CommaList<'a, T>(pub &'a [T]);
+
+    impl<T: fmt::Display> Serialize for CommaList<'_, T> {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            super::comma_list::serialize(self.0, s)
         }
     }
 }

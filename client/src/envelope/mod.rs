@@ -9,7 +9,10 @@ mod encode;
 #[cfg(feature = "schemars")]
 mod schema;
 
+mod raw_row;
+
 pub use encode::WithWireNames;
+pub use raw_row::RawRow;
 #[cfg(feature = "schemars")]
 pub use schema::envelope_schema;
 
@@ -26,8 +29,13 @@ pub struct Envelope<T> {
     pub units_used: i64,
     /// The units left on the account after the call.
     pub units_remaining: i64,
-    /// The result.
+    /// The result: every row that decoded into its record.
     pub response: T,
+    /// The rows of the answer that could not be decoded into their record
+    /// (one that names the row was missing, `null` or unreadable), kept as
+    /// the service sent them, each with its place in the answer and why.
+    /// Empty, at no cost, when every row decoded.
+    pub raw_rows: Vec<RawRow>,
     /// `true` when the service answered "no data found" and `response` is
     /// the empty result made by the client. The service reports no units
     /// then: `result_rows` and `units_used` are 0 and `units_remaining` is the
@@ -51,20 +59,9 @@ impl<T> Envelope<T> {
             units_used: 0,
             units_remaining,
             response,
+            raw_rows: Vec::new(),
             no_data: true,
             fetched_at: None,
-        }
-    }
-
-    /// The envelope with its response made by `f`, every figure kept.
-    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Envelope<U> {
-        Envelope {
-            result_rows: self.result_rows,
-            units_used: self.units_used,
-            units_remaining: self.units_remaining,
-            response: f(self.response),
-            no_data: self.no_data,
-            fetched_at: self.fetched_at,
         }
     }
 
@@ -80,8 +77,65 @@ impl<T> Envelope<T> {
             units_used,
             units_remaining,
             response,
+            raw_rows: Vec::new(),
             no_data: false,
             fetched_at: None,
         }
+    }
+
+    /// The rows kept raw, in a form for people: `row 1: missing field
+    /// `keyword`` per row; `None` when there is none.
+    pub fn raw_rows_note(&self) -> Option<String> {
+        let shown: Vec<String> = self
+            .raw_rows
+            .iter()
+            .map(|raw| match &raw.key {
+                Some(key) => format!("`{key}`: {}", raw.error),
+                None => format!("row {}: {}", raw.index, raw.error),
+            })
+            .collect();
+        (!shown.is_empty()).then(|| shown.join("; "))
+    }
+
+    /// The same envelope around another response (the figures, the raw rows
+    /// and the flags kept).
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Envelope<U> {
+        Envelope {
+            result_rows: self.result_rows,
+            units_used: self.units_used,
+            units_remaining: self.units_remaining,
+            response: f(self.response),
+            raw_rows: self.raw_rows,
+            no_data: self.no_data,
+            fetched_at: self.fetched_at,
+        }
+    }
+}
+
+impl Envelope<serde_json::Value> {
+    /// The response as the service sent it: the typed rows with each row kept
+    /// raw back in its place (an array's at its index, a map's under its key),
+    /// for faces that print every row alike.
+    pub fn response_as_sent(&self) -> std::borrow::Cow<'_, serde_json::Value> {
+        use serde_json::Value;
+        if self.raw_rows.is_empty() {
+            return std::borrow::Cow::Borrowed(&self.response);
+        }
+        let mut response = self.response.clone();
+        match &mut response {
+            Value::Array(rows) => {
+                for raw in &self.raw_rows {
+                    rows.insert(raw.index.min(rows.len()), raw.row.clone());
+                }
+            }
+            Value::Object(members) => {
+                for raw in &self.raw_rows {
+                    let key = raw.key.clone().unwrap_or_else(|| raw.index.to_string());
+                    members.insert(key, raw.row.clone());
+                }
+            }
+            _ => {}
+        }
+        std::borrow::Cow::Owned(response)
     }
 }

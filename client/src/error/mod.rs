@@ -52,6 +52,31 @@ pub(crate) fn bounded(text: String) -> String {
     }
 }
 
+/// The whole body of an answer that could not be decoded: it was paid for.
+/// Its `Debug` shows its size and a bounded excerpt, so that an error stays
+/// printable; the bytes are [`Error::answer`]'s.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct Answer(Box<[u8]>);
+
+impl Answer {
+    /// The body's bytes.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+impl From<&[u8]> for Answer {
+    fn from(bytes: &[u8]) -> Self {
+        Answer(bytes.into())
+    }
+}
+
+impl fmt::Debug for Answer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Answer({} bytes: {:?})", self.0.len(), snippet(&self.0))
+    }
+}
+
 /// An input the client refuses before sending: it names the operation, the
 /// parameter, the value and the limit it breaks.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -344,10 +369,16 @@ pub enum ErrorKind {
         timeout: bool,
     },
 
-    /// The body is not the documented shape. Charged all the same: the units
-    /// are read from the body's text even when the rest cannot be decoded (a
-    /// body cut after `"UnitsUsed": 10` was charged 10 units), else unknown;
-    /// recorded in the ledger.
+    /// The body is not the documented shape, as a whole: not the envelope,
+    /// or a `response` of another shape than the spec's. (A row that cannot
+    /// be typed does not fail the call: it is kept raw, see
+    /// [`Envelope::raw_rows`](crate::Envelope::raw_rows).) Charged all the
+    /// same: the units are read from the body's text even when the rest cannot
+    /// be decoded (a body cut after `"UnitsUsed": 10` was charged 10 units),
+    /// else unknown; recorded in the ledger. A whole JSON body that was
+    /// answered with success is kept in the store's cache: once the spec is
+    /// fixed and the client rebuilt, the same call decodes it from there at
+    /// no cost.
     Decode {
         /// Path to the failing field (`response[3].KD`), `.` for the whole body.
         path: String,
@@ -355,6 +386,9 @@ pub enum ErrorKind {
         message: String,
         /// A bounded excerpt of the raw body.
         body: String,
+        /// The whole body, as the service sent it ([`Error::answer`]); empty
+        /// when there is none (a result that could not be re-encoded).
+        answer: Answer,
     },
 
     /// The call stopped rather than begin a wait that would take all of its
@@ -476,6 +510,16 @@ impl Error {
         }
     }
 
+    /// The whole body of an answer that could not be decoded at all
+    /// ([`ErrorKind::Decode`]), as the service sent it (the key hidden, as in
+    /// every error): it was paid for. `None` for any other error.
+    pub fn answer(&self) -> Option<&[u8]> {
+        match &self.kind {
+            ErrorKind::Decode { answer, .. } if !answer.0.is_empty() => Some(answer.as_bytes()),
+            _ => None,
+        }
+    }
+
     /// HTTP status of a service error (for [`ErrorKind::Partial`], of the error
     /// that stopped the job).
     pub fn status(&self) -> Option<u16> {
@@ -551,10 +595,19 @@ impl Error {
                 path,
                 message,
                 body,
+                answer,
             } => ErrorKind::Decode {
                 path: f(&path),
                 message: f(&message),
                 body: f(&body),
+                answer: match std::str::from_utf8(answer.as_bytes()) {
+                    Ok(text) => Answer(f(text).into_bytes().into()),
+                    Err(_) => Answer(
+                        f(&String::from_utf8_lossy(answer.as_bytes()))
+                            .into_bytes()
+                            .into(),
+                    ),
+                },
             },
             ErrorKind::Transport { message, timeout } => ErrorKind::Transport {
                 message: f(&message),
@@ -697,6 +750,7 @@ impl fmt::Display for Error {
                 path,
                 message,
                 body,
+                ..
             } => write!(
                 f,
                 "{operation}: cannot decode the response at `{path}`: {message} (body starts: {body})"
@@ -756,6 +810,7 @@ mod tests {
                     path: text(),
                     message: text(),
                     body: text(),
+                    answer: Answer(text().into_bytes().into()),
                 },
             ),
             Error::new(

@@ -415,6 +415,7 @@ impl FieldInfo {
             kind,
             nullable: false,
             optional: false,
+            presence: Source::Stated,
             hint: None,
             priority: None,
             description: "",
@@ -436,6 +437,13 @@ impl FieldInfo {
     /// It may be absent.
     pub const fn optional(mut self) -> FieldInfo {
         self.optional = true;
+        self
+    }
+
+    /// Where its presence (required, optional, nullable) is known from,
+    /// when not the reference.
+    pub const fn presence(mut self, source: Source) -> FieldInfo {
+        self.presence = source;
         self
     }
 

@@ -5,7 +5,7 @@
 //! [`crate::sandbox`].
 
 use crate::operation_table::{
-    Counts, FieldInfo, FieldKind, Operation, ParamKind, RecordInfo, Role, Shape, ValueKind,
+    Counts, FieldInfo, FieldKind, Operation, ParamKind, RecordInfo, Role, Shape, Source, ValueKind,
 };
 
 use super::encode_quirks::Node;
@@ -262,10 +262,13 @@ impl<'q> Context<'q> {
             } else {
                 4
             };
-            if field.optional && seed.child("absent").one_in(absent_one_in) {
+            // Only where the spec knows it (not where it decided to be
+            // lenient): the service is taken to send what it is seen to.
+            let known = field.presence != Source::Decided;
+            if known && field.optional && seed.child("absent").one_in(absent_one_in) {
                 continue;
             }
-            let value = if field.nullable && seed.child("null").one_in(5) {
+            let value = if known && field.nullable && seed.child("null").one_in(5) {
                 Node::Null
             } else if let Some(volume) = monthly_volume(rec, field, &row) {
                 Node::Int(volume)
@@ -309,7 +312,7 @@ impl<'q> Context<'q> {
             FieldKind::DateTime => Node::Str(format!("{} {}", date(seed), time(seed))),
             FieldKind::Time => Node::Str(time(seed)),
             FieldKind::Serp => self.serp(seed),
-            FieldKind::CommaList { values } => Node::Str(self.comma_list(values, seed)),
+            FieldKind::CommaList { values, .. } => Node::Str(self.comma_list(values, seed)),
             FieldKind::List { record: name } => {
                 let Some(rec) = self.record_named(name).filter(|_| depth < MAX_DEPTH) else {
                     return Node::Arr(Vec::new());
@@ -593,7 +596,8 @@ mod tests {
                 };
                 for field in rec.fields {
                     let present = members.iter().any(|(w, _)| w == field.wire);
-                    assert!(present || field.optional, "{}.{}", rec.name, field.wire);
+                    let may_lack = field.optional && field.presence != Source::Decided;
+                    assert!(present || may_lack, "{}.{}", rec.name, field.wire);
                 }
             }
         }

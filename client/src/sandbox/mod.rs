@@ -18,7 +18,7 @@
 //!     .page(2)
 //!     .send()
 //!     .await?;
-//! assert!(page.response.iter().all(|k| (11..=20).contains(&k.ranking_position)));
+//! assert!(page.response.iter().all(|k| k.ranking_position.is_some_and(|p| (11..=20).contains(&p))));
 //! assert_eq!(sandbox.units_remaining(), Sandbox::STARTING_UNITS - page.units_used);
 //! # Ok(()) }
 //! ```
@@ -88,11 +88,19 @@
 //!    `UnitsRemaining`.
 //! 8. **Quirks.** Bodies are JSON sent as `text/html; charset=UTF-8`, with every
 //!    `/` written `\/`. Record members come in spec order.
-//! 9. **Faults** (only when started with [`SandboxBuilder::faults`]): before
-//!    any of the above, a request may be answered with an injected [`Fault`]
-//!    (a 429 with or without `Retry-After`, a 500, a reset, a slow answer, a
-//!    truncated body, "No data found!"), at random or on a given input; see
-//!    [`FaultPlan`].
+//! 9. **Drift** (only when started with [`SandboxBuilder::drift`]): the
+//!    answers move away from the spec, as a service's do from its reference:
+//!    even rows carry a member the spec does not know ([`EXTRA_MEMBER`], a
+//!    number), every third row's comma lists of known values one value more
+//!    ([`UNLISTED_VALUE`]), even rows send the record's first metric as
+//!    `null` and its next integer as a string, and the first row of each
+//!    answer leaves out the first member the spec calls required (what names
+//!    the row, else its last member). Nested records and SERPs are left alone.
+//! 10. **Faults** (only when started with [`SandboxBuilder::faults`]): before
+//!     any of the above, a request may be answered with an injected [`Fault`]
+//!     (a 429 with or without `Retry-After`, a 500, a reset, a slow answer, a
+//!     truncated body, "No data found!"), at random or on a given input; see
+//!     [`FaultPlan`].
 //!
 //! Field values follow the field's wire type and, for realism, its value hint
 //! in the spec (`kind`, `range`); the parameters are read by their roles:
@@ -118,8 +126,10 @@
 //! | list of records | 1 to 5 nested records (at most `limit`) |
 //! | SERP | positions `"1"`..`"N"`, N from 10 to 50, in numeric order; every fourth URL (and a few more) has a query string with `&amp;` |
 //!
-//! Nullable fields are `null` in about 1 row in 5; other optional fields are
-//! absent in about 1 row in 4.
+//! Fields the reference says may be `null` are `null` in about 1 row in 5;
+//! those it says some rows lack are absent in about 1 row in 4. Fields the
+//! spec made optional or nullable only defensively (presence `decided`) are
+//! always sent, as the service is seen to send them.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -133,6 +143,7 @@ use axum::serve::ListenerExt;
 use tokio::sync::Notify;
 
 mod data;
+mod drift;
 mod encode_quirks;
 mod faults;
 mod list_keys;
@@ -145,6 +156,7 @@ mod units;
 use crate::client::{Client, ClientBuilder};
 use crate::error::Error;
 use crate::operation_table::Api;
+pub use drift::{EXTRA_MEMBER, UNLISTED_VALUE};
 pub use faults::{Fault, FaultPlan};
 use route::Shared;
 use strict::Strict;
@@ -234,6 +246,7 @@ impl Sandbox {
             units,
             strict,
             paged_rows,
+            drift,
         } = settings;
         let listener = std::net::TcpListener::bind((Ipv4Addr::LOCALHOST, port))?;
         listener.set_nonblocking(true)?;
@@ -248,6 +261,7 @@ impl Sandbox {
             faults: faults.map(|plan| faults::Injector::new(plan, api.service)),
             paged_rows,
             strict: strict.map(Strict::new),
+            drift,
         });
         let shutdown = Arc::new(Signal::default());
         let stopped = Arc::new(Signal::default());
@@ -362,6 +376,8 @@ pub struct SandboxBuilder {
     paged_rows: Option<i64>,
     /// The rate window, in strict mode.
     strict: Option<Duration>,
+    /// Answers drift from the spec ([`SandboxBuilder::drift`]).
+    drift: bool,
 }
 
 impl SandboxBuilder {
@@ -376,6 +392,7 @@ impl SandboxBuilder {
             units: Sandbox::STARTING_UNITS,
             paged_rows: None,
             strict: None,
+            drift: false,
         }
     }
 }
@@ -450,6 +467,34 @@ impl SandboxBuilder {
     /// Give a client the same [`rate_window`](crate::ClientBuilder::rate_window).
     pub fn rate_window(mut self, window: Duration) -> Self {
         self.strict = Some(window);
+        self
+    }
+
+    /// Answer as a service that has moved on from its spec would: some rows
+    /// carry a member the spec does not know ([`EXTRA_MEMBER`]), a comma list
+    /// a value it does not list ([`UNLISTED_VALUE`]), a metric `null`, a
+    /// number as a string; the first row of each answer leaves out what names
+    /// it (a single object then cannot be typed at all). The rules are in
+    /// the module's docs, "Drift". For testing what every face keeps of what
+    /// the spec does not know, and `seozoom drift`, offline.
+    ///
+    /// ```no_run
+    /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+    /// use seozoom::sandbox::{Sandbox, EXTRA_MEMBER};
+    ///
+    /// let sandbox = Sandbox::builder().drift().start().await?;
+    /// let client = seozoom::Client::builder()
+    ///     .api_key(Sandbox::API_KEY)
+    ///     .base_url(sandbox.base_url())
+    ///     .build()?;
+    /// let metrics = client.keywords().metrics(["mutuo", "casa"]).send().await?;
+    /// assert!(metrics.response[0].unknown_members().get(EXTRA_MEMBER).is_some());
+    /// assert_eq!(metrics.raw_rows.len(), 1, "the first row lacks its keyword");
+    /// assert!(!client.drift().await?.is_empty());
+    /// # Ok(()) }
+    /// ```
+    pub fn drift(mut self) -> Self {
+        self.drift = true;
         self
     }
 

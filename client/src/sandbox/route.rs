@@ -11,7 +11,7 @@ use axum::extract::State;
 use axum::http::{HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::Response;
 
-use crate::operation_table::{Api, Operation};
+use crate::operation_table::{Api, Operation, Shape};
 use crate::request::Request;
 
 use super::data::{self, Outcome};
@@ -41,6 +41,8 @@ pub(super) struct Shared {
     pub(super) paged_rows: Option<i64>,
     /// The rate windows it enforces, in strict mode.
     pub(super) strict: Option<Strict>,
+    /// Whether its answers drift from the spec.
+    pub(super) drift: bool,
 }
 
 /// Every path goes to [`handle`], which routes by the operation table.
@@ -179,7 +181,13 @@ fn answer(shared: &Shared, method: &Method, path: &str, raw_query: &str) -> Resp
         Err(invalid) => return encode_quirks::error(StatusCode::BAD_REQUEST, &invalid.to_string()),
     };
     match data::respond(op, api.records, &query, shared.paged_rows) {
-        Outcome::Data { response, rows } => {
+        Outcome::Data { mut response, rows } => {
+            if shared.drift
+                && let Some(record) = api.records.iter().find(|r| r.name == op.response.payload)
+            {
+                let single = op.response.shape == Shape::Single;
+                super::drift::drift(&mut response, record, single);
+            }
             let cost = units::cost(op, rows);
             match shared.balance.spend(cost) {
                 Some(remaining) => {

@@ -7,6 +7,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use futures_util::FutureExt;
 use futures_util::future::BoxFuture;
 
+use crate::drift::Observation;
 use crate::error::{ConfigError, Error};
 
 /// A store URL as it may be shown: a password (`redis://user:secret@host`)
@@ -99,6 +100,10 @@ pub(crate) struct LedgerEntry {
     /// recorded (its units now counted in the ledger), in the same atomic step,
     /// and its lease is renewed.
     pub hold: Option<(String, i64)>,
+    /// What the answer held that the spec does not say, added to the drift
+    /// the store keeps in the same step (empty almost always: then nothing
+    /// more is written).
+    pub drift: Vec<Observation>,
 }
 
 /// What the ledger holds for one operation (serialized with these names:
@@ -217,6 +222,10 @@ pub(crate) trait Backend: Send + Sync + 'static {
 
     /// The balance last reported.
     fn last_balance<'a>(&'a self, scope: &'a Scope) -> StoreFuture<'a, Option<Balance>>;
+
+    /// The drift recorded for the key, each observation summed over the calls
+    /// that saw it, ordered by origin, operation, record, member and kind.
+    fn drift<'a>(&'a self, scope: &'a Scope) -> StoreFuture<'a, Vec<Observation>>;
 
     /// Admit a hold if the window's spending, the live holds and it fit the
     /// budget; in one atomic step, so that parallel jobs cannot overspend.

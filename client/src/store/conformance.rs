@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use super::{Admission, Backend, Hold, LedgerEntry, SharedSlots, now_ms};
+use crate::drift::{DriftKind, JsonType, JsonTypeSet, Observation};
 
 const DAY_MS: i64 = 86_400_000;
 
@@ -20,6 +21,7 @@ fn call(group: &str, action: &str, at_ms: i64, units: i64, rows: i64) -> LedgerE
         cache_hit: false,
         units_saved: 0,
         hold: None,
+        drift: Vec::new(),
     }
 }
 
@@ -41,6 +43,7 @@ pub(crate) async fn check(store: &dyn Backend) {
     cache(store, &key).await;
     ledger(store, &key).await;
     holds(store, &key).await;
+    drift(store, &key).await;
     // Slots only where processes share them; a store of one process leaves
     // them to the client's own limiter.
     if let Some(slots) = store.shared_slots() {
@@ -171,6 +174,98 @@ async fn ledger(store: &dyn Backend, key: &str) {
     );
     let other = store.scope(&format!("{key}-other"));
     assert!(store.usage(&other, 0).await.unwrap().is_empty());
+}
+
+/// One observation of drift at `at_ms`.
+fn observed(member: &str, kind: DriftKind, at_ms: i64, ty: JsonType, example: &str) -> Observation {
+    Observation {
+        origin: "https://api.example".into(),
+        group: "group-a".into(),
+        action: "action-a".into(),
+        record: "record-a".into(),
+        member: member.into(),
+        kind,
+        count: 2,
+        rows: 5,
+        first_ms: at_ms,
+        last_ms: at_ms,
+        types: JsonTypeSet::one(ty),
+        example: example.into(),
+    }
+}
+
+async fn drift(store: &dyn Backend, key: &str) {
+    let scope = store.scope(&format!("{key}-drift"));
+    let now = now_ms();
+    assert!(store.drift(&scope).await.unwrap().is_empty());
+    // A call that saw nothing new writes no drift.
+    store
+        .record(&scope, call("group-a", "action-a", now, 10, 5))
+        .await
+        .unwrap();
+    assert!(store.drift(&scope).await.unwrap().is_empty());
+    let mut first = call("group-a", "action-a", now, 10, 5);
+    first.drift = vec![
+        observed(
+            "new_metric",
+            DriftKind::UnknownMember,
+            now,
+            JsonType::Number,
+            "7.5",
+        ),
+        observed("name_a", DriftKind::Missing, now, JsonType::Null, ""),
+    ];
+    store.record(&scope, first).await.unwrap();
+    // The same things again, earlier and later: summed, the earliest example kept.
+    let mut later = call("group-a", "action-a", now + 1_000, 10, 5);
+    later.drift = vec![observed(
+        "new_metric",
+        DriftKind::UnknownMember,
+        now + 1_000,
+        JsonType::Text,
+        "\"x\"",
+    )];
+    store.record(&scope, later).await.unwrap();
+    let mut earlier = call("group-a", "action-a", now - 1_000, 10, 5);
+    earlier.drift = vec![observed(
+        "new_metric",
+        DriftKind::UnknownMember,
+        now - 1_000,
+        JsonType::Integer,
+        "7",
+    )];
+    store.remember(&scope, earlier, Vec::new()).await.unwrap();
+    let found = store.drift(&scope).await.unwrap();
+    assert_eq!(found.len(), 2, "{found:?}");
+    let metric = found
+        .iter()
+        .find(|o| o.kind == DriftKind::UnknownMember)
+        .expect("the unknown member");
+    assert_eq!((metric.count, metric.rows), (6, 15));
+    assert_eq!(
+        (metric.first_ms, metric.last_ms),
+        (now - 1_000, now + 1_000)
+    );
+    assert_eq!(metric.example, "7", "the earliest example");
+    let types: Vec<JsonType> = metric.types.iter().collect();
+    assert_eq!(types, [JsonType::Integer, JsonType::Number, JsonType::Text]);
+    assert_eq!(
+        (
+            metric.origin.as_str(),
+            metric.group.as_str(),
+            metric.record.as_str()
+        ),
+        ("https://api.example", "group-a", "record-a")
+    );
+    // In report order: the kinds of one member in their order, members by name.
+    assert_eq!(found[0].member, "name_a");
+    let other = store.scope(&format!("{key}-drift-other"));
+    assert!(
+        store.drift(&other).await.unwrap().is_empty(),
+        "another key's drift is not seen"
+    );
+    // Usage counts the calls as usual.
+    assert_eq!(store.usage(&scope, 0).await.unwrap()[0].calls, 4);
 }
 
 async fn holds(store: &dyn Backend, key: &str) {
@@ -377,12 +472,20 @@ pub(crate) async fn use_every_method(store: &dyn Backend, key: &str) {
                 cache_hit: false,
                 units_saved: 0,
                 hold: Some(("job".into(), 10)),
+                drift: vec![observed(
+                    "m",
+                    DriftKind::UnknownMember,
+                    now_ms(),
+                    JsonType::Integer,
+                    "1",
+                )],
             },
         )
         .await
         .unwrap();
     store.usage(&scope, 0).await.unwrap();
     store.last_balance(&scope).await.unwrap();
+    store.drift(&scope).await.unwrap();
     if let Some(slots) = store.shared_slots() {
         slots
             .take_slot(

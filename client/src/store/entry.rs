@@ -2,7 +2,9 @@
 //! cache key and a checksum, so that a corrupt entry, or one found under
 //! another key (a foreign entry), is recognised and never returned.
 //!
-//! Layout (integers little-endian): the magic `SZC1`; the key's length (u32)
+//! Layout (integers little-endian): the magic, `SZC1` (or `SZU1` for an
+//! answer that was paid for but could not be decoded: kept until it can be);
+//! the key's length (u32)
 //! and bytes; when it was fetched (i64 ms since the epoch); units it cost
 //! (i64); the balance then (i64); the body's length (u32) and bytes; then
 //! FNV-1a (u64) of everything before it.
@@ -19,9 +21,13 @@ pub(crate) struct CachedAnswer {
     /// The body as the service sent it (or, for one item of a batched
     /// request, the envelope the client made of that item's rows).
     pub body: Vec<u8>,
+    /// The answer could not be decoded when it came: it was kept so that a
+    /// client built from a fixed spec decodes it at no cost, whatever its age.
+    pub undelivered: bool,
 }
 
 const MAGIC: &[u8; 4] = b"SZC1";
+const MAGIC_UNDELIVERED: &[u8; 4] = b"SZU1";
 
 /// 64-bit FNV-1a: enough to tell a damaged entry (not an adversary).
 fn fnv1a(bytes: &[u8]) -> u64 {
@@ -34,7 +40,11 @@ impl CachedAnswer {
     /// The entry's bytes, for the store, under `key`.
     pub(crate) fn encode(&self, key: &str) -> Vec<u8> {
         let mut out = Vec::with_capacity(4 + 4 + key.len() + 24 + 4 + self.body.len() + 8);
-        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(if self.undelivered {
+            MAGIC_UNDELIVERED
+        } else {
+            MAGIC
+        });
         push_bytes(&mut out, key.as_bytes());
         out.extend_from_slice(&self.fetched_at_ms.to_le_bytes());
         out.extend_from_slice(&self.units_used.to_le_bytes());
@@ -55,9 +65,11 @@ impl CachedAnswer {
             return Err("checksum mismatch (a damaged entry)");
         }
         let mut reader = Reader(content);
-        if reader.take(4)? != MAGIC {
-            return Err("not a seozoom cache entry (or another version)");
-        }
+        let undelivered = match reader.take(4)? {
+            magic if magic == MAGIC => false,
+            magic if magic == MAGIC_UNDELIVERED => true,
+            _ => return Err("not a seozoom cache entry (or another version)"),
+        };
         if reader.bytes()? != key.as_bytes() {
             return Err("written under another key (a foreign entry)");
         }
@@ -73,6 +85,7 @@ impl CachedAnswer {
             units_used,
             units_remaining,
             body,
+            undelivered,
         })
     }
 }
@@ -121,6 +134,7 @@ mod tests {
             units_used: 40,
             units_remaining: 9_960,
             body: br#"{"ResultRows":1,"response":[]}"#.to_vec(),
+            undelivered: false,
         }
     }
 
@@ -131,6 +145,17 @@ mod tests {
             CachedAnswer::decode(&bytes, "domains metrics it domain=a.it"),
             Ok(answer())
         );
+    }
+
+    #[test]
+    fn an_undelivered_answer_reads_back_as_one() {
+        let kept = CachedAnswer {
+            undelivered: true,
+            ..answer()
+        };
+        let bytes = kept.encode("k");
+        assert_eq!(&bytes[..4], b"SZU1");
+        assert_eq!(CachedAnswer::decode(&bytes, "k"), Ok(kept));
     }
 
     #[test]

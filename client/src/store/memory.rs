@@ -17,6 +17,7 @@ use super::{
     Admission, Backend, Balance, CacheEntry, Hold, LedgerEntry, Lookup, Scope, StoreError,
     StoreFuture, Usage, now_ms,
 };
+use crate::drift::{DriftKey, Observation};
 
 const DAY_MS: i64 = 86_400_000;
 
@@ -38,6 +39,8 @@ struct State {
     balance: HashMap<Scope, Balance>,
     /// Units and lease end (ms) of live holds.
     holds: HashMap<(Scope, String), (i64, i64)>,
+    /// The drift observed, summed per key and thing observed.
+    drift: BTreeMap<(Scope, DriftKey), Observation>,
 }
 
 impl Memory {
@@ -154,6 +157,13 @@ impl Backend for Memory {
         {
             *units = (*units - reserved).max(0);
         }
+        for observed in entry.drift {
+            state
+                .drift
+                .entry((scope.clone(), observed.key()))
+                .and_modify(|known| known.merge(&observed))
+                .or_insert(observed);
+        }
         ready(())
     }
 
@@ -186,6 +196,17 @@ impl Backend for Memory {
 
     fn last_balance<'a>(&'a self, scope: &'a Scope) -> StoreFuture<'a, Option<Balance>> {
         ready(self.lock().balance.get(scope).copied())
+    }
+
+    fn drift<'a>(&'a self, scope: &'a Scope) -> StoreFuture<'a, Vec<Observation>> {
+        let state = self.lock();
+        let observed = state
+            .drift
+            .iter()
+            .filter(|((s, _), _)| s == scope)
+            .map(|(_, observed)| observed.clone())
+            .collect();
+        ready(observed)
     }
 
     fn admit<'a>(&'a self, scope: &'a Scope, hold: Hold) -> StoreFuture<'a, Admission> {
@@ -250,6 +271,10 @@ impl Backend for Nothing {
 
     fn last_balance<'a>(&'a self, _scope: &'a Scope) -> StoreFuture<'a, Option<Balance>> {
         ready(None)
+    }
+
+    fn drift<'a>(&'a self, _scope: &'a Scope) -> StoreFuture<'a, Vec<Observation>> {
+        ready(Vec::new())
     }
 
     fn admit<'a>(&'a self, _scope: &'a Scope, _hold: Hold) -> StoreFuture<'a, Admission> {

@@ -17,6 +17,7 @@
 //! | `holds`, `hold:ID` | set, hash with `PX` its lease | live budget holds |
 //! | `slots:OP` | sorted set, `PEXPIRE` its window | an operation's answered requests, scored by when each stops counting |
 //! | `flight:OP` | sorted set, `PEXPIRE` in flight + window | an operation's requests in flight, scored likewise (a crashed holder's slot ends) |
+//! | `drift:count`, `drift:rows`, `drift:first`, `drift:last`, `drift:types`, `drift:example` | hashes keyed by the thing observed (a JSON array: origin, group, action, record, member, kind) | the drift observed: counts summed, first and last times, JSON types joined (bits), the first example |
 //!
 //! What must be atomic across machines is a Lua script, and every script reads
 //! the time from the Redis server (`TIME`), so machines whose clocks disagree
@@ -42,6 +43,7 @@ use super::{
     Admission, Backend, Balance, CacheEntry, Hold, LedgerEntry, Lookup, Scope, SharedSlots,
     StoreError, StoreFuture, Usage, fingerprint,
 };
+use crate::drift::{DriftKind, JsonTypeSet, Observation};
 
 const DAY_MS: i64 = 86_400_000;
 
@@ -169,6 +171,22 @@ if ARGV[12] ~= '' then
     redis.call('HSET', hold, 'units', math.max(tonumber(units) - tonumber(ARGV[13]), 0))
     redis.call('PEXPIRE', hold, redis.call('HGET', hold, 'lease'))
   end
+end
+local at = tonumber(ARGV[2])
+for i = 0, tonumber(ARGV[17] or '0') - 1 do
+  local base = 18 + i * 5
+  local thing = ARGV[base]
+  redis.call('HINCRBY', prefix .. 'drift:count', thing, ARGV[base + 1])
+  redis.call('HINCRBY', prefix .. 'drift:rows', thing, ARGV[base + 2])
+  local first = tonumber(redis.call('HGET', prefix .. 'drift:first', thing) or at)
+  if at <= first then
+    redis.call('HSET', prefix .. 'drift:first', thing, at)
+    redis.call('HSET', prefix .. 'drift:example', thing, ARGV[base + 4])
+  end
+  local last = tonumber(redis.call('HGET', prefix .. 'drift:last', thing) or at)
+  redis.call('HSET', prefix .. 'drift:last', thing, math.max(last, at))
+  local types = tonumber(redis.call('HGET', prefix .. 'drift:types', thing) or 0)
+  redis.call('HSET', prefix .. 'drift:types', thing, bit.bor(types, tonumber(ARGV[base + 3])))
 end
 return 0
 ";
@@ -307,7 +325,16 @@ impl Redis {
                 entry.group, entry.action
             ))
             .arg(LEDGER_KEPT)
-            .arg(id);
+            .arg(id)
+            .arg(entry.drift.len());
+        for observed in &entry.drift {
+            invocation
+                .arg(drift_field(observed))
+                .arg(observed.count)
+                .arg(observed.rows)
+                .arg(observed.types.bits())
+                .arg(&observed.example);
+        }
         invocation
     }
 }
@@ -489,6 +516,24 @@ impl Backend for Redis {
         .boxed()
     }
 
+    fn drift<'a>(&'a self, scope: &'a Scope) -> StoreFuture<'a, Vec<Observation>> {
+        async move {
+            let prefix = prefix(scope);
+            let mut pipe = redis::pipe();
+            for hash in DRIFT_HASHES {
+                pipe.cmd("HGETALL").arg(format!("{prefix}drift:{hash}"));
+            }
+            let pipe = &pipe;
+            let hashes: Vec<BTreeMap<String, String>> = self
+                .run("reading the drift", |mut c| async move {
+                    pipe.query_async(&mut c).await
+                })
+                .await?;
+            Ok(drift_of(&hashes))
+        }
+        .boxed()
+    }
+
     fn admit<'a>(&'a self, scope: &'a Scope, hold: Hold) -> StoreFuture<'a, Admission> {
         async move {
             let mut invocation = self.admit.prepare_invoke();
@@ -594,6 +639,51 @@ impl SharedSlots for Redis {
         }
         .boxed()
     }
+}
+
+/// The drift hashes, in the order [`drift_of`] reads them.
+const DRIFT_HASHES: [&str; 6] = ["count", "rows", "first", "last", "types", "example"];
+
+/// The hash field of the thing `observed` is: a JSON array of what identifies
+/// it (any text may be in a member's name, so no separator would do).
+fn drift_field(observed: &Observation) -> String {
+    let (origin, group, action, record, member, kind) = observed.key();
+    serde_json::json!([origin, group, action, record, member, kind.as_str()]).to_string()
+}
+
+/// The observations in the drift hashes ([`DRIFT_HASHES`]' order), in
+/// report order; a field that does not read is left out.
+fn drift_of(hashes: &[BTreeMap<String, String>]) -> Vec<Observation> {
+    let [count, rows, first, last, types, example] = hashes else {
+        return Vec::new();
+    };
+    let number = |hash: &BTreeMap<String, String>, field: &str| -> i64 {
+        hash.get(field).and_then(|v| v.parse().ok()).unwrap_or(0)
+    };
+    let mut observed: Vec<Observation> = count
+        .keys()
+        .filter_map(|field| {
+            let parts: Vec<String> = serde_json::from_str(field).ok()?;
+            let [origin, group, action, record, member, kind] =
+                <[String; 6]>::try_from(parts).ok()?;
+            Some(Observation {
+                origin,
+                group,
+                action,
+                record,
+                member,
+                kind: DriftKind::from_name(&kind)?,
+                count: number(count, field),
+                rows: number(rows, field),
+                first_ms: number(first, field),
+                last_ms: number(last, field),
+                types: JsonTypeSet::from_bits(u8::try_from(number(types, field)).unwrap_or(0)),
+                example: example.get(field).cloned().unwrap_or_default(),
+            })
+        })
+        .collect();
+    observed.sort_by_key(Observation::key);
+    observed
 }
 
 /// Totals per operation from days' `METRIC␟GROUP␟ACTION` fields, ordered by

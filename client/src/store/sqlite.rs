@@ -25,6 +25,7 @@
 //! store is opened, before anything is sent.
 
 mod connection;
+mod drift;
 mod failure;
 mod hits;
 
@@ -46,6 +47,7 @@ use super::{
     Admission, Backend, Balance, CacheEntry, Hold, LedgerEntry, Lookup, Scope, SharedSlots,
     StoreError, StoreFuture, Usage, fingerprint, now_ms,
 };
+use crate::drift::Observation;
 
 const DAY_MS: i64 = 86_400_000;
 
@@ -343,6 +345,7 @@ fn record_call(
             )?
             .execute(params![scope.0, id, reserved, now_ms()])?;
     }
+    drift::record(transaction, scope, &entry.drift)?;
     Ok(())
 }
 
@@ -460,6 +463,7 @@ fn prepare(connection: &mut Connection) -> rusqlite::Result<Result<(), String>> 
         "CREATE TABLE IF NOT EXISTS balance (scope TEXT PRIMARY KEY, \
          units_remaining INTEGER NOT NULL, at_ms INTEGER NOT NULL) WITHOUT ROWID;",
     )?;
+    transaction.execute_batch(drift::TABLE)?;
     // Housekeeping, and the write that proves the file can be written.
     let now = now_ms();
     transaction.execute("DELETE FROM slots WHERE until_ms <= ?1", params![now])?;
@@ -595,6 +599,13 @@ impl Backend for Sqlite {
         let scope = scope.0.clone();
         self.read(Hop::WhenWaiting, "reading the ledger", move |connection| {
             last_balance(connection, &scope)
+        })
+    }
+
+    fn drift<'a>(&'a self, scope: &'a Scope) -> StoreFuture<'a, Vec<Observation>> {
+        let scope = scope.0.clone();
+        self.read(Hop::Always, "reading the drift", move |connection| {
+            drift::read(connection, &scope)
         })
     }
 

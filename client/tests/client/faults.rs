@@ -438,6 +438,7 @@ async fn truncated_json_is_a_decode_error() {
             path,
             message,
             body,
+            ..
         } => {
             assert_eq!(err.operation(), Some("keywords metrics"));
             assert_eq!(path, ".");

@@ -16,8 +16,10 @@ mod absurd;
 mod accounting;
 mod faults;
 mod golden;
+mod lenient;
 mod operations;
 mod properties_decode;
+mod properties_drift;
 
 #[cfg(feature = "sandbox")]
 mod bulk;

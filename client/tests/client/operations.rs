@@ -1,6 +1,7 @@
 //! Every operation of the spec over real HTTP on loopback: the exact path and raw
 //! query string sent, and a realistic body decoded into typed records. Then the
-//! inputs refused before sending, and the errors for bodies of the wrong shape.
+//! inputs refused before sending, and the service's errors (bodies of an
+//! unexpected shape are `lenient.rs`'s).
 
 use crate::support;
 
@@ -79,27 +80,27 @@ wire_cases! {
                 panic!("two projects expected: {:?}", page.response)
             };
             assert_eq!(shop.project_id, 48213);
-            assert!(shop.is_live);
-            assert_eq!(shop.creation_date, DateTime::new(date(2023, 5, 10), time(9, 12, 0)));
-            assert_eq!(shop.project_name, "Example Shop");
+            assert_eq!(shop.is_live, Some(true));
+            assert_eq!(shop.creation_date, Some(DateTime::new(date(2023, 5, 10), time(9, 12, 0))));
+            assert_eq!(shop.project_name.as_deref(), Some("Example Shop"));
             assert_eq!(shop.tags, ["seo", "blog"]);
-            assert_eq!(shop.url, "https://www.example.it/");
+            assert_eq!(shop.url.as_deref(), Some("https://www.example.it/"));
             assert_eq!(shop.category.as_deref(), Some("SHOPPING_FASHION"));
-            assert_eq!(shop.za, 35);
+            assert_eq!(shop.za, Some(35));
             assert_eq!(
                 (shop.keywords_up, shop.keywords_down, shop.keywords_stable),
-                (42, 17, 241)
+                (Some(42), Some(17), Some(241))
             );
-            assert_eq!(shop.current_volume, 1902);
-            assert_eq!(shop.project_last_update, date(2024, 3, 4));
-            assert_eq!(shop.project_last_update_time, time(6, 30, 15));
-            assert_eq!((shop.monthly_trend, shop.weekly_trend), (2.35, -0.8));
+            assert_eq!(shop.current_volume, Some(1902));
+            assert_eq!(shop.project_last_update, Some(date(2024, 3, 4)));
+            assert_eq!(shop.project_last_update_time, Some(time(6, 30, 15)));
+            assert_eq!((shop.monthly_trend, shop.weekly_trend), (Some(2.35), Some(-0.8)));
 
             assert_eq!(blog.project_id, 50977);
-            assert!(!blog.is_live);
+            assert_eq!(blog.is_live, Some(false));
             assert!(blog.tags.is_empty());
             assert_eq!(blog.category, None);
-            assert_eq!(blog.creation_date, DateTime::new(date(2024, 1, 2), time(18, 45, 30)));
+            assert_eq!(blog.creation_date, Some(DateTime::new(date(2024, 1, 2), time(18, 45, 30))));
         },
     }
 
@@ -120,22 +121,22 @@ wire_cases! {
         units: (1, 100, 49800),
         check: |page| {
             let o = &page.response;
-            assert_eq!(o.monitored_keywords, 300);
+            assert_eq!(o.monitored_keywords, Some(300));
             assert_eq!(
                 (
                     o.monitored_keywords_traffic,
                     o.monitored_keywords_previous_traffic
                 ),
-                (15420, 14980)
+                (Some(15420), Some(14980))
             );
-            assert_eq!(o.monitored_keywords_traffic_variation, 2.94);
-            assert_eq!(o.domain_traffic_variation, -1350);
+            assert_eq!(o.monitored_keywords_traffic_variation, Some(2.94));
+            assert_eq!(o.domain_traffic_variation, Some(-1350));
             assert_eq!(
                 (o.za, o.trust, o.stability, o.opportunity),
-                (35, 31, 40, 27)
+                (Some(35), Some(31), Some(40), Some(27))
             );
-            assert_eq!(o.zero_traffic_pages, 118);
-            assert_eq!(o.zero_traffic_pages_percent, 23.6);
+            assert_eq!(o.zero_traffic_pages, Some(118));
+            assert_eq!(o.zero_traffic_pages_percent, Some(23.6));
         },
     }
 
@@ -170,26 +171,26 @@ wire_cases! {
             assert_eq!(ranked.keyword, "scarpe running");
             assert_eq!(
                 (
-                    ranked.language.as_str(),
-                    ranked.google_ext.as_str(),
-                    ranked.local_code.as_str()
+                    ranked.language.as_deref().unwrap_or_default(),
+                    ranked.google_ext.as_deref().unwrap_or_default(),
+                    ranked.local_code.as_deref().unwrap_or_default()
                 ),
                 ("it", ".it", "")
             );
-            assert_eq!(ranked.search_volume, 33100);
+            assert_eq!(ranked.search_volume, Some(33100));
             assert_eq!(
                 (ranked.ppc_competitiveness, ranked.cpc_approx),
-                (0.87, 0.64)
+                (Some(0.87), Some(0.64))
             );
             assert_eq!(
                 (ranked.keyword_difficulty, ranked.keyword_opportunity),
-                (35, 48)
+                (Some(35), Some(48))
             );
-            assert_eq!((ranked.jan, ranked.aug, ranked.dec), (40500, 22200, 33100));
-            assert_eq!((ranked.initial_position, ranked.actual_position), (14, 6));
-            assert_eq!(ranked.avg_position, 7.25);
-            assert_eq!(ranked.last_variation, -2);
-            assert_eq!(ranked.tag, "");
+            assert_eq!((ranked.jan, ranked.aug, ranked.dec), (Some(40500), Some(22200), Some(33100)));
+            assert_eq!((ranked.initial_position, ranked.actual_position), (Some(14), Some(6)));
+            assert_eq!(ranked.avg_position, Some(7.25));
+            assert_eq!(ranked.last_variation, Some(-2));
+            assert_eq!(ranked.tag.as_deref(), Some(""));
             assert_eq!(
                 ranked.url.as_deref(),
                 Some("https://www.example.it/scarpe-running/")
@@ -198,16 +199,16 @@ wire_cases! {
                 ranked.old_url.as_deref(),
                 Some("https://www.example.it/blog/scarpe/")
             );
-            assert!(ranked.url_changed);
-            assert_eq!(ranked.estimated_monthly_traffic, 1820);
+            assert_eq!(ranked.url_changed, Some(true));
+            assert_eq!(ranked.estimated_monthly_traffic, Some(1820));
 
-            assert_eq!(unranked.local_code, "Milano");
-            assert_eq!(unranked.tag, "accessori");
+            assert_eq!(unranked.local_code.as_deref(), Some("Milano"));
+            assert_eq!(unranked.tag.as_deref(), Some("accessori"));
             assert_eq!(
                 (unranked.url.as_deref(), unranked.old_url.as_deref()),
                 (None, None)
             );
-            assert!(!unranked.url_changed);
+            assert_eq!(unranked.url_changed, Some(false));
         },
     }
 
@@ -227,7 +228,7 @@ wire_cases! {
             assert_eq!(page.response[0].url, "https://www.example.it/");
             assert_eq!(
                 (page.response[0].pza, page.response[0].total_keywords),
-                (52, 1840)
+                (Some(52), Some(1840))
             );
             assert_eq!(
                 page.response[1].url,
@@ -235,7 +236,7 @@ wire_cases! {
             );
             assert_eq!(
                 (page.response[1].pza, page.response[1].total_keywords),
-                (44, 615)
+                (Some(44), Some(615))
             );
         },
     }
@@ -259,14 +260,14 @@ wire_cases! {
                     page.response[0].estimated_traffic,
                     page.response[0].total_keywords
                 ),
-                (5230, 912)
+                (Some(5230), Some(912))
             );
             assert_eq!(
                 (
                     page.response[1].estimated_traffic,
                     page.response[1].total_keywords
                 ),
-                (4100, 780)
+                (Some(4100), Some(780))
             );
         },
     }
@@ -285,7 +286,7 @@ wire_cases! {
         check: |page| {
             let row = &page.response[0];
             assert_eq!(row.url, "https://www.example.it/trail-running/");
-            assert_eq!((row.potential_traffic, row.total_keywords), (7400, 233));
+            assert_eq!((row.potential_traffic, row.total_keywords), (Some(7400), Some(233)));
         },
     }
 
@@ -302,7 +303,7 @@ wire_cases! {
         ),
         units: (2, 100, 49350),
         check: |page| {
-            let got: Vec<(&str, i64)> = page
+            let got: Vec<(&str, Option<i64>)> = page
                 .response
                 .iter()
                 .map(|p| (p.url.as_str(), p.traffic_variation))
@@ -310,8 +311,8 @@ wire_cases! {
             assert_eq!(
                 got,
                 [
-                    ("https://www.example.it/saldi/", 2310),
-                    ("https://www.example.it/scarpe-running/", 845)
+                    ("https://www.example.it/saldi/", Some(2310)),
+                    ("https://www.example.it/scarpe-running/", Some(845))
                 ]
             );
         },
@@ -337,12 +338,12 @@ wire_cases! {
                 page.response[0].url,
                 "https://www.example.it/blog/maratona-2019/"
             );
-            assert_eq!(page.response[0].traffic_variation, -1780);
+            assert_eq!(page.response[0].traffic_variation, Some(-1780));
             assert_eq!(
                 page.response[1].url,
                 "https://www.example.it/outlet/collezione-2022/"
             );
-            assert_eq!(page.response[1].traffic_variation, -96);
+            assert_eq!(page.response[1].traffic_variation, Some(-96));
         },
     }
 
@@ -372,19 +373,19 @@ wire_cases! {
         check: |page| {
             let rival = &page.response[0];
             assert_eq!(
-                (rival.domain.as_str(), rival.main_domain.as_str()),
+                (rival.domain.as_str(), rival.main_domain.as_deref().unwrap_or_default()),
                 ("www.rivale.it", "rivale.it")
             );
             assert_eq!(
                 (rival.za, rival.trust, rival.stability, rival.opportunity),
-                (48, 45, 51, 39)
+                (Some(48), Some(45), Some(51), Some(39))
             );
             assert_eq!(
                 (rival.estimated_traffic, rival.current_month_traffic),
-                (412000, 398500)
+                (Some(412000), Some(398500))
             );
             assert_eq!(rival.last_traffic_variation, Some(-13500));
-            assert_eq!(rival.total_keywords, 58210);
+            assert_eq!(rival.total_keywords, Some(58210));
             assert_eq!(
                 [
                     rival.page_1,
@@ -393,7 +394,7 @@ wire_cases! {
                     rival.page_4,
                     rival.page_5
                 ],
-                [9120, 7430, 6650, 5980, 5120]
+                [Some(9120), Some(7430), Some(6650), Some(5980), Some(5120)]
             );
             assert_eq!(
                 (
@@ -401,12 +402,12 @@ wire_cases! {
                     rival.positions_4_to_6,
                     rival.positions_7_to_10
                 ),
-                (2210, 3015, 3895)
+                (Some(2210), Some(3015), Some(3895))
             );
-            assert_eq!(rival.cpc_value, 18450.75);
+            assert_eq!(rival.cpc_value, Some(18450.75));
             assert_eq!(page.response[1].domain, "example.it");
             assert_eq!(page.response[1].last_traffic_variation, Some(3100));
-            assert_eq!(page.response[1].cpc_value, 3120.4);
+            assert_eq!(page.response[1].cpc_value, Some(3120.4));
         },
     }
 
@@ -437,11 +438,11 @@ wire_cases! {
             assert_eq!(ours.last_traffic_variation, None);
             assert_eq!(
                 (ours.za, ours.estimated_traffic, ours.total_keywords),
-                (33, 87400, 14120)
+                (Some(33), Some(87400), Some(14120))
             );
-            assert_eq!(ours.cpc_value, 2890.1);
+            assert_eq!(ours.cpc_value, Some(2890.1));
             assert_eq!(theirs.last_traffic_variation, None);
-            assert_eq!(theirs.cpc_value, 18000.0);
+            assert_eq!(theirs.cpc_value, Some(18000.0));
         },
     }
 
@@ -459,17 +460,18 @@ wire_cases! {
         ),
         units: (3, 30, 49120),
         check: |page| {
-            let got: Vec<(&str, i64, i64, i64, i64)> = page
+            type Scores = [Option<i64>; 4];
+            let got: Vec<(&str, Scores)> = page
                 .response
                 .iter()
-                .map(|a| (a.domain.as_str(), a.za, a.trust, a.stability, a.opportunity))
+                .map(|a| (a.domain.as_str(), [a.za, a.trust, a.stability, a.opportunity]))
                 .collect();
             assert_eq!(
                 got,
                 [
-                    ("example.it", 35, 31, 40, 27),
-                    ("rivale.it", 48, 45, 51, 39),
-                    ("corriere.it", 82, 88, 79, 60),
+                    ("example.it", [Some(35), Some(31), Some(40), Some(27)]),
+                    ("rivale.it", [Some(48), Some(45), Some(51), Some(39)]),
+                    ("corriere.it", [Some(82), Some(88), Some(79), Some(60)]),
                 ]
             );
         },
@@ -498,12 +500,12 @@ wire_cases! {
             };
             assert_eq!(
                 (sport.tza, sport.name.as_str(), sport.percent),
-                (41, "Sport e fitness", 62.5)
+                (Some(41), "Sport e fitness", Some(62.5))
             );
-            assert_eq!((sport.keywords, sport.niche_traffic), (9520, 61300));
+            assert_eq!((sport.keywords, sport.niche_traffic), (Some(9520), Some(61300)));
             assert_eq!(
                 (fashion.name.as_str(), fashion.percent),
-                ("Moda & abbigliamento", 21.75)
+                ("Moda & abbigliamento", Some(21.75))
             );
         },
     }
@@ -527,9 +529,9 @@ wire_cases! {
             );
             assert_eq!(
                 (page.response[1].pza, page.response[1].total_keywords),
-                (49, 1377)
+                (Some(49), Some(1377))
             );
-            assert_eq!(page.response[0].pza, 61);
+            assert_eq!(page.response[0].pza, Some(61));
         },
     }
 
@@ -564,26 +566,26 @@ wire_cases! {
             assert_eq!(first.keyword, "zapatillas running");
             assert_eq!(
                 (
-                    first.language.as_str(),
-                    first.google_ext.as_str(),
-                    first.local_code.as_str()
+                    first.language.as_deref().unwrap_or_default(),
+                    first.google_ext.as_deref().unwrap_or_default(),
+                    first.local_code.as_deref().unwrap_or_default()
                 ),
                 ("es", ".es", "")
             );
-            assert_eq!(first.search_volume, 49500);
-            assert_eq!((first.ppc_competitiveness, first.cpc_approx), (1.0, 0.52));
+            assert_eq!(first.search_volume, Some(49500));
+            assert_eq!((first.ppc_competitiveness, first.cpc_approx), (Some(1.0), Some(0.52)));
             assert_eq!(
                 (first.keyword_difficulty, first.keyword_opportunity),
-                (35, 41)
+                (Some(35), Some(41))
             );
-            assert_eq!((first.jan, first.jul, first.nov), (60500, 33100, 60500));
-            assert_eq!(first.ranking_position, 14);
+            assert_eq!((first.jan, first.jul, first.nov), (Some(60500), Some(33100), Some(60500)));
+            assert_eq!(first.ranking_position, Some(14));
             assert_eq!(
-                first.ranking_url,
-                "https://www.example.es/zapatillas/running/"
+                first.ranking_url.as_deref(),
+                Some("https://www.example.es/zapatillas/running/")
             );
-            assert_eq!(first.last_variation, 3);
-            assert_eq!(first.estimated_traffic, 12.5);
+            assert_eq!(first.last_variation, Some(3));
+            assert_eq!(first.estimated_traffic, Some(12.5));
             assert_eq!(
                 first.search_intent,
                 [
@@ -591,8 +593,8 @@ wire_cases! {
                     SearchIntent::Other("commercial".into())
                 ]
             );
-            assert_eq!(second.estimated_traffic, 3.0);
-            assert_eq!(second.last_variation, -4);
+            assert_eq!(second.estimated_traffic, Some(3.0));
+            assert_eq!(second.last_variation, Some(-4));
             assert_eq!(second.search_intent, [SearchIntent::Informational]);
         },
     }
@@ -643,7 +645,7 @@ wire_cases! {
             assert_eq!(k.keyword, "come scegliere scarpe da running");
             assert_eq!(
                 (k.position, k.search_volume, k.visibility_rank),
-                (2, 2900, 3)
+                (Some(2), Some(2900), Some(3))
             );
             assert_eq!(
                 (
@@ -651,14 +653,14 @@ wire_cases! {
                     k.mentions_as_first_result,
                     k.mentions_as_first_result_percent
                 ),
-                (5, 2, 40)
+                (Some(5), Some(2), Some(40))
             );
             assert_eq!(
                 (k.visibility, k.traffic, k.traffic_variation),
-                (71, 310, 45)
+                (Some(71), Some(310), Some(45))
             );
-            assert_eq!(page.response[1].traffic_variation, -12);
-            assert_eq!(page.response[1].mentions_as_first_result_percent, 0);
+            assert_eq!(page.response[1].traffic_variation, Some(-12));
+            assert_eq!(page.response[1].mentions_as_first_result_percent, Some(0));
         },
     }
 
@@ -686,15 +688,15 @@ wire_cases! {
         check: |page| {
             assert_eq!(page.response[0].domain, "example.it");
             let c = &page.response[0].competitors[0];
-            assert_eq!((c.domain.as_str(), c.za), ("rivale.it", 48));
+            assert_eq!((c.domain.as_str(), c.za), ("rivale.it", Some(48)));
             assert_eq!(
                 (c.positions_1_to_3, c.positions_4_to_6, c.positions_7_to_10),
-                (2210, 3015, 3895)
+                (Some(2210), Some(3015), Some(3895))
             );
-            assert_eq!([c.page_1, c.page_5], [9120, 5120]);
+            assert_eq!([c.page_1, c.page_5], [Some(9120), Some(5120)]);
             assert_eq!(
                 (c.total_keywords, c.common_keywords, c.competition_level),
-                (58210, 4312, 67)
+                (Some(58210), Some(4312), Some(67))
             );
             assert_eq!(
                 (
@@ -702,11 +704,11 @@ wire_cases! {
                     c.estimated_traffic,
                     c.current_month_traffic
                 ),
-                (412000, 398500, 401200)
+                (Some(412000), Some(398500), Some(401200))
             );
             assert_eq!(page.response[1].domain, "rivale.it");
             assert_eq!(page.response[1].competitors[0].domain, "example.it");
-            assert_eq!(page.response[1].competitors[0].competition_level, 23);
+            assert_eq!(page.response[1].competitors[0].competition_level, Some(23));
         },
     }
 
@@ -728,7 +730,7 @@ wire_cases! {
         units: (1, 10, 48870),
         check: |page| {
             assert_eq!(page.response.len(), 1);
-            assert_eq!(page.response[0].pza, 41);
+            assert_eq!(page.response[0].pza, Some(41));
         },
     }
 
@@ -758,29 +760,29 @@ wire_cases! {
         check: |page| {
             let m = &page.response[0];
             assert_eq!(m.url, "https://www.example.it/scarpe-running/");
-            assert_eq!(m.total_keywords, 615);
+            assert_eq!(m.total_keywords, Some(615));
             assert_eq!(
                 (m.positions_1_to_3, m.positions_4_to_6, m.positions_7_to_10),
-                (21, 38, 57)
+                (Some(21), Some(38), Some(57))
             );
             assert_eq!(
                 [m.page_1, m.page_2, m.page_3, m.page_4, m.page_5],
-                [116, 94, 88, 71, 60]
+                [Some(116), Some(94), Some(88), Some(71), Some(60)]
             );
             assert_eq!(
                 (m.domain_traffic, m.estimated_traffic, m.potential_traffic),
-                (98200, 5230, 9100)
+                (Some(98200), Some(5230), Some(9100))
             );
-            assert_eq!(m.last_domain_traffic_variation, 3100);
-            assert_eq!((m.ads_coverage, m.ads_total), (0.35, 12.75));
+            assert_eq!(m.last_domain_traffic_variation, Some(3100));
+            assert_eq!((m.ads_coverage, m.ads_total), (Some(0.35), Some(12.75)));
             assert_eq!(
                 (m.pza, m.za, m.trust, m.stability, m.opportunity),
-                (44, 35, 31, 40, 27)
+                (Some(44), Some(35), Some(31), Some(40), Some(27))
             );
             assert_eq!(page.response[1].url, "https://www.example.it/");
             assert_eq!(
                 (page.response[1].ads_coverage, page.response[1].ads_total),
-                (0.0, 0.0)
+                (Some(0.0), Some(0.0))
             );
         },
     }
@@ -804,12 +806,12 @@ wire_cases! {
         check: |page| {
             let k = &page.response[0];
             assert_eq!(k.keyword, "scarpe running uomo");
-            assert_eq!((k.search_volume, k.indexed_pages), (12100, 640000));
-            assert_eq!((k.keyword_difficulty, k.keyword_opportunity), (28, 37));
-            assert_eq!((k.ppc_competitiveness, k.cpc_approx), (0.91, 0.58));
-            assert_eq!((k.may, k.aug), (14800, 8100));
-            assert_eq!((k.ranking_position, k.last_variation), (5, 1));
-            assert_eq!(k.estimated_traffic, 603.75);
+            assert_eq!((k.search_volume, k.indexed_pages), (Some(12100), Some(640000)));
+            assert_eq!((k.keyword_difficulty, k.keyword_opportunity), (Some(28), Some(37)));
+            assert_eq!((k.ppc_competitiveness, k.cpc_approx), (Some(0.91), Some(0.58)));
+            assert_eq!((k.may, k.aug), (Some(14800), Some(8100)));
+            assert_eq!((k.ranking_position, k.last_variation), (Some(5), Some(1)));
+            assert_eq!(k.estimated_traffic, Some(603.75));
             assert_eq!(
                 k.search_intent,
                 [SearchIntent::Transactional, SearchIntent::Navigational]
@@ -830,7 +832,7 @@ wire_cases! {
         ),
         units: (2, 80, 48740),
         check: |page| {
-            let got: Vec<(&str, i64, i64)> = page
+            let got: Vec<(&str, Option<i64>, Option<i64>)> = page
                 .response
                 .iter()
                 .map(|g| (g.keyword.as_str(), g.search_volume, g.ranking_position))
@@ -838,8 +840,8 @@ wire_cases! {
             assert_eq!(
                 got,
                 [
-                    ("scarpe running economiche", 6600, 23),
-                    ("migliori scarpe running 2024", 4400, 31)
+                    ("scarpe running economiche", Some(6600), Some(23)),
+                    ("migliori scarpe running 2024", Some(4400), Some(31))
                 ]
             );
         },
@@ -881,8 +883,8 @@ wire_cases! {
                 panic!("three keywords expected: {:?}", page.response)
             };
             assert_eq!(shoes.keyword, "scarpe running");
-            assert_eq!(shoes.keyword_difficulty, 35);
-            assert_eq!((shoes.ppc_competitiveness, shoes.cpc_approx), (0.87, 0.64));
+            assert_eq!(shoes.keyword_difficulty, Some(35));
+            assert_eq!((shoes.ppc_competitiveness, shoes.cpc_approx), (Some(0.87), Some(0.64)));
             assert_eq!(
                 shoes.search_intent,
                 [
@@ -893,16 +895,16 @@ wire_cases! {
             assert_eq!(shoes.has_ai_overview, Some(false));
 
             assert_eq!(coffee.keyword, "caffè & latte");
-            assert_eq!((coffee.search_volume, coffee.dec), (2400, 3600));
+            assert_eq!((coffee.search_volume, coffee.dec), (Some(2400), Some(3600)));
             assert_eq!(coffee.search_intent, [SearchIntent::Informational]);
             assert_eq!(coffee.has_ai_overview, Some(true));
 
             assert_eq!(mortgage.keyword, "mutuo");
             assert_eq!(
                 (mortgage.search_volume, mortgage.jan, mortgage.indexed_pages),
-                (90500, 110000, 21000000)
+                (Some(90500), Some(110000), Some(21000000))
             );
-            assert_eq!(mortgage.cpc_approx, 4.37);
+            assert_eq!(mortgage.cpc_approx, Some(4.37));
             assert_eq!(
                 mortgage.search_intent,
                 [SearchIntent::Informational, SearchIntent::Transactional]
@@ -1119,140 +1121,6 @@ refusal_cases! {
 // ---------------------------------------------------------------------------
 // bodies of the wrong shape, service errors
 // ---------------------------------------------------------------------------
-
-/// One keyword-metrics row with `KD` replaced by `kd` (`None`: left out).
-fn keyword_metrics_body(kd: Option<&str>) -> String {
-    let kd = kd.map(|v| format!(r#""KD":{v},"#)).unwrap_or_default();
-    format!(
-        r#"{{"ResultRows":1,"UnitsUsed":10,"UnitsRemaining":48700,"response":[
-        {{"keyword":"mutuo","lang":"it","google_ext":".it","localcode":"","search_volume":90500,
-         "ppc_competitiveness":1,"cpcapprox":4.37,"indexed_pages":21000000,{kd}"KO":12,
-         "jan":1,"feb":1,"mar":1,"apr":1,"may":1,"jun":1,"jul":1,"aug":1,"sep":1,"oct":1,"nov":1,"dec":1,
-         "search_intent":"informational"}}]}}"#
-    )
-}
-
-#[tokio::test]
-async fn decode_error_names_the_field_of_the_wrong_type() {
-    let server = Server::json(keyword_metrics_body(Some(r#""hard""#))).await;
-
-    let err = server
-        .client()
-        .keywords()
-        .metrics(["mutuo"])
-        .send()
-        .await
-        .unwrap_err();
-
-    server.assert_sent(
-        "/api/v2/keywords/",
-        "api_key=TEST-KEY-123&db=it&action=metrics&keyword=mutuo",
-    );
-    match err.kind() {
-        ErrorKind::Decode {
-            path,
-            message,
-            body,
-        } => {
-            assert_eq!(err.operation(), Some("keywords metrics"));
-            assert_eq!(path, "response[0].KD");
-            assert!(message.contains("hard"), "{message}");
-            assert!(body.starts_with(r#"{"ResultRows":1"#), "{body}");
-        }
-        other => panic!("expected ErrorKind::Decode, got {other:?}"),
-    }
-    assert!(!err.is_refused());
-}
-
-#[tokio::test]
-async fn decode_error_names_a_missing_field() {
-    let server = Server::json(keyword_metrics_body(None)).await;
-
-    let err = server
-        .client()
-        .keywords()
-        .metrics(["mutuo"])
-        .send()
-        .await
-        .unwrap_err();
-
-    match err.kind() {
-        ErrorKind::Decode { path, message, .. } => {
-            assert_eq!(err.operation(), Some("keywords metrics"));
-            assert_eq!(path, "response[0].KD");
-            assert!(message.contains("missing field `KD`"), "{message}");
-        }
-        other => panic!("expected ErrorKind::Decode, got {other:?}"),
-    }
-}
-
-#[tokio::test]
-async fn decode_error_for_a_fractional_integer() {
-    // An integral float is accepted (`35.0`), a fractional one is not.
-    let server = Server::json(keyword_metrics_body(Some("35.5"))).await;
-
-    let err = server
-        .client()
-        .keywords()
-        .metrics(["mutuo"])
-        .send()
-        .await
-        .unwrap_err();
-
-    assert!(
-        matches!(err.kind(), ErrorKind::Decode { path, .. } if path == "response[0].KD"),
-        "{err:?}"
-    );
-}
-
-/// A date, a date-time and a time the calendar does not have, or in another
-/// form: each is a decode error naming the operation, the field and the value.
-#[tokio::test]
-async fn decode_error_for_a_date_that_is_not_a_day() {
-    let good = [
-        ("creation_date", "2023-05-10 09:12:00"),
-        ("project_last_update", "2024-03-04"),
-        ("project_last_update_time", "06:30:15"),
-    ];
-    for (field, bad, form) in [
-        (
-            "creation_date",
-            "2023-02-29 09:12:00",
-            "YYYY-MM-DD HH:MM:SS",
-        ),
-        ("creation_date", "10/05/2023 09:12", "YYYY-MM-DD HH:MM:SS"),
-        ("project_last_update", "2024-04-31", "YYYY-MM-DD"),
-        ("project_last_update_time", "24:00:00", "HH:MM:SS"),
-    ] {
-        let dates: String = good
-            .iter()
-            .map(|&(name, value)| {
-                let value = if name == field { bad } else { value };
-                format!(r#""{name}":"{value}","#)
-            })
-            .collect();
-        let server = Server::json(format!(
-            r#"{{"ResultRows":1,"UnitsUsed":100,"UnitsRemaining":49900,"response":[
-            {{"project_id":1,"is_live":1,{dates}"project_name":"Shop","tags":"","url":"https:\/\/a.it\/",
-             "category":null,"ZA":1,"keywords_up":0,"keywords_down":0,"keywords_stable":0,
-             "monitored_keywords":0,"avg_search_volume_last_week":0,"avg_search_volume_last_month":0,
-             "volume_attuale":0,"monthly_trend":0,"weekly_trend":0}}]}}"#
-        ))
-        .await;
-
-        let err = server.client().projects().list().send().await.unwrap_err();
-
-        match err.kind() {
-            ErrorKind::Decode { path, message, .. } => {
-                assert_eq!(err.operation(), Some("projects list"));
-                assert_eq!(path, &format!("response[0].{field}"));
-                assert!(message.contains(bad), "{message}");
-                assert!(message.contains(form), "{message}");
-            }
-            other => panic!("{bad}: expected ErrorKind::Decode, got {other:?}"),
-        }
-    }
-}
 
 #[tokio::test]
 async fn no_data_found_is_an_empty_result_for_a_list_operation() {

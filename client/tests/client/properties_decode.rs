@@ -105,7 +105,7 @@ fn wire_names() -> Vec<&'static str> {
     names
 }
 
-fn record(name: &str) -> Option<&'static RecordInfo> {
+pub(crate) fn record(name: &str) -> Option<&'static RecordInfo> {
     RECORDS.iter().find(|r| r.name == name)
 }
 
@@ -159,7 +159,7 @@ fn valid_field(field: &'static FieldInfo, depth: u32) -> BoxedStrategy<Value> {
             .prop_map(|(h, m, s)| json!(format!("{h:02}:{m:02}:{s:02}")))
             .boxed(),
         FieldKind::Serp => serp(),
-        FieldKind::CommaList { values } if !values.is_empty() => {
+        FieldKind::CommaList { values, .. } if !values.is_empty() => {
             prop::collection::vec(
                 prop_oneof![4 => prop::sample::select(values).prop_map(str::to_owned), 1 => "[a-z]{1,6}"],
                 1..4,
@@ -223,7 +223,7 @@ fn payload(op: &Operation) -> BoxedStrategy<Value> {
 }
 
 /// A valid `response` of the operation and its row count.
-fn valid_response(op: &'static Operation) -> BoxedStrategy<(Value, usize)> {
+pub(crate) fn valid_response(op: &'static Operation) -> BoxedStrategy<(Value, usize)> {
     match op.response.shape {
         Shape::Array => prop::collection::vec(payload(op), 0..5)
             .prop_map(|rows| {
@@ -241,7 +241,7 @@ fn valid_response(op: &'static Operation) -> BoxedStrategy<(Value, usize)> {
     }
 }
 
-fn body(rows: usize, used: i64, response: &Value) -> Vec<u8> {
+pub(crate) fn body(rows: usize, used: i64, response: &Value) -> Vec<u8> {
     // The service's escaping of `/`, which every decoder must read.
     let mut envelope = Map::new();
     envelope.insert(SERVICE.envelope_result_rows.into(), json!(rows));
@@ -254,7 +254,7 @@ fn body(rows: usize, used: i64, response: &Value) -> Vec<u8> {
         .into_bytes()
 }
 
-fn any_op() -> impl Strategy<Value = &'static Operation> {
+pub(crate) fn any_op() -> impl Strategy<Value = &'static Operation> {
     prop::sample::select(OPERATIONS)
 }
 

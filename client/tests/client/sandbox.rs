@@ -104,7 +104,7 @@ async fn every_operation_decodes_through_its_typed_builder() {
         .unwrap();
     let domains: Vec<&str> = metrics.response.iter().map(|m| m.domain.as_str()).collect();
     assert_eq!(domains, ["example.it", "www.shop.it"]);
-    assert_eq!(metrics.response[1].main_domain, "shop.it");
+    assert_eq!(metrics.response[1].main_domain.as_deref(), Some("shop.it"));
     let history = d.metrics_history(["example.it"], day).send().await.unwrap();
     assert_eq!(history.response.len(), 1);
     let authority = d
@@ -113,7 +113,12 @@ async fn every_operation_decodes_through_its_typed_builder() {
         .await
         .unwrap();
     assert_eq!(authority.result_rows, 3);
-    assert!(authority.response.iter().all(|a| (0..=100).contains(&a.za)));
+    assert!(
+        authority
+            .response
+            .iter()
+            .all(|a| a.za.is_some_and(|za| (0..=100).contains(&za)))
+    );
     let niches = d.niches(["example.it", "b.it"], 3).send().await.unwrap();
     assert_eq!(niches.result_rows, 2);
     assert!(
@@ -138,7 +143,7 @@ async fn every_operation_decodes_through_its_typed_builder() {
         keywords
             .response
             .iter()
-            .all(|k| k.language == "it" && k.google_ext == ".it")
+            .all(|k| k.language.as_deref() == Some("it") && k.google_ext.as_deref() == Some(".it"))
     );
     assert_eq!(
         d.ai_keywords("example.it", 4)
@@ -190,7 +195,8 @@ async fn every_operation_decodes_through_its_typed_builder() {
     assert!(
         kw.response
             .iter()
-            .all(|m| m.language == "en" && m.google_ext == ".co.uk")
+            .all(|m| m.language.as_deref() == Some("en")
+                && m.google_ext.as_deref() == Some(".co.uk"))
     );
     let serp = k
         .serp(["mutuo", "a+b=c"])
@@ -310,7 +316,7 @@ async fn the_same_query_gives_the_same_rows() {
     let (first, second) = (call().await.unwrap(), call().await.unwrap());
     assert_eq!(first.response, second.response);
     assert!(
-        first.response.iter().all(|k| k.last_variation > 0),
+        first.response.iter().all(|k| k.last_variation > Some(0)),
         "type=up gives gains"
     );
 
@@ -332,7 +338,7 @@ async fn the_same_query_gives_the_same_rows() {
         .await
         .unwrap();
     assert_ne!(first.response, down.response);
-    assert!(down.response.iter().all(|k| k.last_variation < 0));
+    assert!(down.response.iter().all(|k| k.last_variation < Some(0)));
     let es = c
         .domains()
         .keywords("example.it", KeywordType::Up, 30)
@@ -403,7 +409,7 @@ async fn page_and_position_are_honoured() {
         assert!(
             rows.response
                 .iter()
-                .all(|k| range.contains(&k.ranking_position))
+                .all(|k| k.ranking_position.is_some_and(|p| range.contains(&p)))
         );
     }
     let at_seven = c
@@ -413,7 +419,12 @@ async fn page_and_position_are_honoured() {
         .send()
         .await
         .unwrap();
-    assert!(at_seven.response.iter().all(|k| k.ranking_position == 7));
+    assert!(
+        at_seven
+            .response
+            .iter()
+            .all(|k| k.ranking_position == Some(7))
+    );
     let positions: BTreeSet<i64> = c
         .domains()
         .keywords("example.it", KeywordType::Best, 200)
@@ -422,7 +433,7 @@ async fn page_and_position_are_honoured() {
         .unwrap()
         .response
         .iter()
-        .map(|k| k.ranking_position)
+        .filter_map(|k| k.ranking_position)
         .collect();
     assert!(positions.iter().all(|p| (1..=50).contains(p)));
     assert!(positions.len() > 20, "positions vary without page/position");
@@ -934,7 +945,7 @@ async fn an_unknown_cost_is_estimated_as_unknown_and_refused_under_a_budget() {
         answer
             .response
             .iter()
-            .all(|r| (0..=100).contains(&r.serp_affinity))
+            .all(|r| r.serp_affinity.is_some_and(|a| (0..=100).contains(&a)))
     );
     assert_eq!(client.units().used, answer.units_used);
     assert!(answer.units_used > 0);

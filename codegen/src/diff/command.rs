@@ -61,10 +61,20 @@ pub fn load(path: &Path) -> Result<Spec, Diagnostics> {
     crate::load_file(path)
 }
 
+/// Read and validate the older spec at `path`, which may be written in an
+/// earlier version of the format ([`crate::load_file_older`]).
+///
+/// # Errors
+///
+/// As [`load`].
+pub fn load_older(path: &Path) -> Result<Spec, Diagnostics> {
+    crate::load_file_older(path)
+}
+
 /// Runs `diff`: the report goes to stdout, diagnostics to stderr; the status is
 /// one of the `EXIT_` constants.
 pub fn run(args: &Args) -> ExitCode {
-    let (old, new) = match (load(&args.old), load(&args.new)) {
+    let (old, new) = match (load_older(&args.old), load(&args.new)) {
         (Ok(old), Ok(new)) => (old, new),
         (old, new) => {
             for diagnostics in [old.err(), new.err()].into_iter().flatten() {

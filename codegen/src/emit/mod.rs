@@ -79,7 +79,7 @@ fn header(spec: &Spec) -> String {
 fn tokens(spec: &Spec, options: &Options) -> TokenStream {
     let rt = options.runtime_path();
     let enums = spec.enums.iter().map(types::enum_def);
-    let records = spec.records.iter().map(|r| types::record(options, r));
+    let records = spec.records.iter().map(types::record);
     let envelope = types::envelope(options);
     let serp = types::serp(options);
     let client_ext = builders::client_ext(spec, options);

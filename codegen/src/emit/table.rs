@@ -244,7 +244,10 @@ fn field(spec: &Spec, f: &Field) -> TokenStream {
         FieldType::Time => quote!(FieldKind::Time),
         FieldType::Serp => quote!(FieldKind::Serp),
         FieldType::CommaList(ListItem::String) => {
-            quote!(FieldKind::CommaList { values: &[] })
+            quote!(FieldKind::CommaList {
+                values: &[],
+                enumeration: ::core::option::Option::None,
+            })
         }
         FieldType::CommaList(ListItem::Enum { type_name }) => {
             let values = spec
@@ -252,7 +255,16 @@ fn field(spec: &Spec, f: &Field) -> TokenStream {
                 .iter()
                 .filter(|e| &e.type_name == type_name)
                 .flat_map(|e| e.values.iter().map(|v| v.wire.as_str()));
-            quote!(FieldKind::CommaList { values: &[#(#values),*] })
+            let name = spec
+                .enums
+                .iter()
+                .find(|e| &e.type_name == type_name)
+                .map(|e| e.name.as_str())
+                .unwrap_or_default();
+            quote!(FieldKind::CommaList {
+                values: &[#(#values),*],
+                enumeration: ::core::option::Option::Some(#name),
+            })
         }
         FieldType::List { record, .. } => quote!(FieldKind::List { record: #record }),
     };
@@ -262,6 +274,10 @@ fn field(spec: &Spec, f: &Field) -> TokenStream {
     });
     let nullable = f.nullable.then(|| quote!(.nullable()));
     let optional = f.optional.then(|| quote!(.optional()));
+    let presence = (f.presence.source != Source::Stated).then(|| {
+        let source = format_ident!("{}", f.presence.source.variant());
+        quote!(.presence(Source::#source))
+    });
     let hint = f.hint.as_ref().map(|h| {
         let h = hint(h);
         quote!(.hint(#h))
@@ -269,7 +285,7 @@ fn field(spec: &Spec, f: &Field) -> TokenStream {
     let priority = f.priority.map(|rank| quote!(.priority(#rank)));
     let description = &f.description;
     quote! {
-        FieldInfo::new(#wire, #kind) #rust #nullable #optional #hint #priority .description(#description)
+        FieldInfo::new(#wire, #kind) #rust #nullable #optional #presence #hint #priority .description(#description)
     }
 }
 
@@ -351,6 +367,10 @@ pub fn table(spec: &Spec, options: &Options) -> TokenStream {
             )
         });
     let no_data_status = Literal::u16_unsuffixed(no_data_status);
+    let refusals = spec
+        .refusals
+        .iter()
+        .map(|r| Literal::u16_unsuffixed(r.status));
     quote! {
         /// The operation table generated from the spec: one static per action.
         pub mod operations {
@@ -365,6 +385,7 @@ pub fn table(spec: &Spec, options: &Options) -> TokenStream {
                 list_separator: #separator,
                 no_data_status: #no_data_status,
                 no_data_message: #no_data_message,
+                refusals: &[#(#refusals),*],
                 envelope_response: #envelope_response,
                 envelope_result_rows: #envelope_result_rows,
                 envelope_units_used: #envelope_units_used,

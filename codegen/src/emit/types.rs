@@ -1,20 +1,16 @@
-//! Response types and enums: serde's `Serialize` derive (wire names in renames
-//! and docs), a short `Deserialize` for each record through the runtime's
-//! `rt::record` (see [`record_decode`]), and schemars derives behind the
-//! client's `schemars` feature (the published JSON Schemas serve users of other
-//! languages; Rust users who want the schemas derived turn it on).
+//! Response types and enums: a short `Deserialize` and `Serialize` for each
+//! record through the runtime's `rt::record` (see [`record_decode`] and
+//! [`record_encode`]), an accessor of the members the spec does not know, and
+//! schemars derives behind the client's `schemars` feature (the published JSON
+//! Schemas serve users of other languages; Rust users who want the schemas
+//! derived turn it on).
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::docs::doc;
 use super::options::Options;
-use crate::model::{Enum, Field, FieldType, ListItem, Record, SERP};
-
-/// The path of a quirk decoder, for serde's `with` attributes (a string).
-fn quirk(options: &Options, name: &str) -> String {
-    format!("{}::quirks::{name}", options.runtime)
-}
+use crate::model::{Enum, Field, FieldType, ListItem, Record, SERP, UNKNOWN_MEMBERS};
 
 /// The `JsonSchema` derive, compiled with the `schemars` feature only.
 fn schema_derive() -> TokenStream {
@@ -120,6 +116,11 @@ fn closed_enum(e: &Enum) -> TokenStream {
                 }
             }
         }
+        impl rt::quirks::ListItem for #name {
+            fn item(text: &str) -> ::core::result::Result<Self, ::core::option::Option<Self>> {
+                text.parse().map_err(|_| ::core::option::Option::None)
+            }
+        }
     }
 }
 
@@ -164,6 +165,14 @@ fn open_enum(e: &Enum) -> TokenStream {
                 Ok(#name::from(value))
             }
         }
+        impl rt::quirks::ListItem for #name {
+            fn item(text: &str) -> ::core::result::Result<Self, ::core::option::Option<Self>> {
+                match #name::from(text) {
+                    #name::Other(value) => Err(::core::option::Option::Some(#name::Other(value))),
+                    known => Ok(known),
+                }
+            }
+        }
         impl ::core::fmt::Display for #name {
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                 f.write_str(self.as_str())
@@ -191,34 +200,50 @@ fn open_enum(e: &Enum) -> TokenStream {
     }
 }
 
-pub fn record(options: &Options, r: &Record) -> TokenStream {
+pub fn record(r: &Record) -> TokenStream {
     let name = format_ident!("{}", r.type_name);
     let docs = doc(&[&r.description, &format!("Wire record `{}`.", r.name)]);
-    let fields = r.fields.iter().map(|f| field(options, f));
+    let fields = r.fields.iter().map(field);
+    let unknown = format_ident!("{}", UNKNOWN_MEMBERS);
     let decode = record_decode(r);
+    let encode = record_encode(r);
     let row = row_impl(r);
     let schema_derive = schema_derive();
     quote! {
         #docs
-        #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+        #[derive(Debug, Clone, PartialEq)]
         #schema_derive
         #[non_exhaustive]
         pub struct #name {
             #( #fields, )*
+            #[cfg_attr(feature = "schemars", schemars(skip))]
+            #unknown: rt::UnknownMembers,
+        }
+
+        impl #name {
+            /// The members of this row that the spec does not know, by wire
+            /// name, with their JSON values as sent (empty, at no cost, when
+            /// there are none). They are written back after the fields.
+            pub fn #unknown(&self) -> &rt::UnknownMembers {
+                &self.#unknown
+            }
         }
 
         #decode
+
+        #encode
 
         #row
     }
 }
 
 /// `Deserialize` for a record, through the runtime's `rt::record`: its wire
-/// names, and how each field is read (a quirk's seed, or its type's own
-/// `Deserialize`) and filled when absent (its default, or an error).
+/// names, how each field is read (its type's kind) and what its absence means
+/// (an error for a field that names the row, an empty value or a note of
+/// drift for the others, as its presence says).
 fn record_decode(r: &Record) -> TokenStream {
     let name = format_ident!("{}", r.type_name);
-    let type_name = &r.type_name;
+    let (type_name, spec_name) = (&r.type_name, &r.name);
     let wires: Vec<_> = r.fields.iter().map(|f| &f.wire).collect();
     let indices: Vec<_> = (0..r.fields.len())
         .map(proc_macro2::Literal::usize_unsuffixed)
@@ -228,31 +253,40 @@ fn record_decode(r: &Record) -> TokenStream {
         .iter()
         .map(|f| format_ident!("{}", f.rust))
         .collect();
-    let seeds: Vec<_> = r.fields.iter().map(field_seed).collect();
+    let kinds: Vec<_> = r.fields.iter().map(field_kind).collect();
+    let unknown = format_ident!("{}", UNKNOWN_MEMBERS);
     // One field is read with an `if` (clippy's single_match), more with a `match`.
-    let read = match (&slots[..], &seeds[..]) {
-        ([slot], [seed]) => quote! {
+    let read = match (&slots[..], &kinds[..]) {
+        ([slot], [kind]) => quote! {
             if index == 0 {
-                fields.read(&mut #slot, #seed)?;
+                fields.read(&mut #slot, #kind)?;
             }
         },
         _ => quote! {
             match index {
-                #( #indices => fields.read(&mut #slots, #seeds)?, )*
+                #( #indices => fields.read(&mut #slots, #kinds)?, )*
                 _ => {}
             }
         },
     };
-    let values = r
+    let inits = r
         .fields
         .iter()
         .zip(&slots)
         .zip(&indices)
         .map(|((f, slot), index)| {
-            if f.may_be_missing() {
-                quote!(#slot.unwrap_or_default())
+            let value = match (f.optional, f.nullable) {
+                (false, false) => quote!(fields.required(#slot, #index)?),
+                (true, false) => quote!(fields.optional(#slot, #index)),
+                (false, true) => quote!(fields.nullable(#slot, #index)),
+                // Absent and `null` alike: the slot is the value.
+                (true, true) if f.is_option() => return quote!(#slot),
+                (true, true) => quote!(#slot),
+            };
+            if f.may_be_missing() && !f.is_option() {
+                quote!(#slot: #value.unwrap_or_default())
             } else {
-                quote!(fields.required(#slot, #index)?)
+                quote!(#slot: #value)
             }
         });
     quote! {
@@ -266,6 +300,7 @@ fn record_decode(r: &Record) -> TokenStream {
 
         impl rt::record::Record for #name {
             const NAME: &'static str = #type_name;
+            const RECORD: &'static str = #spec_name;
             const FIELDS: &'static [&'static str] = &[ #( #wires, )* ];
 
             fn field_index(wire: &str) -> ::core::option::Option<usize> {
@@ -283,30 +318,60 @@ fn record_decode(r: &Record) -> TokenStream {
                     #read
                 }
                 ::core::result::Result::Ok(#name {
-                    #( #slots: #values, )*
+                    #( #inits, )*
+                    #unknown: fields.unknown(),
                 })
             }
         }
     }
 }
 
-/// The seed a record's decoder reads a field with: its quirk's, or its type's
-/// own `Deserialize`.
-fn field_seed(f: &Field) -> TokenStream {
+/// `Serialize` for a record, through the runtime's `rt::record::Writer`:
+/// each field under its wire name in its wire form, then the members the spec
+/// does not know.
+fn record_encode(r: &Record) -> TokenStream {
+    let name = format_ident!("{}", r.type_name);
+    let unknown = format_ident!("{}", UNKNOWN_MEMBERS);
+    let writes = r.fields.iter().map(|f| {
+        let wire = &f.wire;
+        let field = format_ident!("{}", f.rust);
+        let value = match &f.ty {
+            FieldType::BoolWord => quote!(&rt::quirks::write::BoolWord(&self.#field)),
+            FieldType::Flag => quote!(&rt::quirks::write::Flag(&self.#field)),
+            FieldType::CommaList(_) => quote!(&rt::quirks::write::CommaList(&self.#field)),
+            _ => quote!(&self.#field),
+        };
+        quote!(out.field(#wire, #value)?;)
+    });
+    quote! {
+        impl ::serde::Serialize for #name {
+            fn serialize<S: ::serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> ::core::result::Result<S::Ok, S::Error> {
+                let mut out = rt::record::Writer::start::<Self>(serializer, &self.#unknown)?;
+                #( #writes )*
+                out.end(&self.#unknown)
+            }
+        }
+    }
+}
+
+/// How a record's decoder reads a field: its type's kind.
+fn field_kind(f: &Field) -> TokenStream {
     let phantom = quote!(::core::marker::PhantomData);
     match &f.ty {
-        FieldType::Integer if f.is_option() => quote!(rt::quirks::seed::OptionInteger),
-        FieldType::Integer => quote!(rt::quirks::seed::Integer),
-        FieldType::BoolWord => quote!(rt::quirks::seed::BoolWord),
-        FieldType::Flag => quote!(rt::quirks::seed::Flag),
-        FieldType::Date => quote!(rt::quirks::seed::Date),
-        FieldType::DateTime => quote!(rt::quirks::seed::DateTime),
-        FieldType::Time => quote!(rt::quirks::seed::Time),
-        FieldType::CommaList(_) => quote!(rt::quirks::seed::CommaList(#phantom)),
-        FieldType::List { .. } if f.may_be_missing() => {
-            quote!(rt::quirks::seed::NullAsDefault(#phantom))
-        }
-        FieldType::Number | FieldType::String | FieldType::Serp | FieldType::List { .. } => phantom,
+        FieldType::Integer => quote!(rt::quirks::kind::Integer),
+        FieldType::Number => quote!(rt::quirks::kind::Number),
+        FieldType::String => quote!(rt::quirks::kind::Text),
+        FieldType::BoolWord => quote!(rt::quirks::kind::BoolWord),
+        FieldType::Flag => quote!(rt::quirks::kind::Flag),
+        FieldType::Date => quote!(rt::quirks::kind::DATE),
+        FieldType::DateTime => quote!(rt::quirks::kind::DATE_TIME),
+        FieldType::Time => quote!(rt::quirks::kind::TIME),
+        FieldType::Serp => quote!(rt::quirks::kind::Serp),
+        FieldType::CommaList(_) => quote!(rt::quirks::kind::CommaList(#phantom)),
+        FieldType::List { .. } => quote!(rt::quirks::kind::List(#phantom)),
     }
 }
 
@@ -351,38 +416,23 @@ fn row_impl(r: &Record) -> TokenStream {
     }
 }
 
-/// The Rust type of a field, and its serde/schemars attributes: its wire name,
-/// whether it may be absent, and the quirk module that writes it back in its
-/// wire form (how it is read is [`field_seed`]'s).
-fn field_type(options: &Options, f: &Field) -> (TokenStream, TokenStream) {
+/// The Rust type of a field, and its schemars attributes (its wire name,
+/// whether it may be absent, and the JSON type of its wire form).
+fn field_type(f: &Field) -> (TokenStream, TokenStream) {
     let option = f.is_option();
-    let (ty, written_by, schema_as): (TokenStream, Option<&str>, Option<TokenStream>) = match &f.ty
-    {
-        FieldType::Integer => (quote!(i64), None, None),
-        FieldType::Number => (quote!(f64), None, None),
-        FieldType::String => (quote!(::std::string::String), None, None),
+    let (ty, schema_as): (TokenStream, Option<TokenStream>) = match &f.ty {
+        FieldType::Integer => (quote!(i64), None),
+        FieldType::Number => (quote!(f64), None),
+        FieldType::String => (quote!(::std::string::String), None),
         FieldType::BoolWord => (
             quote!(::core::option::Option<bool>),
-            Some("bool_word"),
             Some(quote!(::core::option::Option<::std::string::String>)),
         ),
-        FieldType::Flag => (quote!(bool), Some("flag"), Some(quote!(i64))),
-        FieldType::Date => (
-            quote!(rt::Date),
-            Some("date"),
-            Some(quote!(::std::string::String)),
-        ),
-        FieldType::DateTime => (
-            quote!(rt::DateTime),
-            Some("datetime"),
-            Some(quote!(::std::string::String)),
-        ),
-        FieldType::Time => (
-            quote!(rt::Time),
-            Some("time"),
-            Some(quote!(::std::string::String)),
-        ),
-        FieldType::Serp => (quote!(rt::Serp), None, None),
+        FieldType::Flag => (quote!(bool), Some(quote!(i64))),
+        FieldType::Date => (quote!(rt::Date), Some(quote!(::std::string::String))),
+        FieldType::DateTime => (quote!(rt::DateTime), Some(quote!(::std::string::String))),
+        FieldType::Time => (quote!(rt::Time), Some(quote!(::std::string::String))),
+        FieldType::Serp => (quote!(rt::Serp), None),
         FieldType::CommaList(item) => {
             let item = match item {
                 ListItem::String => quote!(::std::string::String),
@@ -393,55 +443,61 @@ fn field_type(options: &Options, f: &Field) -> (TokenStream, TokenStream) {
             };
             (
                 quote!(::std::vec::Vec<#item>),
-                Some("comma_list"),
                 Some(quote!(::core::option::Option<::std::string::String>)),
             )
         }
         FieldType::List { type_name, .. } => {
             let t = format_ident!("{}", type_name);
-            (quote!(::std::vec::Vec<#t>), None, None)
+            // On the wire a nullable list may be `null` (the record holds
+            // an empty one).
+            let wire = f
+                .nullable
+                .then(|| quote!(::core::option::Option<::std::vec::Vec<#t>>));
+            (quote!(::std::vec::Vec<#t>), wire)
         }
     };
-    let ty = if option {
-        quote!(::core::option::Option<#ty>)
-    } else {
-        ty
+    let wrap = |t: TokenStream| {
+        if option {
+            quote!(::core::option::Option<#t>)
+        } else {
+            t
+        }
     };
+    let ty = wrap(ty);
     let wire = &f.wire;
     let default = f.may_be_missing().then(|| quote!(default,));
-    let with = written_by.map(|module| {
-        let path = format!("{}::serialize", quirk(options, module));
-        quote!(, serialize_with = #path)
-    });
     let schema = schema_as.map(|t| {
-        let t = t.to_string().replace(' ', "");
+        let t = wrap(t).to_string().replace(' ', "");
         quote!(#[cfg_attr(feature = "schemars", schemars(with = #t))])
     });
     (
         ty,
-        quote! { #[serde(#default rename = #wire #with)] #schema },
+        quote! { #[cfg_attr(feature = "schemars", serde(#default rename = #wire))] #schema },
     )
 }
 
-fn field(options: &Options, f: &Field) -> TokenStream {
+fn field(f: &Field) -> TokenStream {
     let name = format_ident!("{}", f.rust);
-    let mut presence = Vec::new();
-    if f.nullable {
-        presence.push("may be `null`");
-    }
-    if f.optional {
-        presence.push("may be absent");
-    }
-    let presence = if presence.is_empty() {
-        String::new()
-    } else {
-        format!(" It {}.", presence.join(" and "))
+    let may = match (f.nullable, f.optional) {
+        (false, false) => None,
+        (true, false) => Some("be `null`"),
+        (false, true) => Some("be absent"),
+        (true, true) => Some("be absent or `null`"),
+    };
+    let source = f.presence.source.word();
+    let presence = match may {
+        None => format!(
+            "Always sent ({source}): a row without it, or with `null`, is kept raw in `Envelope::raw_rows`."
+        ),
+        Some(may) => format!(
+            "May {may} ({source}): the field is then empty, as it is when the value cannot be read."
+        ),
     };
     let docs = doc(&[
         &f.description,
-        &format!("Wire name: `{}`.{presence}", f.wire),
+        &format!("Wire name: `{}`. {presence}", f.wire),
     ]);
-    let (ty, attrs) = field_type(options, f);
+    let (ty, attrs) = field_type(f);
     quote! { #docs #attrs pub #name: #ty }
 }
 

@@ -30,7 +30,7 @@ pub fn plain(spec: &SpecFile, resolved: &Resolved) -> Value {
         spec.enums
             .iter()
             .zip(&resolved.enum_sources)
-            .map(|(e, source)| enumeration(e, source.as_ref()))
+            .map(|(e, source)| enumeration(spec, e, source.as_ref()))
             .collect(),
     );
     top.insert(
@@ -41,7 +41,7 @@ pub fn plain(spec: &SpecFile, resolved: &Resolved) -> Value {
                 json!({
                     "name": s(&fs.name),
                     "description": s(&fs.description),
-                    "fields": fs.fields.iter().map(field).collect::<Vec<_>>(),
+                    "fields": fs.fields.iter().map(|f| field(spec, f)).collect::<Vec<_>>(),
                 })
             })
             .collect(),
@@ -138,11 +138,29 @@ fn limit(l: &resolve::Limit) -> Value {
     ])
 }
 
-fn enumeration(e: &parse::Enum, source: Option<&resolve::Provenance>) -> Value {
+/// A provenance written in place or named under `[provenance]`, in place.
+fn provenance_ref(spec: &SpecFile, r: &parse::Ref<parse::Provenance>) -> Option<Value> {
+    match r.get_ref() {
+        Entry::Inline(p) => Some(provenance(p)),
+        Entry::Name(name) => spec.provenance.get(name).map(provenance),
+    }
+}
+
+fn enumeration(spec: &SpecFile, e: &parse::Enum, source: Option<&resolve::Provenance>) -> Value {
     let values: Vec<Value> = e
         .values
         .iter()
-        .map(|v| json!({"wire": s(&v.wire), "rust": s(&v.rust), "description": s(&v.description)}))
+        .map(|v| {
+            object([
+                ("wire", Some(s(&v.wire))),
+                ("rust", Some(s(&v.rust))),
+                ("description", Some(s(&v.description))),
+                (
+                    "source",
+                    v.source.as_ref().and_then(|p| provenance_ref(spec, p)),
+                ),
+            ])
+        })
         .collect();
     object([
         ("name", Some(s(&e.name))),
@@ -154,14 +172,35 @@ fn enumeration(e: &parse::Enum, source: Option<&resolve::Provenance>) -> Value {
     ])
 }
 
-fn field(f: &parse::Field) -> Value {
+/// A field's presence in place: the flags it sets and its provenance
+/// (`why` written out as `source` and `note`).
+fn presence(spec: &SpecFile, f: &parse::Field) -> Option<Value> {
+    let def = match f.presence.as_ref()?.get_ref() {
+        Entry::Inline(def) => def,
+        Entry::Name(name) => spec.presence.get(name)?.get_ref(),
+    };
+    let (source, note) = match &def.why {
+        Some(why) => {
+            let named = spec.provenance.get(why.get_ref())?;
+            (s(&named.source), named.note.as_ref().map(s))
+        }
+        None => (s(def.source.as_ref()?), def.note.as_ref().map(s)),
+    };
+    Some(object([
+        ("optional", flag(&def.optional)),
+        ("nullable", flag(&def.nullable)),
+        ("source", Some(source)),
+        ("note", note),
+    ]))
+}
+
+fn field(spec: &SpecFile, f: &parse::Field) -> Value {
     object([
         ("wire", Some(s(&f.wire))),
         ("rust", f.rust.as_ref().map(s)),
         ("type", Some(s(&f.ty))),
         ("items", f.items.as_ref().map(s)),
-        ("nullable", flag(&f.nullable)),
-        ("optional", flag(&f.optional)),
+        ("presence", presence(spec, f)),
         ("kind", f.kind.as_ref().map(s)),
         ("range", f.range.as_ref().map(|r| json!(r.get_ref()))),
         ("priority", f.priority.as_ref().map(|p| json!(p.get_ref()))),
@@ -179,9 +218,9 @@ fn record(spec: &SpecFile, r: &parse::Record) -> Value {
             Entry::Name(name) => fields.extend(
                 fieldset(name)
                     .into_iter()
-                    .flat_map(|fs| fs.fields.iter().map(field)),
+                    .flat_map(|fs| fs.fields.iter().map(|f| field(spec, f))),
             ),
-            Entry::Inline(f) => fields.push(field(f)),
+            Entry::Inline(f) => fields.push(field(spec, f)),
         }
     }
     object([

@@ -80,6 +80,12 @@ fn decided_needs_note(mut schema: Value) -> Value {
     schema
 }
 
+/// A provenance given once: `source` (and `note`), or `why`.
+fn provenance_required(mut schema: Value) -> Value {
+    schema["oneOf"] = json!([{"required": ["source"]}, {"required": ["why"]}]);
+    schema
+}
+
 fn provenance_keys() -> Value {
     json!({
         "source": reference("source", "Provenance."),
@@ -261,8 +267,20 @@ fn definitions() -> Value {
                     "description": "PascalCase variant name (not `Other`, which open enums use for unknown values).",
                 },
                 "description": reference("description", "Docs."),
+                "source": named_or("provenance", "A provenance under `[provenance]`.", "Where the value is known from, when not from the reference (`observed`: seen from the service, as `seozoom drift --patch` writes it)."),
             }),
         ),
+        "presence_def": provenance_required(decided_needs_note(table(
+            "How a record's member may arrive, and why: neither flag (required: a row without it is kept raw), `optional` (absent from some rows), `nullable` (`null`), or both; with its provenance, `source` and `note` or `why`.",
+            &[],
+            json!({
+                "optional": flag("`true` when the member may be absent from a row."),
+                "nullable": flag("`true` when the value may be JSON `null`."),
+                "source": reference("source", "Provenance."),
+                "note": text("Why; required when `source` is `decided`."),
+                "why": {"type": "string", "description": "The name of a provenance under `[provenance]`, instead of `source` and `note`."},
+            }),
+        ))),
         "fieldset": table(
             "A named list of fields that several records share (named among a record's `fields`, or in its `include`).",
             &["name", "description", "fields"],
@@ -286,7 +304,7 @@ fn definitions() -> Value {
         ),
         "field": table(
             "One member of a record.",
-            &["wire", "type", "description"],
+            &["wire", "type", "presence", "description"],
             json!({
                 "wire": text("Exact JSON member name, including the service's spellings."),
                 "priority": {"type": "integer", "minimum": 1, "maximum": 9, "description": "One of the record's main measures, what a reader came for: 1 (most wanted) to 9. Tables keep these first, after the row's key."},
@@ -296,8 +314,7 @@ fn definitions() -> Value {
                     "description": "Wire type: integer (an integral float such as 12.0 is accepted), number, string, bool_word (a string holding a boolean word), flag (1/0), date (`YYYY-MM-DD`), datetime (`YYYY-MM-DD HH:MM:SS`), time (`HH:MM:SS`), serp (position -> URL), comma_list (comma-separated string), list (array of records).",
                 },
                 "items": reference("snake_name", "For `list`: a record name. For `comma_list`: `string` or an enum name."),
-                "nullable": flag("`true` when the value may be JSON `null`."),
-                "optional": flag("`true` when the member may be absent from a row."),
+                "presence": named_or("presence_def", "A shared presence (`[presence.NAME]`).", "Whether the member may be absent or `null`, and why."),
                 "kind": {"enum": kinds, "description": "Value hint: what the value is. Published as `x-seozoom-kind`; never a constraint."},
                 "range": {"type": "array", "minItems": 2, "maxItems": 2, "items": {"type": "integer"}, "description": "Value hint: the range the reference gives, `[low, high]`. Published as `x-seozoom-range`; never a constraint."},
                 "description": reference("description", "Meaning, unit, format."),
@@ -405,6 +422,7 @@ pub fn spec_schema() -> Value {
             "params": named_tables("param_def", "Parameters written once; actions name them."),
             "costs": named_tables("cost_def", "Cost readings written once; actions name them."),
             "freshness": named_tables("freshness_def", "How long answers stay fresh, written once; actions name them."),
+            "presence": named_tables("presence_def", "How a record's member may arrive, written once; fields name them."),
             "fieldsets": array_of("fieldset", "Fields shared by several records."),
             "records": array_of("record", "Response row types."),
             "actions": array_of("action", "Operations, in reference order."),

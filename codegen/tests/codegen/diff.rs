@@ -61,7 +61,7 @@ fn narrowed_limit(text: &str) -> String {
     )
 }
 
-const REMOVED_FIELD: &str = "BREAKING  removed   record domain_keyword / field ranking_url: `DomainKeyword::ranking_url` (String)";
+const REMOVED_FIELD: &str = "BREAKING  removed   record domain_keyword / field ranking_url: `DomainKeyword::ranking_url` (Option<String>)";
 const ADDED_OPTIONAL_PARAM: &str = "minor     added     action urls keywords / param offset: optional integer, a new method: `UrlsKeywords::offset(..)`";
 const NARROWED_LIMIT: &str = "BREAKING  changed   action domains keywords / param page: max 5 (stated) -> 3 (stated); narrowed: values above 3 are now refused";
 
@@ -85,10 +85,10 @@ fn a_field_removed_from_a_fieldset_is_removed_from_every_record_that_includes_it
     assert_eq!(
         lines(&text),
         [
-            "BREAKING  removed   record domain_keyword / field KD: `DomainKeyword::keyword_difficulty` (i64)",
-            "BREAKING  removed   record keyword_metrics / field KD: `KeywordMetrics::keyword_difficulty` (i64)",
-            "BREAKING  removed   record monitored_keyword / field KD: `MonitoredKeyword::keyword_difficulty` (i64)",
-            "BREAKING  removed   record url_keyword / field KD: `UrlKeyword::keyword_difficulty` (i64)",
+            "BREAKING  removed   record domain_keyword / field KD: `DomainKeyword::keyword_difficulty` (Option<i64>)",
+            "BREAKING  removed   record keyword_metrics / field KD: `KeywordMetrics::keyword_difficulty` (Option<i64>)",
+            "BREAKING  removed   record monitored_keyword / field KD: `MonitoredKeyword::keyword_difficulty` (Option<i64>)",
+            "BREAKING  removed   record url_keyword / field KD: `UrlKeyword::keyword_difficulty` (Option<i64>)",
         ]
     );
 }
@@ -172,10 +172,10 @@ fn each_kind_of_change_is_classified() {
         (
             replaced(
                 &spec,
-                "wire = \"tag\", type = \"string\",",
-                "wire = \"tag\", type = \"string\", nullable = true,",
+                "wire = \"project_id\", type = \"integer\", presence = \"names_the_row\",",
+                "wire = \"project_id\", type = \"integer\", presence = \"unstated\",",
             ),
-            "BREAKING  changed   record monitored_keyword / field tag: type String (string) -> Option<String> (string, nullable); the field's Rust type changes",
+            "BREAKING  changed   record project / field project_id: type i64 (integer) -> Option<i64> (integer, nullable, optional); the field's Rust type changes",
         ),
         // A renamed Rust field.
         (
@@ -402,6 +402,43 @@ fn the_command_exits_2_on_a_bad_command_line() {
     let help = codegen(["diff", "--help"]);
     assert_eq!(help.status.code(), Some(0));
     assert!(stdout(&help).contains("Exit status: 0 no breaking change"));
+}
+
+/// A spec written before fields said their presence (`nullable` and
+/// `optional` as field keys) is read as such by `diff`, for the spec it
+/// compares with; the generator refuses it.
+#[test]
+fn an_older_spec_without_presence_is_compared_all_the_same() {
+    let current = spec_text();
+    let older = current
+        .replacen(
+            "wire = \"project_id\", type = \"integer\", presence = \"names_the_row\",",
+            "wire = \"project_id\", type = \"integer\",",
+            1,
+        )
+        .replacen(
+            "type = \"string\", presence = \"or_null\", kind = \"category\"",
+            "type = \"string\", nullable = true, kind = \"category\"",
+            1,
+        );
+    let error = load_str("old.toml", &older).unwrap_err().to_string();
+    assert!(error.contains("missing field `presence`"), "{error}");
+    assert!(
+        error.contains("written in the field's `presence`"),
+        "{error}"
+    );
+    let old = seozoom_codegen::load_str_older("old.toml", &older).unwrap_or_else(|d| panic!("{d}"));
+    let new = load_str("new.toml", &current).unwrap_or_else(|d| panic!("{d}"));
+    let report = diff::render_text(&diff::diff(&old, &new), V0_1_0);
+    assert!(
+        report.contains("patch     changed   record project / field project_id: presence stated -> decided; the provenance of its presence"),
+        "{report}"
+    );
+    assert!(
+        report.contains("patch     changed   record project / field category: presence note"),
+        "{report}"
+    );
+    assert!(report.contains("0 breaking"), "{report}");
 }
 
 /// Another rule for what counts as the same input changes what jobs send,

@@ -13,6 +13,8 @@ mod features;
 mod spec_errors;
 
 #[cfg(feature = "cli")]
+mod apply;
+#[cfg(feature = "cli")]
 mod committed;
 #[cfg(feature = "cli")]
 mod diff;

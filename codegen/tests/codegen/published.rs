@@ -162,8 +162,12 @@ fn the_spec_validates_against_the_spec_schema() {
             "source = \"decided\"",
         ),
         (
-            "type = \"integer\", kind = \"monthly_volume\", description = \"Search volume in January.\"",
-            "type = \"int\", kind = \"monthly_volume\", description = \"Search volume in January.\"",
+            "type = \"integer\", presence = \"unstated\", kind = \"monthly_volume\", description = \"Search volume in January.\"",
+            "type = \"int\", presence = \"unstated\", kind = \"monthly_volume\", description = \"Search volume in January.\"",
+        ),
+        (
+            "presence = \"unstated\", kind = \"monthly_volume\", description = \"Search volume in January.\"",
+            "presence = { optional = true }, kind = \"monthly_volume\", description = \"Search volume in January.\"",
         ),
         (
             "kind = \"monthly_volume\", description = \"Search volume in January.\"",
@@ -422,15 +426,27 @@ fn wire_quirks_are_in_the_schemas() {
         ("is_live", json!(2)),
         ("creation_date", json!("2024-05-31T08:30:00")),
         ("project_last_update", json!("31/05/2024")),
-        ("url", Value::Null),
+        ("project_id", Value::Null),
     ] {
         let mut wrong = row.clone();
         wrong[member] = bad;
         assert!(!project.is_valid(&wrong), "{member}");
     }
+    // What names the row is always sent; a metric may be absent or null.
     let mut missing = row.clone();
-    missing.as_object_mut().unwrap().remove("url");
+    missing.as_object_mut().unwrap().remove("project_id");
     assert!(!project.is_valid(&missing));
+    let mut lenient = row.clone();
+    lenient.as_object_mut().unwrap().remove("url");
+    lenient["ZA"] = Value::Null;
+    assert!(
+        project.is_valid(&lenient),
+        "{:?}",
+        errors(&project, &lenient)
+    );
+    // A member the spec does not know is allowed.
+    lenient["brand_new_metric"] = json!(7.5);
+    assert!(project.is_valid(&lenient));
 
     let metrics = validator(&published("schemas/records/keyword_metrics.schema.json"));
     let mut kw = example_row("/api/v2/keywords/", "metrics");
@@ -823,10 +839,12 @@ fn integers_in_answers_are_whole_numbers() {
     assert_eq!(errors(&metrics, &body), Vec::<String>::new());
     body["response"][0]["KD"] = json!(12.5);
     assert!(!metrics.is_valid(&body), "a fraction is not a whole number");
+    // KD is a metric whose presence the reference does not state: it may be
+    // `null` (spec/README.md, "A paid answer is never lost to its shape").
     let kd = &published("schemas/records/keyword_metrics.schema.json")["properties"]["KD"];
     assert_eq!(
         (&kd["type"], &kd["multipleOf"], &kd["format"]),
-        (&json!("number"), &json!(1), &json!("double"))
+        (&json!(["number", "null"]), &json!(1), &json!("double"))
     );
 }
 

@@ -79,8 +79,8 @@ fn a_wire_name_that_is_not_a_rust_name_needs_one() {
 fn every_error_is_reported_in_one_run() {
     let text = edited("params = [\"project_id\"]", "params = [\"projekt_id\"]");
     let text = text.replacen(
-        "type = \"integer\", description",
-        "type = \"int\", description",
+        "type = \"integer\", presence = \"unstated\", description",
+        "type = \"int\", presence = \"unstated\", description",
         1,
     );
     let text = text.replacen("of = \"project\"", "of = \"projekt\"", 1);
@@ -354,8 +354,8 @@ fn a_role_on_a_parameter_of_the_wrong_type_is_located() {
 #[test]
 fn a_hint_must_fit_its_field_and_a_key_must_name_a_text_field() {
     let text = edited(
-        "{ wire = \"pza\", type = \"integer\", kind = \"score\"",
-        "{ wire = \"pza\", type = \"integer\", kind = \"url\"",
+        "{ wire = \"pza\", type = \"integer\", presence = \"unstated\", kind = \"score\"",
+        "{ wire = \"pza\", type = \"integer\", presence = \"unstated\", kind = \"url\"",
     );
     assert_error_at(
         &errors(&text),
@@ -581,6 +581,62 @@ fn every_input_says_what_counts_as_the_same_input_and_no_other_parameter_does() 
         &text,
         "[\"case\", \"host_case\"]",
         "`case` folds the whole value, `host_case` only a URL's scheme and host",
+    );
+}
+
+#[test]
+fn a_field_says_its_presence_and_why() {
+    let field = "{ wire = \"pza\", type = \"integer\", presence = \"unstated\",";
+    let text = edited(
+        field,
+        "{ wire = \"pza\", type = \"integer\", presence = \"unstatd\",",
+    );
+    assert_error_at(
+        &errors(&text),
+        &text,
+        "\"unstatd\"",
+        "unknown presence `unstatd`: no `[presence.unstatd]`",
+    );
+    let text = edited(
+        field,
+        "{ wire = \"pza\", type = \"integer\", presence = { optional = true },",
+    );
+    assert_error_at(
+        &errors(&text),
+        &text,
+        "{ optional = true }",
+        "a presence needs its provenance: `source` (and `note`), or `why`",
+    );
+    let text = edited(
+        field,
+        "{ wire = \"pza\", type = \"integer\", presence = { nullable = true, source = \"decided\" },",
+    );
+    assert_error_at(
+        &errors(&text),
+        &text,
+        "\"decided\" }",
+        "a `decided` value needs a `note`",
+    );
+    let text = edited(field, "{ wire = \"pza\", type = \"integer\",");
+    assert_error_at(
+        &errors(&text),
+        &text,
+        "\"pza\", type = \"integer\", kind",
+        "missing field `presence`",
+    );
+}
+
+#[test]
+fn no_field_takes_the_name_of_the_unknown_members_accessor() {
+    let text = edited(
+        "{ wire = \"pza\", type = \"integer\", presence",
+        "{ wire = \"pza\", rust = \"unknown_members\", type = \"integer\", presence",
+    );
+    assert_error_at(
+        &errors(&text),
+        &text,
+        "\"unknown_members\"",
+        "`unknown_members` is the records' own accessor",
     );
 }
 

@@ -75,23 +75,42 @@ pub mod types {
         }
     }
 
+    impl rt::quirks::ListItem for Db {
+        fn item(
+            text: &str,
+        ) -> ::core::result::Result<Self, ::core::option::Option<Self>> {
+            text.parse().map_err(|_| ::core::option::Option::None)
+        }
+    }
+
     /// A thing as it was on a day.
     ///
     /// Wire record `thing_history`.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[derive(Debug, Clone, PartialEq)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[non_exhaustive]
     pub struct ThingHistory {
         /// The thing.
         ///
-        /// Wire name: `name`.
-        #[serde(rename = "name")]
+        /// Wire name: `name`. Always sent (stated): a row without it, or with `null`, is kept raw in `Envelope::raw_rows`.
+        #[cfg_attr(feature = "schemars", serde(rename = "name"))]
         pub name: ::std::string::String,
         /// Its visits on that day.
         ///
-        /// Wire name: `visits`.
-        #[serde(rename = "visits")]
-        pub visits: i64,
+        /// Wire name: `visits`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "visits"))]
+        pub visits: ::core::option::Option<i64>,
+        #[cfg_attr(feature = "schemars", schemars(skip))]
+        unknown_members: rt::UnknownMembers,
+    }
+
+    impl ThingHistory {
+        /// The members of this row that the spec does not know, by wire
+        /// name, with their JSON values as sent (empty, at no cost, when
+        /// there are none). They are written back after the fields.
+        pub fn unknown_members(&self) -> &rt::UnknownMembers {
+            &self.unknown_members
+        }
     }
 
     impl<'de> ::serde::Deserialize<'de> for ThingHistory {
@@ -104,6 +123,8 @@ pub mod types {
 
     impl rt::record::Record for ThingHistory {
         const NAME: &'static str = "ThingHistory";
+
+        const RECORD: &'static str = "thing_history";
 
         const FIELDS: &'static [&'static str] = &["name", "visits"];
 
@@ -122,15 +143,30 @@ pub mod types {
             let mut visits = ::core::option::Option::None;
             while let ::core::option::Option::Some(index) = fields.next_field()? {
                 match index {
-                    0 => fields.read(&mut name, ::core::marker::PhantomData)?,
-                    1 => fields.read(&mut visits, rt::quirks::seed::Integer)?,
+                    0 => fields.read(&mut name, rt::quirks::kind::Text)?,
+                    1 => fields.read(&mut visits, rt::quirks::kind::Integer)?,
                     _ => {}
                 }
             }
             ::core::result::Result::Ok(ThingHistory {
                 name: fields.required(name, 0)?,
-                visits: fields.required(visits, 1)?,
+                visits,
+                unknown_members: fields.unknown(),
             })
+        }
+    }
+
+    impl ::serde::Serialize for ThingHistory {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut out = rt::record::Writer::start::<
+                Self,
+            >(serializer, &self.unknown_members)?;
+            out.field("name", &self.name)?;
+            out.field("visits", &self.visits)?;
+            out.end(&self.unknown_members)
         }
     }
 
@@ -264,6 +300,7 @@ pub mod operations {
         list_separator: '|',
         no_data_status: 400,
         no_data_message: "No data found!",
+        refusals: &[],
         envelope_response: "response",
         envelope_result_rows: "ResultRows",
         envelope_units_used: "UnitsUsed",
@@ -335,6 +372,9 @@ pub mod operations {
                 &[
                     FieldInfo::new("name", FieldKind::Text).description("The thing."),
                     FieldInfo::new("visits", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Count))
                         .description("Its visits on that day."),
                 ],

@@ -75,23 +75,42 @@ pub mod types {
         }
     }
 
+    impl rt::quirks::ListItem for Db {
+        fn item(
+            text: &str,
+        ) -> ::core::result::Result<Self, ::core::option::Option<Self>> {
+            text.parse().map_err(|_| ::core::option::Option::None)
+        }
+    }
+
     /// Metrics of a thing.
     ///
     /// Wire record `thing_metrics`.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[derive(Debug, Clone, PartialEq)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[non_exhaustive]
     pub struct ThingMetrics {
         /// The thing.
         ///
-        /// Wire name: `name`.
-        #[serde(rename = "name")]
+        /// Wire name: `name`. Always sent (stated): a row without it, or with `null`, is kept raw in `Envelope::raw_rows`.
+        #[cfg_attr(feature = "schemars", serde(rename = "name"))]
         pub name: ::std::string::String,
         /// Its score.
         ///
-        /// Wire name: `score`. It may be `null`.
-        #[serde(default, rename = "score")]
+        /// Wire name: `score`. May be `null` (stated): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "score"))]
         pub score: ::core::option::Option<i64>,
+        #[cfg_attr(feature = "schemars", schemars(skip))]
+        unknown_members: rt::UnknownMembers,
+    }
+
+    impl ThingMetrics {
+        /// The members of this row that the spec does not know, by wire
+        /// name, with their JSON values as sent (empty, at no cost, when
+        /// there are none). They are written back after the fields.
+        pub fn unknown_members(&self) -> &rt::UnknownMembers {
+            &self.unknown_members
+        }
     }
 
     impl<'de> ::serde::Deserialize<'de> for ThingMetrics {
@@ -104,6 +123,8 @@ pub mod types {
 
     impl rt::record::Record for ThingMetrics {
         const NAME: &'static str = "ThingMetrics";
+
+        const RECORD: &'static str = "thing_metrics";
 
         const FIELDS: &'static [&'static str] = &["name", "score"];
 
@@ -122,15 +143,30 @@ pub mod types {
             let mut score = ::core::option::Option::None;
             while let ::core::option::Option::Some(index) = fields.next_field()? {
                 match index {
-                    0 => fields.read(&mut name, ::core::marker::PhantomData)?,
-                    1 => fields.read(&mut score, rt::quirks::seed::OptionInteger)?,
+                    0 => fields.read(&mut name, rt::quirks::kind::Text)?,
+                    1 => fields.read(&mut score, rt::quirks::kind::Integer)?,
                     _ => {}
                 }
             }
             ::core::result::Result::Ok(ThingMetrics {
                 name: fields.required(name, 0)?,
-                score: score.unwrap_or_default(),
+                score: fields.nullable(score, 1),
+                unknown_members: fields.unknown(),
             })
+        }
+    }
+
+    impl ::serde::Serialize for ThingMetrics {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut out = rt::record::Writer::start::<
+                Self,
+            >(serializer, &self.unknown_members)?;
+            out.field("name", &self.name)?;
+            out.field("score", &self.score)?;
+            out.end(&self.unknown_members)
         }
     }
 
@@ -285,6 +321,7 @@ pub mod operations {
         list_separator: '|',
         no_data_status: 400,
         no_data_message: "No data found!",
+        refusals: &[],
         envelope_response: "response",
         envelope_result_rows: "ResultRows",
         envelope_units_used: "UnitsUsed",

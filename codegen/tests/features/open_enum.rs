@@ -75,6 +75,14 @@ pub mod types {
         }
     }
 
+    impl rt::quirks::ListItem for Db {
+        fn item(
+            text: &str,
+        ) -> ::core::result::Result<Self, ::core::option::Option<Self>> {
+            text.parse().map_err(|_| ::core::option::Option::None)
+        }
+    }
+
     /// Search intent.
     ///
     /// Wire values: `informational`, `transactional`. Open set: a value the spec does not list is kept as `Other`.
@@ -124,6 +132,19 @@ pub mod types {
         }
     }
 
+    impl rt::quirks::ListItem for Intent {
+        fn item(
+            text: &str,
+        ) -> ::core::result::Result<Self, ::core::option::Option<Self>> {
+            match Intent::from(text) {
+                Intent::Other(value) => {
+                    Err(::core::option::Option::Some(Intent::Other(value)))
+                }
+                known => Ok(known),
+            }
+        }
+    }
+
     impl ::core::fmt::Display for Intent {
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
             f.write_str(self.as_str())
@@ -163,27 +184,35 @@ pub mod types {
     /// A thing and its intents.
     ///
     /// Wire record `thing`.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[derive(Debug, Clone, PartialEq)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[non_exhaustive]
     pub struct Thing {
         /// Its name.
         ///
-        /// Wire name: `name`.
-        #[serde(rename = "name")]
+        /// Wire name: `name`. Always sent (stated): a row without it, or with `null`, is kept raw in `Envelope::raw_rows`.
+        #[cfg_attr(feature = "schemars", serde(rename = "name"))]
         pub name: ::std::string::String,
         /// Its intents, comma-separated on the wire.
         ///
-        /// Wire name: `intents`.
-        #[serde(
-            rename = "intents",
-            serialize_with = "::seozoom::__private::quirks::comma_list::serialize"
-        )]
+        /// Wire name: `intents`. May be absent (stated): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "intents"))]
         #[cfg_attr(
             feature = "schemars",
             schemars(with = "::core::option::Option<::std::string::String>")
         )]
         pub intents: ::std::vec::Vec<Intent>,
+        #[cfg_attr(feature = "schemars", schemars(skip))]
+        unknown_members: rt::UnknownMembers,
+    }
+
+    impl Thing {
+        /// The members of this row that the spec does not know, by wire
+        /// name, with their JSON values as sent (empty, at no cost, when
+        /// there are none). They are written back after the fields.
+        pub fn unknown_members(&self) -> &rt::UnknownMembers {
+            &self.unknown_members
+        }
     }
 
     impl<'de> ::serde::Deserialize<'de> for Thing {
@@ -196,6 +225,8 @@ pub mod types {
 
     impl rt::record::Record for Thing {
         const NAME: &'static str = "Thing";
+
+        const RECORD: &'static str = "thing";
 
         const FIELDS: &'static [&'static str] = &["name", "intents"];
 
@@ -214,12 +245,12 @@ pub mod types {
             let mut intents = ::core::option::Option::None;
             while let ::core::option::Option::Some(index) = fields.next_field()? {
                 match index {
-                    0 => fields.read(&mut name, ::core::marker::PhantomData)?,
+                    0 => fields.read(&mut name, rt::quirks::kind::Text)?,
                     1 => {
                         fields
                             .read(
                                 &mut intents,
-                                rt::quirks::seed::CommaList(::core::marker::PhantomData),
+                                rt::quirks::kind::CommaList(::core::marker::PhantomData),
                             )?
                     }
                     _ => {}
@@ -227,8 +258,23 @@ pub mod types {
             }
             ::core::result::Result::Ok(Thing {
                 name: fields.required(name, 0)?,
-                intents: fields.required(intents, 1)?,
+                intents: fields.optional(intents, 1).unwrap_or_default(),
+                unknown_members: fields.unknown(),
             })
+        }
+    }
+
+    impl ::serde::Serialize for Thing {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut out = rt::record::Writer::start::<
+                Self,
+            >(serializer, &self.unknown_members)?;
+            out.field("name", &self.name)?;
+            out.field("intents", &rt::quirks::write::CommaList(&self.intents))?;
+            out.end(&self.unknown_members)
         }
     }
 
@@ -357,6 +403,7 @@ pub mod operations {
         list_separator: '|',
         no_data_status: 400,
         no_data_message: "No data found!",
+        refusals: &[],
         envelope_response: "response",
         envelope_result_rows: "ResultRows",
         envelope_units_used: "UnitsUsed",
@@ -420,8 +467,10 @@ pub mod operations {
                             "intents",
                             FieldKind::CommaList {
                                 values: &["informational", "transactional"],
+                                enumeration: ::core::option::Option::Some("intent"),
                             },
                         )
+                        .optional()
                         .description("Its intents, comma-separated on the wire."),
                 ],
             )

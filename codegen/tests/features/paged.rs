@@ -75,6 +75,14 @@ pub mod types {
         }
     }
 
+    impl rt::quirks::ListItem for Db {
+        fn item(
+            text: &str,
+        ) -> ::core::result::Result<Self, ::core::option::Option<Self>> {
+            text.parse().map_err(|_| ::core::option::Option::None)
+        }
+    }
+
     /// Which rows to return.
     ///
     /// Wire values: `all`, `bypage`. Closed set: any other value is refused.
@@ -146,32 +154,51 @@ pub mod types {
         }
     }
 
+    impl rt::quirks::ListItem for Kind {
+        fn item(
+            text: &str,
+        ) -> ::core::result::Result<Self, ::core::option::Option<Self>> {
+            text.parse().map_err(|_| ::core::option::Option::None)
+        }
+    }
+
     /// One row of a thing.
     ///
     /// Wire record `row`.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[derive(Debug, Clone, PartialEq)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[non_exhaustive]
     pub struct ThingRow {
         /// The keyword.
         ///
-        /// Wire name: `keyword`.
-        #[serde(rename = "keyword")]
+        /// Wire name: `keyword`. Always sent (stated): a row without it, or with `null`, is kept raw in `Envelope::raw_rows`.
+        #[cfg_attr(feature = "schemars", serde(rename = "keyword"))]
         pub keyword: ::std::string::String,
         /// Its position.
         ///
-        /// Wire name: `position`.
-        #[serde(rename = "position")]
+        /// Wire name: `position`. Always sent (stated): a row without it, or with `null`, is kept raw in `Envelope::raw_rows`.
+        #[cfg_attr(feature = "schemars", serde(rename = "position"))]
         pub position: i64,
         /// When it was seen.
         ///
-        /// Wire name: `seen`.
-        #[serde(
-            rename = "seen",
-            serialize_with = "::seozoom::__private::quirks::date::serialize"
+        /// Wire name: `seen`. May be absent (stated): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "seen"))]
+        #[cfg_attr(
+            feature = "schemars",
+            schemars(with = "::core::option::Option<::std::string::String>")
         )]
-        #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
-        pub seen: rt::Date,
+        pub seen: ::core::option::Option<rt::Date>,
+        #[cfg_attr(feature = "schemars", schemars(skip))]
+        unknown_members: rt::UnknownMembers,
+    }
+
+    impl ThingRow {
+        /// The members of this row that the spec does not know, by wire
+        /// name, with their JSON values as sent (empty, at no cost, when
+        /// there are none). They are written back after the fields.
+        pub fn unknown_members(&self) -> &rt::UnknownMembers {
+            &self.unknown_members
+        }
     }
 
     impl<'de> ::serde::Deserialize<'de> for ThingRow {
@@ -184,6 +211,8 @@ pub mod types {
 
     impl rt::record::Record for ThingRow {
         const NAME: &'static str = "ThingRow";
+
+        const RECORD: &'static str = "row";
 
         const FIELDS: &'static [&'static str] = &["keyword", "position", "seen"];
 
@@ -204,17 +233,33 @@ pub mod types {
             let mut seen = ::core::option::Option::None;
             while let ::core::option::Option::Some(index) = fields.next_field()? {
                 match index {
-                    0 => fields.read(&mut keyword, ::core::marker::PhantomData)?,
-                    1 => fields.read(&mut position, rt::quirks::seed::Integer)?,
-                    2 => fields.read(&mut seen, rt::quirks::seed::Date)?,
+                    0 => fields.read(&mut keyword, rt::quirks::kind::Text)?,
+                    1 => fields.read(&mut position, rt::quirks::kind::Integer)?,
+                    2 => fields.read(&mut seen, rt::quirks::kind::DATE)?,
                     _ => {}
                 }
             }
             ::core::result::Result::Ok(ThingRow {
                 keyword: fields.required(keyword, 0)?,
                 position: fields.required(position, 1)?,
-                seen: fields.required(seen, 2)?,
+                seen: fields.optional(seen, 2),
+                unknown_members: fields.unknown(),
             })
+        }
+    }
+
+    impl ::serde::Serialize for ThingRow {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut out = rt::record::Writer::start::<
+                Self,
+            >(serializer, &self.unknown_members)?;
+            out.field("keyword", &self.keyword)?;
+            out.field("position", &self.position)?;
+            out.field("seen", &self.seen)?;
+            out.end(&self.unknown_members)
         }
     }
 
@@ -393,6 +438,7 @@ pub mod operations {
         list_separator: '|',
         no_data_status: 400,
         no_data_message: "No data found!",
+        refusals: &[],
         envelope_response: "response",
         envelope_result_rows: "ResultRows",
         envelope_units_used: "UnitsUsed",
@@ -491,6 +537,7 @@ pub mod operations {
                         .hint(Hint::new(ValueKind::Position))
                         .description("Its position."),
                     FieldInfo::new("seen", FieldKind::Date)
+                        .optional()
                         .description("When it was seen."),
                 ],
             )

@@ -74,6 +74,14 @@ pub mod types {
             }
         }
     }
+
+    impl rt::quirks::ListItem for Db {
+        fn item(
+            text: &str,
+        ) -> ::core::result::Result<Self, ::core::option::Option<Self>> {
+            text.parse().map_err(|_| ::core::option::Option::None)
+        }
+    }
 }
 
 /// Group handles and request builders.
@@ -210,6 +218,7 @@ pub mod operations {
         list_separator: '|',
         no_data_status: 400,
         no_data_message: "No data found!",
+        refusals: &[],
         envelope_response: "response",
         envelope_result_rows: "ResultRows",
         envelope_units_used: "UnitsUsed",

@@ -96,6 +96,14 @@ pub mod types {
         }
     }
 
+    impl rt::quirks::ListItem for Db {
+        fn item(
+            text: &str,
+        ) -> ::core::result::Result<Self, ::core::option::Option<Self>> {
+            text.parse().map_err(|_| ::core::option::Option::None)
+        }
+    }
+
     /// Which keywords of a domain the domains `keywords` operation returns.
     ///
     /// Wire values: `best`, `withtraffic`, `up`, `down`, `stable`, `entered`, `exited`, `bypage`, `byposition`, `newentry`. Closed set: any other value is refused.
@@ -245,6 +253,14 @@ pub mod types {
         }
     }
 
+    impl rt::quirks::ListItem for KeywordType {
+        fn item(
+            text: &str,
+        ) -> ::core::result::Result<Self, ::core::option::Option<Self>> {
+            text.parse().map_err(|_| ::core::option::Option::None)
+        }
+    }
+
     /// Search intent of a keyword.
     ///
     /// Wire values: `informational`, `transactional`, `navigational`. Open set: a value the spec does not list is kept as `Other`.
@@ -300,6 +316,19 @@ pub mod types {
         }
     }
 
+    impl rt::quirks::ListItem for SearchIntent {
+        fn item(
+            text: &str,
+        ) -> ::core::result::Result<Self, ::core::option::Option<Self>> {
+            match SearchIntent::from(text) {
+                SearchIntent::Other(value) => {
+                    Err(::core::option::Option::Some(SearchIntent::Other(value)))
+                }
+                known => Ok(known),
+            }
+        }
+    }
+
     impl ::core::fmt::Display for SearchIntent {
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
             f.write_str(self.as_str())
@@ -339,46 +368,39 @@ pub mod types {
     /// One of the caller's monitored projects.
     ///
     /// Wire record `project`.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[derive(Debug, Clone, PartialEq)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[non_exhaustive]
     pub struct Project {
         /// Project identifier, used as `id` in the other project operations.
         ///
-        /// Wire name: `project_id`.
-        #[serde(rename = "project_id")]
+        /// Wire name: `project_id`. Always sent (decided): a row without it, or with `null`, is kept raw in `Envelope::raw_rows`.
+        #[cfg_attr(feature = "schemars", serde(rename = "project_id"))]
         pub project_id: i64,
         /// Whether the project is live (1) or not (0).
         ///
-        /// Wire name: `is_live`.
-        #[serde(
-            rename = "is_live",
-            serialize_with = "crate::__private::quirks::flag::serialize"
-        )]
-        #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
-        pub is_live: bool,
+        /// Wire name: `is_live`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "is_live"))]
+        #[cfg_attr(feature = "schemars", schemars(with = "::core::option::Option<i64>"))]
+        pub is_live: ::core::option::Option<bool>,
         /// When the project was created, `YYYY-MM-DD HH:MM:SS`.
         ///
-        /// Wire name: `creation_date`.
-        #[serde(
-            rename = "creation_date",
-            serialize_with = "crate::__private::quirks::datetime::serialize"
+        /// Wire name: `creation_date`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "creation_date"))]
+        #[cfg_attr(
+            feature = "schemars",
+            schemars(with = "::core::option::Option<::std::string::String>")
         )]
-        #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
-        pub creation_date: rt::DateTime,
+        pub creation_date: ::core::option::Option<rt::DateTime>,
         /// Name of the project.
         ///
-        /// Wire name: `project_name`.
-        #[serde(rename = "project_name")]
-        pub project_name: ::std::string::String,
+        /// Wire name: `project_name`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "project_name"))]
+        pub project_name: ::core::option::Option<::std::string::String>,
         /// Tags of the project, comma-separated on the wire; empty segments dropped; empty when null.
         ///
-        /// Wire name: `tags`. It may be `null`.
-        #[serde(
-            default,
-            rename = "tags",
-            serialize_with = "crate::__private::quirks::comma_list::serialize"
-        )]
+        /// Wire name: `tags`. May be `null` (stated): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "tags"))]
         #[cfg_attr(
             feature = "schemars",
             schemars(with = "::core::option::Option<::std::string::String>")
@@ -386,82 +408,102 @@ pub mod types {
         pub tags: ::std::vec::Vec<::std::string::String>,
         /// Site address of the project.
         ///
-        /// Wire name: `url`.
-        #[serde(rename = "url")]
-        pub url: ::std::string::String,
+        /// Wire name: `url`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "url"))]
+        pub url: ::core::option::Option<::std::string::String>,
         /// Upper-case, underscore-separated category label; allowed values not shown.
         ///
-        /// Wire name: `category`. It may be `null`.
-        #[serde(default, rename = "category")]
+        /// Wire name: `category`. May be `null` (stated): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "category"))]
         pub category: ::core::option::Option<::std::string::String>,
         /// Domain authority score.
         ///
-        /// Wire name: `ZA`.
-        #[serde(rename = "ZA")]
-        pub za: i64,
+        /// Wire name: `ZA`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "ZA"))]
+        pub za: ::core::option::Option<i64>,
         /// Monitored keywords whose position improved.
         ///
-        /// Wire name: `keywords_up`.
-        #[serde(rename = "keywords_up")]
-        pub keywords_up: i64,
+        /// Wire name: `keywords_up`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "keywords_up"))]
+        pub keywords_up: ::core::option::Option<i64>,
         /// Monitored keywords whose position dropped.
         ///
-        /// Wire name: `keywords_down`.
-        #[serde(rename = "keywords_down")]
-        pub keywords_down: i64,
+        /// Wire name: `keywords_down`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "keywords_down"))]
+        pub keywords_down: ::core::option::Option<i64>,
         /// Monitored keywords whose position is stable.
         ///
-        /// Wire name: `keywords_stable`.
-        #[serde(rename = "keywords_stable")]
-        pub keywords_stable: i64,
+        /// Wire name: `keywords_stable`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "keywords_stable"))]
+        pub keywords_stable: ::core::option::Option<i64>,
         /// Number of monitored keywords.
         ///
-        /// Wire name: `monitored_keywords`.
-        #[serde(rename = "monitored_keywords")]
-        pub monitored_keywords: i64,
+        /// Wire name: `monitored_keywords`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "monitored_keywords"))]
+        pub monitored_keywords: ::core::option::Option<i64>,
         /// Average search volume over the last week.
         ///
-        /// Wire name: `avg_search_volume_last_week`.
-        #[serde(rename = "avg_search_volume_last_week")]
-        pub avg_search_volume_last_week: i64,
+        /// Wire name: `avg_search_volume_last_week`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(
+            feature = "schemars",
+            serde(default, rename = "avg_search_volume_last_week")
+        )]
+        pub avg_search_volume_last_week: ::core::option::Option<i64>,
         /// Average search volume over the last month.
         ///
-        /// Wire name: `avg_search_volume_last_month`.
-        #[serde(rename = "avg_search_volume_last_month")]
-        pub avg_search_volume_last_month: i64,
+        /// Wire name: `avg_search_volume_last_month`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(
+            feature = "schemars",
+            serde(default, rename = "avg_search_volume_last_month")
+        )]
+        pub avg_search_volume_last_month: ::core::option::Option<i64>,
         /// Current volume.
         ///
-        /// Wire name: `volume_attuale`.
-        #[serde(rename = "volume_attuale")]
-        pub current_volume: i64,
+        /// Wire name: `volume_attuale`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "volume_attuale"))]
+        pub current_volume: ::core::option::Option<i64>,
         /// Date of the last update, `YYYY-MM-DD`.
         ///
-        /// Wire name: `project_last_update`.
-        #[serde(
-            rename = "project_last_update",
-            serialize_with = "crate::__private::quirks::date::serialize"
+        /// Wire name: `project_last_update`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "project_last_update"))]
+        #[cfg_attr(
+            feature = "schemars",
+            schemars(with = "::core::option::Option<::std::string::String>")
         )]
-        #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
-        pub project_last_update: rt::Date,
+        pub project_last_update: ::core::option::Option<rt::Date>,
         /// Time of the last update, `HH:MM:SS`.
         ///
-        /// Wire name: `project_last_update_time`.
-        #[serde(
-            rename = "project_last_update_time",
-            serialize_with = "crate::__private::quirks::time::serialize"
+        /// Wire name: `project_last_update_time`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(
+            feature = "schemars",
+            serde(default, rename = "project_last_update_time")
         )]
-        #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
-        pub project_last_update_time: rt::Time,
+        #[cfg_attr(
+            feature = "schemars",
+            schemars(with = "::core::option::Option<::std::string::String>")
+        )]
+        pub project_last_update_time: ::core::option::Option<rt::Time>,
         /// Monthly trend, a decimal percentage.
         ///
-        /// Wire name: `monthly_trend`.
-        #[serde(rename = "monthly_trend")]
-        pub monthly_trend: f64,
+        /// Wire name: `monthly_trend`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "monthly_trend"))]
+        pub monthly_trend: ::core::option::Option<f64>,
         /// Weekly trend, a decimal percentage.
         ///
-        /// Wire name: `weekly_trend`.
-        #[serde(rename = "weekly_trend")]
-        pub weekly_trend: f64,
+        /// Wire name: `weekly_trend`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "weekly_trend"))]
+        pub weekly_trend: ::core::option::Option<f64>,
+        #[cfg_attr(feature = "schemars", schemars(skip))]
+        unknown_members: rt::UnknownMembers,
+    }
+
+    impl Project {
+        /// The members of this row that the spec does not know, by wire
+        /// name, with their JSON values as sent (empty, at no cost, when
+        /// there are none). They are written back after the fields.
+        pub fn unknown_members(&self) -> &rt::UnknownMembers {
+            &self.unknown_members
+        }
     }
 
     impl<'de> ::serde::Deserialize<'de> for Project {
@@ -474,6 +516,8 @@ pub mod types {
 
     impl rt::record::Record for Project {
         const NAME: &'static str = "Project";
+
+        const RECORD: &'static str = "project";
 
         const FIELDS: &'static [&'static str] = &[
             "project_id",
@@ -546,84 +590,115 @@ pub mod types {
             let mut weekly_trend = ::core::option::Option::None;
             while let ::core::option::Option::Some(index) = fields.next_field()? {
                 match index {
-                    0 => fields.read(&mut project_id, rt::quirks::seed::Integer)?,
-                    1 => fields.read(&mut is_live, rt::quirks::seed::Flag)?,
-                    2 => fields.read(&mut creation_date, rt::quirks::seed::DateTime)?,
-                    3 => fields.read(&mut project_name, ::core::marker::PhantomData)?,
+                    0 => fields.read(&mut project_id, rt::quirks::kind::Integer)?,
+                    1 => fields.read(&mut is_live, rt::quirks::kind::Flag)?,
+                    2 => fields.read(&mut creation_date, rt::quirks::kind::DATE_TIME)?,
+                    3 => fields.read(&mut project_name, rt::quirks::kind::Text)?,
                     4 => {
                         fields
                             .read(
                                 &mut tags,
-                                rt::quirks::seed::CommaList(::core::marker::PhantomData),
+                                rt::quirks::kind::CommaList(::core::marker::PhantomData),
                             )?
                     }
-                    5 => fields.read(&mut url, ::core::marker::PhantomData)?,
-                    6 => fields.read(&mut category, ::core::marker::PhantomData)?,
-                    7 => fields.read(&mut za, rt::quirks::seed::Integer)?,
-                    8 => fields.read(&mut keywords_up, rt::quirks::seed::Integer)?,
-                    9 => fields.read(&mut keywords_down, rt::quirks::seed::Integer)?,
-                    10 => fields.read(&mut keywords_stable, rt::quirks::seed::Integer)?,
+                    5 => fields.read(&mut url, rt::quirks::kind::Text)?,
+                    6 => fields.read(&mut category, rt::quirks::kind::Text)?,
+                    7 => fields.read(&mut za, rt::quirks::kind::Integer)?,
+                    8 => fields.read(&mut keywords_up, rt::quirks::kind::Integer)?,
+                    9 => fields.read(&mut keywords_down, rt::quirks::kind::Integer)?,
+                    10 => fields.read(&mut keywords_stable, rt::quirks::kind::Integer)?,
                     11 => {
-                        fields.read(&mut monitored_keywords, rt::quirks::seed::Integer)?
+                        fields.read(&mut monitored_keywords, rt::quirks::kind::Integer)?
                     }
                     12 => {
                         fields
                             .read(
                                 &mut avg_search_volume_last_week,
-                                rt::quirks::seed::Integer,
+                                rt::quirks::kind::Integer,
                             )?
                     }
                     13 => {
                         fields
                             .read(
                                 &mut avg_search_volume_last_month,
-                                rt::quirks::seed::Integer,
+                                rt::quirks::kind::Integer,
                             )?
                     }
-                    14 => fields.read(&mut current_volume, rt::quirks::seed::Integer)?,
-                    15 => fields.read(&mut project_last_update, rt::quirks::seed::Date)?,
+                    14 => fields.read(&mut current_volume, rt::quirks::kind::Integer)?,
+                    15 => fields.read(&mut project_last_update, rt::quirks::kind::DATE)?,
                     16 => {
                         fields
-                            .read(&mut project_last_update_time, rt::quirks::seed::Time)?
+                            .read(&mut project_last_update_time, rt::quirks::kind::TIME)?
                     }
-                    17 => fields.read(&mut monthly_trend, ::core::marker::PhantomData)?,
-                    18 => fields.read(&mut weekly_trend, ::core::marker::PhantomData)?,
+                    17 => fields.read(&mut monthly_trend, rt::quirks::kind::Number)?,
+                    18 => fields.read(&mut weekly_trend, rt::quirks::kind::Number)?,
                     _ => {}
                 }
             }
             ::core::result::Result::Ok(Project {
                 project_id: fields.required(project_id, 0)?,
-                is_live: fields.required(is_live, 1)?,
-                creation_date: fields.required(creation_date, 2)?,
-                project_name: fields.required(project_name, 3)?,
-                tags: tags.unwrap_or_default(),
-                url: fields.required(url, 5)?,
-                category: category.unwrap_or_default(),
-                za: fields.required(za, 7)?,
-                keywords_up: fields.required(keywords_up, 8)?,
-                keywords_down: fields.required(keywords_down, 9)?,
-                keywords_stable: fields.required(keywords_stable, 10)?,
-                monitored_keywords: fields.required(monitored_keywords, 11)?,
-                avg_search_volume_last_week: fields
-                    .required(avg_search_volume_last_week, 12)?,
-                avg_search_volume_last_month: fields
-                    .required(avg_search_volume_last_month, 13)?,
-                current_volume: fields.required(current_volume, 14)?,
-                project_last_update: fields.required(project_last_update, 15)?,
-                project_last_update_time: fields.required(project_last_update_time, 16)?,
-                monthly_trend: fields.required(monthly_trend, 17)?,
-                weekly_trend: fields.required(weekly_trend, 18)?,
+                is_live,
+                creation_date,
+                project_name,
+                tags: fields.nullable(tags, 4).unwrap_or_default(),
+                url,
+                category: fields.nullable(category, 6),
+                za,
+                keywords_up,
+                keywords_down,
+                keywords_stable,
+                monitored_keywords,
+                avg_search_volume_last_week,
+                avg_search_volume_last_month,
+                current_volume,
+                project_last_update,
+                project_last_update_time,
+                monthly_trend,
+                weekly_trend,
+                unknown_members: fields.unknown(),
             })
+        }
+    }
+
+    impl ::serde::Serialize for Project {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut out = rt::record::Writer::start::<
+                Self,
+            >(serializer, &self.unknown_members)?;
+            out.field("project_id", &self.project_id)?;
+            out.field("is_live", &rt::quirks::write::Flag(&self.is_live))?;
+            out.field("creation_date", &self.creation_date)?;
+            out.field("project_name", &self.project_name)?;
+            out.field("tags", &rt::quirks::write::CommaList(&self.tags))?;
+            out.field("url", &self.url)?;
+            out.field("category", &self.category)?;
+            out.field("ZA", &self.za)?;
+            out.field("keywords_up", &self.keywords_up)?;
+            out.field("keywords_down", &self.keywords_down)?;
+            out.field("keywords_stable", &self.keywords_stable)?;
+            out.field("monitored_keywords", &self.monitored_keywords)?;
+            out.field("avg_search_volume_last_week", &self.avg_search_volume_last_week)?;
+            out.field(
+                "avg_search_volume_last_month",
+                &self.avg_search_volume_last_month,
+            )?;
+            out.field("volume_attuale", &self.current_volume)?;
+            out.field("project_last_update", &self.project_last_update)?;
+            out.field("project_last_update_time", &self.project_last_update_time)?;
+            out.field("monthly_trend", &self.monthly_trend)?;
+            out.field("weekly_trend", &self.weekly_trend)?;
+            out.end(&self.unknown_members)
         }
     }
 
     impl rt::Row for Project {
         fn text_field(&self, wire: &str) -> ::core::option::Option<&str> {
             match wire {
-                "project_name" => {
-                    ::core::option::Option::Some(self.project_name.as_str())
-                }
-                "url" => ::core::option::Option::Some(self.url.as_str()),
+                "project_name" => self.project_name.as_deref(),
+                "url" => self.url.as_deref(),
                 "category" => self.category.as_deref(),
                 _ => ::core::option::Option::None,
             }
@@ -633,85 +708,120 @@ pub mod types {
     /// Summary of one project: monitored keywords, domain traffic and authority.
     ///
     /// Wire record `project_overview`.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[derive(Debug, Clone, PartialEq)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[non_exhaustive]
     pub struct ProjectOverview {
         /// Number of monitored keywords.
         ///
-        /// Wire name: `monitored_keywords`.
-        #[serde(rename = "monitored_keywords")]
-        pub monitored_keywords: i64,
+        /// Wire name: `monitored_keywords`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "monitored_keywords"))]
+        pub monitored_keywords: ::core::option::Option<i64>,
         /// Traffic of the monitored keywords.
         ///
-        /// Wire name: `monitored_keywords_traffic`.
-        #[serde(rename = "monitored_keywords_traffic")]
-        pub monitored_keywords_traffic: i64,
+        /// Wire name: `monitored_keywords_traffic`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(
+            feature = "schemars",
+            serde(default, rename = "monitored_keywords_traffic")
+        )]
+        pub monitored_keywords_traffic: ::core::option::Option<i64>,
         /// Previous traffic of the monitored keywords.
         ///
-        /// Wire name: `monitored_keywords_prev_traffic`.
-        #[serde(rename = "monitored_keywords_prev_traffic")]
-        pub monitored_keywords_previous_traffic: i64,
+        /// Wire name: `monitored_keywords_prev_traffic`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(
+            feature = "schemars",
+            serde(default, rename = "monitored_keywords_prev_traffic")
+        )]
+        pub monitored_keywords_previous_traffic: ::core::option::Option<i64>,
         /// Variation of the monitored keywords' traffic (decimal).
         ///
-        /// Wire name: `monitored_keywords_traffic_variation`.
-        #[serde(rename = "monitored_keywords_traffic_variation")]
-        pub monitored_keywords_traffic_variation: f64,
+        /// Wire name: `monitored_keywords_traffic_variation`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(
+            feature = "schemars",
+            serde(default, rename = "monitored_keywords_traffic_variation")
+        )]
+        pub monitored_keywords_traffic_variation: ::core::option::Option<f64>,
         /// Monitored keywords whose position improved.
         ///
-        /// Wire name: `monitored_keywords_up`.
-        #[serde(rename = "monitored_keywords_up")]
-        pub monitored_keywords_up: i64,
+        /// Wire name: `monitored_keywords_up`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(
+            feature = "schemars",
+            serde(default, rename = "monitored_keywords_up")
+        )]
+        pub monitored_keywords_up: ::core::option::Option<i64>,
         /// Monitored keywords whose position dropped.
         ///
-        /// Wire name: `monitored_keywords_down`.
-        #[serde(rename = "monitored_keywords_down")]
-        pub monitored_keywords_down: i64,
+        /// Wire name: `monitored_keywords_down`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(
+            feature = "schemars",
+            serde(default, rename = "monitored_keywords_down")
+        )]
+        pub monitored_keywords_down: ::core::option::Option<i64>,
         /// Monitored keywords whose position is stable.
         ///
-        /// Wire name: `monitored_keywords_stable`.
-        #[serde(rename = "monitored_keywords_stable")]
-        pub monitored_keywords_stable: i64,
+        /// Wire name: `monitored_keywords_stable`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(
+            feature = "schemars",
+            serde(default, rename = "monitored_keywords_stable")
+        )]
+        pub monitored_keywords_stable: ::core::option::Option<i64>,
         /// Traffic of the project's domain.
         ///
-        /// Wire name: `domain_traffic`.
-        #[serde(rename = "domain_traffic")]
-        pub domain_traffic: i64,
+        /// Wire name: `domain_traffic`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "domain_traffic"))]
+        pub domain_traffic: ::core::option::Option<i64>,
         /// Variation of the domain's traffic.
         ///
-        /// Wire name: `domain_traffic_variation`.
-        #[serde(rename = "domain_traffic_variation")]
-        pub domain_traffic_variation: i64,
+        /// Wire name: `domain_traffic_variation`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(
+            feature = "schemars",
+            serde(default, rename = "domain_traffic_variation")
+        )]
+        pub domain_traffic_variation: ::core::option::Option<i64>,
         /// Domain authority.
         ///
-        /// Wire name: `za`.
-        #[serde(rename = "za")]
-        pub za: i64,
+        /// Wire name: `za`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "za"))]
+        pub za: ::core::option::Option<i64>,
         /// Trust (authority metric).
         ///
-        /// Wire name: `trust`.
-        #[serde(rename = "trust")]
-        pub trust: i64,
+        /// Wire name: `trust`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "trust"))]
+        pub trust: ::core::option::Option<i64>,
         /// Stability (authority metric).
         ///
-        /// Wire name: `stability`.
-        #[serde(rename = "stability")]
-        pub stability: i64,
+        /// Wire name: `stability`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "stability"))]
+        pub stability: ::core::option::Option<i64>,
         /// Opportunity (authority metric).
         ///
-        /// Wire name: `opportunity`.
-        #[serde(rename = "opportunity")]
-        pub opportunity: i64,
+        /// Wire name: `opportunity`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "opportunity"))]
+        pub opportunity: ::core::option::Option<i64>,
         /// Number of pages with no traffic.
         ///
-        /// Wire name: `zero_traffic_pages`.
-        #[serde(rename = "zero_traffic_pages")]
-        pub zero_traffic_pages: i64,
+        /// Wire name: `zero_traffic_pages`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "zero_traffic_pages"))]
+        pub zero_traffic_pages: ::core::option::Option<i64>,
         /// Share of pages with no traffic, a decimal percentage.
         ///
-        /// Wire name: `zero_traffic_pages_perc`.
-        #[serde(rename = "zero_traffic_pages_perc")]
-        pub zero_traffic_pages_percent: f64,
+        /// Wire name: `zero_traffic_pages_perc`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(
+            feature = "schemars",
+            serde(default, rename = "zero_traffic_pages_perc")
+        )]
+        pub zero_traffic_pages_percent: ::core::option::Option<f64>,
+        #[cfg_attr(feature = "schemars", schemars(skip))]
+        unknown_members: rt::UnknownMembers,
+    }
+
+    impl ProjectOverview {
+        /// The members of this row that the spec does not know, by wire
+        /// name, with their JSON values as sent (empty, at no cost, when
+        /// there are none). They are written back after the fields.
+        pub fn unknown_members(&self) -> &rt::UnknownMembers {
+            &self.unknown_members
+        }
     }
 
     impl<'de> ::serde::Deserialize<'de> for ProjectOverview {
@@ -724,6 +834,8 @@ pub mod types {
 
     impl rt::record::Record for ProjectOverview {
         const NAME: &'static str = "ProjectOverview";
+
+        const RECORD: &'static str = "project_overview";
 
         const FIELDS: &'static [&'static str] = &[
             "monitored_keywords",
@@ -784,93 +896,122 @@ pub mod types {
             let mut zero_traffic_pages_percent = ::core::option::Option::None;
             while let ::core::option::Option::Some(index) = fields.next_field()? {
                 match index {
-                    0 => fields.read(&mut monitored_keywords, rt::quirks::seed::Integer)?,
+                    0 => fields.read(&mut monitored_keywords, rt::quirks::kind::Integer)?,
                     1 => {
                         fields
                             .read(
                                 &mut monitored_keywords_traffic,
-                                rt::quirks::seed::Integer,
+                                rt::quirks::kind::Integer,
                             )?
                     }
                     2 => {
                         fields
                             .read(
                                 &mut monitored_keywords_previous_traffic,
-                                rt::quirks::seed::Integer,
+                                rt::quirks::kind::Integer,
                             )?
                     }
                     3 => {
                         fields
                             .read(
                                 &mut monitored_keywords_traffic_variation,
-                                ::core::marker::PhantomData,
+                                rt::quirks::kind::Number,
                             )?
                     }
                     4 => {
                         fields
-                            .read(&mut monitored_keywords_up, rt::quirks::seed::Integer)?
+                            .read(&mut monitored_keywords_up, rt::quirks::kind::Integer)?
                     }
                     5 => {
                         fields
                             .read(
                                 &mut monitored_keywords_down,
-                                rt::quirks::seed::Integer,
+                                rt::quirks::kind::Integer,
                             )?
                     }
                     6 => {
                         fields
                             .read(
                                 &mut monitored_keywords_stable,
-                                rt::quirks::seed::Integer,
+                                rt::quirks::kind::Integer,
                             )?
                     }
-                    7 => fields.read(&mut domain_traffic, rt::quirks::seed::Integer)?,
+                    7 => fields.read(&mut domain_traffic, rt::quirks::kind::Integer)?,
                     8 => {
                         fields
                             .read(
                                 &mut domain_traffic_variation,
-                                rt::quirks::seed::Integer,
+                                rt::quirks::kind::Integer,
                             )?
                     }
-                    9 => fields.read(&mut za, rt::quirks::seed::Integer)?,
-                    10 => fields.read(&mut trust, rt::quirks::seed::Integer)?,
-                    11 => fields.read(&mut stability, rt::quirks::seed::Integer)?,
-                    12 => fields.read(&mut opportunity, rt::quirks::seed::Integer)?,
+                    9 => fields.read(&mut za, rt::quirks::kind::Integer)?,
+                    10 => fields.read(&mut trust, rt::quirks::kind::Integer)?,
+                    11 => fields.read(&mut stability, rt::quirks::kind::Integer)?,
+                    12 => fields.read(&mut opportunity, rt::quirks::kind::Integer)?,
                     13 => {
-                        fields.read(&mut zero_traffic_pages, rt::quirks::seed::Integer)?
+                        fields.read(&mut zero_traffic_pages, rt::quirks::kind::Integer)?
                     }
                     14 => {
                         fields
                             .read(
                                 &mut zero_traffic_pages_percent,
-                                ::core::marker::PhantomData,
+                                rt::quirks::kind::Number,
                             )?
                     }
                     _ => {}
                 }
             }
             ::core::result::Result::Ok(ProjectOverview {
-                monitored_keywords: fields.required(monitored_keywords, 0)?,
-                monitored_keywords_traffic: fields
-                    .required(monitored_keywords_traffic, 1)?,
-                monitored_keywords_previous_traffic: fields
-                    .required(monitored_keywords_previous_traffic, 2)?,
-                monitored_keywords_traffic_variation: fields
-                    .required(monitored_keywords_traffic_variation, 3)?,
-                monitored_keywords_up: fields.required(monitored_keywords_up, 4)?,
-                monitored_keywords_down: fields.required(monitored_keywords_down, 5)?,
-                monitored_keywords_stable: fields
-                    .required(monitored_keywords_stable, 6)?,
-                domain_traffic: fields.required(domain_traffic, 7)?,
-                domain_traffic_variation: fields.required(domain_traffic_variation, 8)?,
-                za: fields.required(za, 9)?,
-                trust: fields.required(trust, 10)?,
-                stability: fields.required(stability, 11)?,
-                opportunity: fields.required(opportunity, 12)?,
-                zero_traffic_pages: fields.required(zero_traffic_pages, 13)?,
-                zero_traffic_pages_percent: fields
-                    .required(zero_traffic_pages_percent, 14)?,
+                monitored_keywords,
+                monitored_keywords_traffic,
+                monitored_keywords_previous_traffic,
+                monitored_keywords_traffic_variation,
+                monitored_keywords_up,
+                monitored_keywords_down,
+                monitored_keywords_stable,
+                domain_traffic,
+                domain_traffic_variation,
+                za,
+                trust,
+                stability,
+                opportunity,
+                zero_traffic_pages,
+                zero_traffic_pages_percent,
+                unknown_members: fields.unknown(),
             })
+        }
+    }
+
+    impl ::serde::Serialize for ProjectOverview {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut out = rt::record::Writer::start::<
+                Self,
+            >(serializer, &self.unknown_members)?;
+            out.field("monitored_keywords", &self.monitored_keywords)?;
+            out.field("monitored_keywords_traffic", &self.monitored_keywords_traffic)?;
+            out.field(
+                "monitored_keywords_prev_traffic",
+                &self.monitored_keywords_previous_traffic,
+            )?;
+            out.field(
+                "monitored_keywords_traffic_variation",
+                &self.monitored_keywords_traffic_variation,
+            )?;
+            out.field("monitored_keywords_up", &self.monitored_keywords_up)?;
+            out.field("monitored_keywords_down", &self.monitored_keywords_down)?;
+            out.field("monitored_keywords_stable", &self.monitored_keywords_stable)?;
+            out.field("domain_traffic", &self.domain_traffic)?;
+            out.field("domain_traffic_variation", &self.domain_traffic_variation)?;
+            out.field("za", &self.za)?;
+            out.field("trust", &self.trust)?;
+            out.field("stability", &self.stability)?;
+            out.field("opportunity", &self.opportunity)?;
+            out.field("zero_traffic_pages", &self.zero_traffic_pages)?;
+            out.field("zero_traffic_pages_perc", &self.zero_traffic_pages_percent)?;
+            out.end(&self.unknown_members)
         }
     }
 
@@ -883,169 +1024,180 @@ pub mod types {
     /// A keyword monitored in a project, with its metrics and the project's ranking on it.
     ///
     /// Wire record `monitored_keyword`.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[derive(Debug, Clone, PartialEq)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[non_exhaustive]
     pub struct MonitoredKeyword {
         /// The keyword.
         ///
-        /// Wire name: `keyword`.
-        #[serde(rename = "keyword")]
+        /// Wire name: `keyword`. Always sent (decided): a row without it, or with `null`, is kept raw in `Envelope::raw_rows`.
+        #[cfg_attr(feature = "schemars", serde(rename = "keyword"))]
         pub keyword: ::std::string::String,
         /// Language code.
         ///
-        /// Wire name: `lang`.
-        #[serde(rename = "lang")]
-        pub language: ::std::string::String,
+        /// Wire name: `lang`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "lang"))]
+        pub language: ::core::option::Option<::std::string::String>,
         /// Search-engine extension, e.g. a country suffix beginning with a dot (`.it`).
         ///
-        /// Wire name: `google_ext`.
-        #[serde(rename = "google_ext")]
-        pub google_ext: ::std::string::String,
+        /// Wire name: `google_ext`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "google_ext"))]
+        pub google_ext: ::core::option::Option<::std::string::String>,
         /// Locality; empty string when none.
         ///
-        /// Wire name: `localcode`.
-        #[serde(rename = "localcode")]
-        pub local_code: ::std::string::String,
+        /// Wire name: `localcode`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "localcode"))]
+        pub local_code: ::core::option::Option<::std::string::String>,
         /// Search volume of the keyword.
         ///
-        /// Wire name: `search_volume`.
-        #[serde(rename = "search_volume")]
-        pub search_volume: i64,
+        /// Wire name: `search_volume`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "search_volume"))]
+        pub search_volume: ::core::option::Option<i64>,
         /// Competition among advertisers on the keyword in paid search (decimal); scale not shown.
         ///
-        /// Wire name: `ppc_competitiveness`.
-        #[serde(rename = "ppc_competitiveness")]
-        pub ppc_competitiveness: f64,
+        /// Wire name: `ppc_competitiveness`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "ppc_competitiveness"))]
+        pub ppc_competitiveness: ::core::option::Option<f64>,
         /// Approximate cost per click (decimal); currency not shown.
         ///
-        /// Wire name: `cpcapprox`.
-        #[serde(rename = "cpcapprox")]
-        pub cpc_approx: f64,
+        /// Wire name: `cpcapprox`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "cpcapprox"))]
+        pub cpc_approx: ::core::option::Option<f64>,
         /// Number of pages indexed for the keyword.
         ///
-        /// Wire name: `indexed_pages`.
-        #[serde(rename = "indexed_pages")]
-        pub indexed_pages: i64,
+        /// Wire name: `indexed_pages`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "indexed_pages"))]
+        pub indexed_pages: ::core::option::Option<i64>,
         /// Keyword difficulty; definition and scale not shown.
         ///
-        /// Wire name: `KD`.
-        #[serde(rename = "KD")]
-        pub keyword_difficulty: i64,
+        /// Wire name: `KD`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "KD"))]
+        pub keyword_difficulty: ::core::option::Option<i64>,
         /// Keyword opportunity; definition and scale not shown.
         ///
-        /// Wire name: `KO`.
-        #[serde(rename = "KO")]
-        pub keyword_opportunity: i64,
+        /// Wire name: `KO`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "KO"))]
+        pub keyword_opportunity: ::core::option::Option<i64>,
         /// Search volume in January.
         ///
-        /// Wire name: `jan`.
-        #[serde(rename = "jan")]
-        pub jan: i64,
+        /// Wire name: `jan`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "jan"))]
+        pub jan: ::core::option::Option<i64>,
         /// Search volume in February.
         ///
-        /// Wire name: `feb`.
-        #[serde(rename = "feb")]
-        pub feb: i64,
+        /// Wire name: `feb`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "feb"))]
+        pub feb: ::core::option::Option<i64>,
         /// Search volume in March.
         ///
-        /// Wire name: `mar`.
-        #[serde(rename = "mar")]
-        pub mar: i64,
+        /// Wire name: `mar`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "mar"))]
+        pub mar: ::core::option::Option<i64>,
         /// Search volume in April.
         ///
-        /// Wire name: `apr`.
-        #[serde(rename = "apr")]
-        pub apr: i64,
+        /// Wire name: `apr`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "apr"))]
+        pub apr: ::core::option::Option<i64>,
         /// Search volume in May.
         ///
-        /// Wire name: `may`.
-        #[serde(rename = "may")]
-        pub may: i64,
+        /// Wire name: `may`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "may"))]
+        pub may: ::core::option::Option<i64>,
         /// Search volume in June.
         ///
-        /// Wire name: `jun`.
-        #[serde(rename = "jun")]
-        pub jun: i64,
+        /// Wire name: `jun`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "jun"))]
+        pub jun: ::core::option::Option<i64>,
         /// Search volume in July.
         ///
-        /// Wire name: `jul`.
-        #[serde(rename = "jul")]
-        pub jul: i64,
+        /// Wire name: `jul`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "jul"))]
+        pub jul: ::core::option::Option<i64>,
         /// Search volume in August.
         ///
-        /// Wire name: `aug`.
-        #[serde(rename = "aug")]
-        pub aug: i64,
+        /// Wire name: `aug`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "aug"))]
+        pub aug: ::core::option::Option<i64>,
         /// Search volume in September.
         ///
-        /// Wire name: `sep`.
-        #[serde(rename = "sep")]
-        pub sep: i64,
+        /// Wire name: `sep`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "sep"))]
+        pub sep: ::core::option::Option<i64>,
         /// Search volume in October.
         ///
-        /// Wire name: `oct`.
-        #[serde(rename = "oct")]
-        pub oct: i64,
+        /// Wire name: `oct`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "oct"))]
+        pub oct: ::core::option::Option<i64>,
         /// Search volume in November.
         ///
-        /// Wire name: `nov`.
-        #[serde(rename = "nov")]
-        pub nov: i64,
+        /// Wire name: `nov`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "nov"))]
+        pub nov: ::core::option::Option<i64>,
         /// Search volume in December.
         ///
-        /// Wire name: `dec`.
-        #[serde(rename = "dec")]
-        pub dec: i64,
+        /// Wire name: `dec`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "dec"))]
+        pub dec: ::core::option::Option<i64>,
         /// Position when monitoring began.
         ///
-        /// Wire name: `initial_position`.
-        #[serde(rename = "initial_position")]
-        pub initial_position: i64,
+        /// Wire name: `initial_position`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "initial_position"))]
+        pub initial_position: ::core::option::Option<i64>,
         /// Current position.
         ///
-        /// Wire name: `actual_position`.
-        #[serde(rename = "actual_position")]
-        pub actual_position: i64,
+        /// Wire name: `actual_position`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "actual_position"))]
+        pub actual_position: ::core::option::Option<i64>,
         /// Average position (decimal).
         ///
-        /// Wire name: `avg_position`.
-        #[serde(rename = "avg_position")]
-        pub avg_position: f64,
+        /// Wire name: `avg_position`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "avg_position"))]
+        pub avg_position: ::core::option::Option<f64>,
         /// Last position change, positive or negative.
         ///
-        /// Wire name: `last_variation`.
-        #[serde(rename = "last_variation")]
-        pub last_variation: i64,
+        /// Wire name: `last_variation`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "last_variation"))]
+        pub last_variation: ::core::option::Option<i64>,
         /// Tag of the keyword; can be empty.
         ///
-        /// Wire name: `tag`.
-        #[serde(rename = "tag")]
-        pub tag: ::std::string::String,
+        /// Wire name: `tag`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "tag"))]
+        pub tag: ::core::option::Option<::std::string::String>,
         /// Ranking URL; null when none.
         ///
-        /// Wire name: `url`. It may be `null`.
-        #[serde(default, rename = "url")]
+        /// Wire name: `url`. May be `null` (stated): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "url"))]
         pub url: ::core::option::Option<::std::string::String>,
         /// Previous ranking URL; null when none.
         ///
-        /// Wire name: `old_url`. It may be `null`.
-        #[serde(default, rename = "old_url")]
+        /// Wire name: `old_url`. May be `null` (stated): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "old_url"))]
         pub old_url: ::core::option::Option<::std::string::String>,
         /// Whether the ranking URL changed (1) or not (0).
         ///
-        /// Wire name: `url_changed`.
-        #[serde(
-            rename = "url_changed",
-            serialize_with = "crate::__private::quirks::flag::serialize"
-        )]
-        #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
-        pub url_changed: bool,
+        /// Wire name: `url_changed`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "url_changed"))]
+        #[cfg_attr(feature = "schemars", schemars(with = "::core::option::Option<i64>"))]
+        pub url_changed: ::core::option::Option<bool>,
         /// Estimated monthly traffic from the keyword.
         ///
-        /// Wire name: `extimated_monthly_traffic`.
-        #[serde(rename = "extimated_monthly_traffic")]
-        pub estimated_monthly_traffic: i64,
+        /// Wire name: `extimated_monthly_traffic`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(
+            feature = "schemars",
+            serde(default, rename = "extimated_monthly_traffic")
+        )]
+        pub estimated_monthly_traffic: ::core::option::Option<i64>,
+        #[cfg_attr(feature = "schemars", schemars(skip))]
+        unknown_members: rt::UnknownMembers,
+    }
+
+    impl MonitoredKeyword {
+        /// The members of this row that the spec does not know, by wire
+        /// name, with their JSON values as sent (empty, at no cost, when
+        /// there are none). They are written back after the fields.
+        pub fn unknown_members(&self) -> &rt::UnknownMembers {
+            &self.unknown_members
+        }
     }
 
     impl<'de> ::serde::Deserialize<'de> for MonitoredKeyword {
@@ -1058,6 +1210,8 @@ pub mod types {
 
     impl rt::record::Record for MonitoredKeyword {
         const NAME: &'static str = "MonitoredKeyword";
+
+        const RECORD: &'static str = "monitored_keyword";
 
         const FIELDS: &'static [&'static str] = &[
             "keyword",
@@ -1166,46 +1320,43 @@ pub mod types {
             let mut estimated_monthly_traffic = ::core::option::Option::None;
             while let ::core::option::Option::Some(index) = fields.next_field()? {
                 match index {
-                    0 => fields.read(&mut keyword, ::core::marker::PhantomData)?,
-                    1 => fields.read(&mut language, ::core::marker::PhantomData)?,
-                    2 => fields.read(&mut google_ext, ::core::marker::PhantomData)?,
-                    3 => fields.read(&mut local_code, ::core::marker::PhantomData)?,
-                    4 => fields.read(&mut search_volume, rt::quirks::seed::Integer)?,
-                    5 => {
-                        fields
-                            .read(&mut ppc_competitiveness, ::core::marker::PhantomData)?
-                    }
-                    6 => fields.read(&mut cpc_approx, ::core::marker::PhantomData)?,
-                    7 => fields.read(&mut indexed_pages, rt::quirks::seed::Integer)?,
-                    8 => fields.read(&mut keyword_difficulty, rt::quirks::seed::Integer)?,
+                    0 => fields.read(&mut keyword, rt::quirks::kind::Text)?,
+                    1 => fields.read(&mut language, rt::quirks::kind::Text)?,
+                    2 => fields.read(&mut google_ext, rt::quirks::kind::Text)?,
+                    3 => fields.read(&mut local_code, rt::quirks::kind::Text)?,
+                    4 => fields.read(&mut search_volume, rt::quirks::kind::Integer)?,
+                    5 => fields.read(&mut ppc_competitiveness, rt::quirks::kind::Number)?,
+                    6 => fields.read(&mut cpc_approx, rt::quirks::kind::Number)?,
+                    7 => fields.read(&mut indexed_pages, rt::quirks::kind::Integer)?,
+                    8 => fields.read(&mut keyword_difficulty, rt::quirks::kind::Integer)?,
                     9 => {
-                        fields.read(&mut keyword_opportunity, rt::quirks::seed::Integer)?
+                        fields.read(&mut keyword_opportunity, rt::quirks::kind::Integer)?
                     }
-                    10 => fields.read(&mut jan, rt::quirks::seed::Integer)?,
-                    11 => fields.read(&mut feb, rt::quirks::seed::Integer)?,
-                    12 => fields.read(&mut mar, rt::quirks::seed::Integer)?,
-                    13 => fields.read(&mut apr, rt::quirks::seed::Integer)?,
-                    14 => fields.read(&mut may, rt::quirks::seed::Integer)?,
-                    15 => fields.read(&mut jun, rt::quirks::seed::Integer)?,
-                    16 => fields.read(&mut jul, rt::quirks::seed::Integer)?,
-                    17 => fields.read(&mut aug, rt::quirks::seed::Integer)?,
-                    18 => fields.read(&mut sep, rt::quirks::seed::Integer)?,
-                    19 => fields.read(&mut oct, rt::quirks::seed::Integer)?,
-                    20 => fields.read(&mut nov, rt::quirks::seed::Integer)?,
-                    21 => fields.read(&mut dec, rt::quirks::seed::Integer)?,
-                    22 => fields.read(&mut initial_position, rt::quirks::seed::Integer)?,
-                    23 => fields.read(&mut actual_position, rt::quirks::seed::Integer)?,
-                    24 => fields.read(&mut avg_position, ::core::marker::PhantomData)?,
-                    25 => fields.read(&mut last_variation, rt::quirks::seed::Integer)?,
-                    26 => fields.read(&mut tag, ::core::marker::PhantomData)?,
-                    27 => fields.read(&mut url, ::core::marker::PhantomData)?,
-                    28 => fields.read(&mut old_url, ::core::marker::PhantomData)?,
-                    29 => fields.read(&mut url_changed, rt::quirks::seed::Flag)?,
+                    10 => fields.read(&mut jan, rt::quirks::kind::Integer)?,
+                    11 => fields.read(&mut feb, rt::quirks::kind::Integer)?,
+                    12 => fields.read(&mut mar, rt::quirks::kind::Integer)?,
+                    13 => fields.read(&mut apr, rt::quirks::kind::Integer)?,
+                    14 => fields.read(&mut may, rt::quirks::kind::Integer)?,
+                    15 => fields.read(&mut jun, rt::quirks::kind::Integer)?,
+                    16 => fields.read(&mut jul, rt::quirks::kind::Integer)?,
+                    17 => fields.read(&mut aug, rt::quirks::kind::Integer)?,
+                    18 => fields.read(&mut sep, rt::quirks::kind::Integer)?,
+                    19 => fields.read(&mut oct, rt::quirks::kind::Integer)?,
+                    20 => fields.read(&mut nov, rt::quirks::kind::Integer)?,
+                    21 => fields.read(&mut dec, rt::quirks::kind::Integer)?,
+                    22 => fields.read(&mut initial_position, rt::quirks::kind::Integer)?,
+                    23 => fields.read(&mut actual_position, rt::quirks::kind::Integer)?,
+                    24 => fields.read(&mut avg_position, rt::quirks::kind::Number)?,
+                    25 => fields.read(&mut last_variation, rt::quirks::kind::Integer)?,
+                    26 => fields.read(&mut tag, rt::quirks::kind::Text)?,
+                    27 => fields.read(&mut url, rt::quirks::kind::Text)?,
+                    28 => fields.read(&mut old_url, rt::quirks::kind::Text)?,
+                    29 => fields.read(&mut url_changed, rt::quirks::kind::Flag)?,
                     30 => {
                         fields
                             .read(
                                 &mut estimated_monthly_traffic,
-                                rt::quirks::seed::Integer,
+                                rt::quirks::kind::Integer,
                             )?
                     }
                     _ => {}
@@ -1213,38 +1364,81 @@ pub mod types {
             }
             ::core::result::Result::Ok(MonitoredKeyword {
                 keyword: fields.required(keyword, 0)?,
-                language: fields.required(language, 1)?,
-                google_ext: fields.required(google_ext, 2)?,
-                local_code: fields.required(local_code, 3)?,
-                search_volume: fields.required(search_volume, 4)?,
-                ppc_competitiveness: fields.required(ppc_competitiveness, 5)?,
-                cpc_approx: fields.required(cpc_approx, 6)?,
-                indexed_pages: fields.required(indexed_pages, 7)?,
-                keyword_difficulty: fields.required(keyword_difficulty, 8)?,
-                keyword_opportunity: fields.required(keyword_opportunity, 9)?,
-                jan: fields.required(jan, 10)?,
-                feb: fields.required(feb, 11)?,
-                mar: fields.required(mar, 12)?,
-                apr: fields.required(apr, 13)?,
-                may: fields.required(may, 14)?,
-                jun: fields.required(jun, 15)?,
-                jul: fields.required(jul, 16)?,
-                aug: fields.required(aug, 17)?,
-                sep: fields.required(sep, 18)?,
-                oct: fields.required(oct, 19)?,
-                nov: fields.required(nov, 20)?,
-                dec: fields.required(dec, 21)?,
-                initial_position: fields.required(initial_position, 22)?,
-                actual_position: fields.required(actual_position, 23)?,
-                avg_position: fields.required(avg_position, 24)?,
-                last_variation: fields.required(last_variation, 25)?,
-                tag: fields.required(tag, 26)?,
-                url: url.unwrap_or_default(),
-                old_url: old_url.unwrap_or_default(),
-                url_changed: fields.required(url_changed, 29)?,
-                estimated_monthly_traffic: fields
-                    .required(estimated_monthly_traffic, 30)?,
+                language,
+                google_ext,
+                local_code,
+                search_volume,
+                ppc_competitiveness,
+                cpc_approx,
+                indexed_pages,
+                keyword_difficulty,
+                keyword_opportunity,
+                jan,
+                feb,
+                mar,
+                apr,
+                may,
+                jun,
+                jul,
+                aug,
+                sep,
+                oct,
+                nov,
+                dec,
+                initial_position,
+                actual_position,
+                avg_position,
+                last_variation,
+                tag,
+                url: fields.nullable(url, 27),
+                old_url: fields.nullable(old_url, 28),
+                url_changed,
+                estimated_monthly_traffic,
+                unknown_members: fields.unknown(),
             })
+        }
+    }
+
+    impl ::serde::Serialize for MonitoredKeyword {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut out = rt::record::Writer::start::<
+                Self,
+            >(serializer, &self.unknown_members)?;
+            out.field("keyword", &self.keyword)?;
+            out.field("lang", &self.language)?;
+            out.field("google_ext", &self.google_ext)?;
+            out.field("localcode", &self.local_code)?;
+            out.field("search_volume", &self.search_volume)?;
+            out.field("ppc_competitiveness", &self.ppc_competitiveness)?;
+            out.field("cpcapprox", &self.cpc_approx)?;
+            out.field("indexed_pages", &self.indexed_pages)?;
+            out.field("KD", &self.keyword_difficulty)?;
+            out.field("KO", &self.keyword_opportunity)?;
+            out.field("jan", &self.jan)?;
+            out.field("feb", &self.feb)?;
+            out.field("mar", &self.mar)?;
+            out.field("apr", &self.apr)?;
+            out.field("may", &self.may)?;
+            out.field("jun", &self.jun)?;
+            out.field("jul", &self.jul)?;
+            out.field("aug", &self.aug)?;
+            out.field("sep", &self.sep)?;
+            out.field("oct", &self.oct)?;
+            out.field("nov", &self.nov)?;
+            out.field("dec", &self.dec)?;
+            out.field("initial_position", &self.initial_position)?;
+            out.field("actual_position", &self.actual_position)?;
+            out.field("avg_position", &self.avg_position)?;
+            out.field("last_variation", &self.last_variation)?;
+            out.field("tag", &self.tag)?;
+            out.field("url", &self.url)?;
+            out.field("old_url", &self.old_url)?;
+            out.field("url_changed", &rt::quirks::write::Flag(&self.url_changed))?;
+            out.field("extimated_monthly_traffic", &self.estimated_monthly_traffic)?;
+            out.end(&self.unknown_members)
         }
     }
 
@@ -1252,10 +1446,10 @@ pub mod types {
         fn text_field(&self, wire: &str) -> ::core::option::Option<&str> {
             match wire {
                 "keyword" => ::core::option::Option::Some(self.keyword.as_str()),
-                "lang" => ::core::option::Option::Some(self.language.as_str()),
-                "google_ext" => ::core::option::Option::Some(self.google_ext.as_str()),
-                "localcode" => ::core::option::Option::Some(self.local_code.as_str()),
-                "tag" => ::core::option::Option::Some(self.tag.as_str()),
+                "lang" => self.language.as_deref(),
+                "google_ext" => self.google_ext.as_deref(),
+                "localcode" => self.local_code.as_deref(),
+                "tag" => self.tag.as_deref(),
                 "url" => self.url.as_deref(),
                 "old_url" => self.old_url.as_deref(),
                 _ => ::core::option::Option::None,
@@ -1266,25 +1460,36 @@ pub mod types {
     /// A best page of a domain (projects `bestpages` and domains `bestpages`).
     ///
     /// Wire record `best_page`.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[derive(Debug, Clone, PartialEq)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[non_exhaustive]
     pub struct BestPage {
         /// Page URL.
         ///
-        /// Wire name: `url`.
-        #[serde(rename = "url")]
+        /// Wire name: `url`. Always sent (decided): a row without it, or with `null`, is kept raw in `Envelope::raw_rows`.
+        #[cfg_attr(feature = "schemars", serde(rename = "url"))]
         pub url: ::std::string::String,
         /// Page authority.
         ///
-        /// Wire name: `pza`.
-        #[serde(rename = "pza")]
-        pub pza: i64,
+        /// Wire name: `pza`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "pza"))]
+        pub pza: ::core::option::Option<i64>,
         /// Number of keywords the page ranks for.
         ///
-        /// Wire name: `total_keywords`.
-        #[serde(rename = "total_keywords")]
-        pub total_keywords: i64,
+        /// Wire name: `total_keywords`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "total_keywords"))]
+        pub total_keywords: ::core::option::Option<i64>,
+        #[cfg_attr(feature = "schemars", schemars(skip))]
+        unknown_members: rt::UnknownMembers,
+    }
+
+    impl BestPage {
+        /// The members of this row that the spec does not know, by wire
+        /// name, with their JSON values as sent (empty, at no cost, when
+        /// there are none). They are written back after the fields.
+        pub fn unknown_members(&self) -> &rt::UnknownMembers {
+            &self.unknown_members
+        }
     }
 
     impl<'de> ::serde::Deserialize<'de> for BestPage {
@@ -1297,6 +1502,8 @@ pub mod types {
 
     impl rt::record::Record for BestPage {
         const NAME: &'static str = "BestPage";
+
+        const RECORD: &'static str = "best_page";
 
         const FIELDS: &'static [&'static str] = &["url", "pza", "total_keywords"];
 
@@ -1317,17 +1524,33 @@ pub mod types {
             let mut total_keywords = ::core::option::Option::None;
             while let ::core::option::Option::Some(index) = fields.next_field()? {
                 match index {
-                    0 => fields.read(&mut url, ::core::marker::PhantomData)?,
-                    1 => fields.read(&mut pza, rt::quirks::seed::Integer)?,
-                    2 => fields.read(&mut total_keywords, rt::quirks::seed::Integer)?,
+                    0 => fields.read(&mut url, rt::quirks::kind::Text)?,
+                    1 => fields.read(&mut pza, rt::quirks::kind::Integer)?,
+                    2 => fields.read(&mut total_keywords, rt::quirks::kind::Integer)?,
                     _ => {}
                 }
             }
             ::core::result::Result::Ok(BestPage {
                 url: fields.required(url, 0)?,
-                pza: fields.required(pza, 1)?,
-                total_keywords: fields.required(total_keywords, 2)?,
+                pza,
+                total_keywords,
+                unknown_members: fields.unknown(),
             })
+        }
+    }
+
+    impl ::serde::Serialize for BestPage {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut out = rt::record::Writer::start::<
+                Self,
+            >(serializer, &self.unknown_members)?;
+            out.field("url", &self.url)?;
+            out.field("pza", &self.pza)?;
+            out.field("total_keywords", &self.total_keywords)?;
+            out.end(&self.unknown_members)
         }
     }
 
@@ -1343,25 +1566,36 @@ pub mod types {
     /// A page of the project's domain ranking for many keywords.
     ///
     /// Wire record `page_with_more_keywords`.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[derive(Debug, Clone, PartialEq)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[non_exhaustive]
     pub struct PageWithMoreKeywords {
         /// Page URL.
         ///
-        /// Wire name: `url`.
-        #[serde(rename = "url")]
+        /// Wire name: `url`. Always sent (decided): a row without it, or with `null`, is kept raw in `Envelope::raw_rows`.
+        #[cfg_attr(feature = "schemars", serde(rename = "url"))]
         pub url: ::std::string::String,
         /// Estimated traffic of the page.
         ///
-        /// Wire name: `extimated_traffic`.
-        #[serde(rename = "extimated_traffic")]
-        pub estimated_traffic: i64,
+        /// Wire name: `extimated_traffic`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "extimated_traffic"))]
+        pub estimated_traffic: ::core::option::Option<i64>,
         /// Number of keywords the page ranks for.
         ///
-        /// Wire name: `total_keywords`.
-        #[serde(rename = "total_keywords")]
-        pub total_keywords: i64,
+        /// Wire name: `total_keywords`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "total_keywords"))]
+        pub total_keywords: ::core::option::Option<i64>,
+        #[cfg_attr(feature = "schemars", schemars(skip))]
+        unknown_members: rt::UnknownMembers,
+    }
+
+    impl PageWithMoreKeywords {
+        /// The members of this row that the spec does not know, by wire
+        /// name, with their JSON values as sent (empty, at no cost, when
+        /// there are none). They are written back after the fields.
+        pub fn unknown_members(&self) -> &rt::UnknownMembers {
+            &self.unknown_members
+        }
     }
 
     impl<'de> ::serde::Deserialize<'de> for PageWithMoreKeywords {
@@ -1374,6 +1608,8 @@ pub mod types {
 
     impl rt::record::Record for PageWithMoreKeywords {
         const NAME: &'static str = "PageWithMoreKeywords";
+
+        const RECORD: &'static str = "page_with_more_keywords";
 
         const FIELDS: &'static [&'static str] = &[
             "url",
@@ -1398,17 +1634,33 @@ pub mod types {
             let mut total_keywords = ::core::option::Option::None;
             while let ::core::option::Option::Some(index) = fields.next_field()? {
                 match index {
-                    0 => fields.read(&mut url, ::core::marker::PhantomData)?,
-                    1 => fields.read(&mut estimated_traffic, rt::quirks::seed::Integer)?,
-                    2 => fields.read(&mut total_keywords, rt::quirks::seed::Integer)?,
+                    0 => fields.read(&mut url, rt::quirks::kind::Text)?,
+                    1 => fields.read(&mut estimated_traffic, rt::quirks::kind::Integer)?,
+                    2 => fields.read(&mut total_keywords, rt::quirks::kind::Integer)?,
                     _ => {}
                 }
             }
             ::core::result::Result::Ok(PageWithMoreKeywords {
                 url: fields.required(url, 0)?,
-                estimated_traffic: fields.required(estimated_traffic, 1)?,
-                total_keywords: fields.required(total_keywords, 2)?,
+                estimated_traffic,
+                total_keywords,
+                unknown_members: fields.unknown(),
             })
+        }
+    }
+
+    impl ::serde::Serialize for PageWithMoreKeywords {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut out = rt::record::Writer::start::<
+                Self,
+            >(serializer, &self.unknown_members)?;
+            out.field("url", &self.url)?;
+            out.field("extimated_traffic", &self.estimated_traffic)?;
+            out.field("total_keywords", &self.total_keywords)?;
+            out.end(&self.unknown_members)
         }
     }
 
@@ -1424,25 +1676,36 @@ pub mod types {
     /// A page of the project's domain with traffic potential.
     ///
     /// Wire record `page_with_potential`.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[derive(Debug, Clone, PartialEq)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[non_exhaustive]
     pub struct PageWithPotential {
         /// Page URL.
         ///
-        /// Wire name: `url`.
-        #[serde(rename = "url")]
+        /// Wire name: `url`. Always sent (decided): a row without it, or with `null`, is kept raw in `Envelope::raw_rows`.
+        #[cfg_attr(feature = "schemars", serde(rename = "url"))]
         pub url: ::std::string::String,
         /// Potential traffic of the page.
         ///
-        /// Wire name: `potential_traffic`.
-        #[serde(rename = "potential_traffic")]
-        pub potential_traffic: i64,
+        /// Wire name: `potential_traffic`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "potential_traffic"))]
+        pub potential_traffic: ::core::option::Option<i64>,
         /// Number of keywords the page ranks for.
         ///
-        /// Wire name: `total_keywords`.
-        #[serde(rename = "total_keywords")]
-        pub total_keywords: i64,
+        /// Wire name: `total_keywords`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "total_keywords"))]
+        pub total_keywords: ::core::option::Option<i64>,
+        #[cfg_attr(feature = "schemars", schemars(skip))]
+        unknown_members: rt::UnknownMembers,
+    }
+
+    impl PageWithPotential {
+        /// The members of this row that the spec does not know, by wire
+        /// name, with their JSON values as sent (empty, at no cost, when
+        /// there are none). They are written back after the fields.
+        pub fn unknown_members(&self) -> &rt::UnknownMembers {
+            &self.unknown_members
+        }
     }
 
     impl<'de> ::serde::Deserialize<'de> for PageWithPotential {
@@ -1455,6 +1718,8 @@ pub mod types {
 
     impl rt::record::Record for PageWithPotential {
         const NAME: &'static str = "PageWithPotential";
+
+        const RECORD: &'static str = "page_with_potential";
 
         const FIELDS: &'static [&'static str] = &[
             "url",
@@ -1479,17 +1744,33 @@ pub mod types {
             let mut total_keywords = ::core::option::Option::None;
             while let ::core::option::Option::Some(index) = fields.next_field()? {
                 match index {
-                    0 => fields.read(&mut url, ::core::marker::PhantomData)?,
-                    1 => fields.read(&mut potential_traffic, rt::quirks::seed::Integer)?,
-                    2 => fields.read(&mut total_keywords, rt::quirks::seed::Integer)?,
+                    0 => fields.read(&mut url, rt::quirks::kind::Text)?,
+                    1 => fields.read(&mut potential_traffic, rt::quirks::kind::Integer)?,
+                    2 => fields.read(&mut total_keywords, rt::quirks::kind::Integer)?,
                     _ => {}
                 }
             }
             ::core::result::Result::Ok(PageWithPotential {
                 url: fields.required(url, 0)?,
-                potential_traffic: fields.required(potential_traffic, 1)?,
-                total_keywords: fields.required(total_keywords, 2)?,
+                potential_traffic,
+                total_keywords,
+                unknown_members: fields.unknown(),
             })
+        }
+    }
+
+    impl ::serde::Serialize for PageWithPotential {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut out = rt::record::Writer::start::<
+                Self,
+            >(serializer, &self.unknown_members)?;
+            out.field("url", &self.url)?;
+            out.field("potential_traffic", &self.potential_traffic)?;
+            out.field("total_keywords", &self.total_keywords)?;
+            out.end(&self.unknown_members)
         }
     }
 
@@ -1505,20 +1786,31 @@ pub mod types {
     /// A page that gained traffic (winner pages) or lost it (loser pages).
     ///
     /// Wire record `traffic_variation_page`.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[derive(Debug, Clone, PartialEq)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[non_exhaustive]
     pub struct TrafficVariationPage {
         /// Page URL.
         ///
-        /// Wire name: `url`.
-        #[serde(rename = "url")]
+        /// Wire name: `url`. Always sent (decided): a row without it, or with `null`, is kept raw in `Envelope::raw_rows`.
+        #[cfg_attr(feature = "schemars", serde(rename = "url"))]
         pub url: ::std::string::String,
         /// Traffic variation: positive for winners, negative for losers.
         ///
-        /// Wire name: `traffic_variation`.
-        #[serde(rename = "traffic_variation")]
-        pub traffic_variation: i64,
+        /// Wire name: `traffic_variation`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "traffic_variation"))]
+        pub traffic_variation: ::core::option::Option<i64>,
+        #[cfg_attr(feature = "schemars", schemars(skip))]
+        unknown_members: rt::UnknownMembers,
+    }
+
+    impl TrafficVariationPage {
+        /// The members of this row that the spec does not know, by wire
+        /// name, with their JSON values as sent (empty, at no cost, when
+        /// there are none). They are written back after the fields.
+        pub fn unknown_members(&self) -> &rt::UnknownMembers {
+            &self.unknown_members
+        }
     }
 
     impl<'de> ::serde::Deserialize<'de> for TrafficVariationPage {
@@ -1531,6 +1823,8 @@ pub mod types {
 
     impl rt::record::Record for TrafficVariationPage {
         const NAME: &'static str = "TrafficVariationPage";
+
+        const RECORD: &'static str = "traffic_variation_page";
 
         const FIELDS: &'static [&'static str] = &["url", "traffic_variation"];
 
@@ -1549,15 +1843,30 @@ pub mod types {
             let mut traffic_variation = ::core::option::Option::None;
             while let ::core::option::Option::Some(index) = fields.next_field()? {
                 match index {
-                    0 => fields.read(&mut url, ::core::marker::PhantomData)?,
-                    1 => fields.read(&mut traffic_variation, rt::quirks::seed::Integer)?,
+                    0 => fields.read(&mut url, rt::quirks::kind::Text)?,
+                    1 => fields.read(&mut traffic_variation, rt::quirks::kind::Integer)?,
                     _ => {}
                 }
             }
             ::core::result::Result::Ok(TrafficVariationPage {
                 url: fields.required(url, 0)?,
-                traffic_variation: fields.required(traffic_variation, 1)?,
+                traffic_variation,
+                unknown_members: fields.unknown(),
             })
+        }
+    }
+
+    impl ::serde::Serialize for TrafficVariationPage {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut out = rt::record::Writer::start::<
+                Self,
+            >(serializer, &self.unknown_members)?;
+            out.field("url", &self.url)?;
+            out.field("traffic_variation", &self.traffic_variation)?;
+            out.end(&self.unknown_members)
         }
     }
 
@@ -1573,105 +1882,122 @@ pub mod types {
     /// Traffic, authority and ranking metrics of a domain.
     ///
     /// Wire record `domain_metrics`.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[derive(Debug, Clone, PartialEq)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[non_exhaustive]
     pub struct DomainMetrics {
         /// Domain as requested or as stored.
         ///
-        /// Wire name: `domain`.
-        #[serde(rename = "domain")]
+        /// Wire name: `domain`. Always sent (decided): a row without it, or with `null`, is kept raw in `Envelope::raw_rows`.
+        #[cfg_attr(feature = "schemars", serde(rename = "domain"))]
         pub domain: ::std::string::String,
         /// Domain without the `www` prefix.
         ///
-        /// Wire name: `maindomain`.
-        #[serde(rename = "maindomain")]
-        pub main_domain: ::std::string::String,
+        /// Wire name: `maindomain`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "maindomain"))]
+        pub main_domain: ::core::option::Option<::std::string::String>,
         /// Domain authority.
         ///
-        /// Wire name: `za`.
-        #[serde(rename = "za")]
-        pub za: i64,
+        /// Wire name: `za`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "za"))]
+        pub za: ::core::option::Option<i64>,
         /// Trust (authority metric).
         ///
-        /// Wire name: `trust`.
-        #[serde(rename = "trust")]
-        pub trust: i64,
+        /// Wire name: `trust`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "trust"))]
+        pub trust: ::core::option::Option<i64>,
         /// Stability (authority metric).
         ///
-        /// Wire name: `stability`.
-        #[serde(rename = "stability")]
-        pub stability: i64,
+        /// Wire name: `stability`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "stability"))]
+        pub stability: ::core::option::Option<i64>,
         /// Opportunity (authority metric).
         ///
-        /// Wire name: `opportunity`.
-        #[serde(rename = "opportunity")]
-        pub opportunity: i64,
+        /// Wire name: `opportunity`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "opportunity"))]
+        pub opportunity: ::core::option::Option<i64>,
         /// Estimated traffic of the domain.
         ///
-        /// Wire name: `extimated_traffic`.
-        #[serde(rename = "extimated_traffic")]
-        pub estimated_traffic: i64,
+        /// Wire name: `extimated_traffic`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "extimated_traffic"))]
+        pub estimated_traffic: ::core::option::Option<i64>,
         /// Traffic in the current month.
         ///
-        /// Wire name: `current_month_traffic`.
-        #[serde(rename = "current_month_traffic")]
-        pub current_month_traffic: i64,
+        /// Wire name: `current_month_traffic`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(
+            feature = "schemars",
+            serde(default, rename = "current_month_traffic")
+        )]
+        pub current_month_traffic: ::core::option::Option<i64>,
         /// Last traffic variation. Present in `metrics`, absent in `metricshistory`.
         ///
-        /// Wire name: `last_traffic_variation`. It may be absent.
-        #[serde(default, rename = "last_traffic_variation")]
+        /// Wire name: `last_traffic_variation`. May be absent (stated): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(
+            feature = "schemars",
+            serde(default, rename = "last_traffic_variation")
+        )]
         pub last_traffic_variation: ::core::option::Option<i64>,
         /// Number of keywords the domain ranks for.
         ///
-        /// Wire name: `total_keywords`.
-        #[serde(rename = "total_keywords")]
-        pub total_keywords: i64,
+        /// Wire name: `total_keywords`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "total_keywords"))]
+        pub total_keywords: ::core::option::Option<i64>,
         /// Keywords ranking on result page 1.
         ///
-        /// Wire name: `page1`.
-        #[serde(rename = "page1")]
-        pub page_1: i64,
+        /// Wire name: `page1`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "page1"))]
+        pub page_1: ::core::option::Option<i64>,
         /// Keywords ranking on result page 2.
         ///
-        /// Wire name: `page2`.
-        #[serde(rename = "page2")]
-        pub page_2: i64,
+        /// Wire name: `page2`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "page2"))]
+        pub page_2: ::core::option::Option<i64>,
         /// Keywords ranking on result page 3.
         ///
-        /// Wire name: `page3`.
-        #[serde(rename = "page3")]
-        pub page_3: i64,
+        /// Wire name: `page3`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "page3"))]
+        pub page_3: ::core::option::Option<i64>,
         /// Keywords ranking on result page 4.
         ///
-        /// Wire name: `page4`.
-        #[serde(rename = "page4")]
-        pub page_4: i64,
+        /// Wire name: `page4`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "page4"))]
+        pub page_4: ::core::option::Option<i64>,
         /// Keywords ranking on result page 5.
         ///
-        /// Wire name: `page5`.
-        #[serde(rename = "page5")]
-        pub page_5: i64,
+        /// Wire name: `page5`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "page5"))]
+        pub page_5: ::core::option::Option<i64>,
         /// Keywords ranking at positions 1 to 3.
         ///
-        /// Wire name: `position_1to3`.
-        #[serde(rename = "position_1to3")]
-        pub positions_1_to_3: i64,
+        /// Wire name: `position_1to3`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "position_1to3"))]
+        pub positions_1_to_3: ::core::option::Option<i64>,
         /// Keywords ranking at positions 4 to 6.
         ///
-        /// Wire name: `position_4to6`.
-        #[serde(rename = "position_4to6")]
-        pub positions_4_to_6: i64,
+        /// Wire name: `position_4to6`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "position_4to6"))]
+        pub positions_4_to_6: ::core::option::Option<i64>,
         /// Keywords ranking at positions 7 to 10.
         ///
-        /// Wire name: `position_7to10`.
-        #[serde(rename = "position_7to10")]
-        pub positions_7_to_10: i64,
+        /// Wire name: `position_7to10`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "position_7to10"))]
+        pub positions_7_to_10: ::core::option::Option<i64>,
         /// Cost-per-click value (decimal); currency not shown.
         ///
-        /// Wire name: `cpcval`.
-        #[serde(rename = "cpcval")]
-        pub cpc_value: f64,
+        /// Wire name: `cpcval`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "cpcval"))]
+        pub cpc_value: ::core::option::Option<f64>,
+        #[cfg_attr(feature = "schemars", schemars(skip))]
+        unknown_members: rt::UnknownMembers,
+    }
+
+    impl DomainMetrics {
+        /// The members of this row that the spec does not know, by wire
+        /// name, with their JSON values as sent (empty, at no cost, when
+        /// there are none). They are written back after the fields.
+        pub fn unknown_members(&self) -> &rt::UnknownMembers {
+            &self.unknown_members
+        }
     }
 
     impl<'de> ::serde::Deserialize<'de> for DomainMetrics {
@@ -1684,6 +2010,8 @@ pub mod types {
 
     impl rt::record::Record for DomainMetrics {
         const NAME: &'static str = "DomainMetrics";
+
+        const RECORD: &'static str = "domain_metrics";
 
         const FIELDS: &'static [&'static str] = &[
             "domain",
@@ -1756,58 +2084,90 @@ pub mod types {
             let mut cpc_value = ::core::option::Option::None;
             while let ::core::option::Option::Some(index) = fields.next_field()? {
                 match index {
-                    0 => fields.read(&mut domain, ::core::marker::PhantomData)?,
-                    1 => fields.read(&mut main_domain, ::core::marker::PhantomData)?,
-                    2 => fields.read(&mut za, rt::quirks::seed::Integer)?,
-                    3 => fields.read(&mut trust, rt::quirks::seed::Integer)?,
-                    4 => fields.read(&mut stability, rt::quirks::seed::Integer)?,
-                    5 => fields.read(&mut opportunity, rt::quirks::seed::Integer)?,
-                    6 => fields.read(&mut estimated_traffic, rt::quirks::seed::Integer)?,
+                    0 => fields.read(&mut domain, rt::quirks::kind::Text)?,
+                    1 => fields.read(&mut main_domain, rt::quirks::kind::Text)?,
+                    2 => fields.read(&mut za, rt::quirks::kind::Integer)?,
+                    3 => fields.read(&mut trust, rt::quirks::kind::Integer)?,
+                    4 => fields.read(&mut stability, rt::quirks::kind::Integer)?,
+                    5 => fields.read(&mut opportunity, rt::quirks::kind::Integer)?,
+                    6 => fields.read(&mut estimated_traffic, rt::quirks::kind::Integer)?,
                     7 => {
                         fields
-                            .read(&mut current_month_traffic, rt::quirks::seed::Integer)?
+                            .read(&mut current_month_traffic, rt::quirks::kind::Integer)?
                     }
                     8 => {
                         fields
                             .read(
                                 &mut last_traffic_variation,
-                                rt::quirks::seed::OptionInteger,
+                                rt::quirks::kind::Integer,
                             )?
                     }
-                    9 => fields.read(&mut total_keywords, rt::quirks::seed::Integer)?,
-                    10 => fields.read(&mut page_1, rt::quirks::seed::Integer)?,
-                    11 => fields.read(&mut page_2, rt::quirks::seed::Integer)?,
-                    12 => fields.read(&mut page_3, rt::quirks::seed::Integer)?,
-                    13 => fields.read(&mut page_4, rt::quirks::seed::Integer)?,
-                    14 => fields.read(&mut page_5, rt::quirks::seed::Integer)?,
-                    15 => fields.read(&mut positions_1_to_3, rt::quirks::seed::Integer)?,
-                    16 => fields.read(&mut positions_4_to_6, rt::quirks::seed::Integer)?,
-                    17 => fields.read(&mut positions_7_to_10, rt::quirks::seed::Integer)?,
-                    18 => fields.read(&mut cpc_value, ::core::marker::PhantomData)?,
+                    9 => fields.read(&mut total_keywords, rt::quirks::kind::Integer)?,
+                    10 => fields.read(&mut page_1, rt::quirks::kind::Integer)?,
+                    11 => fields.read(&mut page_2, rt::quirks::kind::Integer)?,
+                    12 => fields.read(&mut page_3, rt::quirks::kind::Integer)?,
+                    13 => fields.read(&mut page_4, rt::quirks::kind::Integer)?,
+                    14 => fields.read(&mut page_5, rt::quirks::kind::Integer)?,
+                    15 => fields.read(&mut positions_1_to_3, rt::quirks::kind::Integer)?,
+                    16 => fields.read(&mut positions_4_to_6, rt::quirks::kind::Integer)?,
+                    17 => fields.read(&mut positions_7_to_10, rt::quirks::kind::Integer)?,
+                    18 => fields.read(&mut cpc_value, rt::quirks::kind::Number)?,
                     _ => {}
                 }
             }
             ::core::result::Result::Ok(DomainMetrics {
                 domain: fields.required(domain, 0)?,
-                main_domain: fields.required(main_domain, 1)?,
-                za: fields.required(za, 2)?,
-                trust: fields.required(trust, 3)?,
-                stability: fields.required(stability, 4)?,
-                opportunity: fields.required(opportunity, 5)?,
-                estimated_traffic: fields.required(estimated_traffic, 6)?,
-                current_month_traffic: fields.required(current_month_traffic, 7)?,
-                last_traffic_variation: last_traffic_variation.unwrap_or_default(),
-                total_keywords: fields.required(total_keywords, 9)?,
-                page_1: fields.required(page_1, 10)?,
-                page_2: fields.required(page_2, 11)?,
-                page_3: fields.required(page_3, 12)?,
-                page_4: fields.required(page_4, 13)?,
-                page_5: fields.required(page_5, 14)?,
-                positions_1_to_3: fields.required(positions_1_to_3, 15)?,
-                positions_4_to_6: fields.required(positions_4_to_6, 16)?,
-                positions_7_to_10: fields.required(positions_7_to_10, 17)?,
-                cpc_value: fields.required(cpc_value, 18)?,
+                main_domain,
+                za,
+                trust,
+                stability,
+                opportunity,
+                estimated_traffic,
+                current_month_traffic,
+                last_traffic_variation: fields.optional(last_traffic_variation, 8),
+                total_keywords,
+                page_1,
+                page_2,
+                page_3,
+                page_4,
+                page_5,
+                positions_1_to_3,
+                positions_4_to_6,
+                positions_7_to_10,
+                cpc_value,
+                unknown_members: fields.unknown(),
             })
+        }
+    }
+
+    impl ::serde::Serialize for DomainMetrics {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut out = rt::record::Writer::start::<
+                Self,
+            >(serializer, &self.unknown_members)?;
+            out.field("domain", &self.domain)?;
+            out.field("maindomain", &self.main_domain)?;
+            out.field("za", &self.za)?;
+            out.field("trust", &self.trust)?;
+            out.field("stability", &self.stability)?;
+            out.field("opportunity", &self.opportunity)?;
+            out.field("extimated_traffic", &self.estimated_traffic)?;
+            out.field("current_month_traffic", &self.current_month_traffic)?;
+            out.field("last_traffic_variation", &self.last_traffic_variation)?;
+            out.field("total_keywords", &self.total_keywords)?;
+            out.field("page1", &self.page_1)?;
+            out.field("page2", &self.page_2)?;
+            out.field("page3", &self.page_3)?;
+            out.field("page4", &self.page_4)?;
+            out.field("page5", &self.page_5)?;
+            out.field("position_1to3", &self.positions_1_to_3)?;
+            out.field("position_4to6", &self.positions_4_to_6)?;
+            out.field("position_7to10", &self.positions_7_to_10)?;
+            out.field("cpcval", &self.cpc_value)?;
+            out.end(&self.unknown_members)
         }
     }
 
@@ -1815,7 +2175,7 @@ pub mod types {
         fn text_field(&self, wire: &str) -> ::core::option::Option<&str> {
             match wire {
                 "domain" => ::core::option::Option::Some(self.domain.as_str()),
-                "maindomain" => ::core::option::Option::Some(self.main_domain.as_str()),
+                "maindomain" => self.main_domain.as_deref(),
                 _ => ::core::option::Option::None,
             }
         }
@@ -1824,35 +2184,46 @@ pub mod types {
     /// Authority metrics of a domain.
     ///
     /// Wire record `authority`.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[derive(Debug, Clone, PartialEq)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[non_exhaustive]
     pub struct Authority {
         /// The domain.
         ///
-        /// Wire name: `domain`.
-        #[serde(rename = "domain")]
+        /// Wire name: `domain`. Always sent (decided): a row without it, or with `null`, is kept raw in `Envelope::raw_rows`.
+        #[cfg_attr(feature = "schemars", serde(rename = "domain"))]
         pub domain: ::std::string::String,
         /// Domain authority.
         ///
-        /// Wire name: `za`.
-        #[serde(rename = "za")]
-        pub za: i64,
+        /// Wire name: `za`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "za"))]
+        pub za: ::core::option::Option<i64>,
         /// Trust (authority metric).
         ///
-        /// Wire name: `trust`.
-        #[serde(rename = "trust")]
-        pub trust: i64,
+        /// Wire name: `trust`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "trust"))]
+        pub trust: ::core::option::Option<i64>,
         /// Stability (authority metric).
         ///
-        /// Wire name: `stability`.
-        #[serde(rename = "stability")]
-        pub stability: i64,
+        /// Wire name: `stability`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "stability"))]
+        pub stability: ::core::option::Option<i64>,
         /// Opportunity (authority metric).
         ///
-        /// Wire name: `opportunity`.
-        #[serde(rename = "opportunity")]
-        pub opportunity: i64,
+        /// Wire name: `opportunity`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "opportunity"))]
+        pub opportunity: ::core::option::Option<i64>,
+        #[cfg_attr(feature = "schemars", schemars(skip))]
+        unknown_members: rt::UnknownMembers,
+    }
+
+    impl Authority {
+        /// The members of this row that the spec does not know, by wire
+        /// name, with their JSON values as sent (empty, at no cost, when
+        /// there are none). They are written back after the fields.
+        pub fn unknown_members(&self) -> &rt::UnknownMembers {
+            &self.unknown_members
+        }
     }
 
     impl<'de> ::serde::Deserialize<'de> for Authority {
@@ -1865,6 +2236,8 @@ pub mod types {
 
     impl rt::record::Record for Authority {
         const NAME: &'static str = "Authority";
+
+        const RECORD: &'static str = "authority";
 
         const FIELDS: &'static [&'static str] = &[
             "domain",
@@ -1895,21 +2268,39 @@ pub mod types {
             let mut opportunity = ::core::option::Option::None;
             while let ::core::option::Option::Some(index) = fields.next_field()? {
                 match index {
-                    0 => fields.read(&mut domain, ::core::marker::PhantomData)?,
-                    1 => fields.read(&mut za, rt::quirks::seed::Integer)?,
-                    2 => fields.read(&mut trust, rt::quirks::seed::Integer)?,
-                    3 => fields.read(&mut stability, rt::quirks::seed::Integer)?,
-                    4 => fields.read(&mut opportunity, rt::quirks::seed::Integer)?,
+                    0 => fields.read(&mut domain, rt::quirks::kind::Text)?,
+                    1 => fields.read(&mut za, rt::quirks::kind::Integer)?,
+                    2 => fields.read(&mut trust, rt::quirks::kind::Integer)?,
+                    3 => fields.read(&mut stability, rt::quirks::kind::Integer)?,
+                    4 => fields.read(&mut opportunity, rt::quirks::kind::Integer)?,
                     _ => {}
                 }
             }
             ::core::result::Result::Ok(Authority {
                 domain: fields.required(domain, 0)?,
-                za: fields.required(za, 1)?,
-                trust: fields.required(trust, 2)?,
-                stability: fields.required(stability, 3)?,
-                opportunity: fields.required(opportunity, 4)?,
+                za,
+                trust,
+                stability,
+                opportunity,
+                unknown_members: fields.unknown(),
             })
+        }
+    }
+
+    impl ::serde::Serialize for Authority {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut out = rt::record::Writer::start::<
+                Self,
+            >(serializer, &self.unknown_members)?;
+            out.field("domain", &self.domain)?;
+            out.field("za", &self.za)?;
+            out.field("trust", &self.trust)?;
+            out.field("stability", &self.stability)?;
+            out.field("opportunity", &self.opportunity)?;
+            out.end(&self.unknown_members)
         }
     }
 
@@ -1925,35 +2316,46 @@ pub mod types {
     /// A niche (topic) a domain is present in.
     ///
     /// Wire record `niche`.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[derive(Debug, Clone, PartialEq)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[non_exhaustive]
     pub struct Niche {
         /// Topical authority of the domain in the niche.
         ///
-        /// Wire name: `tza`.
-        #[serde(rename = "tza")]
-        pub tza: i64,
+        /// Wire name: `tza`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "tza"))]
+        pub tza: ::core::option::Option<i64>,
         /// Niche name, as a localised label.
         ///
-        /// Wire name: `name`.
-        #[serde(rename = "name")]
+        /// Wire name: `name`. Always sent (decided): a row without it, or with `null`, is kept raw in `Envelope::raw_rows`.
+        #[cfg_attr(feature = "schemars", serde(rename = "name"))]
         pub name: ::std::string::String,
         /// Share of the domain in the niche, percent (decimal).
         ///
-        /// Wire name: `perc`.
-        #[serde(rename = "perc")]
-        pub percent: f64,
+        /// Wire name: `perc`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "perc"))]
+        pub percent: ::core::option::Option<f64>,
         /// Number of keywords in the niche.
         ///
-        /// Wire name: `keywords`.
-        #[serde(rename = "keywords")]
-        pub keywords: i64,
+        /// Wire name: `keywords`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "keywords"))]
+        pub keywords: ::core::option::Option<i64>,
         /// Estimated traffic on the niche's keywords.
         ///
-        /// Wire name: `niche_traffic`.
-        #[serde(rename = "niche_traffic")]
-        pub niche_traffic: i64,
+        /// Wire name: `niche_traffic`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "niche_traffic"))]
+        pub niche_traffic: ::core::option::Option<i64>,
+        #[cfg_attr(feature = "schemars", schemars(skip))]
+        unknown_members: rt::UnknownMembers,
+    }
+
+    impl Niche {
+        /// The members of this row that the spec does not know, by wire
+        /// name, with their JSON values as sent (empty, at no cost, when
+        /// there are none). They are written back after the fields.
+        pub fn unknown_members(&self) -> &rt::UnknownMembers {
+            &self.unknown_members
+        }
     }
 
     impl<'de> ::serde::Deserialize<'de> for Niche {
@@ -1966,6 +2368,8 @@ pub mod types {
 
     impl rt::record::Record for Niche {
         const NAME: &'static str = "Niche";
+
+        const RECORD: &'static str = "niche";
 
         const FIELDS: &'static [&'static str] = &[
             "tza",
@@ -1996,21 +2400,39 @@ pub mod types {
             let mut niche_traffic = ::core::option::Option::None;
             while let ::core::option::Option::Some(index) = fields.next_field()? {
                 match index {
-                    0 => fields.read(&mut tza, rt::quirks::seed::Integer)?,
-                    1 => fields.read(&mut name, ::core::marker::PhantomData)?,
-                    2 => fields.read(&mut percent, ::core::marker::PhantomData)?,
-                    3 => fields.read(&mut keywords, rt::quirks::seed::Integer)?,
-                    4 => fields.read(&mut niche_traffic, rt::quirks::seed::Integer)?,
+                    0 => fields.read(&mut tza, rt::quirks::kind::Integer)?,
+                    1 => fields.read(&mut name, rt::quirks::kind::Text)?,
+                    2 => fields.read(&mut percent, rt::quirks::kind::Number)?,
+                    3 => fields.read(&mut keywords, rt::quirks::kind::Integer)?,
+                    4 => fields.read(&mut niche_traffic, rt::quirks::kind::Integer)?,
                     _ => {}
                 }
             }
             ::core::result::Result::Ok(Niche {
-                tza: fields.required(tza, 0)?,
+                tza,
                 name: fields.required(name, 1)?,
-                percent: fields.required(percent, 2)?,
-                keywords: fields.required(keywords, 3)?,
-                niche_traffic: fields.required(niche_traffic, 4)?,
+                percent,
+                keywords,
+                niche_traffic,
+                unknown_members: fields.unknown(),
             })
+        }
+    }
+
+    impl ::serde::Serialize for Niche {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut out = rt::record::Writer::start::<
+                Self,
+            >(serializer, &self.unknown_members)?;
+            out.field("tza", &self.tza)?;
+            out.field("name", &self.name)?;
+            out.field("perc", &self.percent)?;
+            out.field("keywords", &self.keywords)?;
+            out.field("niche_traffic", &self.niche_traffic)?;
+            out.end(&self.unknown_members)
         }
     }
 
@@ -2026,20 +2448,35 @@ pub mod types {
     /// The niches of one requested domain.
     ///
     /// Wire record `domain_niches`.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[derive(Debug, Clone, PartialEq)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[non_exhaustive]
     pub struct DomainNiches {
         /// The domain.
         ///
-        /// Wire name: `domain`.
-        #[serde(rename = "domain")]
+        /// Wire name: `domain`. Always sent (decided): a row without it, or with `null`, is kept raw in `Envelope::raw_rows`.
+        #[cfg_attr(feature = "schemars", serde(rename = "domain"))]
         pub domain: ::std::string::String,
         /// Niches of the domain, at most `limit` of them.
         ///
-        /// Wire name: `niches`.
-        #[serde(rename = "niches")]
+        /// Wire name: `niches`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "niches"))]
+        #[cfg_attr(
+            feature = "schemars",
+            schemars(with = "::core::option::Option<::std::vec::Vec<Niche>>")
+        )]
         pub niches: ::std::vec::Vec<Niche>,
+        #[cfg_attr(feature = "schemars", schemars(skip))]
+        unknown_members: rt::UnknownMembers,
+    }
+
+    impl DomainNiches {
+        /// The members of this row that the spec does not know, by wire
+        /// name, with their JSON values as sent (empty, at no cost, when
+        /// there are none). They are written back after the fields.
+        pub fn unknown_members(&self) -> &rt::UnknownMembers {
+            &self.unknown_members
+        }
     }
 
     impl<'de> ::serde::Deserialize<'de> for DomainNiches {
@@ -2052,6 +2489,8 @@ pub mod types {
 
     impl rt::record::Record for DomainNiches {
         const NAME: &'static str = "DomainNiches";
+
+        const RECORD: &'static str = "domain_niches";
 
         const FIELDS: &'static [&'static str] = &["domain", "niches"];
 
@@ -2070,15 +2509,36 @@ pub mod types {
             let mut niches = ::core::option::Option::None;
             while let ::core::option::Option::Some(index) = fields.next_field()? {
                 match index {
-                    0 => fields.read(&mut domain, ::core::marker::PhantomData)?,
-                    1 => fields.read(&mut niches, ::core::marker::PhantomData)?,
+                    0 => fields.read(&mut domain, rt::quirks::kind::Text)?,
+                    1 => {
+                        fields
+                            .read(
+                                &mut niches,
+                                rt::quirks::kind::List(::core::marker::PhantomData),
+                            )?
+                    }
                     _ => {}
                 }
             }
             ::core::result::Result::Ok(DomainNiches {
                 domain: fields.required(domain, 0)?,
-                niches: fields.required(niches, 1)?,
+                niches: niches.unwrap_or_default(),
+                unknown_members: fields.unknown(),
             })
+        }
+    }
+
+    impl ::serde::Serialize for DomainNiches {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut out = rt::record::Writer::start::<
+                Self,
+            >(serializer, &self.unknown_members)?;
+            out.field("domain", &self.domain)?;
+            out.field("niches", &self.niches)?;
+            out.end(&self.unknown_members)
         }
     }
 
@@ -2094,90 +2554,104 @@ pub mod types {
     /// An organic competitor of a domain.
     ///
     /// Wire record `competitor`.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[derive(Debug, Clone, PartialEq)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[non_exhaustive]
     pub struct Competitor {
         /// Competitor domain.
         ///
-        /// Wire name: `domain`.
-        #[serde(rename = "domain")]
+        /// Wire name: `domain`. Always sent (decided): a row without it, or with `null`, is kept raw in `Envelope::raw_rows`.
+        #[cfg_attr(feature = "schemars", serde(rename = "domain"))]
         pub domain: ::std::string::String,
         /// Domain authority of the competitor.
         ///
-        /// Wire name: `za`.
-        #[serde(rename = "za")]
-        pub za: i64,
+        /// Wire name: `za`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "za"))]
+        pub za: ::core::option::Option<i64>,
         /// Keywords ranking at positions 1 to 3.
         ///
-        /// Wire name: `1a3`.
-        #[serde(rename = "1a3")]
-        pub positions_1_to_3: i64,
+        /// Wire name: `1a3`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "1a3"))]
+        pub positions_1_to_3: ::core::option::Option<i64>,
         /// Keywords ranking at positions 4 to 6.
         ///
-        /// Wire name: `4a6`.
-        #[serde(rename = "4a6")]
-        pub positions_4_to_6: i64,
+        /// Wire name: `4a6`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "4a6"))]
+        pub positions_4_to_6: ::core::option::Option<i64>,
         /// Keywords ranking at positions 7 to 10.
         ///
-        /// Wire name: `7a10`.
-        #[serde(rename = "7a10")]
-        pub positions_7_to_10: i64,
+        /// Wire name: `7a10`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "7a10"))]
+        pub positions_7_to_10: ::core::option::Option<i64>,
         /// Keywords ranking on result page 1.
         ///
-        /// Wire name: `page1`.
-        #[serde(rename = "page1")]
-        pub page_1: i64,
+        /// Wire name: `page1`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "page1"))]
+        pub page_1: ::core::option::Option<i64>,
         /// Keywords ranking on result page 2.
         ///
-        /// Wire name: `page2`.
-        #[serde(rename = "page2")]
-        pub page_2: i64,
+        /// Wire name: `page2`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "page2"))]
+        pub page_2: ::core::option::Option<i64>,
         /// Keywords ranking on result page 3.
         ///
-        /// Wire name: `page3`.
-        #[serde(rename = "page3")]
-        pub page_3: i64,
+        /// Wire name: `page3`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "page3"))]
+        pub page_3: ::core::option::Option<i64>,
         /// Keywords ranking on result page 4.
         ///
-        /// Wire name: `page4`.
-        #[serde(rename = "page4")]
-        pub page_4: i64,
+        /// Wire name: `page4`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "page4"))]
+        pub page_4: ::core::option::Option<i64>,
         /// Keywords ranking on result page 5.
         ///
-        /// Wire name: `page5`.
-        #[serde(rename = "page5")]
-        pub page_5: i64,
+        /// Wire name: `page5`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "page5"))]
+        pub page_5: ::core::option::Option<i64>,
         /// Number of keywords the competitor ranks for.
         ///
-        /// Wire name: `total_keywords`.
-        #[serde(rename = "total_keywords")]
-        pub total_keywords: i64,
+        /// Wire name: `total_keywords`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "total_keywords"))]
+        pub total_keywords: ::core::option::Option<i64>,
         /// Keywords shared with the queried domain.
         ///
-        /// Wire name: `common_keywords`.
-        #[serde(rename = "common_keywords")]
-        pub common_keywords: i64,
+        /// Wire name: `common_keywords`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "common_keywords"))]
+        pub common_keywords: ::core::option::Option<i64>,
         /// Competition level, 0 to 100.
         ///
-        /// Wire name: `competition_level`.
-        #[serde(rename = "competition_level")]
-        pub competition_level: i64,
+        /// Wire name: `competition_level`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "competition_level"))]
+        pub competition_level: ::core::option::Option<i64>,
         /// Previous traffic of the competitor.
         ///
-        /// Wire name: `previous_traffic`.
-        #[serde(rename = "previous_traffic")]
-        pub previous_traffic: i64,
+        /// Wire name: `previous_traffic`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "previous_traffic"))]
+        pub previous_traffic: ::core::option::Option<i64>,
         /// Estimated traffic of the competitor.
         ///
-        /// Wire name: `extimated_traffic`.
-        #[serde(rename = "extimated_traffic")]
-        pub estimated_traffic: i64,
+        /// Wire name: `extimated_traffic`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "extimated_traffic"))]
+        pub estimated_traffic: ::core::option::Option<i64>,
         /// Traffic in the current month.
         ///
-        /// Wire name: `current_month_traffic`.
-        #[serde(rename = "current_month_traffic")]
-        pub current_month_traffic: i64,
+        /// Wire name: `current_month_traffic`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(
+            feature = "schemars",
+            serde(default, rename = "current_month_traffic")
+        )]
+        pub current_month_traffic: ::core::option::Option<i64>,
+        #[cfg_attr(feature = "schemars", schemars(skip))]
+        unknown_members: rt::UnknownMembers,
+    }
+
+    impl Competitor {
+        /// The members of this row that the spec does not know, by wire
+        /// name, with their JSON values as sent (empty, at no cost, when
+        /// there are none). They are written back after the fields.
+        pub fn unknown_members(&self) -> &rt::UnknownMembers {
+            &self.unknown_members
+        }
     }
 
     impl<'de> ::serde::Deserialize<'de> for Competitor {
@@ -2190,6 +2664,8 @@ pub mod types {
 
     impl rt::record::Record for Competitor {
         const NAME: &'static str = "Competitor";
+
+        const RECORD: &'static str = "competitor";
 
         const FIELDS: &'static [&'static str] = &[
             "domain",
@@ -2253,46 +2729,75 @@ pub mod types {
             let mut current_month_traffic = ::core::option::Option::None;
             while let ::core::option::Option::Some(index) = fields.next_field()? {
                 match index {
-                    0 => fields.read(&mut domain, ::core::marker::PhantomData)?,
-                    1 => fields.read(&mut za, rt::quirks::seed::Integer)?,
-                    2 => fields.read(&mut positions_1_to_3, rt::quirks::seed::Integer)?,
-                    3 => fields.read(&mut positions_4_to_6, rt::quirks::seed::Integer)?,
-                    4 => fields.read(&mut positions_7_to_10, rt::quirks::seed::Integer)?,
-                    5 => fields.read(&mut page_1, rt::quirks::seed::Integer)?,
-                    6 => fields.read(&mut page_2, rt::quirks::seed::Integer)?,
-                    7 => fields.read(&mut page_3, rt::quirks::seed::Integer)?,
-                    8 => fields.read(&mut page_4, rt::quirks::seed::Integer)?,
-                    9 => fields.read(&mut page_5, rt::quirks::seed::Integer)?,
-                    10 => fields.read(&mut total_keywords, rt::quirks::seed::Integer)?,
-                    11 => fields.read(&mut common_keywords, rt::quirks::seed::Integer)?,
-                    12 => fields.read(&mut competition_level, rt::quirks::seed::Integer)?,
-                    13 => fields.read(&mut previous_traffic, rt::quirks::seed::Integer)?,
-                    14 => fields.read(&mut estimated_traffic, rt::quirks::seed::Integer)?,
+                    0 => fields.read(&mut domain, rt::quirks::kind::Text)?,
+                    1 => fields.read(&mut za, rt::quirks::kind::Integer)?,
+                    2 => fields.read(&mut positions_1_to_3, rt::quirks::kind::Integer)?,
+                    3 => fields.read(&mut positions_4_to_6, rt::quirks::kind::Integer)?,
+                    4 => fields.read(&mut positions_7_to_10, rt::quirks::kind::Integer)?,
+                    5 => fields.read(&mut page_1, rt::quirks::kind::Integer)?,
+                    6 => fields.read(&mut page_2, rt::quirks::kind::Integer)?,
+                    7 => fields.read(&mut page_3, rt::quirks::kind::Integer)?,
+                    8 => fields.read(&mut page_4, rt::quirks::kind::Integer)?,
+                    9 => fields.read(&mut page_5, rt::quirks::kind::Integer)?,
+                    10 => fields.read(&mut total_keywords, rt::quirks::kind::Integer)?,
+                    11 => fields.read(&mut common_keywords, rt::quirks::kind::Integer)?,
+                    12 => fields.read(&mut competition_level, rt::quirks::kind::Integer)?,
+                    13 => fields.read(&mut previous_traffic, rt::quirks::kind::Integer)?,
+                    14 => fields.read(&mut estimated_traffic, rt::quirks::kind::Integer)?,
                     15 => {
                         fields
-                            .read(&mut current_month_traffic, rt::quirks::seed::Integer)?
+                            .read(&mut current_month_traffic, rt::quirks::kind::Integer)?
                     }
                     _ => {}
                 }
             }
             ::core::result::Result::Ok(Competitor {
                 domain: fields.required(domain, 0)?,
-                za: fields.required(za, 1)?,
-                positions_1_to_3: fields.required(positions_1_to_3, 2)?,
-                positions_4_to_6: fields.required(positions_4_to_6, 3)?,
-                positions_7_to_10: fields.required(positions_7_to_10, 4)?,
-                page_1: fields.required(page_1, 5)?,
-                page_2: fields.required(page_2, 6)?,
-                page_3: fields.required(page_3, 7)?,
-                page_4: fields.required(page_4, 8)?,
-                page_5: fields.required(page_5, 9)?,
-                total_keywords: fields.required(total_keywords, 10)?,
-                common_keywords: fields.required(common_keywords, 11)?,
-                competition_level: fields.required(competition_level, 12)?,
-                previous_traffic: fields.required(previous_traffic, 13)?,
-                estimated_traffic: fields.required(estimated_traffic, 14)?,
-                current_month_traffic: fields.required(current_month_traffic, 15)?,
+                za,
+                positions_1_to_3,
+                positions_4_to_6,
+                positions_7_to_10,
+                page_1,
+                page_2,
+                page_3,
+                page_4,
+                page_5,
+                total_keywords,
+                common_keywords,
+                competition_level,
+                previous_traffic,
+                estimated_traffic,
+                current_month_traffic,
+                unknown_members: fields.unknown(),
             })
+        }
+    }
+
+    impl ::serde::Serialize for Competitor {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut out = rt::record::Writer::start::<
+                Self,
+            >(serializer, &self.unknown_members)?;
+            out.field("domain", &self.domain)?;
+            out.field("za", &self.za)?;
+            out.field("1a3", &self.positions_1_to_3)?;
+            out.field("4a6", &self.positions_4_to_6)?;
+            out.field("7a10", &self.positions_7_to_10)?;
+            out.field("page1", &self.page_1)?;
+            out.field("page2", &self.page_2)?;
+            out.field("page3", &self.page_3)?;
+            out.field("page4", &self.page_4)?;
+            out.field("page5", &self.page_5)?;
+            out.field("total_keywords", &self.total_keywords)?;
+            out.field("common_keywords", &self.common_keywords)?;
+            out.field("competition_level", &self.competition_level)?;
+            out.field("previous_traffic", &self.previous_traffic)?;
+            out.field("extimated_traffic", &self.estimated_traffic)?;
+            out.field("current_month_traffic", &self.current_month_traffic)?;
+            out.end(&self.unknown_members)
         }
     }
 
@@ -2308,20 +2813,35 @@ pub mod types {
     /// The organic competitors of one requested domain.
     ///
     /// Wire record `domain_competitors`.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[derive(Debug, Clone, PartialEq)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[non_exhaustive]
     pub struct DomainCompetitors {
         /// The domain.
         ///
-        /// Wire name: `domain`.
-        #[serde(rename = "domain")]
+        /// Wire name: `domain`. Always sent (decided): a row without it, or with `null`, is kept raw in `Envelope::raw_rows`.
+        #[cfg_attr(feature = "schemars", serde(rename = "domain"))]
         pub domain: ::std::string::String,
         /// Competitors of the domain, at most `limit` of them.
         ///
-        /// Wire name: `competitor`.
-        #[serde(rename = "competitor")]
+        /// Wire name: `competitor`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "competitor"))]
+        #[cfg_attr(
+            feature = "schemars",
+            schemars(with = "::core::option::Option<::std::vec::Vec<Competitor>>")
+        )]
         pub competitors: ::std::vec::Vec<Competitor>,
+        #[cfg_attr(feature = "schemars", schemars(skip))]
+        unknown_members: rt::UnknownMembers,
+    }
+
+    impl DomainCompetitors {
+        /// The members of this row that the spec does not know, by wire
+        /// name, with their JSON values as sent (empty, at no cost, when
+        /// there are none). They are written back after the fields.
+        pub fn unknown_members(&self) -> &rt::UnknownMembers {
+            &self.unknown_members
+        }
     }
 
     impl<'de> ::serde::Deserialize<'de> for DomainCompetitors {
@@ -2334,6 +2854,8 @@ pub mod types {
 
     impl rt::record::Record for DomainCompetitors {
         const NAME: &'static str = "DomainCompetitors";
+
+        const RECORD: &'static str = "domain_competitors";
 
         const FIELDS: &'static [&'static str] = &["domain", "competitor"];
 
@@ -2352,15 +2874,36 @@ pub mod types {
             let mut competitors = ::core::option::Option::None;
             while let ::core::option::Option::Some(index) = fields.next_field()? {
                 match index {
-                    0 => fields.read(&mut domain, ::core::marker::PhantomData)?,
-                    1 => fields.read(&mut competitors, ::core::marker::PhantomData)?,
+                    0 => fields.read(&mut domain, rt::quirks::kind::Text)?,
+                    1 => {
+                        fields
+                            .read(
+                                &mut competitors,
+                                rt::quirks::kind::List(::core::marker::PhantomData),
+                            )?
+                    }
                     _ => {}
                 }
             }
             ::core::result::Result::Ok(DomainCompetitors {
                 domain: fields.required(domain, 0)?,
-                competitors: fields.required(competitors, 1)?,
+                competitors: competitors.unwrap_or_default(),
+                unknown_members: fields.unknown(),
             })
+        }
+    }
+
+    impl ::serde::Serialize for DomainCompetitors {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut out = rt::record::Writer::start::<
+                Self,
+            >(serializer, &self.unknown_members)?;
+            out.field("domain", &self.domain)?;
+            out.field("competitor", &self.competitors)?;
+            out.end(&self.unknown_members)
         }
     }
 
@@ -2376,60 +2919,77 @@ pub mod types {
     /// A keyword whose AI overview mentions the domain. The wire names are Italian.
     ///
     /// Wire record `ai_overview_keyword`.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[derive(Debug, Clone, PartialEq)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[non_exhaustive]
     pub struct AiOverviewKeyword {
         /// The keyword.
         ///
-        /// Wire name: `keyword`.
-        #[serde(rename = "keyword")]
+        /// Wire name: `keyword`. Always sent (decided): a row without it, or with `null`, is kept raw in `Envelope::raw_rows`.
+        #[cfg_attr(feature = "schemars", serde(rename = "keyword"))]
         pub keyword: ::std::string::String,
         /// Position of the domain.
         ///
-        /// Wire name: `posizione`.
-        #[serde(rename = "posizione")]
-        pub position: i64,
+        /// Wire name: `posizione`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "posizione"))]
+        pub position: ::core::option::Option<i64>,
         /// Search volume of the keyword.
         ///
-        /// Wire name: `volumericerca`.
-        #[serde(rename = "volumericerca")]
-        pub search_volume: i64,
+        /// Wire name: `volumericerca`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "volumericerca"))]
+        pub search_volume: ::core::option::Option<i64>,
         /// Visibility rank.
         ///
-        /// Wire name: `visibility_rank`.
-        #[serde(rename = "visibility_rank")]
-        pub visibility_rank: i64,
+        /// Wire name: `visibility_rank`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "visibility_rank"))]
+        pub visibility_rank: ::core::option::Option<i64>,
         /// Number of mentions.
         ///
-        /// Wire name: `menzioni`.
-        #[serde(rename = "menzioni")]
-        pub mentions: i64,
+        /// Wire name: `menzioni`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "menzioni"))]
+        pub mentions: ::core::option::Option<i64>,
         /// Mentions as the first result.
         ///
-        /// Wire name: `menzioni_come_primo_risultato`.
-        #[serde(rename = "menzioni_come_primo_risultato")]
-        pub mentions_as_first_result: i64,
+        /// Wire name: `menzioni_come_primo_risultato`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(
+            feature = "schemars",
+            serde(default, rename = "menzioni_come_primo_risultato")
+        )]
+        pub mentions_as_first_result: ::core::option::Option<i64>,
         /// Mentions as the first result, percent (integer).
         ///
-        /// Wire name: `menzioni_come_primo_risultato_perc`.
-        #[serde(rename = "menzioni_come_primo_risultato_perc")]
-        pub mentions_as_first_result_percent: i64,
+        /// Wire name: `menzioni_come_primo_risultato_perc`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(
+            feature = "schemars",
+            serde(default, rename = "menzioni_come_primo_risultato_perc")
+        )]
+        pub mentions_as_first_result_percent: ::core::option::Option<i64>,
         /// Visibility.
         ///
-        /// Wire name: `visibility`.
-        #[serde(rename = "visibility")]
-        pub visibility: i64,
+        /// Wire name: `visibility`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "visibility"))]
+        pub visibility: ::core::option::Option<i64>,
         /// Traffic.
         ///
-        /// Wire name: `traffico`.
-        #[serde(rename = "traffico")]
-        pub traffic: i64,
+        /// Wire name: `traffico`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "traffico"))]
+        pub traffic: ::core::option::Option<i64>,
         /// Traffic variation.
         ///
-        /// Wire name: `variazione_traffico`.
-        #[serde(rename = "variazione_traffico")]
-        pub traffic_variation: i64,
+        /// Wire name: `variazione_traffico`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "variazione_traffico"))]
+        pub traffic_variation: ::core::option::Option<i64>,
+        #[cfg_attr(feature = "schemars", schemars(skip))]
+        unknown_members: rt::UnknownMembers,
+    }
+
+    impl AiOverviewKeyword {
+        /// The members of this row that the spec does not know, by wire
+        /// name, with their JSON values as sent (empty, at no cost, when
+        /// there are none). They are written back after the fields.
+        pub fn unknown_members(&self) -> &rt::UnknownMembers {
+            &self.unknown_members
+        }
     }
 
     impl<'de> ::serde::Deserialize<'de> for AiOverviewKeyword {
@@ -2442,6 +3002,8 @@ pub mod types {
 
     impl rt::record::Record for AiOverviewKeyword {
         const NAME: &'static str = "AiOverviewKeyword";
+
+        const RECORD: &'static str = "ai_overview_keyword";
 
         const FIELDS: &'static [&'static str] = &[
             "keyword",
@@ -2487,44 +3049,69 @@ pub mod types {
             let mut traffic_variation = ::core::option::Option::None;
             while let ::core::option::Option::Some(index) = fields.next_field()? {
                 match index {
-                    0 => fields.read(&mut keyword, ::core::marker::PhantomData)?,
-                    1 => fields.read(&mut position, rt::quirks::seed::Integer)?,
-                    2 => fields.read(&mut search_volume, rt::quirks::seed::Integer)?,
-                    3 => fields.read(&mut visibility_rank, rt::quirks::seed::Integer)?,
-                    4 => fields.read(&mut mentions, rt::quirks::seed::Integer)?,
+                    0 => fields.read(&mut keyword, rt::quirks::kind::Text)?,
+                    1 => fields.read(&mut position, rt::quirks::kind::Integer)?,
+                    2 => fields.read(&mut search_volume, rt::quirks::kind::Integer)?,
+                    3 => fields.read(&mut visibility_rank, rt::quirks::kind::Integer)?,
+                    4 => fields.read(&mut mentions, rt::quirks::kind::Integer)?,
                     5 => {
                         fields
                             .read(
                                 &mut mentions_as_first_result,
-                                rt::quirks::seed::Integer,
+                                rt::quirks::kind::Integer,
                             )?
                     }
                     6 => {
                         fields
                             .read(
                                 &mut mentions_as_first_result_percent,
-                                rt::quirks::seed::Integer,
+                                rt::quirks::kind::Integer,
                             )?
                     }
-                    7 => fields.read(&mut visibility, rt::quirks::seed::Integer)?,
-                    8 => fields.read(&mut traffic, rt::quirks::seed::Integer)?,
-                    9 => fields.read(&mut traffic_variation, rt::quirks::seed::Integer)?,
+                    7 => fields.read(&mut visibility, rt::quirks::kind::Integer)?,
+                    8 => fields.read(&mut traffic, rt::quirks::kind::Integer)?,
+                    9 => fields.read(&mut traffic_variation, rt::quirks::kind::Integer)?,
                     _ => {}
                 }
             }
             ::core::result::Result::Ok(AiOverviewKeyword {
                 keyword: fields.required(keyword, 0)?,
-                position: fields.required(position, 1)?,
-                search_volume: fields.required(search_volume, 2)?,
-                visibility_rank: fields.required(visibility_rank, 3)?,
-                mentions: fields.required(mentions, 4)?,
-                mentions_as_first_result: fields.required(mentions_as_first_result, 5)?,
-                mentions_as_first_result_percent: fields
-                    .required(mentions_as_first_result_percent, 6)?,
-                visibility: fields.required(visibility, 7)?,
-                traffic: fields.required(traffic, 8)?,
-                traffic_variation: fields.required(traffic_variation, 9)?,
+                position,
+                search_volume,
+                visibility_rank,
+                mentions,
+                mentions_as_first_result,
+                mentions_as_first_result_percent,
+                visibility,
+                traffic,
+                traffic_variation,
+                unknown_members: fields.unknown(),
             })
+        }
+    }
+
+    impl ::serde::Serialize for AiOverviewKeyword {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut out = rt::record::Writer::start::<
+                Self,
+            >(serializer, &self.unknown_members)?;
+            out.field("keyword", &self.keyword)?;
+            out.field("posizione", &self.position)?;
+            out.field("volumericerca", &self.search_volume)?;
+            out.field("visibility_rank", &self.visibility_rank)?;
+            out.field("menzioni", &self.mentions)?;
+            out.field("menzioni_come_primo_risultato", &self.mentions_as_first_result)?;
+            out.field(
+                "menzioni_come_primo_risultato_perc",
+                &self.mentions_as_first_result_percent,
+            )?;
+            out.field("visibility", &self.visibility)?;
+            out.field("traffico", &self.traffic)?;
+            out.field("variazione_traffico", &self.traffic_variation)?;
+            out.end(&self.unknown_members)
         }
     }
 
@@ -2540,152 +3127,160 @@ pub mod types {
     /// A keyword a domain ranks for, with its metrics.
     ///
     /// Wire record `domain_keyword`.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[derive(Debug, Clone, PartialEq)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[non_exhaustive]
     pub struct DomainKeyword {
         /// The keyword.
         ///
-        /// Wire name: `keyword`.
-        #[serde(rename = "keyword")]
+        /// Wire name: `keyword`. Always sent (decided): a row without it, or with `null`, is kept raw in `Envelope::raw_rows`.
+        #[cfg_attr(feature = "schemars", serde(rename = "keyword"))]
         pub keyword: ::std::string::String,
         /// Language code.
         ///
-        /// Wire name: `lang`.
-        #[serde(rename = "lang")]
-        pub language: ::std::string::String,
+        /// Wire name: `lang`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "lang"))]
+        pub language: ::core::option::Option<::std::string::String>,
         /// Search-engine extension, e.g. a country suffix beginning with a dot (`.it`).
         ///
-        /// Wire name: `google_ext`.
-        #[serde(rename = "google_ext")]
-        pub google_ext: ::std::string::String,
+        /// Wire name: `google_ext`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "google_ext"))]
+        pub google_ext: ::core::option::Option<::std::string::String>,
         /// Locality; empty string when none.
         ///
-        /// Wire name: `localcode`.
-        #[serde(rename = "localcode")]
-        pub local_code: ::std::string::String,
+        /// Wire name: `localcode`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "localcode"))]
+        pub local_code: ::core::option::Option<::std::string::String>,
         /// Search volume of the keyword.
         ///
-        /// Wire name: `search_volume`.
-        #[serde(rename = "search_volume")]
-        pub search_volume: i64,
+        /// Wire name: `search_volume`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "search_volume"))]
+        pub search_volume: ::core::option::Option<i64>,
         /// Competition among advertisers on the keyword in paid search (decimal); scale not shown.
         ///
-        /// Wire name: `ppc_competitiveness`.
-        #[serde(rename = "ppc_competitiveness")]
-        pub ppc_competitiveness: f64,
+        /// Wire name: `ppc_competitiveness`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "ppc_competitiveness"))]
+        pub ppc_competitiveness: ::core::option::Option<f64>,
         /// Approximate cost per click (decimal); currency not shown.
         ///
-        /// Wire name: `cpcapprox`.
-        #[serde(rename = "cpcapprox")]
-        pub cpc_approx: f64,
+        /// Wire name: `cpcapprox`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "cpcapprox"))]
+        pub cpc_approx: ::core::option::Option<f64>,
         /// Number of pages indexed for the keyword.
         ///
-        /// Wire name: `indexed_pages`.
-        #[serde(rename = "indexed_pages")]
-        pub indexed_pages: i64,
+        /// Wire name: `indexed_pages`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "indexed_pages"))]
+        pub indexed_pages: ::core::option::Option<i64>,
         /// Keyword difficulty; definition and scale not shown.
         ///
-        /// Wire name: `KD`.
-        #[serde(rename = "KD")]
-        pub keyword_difficulty: i64,
+        /// Wire name: `KD`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "KD"))]
+        pub keyword_difficulty: ::core::option::Option<i64>,
         /// Keyword opportunity; definition and scale not shown.
         ///
-        /// Wire name: `KO`.
-        #[serde(rename = "KO")]
-        pub keyword_opportunity: i64,
+        /// Wire name: `KO`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "KO"))]
+        pub keyword_opportunity: ::core::option::Option<i64>,
         /// Search volume in January.
         ///
-        /// Wire name: `jan`.
-        #[serde(rename = "jan")]
-        pub jan: i64,
+        /// Wire name: `jan`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "jan"))]
+        pub jan: ::core::option::Option<i64>,
         /// Search volume in February.
         ///
-        /// Wire name: `feb`.
-        #[serde(rename = "feb")]
-        pub feb: i64,
+        /// Wire name: `feb`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "feb"))]
+        pub feb: ::core::option::Option<i64>,
         /// Search volume in March.
         ///
-        /// Wire name: `mar`.
-        #[serde(rename = "mar")]
-        pub mar: i64,
+        /// Wire name: `mar`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "mar"))]
+        pub mar: ::core::option::Option<i64>,
         /// Search volume in April.
         ///
-        /// Wire name: `apr`.
-        #[serde(rename = "apr")]
-        pub apr: i64,
+        /// Wire name: `apr`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "apr"))]
+        pub apr: ::core::option::Option<i64>,
         /// Search volume in May.
         ///
-        /// Wire name: `may`.
-        #[serde(rename = "may")]
-        pub may: i64,
+        /// Wire name: `may`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "may"))]
+        pub may: ::core::option::Option<i64>,
         /// Search volume in June.
         ///
-        /// Wire name: `jun`.
-        #[serde(rename = "jun")]
-        pub jun: i64,
+        /// Wire name: `jun`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "jun"))]
+        pub jun: ::core::option::Option<i64>,
         /// Search volume in July.
         ///
-        /// Wire name: `jul`.
-        #[serde(rename = "jul")]
-        pub jul: i64,
+        /// Wire name: `jul`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "jul"))]
+        pub jul: ::core::option::Option<i64>,
         /// Search volume in August.
         ///
-        /// Wire name: `aug`.
-        #[serde(rename = "aug")]
-        pub aug: i64,
+        /// Wire name: `aug`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "aug"))]
+        pub aug: ::core::option::Option<i64>,
         /// Search volume in September.
         ///
-        /// Wire name: `sep`.
-        #[serde(rename = "sep")]
-        pub sep: i64,
+        /// Wire name: `sep`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "sep"))]
+        pub sep: ::core::option::Option<i64>,
         /// Search volume in October.
         ///
-        /// Wire name: `oct`.
-        #[serde(rename = "oct")]
-        pub oct: i64,
+        /// Wire name: `oct`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "oct"))]
+        pub oct: ::core::option::Option<i64>,
         /// Search volume in November.
         ///
-        /// Wire name: `nov`.
-        #[serde(rename = "nov")]
-        pub nov: i64,
+        /// Wire name: `nov`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "nov"))]
+        pub nov: ::core::option::Option<i64>,
         /// Search volume in December.
         ///
-        /// Wire name: `dec`.
-        #[serde(rename = "dec")]
-        pub dec: i64,
+        /// Wire name: `dec`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "dec"))]
+        pub dec: ::core::option::Option<i64>,
         /// Position of the domain for the keyword.
         ///
-        /// Wire name: `ranking_position`.
-        #[serde(rename = "ranking_position")]
-        pub ranking_position: i64,
+        /// Wire name: `ranking_position`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "ranking_position"))]
+        pub ranking_position: ::core::option::Option<i64>,
         /// URL of the domain that ranks for the keyword.
         ///
-        /// Wire name: `ranking_url`.
-        #[serde(rename = "ranking_url")]
-        pub ranking_url: ::std::string::String,
+        /// Wire name: `ranking_url`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "ranking_url"))]
+        pub ranking_url: ::core::option::Option<::std::string::String>,
         /// Last position change, positive or negative.
         ///
-        /// Wire name: `last_variation`.
-        #[serde(rename = "last_variation")]
-        pub last_variation: i64,
+        /// Wire name: `last_variation`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "last_variation"))]
+        pub last_variation: ::core::option::Option<i64>,
         /// Estimated traffic from the keyword; may be decimal.
         ///
-        /// Wire name: `extimated_traffic`.
-        #[serde(rename = "extimated_traffic")]
-        pub estimated_traffic: f64,
+        /// Wire name: `extimated_traffic`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "extimated_traffic"))]
+        pub estimated_traffic: ::core::option::Option<f64>,
         /// Search intents of the keyword, comma-separated on the wire.
         ///
-        /// Wire name: `search_intent`.
-        #[serde(
-            rename = "search_intent",
-            serialize_with = "crate::__private::quirks::comma_list::serialize"
-        )]
+        /// Wire name: `search_intent`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "search_intent"))]
         #[cfg_attr(
             feature = "schemars",
             schemars(with = "::core::option::Option<::std::string::String>")
         )]
         pub search_intent: ::std::vec::Vec<SearchIntent>,
+        #[cfg_attr(feature = "schemars", schemars(skip))]
+        unknown_members: rt::UnknownMembers,
+    }
+
+    impl DomainKeyword {
+        /// The members of this row that the spec does not know, by wire
+        /// name, with their JSON values as sent (empty, at no cost, when
+        /// there are none). They are written back after the fields.
+        pub fn unknown_members(&self) -> &rt::UnknownMembers {
+            &self.unknown_members
+        }
     }
 
     impl<'de> ::serde::Deserialize<'de> for DomainKeyword {
@@ -2698,6 +3293,8 @@ pub mod types {
 
     impl rt::record::Record for DomainKeyword {
         const NAME: &'static str = "DomainKeyword";
+
+        const RECORD: &'static str = "domain_keyword";
 
         const FIELDS: &'static [&'static str] = &[
             "keyword",
@@ -2794,44 +3391,39 @@ pub mod types {
             let mut search_intent = ::core::option::Option::None;
             while let ::core::option::Option::Some(index) = fields.next_field()? {
                 match index {
-                    0 => fields.read(&mut keyword, ::core::marker::PhantomData)?,
-                    1 => fields.read(&mut language, ::core::marker::PhantomData)?,
-                    2 => fields.read(&mut google_ext, ::core::marker::PhantomData)?,
-                    3 => fields.read(&mut local_code, ::core::marker::PhantomData)?,
-                    4 => fields.read(&mut search_volume, rt::quirks::seed::Integer)?,
-                    5 => {
-                        fields
-                            .read(&mut ppc_competitiveness, ::core::marker::PhantomData)?
-                    }
-                    6 => fields.read(&mut cpc_approx, ::core::marker::PhantomData)?,
-                    7 => fields.read(&mut indexed_pages, rt::quirks::seed::Integer)?,
-                    8 => fields.read(&mut keyword_difficulty, rt::quirks::seed::Integer)?,
+                    0 => fields.read(&mut keyword, rt::quirks::kind::Text)?,
+                    1 => fields.read(&mut language, rt::quirks::kind::Text)?,
+                    2 => fields.read(&mut google_ext, rt::quirks::kind::Text)?,
+                    3 => fields.read(&mut local_code, rt::quirks::kind::Text)?,
+                    4 => fields.read(&mut search_volume, rt::quirks::kind::Integer)?,
+                    5 => fields.read(&mut ppc_competitiveness, rt::quirks::kind::Number)?,
+                    6 => fields.read(&mut cpc_approx, rt::quirks::kind::Number)?,
+                    7 => fields.read(&mut indexed_pages, rt::quirks::kind::Integer)?,
+                    8 => fields.read(&mut keyword_difficulty, rt::quirks::kind::Integer)?,
                     9 => {
-                        fields.read(&mut keyword_opportunity, rt::quirks::seed::Integer)?
+                        fields.read(&mut keyword_opportunity, rt::quirks::kind::Integer)?
                     }
-                    10 => fields.read(&mut jan, rt::quirks::seed::Integer)?,
-                    11 => fields.read(&mut feb, rt::quirks::seed::Integer)?,
-                    12 => fields.read(&mut mar, rt::quirks::seed::Integer)?,
-                    13 => fields.read(&mut apr, rt::quirks::seed::Integer)?,
-                    14 => fields.read(&mut may, rt::quirks::seed::Integer)?,
-                    15 => fields.read(&mut jun, rt::quirks::seed::Integer)?,
-                    16 => fields.read(&mut jul, rt::quirks::seed::Integer)?,
-                    17 => fields.read(&mut aug, rt::quirks::seed::Integer)?,
-                    18 => fields.read(&mut sep, rt::quirks::seed::Integer)?,
-                    19 => fields.read(&mut oct, rt::quirks::seed::Integer)?,
-                    20 => fields.read(&mut nov, rt::quirks::seed::Integer)?,
-                    21 => fields.read(&mut dec, rt::quirks::seed::Integer)?,
-                    22 => fields.read(&mut ranking_position, rt::quirks::seed::Integer)?,
-                    23 => fields.read(&mut ranking_url, ::core::marker::PhantomData)?,
-                    24 => fields.read(&mut last_variation, rt::quirks::seed::Integer)?,
-                    25 => {
-                        fields.read(&mut estimated_traffic, ::core::marker::PhantomData)?
-                    }
+                    10 => fields.read(&mut jan, rt::quirks::kind::Integer)?,
+                    11 => fields.read(&mut feb, rt::quirks::kind::Integer)?,
+                    12 => fields.read(&mut mar, rt::quirks::kind::Integer)?,
+                    13 => fields.read(&mut apr, rt::quirks::kind::Integer)?,
+                    14 => fields.read(&mut may, rt::quirks::kind::Integer)?,
+                    15 => fields.read(&mut jun, rt::quirks::kind::Integer)?,
+                    16 => fields.read(&mut jul, rt::quirks::kind::Integer)?,
+                    17 => fields.read(&mut aug, rt::quirks::kind::Integer)?,
+                    18 => fields.read(&mut sep, rt::quirks::kind::Integer)?,
+                    19 => fields.read(&mut oct, rt::quirks::kind::Integer)?,
+                    20 => fields.read(&mut nov, rt::quirks::kind::Integer)?,
+                    21 => fields.read(&mut dec, rt::quirks::kind::Integer)?,
+                    22 => fields.read(&mut ranking_position, rt::quirks::kind::Integer)?,
+                    23 => fields.read(&mut ranking_url, rt::quirks::kind::Text)?,
+                    24 => fields.read(&mut last_variation, rt::quirks::kind::Integer)?,
+                    25 => fields.read(&mut estimated_traffic, rt::quirks::kind::Number)?,
                     26 => {
                         fields
                             .read(
                                 &mut search_intent,
-                                rt::quirks::seed::CommaList(::core::marker::PhantomData),
+                                rt::quirks::kind::CommaList(::core::marker::PhantomData),
                             )?
                     }
                     _ => {}
@@ -2839,33 +3431,76 @@ pub mod types {
             }
             ::core::result::Result::Ok(DomainKeyword {
                 keyword: fields.required(keyword, 0)?,
-                language: fields.required(language, 1)?,
-                google_ext: fields.required(google_ext, 2)?,
-                local_code: fields.required(local_code, 3)?,
-                search_volume: fields.required(search_volume, 4)?,
-                ppc_competitiveness: fields.required(ppc_competitiveness, 5)?,
-                cpc_approx: fields.required(cpc_approx, 6)?,
-                indexed_pages: fields.required(indexed_pages, 7)?,
-                keyword_difficulty: fields.required(keyword_difficulty, 8)?,
-                keyword_opportunity: fields.required(keyword_opportunity, 9)?,
-                jan: fields.required(jan, 10)?,
-                feb: fields.required(feb, 11)?,
-                mar: fields.required(mar, 12)?,
-                apr: fields.required(apr, 13)?,
-                may: fields.required(may, 14)?,
-                jun: fields.required(jun, 15)?,
-                jul: fields.required(jul, 16)?,
-                aug: fields.required(aug, 17)?,
-                sep: fields.required(sep, 18)?,
-                oct: fields.required(oct, 19)?,
-                nov: fields.required(nov, 20)?,
-                dec: fields.required(dec, 21)?,
-                ranking_position: fields.required(ranking_position, 22)?,
-                ranking_url: fields.required(ranking_url, 23)?,
-                last_variation: fields.required(last_variation, 24)?,
-                estimated_traffic: fields.required(estimated_traffic, 25)?,
-                search_intent: fields.required(search_intent, 26)?,
+                language,
+                google_ext,
+                local_code,
+                search_volume,
+                ppc_competitiveness,
+                cpc_approx,
+                indexed_pages,
+                keyword_difficulty,
+                keyword_opportunity,
+                jan,
+                feb,
+                mar,
+                apr,
+                may,
+                jun,
+                jul,
+                aug,
+                sep,
+                oct,
+                nov,
+                dec,
+                ranking_position,
+                ranking_url,
+                last_variation,
+                estimated_traffic,
+                search_intent: search_intent.unwrap_or_default(),
+                unknown_members: fields.unknown(),
             })
+        }
+    }
+
+    impl ::serde::Serialize for DomainKeyword {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut out = rt::record::Writer::start::<
+                Self,
+            >(serializer, &self.unknown_members)?;
+            out.field("keyword", &self.keyword)?;
+            out.field("lang", &self.language)?;
+            out.field("google_ext", &self.google_ext)?;
+            out.field("localcode", &self.local_code)?;
+            out.field("search_volume", &self.search_volume)?;
+            out.field("ppc_competitiveness", &self.ppc_competitiveness)?;
+            out.field("cpcapprox", &self.cpc_approx)?;
+            out.field("indexed_pages", &self.indexed_pages)?;
+            out.field("KD", &self.keyword_difficulty)?;
+            out.field("KO", &self.keyword_opportunity)?;
+            out.field("jan", &self.jan)?;
+            out.field("feb", &self.feb)?;
+            out.field("mar", &self.mar)?;
+            out.field("apr", &self.apr)?;
+            out.field("may", &self.may)?;
+            out.field("jun", &self.jun)?;
+            out.field("jul", &self.jul)?;
+            out.field("aug", &self.aug)?;
+            out.field("sep", &self.sep)?;
+            out.field("oct", &self.oct)?;
+            out.field("nov", &self.nov)?;
+            out.field("dec", &self.dec)?;
+            out.field("ranking_position", &self.ranking_position)?;
+            out.field("ranking_url", &self.ranking_url)?;
+            out.field("last_variation", &self.last_variation)?;
+            out.field("extimated_traffic", &self.estimated_traffic)?;
+            out.field(
+                "search_intent",
+                &rt::quirks::write::CommaList(&self.search_intent),
+            )?;
+            out.end(&self.unknown_members)
         }
     }
 
@@ -2873,10 +3508,10 @@ pub mod types {
         fn text_field(&self, wire: &str) -> ::core::option::Option<&str> {
             match wire {
                 "keyword" => ::core::option::Option::Some(self.keyword.as_str()),
-                "lang" => ::core::option::Option::Some(self.language.as_str()),
-                "google_ext" => ::core::option::Option::Some(self.google_ext.as_str()),
-                "localcode" => ::core::option::Option::Some(self.local_code.as_str()),
-                "ranking_url" => ::core::option::Option::Some(self.ranking_url.as_str()),
+                "lang" => self.language.as_deref(),
+                "google_ext" => self.google_ext.as_deref(),
+                "localcode" => self.local_code.as_deref(),
+                "ranking_url" => self.ranking_url.as_deref(),
                 _ => ::core::option::Option::None,
             }
         }
@@ -2885,115 +3520,129 @@ pub mod types {
     /// Ranking, traffic, advertising and authority metrics of a URL.
     ///
     /// Wire record `url_metrics`.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[derive(Debug, Clone, PartialEq)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[non_exhaustive]
     pub struct UrlMetrics {
         /// The URL.
         ///
-        /// Wire name: `url`.
-        #[serde(rename = "url")]
+        /// Wire name: `url`. Always sent (decided): a row without it, or with `null`, is kept raw in `Envelope::raw_rows`.
+        #[cfg_attr(feature = "schemars", serde(rename = "url"))]
         pub url: ::std::string::String,
         /// Number of keywords the URL ranks for.
         ///
-        /// Wire name: `total_keywords`.
-        #[serde(rename = "total_keywords")]
-        pub total_keywords: i64,
+        /// Wire name: `total_keywords`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "total_keywords"))]
+        pub total_keywords: ::core::option::Option<i64>,
         /// Keywords ranking at positions 1 to 3.
         ///
-        /// Wire name: `position_1to3`.
-        #[serde(rename = "position_1to3")]
-        pub positions_1_to_3: i64,
+        /// Wire name: `position_1to3`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "position_1to3"))]
+        pub positions_1_to_3: ::core::option::Option<i64>,
         /// Keywords ranking at positions 4 to 6.
         ///
-        /// Wire name: `position_4to6`.
-        #[serde(rename = "position_4to6")]
-        pub positions_4_to_6: i64,
+        /// Wire name: `position_4to6`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "position_4to6"))]
+        pub positions_4_to_6: ::core::option::Option<i64>,
         /// Keywords ranking at positions 7 to 10.
         ///
-        /// Wire name: `position_7to10`.
-        #[serde(rename = "position_7to10")]
-        pub positions_7_to_10: i64,
+        /// Wire name: `position_7to10`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "position_7to10"))]
+        pub positions_7_to_10: ::core::option::Option<i64>,
         /// Keywords ranking on result page 1.
         ///
-        /// Wire name: `page1`.
-        #[serde(rename = "page1")]
-        pub page_1: i64,
+        /// Wire name: `page1`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "page1"))]
+        pub page_1: ::core::option::Option<i64>,
         /// Keywords ranking on result page 2.
         ///
-        /// Wire name: `page2`.
-        #[serde(rename = "page2")]
-        pub page_2: i64,
+        /// Wire name: `page2`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "page2"))]
+        pub page_2: ::core::option::Option<i64>,
         /// Keywords ranking on result page 3.
         ///
-        /// Wire name: `page3`.
-        #[serde(rename = "page3")]
-        pub page_3: i64,
+        /// Wire name: `page3`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "page3"))]
+        pub page_3: ::core::option::Option<i64>,
         /// Keywords ranking on result page 4.
         ///
-        /// Wire name: `page4`.
-        #[serde(rename = "page4")]
-        pub page_4: i64,
+        /// Wire name: `page4`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "page4"))]
+        pub page_4: ::core::option::Option<i64>,
         /// Keywords ranking on result page 5.
         ///
-        /// Wire name: `page5`.
-        #[serde(rename = "page5")]
-        pub page_5: i64,
+        /// Wire name: `page5`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "page5"))]
+        pub page_5: ::core::option::Option<i64>,
         /// Traffic of the URL's domain.
         ///
-        /// Wire name: `domain_traffic`.
-        #[serde(rename = "domain_traffic")]
-        pub domain_traffic: i64,
+        /// Wire name: `domain_traffic`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "domain_traffic"))]
+        pub domain_traffic: ::core::option::Option<i64>,
         /// Estimated traffic of the URL.
         ///
-        /// Wire name: `extimated_traffic`.
-        #[serde(rename = "extimated_traffic")]
-        pub estimated_traffic: i64,
+        /// Wire name: `extimated_traffic`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "extimated_traffic"))]
+        pub estimated_traffic: ::core::option::Option<i64>,
         /// Potential traffic of the URL.
         ///
-        /// Wire name: `potential_traffic`.
-        #[serde(rename = "potential_traffic")]
-        pub potential_traffic: i64,
+        /// Wire name: `potential_traffic`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "potential_traffic"))]
+        pub potential_traffic: ::core::option::Option<i64>,
         /// Last traffic variation of the URL's domain.
         ///
-        /// Wire name: `last_domain_traffic_variation`.
-        #[serde(rename = "last_domain_traffic_variation")]
-        pub last_domain_traffic_variation: i64,
+        /// Wire name: `last_domain_traffic_variation`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(
+            feature = "schemars",
+            serde(default, rename = "last_domain_traffic_variation")
+        )]
+        pub last_domain_traffic_variation: ::core::option::Option<i64>,
         /// Advertising coverage (decimal).
         ///
-        /// Wire name: `ads_coverage`.
-        #[serde(rename = "ads_coverage")]
-        pub ads_coverage: f64,
+        /// Wire name: `ads_coverage`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "ads_coverage"))]
+        pub ads_coverage: ::core::option::Option<f64>,
         /// Advertising total (decimal).
         ///
-        /// Wire name: `ads_total`.
-        #[serde(rename = "ads_total")]
-        pub ads_total: f64,
+        /// Wire name: `ads_total`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "ads_total"))]
+        pub ads_total: ::core::option::Option<f64>,
         /// Page authority.
         ///
-        /// Wire name: `pza`.
-        #[serde(rename = "pza")]
-        pub pza: i64,
+        /// Wire name: `pza`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "pza"))]
+        pub pza: ::core::option::Option<i64>,
         /// Domain authority.
         ///
-        /// Wire name: `za`.
-        #[serde(rename = "za")]
-        pub za: i64,
+        /// Wire name: `za`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "za"))]
+        pub za: ::core::option::Option<i64>,
         /// Domain trust.
         ///
-        /// Wire name: `zt`.
-        #[serde(rename = "zt")]
-        pub trust: i64,
+        /// Wire name: `zt`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "zt"))]
+        pub trust: ::core::option::Option<i64>,
         /// Domain stability.
         ///
-        /// Wire name: `zs`.
-        #[serde(rename = "zs")]
-        pub stability: i64,
+        /// Wire name: `zs`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "zs"))]
+        pub stability: ::core::option::Option<i64>,
         /// Domain opportunity.
         ///
-        /// Wire name: `zo`.
-        #[serde(rename = "zo")]
-        pub opportunity: i64,
+        /// Wire name: `zo`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "zo"))]
+        pub opportunity: ::core::option::Option<i64>,
+        #[cfg_attr(feature = "schemars", schemars(skip))]
+        unknown_members: rt::UnknownMembers,
+    }
+
+    impl UrlMetrics {
+        /// The members of this row that the spec does not know, by wire
+        /// name, with their JSON values as sent (empty, at no cost, when
+        /// there are none). They are written back after the fields.
+        pub fn unknown_members(&self) -> &rt::UnknownMembers {
+            &self.unknown_members
+        }
     }
 
     impl<'de> ::serde::Deserialize<'de> for UrlMetrics {
@@ -3006,6 +3655,8 @@ pub mod types {
 
     impl rt::record::Record for UrlMetrics {
         const NAME: &'static str = "UrlMetrics";
+
+        const RECORD: &'static str = "url_metrics";
 
         const FIELDS: &'static [&'static str] = &[
             "url",
@@ -3084,60 +3735,96 @@ pub mod types {
             let mut opportunity = ::core::option::Option::None;
             while let ::core::option::Option::Some(index) = fields.next_field()? {
                 match index {
-                    0 => fields.read(&mut url, ::core::marker::PhantomData)?,
-                    1 => fields.read(&mut total_keywords, rt::quirks::seed::Integer)?,
-                    2 => fields.read(&mut positions_1_to_3, rt::quirks::seed::Integer)?,
-                    3 => fields.read(&mut positions_4_to_6, rt::quirks::seed::Integer)?,
-                    4 => fields.read(&mut positions_7_to_10, rt::quirks::seed::Integer)?,
-                    5 => fields.read(&mut page_1, rt::quirks::seed::Integer)?,
-                    6 => fields.read(&mut page_2, rt::quirks::seed::Integer)?,
-                    7 => fields.read(&mut page_3, rt::quirks::seed::Integer)?,
-                    8 => fields.read(&mut page_4, rt::quirks::seed::Integer)?,
-                    9 => fields.read(&mut page_5, rt::quirks::seed::Integer)?,
-                    10 => fields.read(&mut domain_traffic, rt::quirks::seed::Integer)?,
-                    11 => fields.read(&mut estimated_traffic, rt::quirks::seed::Integer)?,
-                    12 => fields.read(&mut potential_traffic, rt::quirks::seed::Integer)?,
+                    0 => fields.read(&mut url, rt::quirks::kind::Text)?,
+                    1 => fields.read(&mut total_keywords, rt::quirks::kind::Integer)?,
+                    2 => fields.read(&mut positions_1_to_3, rt::quirks::kind::Integer)?,
+                    3 => fields.read(&mut positions_4_to_6, rt::quirks::kind::Integer)?,
+                    4 => fields.read(&mut positions_7_to_10, rt::quirks::kind::Integer)?,
+                    5 => fields.read(&mut page_1, rt::quirks::kind::Integer)?,
+                    6 => fields.read(&mut page_2, rt::quirks::kind::Integer)?,
+                    7 => fields.read(&mut page_3, rt::quirks::kind::Integer)?,
+                    8 => fields.read(&mut page_4, rt::quirks::kind::Integer)?,
+                    9 => fields.read(&mut page_5, rt::quirks::kind::Integer)?,
+                    10 => fields.read(&mut domain_traffic, rt::quirks::kind::Integer)?,
+                    11 => fields.read(&mut estimated_traffic, rt::quirks::kind::Integer)?,
+                    12 => fields.read(&mut potential_traffic, rt::quirks::kind::Integer)?,
                     13 => {
                         fields
                             .read(
                                 &mut last_domain_traffic_variation,
-                                rt::quirks::seed::Integer,
+                                rt::quirks::kind::Integer,
                             )?
                     }
-                    14 => fields.read(&mut ads_coverage, ::core::marker::PhantomData)?,
-                    15 => fields.read(&mut ads_total, ::core::marker::PhantomData)?,
-                    16 => fields.read(&mut pza, rt::quirks::seed::Integer)?,
-                    17 => fields.read(&mut za, rt::quirks::seed::Integer)?,
-                    18 => fields.read(&mut trust, rt::quirks::seed::Integer)?,
-                    19 => fields.read(&mut stability, rt::quirks::seed::Integer)?,
-                    20 => fields.read(&mut opportunity, rt::quirks::seed::Integer)?,
+                    14 => fields.read(&mut ads_coverage, rt::quirks::kind::Number)?,
+                    15 => fields.read(&mut ads_total, rt::quirks::kind::Number)?,
+                    16 => fields.read(&mut pza, rt::quirks::kind::Integer)?,
+                    17 => fields.read(&mut za, rt::quirks::kind::Integer)?,
+                    18 => fields.read(&mut trust, rt::quirks::kind::Integer)?,
+                    19 => fields.read(&mut stability, rt::quirks::kind::Integer)?,
+                    20 => fields.read(&mut opportunity, rt::quirks::kind::Integer)?,
                     _ => {}
                 }
             }
             ::core::result::Result::Ok(UrlMetrics {
                 url: fields.required(url, 0)?,
-                total_keywords: fields.required(total_keywords, 1)?,
-                positions_1_to_3: fields.required(positions_1_to_3, 2)?,
-                positions_4_to_6: fields.required(positions_4_to_6, 3)?,
-                positions_7_to_10: fields.required(positions_7_to_10, 4)?,
-                page_1: fields.required(page_1, 5)?,
-                page_2: fields.required(page_2, 6)?,
-                page_3: fields.required(page_3, 7)?,
-                page_4: fields.required(page_4, 8)?,
-                page_5: fields.required(page_5, 9)?,
-                domain_traffic: fields.required(domain_traffic, 10)?,
-                estimated_traffic: fields.required(estimated_traffic, 11)?,
-                potential_traffic: fields.required(potential_traffic, 12)?,
-                last_domain_traffic_variation: fields
-                    .required(last_domain_traffic_variation, 13)?,
-                ads_coverage: fields.required(ads_coverage, 14)?,
-                ads_total: fields.required(ads_total, 15)?,
-                pza: fields.required(pza, 16)?,
-                za: fields.required(za, 17)?,
-                trust: fields.required(trust, 18)?,
-                stability: fields.required(stability, 19)?,
-                opportunity: fields.required(opportunity, 20)?,
+                total_keywords,
+                positions_1_to_3,
+                positions_4_to_6,
+                positions_7_to_10,
+                page_1,
+                page_2,
+                page_3,
+                page_4,
+                page_5,
+                domain_traffic,
+                estimated_traffic,
+                potential_traffic,
+                last_domain_traffic_variation,
+                ads_coverage,
+                ads_total,
+                pza,
+                za,
+                trust,
+                stability,
+                opportunity,
+                unknown_members: fields.unknown(),
             })
+        }
+    }
+
+    impl ::serde::Serialize for UrlMetrics {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut out = rt::record::Writer::start::<
+                Self,
+            >(serializer, &self.unknown_members)?;
+            out.field("url", &self.url)?;
+            out.field("total_keywords", &self.total_keywords)?;
+            out.field("position_1to3", &self.positions_1_to_3)?;
+            out.field("position_4to6", &self.positions_4_to_6)?;
+            out.field("position_7to10", &self.positions_7_to_10)?;
+            out.field("page1", &self.page_1)?;
+            out.field("page2", &self.page_2)?;
+            out.field("page3", &self.page_3)?;
+            out.field("page4", &self.page_4)?;
+            out.field("page5", &self.page_5)?;
+            out.field("domain_traffic", &self.domain_traffic)?;
+            out.field("extimated_traffic", &self.estimated_traffic)?;
+            out.field("potential_traffic", &self.potential_traffic)?;
+            out.field(
+                "last_domain_traffic_variation",
+                &self.last_domain_traffic_variation,
+            )?;
+            out.field("ads_coverage", &self.ads_coverage)?;
+            out.field("ads_total", &self.ads_total)?;
+            out.field("pza", &self.pza)?;
+            out.field("za", &self.za)?;
+            out.field("zt", &self.trust)?;
+            out.field("zs", &self.stability)?;
+            out.field("zo", &self.opportunity)?;
+            out.end(&self.unknown_members)
         }
     }
 
@@ -3153,15 +3840,26 @@ pub mod types {
     /// Page authority of a URL.
     ///
     /// Wire record `url_page_authority`.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[derive(Debug, Clone, PartialEq)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[non_exhaustive]
     pub struct UrlPageAuthority {
         /// Page authority.
         ///
-        /// Wire name: `pza`.
-        #[serde(rename = "pza")]
-        pub pza: i64,
+        /// Wire name: `pza`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "pza"))]
+        pub pza: ::core::option::Option<i64>,
+        #[cfg_attr(feature = "schemars", schemars(skip))]
+        unknown_members: rt::UnknownMembers,
+    }
+
+    impl UrlPageAuthority {
+        /// The members of this row that the spec does not know, by wire
+        /// name, with their JSON values as sent (empty, at no cost, when
+        /// there are none). They are written back after the fields.
+        pub fn unknown_members(&self) -> &rt::UnknownMembers {
+            &self.unknown_members
+        }
     }
 
     impl<'de> ::serde::Deserialize<'de> for UrlPageAuthority {
@@ -3174,6 +3872,8 @@ pub mod types {
 
     impl rt::record::Record for UrlPageAuthority {
         const NAME: &'static str = "UrlPageAuthority";
+
+        const RECORD: &'static str = "url_page_authority";
 
         const FIELDS: &'static [&'static str] = &["pza"];
 
@@ -3190,12 +3890,26 @@ pub mod types {
             let mut pza = ::core::option::Option::None;
             while let ::core::option::Option::Some(index) = fields.next_field()? {
                 if index == 0 {
-                    fields.read(&mut pza, rt::quirks::seed::Integer)?;
+                    fields.read(&mut pza, rt::quirks::kind::Integer)?;
                 }
             }
             ::core::result::Result::Ok(UrlPageAuthority {
-                pza: fields.required(pza, 0)?,
+                pza,
+                unknown_members: fields.unknown(),
             })
+        }
+    }
+
+    impl ::serde::Serialize for UrlPageAuthority {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut out = rt::record::Writer::start::<
+                Self,
+            >(serializer, &self.unknown_members)?;
+            out.field("pza", &self.pza)?;
+            out.end(&self.unknown_members)
         }
     }
 
@@ -3208,147 +3922,155 @@ pub mod types {
     /// A keyword a URL ranks for, with its metrics (the domain keyword record without `ranking_url`).
     ///
     /// Wire record `url_keyword`.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[derive(Debug, Clone, PartialEq)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[non_exhaustive]
     pub struct UrlKeyword {
         /// The keyword.
         ///
-        /// Wire name: `keyword`.
-        #[serde(rename = "keyword")]
+        /// Wire name: `keyword`. Always sent (decided): a row without it, or with `null`, is kept raw in `Envelope::raw_rows`.
+        #[cfg_attr(feature = "schemars", serde(rename = "keyword"))]
         pub keyword: ::std::string::String,
         /// Language code.
         ///
-        /// Wire name: `lang`.
-        #[serde(rename = "lang")]
-        pub language: ::std::string::String,
+        /// Wire name: `lang`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "lang"))]
+        pub language: ::core::option::Option<::std::string::String>,
         /// Search-engine extension, e.g. a country suffix beginning with a dot (`.it`).
         ///
-        /// Wire name: `google_ext`.
-        #[serde(rename = "google_ext")]
-        pub google_ext: ::std::string::String,
+        /// Wire name: `google_ext`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "google_ext"))]
+        pub google_ext: ::core::option::Option<::std::string::String>,
         /// Locality; empty string when none.
         ///
-        /// Wire name: `localcode`.
-        #[serde(rename = "localcode")]
-        pub local_code: ::std::string::String,
+        /// Wire name: `localcode`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "localcode"))]
+        pub local_code: ::core::option::Option<::std::string::String>,
         /// Search volume of the keyword.
         ///
-        /// Wire name: `search_volume`.
-        #[serde(rename = "search_volume")]
-        pub search_volume: i64,
+        /// Wire name: `search_volume`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "search_volume"))]
+        pub search_volume: ::core::option::Option<i64>,
         /// Competition among advertisers on the keyword in paid search (decimal); scale not shown.
         ///
-        /// Wire name: `ppc_competitiveness`.
-        #[serde(rename = "ppc_competitiveness")]
-        pub ppc_competitiveness: f64,
+        /// Wire name: `ppc_competitiveness`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "ppc_competitiveness"))]
+        pub ppc_competitiveness: ::core::option::Option<f64>,
         /// Approximate cost per click (decimal); currency not shown.
         ///
-        /// Wire name: `cpcapprox`.
-        #[serde(rename = "cpcapprox")]
-        pub cpc_approx: f64,
+        /// Wire name: `cpcapprox`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "cpcapprox"))]
+        pub cpc_approx: ::core::option::Option<f64>,
         /// Number of pages indexed for the keyword.
         ///
-        /// Wire name: `indexed_pages`.
-        #[serde(rename = "indexed_pages")]
-        pub indexed_pages: i64,
+        /// Wire name: `indexed_pages`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "indexed_pages"))]
+        pub indexed_pages: ::core::option::Option<i64>,
         /// Keyword difficulty; definition and scale not shown.
         ///
-        /// Wire name: `KD`.
-        #[serde(rename = "KD")]
-        pub keyword_difficulty: i64,
+        /// Wire name: `KD`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "KD"))]
+        pub keyword_difficulty: ::core::option::Option<i64>,
         /// Keyword opportunity; definition and scale not shown.
         ///
-        /// Wire name: `KO`.
-        #[serde(rename = "KO")]
-        pub keyword_opportunity: i64,
+        /// Wire name: `KO`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "KO"))]
+        pub keyword_opportunity: ::core::option::Option<i64>,
         /// Search volume in January.
         ///
-        /// Wire name: `jan`.
-        #[serde(rename = "jan")]
-        pub jan: i64,
+        /// Wire name: `jan`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "jan"))]
+        pub jan: ::core::option::Option<i64>,
         /// Search volume in February.
         ///
-        /// Wire name: `feb`.
-        #[serde(rename = "feb")]
-        pub feb: i64,
+        /// Wire name: `feb`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "feb"))]
+        pub feb: ::core::option::Option<i64>,
         /// Search volume in March.
         ///
-        /// Wire name: `mar`.
-        #[serde(rename = "mar")]
-        pub mar: i64,
+        /// Wire name: `mar`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "mar"))]
+        pub mar: ::core::option::Option<i64>,
         /// Search volume in April.
         ///
-        /// Wire name: `apr`.
-        #[serde(rename = "apr")]
-        pub apr: i64,
+        /// Wire name: `apr`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "apr"))]
+        pub apr: ::core::option::Option<i64>,
         /// Search volume in May.
         ///
-        /// Wire name: `may`.
-        #[serde(rename = "may")]
-        pub may: i64,
+        /// Wire name: `may`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "may"))]
+        pub may: ::core::option::Option<i64>,
         /// Search volume in June.
         ///
-        /// Wire name: `jun`.
-        #[serde(rename = "jun")]
-        pub jun: i64,
+        /// Wire name: `jun`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "jun"))]
+        pub jun: ::core::option::Option<i64>,
         /// Search volume in July.
         ///
-        /// Wire name: `jul`.
-        #[serde(rename = "jul")]
-        pub jul: i64,
+        /// Wire name: `jul`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "jul"))]
+        pub jul: ::core::option::Option<i64>,
         /// Search volume in August.
         ///
-        /// Wire name: `aug`.
-        #[serde(rename = "aug")]
-        pub aug: i64,
+        /// Wire name: `aug`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "aug"))]
+        pub aug: ::core::option::Option<i64>,
         /// Search volume in September.
         ///
-        /// Wire name: `sep`.
-        #[serde(rename = "sep")]
-        pub sep: i64,
+        /// Wire name: `sep`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "sep"))]
+        pub sep: ::core::option::Option<i64>,
         /// Search volume in October.
         ///
-        /// Wire name: `oct`.
-        #[serde(rename = "oct")]
-        pub oct: i64,
+        /// Wire name: `oct`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "oct"))]
+        pub oct: ::core::option::Option<i64>,
         /// Search volume in November.
         ///
-        /// Wire name: `nov`.
-        #[serde(rename = "nov")]
-        pub nov: i64,
+        /// Wire name: `nov`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "nov"))]
+        pub nov: ::core::option::Option<i64>,
         /// Search volume in December.
         ///
-        /// Wire name: `dec`.
-        #[serde(rename = "dec")]
-        pub dec: i64,
+        /// Wire name: `dec`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "dec"))]
+        pub dec: ::core::option::Option<i64>,
         /// Position of the URL for the keyword.
         ///
-        /// Wire name: `ranking_position`.
-        #[serde(rename = "ranking_position")]
-        pub ranking_position: i64,
+        /// Wire name: `ranking_position`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "ranking_position"))]
+        pub ranking_position: ::core::option::Option<i64>,
         /// Last position change, positive or negative.
         ///
-        /// Wire name: `last_variation`.
-        #[serde(rename = "last_variation")]
-        pub last_variation: i64,
+        /// Wire name: `last_variation`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "last_variation"))]
+        pub last_variation: ::core::option::Option<i64>,
         /// Estimated traffic from the keyword; may be decimal.
         ///
-        /// Wire name: `extimated_traffic`.
-        #[serde(rename = "extimated_traffic")]
-        pub estimated_traffic: f64,
+        /// Wire name: `extimated_traffic`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "extimated_traffic"))]
+        pub estimated_traffic: ::core::option::Option<f64>,
         /// Search intents of the keyword, comma-separated on the wire.
         ///
-        /// Wire name: `search_intent`.
-        #[serde(
-            rename = "search_intent",
-            serialize_with = "crate::__private::quirks::comma_list::serialize"
-        )]
+        /// Wire name: `search_intent`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "search_intent"))]
         #[cfg_attr(
             feature = "schemars",
             schemars(with = "::core::option::Option<::std::string::String>")
         )]
         pub search_intent: ::std::vec::Vec<SearchIntent>,
+        #[cfg_attr(feature = "schemars", schemars(skip))]
+        unknown_members: rt::UnknownMembers,
+    }
+
+    impl UrlKeyword {
+        /// The members of this row that the spec does not know, by wire
+        /// name, with their JSON values as sent (empty, at no cost, when
+        /// there are none). They are written back after the fields.
+        pub fn unknown_members(&self) -> &rt::UnknownMembers {
+            &self.unknown_members
+        }
     }
 
     impl<'de> ::serde::Deserialize<'de> for UrlKeyword {
@@ -3361,6 +4083,8 @@ pub mod types {
 
     impl rt::record::Record for UrlKeyword {
         const NAME: &'static str = "UrlKeyword";
+
+        const RECORD: &'static str = "url_keyword";
 
         const FIELDS: &'static [&'static str] = &[
             "keyword",
@@ -3454,43 +4178,38 @@ pub mod types {
             let mut search_intent = ::core::option::Option::None;
             while let ::core::option::Option::Some(index) = fields.next_field()? {
                 match index {
-                    0 => fields.read(&mut keyword, ::core::marker::PhantomData)?,
-                    1 => fields.read(&mut language, ::core::marker::PhantomData)?,
-                    2 => fields.read(&mut google_ext, ::core::marker::PhantomData)?,
-                    3 => fields.read(&mut local_code, ::core::marker::PhantomData)?,
-                    4 => fields.read(&mut search_volume, rt::quirks::seed::Integer)?,
-                    5 => {
-                        fields
-                            .read(&mut ppc_competitiveness, ::core::marker::PhantomData)?
-                    }
-                    6 => fields.read(&mut cpc_approx, ::core::marker::PhantomData)?,
-                    7 => fields.read(&mut indexed_pages, rt::quirks::seed::Integer)?,
-                    8 => fields.read(&mut keyword_difficulty, rt::quirks::seed::Integer)?,
+                    0 => fields.read(&mut keyword, rt::quirks::kind::Text)?,
+                    1 => fields.read(&mut language, rt::quirks::kind::Text)?,
+                    2 => fields.read(&mut google_ext, rt::quirks::kind::Text)?,
+                    3 => fields.read(&mut local_code, rt::quirks::kind::Text)?,
+                    4 => fields.read(&mut search_volume, rt::quirks::kind::Integer)?,
+                    5 => fields.read(&mut ppc_competitiveness, rt::quirks::kind::Number)?,
+                    6 => fields.read(&mut cpc_approx, rt::quirks::kind::Number)?,
+                    7 => fields.read(&mut indexed_pages, rt::quirks::kind::Integer)?,
+                    8 => fields.read(&mut keyword_difficulty, rt::quirks::kind::Integer)?,
                     9 => {
-                        fields.read(&mut keyword_opportunity, rt::quirks::seed::Integer)?
+                        fields.read(&mut keyword_opportunity, rt::quirks::kind::Integer)?
                     }
-                    10 => fields.read(&mut jan, rt::quirks::seed::Integer)?,
-                    11 => fields.read(&mut feb, rt::quirks::seed::Integer)?,
-                    12 => fields.read(&mut mar, rt::quirks::seed::Integer)?,
-                    13 => fields.read(&mut apr, rt::quirks::seed::Integer)?,
-                    14 => fields.read(&mut may, rt::quirks::seed::Integer)?,
-                    15 => fields.read(&mut jun, rt::quirks::seed::Integer)?,
-                    16 => fields.read(&mut jul, rt::quirks::seed::Integer)?,
-                    17 => fields.read(&mut aug, rt::quirks::seed::Integer)?,
-                    18 => fields.read(&mut sep, rt::quirks::seed::Integer)?,
-                    19 => fields.read(&mut oct, rt::quirks::seed::Integer)?,
-                    20 => fields.read(&mut nov, rt::quirks::seed::Integer)?,
-                    21 => fields.read(&mut dec, rt::quirks::seed::Integer)?,
-                    22 => fields.read(&mut ranking_position, rt::quirks::seed::Integer)?,
-                    23 => fields.read(&mut last_variation, rt::quirks::seed::Integer)?,
-                    24 => {
-                        fields.read(&mut estimated_traffic, ::core::marker::PhantomData)?
-                    }
+                    10 => fields.read(&mut jan, rt::quirks::kind::Integer)?,
+                    11 => fields.read(&mut feb, rt::quirks::kind::Integer)?,
+                    12 => fields.read(&mut mar, rt::quirks::kind::Integer)?,
+                    13 => fields.read(&mut apr, rt::quirks::kind::Integer)?,
+                    14 => fields.read(&mut may, rt::quirks::kind::Integer)?,
+                    15 => fields.read(&mut jun, rt::quirks::kind::Integer)?,
+                    16 => fields.read(&mut jul, rt::quirks::kind::Integer)?,
+                    17 => fields.read(&mut aug, rt::quirks::kind::Integer)?,
+                    18 => fields.read(&mut sep, rt::quirks::kind::Integer)?,
+                    19 => fields.read(&mut oct, rt::quirks::kind::Integer)?,
+                    20 => fields.read(&mut nov, rt::quirks::kind::Integer)?,
+                    21 => fields.read(&mut dec, rt::quirks::kind::Integer)?,
+                    22 => fields.read(&mut ranking_position, rt::quirks::kind::Integer)?,
+                    23 => fields.read(&mut last_variation, rt::quirks::kind::Integer)?,
+                    24 => fields.read(&mut estimated_traffic, rt::quirks::kind::Number)?,
                     25 => {
                         fields
                             .read(
                                 &mut search_intent,
-                                rt::quirks::seed::CommaList(::core::marker::PhantomData),
+                                rt::quirks::kind::CommaList(::core::marker::PhantomData),
                             )?
                     }
                     _ => {}
@@ -3498,32 +4217,74 @@ pub mod types {
             }
             ::core::result::Result::Ok(UrlKeyword {
                 keyword: fields.required(keyword, 0)?,
-                language: fields.required(language, 1)?,
-                google_ext: fields.required(google_ext, 2)?,
-                local_code: fields.required(local_code, 3)?,
-                search_volume: fields.required(search_volume, 4)?,
-                ppc_competitiveness: fields.required(ppc_competitiveness, 5)?,
-                cpc_approx: fields.required(cpc_approx, 6)?,
-                indexed_pages: fields.required(indexed_pages, 7)?,
-                keyword_difficulty: fields.required(keyword_difficulty, 8)?,
-                keyword_opportunity: fields.required(keyword_opportunity, 9)?,
-                jan: fields.required(jan, 10)?,
-                feb: fields.required(feb, 11)?,
-                mar: fields.required(mar, 12)?,
-                apr: fields.required(apr, 13)?,
-                may: fields.required(may, 14)?,
-                jun: fields.required(jun, 15)?,
-                jul: fields.required(jul, 16)?,
-                aug: fields.required(aug, 17)?,
-                sep: fields.required(sep, 18)?,
-                oct: fields.required(oct, 19)?,
-                nov: fields.required(nov, 20)?,
-                dec: fields.required(dec, 21)?,
-                ranking_position: fields.required(ranking_position, 22)?,
-                last_variation: fields.required(last_variation, 23)?,
-                estimated_traffic: fields.required(estimated_traffic, 24)?,
-                search_intent: fields.required(search_intent, 25)?,
+                language,
+                google_ext,
+                local_code,
+                search_volume,
+                ppc_competitiveness,
+                cpc_approx,
+                indexed_pages,
+                keyword_difficulty,
+                keyword_opportunity,
+                jan,
+                feb,
+                mar,
+                apr,
+                may,
+                jun,
+                jul,
+                aug,
+                sep,
+                oct,
+                nov,
+                dec,
+                ranking_position,
+                last_variation,
+                estimated_traffic,
+                search_intent: search_intent.unwrap_or_default(),
+                unknown_members: fields.unknown(),
             })
+        }
+    }
+
+    impl ::serde::Serialize for UrlKeyword {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut out = rt::record::Writer::start::<
+                Self,
+            >(serializer, &self.unknown_members)?;
+            out.field("keyword", &self.keyword)?;
+            out.field("lang", &self.language)?;
+            out.field("google_ext", &self.google_ext)?;
+            out.field("localcode", &self.local_code)?;
+            out.field("search_volume", &self.search_volume)?;
+            out.field("ppc_competitiveness", &self.ppc_competitiveness)?;
+            out.field("cpcapprox", &self.cpc_approx)?;
+            out.field("indexed_pages", &self.indexed_pages)?;
+            out.field("KD", &self.keyword_difficulty)?;
+            out.field("KO", &self.keyword_opportunity)?;
+            out.field("jan", &self.jan)?;
+            out.field("feb", &self.feb)?;
+            out.field("mar", &self.mar)?;
+            out.field("apr", &self.apr)?;
+            out.field("may", &self.may)?;
+            out.field("jun", &self.jun)?;
+            out.field("jul", &self.jul)?;
+            out.field("aug", &self.aug)?;
+            out.field("sep", &self.sep)?;
+            out.field("oct", &self.oct)?;
+            out.field("nov", &self.nov)?;
+            out.field("dec", &self.dec)?;
+            out.field("ranking_position", &self.ranking_position)?;
+            out.field("last_variation", &self.last_variation)?;
+            out.field("extimated_traffic", &self.estimated_traffic)?;
+            out.field(
+                "search_intent",
+                &rt::quirks::write::CommaList(&self.search_intent),
+            )?;
+            out.end(&self.unknown_members)
         }
     }
 
@@ -3531,9 +4292,9 @@ pub mod types {
         fn text_field(&self, wire: &str) -> ::core::option::Option<&str> {
             match wire {
                 "keyword" => ::core::option::Option::Some(self.keyword.as_str()),
-                "lang" => ::core::option::Option::Some(self.language.as_str()),
-                "google_ext" => ::core::option::Option::Some(self.google_ext.as_str()),
-                "localcode" => ::core::option::Option::Some(self.local_code.as_str()),
+                "lang" => self.language.as_deref(),
+                "google_ext" => self.google_ext.as_deref(),
+                "localcode" => self.local_code.as_deref(),
                 _ => ::core::option::Option::None,
             }
         }
@@ -3542,25 +4303,36 @@ pub mod types {
     /// A keyword where the URL ranks worse than similar pages of its organic competitors.
     ///
     /// Wire record `intent_gap`.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[derive(Debug, Clone, PartialEq)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[non_exhaustive]
     pub struct IntentGap {
         /// The keyword.
         ///
-        /// Wire name: `keyword`.
-        #[serde(rename = "keyword")]
+        /// Wire name: `keyword`. Always sent (decided): a row without it, or with `null`, is kept raw in `Envelope::raw_rows`.
+        #[cfg_attr(feature = "schemars", serde(rename = "keyword"))]
         pub keyword: ::std::string::String,
         /// Search volume of the keyword.
         ///
-        /// Wire name: `search_volume`.
-        #[serde(rename = "search_volume")]
-        pub search_volume: i64,
+        /// Wire name: `search_volume`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "search_volume"))]
+        pub search_volume: ::core::option::Option<i64>,
         /// Position of the URL for the keyword.
         ///
-        /// Wire name: `ranking_position`.
-        #[serde(rename = "ranking_position")]
-        pub ranking_position: i64,
+        /// Wire name: `ranking_position`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "ranking_position"))]
+        pub ranking_position: ::core::option::Option<i64>,
+        #[cfg_attr(feature = "schemars", schemars(skip))]
+        unknown_members: rt::UnknownMembers,
+    }
+
+    impl IntentGap {
+        /// The members of this row that the spec does not know, by wire
+        /// name, with their JSON values as sent (empty, at no cost, when
+        /// there are none). They are written back after the fields.
+        pub fn unknown_members(&self) -> &rt::UnknownMembers {
+            &self.unknown_members
+        }
     }
 
     impl<'de> ::serde::Deserialize<'de> for IntentGap {
@@ -3573,6 +4345,8 @@ pub mod types {
 
     impl rt::record::Record for IntentGap {
         const NAME: &'static str = "IntentGap";
+
+        const RECORD: &'static str = "intent_gap";
 
         const FIELDS: &'static [&'static str] = &[
             "keyword",
@@ -3597,17 +4371,33 @@ pub mod types {
             let mut ranking_position = ::core::option::Option::None;
             while let ::core::option::Option::Some(index) = fields.next_field()? {
                 match index {
-                    0 => fields.read(&mut keyword, ::core::marker::PhantomData)?,
-                    1 => fields.read(&mut search_volume, rt::quirks::seed::Integer)?,
-                    2 => fields.read(&mut ranking_position, rt::quirks::seed::Integer)?,
+                    0 => fields.read(&mut keyword, rt::quirks::kind::Text)?,
+                    1 => fields.read(&mut search_volume, rt::quirks::kind::Integer)?,
+                    2 => fields.read(&mut ranking_position, rt::quirks::kind::Integer)?,
                     _ => {}
                 }
             }
             ::core::result::Result::Ok(IntentGap {
                 keyword: fields.required(keyword, 0)?,
-                search_volume: fields.required(search_volume, 1)?,
-                ranking_position: fields.required(ranking_position, 2)?,
+                search_volume,
+                ranking_position,
+                unknown_members: fields.unknown(),
             })
+        }
+    }
+
+    impl ::serde::Serialize for IntentGap {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut out = rt::record::Writer::start::<
+                Self,
+            >(serializer, &self.unknown_members)?;
+            out.field("keyword", &self.keyword)?;
+            out.field("search_volume", &self.search_volume)?;
+            out.field("ranking_position", &self.ranking_position)?;
+            out.end(&self.unknown_members)
         }
     }
 
@@ -3623,127 +4413,124 @@ pub mod types {
     /// Volume, paid-search, difficulty and intent metrics of a keyword.
     ///
     /// Wire record `keyword_metrics`.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[derive(Debug, Clone, PartialEq)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[non_exhaustive]
     pub struct KeywordMetrics {
         /// The keyword.
         ///
-        /// Wire name: `keyword`.
-        #[serde(rename = "keyword")]
+        /// Wire name: `keyword`. Always sent (decided): a row without it, or with `null`, is kept raw in `Envelope::raw_rows`.
+        #[cfg_attr(feature = "schemars", serde(rename = "keyword"))]
         pub keyword: ::std::string::String,
         /// Language code.
         ///
-        /// Wire name: `lang`.
-        #[serde(rename = "lang")]
-        pub language: ::std::string::String,
+        /// Wire name: `lang`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "lang"))]
+        pub language: ::core::option::Option<::std::string::String>,
         /// Search-engine extension, e.g. a country suffix beginning with a dot (`.it`).
         ///
-        /// Wire name: `google_ext`.
-        #[serde(rename = "google_ext")]
-        pub google_ext: ::std::string::String,
+        /// Wire name: `google_ext`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "google_ext"))]
+        pub google_ext: ::core::option::Option<::std::string::String>,
         /// Locality; empty string when none.
         ///
-        /// Wire name: `localcode`.
-        #[serde(rename = "localcode")]
-        pub local_code: ::std::string::String,
+        /// Wire name: `localcode`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "localcode"))]
+        pub local_code: ::core::option::Option<::std::string::String>,
         /// Search volume of the keyword.
         ///
-        /// Wire name: `search_volume`.
-        #[serde(rename = "search_volume")]
-        pub search_volume: i64,
+        /// Wire name: `search_volume`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "search_volume"))]
+        pub search_volume: ::core::option::Option<i64>,
         /// Competition among advertisers on the keyword in paid search (decimal); scale not shown.
         ///
-        /// Wire name: `ppc_competitiveness`.
-        #[serde(rename = "ppc_competitiveness")]
-        pub ppc_competitiveness: f64,
+        /// Wire name: `ppc_competitiveness`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "ppc_competitiveness"))]
+        pub ppc_competitiveness: ::core::option::Option<f64>,
         /// Approximate cost per click (decimal); currency not shown.
         ///
-        /// Wire name: `cpcapprox`.
-        #[serde(rename = "cpcapprox")]
-        pub cpc_approx: f64,
+        /// Wire name: `cpcapprox`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "cpcapprox"))]
+        pub cpc_approx: ::core::option::Option<f64>,
         /// Number of pages indexed for the keyword.
         ///
-        /// Wire name: `indexed_pages`.
-        #[serde(rename = "indexed_pages")]
-        pub indexed_pages: i64,
+        /// Wire name: `indexed_pages`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "indexed_pages"))]
+        pub indexed_pages: ::core::option::Option<i64>,
         /// Keyword difficulty; definition and scale not shown.
         ///
-        /// Wire name: `KD`.
-        #[serde(rename = "KD")]
-        pub keyword_difficulty: i64,
+        /// Wire name: `KD`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "KD"))]
+        pub keyword_difficulty: ::core::option::Option<i64>,
         /// Keyword opportunity; definition and scale not shown.
         ///
-        /// Wire name: `KO`.
-        #[serde(rename = "KO")]
-        pub keyword_opportunity: i64,
+        /// Wire name: `KO`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "KO"))]
+        pub keyword_opportunity: ::core::option::Option<i64>,
         /// Search volume in January.
         ///
-        /// Wire name: `jan`.
-        #[serde(rename = "jan")]
-        pub jan: i64,
+        /// Wire name: `jan`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "jan"))]
+        pub jan: ::core::option::Option<i64>,
         /// Search volume in February.
         ///
-        /// Wire name: `feb`.
-        #[serde(rename = "feb")]
-        pub feb: i64,
+        /// Wire name: `feb`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "feb"))]
+        pub feb: ::core::option::Option<i64>,
         /// Search volume in March.
         ///
-        /// Wire name: `mar`.
-        #[serde(rename = "mar")]
-        pub mar: i64,
+        /// Wire name: `mar`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "mar"))]
+        pub mar: ::core::option::Option<i64>,
         /// Search volume in April.
         ///
-        /// Wire name: `apr`.
-        #[serde(rename = "apr")]
-        pub apr: i64,
+        /// Wire name: `apr`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "apr"))]
+        pub apr: ::core::option::Option<i64>,
         /// Search volume in May.
         ///
-        /// Wire name: `may`.
-        #[serde(rename = "may")]
-        pub may: i64,
+        /// Wire name: `may`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "may"))]
+        pub may: ::core::option::Option<i64>,
         /// Search volume in June.
         ///
-        /// Wire name: `jun`.
-        #[serde(rename = "jun")]
-        pub jun: i64,
+        /// Wire name: `jun`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "jun"))]
+        pub jun: ::core::option::Option<i64>,
         /// Search volume in July.
         ///
-        /// Wire name: `jul`.
-        #[serde(rename = "jul")]
-        pub jul: i64,
+        /// Wire name: `jul`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "jul"))]
+        pub jul: ::core::option::Option<i64>,
         /// Search volume in August.
         ///
-        /// Wire name: `aug`.
-        #[serde(rename = "aug")]
-        pub aug: i64,
+        /// Wire name: `aug`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "aug"))]
+        pub aug: ::core::option::Option<i64>,
         /// Search volume in September.
         ///
-        /// Wire name: `sep`.
-        #[serde(rename = "sep")]
-        pub sep: i64,
+        /// Wire name: `sep`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "sep"))]
+        pub sep: ::core::option::Option<i64>,
         /// Search volume in October.
         ///
-        /// Wire name: `oct`.
-        #[serde(rename = "oct")]
-        pub oct: i64,
+        /// Wire name: `oct`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "oct"))]
+        pub oct: ::core::option::Option<i64>,
         /// Search volume in November.
         ///
-        /// Wire name: `nov`.
-        #[serde(rename = "nov")]
-        pub nov: i64,
+        /// Wire name: `nov`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "nov"))]
+        pub nov: ::core::option::Option<i64>,
         /// Search volume in December.
         ///
-        /// Wire name: `dec`.
-        #[serde(rename = "dec")]
-        pub dec: i64,
+        /// Wire name: `dec`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "dec"))]
+        pub dec: ::core::option::Option<i64>,
         /// Search intents of the keyword, comma-separated on the wire.
         ///
-        /// Wire name: `search_intent`.
-        #[serde(
-            rename = "search_intent",
-            serialize_with = "crate::__private::quirks::comma_list::serialize"
-        )]
+        /// Wire name: `search_intent`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "search_intent"))]
         #[cfg_attr(
             feature = "schemars",
             schemars(with = "::core::option::Option<::std::string::String>")
@@ -3751,17 +4538,24 @@ pub mod types {
         pub search_intent: ::std::vec::Vec<SearchIntent>,
         /// Whether the keyword's results show an AI overview; a boolean word on the wire, present on some rows only.
         ///
-        /// Wire name: `has_ai_overview`. It may be absent.
-        #[serde(
-            default,
-            rename = "has_ai_overview",
-            serialize_with = "crate::__private::quirks::bool_word::serialize"
-        )]
+        /// Wire name: `has_ai_overview`. May be absent (stated): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "has_ai_overview"))]
         #[cfg_attr(
             feature = "schemars",
             schemars(with = "::core::option::Option<::std::string::String>")
         )]
         pub has_ai_overview: ::core::option::Option<bool>,
+        #[cfg_attr(feature = "schemars", schemars(skip))]
+        unknown_members: rt::UnknownMembers,
+    }
+
+    impl KeywordMetrics {
+        /// The members of this row that the spec does not know, by wire
+        /// name, with their JSON values as sent (empty, at no cost, when
+        /// there are none). They are written back after the fields.
+        pub fn unknown_members(&self) -> &rt::UnknownMembers {
+            &self.unknown_members
+        }
     }
 
     impl<'de> ::serde::Deserialize<'de> for KeywordMetrics {
@@ -3774,6 +4568,8 @@ pub mod types {
 
     impl rt::record::Record for KeywordMetrics {
         const NAME: &'static str = "KeywordMetrics";
+
+        const RECORD: &'static str = "keyword_metrics";
 
         const FIELDS: &'static [&'static str] = &[
             "keyword",
@@ -3861,70 +4657,112 @@ pub mod types {
             let mut has_ai_overview = ::core::option::Option::None;
             while let ::core::option::Option::Some(index) = fields.next_field()? {
                 match index {
-                    0 => fields.read(&mut keyword, ::core::marker::PhantomData)?,
-                    1 => fields.read(&mut language, ::core::marker::PhantomData)?,
-                    2 => fields.read(&mut google_ext, ::core::marker::PhantomData)?,
-                    3 => fields.read(&mut local_code, ::core::marker::PhantomData)?,
-                    4 => fields.read(&mut search_volume, rt::quirks::seed::Integer)?,
-                    5 => {
-                        fields
-                            .read(&mut ppc_competitiveness, ::core::marker::PhantomData)?
-                    }
-                    6 => fields.read(&mut cpc_approx, ::core::marker::PhantomData)?,
-                    7 => fields.read(&mut indexed_pages, rt::quirks::seed::Integer)?,
-                    8 => fields.read(&mut keyword_difficulty, rt::quirks::seed::Integer)?,
+                    0 => fields.read(&mut keyword, rt::quirks::kind::Text)?,
+                    1 => fields.read(&mut language, rt::quirks::kind::Text)?,
+                    2 => fields.read(&mut google_ext, rt::quirks::kind::Text)?,
+                    3 => fields.read(&mut local_code, rt::quirks::kind::Text)?,
+                    4 => fields.read(&mut search_volume, rt::quirks::kind::Integer)?,
+                    5 => fields.read(&mut ppc_competitiveness, rt::quirks::kind::Number)?,
+                    6 => fields.read(&mut cpc_approx, rt::quirks::kind::Number)?,
+                    7 => fields.read(&mut indexed_pages, rt::quirks::kind::Integer)?,
+                    8 => fields.read(&mut keyword_difficulty, rt::quirks::kind::Integer)?,
                     9 => {
-                        fields.read(&mut keyword_opportunity, rt::quirks::seed::Integer)?
+                        fields.read(&mut keyword_opportunity, rt::quirks::kind::Integer)?
                     }
-                    10 => fields.read(&mut jan, rt::quirks::seed::Integer)?,
-                    11 => fields.read(&mut feb, rt::quirks::seed::Integer)?,
-                    12 => fields.read(&mut mar, rt::quirks::seed::Integer)?,
-                    13 => fields.read(&mut apr, rt::quirks::seed::Integer)?,
-                    14 => fields.read(&mut may, rt::quirks::seed::Integer)?,
-                    15 => fields.read(&mut jun, rt::quirks::seed::Integer)?,
-                    16 => fields.read(&mut jul, rt::quirks::seed::Integer)?,
-                    17 => fields.read(&mut aug, rt::quirks::seed::Integer)?,
-                    18 => fields.read(&mut sep, rt::quirks::seed::Integer)?,
-                    19 => fields.read(&mut oct, rt::quirks::seed::Integer)?,
-                    20 => fields.read(&mut nov, rt::quirks::seed::Integer)?,
-                    21 => fields.read(&mut dec, rt::quirks::seed::Integer)?,
+                    10 => fields.read(&mut jan, rt::quirks::kind::Integer)?,
+                    11 => fields.read(&mut feb, rt::quirks::kind::Integer)?,
+                    12 => fields.read(&mut mar, rt::quirks::kind::Integer)?,
+                    13 => fields.read(&mut apr, rt::quirks::kind::Integer)?,
+                    14 => fields.read(&mut may, rt::quirks::kind::Integer)?,
+                    15 => fields.read(&mut jun, rt::quirks::kind::Integer)?,
+                    16 => fields.read(&mut jul, rt::quirks::kind::Integer)?,
+                    17 => fields.read(&mut aug, rt::quirks::kind::Integer)?,
+                    18 => fields.read(&mut sep, rt::quirks::kind::Integer)?,
+                    19 => fields.read(&mut oct, rt::quirks::kind::Integer)?,
+                    20 => fields.read(&mut nov, rt::quirks::kind::Integer)?,
+                    21 => fields.read(&mut dec, rt::quirks::kind::Integer)?,
                     22 => {
                         fields
                             .read(
                                 &mut search_intent,
-                                rt::quirks::seed::CommaList(::core::marker::PhantomData),
+                                rt::quirks::kind::CommaList(::core::marker::PhantomData),
                             )?
                     }
-                    23 => fields.read(&mut has_ai_overview, rt::quirks::seed::BoolWord)?,
+                    23 => fields.read(&mut has_ai_overview, rt::quirks::kind::BoolWord)?,
                     _ => {}
                 }
             }
             ::core::result::Result::Ok(KeywordMetrics {
                 keyword: fields.required(keyword, 0)?,
-                language: fields.required(language, 1)?,
-                google_ext: fields.required(google_ext, 2)?,
-                local_code: fields.required(local_code, 3)?,
-                search_volume: fields.required(search_volume, 4)?,
-                ppc_competitiveness: fields.required(ppc_competitiveness, 5)?,
-                cpc_approx: fields.required(cpc_approx, 6)?,
-                indexed_pages: fields.required(indexed_pages, 7)?,
-                keyword_difficulty: fields.required(keyword_difficulty, 8)?,
-                keyword_opportunity: fields.required(keyword_opportunity, 9)?,
-                jan: fields.required(jan, 10)?,
-                feb: fields.required(feb, 11)?,
-                mar: fields.required(mar, 12)?,
-                apr: fields.required(apr, 13)?,
-                may: fields.required(may, 14)?,
-                jun: fields.required(jun, 15)?,
-                jul: fields.required(jul, 16)?,
-                aug: fields.required(aug, 17)?,
-                sep: fields.required(sep, 18)?,
-                oct: fields.required(oct, 19)?,
-                nov: fields.required(nov, 20)?,
-                dec: fields.required(dec, 21)?,
-                search_intent: fields.required(search_intent, 22)?,
-                has_ai_overview: has_ai_overview.unwrap_or_default(),
+                language,
+                google_ext,
+                local_code,
+                search_volume,
+                ppc_competitiveness,
+                cpc_approx,
+                indexed_pages,
+                keyword_difficulty,
+                keyword_opportunity,
+                jan,
+                feb,
+                mar,
+                apr,
+                may,
+                jun,
+                jul,
+                aug,
+                sep,
+                oct,
+                nov,
+                dec,
+                search_intent: search_intent.unwrap_or_default(),
+                has_ai_overview: fields
+                    .optional(has_ai_overview, 23)
+                    .unwrap_or_default(),
+                unknown_members: fields.unknown(),
             })
+        }
+    }
+
+    impl ::serde::Serialize for KeywordMetrics {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut out = rt::record::Writer::start::<
+                Self,
+            >(serializer, &self.unknown_members)?;
+            out.field("keyword", &self.keyword)?;
+            out.field("lang", &self.language)?;
+            out.field("google_ext", &self.google_ext)?;
+            out.field("localcode", &self.local_code)?;
+            out.field("search_volume", &self.search_volume)?;
+            out.field("ppc_competitiveness", &self.ppc_competitiveness)?;
+            out.field("cpcapprox", &self.cpc_approx)?;
+            out.field("indexed_pages", &self.indexed_pages)?;
+            out.field("KD", &self.keyword_difficulty)?;
+            out.field("KO", &self.keyword_opportunity)?;
+            out.field("jan", &self.jan)?;
+            out.field("feb", &self.feb)?;
+            out.field("mar", &self.mar)?;
+            out.field("apr", &self.apr)?;
+            out.field("may", &self.may)?;
+            out.field("jun", &self.jun)?;
+            out.field("jul", &self.jul)?;
+            out.field("aug", &self.aug)?;
+            out.field("sep", &self.sep)?;
+            out.field("oct", &self.oct)?;
+            out.field("nov", &self.nov)?;
+            out.field("dec", &self.dec)?;
+            out.field(
+                "search_intent",
+                &rt::quirks::write::CommaList(&self.search_intent),
+            )?;
+            out.field(
+                "has_ai_overview",
+                &rt::quirks::write::BoolWord(&self.has_ai_overview),
+            )?;
+            out.end(&self.unknown_members)
         }
     }
 
@@ -3932,9 +4770,9 @@ pub mod types {
         fn text_field(&self, wire: &str) -> ::core::option::Option<&str> {
             match wire {
                 "keyword" => ::core::option::Option::Some(self.keyword.as_str()),
-                "lang" => ::core::option::Option::Some(self.language.as_str()),
-                "google_ext" => ::core::option::Option::Some(self.google_ext.as_str()),
-                "localcode" => ::core::option::Option::Some(self.local_code.as_str()),
+                "lang" => self.language.as_deref(),
+                "google_ext" => self.google_ext.as_deref(),
+                "localcode" => self.local_code.as_deref(),
                 _ => ::core::option::Option::None,
             }
         }
@@ -3943,85 +4781,96 @@ pub mod types {
     /// A keyword related to the one queried, with its search volume, how much its search results overlap the queried keyword's, and its monthly volumes.
     ///
     /// Wire record `keyword_related`.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[derive(Debug, Clone, PartialEq)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[non_exhaustive]
     pub struct KeywordRelated {
         /// The related keyword.
         ///
-        /// Wire name: `keyword`.
-        #[serde(rename = "keyword")]
+        /// Wire name: `keyword`. Always sent (decided): a row without it, or with `null`, is kept raw in `Envelope::raw_rows`.
+        #[cfg_attr(feature = "schemars", serde(rename = "keyword"))]
         pub keyword: ::std::string::String,
         /// Search volume of the related keyword.
         ///
-        /// Wire name: `search_volume`.
-        #[serde(rename = "search_volume")]
-        pub search_volume: i64,
+        /// Wire name: `search_volume`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "search_volume"))]
+        pub search_volume: ::core::option::Option<i64>,
         /// How much the search results of the two keywords overlap, 0 to 100.
         ///
-        /// Wire name: `serp_affinity`.
-        #[serde(rename = "serp_affinity")]
-        pub serp_affinity: i64,
+        /// Wire name: `serp_affinity`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "serp_affinity"))]
+        pub serp_affinity: ::core::option::Option<i64>,
         /// Search volume in January.
         ///
-        /// Wire name: `jan`.
-        #[serde(rename = "jan")]
-        pub jan: i64,
+        /// Wire name: `jan`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "jan"))]
+        pub jan: ::core::option::Option<i64>,
         /// Search volume in February.
         ///
-        /// Wire name: `feb`.
-        #[serde(rename = "feb")]
-        pub feb: i64,
+        /// Wire name: `feb`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "feb"))]
+        pub feb: ::core::option::Option<i64>,
         /// Search volume in March.
         ///
-        /// Wire name: `mar`.
-        #[serde(rename = "mar")]
-        pub mar: i64,
+        /// Wire name: `mar`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "mar"))]
+        pub mar: ::core::option::Option<i64>,
         /// Search volume in April.
         ///
-        /// Wire name: `apr`.
-        #[serde(rename = "apr")]
-        pub apr: i64,
+        /// Wire name: `apr`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "apr"))]
+        pub apr: ::core::option::Option<i64>,
         /// Search volume in May.
         ///
-        /// Wire name: `may`.
-        #[serde(rename = "may")]
-        pub may: i64,
+        /// Wire name: `may`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "may"))]
+        pub may: ::core::option::Option<i64>,
         /// Search volume in June.
         ///
-        /// Wire name: `jun`.
-        #[serde(rename = "jun")]
-        pub jun: i64,
+        /// Wire name: `jun`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "jun"))]
+        pub jun: ::core::option::Option<i64>,
         /// Search volume in July.
         ///
-        /// Wire name: `jul`.
-        #[serde(rename = "jul")]
-        pub jul: i64,
+        /// Wire name: `jul`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "jul"))]
+        pub jul: ::core::option::Option<i64>,
         /// Search volume in August.
         ///
-        /// Wire name: `aug`.
-        #[serde(rename = "aug")]
-        pub aug: i64,
+        /// Wire name: `aug`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "aug"))]
+        pub aug: ::core::option::Option<i64>,
         /// Search volume in September.
         ///
-        /// Wire name: `sep`.
-        #[serde(rename = "sep")]
-        pub sep: i64,
+        /// Wire name: `sep`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "sep"))]
+        pub sep: ::core::option::Option<i64>,
         /// Search volume in October.
         ///
-        /// Wire name: `oct`.
-        #[serde(rename = "oct")]
-        pub oct: i64,
+        /// Wire name: `oct`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "oct"))]
+        pub oct: ::core::option::Option<i64>,
         /// Search volume in November.
         ///
-        /// Wire name: `nov`.
-        #[serde(rename = "nov")]
-        pub nov: i64,
+        /// Wire name: `nov`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "nov"))]
+        pub nov: ::core::option::Option<i64>,
         /// Search volume in December.
         ///
-        /// Wire name: `dec`.
-        #[serde(rename = "dec")]
-        pub dec: i64,
+        /// Wire name: `dec`. May be absent or `null` (decided): the field is then empty, as it is when the value cannot be read.
+        #[cfg_attr(feature = "schemars", serde(default, rename = "dec"))]
+        pub dec: ::core::option::Option<i64>,
+        #[cfg_attr(feature = "schemars", schemars(skip))]
+        unknown_members: rt::UnknownMembers,
+    }
+
+    impl KeywordRelated {
+        /// The members of this row that the spec does not know, by wire
+        /// name, with their JSON values as sent (empty, at no cost, when
+        /// there are none). They are written back after the fields.
+        pub fn unknown_members(&self) -> &rt::UnknownMembers {
+            &self.unknown_members
+        }
     }
 
     impl<'de> ::serde::Deserialize<'de> for KeywordRelated {
@@ -4034,6 +4883,8 @@ pub mod types {
 
     impl rt::record::Record for KeywordRelated {
         const NAME: &'static str = "KeywordRelated";
+
+        const RECORD: &'static str = "keyword_related";
 
         const FIELDS: &'static [&'static str] = &[
             "keyword",
@@ -4094,41 +4945,69 @@ pub mod types {
             let mut dec = ::core::option::Option::None;
             while let ::core::option::Option::Some(index) = fields.next_field()? {
                 match index {
-                    0 => fields.read(&mut keyword, ::core::marker::PhantomData)?,
-                    1 => fields.read(&mut search_volume, rt::quirks::seed::Integer)?,
-                    2 => fields.read(&mut serp_affinity, rt::quirks::seed::Integer)?,
-                    3 => fields.read(&mut jan, rt::quirks::seed::Integer)?,
-                    4 => fields.read(&mut feb, rt::quirks::seed::Integer)?,
-                    5 => fields.read(&mut mar, rt::quirks::seed::Integer)?,
-                    6 => fields.read(&mut apr, rt::quirks::seed::Integer)?,
-                    7 => fields.read(&mut may, rt::quirks::seed::Integer)?,
-                    8 => fields.read(&mut jun, rt::quirks::seed::Integer)?,
-                    9 => fields.read(&mut jul, rt::quirks::seed::Integer)?,
-                    10 => fields.read(&mut aug, rt::quirks::seed::Integer)?,
-                    11 => fields.read(&mut sep, rt::quirks::seed::Integer)?,
-                    12 => fields.read(&mut oct, rt::quirks::seed::Integer)?,
-                    13 => fields.read(&mut nov, rt::quirks::seed::Integer)?,
-                    14 => fields.read(&mut dec, rt::quirks::seed::Integer)?,
+                    0 => fields.read(&mut keyword, rt::quirks::kind::Text)?,
+                    1 => fields.read(&mut search_volume, rt::quirks::kind::Integer)?,
+                    2 => fields.read(&mut serp_affinity, rt::quirks::kind::Integer)?,
+                    3 => fields.read(&mut jan, rt::quirks::kind::Integer)?,
+                    4 => fields.read(&mut feb, rt::quirks::kind::Integer)?,
+                    5 => fields.read(&mut mar, rt::quirks::kind::Integer)?,
+                    6 => fields.read(&mut apr, rt::quirks::kind::Integer)?,
+                    7 => fields.read(&mut may, rt::quirks::kind::Integer)?,
+                    8 => fields.read(&mut jun, rt::quirks::kind::Integer)?,
+                    9 => fields.read(&mut jul, rt::quirks::kind::Integer)?,
+                    10 => fields.read(&mut aug, rt::quirks::kind::Integer)?,
+                    11 => fields.read(&mut sep, rt::quirks::kind::Integer)?,
+                    12 => fields.read(&mut oct, rt::quirks::kind::Integer)?,
+                    13 => fields.read(&mut nov, rt::quirks::kind::Integer)?,
+                    14 => fields.read(&mut dec, rt::quirks::kind::Integer)?,
                     _ => {}
                 }
             }
             ::core::result::Result::Ok(KeywordRelated {
                 keyword: fields.required(keyword, 0)?,
-                search_volume: fields.required(search_volume, 1)?,
-                serp_affinity: fields.required(serp_affinity, 2)?,
-                jan: fields.required(jan, 3)?,
-                feb: fields.required(feb, 4)?,
-                mar: fields.required(mar, 5)?,
-                apr: fields.required(apr, 6)?,
-                may: fields.required(may, 7)?,
-                jun: fields.required(jun, 8)?,
-                jul: fields.required(jul, 9)?,
-                aug: fields.required(aug, 10)?,
-                sep: fields.required(sep, 11)?,
-                oct: fields.required(oct, 12)?,
-                nov: fields.required(nov, 13)?,
-                dec: fields.required(dec, 14)?,
+                search_volume,
+                serp_affinity,
+                jan,
+                feb,
+                mar,
+                apr,
+                may,
+                jun,
+                jul,
+                aug,
+                sep,
+                oct,
+                nov,
+                dec,
+                unknown_members: fields.unknown(),
             })
+        }
+    }
+
+    impl ::serde::Serialize for KeywordRelated {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut out = rt::record::Writer::start::<
+                Self,
+            >(serializer, &self.unknown_members)?;
+            out.field("keyword", &self.keyword)?;
+            out.field("search_volume", &self.search_volume)?;
+            out.field("serp_affinity", &self.serp_affinity)?;
+            out.field("jan", &self.jan)?;
+            out.field("feb", &self.feb)?;
+            out.field("mar", &self.mar)?;
+            out.field("apr", &self.apr)?;
+            out.field("may", &self.may)?;
+            out.field("jun", &self.jun)?;
+            out.field("jul", &self.jul)?;
+            out.field("aug", &self.aug)?;
+            out.field("sep", &self.sep)?;
+            out.field("oct", &self.oct)?;
+            out.field("nov", &self.nov)?;
+            out.field("dec", &self.dec)?;
+            out.end(&self.unknown_members)
         }
     }
 
@@ -6577,6 +7456,7 @@ pub mod operations {
         list_separator: '|',
         no_data_status: 400,
         no_data_message: "No data found!",
+        refusals: &[400, 401, 402, 403, 404, 429, 500],
         envelope_response: "response",
         envelope_result_rows: "ResultRows",
         envelope_units_used: "UnitsUsed",
@@ -8104,23 +8984,34 @@ pub mod operations {
                 "Project",
                 &[
                     FieldInfo::new("project_id", FieldKind::Integer)
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Id))
                         .description(
                             "Project identifier, used as `id` in the other project operations.",
                         ),
                     FieldInfo::new("is_live", FieldKind::Flag)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Whether the project is live (1) or not (0)."),
                     FieldInfo::new("creation_date", FieldKind::DateTime)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description(
                             "When the project was created, `YYYY-MM-DD HH:MM:SS`.",
                         ),
                     FieldInfo::new("project_name", FieldKind::Text)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Label))
                         .description("Name of the project."),
                     FieldInfo::new(
                             "tags",
                             FieldKind::CommaList {
                                 values: &[],
+                                enumeration: ::core::option::Option::None,
                             },
                         )
                         .nullable()
@@ -8128,6 +9019,9 @@ pub mod operations {
                             "Tags of the project, comma-separated on the wire; empty segments dropped; empty when null.",
                         ),
                     FieldInfo::new("url", FieldKind::Text)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Url))
                         .description("Site address of the project."),
                     FieldInfo::new("category", FieldKind::Text)
@@ -8138,31 +9032,67 @@ pub mod operations {
                         ),
                     FieldInfo::new("ZA", FieldKind::Integer)
                         .rust("za")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Score))
                         .description("Domain authority score."),
                     FieldInfo::new("keywords_up", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Monitored keywords whose position improved."),
                     FieldInfo::new("keywords_down", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Monitored keywords whose position dropped."),
                     FieldInfo::new("keywords_stable", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Monitored keywords whose position is stable."),
                     FieldInfo::new("monitored_keywords", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Number of monitored keywords."),
                     FieldInfo::new("avg_search_volume_last_week", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Average search volume over the last week."),
                     FieldInfo::new("avg_search_volume_last_month", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Average search volume over the last month."),
                     FieldInfo::new("volume_attuale", FieldKind::Integer)
                         .rust("current_volume")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Current volume."),
                     FieldInfo::new("project_last_update", FieldKind::Date)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Date of the last update, `YYYY-MM-DD`."),
                     FieldInfo::new("project_last_update_time", FieldKind::Time)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Time of the last update, `HH:MM:SS`."),
                     FieldInfo::new("monthly_trend", FieldKind::Number)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Change))
                         .description("Monthly trend, a decimal percentage."),
                     FieldInfo::new("weekly_trend", FieldKind::Number)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Change))
                         .description("Weekly trend, a decimal percentage."),
                 ],
@@ -8173,47 +9103,92 @@ pub mod operations {
                 "ProjectOverview",
                 &[
                     FieldInfo::new("monitored_keywords", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Number of monitored keywords."),
                     FieldInfo::new("monitored_keywords_traffic", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Traffic of the monitored keywords."),
                     FieldInfo::new("monitored_keywords_prev_traffic", FieldKind::Integer)
                         .rust("monitored_keywords_previous_traffic")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Previous traffic of the monitored keywords."),
                     FieldInfo::new(
                             "monitored_keywords_traffic_variation",
                             FieldKind::Number,
                         )
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Change))
                         .description(
                             "Variation of the monitored keywords' traffic (decimal).",
                         ),
                     FieldInfo::new("monitored_keywords_up", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Monitored keywords whose position improved."),
                     FieldInfo::new("monitored_keywords_down", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Monitored keywords whose position dropped."),
                     FieldInfo::new("monitored_keywords_stable", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Monitored keywords whose position is stable."),
                     FieldInfo::new("domain_traffic", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Traffic of the project's domain."),
                     FieldInfo::new("domain_traffic_variation", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Change))
                         .description("Variation of the domain's traffic."),
                     FieldInfo::new("za", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Score))
                         .description("Domain authority."),
                     FieldInfo::new("trust", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Score))
                         .description("Trust (authority metric)."),
                     FieldInfo::new("stability", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Score))
                         .description("Stability (authority metric)."),
                     FieldInfo::new("opportunity", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Score))
                         .description("Opportunity (authority metric)."),
                     FieldInfo::new("zero_traffic_pages", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Number of pages with no traffic."),
                     FieldInfo::new("zero_traffic_pages_perc", FieldKind::Number)
                         .rust("zero_traffic_pages_percent")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Percent))
                         .description(
                             "Share of pages with no traffic, a decimal percentage.",
@@ -8228,39 +9203,64 @@ pub mod operations {
                 "MonitoredKeyword",
                 &[
                     FieldInfo::new("keyword", FieldKind::Text)
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Keyword))
                         .description("The keyword."),
                     FieldInfo::new("lang", FieldKind::Text)
                         .rust("language")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Language))
                         .description("Language code."),
                     FieldInfo::new("google_ext", FieldKind::Text)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::SearchEngine))
                         .description(
                             "Search-engine extension, e.g. a country suffix beginning with a dot (`.it`).",
                         ),
                     FieldInfo::new("localcode", FieldKind::Text)
                         .rust("local_code")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Locality))
                         .description("Locality; empty string when none."),
                     FieldInfo::new("search_volume", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .priority(1u8)
                         .description("Search volume of the keyword."),
                     FieldInfo::new("ppc_competitiveness", FieldKind::Number)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description(
                             "Competition among advertisers on the keyword in paid search (decimal); scale not shown.",
                         ),
                     FieldInfo::new("cpcapprox", FieldKind::Number)
                         .rust("cpc_approx")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Money))
                         .priority(6u8)
                         .description(
                             "Approximate cost per click (decimal); currency not shown.",
                         ),
                     FieldInfo::new("indexed_pages", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Number of pages indexed for the keyword."),
                     FieldInfo::new("KD", FieldKind::Integer)
                         .rust("keyword_difficulty")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Score))
                         .priority(4u8)
                         .description(
@@ -8268,60 +9268,114 @@ pub mod operations {
                         ),
                     FieldInfo::new("KO", FieldKind::Integer)
                         .rust("keyword_opportunity")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Score))
                         .description(
                             "Keyword opportunity; definition and scale not shown.",
                         ),
                     FieldInfo::new("jan", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in January."),
                     FieldInfo::new("feb", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in February."),
                     FieldInfo::new("mar", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in March."),
                     FieldInfo::new("apr", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in April."),
                     FieldInfo::new("may", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in May."),
                     FieldInfo::new("jun", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in June."),
                     FieldInfo::new("jul", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in July."),
                     FieldInfo::new("aug", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in August."),
                     FieldInfo::new("sep", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in September."),
                     FieldInfo::new("oct", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in October."),
                     FieldInfo::new("nov", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in November."),
                     FieldInfo::new("dec", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in December."),
                     FieldInfo::new("initial_position", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Position))
                         .description("Position when monitoring began."),
                     FieldInfo::new("actual_position", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Position))
                         .priority(2u8)
                         .description("Current position."),
                     FieldInfo::new("avg_position", FieldKind::Number)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Position))
                         .description("Average position (decimal)."),
                     FieldInfo::new("last_variation", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Change))
                         .description("Last position change, positive or negative."),
                     FieldInfo::new("tag", FieldKind::Text)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Tag))
                         .description("Tag of the keyword; can be empty."),
                     FieldInfo::new("url", FieldKind::Text)
@@ -8334,9 +9388,15 @@ pub mod operations {
                         .hint(Hint::new(ValueKind::Url))
                         .description("Previous ranking URL; null when none."),
                     FieldInfo::new("url_changed", FieldKind::Flag)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Whether the ranking URL changed (1) or not (0)."),
                     FieldInfo::new("extimated_monthly_traffic", FieldKind::Integer)
                         .rust("estimated_monthly_traffic")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .priority(5u8)
                         .description("Estimated monthly traffic from the keyword."),
                 ],
@@ -8349,12 +9409,19 @@ pub mod operations {
                 "BestPage",
                 &[
                     FieldInfo::new("url", FieldKind::Text)
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Url))
                         .description("Page URL."),
                     FieldInfo::new("pza", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Score))
                         .description("Page authority."),
                     FieldInfo::new("total_keywords", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Number of keywords the page ranks for."),
                 ],
             )
@@ -8366,12 +9433,19 @@ pub mod operations {
                 "PageWithMoreKeywords",
                 &[
                     FieldInfo::new("url", FieldKind::Text)
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Url))
                         .description("Page URL."),
                     FieldInfo::new("extimated_traffic", FieldKind::Integer)
                         .rust("estimated_traffic")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Estimated traffic of the page."),
                     FieldInfo::new("total_keywords", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Number of keywords the page ranks for."),
                 ],
             )
@@ -8381,11 +9455,18 @@ pub mod operations {
                 "PageWithPotential",
                 &[
                     FieldInfo::new("url", FieldKind::Text)
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Url))
                         .description("Page URL."),
                     FieldInfo::new("potential_traffic", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Potential traffic of the page."),
                     FieldInfo::new("total_keywords", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Number of keywords the page ranks for."),
                 ],
             )
@@ -8395,9 +9476,13 @@ pub mod operations {
                 "TrafficVariationPage",
                 &[
                     FieldInfo::new("url", FieldKind::Text)
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Url))
                         .description("Page URL."),
                     FieldInfo::new("traffic_variation", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Change))
                         .description(
                             "Traffic variation: positive for winners, negative for losers.",
@@ -8412,28 +9497,50 @@ pub mod operations {
                 "DomainMetrics",
                 &[
                     FieldInfo::new("domain", FieldKind::Text)
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Domain))
                         .description("Domain as requested or as stored."),
                     FieldInfo::new("maindomain", FieldKind::Text)
                         .rust("main_domain")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Domain))
                         .description("Domain without the `www` prefix."),
                     FieldInfo::new("za", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Score))
                         .description("Domain authority."),
                     FieldInfo::new("trust", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Score))
                         .description("Trust (authority metric)."),
                     FieldInfo::new("stability", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Score))
                         .description("Stability (authority metric)."),
                     FieldInfo::new("opportunity", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Score))
                         .description("Opportunity (authority metric)."),
                     FieldInfo::new("extimated_traffic", FieldKind::Integer)
                         .rust("estimated_traffic")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Estimated traffic of the domain."),
                     FieldInfo::new("current_month_traffic", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Traffic in the current month."),
                     FieldInfo::new("last_traffic_variation", FieldKind::Integer)
                         .optional()
@@ -8442,33 +9549,63 @@ pub mod operations {
                             "Last traffic variation. Present in `metrics`, absent in `metricshistory`.",
                         ),
                     FieldInfo::new("total_keywords", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Number of keywords the domain ranks for."),
                     FieldInfo::new("page1", FieldKind::Integer)
                         .rust("page_1")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Keywords ranking on result page 1."),
                     FieldInfo::new("page2", FieldKind::Integer)
                         .rust("page_2")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Keywords ranking on result page 2."),
                     FieldInfo::new("page3", FieldKind::Integer)
                         .rust("page_3")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Keywords ranking on result page 3."),
                     FieldInfo::new("page4", FieldKind::Integer)
                         .rust("page_4")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Keywords ranking on result page 4."),
                     FieldInfo::new("page5", FieldKind::Integer)
                         .rust("page_5")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Keywords ranking on result page 5."),
                     FieldInfo::new("position_1to3", FieldKind::Integer)
                         .rust("positions_1_to_3")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Keywords ranking at positions 1 to 3."),
                     FieldInfo::new("position_4to6", FieldKind::Integer)
                         .rust("positions_4_to_6")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Keywords ranking at positions 4 to 6."),
                     FieldInfo::new("position_7to10", FieldKind::Integer)
                         .rust("positions_7_to_10")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Keywords ranking at positions 7 to 10."),
                     FieldInfo::new("cpcval", FieldKind::Number)
                         .rust("cpc_value")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Money))
                         .description(
                             "Cost-per-click value (decimal); currency not shown.",
@@ -8482,18 +9619,31 @@ pub mod operations {
                 "Authority",
                 &[
                     FieldInfo::new("domain", FieldKind::Text)
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Domain))
                         .description("The domain."),
                     FieldInfo::new("za", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Score))
                         .description("Domain authority."),
                     FieldInfo::new("trust", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Score))
                         .description("Trust (authority metric)."),
                     FieldInfo::new("stability", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Score))
                         .description("Stability (authority metric)."),
                     FieldInfo::new("opportunity", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Score))
                         .description("Opportunity (authority metric)."),
                 ],
@@ -8505,20 +9655,33 @@ pub mod operations {
                 "Niche",
                 &[
                     FieldInfo::new("tza", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Score))
                         .description("Topical authority of the domain in the niche."),
                     FieldInfo::new("name", FieldKind::Text)
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Label))
                         .description("Niche name, as a localised label."),
                     FieldInfo::new("perc", FieldKind::Number)
                         .rust("percent")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Percent))
                         .description(
                             "Share of the domain in the niche, percent (decimal).",
                         ),
                     FieldInfo::new("keywords", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Number of keywords in the niche."),
                     FieldInfo::new("niche_traffic", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Estimated traffic on the niche's keywords."),
                 ],
             )
@@ -8528,9 +9691,13 @@ pub mod operations {
                 "DomainNiches",
                 &[
                     FieldInfo::new("domain", FieldKind::Text)
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Domain))
                         .description("The domain."),
                     FieldInfo::new("niches", FieldKind::List { record: "niche" })
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Niches of the domain, at most `limit` of them."),
                 ],
             )
@@ -8541,48 +9708,94 @@ pub mod operations {
                 "Competitor",
                 &[
                     FieldInfo::new("domain", FieldKind::Text)
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Domain))
                         .description("Competitor domain."),
                     FieldInfo::new("za", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Score))
                         .description("Domain authority of the competitor."),
                     FieldInfo::new("1a3", FieldKind::Integer)
                         .rust("positions_1_to_3")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Keywords ranking at positions 1 to 3."),
                     FieldInfo::new("4a6", FieldKind::Integer)
                         .rust("positions_4_to_6")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Keywords ranking at positions 4 to 6."),
                     FieldInfo::new("7a10", FieldKind::Integer)
                         .rust("positions_7_to_10")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Keywords ranking at positions 7 to 10."),
                     FieldInfo::new("page1", FieldKind::Integer)
                         .rust("page_1")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Keywords ranking on result page 1."),
                     FieldInfo::new("page2", FieldKind::Integer)
                         .rust("page_2")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Keywords ranking on result page 2."),
                     FieldInfo::new("page3", FieldKind::Integer)
                         .rust("page_3")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Keywords ranking on result page 3."),
                     FieldInfo::new("page4", FieldKind::Integer)
                         .rust("page_4")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Keywords ranking on result page 4."),
                     FieldInfo::new("page5", FieldKind::Integer)
                         .rust("page_5")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Keywords ranking on result page 5."),
                     FieldInfo::new("total_keywords", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Number of keywords the competitor ranks for."),
                     FieldInfo::new("common_keywords", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Keywords shared with the queried domain."),
                     FieldInfo::new("competition_level", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Score).range(0, 100))
                         .description("Competition level, 0 to 100."),
                     FieldInfo::new("previous_traffic", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Previous traffic of the competitor."),
                     FieldInfo::new("extimated_traffic", FieldKind::Integer)
                         .rust("estimated_traffic")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Estimated traffic of the competitor."),
                     FieldInfo::new("current_month_traffic", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Traffic in the current month."),
                 ],
             )
@@ -8592,6 +9805,7 @@ pub mod operations {
                 "DomainCompetitors",
                 &[
                     FieldInfo::new("domain", FieldKind::Text)
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Domain))
                         .description("The domain."),
                     FieldInfo::new(
@@ -8601,6 +9815,9 @@ pub mod operations {
                             },
                         )
                         .rust("competitors")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description(
                             "Competitors of the domain, at most `limit` of them.",
                         ),
@@ -8613,37 +9830,65 @@ pub mod operations {
                 "AiOverviewKeyword",
                 &[
                     FieldInfo::new("keyword", FieldKind::Text)
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Keyword))
                         .description("The keyword."),
                     FieldInfo::new("posizione", FieldKind::Integer)
                         .rust("position")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Position))
                         .description("Position of the domain."),
                     FieldInfo::new("volumericerca", FieldKind::Integer)
                         .rust("search_volume")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Search volume of the keyword."),
                     FieldInfo::new("visibility_rank", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Visibility rank."),
                     FieldInfo::new("menzioni", FieldKind::Integer)
                         .rust("mentions")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Number of mentions."),
                     FieldInfo::new("menzioni_come_primo_risultato", FieldKind::Integer)
                         .rust("mentions_as_first_result")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Mentions as the first result."),
                     FieldInfo::new(
                             "menzioni_come_primo_risultato_perc",
                             FieldKind::Integer,
                         )
                         .rust("mentions_as_first_result_percent")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Percent))
                         .description("Mentions as the first result, percent (integer)."),
                     FieldInfo::new("visibility", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Visibility."),
                     FieldInfo::new("traffico", FieldKind::Integer)
                         .rust("traffic")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Traffic."),
                     FieldInfo::new("variazione_traffico", FieldKind::Integer)
                         .rust("traffic_variation")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Change))
                         .description("Traffic variation."),
                 ],
@@ -8656,39 +9901,64 @@ pub mod operations {
                 "DomainKeyword",
                 &[
                     FieldInfo::new("keyword", FieldKind::Text)
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Keyword))
                         .description("The keyword."),
                     FieldInfo::new("lang", FieldKind::Text)
                         .rust("language")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Language))
                         .description("Language code."),
                     FieldInfo::new("google_ext", FieldKind::Text)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::SearchEngine))
                         .description(
                             "Search-engine extension, e.g. a country suffix beginning with a dot (`.it`).",
                         ),
                     FieldInfo::new("localcode", FieldKind::Text)
                         .rust("local_code")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Locality))
                         .description("Locality; empty string when none."),
                     FieldInfo::new("search_volume", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .priority(1u8)
                         .description("Search volume of the keyword."),
                     FieldInfo::new("ppc_competitiveness", FieldKind::Number)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description(
                             "Competition among advertisers on the keyword in paid search (decimal); scale not shown.",
                         ),
                     FieldInfo::new("cpcapprox", FieldKind::Number)
                         .rust("cpc_approx")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Money))
                         .priority(6u8)
                         .description(
                             "Approximate cost per click (decimal); currency not shown.",
                         ),
                     FieldInfo::new("indexed_pages", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Number of pages indexed for the keyword."),
                     FieldInfo::new("KD", FieldKind::Integer)
                         .rust("keyword_difficulty")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Score))
                         .priority(4u8)
                         .description(
@@ -8696,59 +9966,110 @@ pub mod operations {
                         ),
                     FieldInfo::new("KO", FieldKind::Integer)
                         .rust("keyword_opportunity")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Score))
                         .description(
                             "Keyword opportunity; definition and scale not shown.",
                         ),
                     FieldInfo::new("jan", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in January."),
                     FieldInfo::new("feb", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in February."),
                     FieldInfo::new("mar", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in March."),
                     FieldInfo::new("apr", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in April."),
                     FieldInfo::new("may", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in May."),
                     FieldInfo::new("jun", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in June."),
                     FieldInfo::new("jul", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in July."),
                     FieldInfo::new("aug", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in August."),
                     FieldInfo::new("sep", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in September."),
                     FieldInfo::new("oct", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in October."),
                     FieldInfo::new("nov", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in November."),
                     FieldInfo::new("dec", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in December."),
                     FieldInfo::new("ranking_position", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Position))
                         .priority(2u8)
                         .description("Position of the domain for the keyword."),
                     FieldInfo::new("ranking_url", FieldKind::Text)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Url))
                         .priority(3u8)
                         .description("URL of the domain that ranks for the keyword."),
                     FieldInfo::new("last_variation", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Change))
                         .description("Last position change, positive or negative."),
                     FieldInfo::new("extimated_traffic", FieldKind::Number)
                         .rust("estimated_traffic")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .priority(5u8)
                         .description(
                             "Estimated traffic from the keyword; may be decimal.",
@@ -8757,8 +10078,12 @@ pub mod operations {
                             "search_intent",
                             FieldKind::CommaList {
                                 values: &["informational", "transactional", "navigational"],
+                                enumeration: ::core::option::Option::Some("search_intent"),
                             },
                         )
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description(
                             "Search intents of the keyword, comma-separated on the wire.",
                         ),
@@ -8770,69 +10095,130 @@ pub mod operations {
                 "UrlMetrics",
                 &[
                     FieldInfo::new("url", FieldKind::Text)
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Url))
                         .description("The URL."),
                     FieldInfo::new("total_keywords", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .priority(1u8)
                         .description("Number of keywords the URL ranks for."),
                     FieldInfo::new("position_1to3", FieldKind::Integer)
                         .rust("positions_1_to_3")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Keywords ranking at positions 1 to 3."),
                     FieldInfo::new("position_4to6", FieldKind::Integer)
                         .rust("positions_4_to_6")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Keywords ranking at positions 4 to 6."),
                     FieldInfo::new("position_7to10", FieldKind::Integer)
                         .rust("positions_7_to_10")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Keywords ranking at positions 7 to 10."),
                     FieldInfo::new("page1", FieldKind::Integer)
                         .rust("page_1")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Keywords ranking on result page 1."),
                     FieldInfo::new("page2", FieldKind::Integer)
                         .rust("page_2")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Keywords ranking on result page 2."),
                     FieldInfo::new("page3", FieldKind::Integer)
                         .rust("page_3")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Keywords ranking on result page 3."),
                     FieldInfo::new("page4", FieldKind::Integer)
                         .rust("page_4")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Keywords ranking on result page 4."),
                     FieldInfo::new("page5", FieldKind::Integer)
                         .rust("page_5")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Keywords ranking on result page 5."),
                     FieldInfo::new("domain_traffic", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Traffic of the URL's domain."),
                     FieldInfo::new("extimated_traffic", FieldKind::Integer)
                         .rust("estimated_traffic")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .priority(2u8)
                         .description("Estimated traffic of the URL."),
                     FieldInfo::new("potential_traffic", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Potential traffic of the URL."),
                     FieldInfo::new("last_domain_traffic_variation", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Change))
                         .description("Last traffic variation of the URL's domain."),
                     FieldInfo::new("ads_coverage", FieldKind::Number)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Percent))
                         .description("Advertising coverage (decimal)."),
                     FieldInfo::new("ads_total", FieldKind::Number)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Advertising total (decimal)."),
                     FieldInfo::new("pza", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Score))
                         .priority(3u8)
                         .description("Page authority."),
                     FieldInfo::new("za", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Score))
                         .priority(4u8)
                         .description("Domain authority."),
                     FieldInfo::new("zt", FieldKind::Integer)
                         .rust("trust")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Score))
                         .description("Domain trust."),
                     FieldInfo::new("zs", FieldKind::Integer)
                         .rust("stability")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Score))
                         .description("Domain stability."),
                     FieldInfo::new("zo", FieldKind::Integer)
                         .rust("opportunity")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Score))
                         .description("Domain opportunity."),
                 ],
@@ -8844,6 +10230,9 @@ pub mod operations {
                 "UrlPageAuthority",
                 &[
                     FieldInfo::new("pza", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Score))
                         .description("Page authority."),
                 ],
@@ -8854,39 +10243,64 @@ pub mod operations {
                 "UrlKeyword",
                 &[
                     FieldInfo::new("keyword", FieldKind::Text)
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Keyword))
                         .description("The keyword."),
                     FieldInfo::new("lang", FieldKind::Text)
                         .rust("language")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Language))
                         .description("Language code."),
                     FieldInfo::new("google_ext", FieldKind::Text)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::SearchEngine))
                         .description(
                             "Search-engine extension, e.g. a country suffix beginning with a dot (`.it`).",
                         ),
                     FieldInfo::new("localcode", FieldKind::Text)
                         .rust("local_code")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Locality))
                         .description("Locality; empty string when none."),
                     FieldInfo::new("search_volume", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .priority(1u8)
                         .description("Search volume of the keyword."),
                     FieldInfo::new("ppc_competitiveness", FieldKind::Number)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description(
                             "Competition among advertisers on the keyword in paid search (decimal); scale not shown.",
                         ),
                     FieldInfo::new("cpcapprox", FieldKind::Number)
                         .rust("cpc_approx")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Money))
                         .priority(6u8)
                         .description(
                             "Approximate cost per click (decimal); currency not shown.",
                         ),
                     FieldInfo::new("indexed_pages", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Number of pages indexed for the keyword."),
                     FieldInfo::new("KD", FieldKind::Integer)
                         .rust("keyword_difficulty")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Score))
                         .priority(4u8)
                         .description(
@@ -8894,54 +10308,102 @@ pub mod operations {
                         ),
                     FieldInfo::new("KO", FieldKind::Integer)
                         .rust("keyword_opportunity")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Score))
                         .description(
                             "Keyword opportunity; definition and scale not shown.",
                         ),
                     FieldInfo::new("jan", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in January."),
                     FieldInfo::new("feb", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in February."),
                     FieldInfo::new("mar", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in March."),
                     FieldInfo::new("apr", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in April."),
                     FieldInfo::new("may", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in May."),
                     FieldInfo::new("jun", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in June."),
                     FieldInfo::new("jul", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in July."),
                     FieldInfo::new("aug", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in August."),
                     FieldInfo::new("sep", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in September."),
                     FieldInfo::new("oct", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in October."),
                     FieldInfo::new("nov", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in November."),
                     FieldInfo::new("dec", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in December."),
                     FieldInfo::new("ranking_position", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Position))
                         .description("Position of the URL for the keyword."),
                     FieldInfo::new("last_variation", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Change))
                         .description("Last position change, positive or negative."),
                     FieldInfo::new("extimated_traffic", FieldKind::Number)
                         .rust("estimated_traffic")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description(
                             "Estimated traffic from the keyword; may be decimal.",
                         ),
@@ -8949,8 +10411,12 @@ pub mod operations {
                             "search_intent",
                             FieldKind::CommaList {
                                 values: &["informational", "transactional", "navigational"],
+                                enumeration: ::core::option::Option::Some("search_intent"),
                             },
                         )
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description(
                             "Search intents of the keyword, comma-separated on the wire.",
                         ),
@@ -8964,11 +10430,18 @@ pub mod operations {
                 "IntentGap",
                 &[
                     FieldInfo::new("keyword", FieldKind::Text)
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Keyword))
                         .description("The keyword."),
                     FieldInfo::new("search_volume", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Search volume of the keyword."),
                     FieldInfo::new("ranking_position", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Position))
                         .description("Position of the URL for the keyword."),
                 ],
@@ -8981,39 +10454,64 @@ pub mod operations {
                 "KeywordMetrics",
                 &[
                     FieldInfo::new("keyword", FieldKind::Text)
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Keyword))
                         .description("The keyword."),
                     FieldInfo::new("lang", FieldKind::Text)
                         .rust("language")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Language))
                         .description("Language code."),
                     FieldInfo::new("google_ext", FieldKind::Text)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::SearchEngine))
                         .description(
                             "Search-engine extension, e.g. a country suffix beginning with a dot (`.it`).",
                         ),
                     FieldInfo::new("localcode", FieldKind::Text)
                         .rust("local_code")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Locality))
                         .description("Locality; empty string when none."),
                     FieldInfo::new("search_volume", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .priority(1u8)
                         .description("Search volume of the keyword."),
                     FieldInfo::new("ppc_competitiveness", FieldKind::Number)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description(
                             "Competition among advertisers on the keyword in paid search (decimal); scale not shown.",
                         ),
                     FieldInfo::new("cpcapprox", FieldKind::Number)
                         .rust("cpc_approx")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Money))
                         .priority(6u8)
                         .description(
                             "Approximate cost per click (decimal); currency not shown.",
                         ),
                     FieldInfo::new("indexed_pages", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Number of pages indexed for the keyword."),
                     FieldInfo::new("KD", FieldKind::Integer)
                         .rust("keyword_difficulty")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Score))
                         .priority(4u8)
                         .description(
@@ -9021,52 +10519,95 @@ pub mod operations {
                         ),
                     FieldInfo::new("KO", FieldKind::Integer)
                         .rust("keyword_opportunity")
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Score))
                         .description(
                             "Keyword opportunity; definition and scale not shown.",
                         ),
                     FieldInfo::new("jan", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in January."),
                     FieldInfo::new("feb", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in February."),
                     FieldInfo::new("mar", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in March."),
                     FieldInfo::new("apr", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in April."),
                     FieldInfo::new("may", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in May."),
                     FieldInfo::new("jun", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in June."),
                     FieldInfo::new("jul", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in July."),
                     FieldInfo::new("aug", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in August."),
                     FieldInfo::new("sep", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in September."),
                     FieldInfo::new("oct", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in October."),
                     FieldInfo::new("nov", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in November."),
                     FieldInfo::new("dec", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in December."),
                     FieldInfo::new(
                             "search_intent",
                             FieldKind::CommaList {
                                 values: &["informational", "transactional", "navigational"],
+                                enumeration: ::core::option::Option::Some("search_intent"),
                             },
                         )
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .priority(7u8)
                         .description(
                             "Search intents of the keyword, comma-separated on the wire.",
@@ -9087,49 +10628,92 @@ pub mod operations {
                 "KeywordRelated",
                 &[
                     FieldInfo::new("keyword", FieldKind::Text)
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Keyword))
                         .description("The related keyword."),
                     FieldInfo::new("search_volume", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .description("Search volume of the related keyword."),
                     FieldInfo::new("serp_affinity", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::Score).range(0, 100))
                         .description(
                             "How much the search results of the two keywords overlap, 0 to 100.",
                         ),
                     FieldInfo::new("jan", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in January."),
                     FieldInfo::new("feb", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in February."),
                     FieldInfo::new("mar", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in March."),
                     FieldInfo::new("apr", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in April."),
                     FieldInfo::new("may", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in May."),
                     FieldInfo::new("jun", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in June."),
                     FieldInfo::new("jul", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in July."),
                     FieldInfo::new("aug", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in August."),
                     FieldInfo::new("sep", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in September."),
                     FieldInfo::new("oct", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in October."),
                     FieldInfo::new("nov", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in November."),
                     FieldInfo::new("dec", FieldKind::Integer)
+                        .nullable()
+                        .optional()
+                        .presence(Source::Decided)
                         .hint(Hint::new(ValueKind::MonthlyVolume))
                         .description("Search volume in December."),
                 ],

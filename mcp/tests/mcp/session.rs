@@ -1164,6 +1164,47 @@ fn a_list_argument_goes_out_joined() {
     mcp.finish();
 }
 
+/// A service that drifted from its spec (a drifting sandbox): the tool's
+/// `structuredContent` keeps the members the spec does not know in each row,
+/// and the row it could not type under `raw_rows`, with its index and error;
+/// the output schema forbids neither.
+#[test]
+fn what_the_spec_does_not_know_reaches_the_agent() {
+    use seozoom::sandbox::Sandbox;
+    use seozoom::types::RawRow;
+
+    let sandbox = support::start_sandbox(Sandbox::builder().drift());
+    let base_url = sandbox.base_url();
+    let mut mcp = Mcp::start(&["--base-url", &base_url, "mcp"]);
+    let tool = mcp
+        .tools()
+        .into_iter()
+        .find(|tool| tool["name"] == "keywords_metrics")
+        .expect("the tool");
+    let schema = &tool["outputSchema"];
+    assert_ne!(schema["additionalProperties"], json!(false), "{schema}");
+    let items = &schema["properties"][SERVICE.envelope_response]["items"];
+    assert!(items.is_object(), "{schema}");
+    assert_ne!(items["additionalProperties"], json!(false), "{items}");
+
+    let answer = mcp.structured(
+        "keywords_metrics",
+        json!({"keyword": ["mutuo", "prestito", "tasso"]}),
+    );
+    let raw = answer[RawRow::MEMBER].as_array().expect("raw rows");
+    assert_eq!(raw.len(), 1, "{answer}");
+    assert_eq!(raw[0]["index"], 0, "{answer}");
+    assert!(raw[0]["row"].is_object(), "{answer}");
+    let rows = answer[SERVICE.envelope_response].as_array().unwrap();
+    assert_eq!(rows.len(), 2, "{answer}");
+    assert!(
+        rows[1][seozoom::sandbox::EXTRA_MEMBER].is_number(),
+        "{}",
+        rows[1]
+    );
+    mcp.finish();
+}
+
 /// `max_wait_s` bounds one call's waits, and the server's `--max-wait`
 /// bounds `max_wait_s`: a batched job whose next request would wait for the
 /// rate window past either stops there, keeping the rows it paid for and

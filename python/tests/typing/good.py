@@ -1,12 +1,12 @@
 """A correct use of the typed surface: mypy --strict passes."""
 
 import datetime
-from typing import List
+from typing import List, Optional
 
 import seozoom
 
 
-def volumes(client: seozoom.Client) -> List[int]:
+def volumes(client: seozoom.Client) -> List[Optional[int]]:
     result = client.keywords.metrics(["scarpe running", "mutuo"], db="it")
     rows: List[seozoom.KeywordMetrics] = result.rows
     return [row["search_volume"] for row in rows]

@@ -44,6 +44,16 @@ const NOT_NAMES: &[(&str, &str, &str)] = &[
         "a member of `seozoom usage --format json`: an operation's action, as the usage report's contract names it",
     ),
     (
+        "client/src/drift/observation.rs",
+        "action",
+        "a member of `seozoom drift --format json`: an operation's action, as the usage report names it",
+    ),
+    (
+        "client/src/drift/patch.rs",
+        "type",
+        "a Rust keyword, which the Rust name a patch proposes for a field avoids",
+    ),
+    (
         "mcp/src/jsonrpc.rs",
         "id",
         "the JSON-RPC member of a message's id, in the error answer to input that is not a message",

@@ -289,7 +289,10 @@ fn python_has_the_added_method(copy_root: &Path, target: &Path) {
         "{signature}"
     );
     assert!(stub.contains("class KeywordSuggestion(TypedDict):"));
-    assert!(stub.contains("    serp_affinity: float\n"));
+    assert!(
+        stub.contains("    serp_affinity: Optional[float]\n"),
+        "{stub}"
+    );
 
     // The package as maturin lays it out: the Python files and the extension.
     let site = scratch().join("regeneration").join("site");
@@ -405,10 +408,10 @@ fn an_action_added_to_the_spec_appears_everywhere_with_no_other_edit() {
     let record = item(&code, "pub struct KeywordSuggestion {");
     for field in [
         "pub keyword: ::std::string::String,",
-        "pub search_volume: i64,",
-        "pub serp_affinity: f64,",
-        "pub jan: i64,",
-        "pub dec: i64,",
+        "pub search_volume: ::core::option::Option<i64>,",
+        "pub serp_affinity: ::core::option::Option<f64>,",
+        "pub jan: ::core::option::Option<i64>,",
+        "pub dec: ::core::option::Option<i64>,",
     ] {
         assert!(record.contains(field), "no `{field}` in:\n{record}");
     }

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use super::{Figures, items_of, time_of};
+use super::{Figures, RowExtras, items_of, time_of};
 use crate::client::prepared::{Prepared, Step};
 use crate::client::{Client, InputOrder, items};
 use crate::date::Date;
@@ -31,6 +31,11 @@ pub(crate) fn found_nothing<T>(envelope: &Envelope<T>, answer: &CachedAnswer) ->
 fn ignore_undecodable(error: &Error) {
     tracing::warn!(%error, "ignoring a cache entry that no longer decodes");
 }
+
+/// How long the store keeps a paid answer that could not be decoded, for a
+/// client built from a fixed spec to decode at no cost (decided: a month is
+/// time enough to notice the failure, fix the spec and rebuild).
+const KEEP_UNDELIVERED: Duration = Duration::from_secs(30 * 24 * 3600);
 
 /// How long the store keeps an entry: a week past its freshness at least, so
 /// that a caller who lengthens the time to live still finds it.
@@ -112,7 +117,10 @@ impl Client {
                     units_remaining: balance.unwrap_or(answer.units_remaining),
                     ..answer
                 };
-                is_fresh(fresh, answer.fetched_at_ms, now).then_some(answer)
+                // An answer kept undecoded was never delivered: it is the
+                // answer to the call whatever its age, once it decodes.
+                let fresh = answer.undelivered || is_fresh(fresh, answer.fetched_at_ms, now);
+                fresh.then_some(answer)
             })
             .collect())
     }
@@ -129,7 +137,20 @@ impl Client {
         rows: i64,
         saved: i64,
     ) -> Step<'a, ()> {
-        let entry = LedgerEntry {
+        let entry = self.hit_entry(op, db, items, rows, saved);
+        Box::pin(self.record(entry))
+    }
+
+    /// The ledger row of a cache hit: `items` answered, `saved` units.
+    fn hit_entry(
+        &self,
+        op: &Operation,
+        db: &str,
+        items: i64,
+        rows: i64,
+        saved: i64,
+    ) -> LedgerEntry {
+        LedgerEntry {
             at_ms: now_ms(),
             group: op.group.to_owned(),
             action: op.action.to_owned(),
@@ -141,8 +162,32 @@ impl Client {
             cache_hit: true,
             units_saved: saved,
             hold: None,
+            drift: Vec::new(),
+        }
+    }
+
+    /// The cache entry that keeps a paid answer which could not be decoded
+    /// (a JSON body: one that is not even that will never decode), under the
+    /// call's own key.
+    pub(crate) fn kept_undecoded(
+        &self,
+        prepared: &Prepared,
+        body: &[u8],
+        units_used: i64,
+        units_remaining: Option<i64>,
+    ) -> Vec<CacheEntry> {
+        if serde_json::from_slice::<serde::de::IgnoredAny>(body).is_err() {
+            return Vec::new();
+        }
+        let answer = CachedAnswer {
+            fetched_at_ms: now_ms(),
+            units_used,
+            units_remaining: units_remaining.or(self.units().remaining).unwrap_or(0),
+            body: body.to_vec(),
+            undelivered: true,
         };
-        Box::pin(self.record(entry))
+        let bytes = answer.encode(&prepared.cache_key);
+        vec![(prepared.cache_key.clone(), bytes, Some(KEEP_UNDELIVERED))]
     }
 
     /// Answers as the store keeps them: encoded, each with its keeping time.
@@ -178,6 +223,7 @@ impl Client {
                     units_used: item.units_used,
                     units_remaining,
                     body: item.body,
+                    undelivered: false,
                 };
                 Some((key, answer))
             })
@@ -221,28 +267,58 @@ impl Client {
         envelope.units_used = 0;
         envelope.units_remaining = answer.units_remaining;
         envelope.fetched_at = Some(time_of(answer.fetched_at_ms));
-        self.record_hit(
-            prepared.op,
-            &prepared.database,
-            items_of(request),
-            envelope.result_rows,
-            answer.units_used,
-        )
-        .await;
+        let (items, rows) = (items_of(request), envelope.result_rows);
+        if answer.undelivered {
+            // Delivered now: from here on it is a cached answer like any other.
+            tracing::info!(
+                fetched_at_ms = answer.fetched_at_ms,
+                "an answer kept because it could not be decoded decodes now: served at no cost"
+            );
+            let entry = self.hit_entry(
+                prepared.op,
+                &prepared.database,
+                items,
+                rows,
+                answer.units_used,
+            );
+            let delivered = CachedAnswer {
+                undelivered: false,
+                ..answer
+            };
+            let bytes = delivered.encode(&prepared.cache_key);
+            let fresh = self
+                .freshness(prepared.op, &prepared.query)
+                .unwrap_or(Fresh::ForGood);
+            self.record_with(
+                entry,
+                vec![(prepared.cache_key.clone(), bytes, keep_for(fresh))],
+            )
+            .await;
+        } else {
+            self.record_hit(
+                prepared.op,
+                &prepared.database,
+                items,
+                rows,
+                answer.units_used,
+            )
+            .await;
+        }
         Some(envelope)
     }
 
-    /// An answered call: its ledger row (shrinking its budget hold), and its
-    /// answer in the cache, whole and, for a batched operation, per item.
+    /// An answered call: its ledger row (shrinking its budget hold, with the
+    /// drift it saw), and its answer in the cache, whole and, for a batched
+    /// operation, per item.
     pub(crate) async fn remember(
         &self,
         request: &Request,
         prepared: &Prepared,
-        envelope: Figures,
-        body: Vec<u8>,
-        hold: Option<(String, i64)>,
+        (envelope, body): (Figures, Vec<u8>),
+        row: RowExtras,
         freshness: CacheFor,
     ) {
+        let RowExtras { hold, drift } = row;
         let op = prepared.op;
         let now = now_ms();
         let balance = (!envelope.no_data).then_some(envelope.units_remaining);
@@ -258,6 +334,7 @@ impl Client {
             cache_hit: false,
             units_saved: 0,
             hold,
+            drift,
         };
         // "No data" is not kept: the next call asks again.
         let answers = match freshness {
@@ -271,6 +348,7 @@ impl Client {
                         units_used: envelope.units_used,
                         units_remaining: envelope.units_remaining,
                         body,
+                        undelivered: false,
                     },
                 ));
                 Client::encoded(answers, fresh)
@@ -392,6 +470,7 @@ mod tests {
             units_used: 10,
             units_remaining: 1,
             body: br#"{"ResultRows":0,"UnitsUsed":0,"UnitsRemaining":1,"response":[]}"#.to_vec(),
+            undelivered: false,
         };
         let foreign = answer.encode("domains authority of another request");
         let mut damaged = answer.encode(&key);

@@ -21,7 +21,7 @@ use super::Client;
 use crate::envelope::Envelope;
 use crate::error::{Error, ErrorKind};
 use crate::request::Request;
-use crate::store::{LedgerEntry, StoreError};
+use crate::store::{CacheEntry, LedgerEntry, StoreError};
 
 pub(crate) use cache::{CacheFor, found_nothing};
 pub(crate) use window::WindowHold;
@@ -40,8 +40,19 @@ impl Client {
 
     /// Record a call in the ledger; a failure is logged (the call was made).
     pub(crate) async fn record(&self, entry: LedgerEntry) {
+        self.record_with(entry, Vec::new()).await;
+    }
+
+    /// Record a call in the ledger and keep `entries` in the cache, in one
+    /// step; a failure is logged (the call was made).
+    pub(crate) async fn record_with(&self, entry: LedgerEntry, entries: Vec<CacheEntry>) {
         let memory = &self.inner.memory;
-        if let Err(error) = memory.store.backend().record(&memory.scope, entry).await {
+        let backend = memory.store.backend();
+        let written = match entries.is_empty() {
+            true => backend.record(&memory.scope, entry).await,
+            false => backend.remember(&memory.scope, entry, entries).await,
+        };
+        if let Err(error) = written {
             tracing::warn!(store = %error.store, error = %error.message, "cannot record a call in the ledger");
         }
     }
@@ -74,6 +85,14 @@ pub(super) fn items_of(request: &Request) -> i64 {
     op.batch_param()
         .and_then(|p| request.get(p.wire))
         .map_or(1, |values| values.len() as i64)
+}
+
+/// What an answered call's ledger row carries besides its figures: the
+/// budget hold it shrinks, and what the answer held that the spec does not
+/// say.
+pub(crate) struct RowExtras {
+    pub hold: Option<(String, i64)>,
+    pub drift: Vec<crate::drift::Observation>,
 }
 
 /// `ms` since the epoch as a time.

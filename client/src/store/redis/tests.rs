@@ -242,6 +242,7 @@ async fn a_dropped_connection_is_opened_again_and_the_call_made_once_more() {
                 cache_hit: false,
                 units_saved: 0,
                 hold: None,
+                drift: Vec::new(),
             },
         )
         .await

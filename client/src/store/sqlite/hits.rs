@@ -92,6 +92,7 @@ mod tests {
             cache_hit: true,
             units_saved: n,
             hold: None,
+            drift: Vec::new(),
         }
     }
 

@@ -373,6 +373,7 @@ fn entry(units: i64) -> LedgerEntry {
         cache_hit: false,
         units_saved: 0,
         hold: None,
+        drift: Vec::new(),
     }
 }
 

@@ -222,14 +222,30 @@ impl Differ {
             ("optional", o.optional, n.optional),
         ] {
             let (level, note) = if is {
-                (Level::Minor, "more bodies decode; same Rust type")
+                (Level::Minor, "more rows are typed; same Rust type")
             } else {
                 (
                     Level::Breaking,
-                    "bodies where it is null or missing no longer decode",
+                    "rows where it is null or missing are kept raw rather than typed",
                 )
             };
             self.changed(level, item, aspect, was.to_string(), is.to_string(), note);
+        }
+        // The same presence, known from elsewhere or for another reason.
+        if (o.nullable, o.optional) == (n.nullable, n.optional) {
+            let (was, is) = (&o.presence, &n.presence);
+            self.changed(
+                Level::Patch,
+                item,
+                "presence",
+                was.source.word(),
+                is.source.word(),
+                "the provenance of its presence",
+            );
+            if was.source == is.source {
+                let note = |p: &crate::model::Provenance| p.note.clone().unwrap_or_default();
+                self.docs(item, "presence note", &note(was), &note(is));
+            }
         }
     }
 }

@@ -1,0 +1,334 @@
+//! The drift of one origin as a patch in the spec's own TOML format: new
+//! fields with a type inferred from the values seen, presence widened where
+//! members were missing or `null`, new enum values; each entry observed, with
+//! its counts and dates. `seozoom-codegen apply` merges it into the spec.
+//!
+//! What the spec has no place for (a status, a charge, a value of another
+//! type, a member of the envelope) is listed in comments after it, for a
+//! person to judge.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use super::observation::Observation;
+use super::seen::{DriftKind, JsonType};
+use crate::date::Date;
+use crate::operation_table::{FieldKind, RecordInfo};
+
+/// The description a patch gives what it adds, for a person to complete.
+const DESCRIPTION: &str = "Not in the reference: seen from the service (`seozoom drift`).";
+
+/// What several observations of one thing (the same record, member and
+/// kind, from any of the operations that return the record) add up to.
+#[derive(Debug, Clone)]
+struct Summed {
+    operations: Vec<String>,
+    count: i64,
+    rows: i64,
+    first_ms: i64,
+    last_ms: i64,
+    types: super::seen::JsonTypeSet,
+    example: String,
+}
+
+impl Summed {
+    fn of(o: &Observation) -> Self {
+        Summed {
+            operations: vec![o.operation()],
+            count: o.count,
+            rows: o.rows,
+            first_ms: o.first_ms,
+            last_ms: o.last_ms,
+            types: o.types,
+            example: o.example.clone(),
+        }
+    }
+
+    fn add(&mut self, o: &Observation) {
+        let operation = o.operation();
+        if !self.operations.contains(&operation) {
+            self.operations.push(operation);
+        }
+        self.count = self.count.saturating_add(o.count);
+        self.rows = self.rows.saturating_add(o.rows);
+        if o.first_ms < self.first_ms {
+            self.first_ms = o.first_ms;
+            self.example.clone_from(&o.example);
+        }
+        self.last_ms = self.last_ms.max(o.last_ms);
+        self.types = self.types.union(o.types);
+    }
+
+    /// `12 times in 40 rows (keywords metrics), from 2026-11-27 to 2026-11-28`.
+    fn note(&self, what: &str) -> String {
+        let types: Vec<&str> = self.types.iter().map(JsonType::as_str).collect();
+        let mut note = format!(
+            "{what} {} time(s) in {} row(s) ({}), from {} to {}",
+            self.count,
+            self.rows,
+            self.operations.join(", "),
+            day(self.first_ms),
+            day(self.last_ms)
+        );
+        if !types.is_empty() {
+            let _ = write!(note, "; JSON types: {}", types.join(", "));
+        }
+        if !self.example.is_empty() {
+            let _ = write!(note, "; e.g. {}", self.example);
+        }
+        note
+    }
+}
+
+/// The UTC day of a time in milliseconds since the epoch, `YYYY-MM-DD`.
+fn day(ms: i64) -> String {
+    Date::from_unix_days(ms.div_euclid(86_400_000))
+        .map(|d| d.to_string())
+        .unwrap_or_default()
+}
+
+/// A TOML basic string (JSON's escapes are TOML's).
+fn text(value: &str) -> String {
+    serde_json::to_string(value).unwrap_or_else(|_| "\"\"".to_owned())
+}
+
+/// The spec's field type for values of these JSON types, when one holds them
+/// all (`null` aside).
+fn field_type(types: super::seen::JsonTypeSet) -> Option<&'static str> {
+    let seen: Vec<JsonType> = types.iter().filter(|t| *t != JsonType::Null).collect();
+    match seen.as_slice() {
+        [JsonType::Integer] => Some("integer"),
+        [JsonType::Number] | [JsonType::Integer, JsonType::Number] => Some("number"),
+        [JsonType::Text] | [JsonType::Integer, JsonType::Text] => Some("string"),
+        [JsonType::Boolean] => Some("bool_word"),
+        _ => None,
+    }
+}
+
+/// Rust keywords, which a field's name cannot be.
+const KEYWORDS: &[&str] = &[
+    "abstract", "as", "async", "await", "become", "box", "break", "const", "continue", "crate",
+    "do", "dyn", "else", "enum", "extern", "false", "final", "fn", "for", "gen", "if", "impl",
+    "in", "let", "loop", "macro", "match", "mod", "move", "mut", "override", "priv", "pub", "ref",
+    "return", "self", "static", "struct", "super", "trait", "true", "try", "type", "typeof",
+    "unsafe", "unsized", "use", "virtual", "where", "while", "yield",
+];
+
+/// A snake_case name for a wire name (`None` when the wire name is one).
+fn rust_name(wire: &str) -> Option<String> {
+    let mut name = String::new();
+    for c in wire.chars() {
+        if c.is_ascii_alphanumeric() {
+            if c.is_ascii_uppercase() && !name.is_empty() && !name.ends_with('_') {
+                name.push('_');
+            }
+            name.push(c.to_ascii_lowercase());
+        } else if !name.is_empty() && !name.ends_with('_') {
+            name.push('_');
+        }
+    }
+    let mut name = name.trim_end_matches('_').to_owned();
+    if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
+        name.insert_str(0, "field_");
+    }
+    if KEYWORDS.contains(&name.as_str()) {
+        name.push('_');
+    }
+    (name != wire).then_some(name)
+}
+
+/// A PascalCase variant name for an enum's wire value.
+fn variant_name(wire: &str) -> String {
+    let mut name = String::new();
+    let mut upper = true;
+    for c in wire.chars() {
+        if c.is_ascii_alphanumeric() {
+            name.push(if upper { c.to_ascii_uppercase() } else { c });
+            upper = false;
+        } else {
+            upper = true;
+        }
+    }
+    if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) || name == "Other" {
+        name.insert(0, 'V');
+    }
+    name
+}
+
+/// What one record gets from the patch.
+#[derive(Default)]
+struct RecordPatch {
+    /// Entries of its `fields`, each one line, by wire name.
+    fields: BTreeMap<String, String>,
+}
+
+/// The patch of `observations` (one origin's), against `records`; `day` is
+/// the day it is written, for its header.
+pub(crate) fn patch(origin: &str, observations: &[Observation], records: &[RecordInfo]) -> String {
+    let mut summed: BTreeMap<(String, String, DriftKind), Summed> = BTreeMap::new();
+    for o in observations {
+        let key = (o.record.clone(), o.member.clone(), o.kind);
+        summed
+            .entry(key)
+            .and_modify(|s| s.add(o))
+            .or_insert_with(|| Summed::of(o));
+    }
+    let mut records_patch: BTreeMap<String, RecordPatch> = BTreeMap::new();
+    let mut enums: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+    let mut unpatched = Vec::new();
+    let find = |record: &str| records.iter().find(|r| r.name == record);
+
+    for ((record, member, kind), s) in &summed {
+        let info = find(record);
+        let field = info.and_then(|r| r.fields.iter().find(|f| f.wire == member));
+        let place = match record.as_str() {
+            "" => "the envelope".to_owned(),
+            record => format!("record `{record}`"),
+        };
+        match (kind, info, field) {
+            (DriftKind::UnknownMember, Some(_), None) => {
+                let Some(ty) = field_type(s.types) else {
+                    unpatched.push(format!(
+                        "{place}: unknown member `{member}` ({}); its type cannot be told from JSON alone: describe it by hand",
+                        s.note("seen")
+                    ));
+                    continue;
+                };
+                let missing = s.count < s.rows;
+                let null = s.types.contains(JsonType::Null);
+                let mut flags = String::new();
+                if missing {
+                    flags.push_str("optional = true, ");
+                }
+                if null {
+                    flags.push_str("nullable = true, ");
+                }
+                let rust = rust_name(member)
+                    .map(|r| format!("rust = {}, ", text(&r)))
+                    .unwrap_or_default();
+                let line = format!(
+                    "{{ wire = {}, {rust}type = {}, presence = {{ {flags}source = \"observed\", note = {} }}, description = {} }}",
+                    text(member),
+                    text(ty),
+                    text(&s.note("seen")),
+                    text(DESCRIPTION)
+                );
+                records_patch
+                    .entry(record.clone())
+                    .or_default()
+                    .fields
+                    .insert(member.clone(), line);
+            }
+            (DriftKind::Missing | DriftKind::Null, Some(_), Some(field)) => {
+                // Both kinds of one member are one entry: the presence that
+                // allows what was seen, and what it allowed before.
+                let entry = records_patch.entry(record.clone()).or_default();
+                let missing = summed.contains_key(&(record.clone(), member.clone(), DriftKind::Missing));
+                let null = summed.contains_key(&(record.clone(), member.clone(), DriftKind::Null));
+                let mut flags = String::new();
+                if field.optional || missing {
+                    flags.push_str("optional = true, ");
+                }
+                if field.nullable || null {
+                    flags.push_str("nullable = true, ");
+                }
+                let notes: Vec<String> = [DriftKind::Missing, DriftKind::Null]
+                    .into_iter()
+                    .filter_map(|k| {
+                        let s = summed.get(&(record.clone(), member.clone(), k))?;
+                        Some(s.note(match k {
+                            DriftKind::Missing => "missing",
+                            _ => "null",
+                        }))
+                    })
+                    .collect();
+                let line = format!(
+                    "{{ wire = {}, presence = {{ {flags}source = \"observed\", note = {} }} }}",
+                    text(member),
+                    text(&notes.join("; "))
+                );
+                entry.fields.insert(member.clone(), line);
+            }
+            (DriftKind::UnlistedValue, Some(_), Some(field)) => {
+                let FieldKind::CommaList {
+                    enumeration: Some(enumeration),
+                    ..
+                } = field.kind
+                else {
+                    unpatched.push(format!(
+                        "{place}: `{member}` holds a value the spec does not list ({})",
+                        s.note("seen")
+                    ));
+                    continue;
+                };
+                // The example is the value, as JSON text.
+                let value: String = serde_json::from_str(&s.example).unwrap_or_default();
+                if value.is_empty() {
+                    continue;
+                }
+                let line = format!(
+                    "{{ wire = {}, rust = {}, description = {}, source = {{ source = \"observed\", note = {} }} }}",
+                    text(&value),
+                    text(&variant_name(&value)),
+                    text(DESCRIPTION),
+                    text(&s.note(&format!("`{member}` held it")))
+                );
+                enums
+                    .entry(enumeration.to_owned())
+                    .or_default()
+                    .insert(value, line);
+            }
+            (DriftKind::UnexpectedType, _, _) => unpatched.push(format!(
+                "{place}: `{member}` held a value of another JSON type than the spec's ({}); a number sent as text is read, any other is left empty",
+                s.note("seen")
+            )),
+            (DriftKind::UnnamedStatus, _, _) => unpatched.push(format!(
+                "{member}: an answer the spec does not name ({})",
+                s.note("seen")
+            )),
+            (DriftKind::Charge, _, _) => unpatched.push(format!(
+                "a charge that differs from the spec's cost ({})",
+                s.note("seen")
+            )),
+            _ => unpatched.push(format!(
+                "{place}: `{member}`, {} ({})",
+                kind.as_str().replace('_', " "),
+                s.note("seen")
+            )),
+        }
+    }
+
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "# What the service sent that the spec does not say (`seozoom drift --patch`),\n\
+         # origin {origin}. Merge it into the spec with\n\
+         #     seozoom-codegen apply THIS_FILE spec/seozoom-v2.toml\n\
+         # then see its effect with `seozoom-codegen diff`, complete the descriptions,\n\
+         # and regenerate (CONTRIBUTING.md, \"Regenerating after a spec change\")."
+    );
+    for (record, patch) in &records_patch {
+        let _ = writeln!(out, "\n[[records]]\nname = {}\nfields = [", text(record));
+        for line in patch.fields.values() {
+            let _ = writeln!(out, "    {line},");
+        }
+        out.push_str("]\n");
+    }
+    for (enumeration, values) in &enums {
+        let _ = writeln!(out, "\n[[enums]]\nname = {}\nvalues = [", text(enumeration));
+        for line in values.values() {
+            let _ = writeln!(out, "    {line},");
+        }
+        out.push_str("]\n");
+    }
+    if !unpatched.is_empty() {
+        out.push_str("\n# Not patched: the spec has no place for these, or they need a person.\n");
+        for line in &unpatched {
+            let _ = writeln!(out, "# - {}", line.replace('\n', " "));
+        }
+    }
+    if records_patch.is_empty() && enums.is_empty() && unpatched.is_empty() {
+        out.push_str("\n# Nothing: the service sent what the spec says.\n");
+    }
+    out
+}
