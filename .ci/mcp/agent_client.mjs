@@ -31,7 +31,10 @@
 //   5. `max_wait_s`: a 21-request job whose last request would wait for the
 //      rate window past `max_wait_s` stops there, its text naming the
 //      arguments that resume it (the last 100 keywords), and its rows held
-//      with the same `resume`.
+//      with the same `resume`;
+//   6. over --http, two sessions of one server: `usage.session` is each
+//      session's own (the second, which sent nothing, counts nothing), while
+//      the process-wide figures count the first's call.
 //
 // Exits non-zero on the first failed check.
 
@@ -300,7 +303,29 @@ async function maxWait(transport) {
   console.log(`${transport}: max_wait_s 0.5 stopped a job at its 21st request; 2000 rows held, resume names the last 100 keywords`);
 }
 
+async function usagePerSession() {
+  const { child, url } = await spawnServing(["--sandbox", "--store", "none", "mcp", "--http", "127.0.0.1:0"]);
+  const open = async () => {
+    const client = new Client({ name: "seozoom-ci-agent", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    return client;
+  };
+  const a = await open();
+  const b = await open();
+  const paid = await structured(a, "keywords_metrics", { keyword: ["scarpe running"] });
+  const usageA = await structured(a, "usage", {});
+  const usageB = await structured(b, "usage", {});
+  check(usageA.session.units_used === paid.UnitsUsed && usageA.session.calls === 1, `usage A: ${JSON.stringify(usageA.session)}`);
+  check(usageB.session.units_used === 0 && usageB.session.calls === 0, `usage B: ${JSON.stringify(usageB.session)}`);
+  check(usageB.units_used === paid.UnitsUsed, `process-wide: ${JSON.stringify(usageB)}`);
+  await a.close();
+  await b.close();
+  child.kill();
+  console.log("http: usage.session is each session's own; the process-wide figures count every session");
+}
+
 try {
+  await usagePerSession();
   for (const transport of ["stdio", "http"]) {
     await maxWait(transport);
     await cancelStopsSpending(transport);

@@ -56,6 +56,7 @@ pub async fn operation(
         Err(error) => {
             return match error.into_partial() {
                 Ok(partial) => {
+                    reporter.spent(partial.figures());
                     let resume = resume(arguments, partial.missing());
                     stopped_part_way(session, tool, op, partial, resume, fields)
                 }
@@ -74,7 +75,7 @@ pub async fn operation(
         (false, 0, 0) => Cached::None,
         (false, items, requests) => Cached::Part { items, requests },
     };
-    session.count_cache_hit(&cached);
+    reporter.spent(&figures);
     let (structured, held) = envelope::structured(
         op,
         tool,

@@ -18,7 +18,7 @@ pub fn failure(error: &Error) -> CallToolResult {
     } = error.kind()
     {
         text.push_str(&format!(
-            ". Nothing was sent. The session's budget is {budget} units and {budget_left} are left; `{}` gives a call's cost before sending, `{}` the session's spending. Ask for fewer items or rows, or start the server with a larger --budget.",
+            ". Nothing was sent. The server's budget (--budget, for every session of this process) is {budget} units and {budget_left} are left; `{}` gives a call's cost before sending, `{}` the spending. Ask for fewer items or rows, or start the server with a larger --budget.",
             tool_names::ESTIMATE,
             tool_names::USAGE
         ));

@@ -125,7 +125,7 @@ pub async fn serve(server: Server, addr: SocketAddr) -> Ended {
         .layer(axum::middleware::from_fn(foreign_origin));
     println!("http://{local}{PATH}");
     eprintln!(
-        "mcp: serving streamable HTTP on http://{local}{PATH}; the budget and usage cover every session of this process. Stop with Ctrl-C."
+        "mcp: serving streamable HTTP on http://{local}{PATH}; the budget covers every session of this process (`usage` gives each session its own figures beside it). Stop with Ctrl-C."
     );
     match axum::serve(listener, router).await {
         Ok(()) => Ended::Normally,

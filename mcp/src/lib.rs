@@ -33,6 +33,7 @@
 //! - `resources`: held results, the cost table and the spec, for a host to
 //!   read;
 //! - `serve`: a session started and served until it ends;
+//! - `spent`: what one MCP session spent (for `usage` over HTTP);
 //! - `session`, `server`, `protocol`, `report`, `trace`: the state, the
 //!   protocol handler and its errors made plain, and what a call tells the
 //!   agent while it runs;
@@ -72,6 +73,7 @@ mod server;
 mod session;
 mod shared_schemas;
 mod shown;
+mod spent;
 mod stdio;
 mod tool_names;
 mod tools;

@@ -12,6 +12,7 @@ use super::failure::failure;
 use super::held::{self, HeldResult};
 use super::session::Session;
 use super::shown::shown;
+use super::spent::Spent;
 use super::tool_names::{ARG_ARGUMENTS, ARG_COUNT, ARG_TOOL, ESTIMATE, HELD, MORE, RESUME};
 
 /// `estimate`: the cost range of calling a tool with some arguments (a
@@ -109,7 +110,11 @@ pub async fn estimate(session: &Session, arguments: Option<&Map<String, Value>>)
 /// `usage`: what the session has spent, and its budget; what the store's
 /// ledger holds for the key (every process and session on it); and the
 /// results held for `more`.
-pub async fn usage(session: &Session, arguments: Option<&Map<String, Value>>) -> CallToolResult {
+pub async fn usage(
+    session: &Session,
+    spent: &Spent,
+    arguments: Option<&Map<String, Value>>,
+) -> CallToolResult {
     if let Some((name, value)) = arguments.and_then(|a| a.iter().next()) {
         return failure(&Error::from(InvalidInput {
             operation: super::tool_names::USAGE.into(),
@@ -133,7 +138,7 @@ pub async fn usage(session: &Session, arguments: Option<&Map<String, Value>>) ->
             "at": format!("{} UTC", seozoom::types::DateTime::utc(std::time::UNIX_EPOCH + std::time::Duration::from_millis(u64::try_from(balance.at_ms).unwrap_or(0)))),
         })
     });
-    let (cache_hits, cached_items) = session.cache_hits();
+    let own = spent.now();
     let held: Vec<Value> = session
         .held
         .list()
@@ -147,10 +152,10 @@ pub async fn usage(session: &Session, arguments: Option<&Map<String, Value>>) ->
         "budget": budget,
         "budget_left": budget_left,
         "session": {
-            "calls": units.calls,
-            "units_used": units.used,
-            "cache_hits": cache_hits,
-            "cached_items": cached_items,
+            "calls": own.calls,
+            "units_used": own.units_used,
+            "cache_hits": own.cache_hits,
+            "cached_items": own.cached_items,
         },
         "key": {
             "store": client.store().name(),

@@ -13,6 +13,7 @@
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
+use super::spent::Spent;
 use rmcp::model::{
     LoggingLevel, LoggingMessageNotificationParam, ProgressNotificationParam, ProgressToken,
 };
@@ -41,6 +42,8 @@ type WaitingUntil = Arc<Mutex<Option<Instant>>>;
 pub struct Reporter {
     /// The tool called: what every log line of the call is named by.
     tool: String,
+    /// What the MCP session this call is of spent.
+    spent: Arc<Spent>,
     progress_token: Option<ProgressToken>,
     level: Option<LoggingLevel>,
     queue: Mutex<Option<UnboundedSender<Note>>>,
@@ -54,6 +57,7 @@ impl Reporter {
     /// the receiver [`forward`](Self::forward) sends from.
     pub fn new(
         tool: &str,
+        spent: Arc<Spent>,
         progress_token: Option<ProgressToken>,
         level: Option<LoggingLevel>,
     ) -> (Reporter, Receiver) {
@@ -65,6 +69,7 @@ impl Reporter {
         };
         let reporter = Reporter {
             tool: tool.to_owned(),
+            spent,
             progress_token,
             level,
             queue: Mutex::new(Some(sender)),
@@ -109,6 +114,11 @@ impl Reporter {
         if let Some(token) = &self.progress_token {
             self.queue(Note::Progress(token.clone(), done, total, what));
         }
+    }
+
+    /// Count what the call did toward its MCP session's figures.
+    pub fn spent(&self, figures: &seozoom::job::Figures) {
+        self.spent.add(figures);
     }
 
     /// The tool called, which every log line of the call names.
@@ -247,7 +257,8 @@ mod tests {
 
     #[test]
     fn messages_below_the_level_set_are_not_sent_and_none_without_one() {
-        let (reporter, mut receiver) = Reporter::new("t", None, Some(LoggingLevel::Warning));
+        let (reporter, mut receiver) =
+            Reporter::new("t", Arc::default(), None, Some(LoggingLevel::Warning));
         reporter.log(LoggingLevel::Info, "quiet".into());
         reporter.log(LoggingLevel::Error, "loud".into());
         reporter.close();
@@ -256,7 +267,7 @@ mod tests {
             sent.push(param.data);
         }
         assert_eq!(sent, [json!("loud")]);
-        let (silent, mut receiver) = Reporter::new("t", None, None);
+        let (silent, mut receiver) = Reporter::new("t", Arc::default(), None, None);
         silent.log(LoggingLevel::Emergency, "x".into());
         assert!(receiver.queue.try_recv().is_err());
     }
@@ -264,7 +275,7 @@ mod tests {
     #[test]
     fn progress_names_a_wait_under_way() {
         let token = ProgressToken(rmcp::model::NumberOrString::Number(7));
-        let (reporter, mut receiver) = Reporter::new("t", Some(token), None);
+        let (reporter, mut receiver) = Reporter::new("t", Arc::default(), Some(token), None);
         reporter.progress(Progress::Requests {
             done: 20,
             total: 30,

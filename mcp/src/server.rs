@@ -32,6 +32,7 @@ use tracing::instrument::WithSubscriber;
 
 use super::report::Reporter;
 use super::session::Session;
+use super::spent::Spent;
 use super::tool_names::{ARG_FIELDS, ARG_MAX_WAIT_S, ESTIMATE, MORE, USAGE};
 use super::tools::Kind;
 use super::{call, fixture_answer, own, protocol, resources, trace};
@@ -41,6 +42,8 @@ use super::{call, fixture_answer, own, protocol, resources, trace};
 #[derive(Debug, Clone)]
 pub struct Server {
     session: Arc<Session>,
+    /// What this MCP session spent (over HTTP, one of the process's).
+    spent: Arc<Spent>,
     /// The level `logging/setLevel` asked for; no log messages before.
     level: Arc<Mutex<Option<LoggingLevel>>>,
 }
@@ -50,6 +53,7 @@ impl Server {
     pub fn new(session: Session) -> Server {
         Server {
             session: Arc::new(session),
+            spent: Arc::default(),
             level: Arc::default(),
         }
     }
@@ -59,6 +63,7 @@ impl Server {
     pub fn for_new_session(&self) -> Server {
         Server {
             session: Arc::clone(&self.session),
+            spent: Arc::default(),
             level: Arc::default(),
         }
     }
@@ -83,7 +88,7 @@ impl Server {
                 call::operation(session, name, op, arguments, reporter, stop).await
             }
             Kind::Estimate => own::estimate(session, arguments).await,
-            Kind::Usage => own::usage(session, arguments).await,
+            Kind::Usage => own::usage(session, &self.spent, arguments).await,
             Kind::More => own::more(session, arguments),
             Kind::Fixture(fixture) => {
                 fixture_answer::answer(fixture, arguments, session, reporter, stop).await
@@ -226,6 +231,7 @@ impl ServerHandler for Server {
         let held_before = self.session.held.version();
         let (reporter, queue) = Reporter::new(
             &request.name,
+            Arc::clone(&self.spent),
             context.meta.get_progress_token(),
             self.level(),
         );

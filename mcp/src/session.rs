@@ -2,13 +2,10 @@
 //! session's), the default database, the row cap, the held results and the
 //! tools; and the last guard on the key, which no answer may carry.
 
-use std::sync::atomic::{AtomicU64, Ordering};
-
 use rmcp::model::{CallToolResult, ContentBlock};
 use seozoom::Client;
 use tracing_subscriber::filter::LevelFilter;
 
-use super::envelope::Cached;
 use super::held::Held;
 use super::tools::Catalog;
 
@@ -35,11 +32,6 @@ pub struct Session {
     pub reads_cache: bool,
     /// The tools.
     pub catalog: Catalog,
-    /// Answers of this session that came whole from the store's cache.
-    cache_hits: AtomicU64,
-    /// Input items of this session's batched jobs answered from the cache
-    /// while the rest was sent.
-    cached_items: AtomicU64,
     /// The forms of the key that must not appear in an answer.
     secret: Secret,
     /// The level of the library's messages on stderr during a call.
@@ -83,31 +75,9 @@ impl Session {
             held: Held::default(),
             reads_cache: false,
             catalog,
-            cache_hits: AtomicU64::new(0),
-            cached_items: AtomicU64::new(0),
             secret: Secret(secret),
             stderr_level,
         }
-    }
-
-    /// Count what of an answer came from the cache, for `usage`.
-    pub fn count_cache_hit(&self, cached: &Cached) {
-        match cached {
-            Cached::All => self.cache_hits.fetch_add(1, Ordering::Relaxed),
-            Cached::Part { items, .. } => self
-                .cached_items
-                .fetch_add(*items as u64, Ordering::Relaxed),
-            Cached::None => 0,
-        };
-    }
-
-    /// Answers of this session that came whole from the cache, and items
-    /// that did while the rest of their job was sent.
-    pub fn cache_hits(&self) -> (u64, u64) {
-        (
-            self.cache_hits.load(Ordering::Relaxed),
-            self.cached_items.load(Ordering::Relaxed),
-        )
     }
 
     /// `result` with the key replaced wherever it appears. The client keeps it

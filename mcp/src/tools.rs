@@ -178,7 +178,7 @@ fn estimate_tool(ops: &[&'static Operation]) -> Tool {
             ),
             (
                 "budget",
-                json!({TYPE: ["integer", "null"], "description": "The session's budget (--budget), or null for none."}),
+                json!({TYPE: ["integer", "null"], "description": "The server's budget (--budget: every session of this process), or null for none."}),
             ),
             (
                 "budget_left",
@@ -241,7 +241,7 @@ fn usage_tool() -> Tool {
             ),
             (
                 "budget",
-                json!({TYPE: ["integer", "null"], "description": "The session's budget (--budget), or null for none."}),
+                json!({TYPE: ["integer", "null"], "description": "The server's budget (--budget: every session of this process), or null for none."}),
             ),
             (
                 "budget_left",

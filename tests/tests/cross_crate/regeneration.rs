@@ -23,7 +23,18 @@
 //!   `client.keywords.suggestions("scarpe", 5)` on a sandbox: 5 typed rows;
 //! - checks that building wrote nothing into the sources, and that at the end
 //!   every copied file is still byte for byte the original but the spec and
-//!   the two files `seozoom-codegen python` wrote.
+//!   the two files `seozoom-codegen python` wrote;
+//! - then, in the same copy, the drift loop end to end (`spec/README.md`,
+//!   "Drift"): the copy's spec claims that a project overview always sends
+//!   `monitored_keywords`; a drifting sandbox (`seozoom sandbox --drift`)
+//!   leaves it out and adds `drift_metric`, so the command line's
+//!   `projects overview` and Python's `client.projects.overview` fail (the
+//!   body is kept in the store) and the store records the drift;
+//!   `seozoom drift --patch`, `seozoom-codegen apply` on the copy's spec,
+//!   `seozoom-codegen diff` (breaking: the member became `Option`), and the
+//!   regeneration build: `drift_metric` is a typed field in Rust and in the
+//!   Python stub, and the calls that failed decode from the store, sending
+//!   nothing.
 //!
 //! A slow test: it runs only with `SEOZOOM_SLOW_TESTS=1` (`.ci/run` sets it), and
 //! is otherwise skipped with a note (a failure under `CI=true`).
@@ -294,17 +305,7 @@ fn python_has_the_added_method(copy_root: &Path, target: &Path) {
         "{stub}"
     );
 
-    // The package as maturin lays it out: the Python files and the extension.
-    let site = scratch().join("regeneration").join("site");
-    if site.exists() {
-        fs::remove_dir_all(&site).expect("old site removed");
-    }
-    copy(&package, &site.join("seozoom"));
-    fs::copy(
-        target.join("debug").join("lib_native.so"),
-        site.join("seozoom").join("_native.abi3.so"),
-    )
-    .expect("the extension was built");
+    let site = site(copy_root, target);
     let script = r#"
 import typing
 import seozoom
@@ -318,15 +319,248 @@ with seozoom.Sandbox() as sb:
         assert isinstance(row["serp_affinity"], float) and isinstance(row["jan"], int), row
     print(len(result.rows), "rows")
 "#;
-    let ran = Command::new("python3")
-        .args(["-c", script])
-        .env("PYTHONPATH", &site)
-        .env("PYTHONDONTWRITEBYTECODE", "1")
-        .current_dir(&site)
-        .output()
-        .expect("python3 runs (it is needed to test the Python package)");
+    let ran = python(&site, script);
     assert_success("python3: client.keywords.suggestions", &ran);
     assert_eq!(text(&ran.stdout).trim(), "5 rows");
+}
+
+/// The copy's Python package as maturin lays it out (the Python files and the
+/// extension built last), in a scratch folder for `PYTHONPATH`.
+fn site(copy_root: &Path, target: &Path) -> PathBuf {
+    let site = scratch().join("regeneration").join("site");
+    if site.exists() {
+        fs::remove_dir_all(&site).expect("old site removed");
+    }
+    copy(&copy_root.join("python/seozoom"), &site.join("seozoom"));
+    fs::copy(
+        target.join("debug").join("lib_native.so"),
+        site.join("seozoom").join("_native.abi3.so"),
+    )
+    .expect("the extension was built");
+    site
+}
+
+/// `script` run by `python3` on the package in `site`.
+fn python(site: &Path, script: &str) -> Output {
+    Command::new("python3")
+        .args(["-c", script])
+        .env("PYTHONPATH", site)
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .current_dir(site)
+        .output()
+        .expect("python3 runs (it is needed to test the Python package)")
+}
+
+/// The member of a single-object record the copy's spec claims is always
+/// sent, for the drift loop: a drifting sandbox leaves out the first such
+/// member of an answer's first row, so that one object cannot be typed.
+const CLAIMED: &str = r#"{ wire = "monitored_keywords", type = "integer", presence = "unstated","#;
+
+/// The spec with `monitored_keywords` of a project overview claimed always
+/// sent (what names the row), as a spec that trusted the reference too much.
+fn claim_always_sent(spec: &str) -> String {
+    // The project list's record has a member of the same name: the overview's
+    // is the first after its record's name.
+    let record = spec
+        .find("name = \"project_overview\"")
+        .expect("the spec has the project overview's record");
+    let at = record
+        + spec[record..]
+            .find(CLAIMED)
+            .unwrap_or_else(|| panic!("the project overview has no `{CLAIMED}`"));
+    format!(
+        "{}{}{}",
+        &spec[..at],
+        r#"{ wire = "monitored_keywords", type = "integer", presence = "names_the_row","#,
+        &spec[at + CLAIMED.len()..]
+    )
+}
+
+/// `seozoom sandbox --drift --port 0` of the copy, killed when dropped.
+struct DriftingSandbox(std::process::Child, String);
+
+impl DriftingSandbox {
+    fn start(bin: &Path) -> DriftingSandbox {
+        use std::io::BufRead;
+        let mut child = Command::new(bin)
+            .args(["sandbox", "--drift", "--port", "0"])
+            .env("SEOZOOM_STORE", "none")
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("seozoom sandbox starts");
+        let mut line = String::new();
+        std::io::BufReader::new(child.stdout.take().expect("stdout is piped"))
+            .read_line(&mut line)
+            .expect("the sandbox prints its URL");
+        let url = line.trim().to_owned();
+        assert!(url.starts_with("http://127.0.0.1:"), "{line}");
+        DriftingSandbox(child, url)
+    }
+}
+
+impl Drop for DriftingSandbox {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// The drift loop in the built copy: calls that fail on the drifting
+/// sandbox's answer, `drift --patch`, `apply`, `diff`, the regeneration
+/// build, and the same calls answered from the store at no cost.
+fn the_drift_loop(copy_root: &Path, target: &Path, build: &dyn Fn()) {
+    let bin = |name: &str| target.join("debug").join(name);
+    let sandbox = DriftingSandbox::start(&bin("seozoom"));
+    let work = scratch().join("regeneration").join("drift");
+    if work.exists() {
+        fs::remove_dir_all(&work).expect("old drift files removed");
+    }
+    fs::create_dir_all(&work).expect("drift directory created");
+    let store = format!("sqlite:{}", work.join("store.sqlite3").display());
+    let seozoom = |args: &[&str]| {
+        let mut all = vec![
+            "--base-url",
+            &sandbox.1,
+            "--api-key",
+            "sandbox",
+            "--store",
+            &store,
+        ];
+        all.extend_from_slice(args);
+        run(bin("seozoom"), &all, copy_root, target)
+    };
+    let overview = ["--format", "json", "projects", "overview", "--id", "7"];
+
+    // (f) The command line: the one object lacks what the spec says it always
+    // sends; the call fails, charged, and its body is kept.
+    let failed = seozoom(&overview);
+    assert_eq!(failed.status.code(), Some(1), "{}", text(&failed.stderr));
+    assert!(
+        text(&failed.stderr).contains("monitored_keywords"),
+        "{}",
+        text(&failed.stderr)
+    );
+
+    // (g) Python, on the same store: the same failure, and the drift recorded.
+    let before_site = site(copy_root, target);
+    let before = format!(
+        r#"
+import seozoom
+client = seozoom.Client(base_url="{url}", api_key="sandbox", store="{store}")
+try:
+    client.projects.overview(8)
+    raise SystemExit("a row without what the spec says it always sends was typed")
+except seozoom.DecodeError:
+    pass
+report = client.drift()
+seen = sorted((o["member"], o["kind"]) for o in report["observations"] if o["action"] == "overview")
+print(seen)
+"#,
+        url = sandbox.1
+    );
+    let ran = python(&before_site, &before);
+    assert_success("python3: the drifting answer", &ran);
+    let seen = text(&ran.stdout);
+    assert!(
+        seen.contains("('drift_metric', 'unknown_member')"),
+        "{seen}"
+    );
+    assert!(seen.contains("('monitored_keywords', 'missing')"), "{seen}");
+
+    // (h) The patch, merged into the copy's spec, and its semver effect.
+    let patch = seozoom(&["drift", "--patch"]);
+    assert_success("seozoom drift --patch", &patch);
+    let patch_file = work.join("drift.toml");
+    fs::write(&patch_file, &patch.stdout).expect("patch written");
+    let old_spec = work.join("before.toml");
+    fs::copy(copy_root.join(SPEC), &old_spec).expect("spec saved");
+    let codegen = bin("seozoom-codegen");
+    let patch_path = patch_file.to_string_lossy().into_owned();
+    let applied = run(&codegen, &["apply", &patch_path, SPEC], copy_root, target);
+    assert_success("seozoom-codegen apply", &applied);
+    let spec = fs::read_to_string(copy_root.join(SPEC)).expect("the spec is readable");
+    assert!(spec.contains(r#"wire = "drift_metric""#) && spec.contains(r#"source = "observed""#));
+    assert!(spec.contains("# ----"), "the spec's comments are kept");
+    let old_path = old_spec.to_string_lossy().into_owned();
+    let diff = run(&codegen, &["diff", &old_path, SPEC], copy_root, target);
+    assert_eq!(
+        diff.status.code(),
+        Some(3),
+        "breaking: {}",
+        text(&diff.stdout)
+    );
+    let diff = text(&diff.stdout);
+    assert!(
+        diff.contains("drift_metric") && diff.contains("monitored_keywords"),
+        "{diff}"
+    );
+    assert!(diff.contains("semver: breaking"), "{diff}");
+
+    // (i) The regeneration build: the new member is typed in Rust and Python.
+    build();
+    let generated = run(&codegen, &[SPEC], copy_root, target);
+    assert_success("seozoom-codegen", &generated);
+    let code = text(&generated.stdout);
+    let record = item(&code, "pub struct ProjectOverview {");
+    // Seen in every row: a plain number (a patch widens presence only where
+    // rows lacked a member or held null).
+    assert!(record.contains("pub drift_metric: f64,"), "{record}");
+    assert!(
+        record.contains("pub monitored_keywords: ::core::option::Option<i64>,"),
+        "{record}"
+    );
+    assert_success(
+        "seozoom-codegen python",
+        &run(&codegen, &["python"], copy_root, target),
+    );
+    let stub =
+        fs::read_to_string(copy_root.join("python/seozoom/_generated.pyi")).expect("the stub");
+    let class = &stub[stub
+        .find("class ProjectOverview(TypedDict):")
+        .expect("the record's TypedDict")..];
+    let class = &class[..class[1..]
+        .find("\nclass ")
+        .map_or(class.len(), |end| end + 1)];
+    assert!(class.contains("    drift_metric: float\n"), "{class}");
+
+    // (j) The calls that failed decode from the store: nothing sent, nothing
+    // charged.
+    let again = seozoom(&overview);
+    assert_success("projects overview after the regeneration", &again);
+    let answer: serde_json::Value = serde_json::from_slice(&again.stdout).expect("JSON");
+    assert!(answer["response"]["drift_metric"].is_number(), "{answer}");
+    let after_site = site(copy_root, target);
+    let after = format!(
+        r#"
+import seozoom
+client = seozoom.Client(base_url="{url}", api_key="sandbox", store="{store}")
+result = client.projects.overview(8)
+assert result.from_cache and result.units_used == 0, result
+row = result.rows[0] if isinstance(result.rows, list) else result.rows
+assert isinstance(row["drift_metric"], float), row
+print("decoded from the store")
+"#,
+        url = sandbox.1
+    );
+    let ran = python(&after_site, &after);
+    assert_success("python3: the kept answer", &ran);
+    let usage = seozoom(&["--format", "json", "usage"]);
+    assert_success("seozoom usage", &usage);
+    let usage: serde_json::Value = serde_json::from_slice(&usage.stdout).expect("JSON");
+    let overview = usage
+        .as_array()
+        .expect("a list")
+        .iter()
+        .find(|row| row["action"] == "overview")
+        .unwrap_or_else(|| panic!("{usage}"));
+    assert_eq!(
+        (&overview["calls"], &overview["cache_hits"]),
+        (&serde_json::json!(2), &serde_json::json!(2)),
+        "two calls sent and charged, two answered from the store: {overview}"
+    );
+    drop(sandbox);
+    fs::remove_dir_all(&work).expect("drift files removed");
 }
 
 #[test]
@@ -349,6 +583,7 @@ fn an_action_added_to_the_spec_appears_everywhere_with_no_other_edit() {
         fs::read_to_string(root.join("codegen/tests/fixtures/keywords-suggestions.toml"))
             .expect("the fixture is readable");
     let spec = fs::read_to_string(root.join(SPEC)).expect("the spec is readable");
+    let spec = claim_always_sent(&spec);
     fs::write(copy_root.join(SPEC), format!("{spec}\n{addition}")).expect("spec written");
     // Every copied file as it is now: the originals but for the spec.
     let snapshot = contents(&copy_root);
@@ -367,22 +602,25 @@ fn an_action_added_to_the_spec_appears_everywhere_with_no_other_edit() {
 
     // Build the generator and the command line; the client's build script
     // regenerates it from the copy's spec.
-    let build = run(
-        &cargo,
-        &[
-            "build",
-            "--frozen",
-            "-p",
-            "seozoom-codegen",
-            "-p",
-            "seozoom-cli",
-            "-p",
-            "seozoom-python",
-        ],
-        &copy_root,
-        &target,
-    );
-    assert_success("building the copy", &build);
+    let build = || {
+        let build = run(
+            &cargo,
+            &[
+                "build",
+                "--frozen",
+                "-p",
+                "seozoom-codegen",
+                "-p",
+                "seozoom-cli",
+                "-p",
+                "seozoom-python",
+            ],
+            &copy_root,
+            &target,
+        );
+        assert_success("building the copy", &build);
+    };
+    build();
     let built = started.elapsed();
     let written: Vec<PathBuf> = contents(&copy_root)
         .into_iter()
@@ -489,6 +727,9 @@ fn an_action_added_to_the_spec_appears_everywhere_with_no_other_edit() {
         BTreeSet::from(PYTHON_SURFACE.map(Path::new)),
         "files changed after the copy was made"
     );
+
+    // (f)-(j) The drift loop, in the same copy.
+    the_drift_loop(&copy_root, &target, &build);
 
     eprintln!(
         "regeneration: copy built in {:.1?}, whole test {:.1?}",
