@@ -75,6 +75,7 @@ mod shared_schemas;
 mod shown;
 mod spent;
 mod stdio;
+mod stopped;
 mod tool_names;
 mod tools;
 mod trace;
