@@ -190,18 +190,20 @@ impl Sqlite {
         F: Fn(&mut Connection) -> rusqlite::Result<T> + Send + 'static,
     {
         let inner = &self.inner;
-        inner
-            .runner
-            .run(&inner.writer, hop, what, call)
-            .map(|outcome| {
-                if outcome.is_ok() {
-                    inner
-                        .checkpoints
-                        .committed(&inner.writer, inner.runner.busy_timeout);
-                }
-                outcome
-            })
-            .boxed()
+        async move {
+            let outcome = inner.runner.run(&inner.writer, hop, what, call).await;
+            if outcome.is_ok()
+                && let Some(held_back) = inner
+                    .checkpoints
+                    .committed(&inner.writer, inner.runner.busy_timeout)
+            {
+                // The write that took the WAL past its bound waits for the
+                // checkpoint that empties it (its failure is only logged).
+                let _ = held_back.await;
+            }
+            outcome
+        }
+        .boxed()
     }
 
     /// Run a read on the reader connection.

@@ -168,10 +168,10 @@ pub(super) const RESTART_AT: u32 = 8_000;
 ///   (there are pauses between calls that wait for the service), the next
 ///   write starts the WAL afresh.
 /// - at [`RESTART_AT`] pages (writes never paused long enough), a `TRUNCATE`
-///   one on the writer connection: this process's writes wait for it on the
-///   connection's mutex, on the blocking pool too, and it waits for another
-///   process's writer of the moment; the WAL is then emptied, and the next
-///   write starts it afresh.
+///   one on the writer connection: the write that crossed the mark waits for
+///   it (and this process's other writes on the connection's mutex), and it
+///   waits for another process's writer of the moment; the WAL is then
+///   emptied, and the next write starts it afresh.
 ///
 /// What one process leaves in the WAL is checkpointed by the next one's, or by
 /// SQLite when the last connection to the file closes.
@@ -224,30 +224,43 @@ impl Checkpoints {
     }
 
     /// A write on `writer` was committed: checkpoint if the WAL is long enough.
-    pub(super) fn committed(&self, writer: &Shared, busy_timeout: Duration) {
+    /// Past [`RESTART_AT`] the checkpoint's handle is returned, and the write
+    /// that crossed it waits for it: writes that never pause are held back
+    /// until the WAL is emptied, however busy the blocking pool or the
+    /// passive checkpoint of the moment.
+    pub(super) fn committed(
+        &self,
+        writer: &Shared,
+        busy_timeout: Duration,
+    ) -> Option<tokio::task::JoinHandle<()>> {
         let pages = self.pages.load(Ordering::Relaxed);
         let last = self.checkpointed_at.load(Ordering::Relaxed);
         // A WAL started afresh is shorter than at the last checkpoint.
         let last = if pages < last { 0 } else { last };
-        let (mode, connection) = if pages >= RESTART_AT {
+        let holds_writes_back = pages >= RESTART_AT;
+        let (mode, connection) = if holds_writes_back {
             ("TRUNCATE", writer)
         } else if pages >= last.saturating_add(PASSIVE_EVERY) {
             ("PASSIVE", &self.checkpointer)
         } else {
             self.checkpointed_at.store(last, Ordering::Relaxed);
-            return;
+            return None;
         };
-        if self.running.swap(true, Ordering::AcqRel) {
-            return;
+        // Only one passive checkpoint at a time; the one that holds writes
+        // back runs whatever else is running (it waits on SQLite's own lock).
+        if !holds_writes_back && self.running.swap(true, Ordering::AcqRel) {
+            return None;
         }
         let Ok(runtime) = tokio::runtime::Handle::try_current() else {
-            self.running.store(false, Ordering::Release);
-            return;
+            if !holds_writes_back {
+                self.running.store(false, Ordering::Release);
+            }
+            return None;
         };
         self.checkpointed_at.store(pages, Ordering::Relaxed);
         let connection = Arc::clone(connection);
-        let running = Arc::clone(&self.running);
-        runtime.spawn_blocking(move || {
+        let running = (!holds_writes_back).then(|| Arc::clone(&self.running));
+        let checkpoint = runtime.spawn_blocking(move || {
             let guard = lock(&connection);
             let outcome = guard.busy_timeout(busy_timeout).and_then(|()| {
                 guard.query_row(&format!("PRAGMA wal_checkpoint({mode})"), [], |_| Ok(()))
@@ -256,7 +269,10 @@ impl Checkpoints {
             if let Err(error) = outcome {
                 tracing::debug!(%error, "a WAL checkpoint of the SQLite store failed; the next one will try again");
             }
-            running.store(false, Ordering::Release);
+            if let Some(running) = running {
+                running.store(false, Ordering::Release);
+            }
         });
+        holds_writes_back.then_some(checkpoint)
     }
 }
