@@ -60,6 +60,7 @@ class Sandbox:
         paged_rows: Optional[int] = None,
         fail_on: Optional[Dict[str, str]] = None,
         truncate_on: Optional[Dict[str, str]] = None,
+        drift: bool = False,
     ) -> None: ...
     @property
     def url(self) -> str: ...
