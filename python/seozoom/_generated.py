@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime
 from typing import Any, Dict, List, Literal, Optional, Sequence, TypedDict
 
-from ._runtime import AsyncClientBase, ClientBase, Estimate, Result, _Group
+from ._runtime import AsyncClientBase, ClientBase, Estimate, Result, _Group, _register
 
 Db = Literal["it", "es", "fr", "de", "uk"]
 """Country database.
@@ -2204,3 +2204,5 @@ __all__ = [
     "Keywords",
     "AsyncKeywords",
 ]
+
+_register(globals())

@@ -22,6 +22,7 @@ from typing import (
     Literal,
     Mapping,
     Optional,
+    Tuple,
     TypedDict,
     TypeVar,
     Union,
@@ -118,9 +119,9 @@ class Result(Generic[T]):
         Each column has the dtype of its field's type, an empty result too:
         `int64` (`Int64` where a value may be missing), `float64`, `bool`
         (pandas' `boolean`, with `<NA>`, for an optional one), `datetime64`
-        for dates and date-times, `timedelta64` (the time since midnight) for
-        a time of day, so that `date + time` is the instant; text as pandas
-        keeps text; lists stay Python lists.
+        for dates, date-times and times of day (a time on 1970-01-01, as
+        pandas has no time-of-day dtype: `.dt.time` gives it back); text as
+        pandas keeps text; lists stay Python lists.
 
         Needs pandas (`pip install pandas`), which the package does not
         depend on.
@@ -129,12 +130,10 @@ class Result(Generic[T]):
             import pandas
         except ImportError:
             raise ImportError("Result.to_pandas() needs pandas: pip install pandas") from None
-        from . import _generated
-
         records = _flatten(self.rows)
-        typed = getattr(_generated, self._record, None) if self._record else None
+        typed = _GENERATED.get(self._record) if self._record else None
         keyed = isinstance(self.rows, dict)
-        columns = _columns(self._record, typed, records, keyed, _generated)
+        columns = _columns(self._record, typed, records, keyed)
         frame = pandas.DataFrame.from_records(records, columns=columns)
         kinds = _kinds(typed) if typed is not None else {}
         if keyed:
@@ -156,6 +155,17 @@ def _kinds(typed: Any) -> Dict[str, str]:
 
 
 _KINDS: Dict[Any, Dict[str, str]] = {}
+
+
+# The generated module's names (its records' `TypedDict`s and `_MONTHLY`),
+# handed over by its last line: `_generated` imports this module, so this one
+# reads them here rather than importing it back.
+_GENERATED: Dict[str, Any] = {}
+
+
+def _register(namespace: Dict[str, Any]) -> None:
+    """Called once by the generated module, with its `globals()`."""
+    _GENERATED.update(namespace)
 
 
 def _kind(hint: Any) -> str:
@@ -194,8 +204,10 @@ def _as_dtype(pandas: Any, column: Any, kind: str) -> Any:
     if kind == "datetime":
         return pandas.to_datetime(column)
     if kind == "time":
-        text = [None if t is None else t.isoformat() for t in column]
-        return pandas.Series(pandas.to_timedelta(text), index=column.index, name=column.name)
+        # On the epoch's day: a datetime64 must have a date, and 1970-01-01
+        # is the one that `.dt.time` and the time since midnight both ignore.
+        text = [None if t is None else "1970-01-01T" + t.isoformat() for t in column]
+        return pandas.Series(pandas.to_datetime(text), index=column.index, name=column.name)
     if kind == "text" and len(column) == 0:
         # The dtype this pandas gives a column of text (`object`, or `str`).
         return column.astype(pandas.Series(["text"]).dtype)
@@ -215,7 +227,7 @@ def _flatten(rows: Any) -> List[Dict[str, Any]]:
 
 
 def _columns(
-    record: Optional[str], typed: Any, rows: List[Dict[str, Any]], keyed: bool, generated: Any
+    record: Optional[str], typed: Any, rows: List[Dict[str, Any]], keyed: bool
 ) -> List[str]:
     """The columns in the record's key order (after `input` for rows keyed by
     input), its monthly series together in calendar order (the spec lists
@@ -228,7 +240,8 @@ def _columns(
         keys = []
     if keyed:
         keys = ["input", *[k for k in keys if k != "input"]]
-    months = list(generated._MONTHLY.get(record, ())) if record else []
+    monthly: Dict[str, Tuple[str, ...]] = _GENERATED.get("_MONTHLY", {})
+    months = list(monthly.get(record, ())) if record else []
     if not months:
         return keys
     first = min(keys.index(m) for m in months if m in keys)

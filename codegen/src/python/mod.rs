@@ -65,6 +65,7 @@ pub fn emit(spec: &Spec) -> Result<Python, String> {
     stub.push_str(&surface::stub(spec));
     let all = text::all(spec);
     module.push_str(&all);
+    module.push_str(text::REGISTER);
     stub.push_str(&all);
     let dispatch = native::dispatch(spec);
     Ok(Python {

@@ -3,6 +3,11 @@
 
 use crate::model::Spec;
 
+/// The module's last line: it hands its records and `_MONTHLY` to the
+/// runtime, which reads them by name (`Result.to_pandas()`) without importing
+/// this module, which imports it: no import loop.
+pub const REGISTER: &str = "\n_register(globals())\n";
+
 /// The file's opening: what it is, and its imports.
 pub fn header(spec: &Spec, stub: bool) -> String {
     let what = if stub {
@@ -18,7 +23,7 @@ pub fn header(spec: &Spec, stub: bool) -> String {
     } else {
         (
             "Any, Dict, List, Literal, Optional, Sequence, TypedDict",
-            "from ._runtime import AsyncClientBase, ClientBase, Estimate, Result, _Group\n",
+            "from ._runtime import AsyncClientBase, ClientBase, Estimate, Result, _Group, _register\n",
         )
     };
     format!(
