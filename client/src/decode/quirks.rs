@@ -308,16 +308,20 @@ pub mod kind {
 
     impl Kind<'_> for Integer {
         type Value = i64;
+        #[inline]
         fn native(ty: JsonType) -> bool {
             matches!(ty, JsonType::Integer | JsonType::Number)
         }
+        #[inline]
         fn int(self, v: i64) -> Option<i64> {
             Some(v)
         }
+        #[inline]
         fn float(self, v: f64) -> Option<i64> {
             integral(v)
         }
-        fn text(self, v: &str, _: Place) -> Option<i64> {
+        #[inline]
+        fn text(self, v: &str, _: &Place) -> Option<i64> {
             let v = v.trim();
             v.parse().ok().or_else(|| v.parse().ok().and_then(integral))
         }
@@ -329,19 +333,24 @@ pub mod kind {
 
     impl Kind<'_> for Number {
         type Value = f64;
+        #[inline]
         fn native(ty: JsonType) -> bool {
             matches!(ty, JsonType::Integer | JsonType::Number)
         }
+        #[inline]
         fn int(self, v: i64) -> Option<f64> {
             Some(v as f64)
         }
+        #[inline]
         fn uint(self, v: u64) -> Option<f64> {
             Some(v as f64)
         }
+        #[inline]
         fn float(self, v: f64) -> Option<f64> {
             Some(v)
         }
-        fn text(self, v: &str, _: Place) -> Option<f64> {
+        #[inline]
+        fn text(self, v: &str, _: &Place) -> Option<f64> {
             v.trim().parse::<f64>().ok().filter(|v| v.is_finite())
         }
     }
@@ -353,22 +362,28 @@ pub mod kind {
 
     impl Kind<'_> for Text {
         type Value = String;
+        #[inline]
         fn native(ty: JsonType) -> bool {
             ty == JsonType::Text
         }
+        #[inline]
         fn bool(self, v: bool) -> Option<String> {
             Some(v.to_string())
         }
+        #[inline]
         fn int(self, v: i64) -> Option<String> {
             Some(v.to_string())
         }
+        #[inline]
         fn uint(self, v: u64) -> Option<String> {
             Some(v.to_string())
         }
+        #[inline]
         fn float(self, v: f64) -> Option<String> {
             serde_json::to_string(&v).ok()
         }
-        fn text(self, v: &str, _: Place) -> Option<String> {
+        #[inline]
+        fn text(self, v: &str, _: &Place) -> Option<String> {
             Some(v.to_owned())
         }
     }
@@ -380,12 +395,15 @@ pub mod kind {
 
     impl Kind<'_> for BoolWord {
         type Value = Option<bool>;
+        #[inline]
         fn native(ty: JsonType) -> bool {
             matches!(ty, JsonType::Text | JsonType::Boolean | JsonType::Integer)
         }
+        #[inline]
         fn bool(self, v: bool) -> Option<Option<bool>> {
             Some(Some(v))
         }
+        #[inline]
         fn int(self, v: i64) -> Option<Option<bool>> {
             match v {
                 0 => Some(Some(false)),
@@ -393,7 +411,8 @@ pub mod kind {
                 _ => None,
             }
         }
-        fn text(self, v: &str, _: Place) -> Option<Option<bool>> {
+        #[inline]
+        fn text(self, v: &str, _: &Place) -> Option<Option<bool>> {
             let word = v.trim();
             if word.is_empty() {
                 return Some(None);
@@ -418,15 +437,18 @@ pub mod kind {
 
     impl Kind<'_> for Flag {
         type Value = bool;
+        #[inline]
         fn native(ty: JsonType) -> bool {
             matches!(
                 ty,
                 JsonType::Integer | JsonType::Number | JsonType::Boolean | JsonType::Text
             )
         }
+        #[inline]
         fn bool(self, v: bool) -> Option<bool> {
             Some(v)
         }
+        #[inline]
         fn int(self, v: i64) -> Option<bool> {
             match v {
                 0 => Some(false),
@@ -434,10 +456,12 @@ pub mod kind {
                 _ => None,
             }
         }
+        #[inline]
         fn float(self, v: f64) -> Option<bool> {
             integral(v).and_then(|v| self.int(v))
         }
-        fn text(self, v: &str, _: Place) -> Option<bool> {
+        #[inline]
+        fn text(self, v: &str, _: &Place) -> Option<bool> {
             match v.trim() {
                 "0" => Some(false),
                 "1" => Some(true),
@@ -474,10 +498,12 @@ pub mod kind {
 
     impl<T: std::str::FromStr> Kind<'_> for Civil<T> {
         type Value = T;
+        #[inline]
         fn native(ty: JsonType) -> bool {
             ty == JsonType::Text
         }
-        fn text(self, v: &str, _: Place) -> Option<T> {
+        #[inline]
+        fn text(self, v: &str, _: &Place) -> Option<T> {
             v.trim().parse().ok()
         }
     }
@@ -490,16 +516,20 @@ pub mod kind {
 
     impl<T: ListItem> Kind<'_> for CommaList<T> {
         type Value = Vec<T>;
+        #[inline]
         fn native(ty: JsonType) -> bool {
             ty == JsonType::Text
         }
-        fn text(self, v: &str, place: Place) -> Option<Vec<T>> {
-            let items = v
-                .split(',')
-                .map(str::trim)
-                .filter(|item| !item.is_empty())
-                .filter_map(|item| match T::item(item) {
-                    Ok(item) => Some(item),
+        #[inline]
+        fn text(self, v: &str, place: &Place) -> Option<Vec<T>> {
+            let mut items = Vec::new();
+            for item in v.split(',') {
+                let item = item.trim();
+                if item.is_empty() {
+                    continue;
+                }
+                match T::item(item) {
+                    Ok(item) => items.push(item),
                     Err(kept) => {
                         note(
                             place.record,
@@ -507,10 +537,10 @@ pub mod kind {
                             DriftKind::UnlistedValue,
                             Found::Text(item),
                         );
-                        kept
+                        items.extend(kept);
                     }
-                })
-                .collect();
+                }
+            }
             Some(items)
         }
     }
@@ -522,6 +552,7 @@ pub mod kind {
 
     impl<'de, R: Deserialize<'de>> Kind<'de> for List<R> {
         type Value = Vec<R>;
+        #[inline]
         fn native(ty: JsonType) -> bool {
             ty == JsonType::Array
         }
@@ -540,6 +571,7 @@ pub mod kind {
 
     impl<'de> Kind<'de> for Serp {
         type Value = crate::serp::Serp;
+        #[inline]
         fn native(ty: JsonType) -> bool {
             matches!(ty, JsonType::Object | JsonType::Array)
         }

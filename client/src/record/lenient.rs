@@ -25,7 +25,8 @@ pub struct Place {
 
 impl Place {
     /// Note that the value met here was of another JSON type than the field's.
-    pub fn unexpected(self, found: Found<'_>) {
+    #[cold]
+    pub fn unexpected(&self, found: Found<'_>) {
         note(self.record, self.member, DriftKind::UnexpectedType, found);
     }
 }
@@ -61,7 +62,7 @@ pub trait Kind<'de>: Copy {
     }
 
     /// A string, read at `place` (a list of values notes those it does not know).
-    fn text(self, _value: &str, _place: Place) -> Option<Self::Value> {
+    fn text(self, _value: &str, _place: &Place) -> Option<Self::Value> {
         None
     }
 
@@ -87,36 +88,46 @@ pub trait Kind<'de>: Copy {
     }
 }
 
-/// What reading a member gave.
-#[derive(Debug)]
-pub enum Read<T> {
-    /// Its value.
-    Value(T),
+/// What reading a member gave (its value, if any, is in the slot).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Read {
+    /// A value, now in the slot.
+    Value,
     /// `null`.
     Null,
     /// A value the field cannot hold (noted as drift).
     Unreadable,
 }
 
-/// Reads one value of a [`Kind`] at a place, leniently.
-pub struct Lenient<K> {
+/// Reads one value of a [`Kind`] at a place into a field's slot, leniently.
+///
+/// The value is written to the slot here rather than handed back: a record's
+/// decoder then keeps its slots in memory, where a returned value would let
+/// LLVM hold them all in registers and shuffle them at every turn of the loop
+/// over the keys (a third more instructions per row; BENCHMARKS.md, "Members
+/// the spec does not know").
+pub struct Lenient<'s, 'de, K: Kind<'de>> {
     /// How the field's values are read.
     pub kind: K,
-    /// Where.
-    pub place: Place,
+    /// Where (a record's own table of places: the seed is two words, passed
+    /// in registers).
+    pub place: &'static Place,
+    /// The field's slot, empty until now.
+    pub slot: &'s mut Option<K::Value>,
 }
 
-impl<'de, K: Kind<'de>> Lenient<K> {
-    /// The value the kind made of what was met as `found`, noting one that is
-    /// not of the field's own type; or `Unreadable`, noted.
-    #[inline]
-    fn made(&self, made: Option<K::Value>, found: Found<'_>, ty: JsonType) -> Read<K::Value> {
+impl<'de, K: Kind<'de>> Lenient<'_, 'de, K> {
+    /// Keeps the value the kind made of what was met as `found`, noting one
+    /// that is not of the field's own type; or notes it as unreadable.
+    #[inline(always)]
+    fn made(self, made: Option<K::Value>, found: Found<'_>, ty: JsonType) -> Read {
         match made {
             Some(value) => {
                 if !K::native(ty) {
                     self.place.unexpected(found);
                 }
-                Read::Value(value)
+                *self.slot = Some(value);
+                Read::Value
             }
             None => {
                 self.place.unexpected(found);
@@ -126,8 +137,8 @@ impl<'de, K: Kind<'de>> Lenient<K> {
     }
 }
 
-impl<'de, K: Kind<'de>> DeserializeSeed<'de> for Lenient<K> {
-    type Value = Read<K::Value>;
+impl<'de, K: Kind<'de>> DeserializeSeed<'de> for Lenient<'_, 'de, K> {
+    type Value = Read;
 
     #[inline]
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
@@ -135,43 +146,50 @@ impl<'de, K: Kind<'de>> DeserializeSeed<'de> for Lenient<K> {
     }
 }
 
-impl<'de, K: Kind<'de>> Visitor<'de> for Lenient<K> {
-    type Value = Read<K::Value>;
+impl<'de, K: Kind<'de>> Visitor<'de> for Lenient<'_, 'de, K> {
+    type Value = Read;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("any JSON value")
     }
 
+    #[inline(never)]
     fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
         Ok(Read::Null)
     }
 
+    #[inline(never)]
     fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
         Ok(Read::Null)
     }
 
+    #[inline(never)]
     fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
         d.deserialize_any(self)
     }
 
-    #[inline]
+    #[inline(never)]
     fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
-        Ok(self.made(self.kind.bool(v), Found::Bool(v), JsonType::Boolean))
+        let made = self.kind.bool(v);
+        Ok(self.made(made, Found::Bool(v), JsonType::Boolean))
     }
 
     #[inline]
     fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
-        Ok(self.made(self.kind.int(v), Found::Int(v), JsonType::Integer))
+        let made = self.kind.int(v);
+        Ok(self.made(made, Found::Int(v), JsonType::Integer))
     }
 
     #[inline]
     fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
-        Ok(self.made(self.kind.uint(v), Found::Uint(v), JsonType::Integer))
+        let made = self.kind.uint(v);
+        Ok(self.made(made, Found::Uint(v), JsonType::Integer))
     }
 
     #[inline]
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
-        Ok(self.made(self.kind.float(v), Found::Float(v), JsonType::Number))
+        let made = self.kind.float(v);
+        Ok(self.made(made, Found::Float(v), JsonType::Number))
     }
 
     #[inline]
@@ -180,11 +198,18 @@ impl<'de, K: Kind<'de>> Visitor<'de> for Lenient<K> {
         Ok(self.made(made, Found::Text(v), JsonType::Text))
     }
 
+    #[inline]
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+        self.visit_str(v)
+    }
+
+    #[inline(never)]
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
         let made = self.kind.seq(seq)?;
         Ok(self.made(made, Found::Array, JsonType::Array))
     }
 
+    #[inline(never)]
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
         let made = self.kind.map(map)?;
         Ok(self.made(made, Found::Object, JsonType::Object))

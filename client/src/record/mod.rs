@@ -39,6 +39,9 @@ pub trait Record: Sized {
     const RECORD: &'static str;
     /// The wire names of its fields, in the order of its struct's fields.
     const FIELDS: &'static [&'static str];
+    /// Where each of its fields is read, in the same order (what a note of
+    /// drift names).
+    const PLACES: &'static [Place];
 
     /// The index in [`Record::FIELDS`] of a wire name (a `match` on string
     /// constants, which compiles to a few integer comparisons per key).
@@ -76,6 +79,13 @@ impl<'de, R: Record> Visitor<'de> for RecordVisitor<R> {
         })
     }
 }
+
+/// The place of a field index past a record's table, which the generated
+/// decoders never pass.
+static NOWHERE: Place = Place {
+    record: "",
+    member: "",
+};
 
 /// The bit of field `index` in a [`Fields`] mask (fields past the 64th are
 /// not tracked: they are only reported as missing rather than null).
@@ -134,15 +144,12 @@ impl<'de, A: MapAccess<'de>, R: Record> Fields<'de, A, R> {
         slot: &mut Option<K::Value>,
         kind: K,
     ) -> Result<(), A::Error> {
+        let place = R::PLACES.get(self.current).unwrap_or(&NOWHERE);
         if slot.is_some() {
-            return Err(de::Error::duplicate_field(self.name(self.current)));
+            return Err(de::Error::duplicate_field(place.member));
         }
-        let place = Place {
-            record: R::RECORD,
-            member: self.name(self.current),
-        };
-        match self.map.next_value_seed(Lenient { kind, place })? {
-            Read::Value(value) => *slot = Some(value),
+        match self.map.next_value_seed(Lenient { kind, place, slot })? {
+            Read::Value => {}
             Read::Null => self.nulls |= bit(self.current),
             Read::Unreadable => self.unread |= bit(self.current),
         }
@@ -292,6 +299,20 @@ mod tests {
         const NAME: &'static str = "Pair";
         const RECORD: &'static str = "pair";
         const FIELDS: &'static [&'static str] = &["n", "label", "ratio"];
+        const PLACES: &'static [super::Place] = &[
+            super::Place {
+                record: "pair",
+                member: "n",
+            },
+            super::Place {
+                record: "pair",
+                member: "label",
+            },
+            super::Place {
+                record: "pair",
+                member: "ratio",
+            },
+        ];
 
         fn field_index(wire: &str) -> Option<usize> {
             match wire {

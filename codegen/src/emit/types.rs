@@ -302,6 +302,9 @@ fn record_decode(r: &Record) -> TokenStream {
             const NAME: &'static str = #type_name;
             const RECORD: &'static str = #spec_name;
             const FIELDS: &'static [&'static str] = &[ #( #wires, )* ];
+            const PLACES: &'static [rt::record::Place] = &[
+                #( rt::record::Place { record: #spec_name, member: #wires }, )*
+            ];
 
             fn field_index(wire: &str) -> ::core::option::Option<usize> {
                 match wire {

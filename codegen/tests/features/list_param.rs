@@ -128,6 +128,17 @@ pub mod types {
 
         const FIELDS: &'static [&'static str] = &["name", "score"];
 
+        const PLACES: &'static [rt::record::Place] = &[
+            rt::record::Place {
+                record: "thing_metrics",
+                member: "name",
+            },
+            rt::record::Place {
+                record: "thing_metrics",
+                member: "score",
+            },
+        ];
+
         fn field_index(wire: &str) -> ::core::option::Option<usize> {
             match wire {
                 "name" => ::core::option::Option::Some(0),

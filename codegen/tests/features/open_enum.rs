@@ -230,6 +230,17 @@ pub mod types {
 
         const FIELDS: &'static [&'static str] = &["name", "intents"];
 
+        const PLACES: &'static [rt::record::Place] = &[
+            rt::record::Place {
+                record: "thing",
+                member: "name",
+            },
+            rt::record::Place {
+                record: "thing",
+                member: "intents",
+            },
+        ];
+
         fn field_index(wire: &str) -> ::core::option::Option<usize> {
             match wire {
                 "name" => ::core::option::Option::Some(0),

@@ -216,6 +216,21 @@ pub mod types {
 
         const FIELDS: &'static [&'static str] = &["keyword", "position", "seen"];
 
+        const PLACES: &'static [rt::record::Place] = &[
+            rt::record::Place {
+                record: "row",
+                member: "keyword",
+            },
+            rt::record::Place {
+                record: "row",
+                member: "position",
+            },
+            rt::record::Place {
+                record: "row",
+                member: "seen",
+            },
+        ];
+
         fn field_index(wire: &str) -> ::core::option::Option<usize> {
             match wire {
                 "keyword" => ::core::option::Option::Some(0),

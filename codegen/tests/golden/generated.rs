@@ -541,6 +541,85 @@ pub mod types {
             "weekly_trend",
         ];
 
+        const PLACES: &'static [rt::record::Place] = &[
+            rt::record::Place {
+                record: "project",
+                member: "project_id",
+            },
+            rt::record::Place {
+                record: "project",
+                member: "is_live",
+            },
+            rt::record::Place {
+                record: "project",
+                member: "creation_date",
+            },
+            rt::record::Place {
+                record: "project",
+                member: "project_name",
+            },
+            rt::record::Place {
+                record: "project",
+                member: "tags",
+            },
+            rt::record::Place {
+                record: "project",
+                member: "url",
+            },
+            rt::record::Place {
+                record: "project",
+                member: "category",
+            },
+            rt::record::Place {
+                record: "project",
+                member: "ZA",
+            },
+            rt::record::Place {
+                record: "project",
+                member: "keywords_up",
+            },
+            rt::record::Place {
+                record: "project",
+                member: "keywords_down",
+            },
+            rt::record::Place {
+                record: "project",
+                member: "keywords_stable",
+            },
+            rt::record::Place {
+                record: "project",
+                member: "monitored_keywords",
+            },
+            rt::record::Place {
+                record: "project",
+                member: "avg_search_volume_last_week",
+            },
+            rt::record::Place {
+                record: "project",
+                member: "avg_search_volume_last_month",
+            },
+            rt::record::Place {
+                record: "project",
+                member: "volume_attuale",
+            },
+            rt::record::Place {
+                record: "project",
+                member: "project_last_update",
+            },
+            rt::record::Place {
+                record: "project",
+                member: "project_last_update_time",
+            },
+            rt::record::Place {
+                record: "project",
+                member: "monthly_trend",
+            },
+            rt::record::Place {
+                record: "project",
+                member: "weekly_trend",
+            },
+        ];
+
         fn field_index(wire: &str) -> ::core::option::Option<usize> {
             match wire {
                 "project_id" => ::core::option::Option::Some(0),
@@ -853,6 +932,69 @@ pub mod types {
             "opportunity",
             "zero_traffic_pages",
             "zero_traffic_pages_perc",
+        ];
+
+        const PLACES: &'static [rt::record::Place] = &[
+            rt::record::Place {
+                record: "project_overview",
+                member: "monitored_keywords",
+            },
+            rt::record::Place {
+                record: "project_overview",
+                member: "monitored_keywords_traffic",
+            },
+            rt::record::Place {
+                record: "project_overview",
+                member: "monitored_keywords_prev_traffic",
+            },
+            rt::record::Place {
+                record: "project_overview",
+                member: "monitored_keywords_traffic_variation",
+            },
+            rt::record::Place {
+                record: "project_overview",
+                member: "monitored_keywords_up",
+            },
+            rt::record::Place {
+                record: "project_overview",
+                member: "monitored_keywords_down",
+            },
+            rt::record::Place {
+                record: "project_overview",
+                member: "monitored_keywords_stable",
+            },
+            rt::record::Place {
+                record: "project_overview",
+                member: "domain_traffic",
+            },
+            rt::record::Place {
+                record: "project_overview",
+                member: "domain_traffic_variation",
+            },
+            rt::record::Place {
+                record: "project_overview",
+                member: "za",
+            },
+            rt::record::Place {
+                record: "project_overview",
+                member: "trust",
+            },
+            rt::record::Place {
+                record: "project_overview",
+                member: "stability",
+            },
+            rt::record::Place {
+                record: "project_overview",
+                member: "opportunity",
+            },
+            rt::record::Place {
+                record: "project_overview",
+                member: "zero_traffic_pages",
+            },
+            rt::record::Place {
+                record: "project_overview",
+                member: "zero_traffic_pages_perc",
+            },
         ];
 
         fn field_index(wire: &str) -> ::core::option::Option<usize> {
@@ -1247,6 +1389,133 @@ pub mod types {
             "extimated_monthly_traffic",
         ];
 
+        const PLACES: &'static [rt::record::Place] = &[
+            rt::record::Place {
+                record: "monitored_keyword",
+                member: "keyword",
+            },
+            rt::record::Place {
+                record: "monitored_keyword",
+                member: "lang",
+            },
+            rt::record::Place {
+                record: "monitored_keyword",
+                member: "google_ext",
+            },
+            rt::record::Place {
+                record: "monitored_keyword",
+                member: "localcode",
+            },
+            rt::record::Place {
+                record: "monitored_keyword",
+                member: "search_volume",
+            },
+            rt::record::Place {
+                record: "monitored_keyword",
+                member: "ppc_competitiveness",
+            },
+            rt::record::Place {
+                record: "monitored_keyword",
+                member: "cpcapprox",
+            },
+            rt::record::Place {
+                record: "monitored_keyword",
+                member: "indexed_pages",
+            },
+            rt::record::Place {
+                record: "monitored_keyword",
+                member: "KD",
+            },
+            rt::record::Place {
+                record: "monitored_keyword",
+                member: "KO",
+            },
+            rt::record::Place {
+                record: "monitored_keyword",
+                member: "jan",
+            },
+            rt::record::Place {
+                record: "monitored_keyword",
+                member: "feb",
+            },
+            rt::record::Place {
+                record: "monitored_keyword",
+                member: "mar",
+            },
+            rt::record::Place {
+                record: "monitored_keyword",
+                member: "apr",
+            },
+            rt::record::Place {
+                record: "monitored_keyword",
+                member: "may",
+            },
+            rt::record::Place {
+                record: "monitored_keyword",
+                member: "jun",
+            },
+            rt::record::Place {
+                record: "monitored_keyword",
+                member: "jul",
+            },
+            rt::record::Place {
+                record: "monitored_keyword",
+                member: "aug",
+            },
+            rt::record::Place {
+                record: "monitored_keyword",
+                member: "sep",
+            },
+            rt::record::Place {
+                record: "monitored_keyword",
+                member: "oct",
+            },
+            rt::record::Place {
+                record: "monitored_keyword",
+                member: "nov",
+            },
+            rt::record::Place {
+                record: "monitored_keyword",
+                member: "dec",
+            },
+            rt::record::Place {
+                record: "monitored_keyword",
+                member: "initial_position",
+            },
+            rt::record::Place {
+                record: "monitored_keyword",
+                member: "actual_position",
+            },
+            rt::record::Place {
+                record: "monitored_keyword",
+                member: "avg_position",
+            },
+            rt::record::Place {
+                record: "monitored_keyword",
+                member: "last_variation",
+            },
+            rt::record::Place {
+                record: "monitored_keyword",
+                member: "tag",
+            },
+            rt::record::Place {
+                record: "monitored_keyword",
+                member: "url",
+            },
+            rt::record::Place {
+                record: "monitored_keyword",
+                member: "old_url",
+            },
+            rt::record::Place {
+                record: "monitored_keyword",
+                member: "url_changed",
+            },
+            rt::record::Place {
+                record: "monitored_keyword",
+                member: "extimated_monthly_traffic",
+            },
+        ];
+
         fn field_index(wire: &str) -> ::core::option::Option<usize> {
             match wire {
                 "keyword" => ::core::option::Option::Some(0),
@@ -1507,6 +1776,21 @@ pub mod types {
 
         const FIELDS: &'static [&'static str] = &["url", "pza", "total_keywords"];
 
+        const PLACES: &'static [rt::record::Place] = &[
+            rt::record::Place {
+                record: "best_page",
+                member: "url",
+            },
+            rt::record::Place {
+                record: "best_page",
+                member: "pza",
+            },
+            rt::record::Place {
+                record: "best_page",
+                member: "total_keywords",
+            },
+        ];
+
         fn field_index(wire: &str) -> ::core::option::Option<usize> {
             match wire {
                 "url" => ::core::option::Option::Some(0),
@@ -1615,6 +1899,21 @@ pub mod types {
             "url",
             "extimated_traffic",
             "total_keywords",
+        ];
+
+        const PLACES: &'static [rt::record::Place] = &[
+            rt::record::Place {
+                record: "page_with_more_keywords",
+                member: "url",
+            },
+            rt::record::Place {
+                record: "page_with_more_keywords",
+                member: "extimated_traffic",
+            },
+            rt::record::Place {
+                record: "page_with_more_keywords",
+                member: "total_keywords",
+            },
         ];
 
         fn field_index(wire: &str) -> ::core::option::Option<usize> {
@@ -1727,6 +2026,21 @@ pub mod types {
             "total_keywords",
         ];
 
+        const PLACES: &'static [rt::record::Place] = &[
+            rt::record::Place {
+                record: "page_with_potential",
+                member: "url",
+            },
+            rt::record::Place {
+                record: "page_with_potential",
+                member: "potential_traffic",
+            },
+            rt::record::Place {
+                record: "page_with_potential",
+                member: "total_keywords",
+            },
+        ];
+
         fn field_index(wire: &str) -> ::core::option::Option<usize> {
             match wire {
                 "url" => ::core::option::Option::Some(0),
@@ -1827,6 +2141,17 @@ pub mod types {
         const RECORD: &'static str = "traffic_variation_page";
 
         const FIELDS: &'static [&'static str] = &["url", "traffic_variation"];
+
+        const PLACES: &'static [rt::record::Place] = &[
+            rt::record::Place {
+                record: "traffic_variation_page",
+                member: "url",
+            },
+            rt::record::Place {
+                record: "traffic_variation_page",
+                member: "traffic_variation",
+            },
+        ];
 
         fn field_index(wire: &str) -> ::core::option::Option<usize> {
             match wire {
@@ -2033,6 +2358,85 @@ pub mod types {
             "position_4to6",
             "position_7to10",
             "cpcval",
+        ];
+
+        const PLACES: &'static [rt::record::Place] = &[
+            rt::record::Place {
+                record: "domain_metrics",
+                member: "domain",
+            },
+            rt::record::Place {
+                record: "domain_metrics",
+                member: "maindomain",
+            },
+            rt::record::Place {
+                record: "domain_metrics",
+                member: "za",
+            },
+            rt::record::Place {
+                record: "domain_metrics",
+                member: "trust",
+            },
+            rt::record::Place {
+                record: "domain_metrics",
+                member: "stability",
+            },
+            rt::record::Place {
+                record: "domain_metrics",
+                member: "opportunity",
+            },
+            rt::record::Place {
+                record: "domain_metrics",
+                member: "extimated_traffic",
+            },
+            rt::record::Place {
+                record: "domain_metrics",
+                member: "current_month_traffic",
+            },
+            rt::record::Place {
+                record: "domain_metrics",
+                member: "last_traffic_variation",
+            },
+            rt::record::Place {
+                record: "domain_metrics",
+                member: "total_keywords",
+            },
+            rt::record::Place {
+                record: "domain_metrics",
+                member: "page1",
+            },
+            rt::record::Place {
+                record: "domain_metrics",
+                member: "page2",
+            },
+            rt::record::Place {
+                record: "domain_metrics",
+                member: "page3",
+            },
+            rt::record::Place {
+                record: "domain_metrics",
+                member: "page4",
+            },
+            rt::record::Place {
+                record: "domain_metrics",
+                member: "page5",
+            },
+            rt::record::Place {
+                record: "domain_metrics",
+                member: "position_1to3",
+            },
+            rt::record::Place {
+                record: "domain_metrics",
+                member: "position_4to6",
+            },
+            rt::record::Place {
+                record: "domain_metrics",
+                member: "position_7to10",
+            },
+            rt::record::Place {
+                record: "domain_metrics",
+                member: "cpcval",
+            },
         ];
 
         fn field_index(wire: &str) -> ::core::option::Option<usize> {
@@ -2247,6 +2651,29 @@ pub mod types {
             "opportunity",
         ];
 
+        const PLACES: &'static [rt::record::Place] = &[
+            rt::record::Place {
+                record: "authority",
+                member: "domain",
+            },
+            rt::record::Place {
+                record: "authority",
+                member: "za",
+            },
+            rt::record::Place {
+                record: "authority",
+                member: "trust",
+            },
+            rt::record::Place {
+                record: "authority",
+                member: "stability",
+            },
+            rt::record::Place {
+                record: "authority",
+                member: "opportunity",
+            },
+        ];
+
         fn field_index(wire: &str) -> ::core::option::Option<usize> {
             match wire {
                 "domain" => ::core::option::Option::Some(0),
@@ -2379,6 +2806,29 @@ pub mod types {
             "niche_traffic",
         ];
 
+        const PLACES: &'static [rt::record::Place] = &[
+            rt::record::Place {
+                record: "niche",
+                member: "tza",
+            },
+            rt::record::Place {
+                record: "niche",
+                member: "name",
+            },
+            rt::record::Place {
+                record: "niche",
+                member: "perc",
+            },
+            rt::record::Place {
+                record: "niche",
+                member: "keywords",
+            },
+            rt::record::Place {
+                record: "niche",
+                member: "niche_traffic",
+            },
+        ];
+
         fn field_index(wire: &str) -> ::core::option::Option<usize> {
             match wire {
                 "tza" => ::core::option::Option::Some(0),
@@ -2493,6 +2943,17 @@ pub mod types {
         const RECORD: &'static str = "domain_niches";
 
         const FIELDS: &'static [&'static str] = &["domain", "niches"];
+
+        const PLACES: &'static [rt::record::Place] = &[
+            rt::record::Place {
+                record: "domain_niches",
+                member: "domain",
+            },
+            rt::record::Place {
+                record: "domain_niches",
+                member: "niches",
+            },
+        ];
 
         fn field_index(wire: &str) -> ::core::option::Option<usize> {
             match wire {
@@ -2686,6 +3147,73 @@ pub mod types {
             "current_month_traffic",
         ];
 
+        const PLACES: &'static [rt::record::Place] = &[
+            rt::record::Place {
+                record: "competitor",
+                member: "domain",
+            },
+            rt::record::Place {
+                record: "competitor",
+                member: "za",
+            },
+            rt::record::Place {
+                record: "competitor",
+                member: "1a3",
+            },
+            rt::record::Place {
+                record: "competitor",
+                member: "4a6",
+            },
+            rt::record::Place {
+                record: "competitor",
+                member: "7a10",
+            },
+            rt::record::Place {
+                record: "competitor",
+                member: "page1",
+            },
+            rt::record::Place {
+                record: "competitor",
+                member: "page2",
+            },
+            rt::record::Place {
+                record: "competitor",
+                member: "page3",
+            },
+            rt::record::Place {
+                record: "competitor",
+                member: "page4",
+            },
+            rt::record::Place {
+                record: "competitor",
+                member: "page5",
+            },
+            rt::record::Place {
+                record: "competitor",
+                member: "total_keywords",
+            },
+            rt::record::Place {
+                record: "competitor",
+                member: "common_keywords",
+            },
+            rt::record::Place {
+                record: "competitor",
+                member: "competition_level",
+            },
+            rt::record::Place {
+                record: "competitor",
+                member: "previous_traffic",
+            },
+            rt::record::Place {
+                record: "competitor",
+                member: "extimated_traffic",
+            },
+            rt::record::Place {
+                record: "competitor",
+                member: "current_month_traffic",
+            },
+        ];
+
         fn field_index(wire: &str) -> ::core::option::Option<usize> {
             match wire {
                 "domain" => ::core::option::Option::Some(0),
@@ -2859,6 +3387,17 @@ pub mod types {
 
         const FIELDS: &'static [&'static str] = &["domain", "competitor"];
 
+        const PLACES: &'static [rt::record::Place] = &[
+            rt::record::Place {
+                record: "domain_competitors",
+                member: "domain",
+            },
+            rt::record::Place {
+                record: "domain_competitors",
+                member: "competitor",
+            },
+        ];
+
         fn field_index(wire: &str) -> ::core::option::Option<usize> {
             match wire {
                 "domain" => ::core::option::Option::Some(0),
@@ -3016,6 +3555,49 @@ pub mod types {
             "visibility",
             "traffico",
             "variazione_traffico",
+        ];
+
+        const PLACES: &'static [rt::record::Place] = &[
+            rt::record::Place {
+                record: "ai_overview_keyword",
+                member: "keyword",
+            },
+            rt::record::Place {
+                record: "ai_overview_keyword",
+                member: "posizione",
+            },
+            rt::record::Place {
+                record: "ai_overview_keyword",
+                member: "volumericerca",
+            },
+            rt::record::Place {
+                record: "ai_overview_keyword",
+                member: "visibility_rank",
+            },
+            rt::record::Place {
+                record: "ai_overview_keyword",
+                member: "menzioni",
+            },
+            rt::record::Place {
+                record: "ai_overview_keyword",
+                member: "menzioni_come_primo_risultato",
+            },
+            rt::record::Place {
+                record: "ai_overview_keyword",
+                member: "menzioni_come_primo_risultato_perc",
+            },
+            rt::record::Place {
+                record: "ai_overview_keyword",
+                member: "visibility",
+            },
+            rt::record::Place {
+                record: "ai_overview_keyword",
+                member: "traffico",
+            },
+            rt::record::Place {
+                record: "ai_overview_keyword",
+                member: "variazione_traffico",
+            },
         ];
 
         fn field_index(wire: &str) -> ::core::option::Option<usize> {
@@ -3324,6 +3906,117 @@ pub mod types {
             "last_variation",
             "extimated_traffic",
             "search_intent",
+        ];
+
+        const PLACES: &'static [rt::record::Place] = &[
+            rt::record::Place {
+                record: "domain_keyword",
+                member: "keyword",
+            },
+            rt::record::Place {
+                record: "domain_keyword",
+                member: "lang",
+            },
+            rt::record::Place {
+                record: "domain_keyword",
+                member: "google_ext",
+            },
+            rt::record::Place {
+                record: "domain_keyword",
+                member: "localcode",
+            },
+            rt::record::Place {
+                record: "domain_keyword",
+                member: "search_volume",
+            },
+            rt::record::Place {
+                record: "domain_keyword",
+                member: "ppc_competitiveness",
+            },
+            rt::record::Place {
+                record: "domain_keyword",
+                member: "cpcapprox",
+            },
+            rt::record::Place {
+                record: "domain_keyword",
+                member: "indexed_pages",
+            },
+            rt::record::Place {
+                record: "domain_keyword",
+                member: "KD",
+            },
+            rt::record::Place {
+                record: "domain_keyword",
+                member: "KO",
+            },
+            rt::record::Place {
+                record: "domain_keyword",
+                member: "jan",
+            },
+            rt::record::Place {
+                record: "domain_keyword",
+                member: "feb",
+            },
+            rt::record::Place {
+                record: "domain_keyword",
+                member: "mar",
+            },
+            rt::record::Place {
+                record: "domain_keyword",
+                member: "apr",
+            },
+            rt::record::Place {
+                record: "domain_keyword",
+                member: "may",
+            },
+            rt::record::Place {
+                record: "domain_keyword",
+                member: "jun",
+            },
+            rt::record::Place {
+                record: "domain_keyword",
+                member: "jul",
+            },
+            rt::record::Place {
+                record: "domain_keyword",
+                member: "aug",
+            },
+            rt::record::Place {
+                record: "domain_keyword",
+                member: "sep",
+            },
+            rt::record::Place {
+                record: "domain_keyword",
+                member: "oct",
+            },
+            rt::record::Place {
+                record: "domain_keyword",
+                member: "nov",
+            },
+            rt::record::Place {
+                record: "domain_keyword",
+                member: "dec",
+            },
+            rt::record::Place {
+                record: "domain_keyword",
+                member: "ranking_position",
+            },
+            rt::record::Place {
+                record: "domain_keyword",
+                member: "ranking_url",
+            },
+            rt::record::Place {
+                record: "domain_keyword",
+                member: "last_variation",
+            },
+            rt::record::Place {
+                record: "domain_keyword",
+                member: "extimated_traffic",
+            },
+            rt::record::Place {
+                record: "domain_keyword",
+                member: "search_intent",
+            },
         ];
 
         fn field_index(wire: &str) -> ::core::option::Option<usize> {
@@ -3682,6 +4375,93 @@ pub mod types {
             "zo",
         ];
 
+        const PLACES: &'static [rt::record::Place] = &[
+            rt::record::Place {
+                record: "url_metrics",
+                member: "url",
+            },
+            rt::record::Place {
+                record: "url_metrics",
+                member: "total_keywords",
+            },
+            rt::record::Place {
+                record: "url_metrics",
+                member: "position_1to3",
+            },
+            rt::record::Place {
+                record: "url_metrics",
+                member: "position_4to6",
+            },
+            rt::record::Place {
+                record: "url_metrics",
+                member: "position_7to10",
+            },
+            rt::record::Place {
+                record: "url_metrics",
+                member: "page1",
+            },
+            rt::record::Place {
+                record: "url_metrics",
+                member: "page2",
+            },
+            rt::record::Place {
+                record: "url_metrics",
+                member: "page3",
+            },
+            rt::record::Place {
+                record: "url_metrics",
+                member: "page4",
+            },
+            rt::record::Place {
+                record: "url_metrics",
+                member: "page5",
+            },
+            rt::record::Place {
+                record: "url_metrics",
+                member: "domain_traffic",
+            },
+            rt::record::Place {
+                record: "url_metrics",
+                member: "extimated_traffic",
+            },
+            rt::record::Place {
+                record: "url_metrics",
+                member: "potential_traffic",
+            },
+            rt::record::Place {
+                record: "url_metrics",
+                member: "last_domain_traffic_variation",
+            },
+            rt::record::Place {
+                record: "url_metrics",
+                member: "ads_coverage",
+            },
+            rt::record::Place {
+                record: "url_metrics",
+                member: "ads_total",
+            },
+            rt::record::Place {
+                record: "url_metrics",
+                member: "pza",
+            },
+            rt::record::Place {
+                record: "url_metrics",
+                member: "za",
+            },
+            rt::record::Place {
+                record: "url_metrics",
+                member: "zt",
+            },
+            rt::record::Place {
+                record: "url_metrics",
+                member: "zs",
+            },
+            rt::record::Place {
+                record: "url_metrics",
+                member: "zo",
+            },
+        ];
+
         fn field_index(wire: &str) -> ::core::option::Option<usize> {
             match wire {
                 "url" => ::core::option::Option::Some(0),
@@ -3876,6 +4656,13 @@ pub mod types {
         const RECORD: &'static str = "url_page_authority";
 
         const FIELDS: &'static [&'static str] = &["pza"];
+
+        const PLACES: &'static [rt::record::Place] = &[
+            rt::record::Place {
+                record: "url_page_authority",
+                member: "pza",
+            },
+        ];
 
         fn field_index(wire: &str) -> ::core::option::Option<usize> {
             match wire {
@@ -4115,6 +4902,113 @@ pub mod types {
             "search_intent",
         ];
 
+        const PLACES: &'static [rt::record::Place] = &[
+            rt::record::Place {
+                record: "url_keyword",
+                member: "keyword",
+            },
+            rt::record::Place {
+                record: "url_keyword",
+                member: "lang",
+            },
+            rt::record::Place {
+                record: "url_keyword",
+                member: "google_ext",
+            },
+            rt::record::Place {
+                record: "url_keyword",
+                member: "localcode",
+            },
+            rt::record::Place {
+                record: "url_keyword",
+                member: "search_volume",
+            },
+            rt::record::Place {
+                record: "url_keyword",
+                member: "ppc_competitiveness",
+            },
+            rt::record::Place {
+                record: "url_keyword",
+                member: "cpcapprox",
+            },
+            rt::record::Place {
+                record: "url_keyword",
+                member: "indexed_pages",
+            },
+            rt::record::Place {
+                record: "url_keyword",
+                member: "KD",
+            },
+            rt::record::Place {
+                record: "url_keyword",
+                member: "KO",
+            },
+            rt::record::Place {
+                record: "url_keyword",
+                member: "jan",
+            },
+            rt::record::Place {
+                record: "url_keyword",
+                member: "feb",
+            },
+            rt::record::Place {
+                record: "url_keyword",
+                member: "mar",
+            },
+            rt::record::Place {
+                record: "url_keyword",
+                member: "apr",
+            },
+            rt::record::Place {
+                record: "url_keyword",
+                member: "may",
+            },
+            rt::record::Place {
+                record: "url_keyword",
+                member: "jun",
+            },
+            rt::record::Place {
+                record: "url_keyword",
+                member: "jul",
+            },
+            rt::record::Place {
+                record: "url_keyword",
+                member: "aug",
+            },
+            rt::record::Place {
+                record: "url_keyword",
+                member: "sep",
+            },
+            rt::record::Place {
+                record: "url_keyword",
+                member: "oct",
+            },
+            rt::record::Place {
+                record: "url_keyword",
+                member: "nov",
+            },
+            rt::record::Place {
+                record: "url_keyword",
+                member: "dec",
+            },
+            rt::record::Place {
+                record: "url_keyword",
+                member: "ranking_position",
+            },
+            rt::record::Place {
+                record: "url_keyword",
+                member: "last_variation",
+            },
+            rt::record::Place {
+                record: "url_keyword",
+                member: "extimated_traffic",
+            },
+            rt::record::Place {
+                record: "url_keyword",
+                member: "search_intent",
+            },
+        ];
+
         fn field_index(wire: &str) -> ::core::option::Option<usize> {
             match wire {
                 "keyword" => ::core::option::Option::Some(0),
@@ -4352,6 +5246,21 @@ pub mod types {
             "keyword",
             "search_volume",
             "ranking_position",
+        ];
+
+        const PLACES: &'static [rt::record::Place] = &[
+            rt::record::Place {
+                record: "intent_gap",
+                member: "keyword",
+            },
+            rt::record::Place {
+                record: "intent_gap",
+                member: "search_volume",
+            },
+            rt::record::Place {
+                record: "intent_gap",
+                member: "ranking_position",
+            },
         ];
 
         fn field_index(wire: &str) -> ::core::option::Option<usize> {
@@ -4596,6 +5505,105 @@ pub mod types {
             "dec",
             "search_intent",
             "has_ai_overview",
+        ];
+
+        const PLACES: &'static [rt::record::Place] = &[
+            rt::record::Place {
+                record: "keyword_metrics",
+                member: "keyword",
+            },
+            rt::record::Place {
+                record: "keyword_metrics",
+                member: "lang",
+            },
+            rt::record::Place {
+                record: "keyword_metrics",
+                member: "google_ext",
+            },
+            rt::record::Place {
+                record: "keyword_metrics",
+                member: "localcode",
+            },
+            rt::record::Place {
+                record: "keyword_metrics",
+                member: "search_volume",
+            },
+            rt::record::Place {
+                record: "keyword_metrics",
+                member: "ppc_competitiveness",
+            },
+            rt::record::Place {
+                record: "keyword_metrics",
+                member: "cpcapprox",
+            },
+            rt::record::Place {
+                record: "keyword_metrics",
+                member: "indexed_pages",
+            },
+            rt::record::Place {
+                record: "keyword_metrics",
+                member: "KD",
+            },
+            rt::record::Place {
+                record: "keyword_metrics",
+                member: "KO",
+            },
+            rt::record::Place {
+                record: "keyword_metrics",
+                member: "jan",
+            },
+            rt::record::Place {
+                record: "keyword_metrics",
+                member: "feb",
+            },
+            rt::record::Place {
+                record: "keyword_metrics",
+                member: "mar",
+            },
+            rt::record::Place {
+                record: "keyword_metrics",
+                member: "apr",
+            },
+            rt::record::Place {
+                record: "keyword_metrics",
+                member: "may",
+            },
+            rt::record::Place {
+                record: "keyword_metrics",
+                member: "jun",
+            },
+            rt::record::Place {
+                record: "keyword_metrics",
+                member: "jul",
+            },
+            rt::record::Place {
+                record: "keyword_metrics",
+                member: "aug",
+            },
+            rt::record::Place {
+                record: "keyword_metrics",
+                member: "sep",
+            },
+            rt::record::Place {
+                record: "keyword_metrics",
+                member: "oct",
+            },
+            rt::record::Place {
+                record: "keyword_metrics",
+                member: "nov",
+            },
+            rt::record::Place {
+                record: "keyword_metrics",
+                member: "dec",
+            },
+            rt::record::Place {
+                record: "keyword_metrics",
+                member: "search_intent",
+            },
+            rt::record::Place {
+                record: "keyword_metrics",
+                member: "has_ai_overview",
+            },
         ];
 
         fn field_index(wire: &str) -> ::core::option::Option<usize> {
@@ -4902,6 +5910,69 @@ pub mod types {
             "oct",
             "nov",
             "dec",
+        ];
+
+        const PLACES: &'static [rt::record::Place] = &[
+            rt::record::Place {
+                record: "keyword_related",
+                member: "keyword",
+            },
+            rt::record::Place {
+                record: "keyword_related",
+                member: "search_volume",
+            },
+            rt::record::Place {
+                record: "keyword_related",
+                member: "serp_affinity",
+            },
+            rt::record::Place {
+                record: "keyword_related",
+                member: "jan",
+            },
+            rt::record::Place {
+                record: "keyword_related",
+                member: "feb",
+            },
+            rt::record::Place {
+                record: "keyword_related",
+                member: "mar",
+            },
+            rt::record::Place {
+                record: "keyword_related",
+                member: "apr",
+            },
+            rt::record::Place {
+                record: "keyword_related",
+                member: "may",
+            },
+            rt::record::Place {
+                record: "keyword_related",
+                member: "jun",
+            },
+            rt::record::Place {
+                record: "keyword_related",
+                member: "jul",
+            },
+            rt::record::Place {
+                record: "keyword_related",
+                member: "aug",
+            },
+            rt::record::Place {
+                record: "keyword_related",
+                member: "sep",
+            },
+            rt::record::Place {
+                record: "keyword_related",
+                member: "oct",
+            },
+            rt::record::Place {
+                record: "keyword_related",
+                member: "nov",
+            },
+            rt::record::Place {
+                record: "keyword_related",
+                member: "dec",
+            },
         ];
 
         fn field_index(wire: &str) -> ::core::option::Option<usize> {
