@@ -439,6 +439,31 @@ fn job_wanted() -> bool {
     filters.is_empty() || filters.iter().any(|f| "store_job".contains(f.as_str()))
 }
 
+/// `SEOZOOM_BENCH_PROFILE=miss:STORE:N` makes N calls that miss on `STORE`
+/// (`none`, `memory`, `sqlite` or `redis`), after one that warms it, and
+/// nothing else: under `valgrind --tool=callgrind`, the instructions a miss
+/// costs this process, the same on every run (BENCHMARKS.md, "The store").
+fn profile(spec: &str, runtime: &tokio::runtime::Runtime, sandbox: &Sandbox, stores: &Stores) {
+    let mut parts = spec.split(':').skip(1);
+    let name = parts.next().unwrap_or("none");
+    let calls: usize = parts.next().and_then(|n| n.parse().ok()).unwrap_or(100);
+    let none = Store::none();
+    let store = match name {
+        "none" => &none,
+        _ => stores
+            .named
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, store)| store)
+            .expect("a store this run opened"),
+    };
+    let client = client(sandbox, store, NO_WAIT_WINDOW);
+    for call in 0..=calls {
+        let keyword = format!("profile miss {call}");
+        assert!(!runtime.block_on(metrics(&client, &keyword)), "a miss");
+    }
+}
+
 fn main() {
     let runtime = runtime();
     // Units for every call of a run, whatever criterion's iteration counts.
@@ -446,6 +471,10 @@ fn main() {
         .block_on(Sandbox::builder().units(1 << 50).start())
         .expect("the sandbox starts");
     let stores = Stores::open();
+    if let Ok(spec) = std::env::var("SEOZOOM_BENCH_PROFILE") {
+        profile(&spec, &runtime, &sandbox, &stores);
+        return;
+    }
     let target = common::target_dir();
     let dir = target.join("criterion");
     let since = SystemTime::now() - Duration::from_secs(1);
