@@ -20,7 +20,9 @@ build() {
     rm -rf "$target"
     local start end
     start=$(date +%s%N)
-    (cd "$here/$dir" && CARGO_TARGET_DIR="$target" cargo build --release -q --timings)
+    # A consumer that does not build would be timed as a quick failure.
+    (cd "$here/$dir" && CARGO_TARGET_DIR="$target" cargo build --release -q --timings) ||
+        { echo "the $dir consumer does not build" >&2; exit 1; }
     end=$(date +%s%N)
     cp "$target"/cargo-timings/cargo-timing.html "$scratch/$dir-timing.html" 2>/dev/null || true
     echo $(((end - start) / 1000000))
