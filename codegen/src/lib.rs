@@ -43,6 +43,7 @@ pub mod model;
 pub mod names;
 pub mod parse;
 pub mod plausible;
+#[cfg(feature = "python")]
 pub mod python;
 pub mod resolve;
 #[cfg(feature = "schema")]
