@@ -87,6 +87,13 @@ static NOWHERE: Place = Place {
     member: "",
 };
 
+/// Where field `index` of `R` is read: the runtime's one source of a field's
+/// wire name (`R::FIELDS` repeats them only for serde's `deserialize_struct`).
+#[inline]
+fn place<R: Record>(index: usize) -> &'static Place {
+    R::PLACES.get(index).unwrap_or(&NOWHERE)
+}
+
 /// The bit of field `index` in a [`Fields`] mask (fields past the 64th are
 /// not tracked: they are only reported as missing rather than null).
 fn bit(index: usize) -> u64 {
@@ -144,7 +151,7 @@ impl<'de, A: MapAccess<'de>, R: Record> Fields<'de, A, R> {
         slot: &mut Option<K::Value>,
         kind: K,
     ) -> Result<(), A::Error> {
-        let place = R::PLACES.get(self.current).unwrap_or(&NOWHERE);
+        let place = place::<R>(self.current);
         if slot.is_some() {
             return Err(de::Error::duplicate_field(place.member));
         }
@@ -217,7 +224,7 @@ impl<'de, A: MapAccess<'de>, R: Record> Fields<'de, A, R> {
 
     #[inline]
     fn name(&self, index: usize) -> &'static str {
-        R::FIELDS.get(index).copied().unwrap_or("")
+        place::<R>(index).member
     }
 }
 
