@@ -57,20 +57,18 @@ impl<'de, T: Deserialize<'de>> DeserializeSeed<'de> for EnvelopeSeed<'_, T> {
 pub fn decode_rows_fast<R: de::DeserializeOwned>(
     service: &Service,
     text: &str,
-) -> Option<Envelope<Vec<R>>> {
+) -> Result<Envelope<Vec<R>>, serde_json::Error> {
     let most = text.len().saturating_mul(2) / std::mem::size_of::<R>().max(1);
     let mut de = serde_json::Deserializer::from_str(text);
-    let envelope = de
-        .deserialize_map(EnvelopeVisitor {
-            service,
-            payload: Reserved::<R> {
-                most,
-                rows: PhantomData,
-            },
-        })
-        .ok()?;
-    de.end().ok()?;
-    Some(envelope)
+    let envelope = de.deserialize_map(EnvelopeVisitor {
+        service,
+        payload: Reserved::<R> {
+            most,
+            rows: PhantomData,
+        },
+    })?;
+    de.end()?;
+    Ok(envelope)
 }
 
 /// How the `response` member is read, given `ResultRows` if it came first.
@@ -267,7 +265,7 @@ mod tests {
     use crate::operations::SERVICE;
 
     fn decode<R: serde::de::DeserializeOwned>(text: &str) -> Option<Envelope<Vec<R>>> {
-        decode_rows_fast(&SERVICE, text)
+        decode_rows_fast(&SERVICE, text).ok()
     }
 
     /// A record with the quirks the record decoders handle.

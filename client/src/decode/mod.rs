@@ -12,6 +12,8 @@ mod envelope_seed;
 #[doc(hidden)]
 pub mod quirks;
 
+use std::marker::PhantomData;
+
 use serde::Serialize;
 use serde::de::{DeserializeOwned, DeserializeSeed};
 use serde_json::Value;
@@ -81,12 +83,14 @@ fn field_path(path: &str, message: &str) -> String {
 /// left to the slow path, which decodes again with `serde_path_to_error` to name
 /// the failing field: a failure costs two passes, a success one, and the outcome
 /// is the same as one tracked decode.
-fn fast_decode<T: DeserializeOwned>(service: &Service, body: &[u8]) -> Option<Envelope<T>> {
-    let text = std::str::from_utf8(body).ok()?;
+fn fast_decode<T: DeserializeOwned>(service: &Service, body: &[u8]) -> Result<Envelope<T>, String> {
+    let text = std::str::from_utf8(body).map_err(|e| e.to_string())?;
     let mut de = serde_json::Deserializer::from_str(text);
-    let envelope = EnvelopeSeed::new(service).deserialize(&mut de).ok()?;
-    de.end().ok()?;
-    Some(envelope)
+    let envelope = EnvelopeSeed::new(service)
+        .deserialize(&mut de)
+        .map_err(|e| e.to_string())?;
+    de.end().map_err(|e| e.to_string())?;
+    Ok(envelope)
 }
 
 /// Decode a body received with `status` as the envelope of `T`.
@@ -104,15 +108,17 @@ fn decode_with<T: DeserializeOwned>(
     op: &Operation,
     status: u16,
     body: &[u8],
-    fast: impl FnOnce(&[u8]) -> Option<Envelope<T>>,
+    fast: impl FnOnce(&[u8]) -> Result<Envelope<T>, String>,
 ) -> Result<Decoded<T>, Error> {
     // A UTF-8 byte-order mark, as a PHP file saved with one puts before its
     // output, is not JSON; what follows it is read.
     let body = body.strip_prefix(UTF8_BOM).unwrap_or(body);
     let success = (200..300).contains(&status);
-    if success && let Some(envelope) = fast(body) {
-        return Ok(Decoded::Envelope(envelope));
-    }
+    let fast_error = match success.then(|| fast(body)) {
+        Some(Ok(envelope)) => return Ok(Decoded::Envelope(envelope)),
+        Some(Err(error)) => error,
+        None => String::new(),
+    };
     if success && let Some(envelope) = by_row::<T>(op, body) {
         return Ok(Decoded::Envelope(envelope));
     }
@@ -121,18 +127,14 @@ fn decode_with<T: DeserializeOwned>(
     let typed_error = if success {
         // Decoded once more to say where: what it notes was noted already.
         seen::restart();
-        let mut de = serde_json::Deserializer::from_slice(body);
-        let mut track = serde_path_to_error::Track::new();
-        let tracked = serde_path_to_error::Deserializer::new(&mut de, &mut track);
-        match EnvelopeSeed::<T>::new(op.service).deserialize(tracked) {
-            Ok(envelope) => match de.end() {
-                Ok(()) => return Ok(Decoded::Envelope(envelope)),
-                Err(e) => Some((".".to_owned(), e.to_string())),
+        match serde_json::from_slice::<Value>(body) {
+            Ok(value) => match tracked(EnvelopeSeed::<T>::new(op.service), &value) {
+                Err((path, message)) => Some((field_path(&path, &message), message)),
+                // Only the text fails: what parsing erased (a member given
+                // twice) is the fault, and the text's message says where.
+                Ok(_) => Some((".".to_owned(), fast_error)),
             },
-            Err(e) => {
-                let message = e.to_string();
-                Some((field_path(&track.path().to_string(), &message), message))
-            }
+            Err(e) => Some((".".to_owned(), e.to_string())),
         }
     } else {
         None
@@ -196,7 +198,7 @@ fn by_row<T: DeserializeOwned>(op: &Operation, body: &[u8]) -> Option<Envelope<T
         return None;
     }
     // The rows kept decode: once more, their drift noted already.
-    let response = seen::unwatched(|| T::deserialize(response)).ok()?;
+    let response = seen::unwatched(|| tracked(PhantomData::<T>, &response)).ok()?;
     let mut envelope = Envelope::received(
         envelope.result_rows,
         envelope.units_used,
@@ -210,12 +212,9 @@ fn by_row<T: DeserializeOwned>(op: &Operation, body: &[u8]) -> Option<Envelope<T
 /// `one` (a response of one row) back when it decodes as `T`; else why not
 /// (the path within the row, `prefix` cut off) and `one`.
 fn try_row<T: DeserializeOwned>(one: Value, prefix: &str) -> Result<Value, (String, Value)> {
-    let outcome = serde_path_to_error::deserialize::<_, T>(&one);
-    match outcome {
+    match tracked(PhantomData::<T>, &one) {
         Ok(_) => Ok(one),
-        Err(error) => {
-            let path = error.path().to_string();
-            let message = error.into_inner().to_string();
+        Err((path, message)) => {
             let path = field_path(&path, &message);
             let inner = path
                 .strip_prefix(prefix)
@@ -228,6 +227,23 @@ fn try_row<T: DeserializeOwned>(one: Value, prefix: &str) -> Result<Value, (Stri
             Err((error, one))
         }
     }
+}
+
+/// `seed` applied to a parsed body (or a part of one), tracking the path: the
+/// value, or the path where it failed and why.
+///
+/// Every slow path decodes through here, from a `Value`, so that a record's
+/// decoder is compiled twice per result type in a crate that calls it (this
+/// and the fast path's, from text) rather than once per path: the typed
+/// decode is generic, and each deserializer it meets is another copy of every
+/// record's code in the caller's build.
+fn tracked<'de, S: DeserializeSeed<'de>>(
+    seed: S,
+    value: &'de Value,
+) -> Result<S::Value, (String, String)> {
+    let mut track = serde_path_to_error::Track::new();
+    seed.deserialize(serde_path_to_error::Deserializer::new(value, &mut track))
+        .map_err(|e| (track.path().to_string(), e.to_string()))
 }
 
 /// The "no data found" answer, as [`judge`] recognises it.
@@ -346,7 +362,10 @@ pub fn decode_rows<R: DeserializeOwned>(
     status: u16,
     body: &[u8],
 ) -> Result<Envelope<Vec<R>>, Error> {
-    let fast = |body: &[u8]| decode_rows_fast::<R>(op.service, std::str::from_utf8(body).ok()?);
+    let fast = |body: &[u8]| {
+        let text = std::str::from_utf8(body).map_err(|e| e.to_string())?;
+        decode_rows_fast::<R>(op.service, text).map_err(|e| e.to_string())
+    };
     match decode_with(op, status, body, fast)? {
         Decoded::Envelope(envelope) => Ok(envelope),
         Decoded::NoData => empty_result::<Vec<R>>(op, 0),
