@@ -9,8 +9,30 @@
 //! After a change to the generated code, regenerate the `.stderr` snapshots with
 //! `TRYBUILD=overwrite cargo test -p seozoom-compile-fail` and review each one.
 
+/// The rustc flags trybuild gives the check of the cases
+/// (trybuild 1.0.122, `cargo::build_all_tests`), given to its check of the
+/// dependencies too.
+///
+/// trybuild checks its copy of the dependencies with one set of flags, then
+/// the cases with that set and `--diagnostic-width=140`. Cargo hashes the
+/// flags into every unit, so on a first run every dependency was checked a
+/// second time (14 s of a 43 s test here). trybuild drops `RUSTFLAGS` from
+/// its cargo commands but keeps `CARGO_ENCODED_RUSTFLAGS`, which cargo ranks
+/// above its `--config` flags: both checks get these, and diagnostics are
+/// those trybuild would print.
+const RUSTFLAGS: &str =
+    "--cfg\x1ftrybuild\x1f--verbose\x1f-A\x1fdead_code\x1f--diagnostic-width=140";
+
 #[test]
 fn ui() {
+    // Flags of the caller's own (coverage, say) are left to trybuild.
+    if std::env::var_os("RUSTFLAGS").is_none()
+        && std::env::var_os("CARGO_ENCODED_RUSTFLAGS").is_none()
+    {
+        // SAFETY: this binary's only test, set before trybuild starts any
+        // process; no other thread reads the environment.
+        unsafe { std::env::set_var("CARGO_ENCODED_RUSTFLAGS", RUSTFLAGS) };
+    }
     let t = trybuild::TestCases::new();
     // A required parameter left out.
     t.compile_fail("tests/ui/missing_limit.rs");
