@@ -76,13 +76,16 @@ fn field_path(path: &str, message: &str) -> String {
     }
 }
 
-/// The happy path: the envelope of `T`, or `None` if the body is anything else.
+/// The happy path: the envelope of `T`, or the parser's message if the body is
+/// anything else.
 ///
 /// The body is checked to be UTF-8 once, as a whole, so the parser need not check
 /// every string again, and no path is tracked. Every failure, whatever it is, is
-/// left to the slow path, which decodes again with `serde_path_to_error` to name
-/// the failing field: a failure costs two passes, a success one, and the outcome
-/// is the same as one tracked decode.
+/// left to the slow path, which parses the body and decodes it again with
+/// `serde_path_to_error` to name the failing field ([`tracked`]): a failure
+/// costs more passes, a success one. The message is used only when the parsed
+/// body decodes, that is when what failed is something parsing erases (a
+/// member given twice).
 fn fast_decode<T: DeserializeOwned>(service: &Service, body: &[u8]) -> Result<Envelope<T>, String> {
     let text = std::str::from_utf8(body).map_err(|e| e.to_string())?;
     let mut de = serde_json::Deserializer::from_str(text);
