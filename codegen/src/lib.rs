@@ -25,10 +25,10 @@
 //!   compiles, at the cost of neither.
 //! - `cli` (default): the `seozoom-codegen` binary (print the generated code,
 //!   `publish` the spec for other languages) and [`diff`], what changed for users
-//!   between two specs. It adds clap and serde_json.
+//!   between two specs. It adds clap, serde and serde_json.
 //!
 //! A build script depends on it with `default-features = false`, and builds
-//! only `toml`, `serde`, `proc-macro2` and `quote`.
+//! only `toml` (its parser, without serde), `proc-macro2` and `quote`.
 
 #![forbid(unsafe_code)]
 

@@ -1,4 +1,4 @@
-//! Stage 1: the spec file as written, deserialized with byte spans.
+//! Stage 1: the spec file as written, read with byte spans (toml parses; [`read`] maps its tables onto these types).
 //!
 //! These types mirror the TOML layout documented in `spec/README.md` one to one,
 //! references included: a parameter, a cost, a provenance or a fieldset may be
@@ -7,13 +7,14 @@
 //! [`crate::validate`] checks the result, both with the spans kept here pointing
 //! back at the spec text.
 
-use std::collections::BTreeMap;
-use std::fmt;
-use std::marker::PhantomData;
+mod read;
 
-use serde::de::{self, Deserializer, MapAccess, Visitor};
-use serde::{Deserialize, de::value::MapAccessDeserializer};
+use std::collections::BTreeMap;
+
 use toml::Spanned;
+use toml::de::{DeTable, DeValue};
+
+use read::{FromToml, Read, Value, from_table};
 
 use crate::diagnostics::{Diagnostic, SourceFile};
 
@@ -30,29 +31,59 @@ pub enum Entry<T> {
     Inline(T),
 }
 
-impl<'de, T: Deserialize<'de>> Deserialize<'de> for Entry<T> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct EntryVisitor<T>(PhantomData<T>);
-
-        impl<'de, T: Deserialize<'de>> Visitor<'de> for EntryVisitor<T> {
-            type Value = Entry<T>;
-
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a name (string) or a table")
-            }
-
-            fn visit_str<E: de::Error>(self, name: &str) -> Result<Self::Value, E> {
-                Ok(Entry::Name(name.to_owned()))
-            }
-
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-                // The table's own keys keep their spans: each value is read by
-                // the TOML deserializer itself.
-                T::deserialize(MapAccessDeserializer::new(map)).map(Entry::Inline)
-            }
+impl<T: FromToml> FromToml for Entry<T> {
+    fn from_toml(value: Value<'_>) -> Read<Self> {
+        match value.get_ref() {
+            DeValue::String(name) => Ok(Entry::Name(name.to_string())),
+            // The table's own keys keep their spans: `T` reads the table.
+            DeValue::Table(_) => T::from_toml(value).map(Entry::Inline),
+            other => read::invalid(value.span(), other, "a name (string) or a table"),
         }
+    }
+}
 
-        deserializer.deserialize_any(EntryVisitor(PhantomData))
+/// A value written for a parameter (a default, a rule's `equal_to`): a
+/// string, a whole number or a flag; validation says which fits.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Literal {
+    /// A TOML string.
+    String(String),
+    /// A TOML integer.
+    Integer(i64),
+    /// A TOML float.
+    Float(f64),
+    /// A TOML boolean.
+    Boolean(bool),
+    /// Another TOML type (array, table, datetime), kept by its name for the
+    /// error that says it does not fit.
+    Other(&'static str),
+}
+
+impl Literal {
+    /// The TOML type's name, as in messages: `string`, `integer`, ...
+    pub fn type_str(&self) -> &'static str {
+        match self {
+            Literal::String(_) => "string",
+            Literal::Integer(_) => "integer",
+            Literal::Float(_) => "float",
+            Literal::Boolean(_) => "boolean",
+            Literal::Other(kind) => kind,
+        }
+    }
+}
+
+impl FromToml for Literal {
+    fn from_toml(value: Value<'_>) -> Read<Self> {
+        Ok(match value.get_ref() {
+            DeValue::String(s) => Literal::String(s.to_string()),
+            DeValue::Integer(_) => Literal::Integer(i64::from_toml(value)?),
+            DeValue::Boolean(b) => Literal::Boolean(*b),
+            DeValue::Float(f) => match f.as_str().parse() {
+                Ok(f) => Literal::Float(f),
+                Err(_) => Literal::Other("float"),
+            },
+            other => Literal::Other(other.type_str()),
+        })
     }
 }
 
@@ -60,41 +91,44 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Entry<T> {
 pub type Ref<T> = Spanned<Entry<T>>;
 
 /// The whole spec file.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug)]
 pub struct SpecFile {
     pub api: Api,
     pub envelope: Envelope,
     pub common: Common,
     /// Provenance written once and referred to by name.
-    #[serde(default)]
     pub provenance: BTreeMap<String, Provenance>,
     /// Parameters written once and referred to by name from the actions.
-    #[serde(default)]
     pub params: BTreeMap<String, Spanned<ParamDef>>,
     /// Cost readings written once and referred to by name from the actions.
-    #[serde(default)]
     pub costs: BTreeMap<String, Spanned<CostDef>>,
     /// How long answers stay fresh, written once and named from the actions.
-    #[serde(default)]
     pub freshness: BTreeMap<String, Spanned<FreshnessDef>>,
     /// How a record's member may arrive, written once and named from fields.
-    #[serde(default)]
     pub presence: BTreeMap<String, Spanned<PresenceDef>>,
-    #[serde(default)]
     pub groups: Vec<Group>,
-    #[serde(default)]
     pub enums: Vec<Enum>,
-    #[serde(default)]
     pub fieldsets: Vec<Fieldset>,
-    #[serde(default)]
     pub records: Vec<Record>,
-    #[serde(default)]
     pub actions: Vec<Action>,
 }
+from_table!(SpecFile {
+    api: "api",
+    envelope: "envelope",
+    common: "common",
+    provenance: "provenance" or default,
+    params: "params" or default,
+    costs: "costs" or default,
+    freshness: "freshness" or default,
+    presence: "presence" or default,
+    groups: "groups" or default,
+    enums: "enums" or default,
+    fieldsets: "fieldsets" or default,
+    records: "records" or default,
+    actions: "actions" or default,
+});
 
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug)]
 pub struct Api {
     pub title: S,
     pub description: S,
@@ -103,27 +137,38 @@ pub struct Api {
     /// How the service answers a query that matches nothing.
     pub no_data: NoData,
     /// The other refusals the service answers with, one per HTTP status.
-    #[serde(default)]
     pub refusals: Vec<Refusal>,
     /// Provenance of facts about the service that the reference does not print.
-    #[serde(default)]
     pub notes: Vec<S>,
 }
+from_table!(Api {
+    title: "title",
+    description: "description",
+    base_url: "base_url",
+    list_separator: "list_separator",
+    no_data: "no_data",
+    refusals: "refusals" or default,
+    notes: "notes" or default,
+});
 
 /// The "no match" answer: an HTTP status and the body's `message`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug)]
 pub struct NoData {
     pub status: Spanned<i64>,
     pub message: S,
     pub source: S,
     pub note: Option<S>,
 }
+from_table!(NoData {
+    status: "status",
+    message: "message",
+    source: "source",
+    note: "note",
+});
 
 /// A refusal: an HTTP status whose body is `{status, message}`, what it
 /// means, and whether it carries `Retry-After`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug)]
 pub struct Refusal {
     pub status: Spanned<i64>,
     pub description: S,
@@ -131,10 +176,16 @@ pub struct Refusal {
     pub source: S,
     pub note: Option<S>,
 }
+from_table!(Refusal {
+    status: "status",
+    description: "description",
+    retry_after: "retry_after",
+    source: "source",
+    note: "note",
+});
 
 /// The four envelope members, keyed by the role the runtime gives them.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug)]
 pub struct Envelope {
     pub description: S,
     pub result_rows: EnvelopeMember,
@@ -142,47 +193,71 @@ pub struct Envelope {
     pub units_remaining: EnvelopeMember,
     pub response: EnvelopeMember,
 }
+from_table!(Envelope {
+    description: "description",
+    result_rows: "result_rows",
+    units_used: "units_used",
+    units_remaining: "units_remaining",
+    response: "response",
+});
 
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug)]
 pub struct EnvelopeMember {
     pub wire: S,
     pub description: S,
 }
+from_table!(EnvelopeMember {
+    wire: "wire",
+    description: "description",
+});
 
 /// The parameters every call carries, keyed by the role the runtime gives them.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug)]
 pub struct Common {
     pub key: Spanned<ParamDef>,
     pub database: Spanned<ParamDef>,
     pub action: Spanned<ParamDef>,
 }
+from_table!(Common {
+    key: "key",
+    database: "database",
+    action: "action",
+});
 
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug)]
 pub struct Group {
     pub name: S,
     pub rust: S,
     pub path: S,
     pub description: S,
 }
+from_table!(Group {
+    name: "name",
+    rust: "rust",
+    path: "path",
+    description: "description",
+});
 
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug)]
 pub struct Enum {
     pub name: S,
     pub rust: S,
     pub description: S,
     /// An open enum keeps values it does not know (`Other(String)`).
-    #[serde(default)]
     pub open: Option<Spanned<bool>>,
     pub source: Option<Ref<Provenance>>,
     pub values: Vec<EnumValue>,
 }
+from_table!(Enum {
+    name: "name",
+    rust: "rust",
+    description: "description",
+    open: "open" or default,
+    source: "source",
+    values: "values",
+});
 
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug)]
 pub struct EnumValue {
     pub wire: S,
     pub rust: S,
@@ -190,18 +265,27 @@ pub struct EnumValue {
     /// Where the value is known from, when not from the reference.
     pub source: Option<Ref<Provenance>>,
 }
+from_table!(EnumValue {
+    wire: "wire",
+    rust: "rust",
+    description: "description",
+    source: "source",
+});
 
 /// A named list of fields that several records share.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug)]
 pub struct Fieldset {
     pub name: S,
     pub description: S,
     pub fields: Vec<Field>,
 }
+from_table!(Fieldset {
+    name: "name",
+    description: "description",
+    fields: "fields",
+});
 
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug)]
 pub struct Record {
     pub name: S,
     pub rust: S,
@@ -210,20 +294,24 @@ pub struct Record {
     pub key: Option<S>,
     /// Fieldsets whose fields come first, in this order (the plain form; a
     /// fieldset's name among `fields` says the same in place).
-    #[serde(default)]
     pub include: Vec<S>,
     /// The record's fields in order: a fieldset's name stands for its fields.
-    #[serde(default)]
     pub fields: Vec<Ref<Field>>,
 }
+from_table!(Record {
+    name: "name",
+    rust: "rust",
+    description: "description",
+    key: "key",
+    include: "include" or default,
+    fields: "fields" or default,
+});
 
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone)]
 pub struct Field {
     pub wire: S,
     /// Defaults to `wire` when that is already a good snake_case name.
     pub rust: Option<S>,
-    #[serde(rename = "type")]
     pub ty: S,
     /// Element type of `list` and `comma_list` fields.
     pub items: Option<S>,
@@ -246,9 +334,21 @@ pub struct Field {
     pub priority: Option<Spanned<i64>>,
     pub description: S,
 }
+from_table!(Field {
+    wire: "wire",
+    rust: "rust",
+    ty: "type",
+    items: "items",
+    presence: "presence",
+    nullable: "nullable",
+    optional: "optional",
+    kind: "kind",
+    range: "range",
+    priority: "priority",
+    description: "description",
+});
 
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug)]
 pub struct Action {
     pub group: S,
     /// The `action` value on the wire.
@@ -256,16 +356,13 @@ pub struct Action {
     /// The method name in Rust.
     pub rust: S,
     /// Other names the reference uses for the same action.
-    #[serde(default)]
     pub aliases: Vec<S>,
     /// Where the action itself is known from, when not from the reference.
     pub source: Option<Ref<Provenance>>,
     pub description: S,
     /// Shared parameters by name, a shared one with overrides
     /// (`{ use = "limit", description = "..." }`) or one written in place.
-    #[serde(default)]
     pub params: Vec<Ref<ParamDef>>,
-    #[serde(default)]
     pub rules: Vec<Rule>,
     pub response: Response,
     /// A shared cost reading by name, or a table (usually `use` plus the
@@ -275,18 +372,28 @@ pub struct Action {
     /// (`[freshness.NAME]`), or a table that builds on one.
     pub freshness: Ref<FreshnessDef>,
 }
+from_table!(Action {
+    group: "group",
+    wire: "wire",
+    rust: "rust",
+    aliases: "aliases" or default,
+    source: "source",
+    description: "description",
+    params: "params" or default,
+    rules: "rules" or default,
+    response: "response",
+    cost: "cost",
+    freshness: "freshness",
+});
 
 /// A parameter as written: every key is optional here because a definition may
 /// build on another (`use`); [`crate::resolve`] says which are missing.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, Default)]
 pub struct ParamDef {
     /// The definition this one builds on.
-    #[serde(rename = "use")]
     pub base: Option<S>,
     pub wire: Option<S>,
     pub rust: Option<S>,
-    #[serde(rename = "type")]
     pub ty: Option<S>,
     pub description: Option<S>,
     pub required: Option<Spanned<bool>>,
@@ -298,7 +405,7 @@ pub struct ParamDef {
     pub min: Option<Ref<LimitDef>>,
     pub max: Option<Ref<LimitDef>>,
     /// Sent when the caller gives no value.
-    pub default: Option<Spanned<toml::Value>>,
+    pub default: Option<Spanned<Literal>>,
     /// Filled in by the client, never by the caller (`api_key`, `action`).
     pub implicit: Option<Spanned<bool>>,
     /// What the runtime does with it: `input`, `page_size`, `offset`, ...
@@ -307,22 +414,43 @@ pub struct ParamDef {
     /// (`fold`), and why.
     pub compare: Option<Spanned<CompareDef>>,
 }
+from_table!(ParamDef {
+    base: "use",
+    wire: "wire",
+    rust: "rust",
+    ty: "type",
+    description: "description",
+    required: "required",
+    presence: "presence",
+    list: "list",
+    min_items: "min_items",
+    max_items: "max_items",
+    min: "min",
+    max: "max",
+    default: "default",
+    implicit: "implicit",
+    role: "role",
+    compare: "compare",
+});
 
 /// How an input parameter's values are compared: `{ fold = ["trim",
 /// "case"], source, note }`; `fold = []` compares them exactly.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone)]
 pub struct CompareDef {
     pub fold: Spanned<Vec<S>>,
     pub source: S,
     pub note: Option<S>,
 }
+from_table!(CompareDef {
+    fold: "fold",
+    source: "source",
+    note: "note",
+});
 
 /// A figure and where it comes from: `{ value, source, note }`, or
 /// `{ value, why = "name" }` with the provenance written once under `[provenance]`.
 /// As a name, `"per_request"` is the action's first trailing cost figure.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone)]
 pub struct LimitDef {
     pub value: Option<Spanned<i64>>,
     pub source: Option<S>,
@@ -330,19 +458,27 @@ pub struct LimitDef {
     /// A provenance written once under `[provenance]`.
     pub why: Option<S>,
 }
+from_table!(LimitDef {
+    value: "value",
+    source: "source",
+    note: "note",
+    why: "why",
+});
 
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone)]
 pub struct Provenance {
     pub source: S,
     pub note: Option<S>,
 }
+from_table!(Provenance {
+    source: "source",
+    note: "note",
+});
 
 /// How a record's member may arrive: absent from some rows (`optional`),
 /// `null` (`nullable`), neither (required), and the provenance of that
 /// reading: `source` and `note`, or `why` naming one under `[provenance]`.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone)]
 pub struct PresenceDef {
     pub optional: Option<Spanned<bool>>,
     pub nullable: Option<Spanned<bool>>,
@@ -351,21 +487,34 @@ pub struct PresenceDef {
     /// A provenance written once under `[provenance]`.
     pub why: Option<S>,
 }
+from_table!(PresenceDef {
+    optional: "optional",
+    nullable: "nullable",
+    source: "source",
+    note: "note",
+    why: "why",
+});
 
 /// `if_param = if_value` requires `require` (to equal `equal_to`, when given).
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug)]
 pub struct Rule {
     pub if_param: S,
     pub if_value: S,
     pub require: S,
-    pub equal_to: Option<Spanned<toml::Value>>,
+    pub equal_to: Option<Spanned<Literal>>,
     pub source: S,
     pub description: S,
 }
+from_table!(Rule {
+    if_param: "if_param",
+    if_value: "if_value",
+    require: "require",
+    equal_to: "equal_to",
+    source: "source",
+    description: "description",
+});
 
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug)]
 pub struct Response {
     pub shape: S,
     pub of: S,
@@ -373,13 +522,17 @@ pub struct Response {
     pub key: Option<S>,
     pub description: S,
 }
+from_table!(Response {
+    shape: "shape",
+    of: "of",
+    key: "key",
+    description: "description",
+});
 
 /// A cost as written; like [`ParamDef`], it may build on another (`use`).
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, Default)]
 pub struct CostDef {
     /// The definition this one builds on.
-    #[serde(rename = "use")]
     pub base: Option<S>,
     /// The unit figure(s) exactly as the reference prints them.
     pub printed: Option<S>,
@@ -396,15 +549,24 @@ pub struct CostDef {
     /// Without a `value`, the second figure of `trailing`.
     pub requests_per_minute: Option<Ref<LimitDef>>,
 }
+from_table!(CostDef {
+    base: "use",
+    printed: "printed",
+    trailing: "trailing",
+    units: "units",
+    charged: "charged",
+    charged_source: "charged_source",
+    per_request: "per_request",
+    per_request_counts: "per_request_counts",
+    requests_per_minute: "requests_per_minute",
+});
 
 /// How long an answer stays fresh, as written; like [`CostDef`], it may build
 /// on another (`use`). Durations are text (`"24h"`), read by
 /// [`crate::validate`] so that a bad one is reported where it is written.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, Default)]
 pub struct FreshnessDef {
     /// The definition this one builds on.
-    #[serde(rename = "use")]
     pub base: Option<S>,
     /// How long an answer stays fresh: a whole number and a unit (`24h`).
     pub ttl: Option<S>,
@@ -417,6 +579,14 @@ pub struct FreshnessDef {
     /// A provenance written once under `[provenance]`.
     pub why: Option<S>,
 }
+from_table!(FreshnessDef {
+    base: "use",
+    ttl: "ttl",
+    past_days: "past_days",
+    source: "source",
+    note: "note",
+    why: "why",
+});
 
 /// Parse the spec text; a syntax or shape error becomes one located diagnostic.
 ///
@@ -424,8 +594,11 @@ pub struct FreshnessDef {
 ///
 /// One diagnostic, located, when the text is not TOML or not the spec's shape.
 pub fn parse(file: &SourceFile) -> Result<SpecFile, Diagnostic> {
-    toml::from_str(&file.text).map_err(|err| {
+    let table = DeTable::parse(&file.text).map_err(|err| {
         let span = err.span().unwrap_or(0..0);
         file.diagnostic(span, err.message().to_owned())
-    })
+    })?;
+    let span = table.span();
+    let value = Spanned::new(span, DeValue::Table(table.into_inner()));
+    SpecFile::from_toml(value).map_err(|err| file.diagnostic(err.span, err.message))
 }

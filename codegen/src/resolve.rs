@@ -42,7 +42,7 @@ pub struct Param {
     pub max_items: Option<Limit>,
     pub min: Option<Limit>,
     pub max: Option<Limit>,
-    pub default: Option<Spanned<toml::Value>>,
+    pub default: Option<Spanned<parse::Literal>>,
     pub implicit: Option<Spanned<bool>>,
     pub role: Option<S>,
     pub compare: Option<Spanned<parse::CompareDef>>,

@@ -913,14 +913,14 @@ fn compare(cx: &mut Cx, p: &resolve::Param, role: Option<Role>) -> Option<Compar
 /// A TOML value given for a parameter (a default, a rule's `equal_to`), as it goes on the wire.
 fn value_of(
     cx: &mut Cx,
-    v: &Spanned<toml::Value>,
+    v: &Spanned<parse::Literal>,
     ty: &ParamType,
     min: Option<&Limit>,
     max: Option<&Limit>,
 ) -> String {
     let at = span(v);
     match (ty, v.get_ref()) {
-        (ParamType::Integer, toml::Value::Integer(n)) => {
+        (ParamType::Integer, parse::Literal::Integer(n)) => {
             let below = min.is_some_and(|m| *n < m.value);
             let above = max.is_some_and(|m| *n > m.value);
             if below || above {
@@ -928,13 +928,13 @@ fn value_of(
             }
             n.to_string()
         }
-        (ParamType::Enum { values, .. }, toml::Value::String(s)) => {
+        (ParamType::Enum { values, .. }, parse::Literal::String(s)) => {
             if !values.contains(s) {
                 cx.c.error(at, format!("`{s}` is not one of {}", values.join(", ")));
             }
             s.clone()
         }
-        (ParamType::String | ParamType::Date, toml::Value::String(s)) => s.clone(),
+        (ParamType::String | ParamType::Date, parse::Literal::String(s)) => s.clone(),
         (_, other) => {
             // By its kind: the generator carries no TOML writer to show it.
             let kind = other.type_str();

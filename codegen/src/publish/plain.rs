@@ -75,8 +75,17 @@ fn flag(b: &Option<toml::Spanned<bool>>) -> Option<Value> {
     b.as_ref().map(|b| Value::Bool(*b.get_ref()))
 }
 
-fn toml_value(v: &toml::Value) -> Value {
-    serde_json::to_value(v).unwrap_or(Value::Null)
+/// A default or `equal_to` as JSON. Only strings and integers fit a
+/// parameter (validation refuses the rest), so a spec that gets here has no
+/// other kind.
+fn toml_value(v: &parse::Literal) -> Value {
+    match v {
+        parse::Literal::String(s) => Value::String(s.clone()),
+        parse::Literal::Integer(n) => Value::from(*n),
+        parse::Literal::Float(f) => Value::from(*f),
+        parse::Literal::Boolean(b) => Value::Bool(*b),
+        parse::Literal::Other(_) => Value::Null,
+    }
 }
 
 fn api(a: &parse::Api) -> Value {

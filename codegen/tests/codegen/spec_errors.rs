@@ -60,6 +60,39 @@ fn an_unknown_key_is_located() {
 }
 
 #[test]
+fn a_value_of_the_wrong_type_is_located() {
+    let text = edited("no_data = { status = 400,", "no_data = { status = \"400\",");
+    assert_error_at(
+        &errors(&text),
+        &text,
+        "\"400\"",
+        "invalid type: string, expected an integer",
+    );
+    // A reference is a name or a table, nothing else.
+    let text = edited("freshness = \"live\"\n", "freshness = 7\n");
+    assert_error_at(
+        &errors(&text),
+        &text,
+        "7\n",
+        "expected a name (string) or a table",
+    );
+}
+
+#[test]
+fn an_array_where_a_table_is_expected_is_located() {
+    let text = edited(
+        "no_data = { status = 400, message = \"No data found!\", source = \"observed\" }",
+        "no_data = [400]",
+    );
+    assert_error_at(
+        &errors(&text),
+        &text,
+        "[400]",
+        "invalid type: array, expected a table",
+    );
+}
+
+#[test]
 fn a_wire_name_that_is_not_a_rust_name_needs_one() {
     // `1a3` is the competitor record's wire name; without its `rust` name it cannot be a field.
     let text = edited(
