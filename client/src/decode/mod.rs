@@ -130,7 +130,7 @@ fn decode_with<T: DeserializeOwned>(
     let typed_error = if success {
         // Decoded once more to say where: what it notes was noted already.
         seen::restart();
-        match serde_json::from_slice::<Value>(body) {
+        match parse(body) {
             Ok(value) => match tracked(EnvelopeSeed::<T>::new(op.service), &value) {
                 Err((path, message)) => Some((field_path(&path, &message), message)),
                 // Only the text fails: what parsing erased (a member given
@@ -154,17 +154,40 @@ fn by_row<T: DeserializeOwned>(op: &Operation, body: &[u8]) -> Option<Envelope<T
     if !matches!(op.response.shape, Shape::Array | Shape::Map { .. }) {
         return None;
     }
-    let mut de = serde_json::Deserializer::from_slice(body);
-    let envelope: Envelope<Value> = EnvelopeSeed::new(op.service).deserialize(&mut de).ok()?;
-    de.end().ok()?;
+    let envelope = untyped(op, body)?;
     // What the failed typed decode noted is noted again, row by row.
     seen::restart();
+    let (response, raw_rows) = split_rows(envelope.response, &try_row::<T>)?;
+    // The rows kept decode: once more, their drift noted already.
+    let response = seen::unwatched(|| tracked(PhantomData::<T>, &response)).ok()?;
+    let mut envelope = Envelope::received(
+        envelope.result_rows,
+        envelope.units_used,
+        envelope.units_remaining,
+        response,
+    );
+    envelope.raw_rows = raw_rows;
+    Some(envelope)
+}
+
+// The steps of the generic decode that do not depend on the result type are
+// functions of their own, not generic: compiled once, here, rather than
+// again in every crate that decodes a result type (a generic function's
+// callees are compiled where it is instantiated).
+
+/// A response's rows split into those that decode (`try_row` says which),
+/// as a response again, and the others, kept raw; `None` when the response
+/// has no rows or every row decodes.
+fn split_rows(
+    response: Value,
+    try_row: &dyn Fn(Value, &str) -> RowTried,
+) -> Option<(Value, Vec<RawRow>)> {
     let mut raw_rows = Vec::new();
-    let response = match envelope.response {
+    let response = match response {
         Value::Array(items) => {
             let mut kept = Vec::with_capacity(items.len());
             for (index, item) in items.into_iter().enumerate() {
-                match try_row::<T>(Value::Array(vec![item]), "[0]") {
+                match try_row(Value::Array(vec![item]), "[0]") {
                     Ok(Value::Array(mut one)) => kept.extend(one.pop()),
                     Ok(_) => {}
                     Err((error, Value::Array(mut one))) => {
@@ -182,7 +205,7 @@ fn by_row<T: DeserializeOwned>(op: &Operation, body: &[u8]) -> Option<Envelope<T
                 let prefix = key.clone();
                 let mut one = serde_json::Map::new();
                 one.insert(key, value);
-                match try_row::<T>(Value::Object(one), &prefix) {
+                match try_row(Value::Object(one), &prefix) {
                     Ok(Value::Object(one)) => kept.extend(one),
                     Ok(_) => {}
                     Err((error, Value::Object(one))) => {
@@ -200,21 +223,29 @@ fn by_row<T: DeserializeOwned>(op: &Operation, body: &[u8]) -> Option<Envelope<T
     if raw_rows.is_empty() {
         return None;
     }
-    // The rows kept decode: once more, their drift noted already.
-    let response = seen::unwatched(|| tracked(PhantomData::<T>, &response)).ok()?;
-    let mut envelope = Envelope::received(
-        envelope.result_rows,
-        envelope.units_used,
-        envelope.units_remaining,
-        response,
-    );
-    envelope.raw_rows = raw_rows;
+    Some((response, raw_rows))
+}
+
+/// The body parsed as JSON.
+fn parse(body: &[u8]) -> serde_json::Result<Value> {
+    serde_json::from_slice(body)
+}
+
+/// The envelope of a body whose response has rows, the rows untyped; `None`
+/// when the body is not the envelope.
+fn untyped(op: &Operation, body: &[u8]) -> Option<Envelope<Value>> {
+    let mut de = serde_json::Deserializer::from_slice(body);
+    let envelope = EnvelopeSeed::new(op.service).deserialize(&mut de).ok()?;
+    de.end().ok()?;
     Some(envelope)
 }
 
+/// A row given back: decoded, or why not and the row.
+type RowTried = Result<Value, (String, Value)>;
+
 /// `one` (a response of one row) back when it decodes as `T`; else why not
 /// (the path within the row, `prefix` cut off) and `one`.
-fn try_row<T: DeserializeOwned>(one: Value, prefix: &str) -> Result<Value, (String, Value)> {
+fn try_row<T: DeserializeOwned>(one: Value, prefix: &str) -> RowTried {
     match tracked(PhantomData::<T>, &one) {
         Ok(_) => Ok(one),
         Err((path, message)) => {

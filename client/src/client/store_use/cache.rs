@@ -262,49 +262,66 @@ impl Client {
                 return None;
             }
         };
-        tracing::Span::current().record("cached", true);
         envelope.no_data |= found_nothing(&envelope, &answer);
         envelope.units_used = 0;
         envelope.units_remaining = answer.units_remaining;
         envelope.fetched_at = Some(time_of(answer.fetched_at_ms));
-        let (items, rows) = (items_of(request), envelope.result_rows);
-        if answer.undelivered {
-            // Delivered now: from here on it is a cached answer like any other.
-            tracing::info!(
-                fetched_at_ms = answer.fetched_at_ms,
-                "an answer kept because it could not be decoded decodes now: served at no cost"
-            );
-            let entry = self.hit_entry(
-                prepared.op,
-                &prepared.database,
-                items,
-                rows,
-                answer.units_used,
-            );
-            let delivered = CachedAnswer {
-                undelivered: false,
-                ..answer
-            };
-            let bytes = delivered.encode(&prepared.cache_key);
-            let fresh = self
-                .freshness(prepared.op, &prepared.query)
-                .unwrap_or(Fresh::ForGood);
-            self.record_with(
-                entry,
-                vec![(prepared.cache_key.clone(), bytes, keep_for(fresh))],
-            )
+        self.record_cached_hit(request, prepared, answer, envelope.result_rows)
             .await;
-        } else {
-            self.record_hit(
-                prepared.op,
-                &prepared.database,
-                items,
-                rows,
-                answer.units_used,
-            )
-            .await;
-        }
         Some(envelope)
+    }
+
+    /// A cached answer served with `rows` rows, in the ledger (and, delivered
+    /// now for the first time, in the cache as delivered). A boxed [`Step`]:
+    /// it does not depend on the result type.
+    #[inline(never)]
+    fn record_cached_hit<'a>(
+        &'a self,
+        request: &'a Request,
+        prepared: &'a Prepared,
+        answer: CachedAnswer,
+        rows: i64,
+    ) -> Step<'a, ()> {
+        Box::pin(async move {
+            tracing::Span::current().record("cached", true);
+            let items = items_of(request);
+            if answer.undelivered {
+                // Delivered now: from here on it is a cached answer like any other.
+                tracing::info!(
+                    fetched_at_ms = answer.fetched_at_ms,
+                    "an answer kept because it could not be decoded decodes now: served at no cost"
+                );
+                let entry = self.hit_entry(
+                    prepared.op,
+                    &prepared.database,
+                    items,
+                    rows,
+                    answer.units_used,
+                );
+                let delivered = CachedAnswer {
+                    undelivered: false,
+                    ..answer
+                };
+                let bytes = delivered.encode(&prepared.cache_key);
+                let fresh = self
+                    .freshness(prepared.op, &prepared.query)
+                    .unwrap_or(Fresh::ForGood);
+                self.record_with(
+                    entry,
+                    vec![(prepared.cache_key.clone(), bytes, keep_for(fresh))],
+                )
+                .await;
+            } else {
+                self.record_hit(
+                    prepared.op,
+                    &prepared.database,
+                    items,
+                    rows,
+                    answer.units_used,
+                )
+                .await;
+            }
+        })
     }
 
     /// An answered call: its ledger row (shrinking its budget hold, with the
