@@ -161,28 +161,17 @@ impl Waits {
                 None
             }
         };
-        if let Some(cut) = slept {
-            self.waited = self.waited.saturating_add(cut);
-            if announced {
-                tracing::info!(
-                    target: WAIT_TARGET,
-                    event = "end",
-                    operation = %self.operation,
-                    cause = cause.name(),
-                    reason,
-                    wait_ms,
-                    attempt,
-                    waited_ms = self.waited.as_millis() as u64,
-                    max_wait_ms,
+        // `slept`: how long the wait ran before the stop cut it short, if it did.
+        self.waited = self.waited.saturating_add(slept.unwrap_or(wait));
+        if announced {
+            let line = match slept {
+                Some(cut) => format!(
                     "{}: stopped waiting after {} (the caller stopped the call)",
                     self.operation,
                     shown(cut)
-                );
-            }
-            return Err(Error::new(self.operation.clone(), ErrorKind::Stopped));
-        }
-        self.waited = self.waited.saturating_add(wait);
-        if announced {
+                ),
+                None => format!("{}: waited {}", self.operation, shown(wait)),
+            };
             tracing::info!(
                 target: WAIT_TARGET,
                 event = "end",
@@ -193,10 +182,11 @@ impl Waits {
                 attempt,
                 waited_ms = self.waited.as_millis() as u64,
                 max_wait_ms,
-                "{}: waited {}",
-                self.operation,
-                shown(wait)
+                "{line}"
             );
+        }
+        if slept.is_some() {
+            return Err(Error::new(self.operation.clone(), ErrorKind::Stopped));
         }
         Ok(())
     }

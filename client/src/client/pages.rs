@@ -213,7 +213,10 @@ impl Client {
     /// `response` made rows; a row that could not be typed is in the stream as
     /// the service sent it, in its place. `Client::pages_json` (generated)
     /// hands it the table's decoder of every operation.
+    // Inline: compiled in the crates that stream JSON rows (the CLI), not in
+    // every user's build; the pager it builds for JSON rows is most of it.
     #[doc(hidden)]
+    #[inline]
     pub fn pages_decoded(
         &self,
         request: Request,

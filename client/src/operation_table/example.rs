@@ -52,9 +52,16 @@ impl Operation {
                 chosen.push((param, value));
             }
         }
-        // In the order of the spec, as the help lists them.
-        let order: Vec<&str> = visible().map(|p| p.wire).collect();
-        chosen.sort_by_key(|(p, _)| order.iter().position(|w| *w == p.wire));
+        // In the order of the spec, as the help lists them (taken in that
+        // order rather than sorted: a sort's code is large for a short list).
+        let mut ordered = Vec::with_capacity(chosen.len());
+        for param in visible() {
+            if let Some(at) = chosen.iter().position(|(p, _)| p.wire == param.wire) {
+                ordered.push(chosen.remove(at));
+            }
+        }
+        // A parameter not among them (none is today) stays first.
+        chosen.extend(ordered);
         chosen
     }
 }
