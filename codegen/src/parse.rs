@@ -1,4 +1,4 @@
-//! Stage 1: the spec file as written, read with byte spans (toml parses; [`read`] maps its tables onto these types).
+//! Stage 1: the spec file as written, read with byte spans (toml parses; `read` maps its tables onto these types).
 //!
 //! These types mirror the TOML layout documented in `spec/README.md` one to one,
 //! references included: a parameter, a cost, a provenance or a fieldset may be
