@@ -22,7 +22,8 @@ pub fn init() {
     let waits = waits::Announcer::new().with_filter(filter::filter_fn(|meta| {
         meta.target() == seozoom::wait::WAIT_TARGET
     }));
-    tracing_subscriber::registry().with(log).with(waits).init();
+    // Once per process: a host that runs the command line twice keeps the first.
+    let _ = tracing_subscriber::registry().with(log).with(waits).try_init();
 }
 
 /// The level of the library's messages on stderr: `SEOZOOM_LOG`, else warnings.

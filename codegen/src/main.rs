@@ -12,7 +12,7 @@
 //! package's typed surface (`python/seozoom/_generated.py` and `.pyi`), or with
 //! `--check` exit with status 1 when the committed files are stale.
 //!
-//! `seozoom-codegen diff [--json] [--current VERSION] OLD NEW`: what changed for
+//! `seozoom-codegen diff [--format text|json|changelog] [--current VERSION] OLD NEW`: what changed for
 //! users between two specs, each change BREAKING, minor or patch, and the version
 //! bump; exits with status 3 when a change is breaking (see `seozoom_codegen::diff`).
 //!
@@ -38,7 +38,7 @@ use clap::{Parser, Subcommand};
 use seozoom_codegen::{apply, diff};
 use spec_file::DEFAULT_SPEC;
 
-const USAGE: &str = "usage: seozoom-codegen [SPEC]\n       seozoom-codegen publish [--check] [--out DIR] [SPEC]\n       seozoom-codegen python [--check] [--out DIR] [SPEC]\n       seozoom-codegen diff [--json] [--current VERSION] OLD NEW\n       seozoom-codegen apply PATCH [SPEC]";
+const USAGE: &str = "usage: seozoom-codegen [SPEC]\n       seozoom-codegen publish [--check] [--out DIR] [SPEC]\n       seozoom-codegen python [--check] [--out DIR] [SPEC]\n       seozoom-codegen diff [--format text|json|changelog] [--current VERSION] OLD NEW\n       seozoom-codegen apply PATCH [SPEC]";
 
 /// The seozoom generator: prints the Rust generated from the spec, publishes the
 /// spec for other languages, writes the Python package's typed surface, and
@@ -47,7 +47,7 @@ const USAGE: &str = "usage: seozoom-codegen [SPEC]\n       seozoom-codegen publi
 #[command(
     name = "seozoom-codegen",
     version,
-    override_usage = "seozoom-codegen [SPEC]\n       seozoom-codegen publish [--check] [--out DIR] [SPEC]\n       seozoom-codegen python [--check] [--out DIR] [SPEC]\n       seozoom-codegen diff [--json] [--current VERSION] OLD NEW\n       seozoom-codegen apply PATCH [SPEC]"
+    override_usage = "seozoom-codegen [SPEC]\n       seozoom-codegen publish [--check] [--out DIR] [SPEC]\n       seozoom-codegen python [--check] [--out DIR] [SPEC]\n       seozoom-codegen diff [--format text|json|changelog] [--current VERSION] OLD NEW\n       seozoom-codegen apply PATCH [SPEC]"
 )]
 struct Cli {
     /// The spec whose generated code to print.

@@ -34,10 +34,10 @@ pub const OPENAPI: &str = "seozoom://spec/openapi.json";
 /// JSON's media type.
 const JSON: &str = "application/json";
 
-/// The published spec and its OpenAPI document, as committed (checked for
-/// staleness by the workspace's tests).
-const SPEC_TEXT: &str = include_str!("../../spec/published/seozoom-v2.json");
-const OPENAPI_TEXT: &str = include_str!("../../spec/published/openapi.json");
+/// The published spec and its OpenAPI document, as the spec's crate carries
+/// them (checked for staleness by the workspace's tests).
+const SPEC_TEXT: &str = seozoom_spec::PUBLISHED_JSON;
+const OPENAPI_TEXT: &str = seozoom_spec::PUBLISHED_OPENAPI;
 
 /// The URI of held result `id`.
 pub fn held_uri(id: &str) -> String {

@@ -1,10 +1,11 @@
 """Type stubs of the native module (the Rust side of the package)."""
 
 import datetime
-from typing import Any, Awaitable, Dict, Optional, Union
+from typing import Any, Awaitable, Dict, List, Optional, Union
 
 def default_store() -> str: ...
 def decode(group: str, action: str, body: bytes) -> Any: ...
+def run_command_line(args: List[str]) -> int: ...
 
 class Core:
     def __init__(

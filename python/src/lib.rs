@@ -16,11 +16,13 @@
 //!   records' field kinds;
 //! - `wait`: blocking with the GIL released, and Ctrl-C between requests;
 //! - `errors`: the client's errors as the package's exceptions;
-//! - `sandbox`: the offline stand-in of the service.
+//! - `sandbox`: the offline stand-in of the service;
+//! - `command`: the `seozoom` command line, the Rust binary's own code.
 
 #![forbid(unsafe_code)]
 
 mod args;
+mod command;
 mod core;
 mod errors;
 mod job;
@@ -39,6 +41,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<sandbox::Sandbox>()?;
     m.add_function(wrap_pyfunction!(default_store, m)?)?;
     m.add_function(wrap_pyfunction!(core::decode, m)?)?;
+    m.add_function(wrap_pyfunction!(command::run_command_line, m)?)?;
     Ok(())
 }
 

@@ -21,3 +21,13 @@ pub const FILE_NAME: &str = "seozoom-v2.toml";
 
 /// The text of the spec file (`seozoom-v2.toml`).
 pub const TEXT: &str = include_str!("../seozoom-v2.toml");
+
+/// The spec as published for other languages (`published/seozoom-v2.json`,
+/// written by `seozoom-codegen publish` and checked for staleness by the
+/// workspace's tests), for servers that hand it out, such as the MCP server's
+/// resources.
+pub const PUBLISHED_JSON: &str = include_str!("../published/seozoom-v2.json");
+
+/// The published OpenAPI 3.1 document (`published/openapi.json`), beside
+/// [`PUBLISHED_JSON`].
+pub const PUBLISHED_OPENAPI: &str = include_str!("../published/openapi.json");

@@ -1,11 +1,11 @@
-//! `seozoom-codegen diff [--json] [--current VERSION] OLD NEW`: the comparison
+//! `seozoom-codegen diff [--format text|json|changelog] [--current VERSION] OLD NEW`: the comparison
 //! on the command line. The binary parses the arguments (clap) into [`Args`] and
 //! calls [`run`].
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use super::{Level, Version, diff, level, render_json, render_text};
+use super::{Level, Version, diff, level, render_changelog, render_json, render_text};
 use crate::diagnostics::Diagnostics;
 use crate::model::Spec;
 
@@ -19,7 +19,8 @@ pub const EXIT_USAGE: u8 = 2;
 pub const EXIT_BREAKING: u8 = 3;
 
 /// The command line of `diff`.
-pub const USAGE: &str = "seozoom-codegen diff [--json] [--current VERSION] OLD NEW";
+pub const USAGE: &str =
+    "seozoom-codegen diff [--format text|json|changelog] [--current VERSION] OLD NEW";
 
 const EXIT_STATUS: &str = "\
 Exit status: 0 no breaking change (or no change), 3 at least one breaking change,
@@ -34,8 +35,13 @@ Exit status: 0 no breaking change (or no change), 3 at least one breaking change
 #[derive(Debug, clap::Args)]
 #[command(override_usage = USAGE, after_help = EXIT_STATUS)]
 pub struct Args {
-    /// Print the changes and the bump as JSON.
-    #[arg(long)]
+    /// How to print the report: `text` (a line per change, then the bump),
+    /// `json` (the same for tools) or `changelog` (the lines of a
+    /// CHANGELOG.md entry, breaking changes first).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// The same as `--format json`.
+    #[arg(long, conflicts_with = "format")]
     pub json: bool,
     /// The version the bump starts from; by default the workspace's.
     #[arg(long, value_name = "VERSION", value_parser = parse_version, default_value_t = Version::current())]
@@ -46,6 +52,17 @@ pub struct Args {
     /// The spec after the change.
     #[arg(value_name = "NEW")]
     pub new: PathBuf,
+}
+
+/// The forms of the report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// A line per change, a count by level and the version bump.
+    Text,
+    /// The same as JSON, for tools.
+    Json,
+    /// The lines of a CHANGELOG.md entry (Keep a Changelog), breaking first.
+    Changelog,
 }
 
 fn parse_version(text: &str) -> Result<Version, String> {
@@ -84,10 +101,11 @@ pub fn run(args: &Args) -> ExitCode {
         }
     };
     let changes = diff(&old, &new);
-    if args.json {
-        print!("{}", render_json(&changes, args.current));
-    } else {
-        print!("{}", render_text(&changes, args.current));
+    let format = if args.json { Format::Json } else { args.format };
+    match format {
+        Format::Text => print!("{}", render_text(&changes, args.current)),
+        Format::Json => print!("{}", render_json(&changes, args.current)),
+        Format::Changelog => print!("{}", render_changelog(&changes)),
     }
     if level(&changes) == Some(Level::Breaking) {
         ExitCode::from(EXIT_BREAKING)

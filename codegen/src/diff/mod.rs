@@ -42,7 +42,7 @@ pub use command::{
     Args, EXIT_BREAKING, EXIT_COMPATIBLE, EXIT_SPEC_ERROR, EXIT_USAGE, USAGE, load, run,
 };
 pub use compare::diff;
-pub use report::{render_json, render_text};
+pub use report::{render_changelog, render_json, render_text};
 pub use version::Version;
 
 /// How much a change matters to a user of the generated crate.

@@ -304,6 +304,20 @@ fn json_output_is_stable() {
     );
 }
 
+#[test]
+fn changelog_lines_put_breaking_changes_first_and_group_the_rest() {
+    let text = narrowed_limit(&added_optional_param(&removed_field(&spec_text())));
+    assert_eq!(
+        diff::render_changelog(&changes(&spec_text(), &text)),
+        "### Changed (breaking)\n\n\
+         - Changed: action domains keywords / param page: max 5 (stated) -> 3 (stated); narrowed: values above 3 are now refused\n\
+         - Removed: record domain_keyword / field ranking_url: `DomainKeyword::ranking_url` (Option<String>)\n\
+         \n### Added\n\n\
+         - action urls keywords / param offset: optional integer, a new method: `UrlsKeywords::offset(..)`\n"
+    );
+    assert_eq!(diff::render_changelog(&[]), "");
+}
+
 // --- the command ---------------------------------------------------------------
 
 fn codegen<S: AsRef<OsStr>>(args: impl IntoIterator<Item = S>) -> Output {
@@ -336,11 +350,19 @@ fn the_command_prints_the_report_and_exits_3_on_a_breaking_change() {
     assert!(stdout(&output).starts_with(&format!(
         "{NARROWED_LIMIT}\n{REMOVED_FIELD}\n{ADDED_OPTIONAL_PARAM}\n"
     )));
-    let json = diff_command(&old, &new, &["--json", "--current", "0.1.0"]);
-    assert_eq!(json.status.code(), Some(3));
-    assert!(
-        stdout(&json)
-            .contains("\"level\": \"breaking\", \"current\": \"0.1.0\", \"next\": \"0.2.0\"")
+    for json_flags in [&["--json"][..], &["--format", "json"]] {
+        let json = diff_command(&old, &new, &[json_flags, &["--current", "0.1.0"]].concat());
+        assert_eq!(json.status.code(), Some(3));
+        assert!(
+            stdout(&json)
+                .contains("\"level\": \"breaking\", \"current\": \"0.1.0\", \"next\": \"0.2.0\"")
+        );
+    }
+    let changelog = diff_command(&old, &new, &["--format", "changelog"]);
+    assert_eq!(changelog.status.code(), Some(3));
+    assert_eq!(
+        stdout(&changelog),
+        diff::render_changelog(&changes(&spec_text(), &new_text))
     );
 }
 
