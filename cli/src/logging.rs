@@ -23,7 +23,10 @@ pub fn init() {
         meta.target() == seozoom::wait::WAIT_TARGET
     }));
     // Once per process: a host that runs the command line twice keeps the first.
-    let _ = tracing_subscriber::registry().with(log).with(waits).try_init();
+    let _ = tracing_subscriber::registry()
+        .with(log)
+        .with(waits)
+        .try_init();
 }
 
 /// The level of the library's messages on stderr: `SEOZOOM_LOG`, else warnings.

@@ -101,6 +101,15 @@ impl Kind {
             Kind::Changed => "changed",
         }
     }
+
+    /// The label at the start of a CHANGELOG line.
+    pub fn title(self) -> &'static str {
+        match self {
+            Kind::Added => "Added",
+            Kind::Removed => "Removed",
+            Kind::Changed => "Changed",
+        }
+    }
 }
 
 /// One difference between the two specs.

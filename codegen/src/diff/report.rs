@@ -248,6 +248,51 @@ impl Formatter for Layout {
     }
 }
 
+/// The changes as lines of a CHANGELOG entry in the Keep a Changelog form, to
+/// paste under a version's heading: breaking changes first (`### Changed
+/// (breaking)`, each saying what happened), then the compatible ones by what
+/// happened (`### Added`, `### Changed`, `### Removed`), one `- ` line each
+/// with the item and what it means for users. Empty when nothing changed.
+pub fn render_changelog(changes: &[Change]) -> String {
+    type Belongs = fn(&Change) -> bool;
+    let sections: [(&str, Belongs); 4] = [
+        ("Changed (breaking)", |c| c.level == Level::Breaking),
+        ("Added", |c| {
+            c.level != Level::Breaking && c.kind == Kind::Added
+        }),
+        ("Changed", |c| {
+            c.level != Level::Breaking && c.kind == Kind::Changed
+        }),
+        ("Removed", |c| {
+            c.level != Level::Breaking && c.kind == Kind::Removed
+        }),
+    ];
+    let mut out = String::new();
+    for (heading, belongs) in sections {
+        let mut lines = changes.iter().filter(|c| belongs(c)).peekable();
+        if lines.peek().is_none() {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        let _ = writeln!(out, "### {heading}\n");
+        for change in lines {
+            // Under the breaking heading, say what happened to the item.
+            let what = match change.level {
+                Level::Breaking => format!("{}: ", change.kind.title()),
+                _ => String::new(),
+            };
+            let detail = change.detail();
+            let _ = match detail.is_empty() {
+                true => writeln!(out, "- {what}{}", change.item),
+                false => writeln!(out, "- {what}{}: {detail}", change.item),
+            };
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -285,54 +330,5 @@ mod tests {
         let value: serde_json::Value = serde_json::from_str(&json).expect("valid JSON");
         assert_eq!(value["changes"][0]["item"], "a\"b\\c\nd\u{1}");
         assert_eq!(value["summary"]["next"], "0.1.1");
-    }
-}
-
-/// The changes as lines of a CHANGELOG entry in the Keep a Changelog form, to
-/// paste under a version's heading: breaking changes first (`### Changed
-/// (breaking)`, each saying what happened), then the compatible ones by what
-/// happened (`### Added`, `### Changed`, `### Removed`), one `- ` line each
-/// with the item and what it means for users. Empty when nothing changed.
-pub fn render_changelog(changes: &[Change]) -> String {
-    let mut out = String::new();
-    let breaking = |c: &&Change| c.level == Level::Breaking;
-    let compatible = |kind| move |c: &&Change| c.level != Level::Breaking && c.kind == kind;
-    section(&mut out, "Changed (breaking)", changes.iter().filter(breaking), true);
-    section(&mut out, "Added", changes.iter().filter(compatible(Kind::Added)), false);
-    section(&mut out, "Changed", changes.iter().filter(compatible(Kind::Changed)), false);
-    section(&mut out, "Removed", changes.iter().filter(compatible(Kind::Removed)), false);
-    out
-}
-
-/// One `### heading` and its lines, or nothing when `changes` is empty; with
-/// `say_kind`, each line starts with what happened (the heading does not say).
-fn section<'a>(
-    out: &mut String,
-    heading: &str,
-    changes: impl Iterator<Item = &'a Change>,
-    say_kind: bool,
-) {
-    let mut changes = changes.peekable();
-    if changes.peek().is_none() {
-        return;
-    }
-    if !out.is_empty() {
-        out.push('\n');
-    }
-    let _ = writeln!(out, "### {heading}\n");
-    for change in changes {
-        let detail = change.detail();
-        let kind = if say_kind {
-            let label = change.kind.label();
-            let mut first = label.chars();
-            let capital = first.next().map(|c| c.to_ascii_uppercase());
-            format!("{}{}: ", capital.into_iter().collect::<String>(), first.as_str())
-        } else {
-            String::new()
-        };
-        let _ = match detail.is_empty() {
-            true => writeln!(out, "- {kind}{}", change.item),
-            false => writeln!(out, "- {kind}{}: {detail}", change.item),
-        };
     }
 }
