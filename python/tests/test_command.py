@@ -31,7 +31,7 @@ def installed_command() -> pathlib.Path:
     return command
 
 
-def run(program: pathlib.Path, args: Sequence[str], **extra: str) -> subprocess.CompletedProcess:
+def run(program: pathlib.Path, args: Sequence[str], **extra: str) -> "subprocess.CompletedProcess[str]":
     return subprocess.run(
         [str(program), *args],
         env=env(**extra),
