@@ -15,10 +15,13 @@
 //!   Schema with its rules (`query.rs`);
 //! - `schemathesis.toml` and `schemathesis_hooks.py`, the fuzzing setup
 //!   (`fuzz.rs`);
+//! - `redocly.yaml` and `.spectral.yaml`, the linters' configurations, each
+//!   rule that is off with its reason (`lint.rs`);
 //! - `README.md`, an index and the notes for client generators (`readme.rs`,
 //!   from the template `readme.md`).
 //!
-//! The README and the fuzzing setup are text from templates (`template.rs`).
+//! The README, the fuzzing setup and the linters' configurations are text
+//! from templates (`template.rs`).
 //!
 //! This module belongs to the binary, not to the library: publishing has no
 //! part in building the client, whose build script depends on the library.
@@ -30,6 +33,7 @@ pub mod command;
 mod examples;
 mod fuzz;
 mod json;
+mod lint;
 mod openapi;
 mod params;
 mod paths;
@@ -108,6 +112,7 @@ pub fn files(spec_text: &str, spec: &Spec) -> Result<Files, String> {
     }
     files.insert("README.md".into(), readme::readme(spec));
     files.extend(fuzz::files(spec));
+    files.extend(lint::files(spec));
     Ok(files)
 }
 

@@ -897,3 +897,50 @@ fn integer_parameters_are_bounded_by_what_the_client_holds() {
         "no parameter without a maximum to test"
     );
 }
+
+/// The linters' configurations shipped beside the documents: `redocly.yaml`
+/// lists every OpenAPI document published (so `redocly lint` alone lints them
+/// all), and in both files every rule turned off has its reason on the line
+/// above.
+#[test]
+fn the_lint_configurations_cover_every_document_and_give_each_rule_off_a_reason() {
+    let dir = published_dir();
+    let redocly = std::fs::read_to_string(dir.join("redocly.yaml")).unwrap();
+    let mut documents = vec!["openapi.json".to_owned(), "openapi-3.0.json".to_owned()];
+    for entry in std::fs::read_dir(dir.join("actions")).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        if name.ends_with(".openapi.json") {
+            documents.push(format!("actions/{name}"));
+        }
+    }
+    assert!(documents.len() > 3);
+    for document in &documents {
+        assert!(
+            redocly
+                .lines()
+                .any(|l| l.trim() == format!("root: {document}")),
+            "redocly.yaml does not list {document}"
+        );
+    }
+    let roots = redocly.lines().filter(|l| l.trim().starts_with("root: "));
+    assert_eq!(
+        roots.count(),
+        documents.len(),
+        "redocly.yaml lists no other file"
+    );
+    for file in ["redocly.yaml", ".spectral.yaml"] {
+        let text = std::fs::read_to_string(dir.join(file)).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        let off: Vec<usize> = (0..lines.len())
+            .filter(|&i| lines[i].trim_end().ends_with(": off"))
+            .collect();
+        assert!(!off.is_empty(), "{file}: no rule is off");
+        for i in off {
+            assert!(
+                i > 0 && lines[i - 1].trim_start().starts_with('#'),
+                "{file}: `{}` has no reason above it",
+                lines[i].trim()
+            );
+        }
+    }
+}
