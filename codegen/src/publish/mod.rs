@@ -9,7 +9,7 @@
 //!   SERP, for the no-match body and for the envelope of every action (`wire.rs`);
 //! - `openapi.json` (3.1) and `openapi-3.0.json` (3.0.3) (`openapi.rs`, with
 //!   `params.rs`, `examples.rs` and `answers.rs`, the refusals and media types
-//!   both kinds of document share);
+//!   both kinds of document share, with their examples from `refusal_examples.rs`);
 //! - `actions/GROUP.ACTION.openapi.json`, one OpenAPI 3.1 document per action
 //!   (`action_doc.rs`), and `schemas/queries/`, each action's query as one JSON
 //!   Schema with its rules (`query.rs`);
@@ -40,6 +40,7 @@ mod paths;
 mod plain;
 mod query;
 mod readme;
+mod refusal_examples;
 mod spec_schema;
 mod template;
 mod wire;
