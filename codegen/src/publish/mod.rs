@@ -17,6 +17,8 @@
 //!   (`fuzz.rs`);
 //! - `redocly.yaml` and `.spectral.yaml`, the linters' configurations, each
 //!   rule that is off with its reason (`lint.rs`);
+//! - `seozoom.postman_collection.json`, the API as a Postman collection
+//!   (`postman.rs`);
 //! - `README.md`, an index and the notes for client generators (`readme.rs`,
 //!   from the template `readme.md`).
 //!
@@ -38,6 +40,7 @@ mod openapi;
 mod params;
 mod paths;
 mod plain;
+mod postman;
 mod query;
 mod readme;
 mod refusal_examples;
@@ -111,6 +114,10 @@ pub fn files(spec_text: &str, spec: &Spec) -> Result<Files, String> {
             json::canonical(&action_doc::document(spec, a)?),
         );
     }
+    files.insert(
+        postman::PATH.into(),
+        json::canonical(&postman::collection(spec)),
+    );
     files.insert("README.md".into(), readme::readme(spec));
     files.extend(fuzz::files(spec));
     files.extend(lint::files(spec));
