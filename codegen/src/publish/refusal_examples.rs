@@ -6,7 +6,7 @@
 //!
 //! The sandbox answers every status here but 402 (it refuses an account that
 //! cannot pay with 403); the 402 example carries the same message, as the
-//! same path would answer it. `published_sandbox::refusal_examples_are_the_sandbox_s_answers`
+//! same path would answer it. `published_refusals::refusal_examples_are_the_sandbox_s_answers`
 //! (in `tests/`) provokes each answer from a running sandbox and holds these
 //! bodies to it.
 
