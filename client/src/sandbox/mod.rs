@@ -62,6 +62,11 @@
 //!    unknown, is the service's "no match" answer: HTTP 400
 //!    `{"status":400,"message":"No data found!"}`, which is not charged. In a
 //!    list, unknown items are left out (and repeated items count once).
+//!    A list parameter whose value holds a comma (`domain=a.it,b.it`: a list
+//!    joined with commas rather than the list separator) is answered the
+//!    same way, not charged, whatever its items: the service splits a list on
+//!    its separator alone and knows no input with a comma in it, so a client
+//!    that joins lists with commas fails its first call here as it would there.
 //! 6. **Rows.** Every value is drawn from an FNV-1a hash of the path, the action
 //!    (its wire name, so an alias gives the same data), the database, every
 //!    parameter value but `limit` and `offset`, the input item and the row
@@ -142,6 +147,7 @@ use std::time::Duration;
 use axum::serve::ListenerExt;
 use tokio::sync::Notify;
 
+mod comma_lists;
 mod data;
 mod drift;
 mod encode_quirks;

@@ -14,6 +14,7 @@ use axum::response::Response;
 use crate::operation_table::{Api, Operation, Shape};
 use crate::request::Request;
 
+use super::comma_lists;
 use super::data::{self, Outcome};
 use super::encode_quirks;
 use super::faults::Injector;
@@ -180,7 +181,14 @@ fn answer(shared: &Shared, method: &Method, path: &str, raw_query: &str) -> Resp
         Ok(query) => query,
         Err(invalid) => return encode_quirks::error(StatusCode::BAD_REQUEST, &invalid.to_string()),
     };
-    match data::respond(op, api.records, &query, shared.paged_rows) {
+    // As the service: a list joined with commas matches nothing (`comma_lists.rs`).
+    let comma_joined_list = comma_lists::comma_joined(op, &query);
+    let outcome = if comma_joined_list {
+        Outcome::NoData
+    } else {
+        data::respond(op, api.records, &query, shared.paged_rows)
+    };
+    match outcome {
         Outcome::Data { mut response, rows } => {
             if shared.drift
                 && let Some(record) = api.records.iter().find(|r| r.name == op.response.payload)

@@ -1,5 +1,6 @@
-//! The sandbox as a place where other clients are tested (issue 34): a list
-//! sent as repeated keys is refused with its explanatory 400 in every mode,
+//! The sandbox as a place where other clients are tested: a list sent as
+//! repeated keys is refused with its explanatory 400 in every mode, a list
+//! joined with commas matches nothing (as at the service), uncharged,
 //! an integer parameter at either end of its published range is answered
 //! (never refused for its size), and the starting balance is what was asked.
 
@@ -116,6 +117,46 @@ async fn a_list_sent_as_repeated_keys_is_refused_in_every_mode() {
         assert_eq!(sandbox.rate_limited(), 0, "{mode}");
         assert!(sandbox.faults_injected().is_empty(), "{mode}");
     }
+}
+
+/// Every list parameter of every operation, its two values joined with
+/// commas as a generator that ignores `pipeDelimited` joins them: the
+/// service's no-match answer, exactly, and nothing charged; the same values
+/// joined with the list separator are answered with rows and charged.
+#[tokio::test]
+async fn a_list_joined_with_commas_matches_nothing_and_costs_nothing() {
+    let sandbox = Sandbox::start().await.unwrap();
+    let no_match = serde_json::json!({
+        "status": SERVICE.no_data_status,
+        "message": SERVICE.no_data_message,
+    });
+    let mut checked = 0;
+    for op in OPERATIONS {
+        for list in op.params.iter().filter(|p| p.list) {
+            let with = |joined: String| -> Vec<(String, String)> {
+                let mut query: Vec<(String, String)> = pairs(&valid_query(op))
+                    .into_iter()
+                    .filter(|(name, _)| name != list.wire)
+                    .collect();
+                query.push((list.wire.to_owned(), joined));
+                query
+            };
+            let here = format!("{} {}", op.label(), list.wire);
+            let before = sandbox.units_remaining();
+            let (status, body) = get(&sandbox, op, &with("example.it,example.org".into())).await;
+            assert_eq!(status, SERVICE.no_data_status, "{here}: {body}");
+            let body: serde_json::Value = serde_json::from_str(&body).unwrap();
+            assert_eq!(body, no_match, "{here}");
+            assert_eq!(sandbox.units_remaining(), before, "{here}: not charged");
+            let separator = SERVICE.list_separator;
+            let joined = format!("example.it{separator}example.org");
+            let (status, body) = get(&sandbox, op, &with(joined)).await;
+            assert_eq!(status, 200, "{here}: {body}");
+            assert!(sandbox.units_remaining() < before, "{here}: charged");
+            checked += 1;
+        }
+    }
+    assert!(checked > 3, "list parameters checked: {checked}");
 }
 
 /// The range the published documents give an integer parameter: its own

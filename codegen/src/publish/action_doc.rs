@@ -56,7 +56,7 @@ fn action_parameter(spec: &Spec, action: &Action) -> Value {
 }
 
 fn responses(spec: &Spec, action: &Action) -> Value {
-    let mut responses = answers::refusals(Dialect::Oas31, spec, true);
+    let mut responses = answers::refusals(Dialect::Oas31, spec, action, true);
     responses.insert(
         "200".into(),
         json!({

@@ -7,15 +7,17 @@
 //! a range such as `4XX`: generators turn a range into a type that does not
 //! compile (orval's `status: 4XX`, TS1351), and a status left out is an answer
 //! a typed client does not expect. The one that asks the caller to wait (429)
-//! declares `Retry-After`.
+//! declares `Retry-After`. Each refusal shows the sandbox's answer as its
+//! example (`refusal_examples.rs`).
 
 use serde_json::{Map, Value, json};
 
-use seozoom_codegen::model::{Refusal, Spec};
+use seozoom_codegen::model::{Action, Refusal, Spec};
 
 use seozoom_codegen::schema::{Dialect, provenance};
 
 use super::examples;
+use super::refusal_examples;
 use super::wire::ERROR;
 
 /// The media types every answer is declared under: what the body is, then what
@@ -45,12 +47,22 @@ pub fn content(schema: &Value, examples: Option<Value>, examples_everywhere: boo
     Value::Object(content)
 }
 
+/// Seconds in the `Retry-After` example (what a strict sandbox asks for when
+/// its window has that long left).
+const RETRY_AFTER_EXAMPLE: u64 = 12;
+
+/// `Retry-After` as HTTP defines it (RFC 9110, 10.2.3): a number of seconds or
+/// an HTTP date.
 fn retry_after_header() -> Value {
     json!({
         RETRY_AFTER: {
-            "description": "How many seconds to wait before asking again. Not always given; without it, wait about a minute (the figures are per minute). The seozoom client also reads an HTTP date here.",
+            "description": "How long to wait before asking again: a number of seconds, or an HTTP date (RFC 9110). Not always given; without it, wait about a minute (the figures are per minute). The seozoom sandbox sends seconds; the seozoom client reads both.",
             "required": false,
-            "schema": {"type": "integer", "minimum": 0},
+            "schema": {"oneOf": [
+                {"type": "integer", "minimum": 0},
+                {"type": "string", "format": "http-date"},
+            ]},
+            "example": RETRY_AFTER_EXAMPLE,
         },
     })
 }
@@ -75,9 +87,15 @@ fn description(refusal: &Refusal) -> String {
 }
 
 /// Every refusal of the spec as a response object, by status: the `Error`
-/// body under every media type, the no-match example on the no-match status,
-/// and `Retry-After` where the spec says so.
-pub fn refusals(d: Dialect, spec: &Spec, examples_everywhere: bool) -> Map<String, Value> {
+/// body under every media type, the sandbox's answer as an example
+/// (`refusal_examples.rs`, a query of `action`), the no-match example on the
+/// no-match status, and `Retry-After` where the spec says so.
+pub fn refusals(
+    d: Dialect,
+    spec: &Spec,
+    action: &Action,
+    examples_everywhere: bool,
+) -> Map<String, Value> {
     let error = d.reference(ERROR);
     let no_data = &spec.no_data;
     let no_data_text = format!(
@@ -85,15 +103,20 @@ pub fn refusals(d: Dialect, spec: &Spec, examples_everywhere: bool) -> Map<Strin
         no_data.message,
         provenance(no_data.source, None)
     );
-    let no_data_example = || json!({"no_data": {"summary": "The query matched nothing", "value": examples::no_data(spec)}});
+    let no_data_example =
+        || json!({"summary": "The query matched nothing", "value": examples::no_data(spec)});
     let mut responses = Map::new();
     for refusal in &spec.refusals {
         let mut text = description(refusal);
-        let mut examples = None;
+        let mut examples = Map::new();
         if refusal.status == no_data.status {
             text.push_str(&format!(" Also {}", lower_first(&no_data_text)));
-            examples = Some(no_data_example());
+            examples.insert("no_data".into(), no_data_example());
         }
+        if let Some((name, summary, body)) = refusal_examples::example(spec, action, refusal) {
+            examples.insert(name.into(), json!({"summary": summary, "value": body}));
+        }
+        let examples = (!examples.is_empty()).then_some(Value::Object(examples));
         let mut response = json!({
             "description": text,
             "content": content(&error, examples, examples_everywhere),
@@ -108,7 +131,7 @@ pub fn refusals(d: Dialect, spec: &Spec, examples_everywhere: bool) -> Map<Strin
         .or_insert_with(|| {
             json!({
                 "description": no_data_text,
-                "content": content(&error, Some(no_data_example()), examples_everywhere),
+                "content": content(&error, Some(json!({"no_data": no_data_example()})), examples_everywhere),
             })
         });
     responses

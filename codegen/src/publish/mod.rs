@@ -9,16 +9,21 @@
 //!   SERP, for the no-match body and for the envelope of every action (`wire.rs`);
 //! - `openapi.json` (3.1) and `openapi-3.0.json` (3.0.3) (`openapi.rs`, with
 //!   `params.rs`, `examples.rs` and `answers.rs`, the refusals and media types
-//!   both kinds of document share);
+//!   both kinds of document share, with their examples from `refusal_examples.rs`);
 //! - `actions/GROUP.ACTION.openapi.json`, one OpenAPI 3.1 document per action
 //!   (`action_doc.rs`), and `schemas/queries/`, each action's query as one JSON
 //!   Schema with its rules (`query.rs`);
 //! - `schemathesis.toml` and `schemathesis_hooks.py`, the fuzzing setup
 //!   (`fuzz.rs`);
+//! - `redocly.yaml` and `.spectral.yaml`, the linters' configurations, each
+//!   rule that is off with its reason (`lint.rs`);
+//! - `seozoom.postman_collection.json`, the API as a Postman collection
+//!   (`postman.rs`);
 //! - `README.md`, an index and the notes for client generators (`readme.rs`,
 //!   from the template `readme.md`).
 //!
-//! The README and the fuzzing setup are text from templates (`template.rs`).
+//! The README, the fuzzing setup and the linters' configurations are text
+//! from templates (`template.rs`).
 //!
 //! This module belongs to the binary, not to the library: publishing has no
 //! part in building the client, whose build script depends on the library.
@@ -30,12 +35,15 @@ pub mod command;
 mod examples;
 mod fuzz;
 mod json;
+mod lint;
 mod openapi;
 mod params;
 mod paths;
 mod plain;
+mod postman;
 mod query;
 mod readme;
+mod refusal_examples;
 mod spec_schema;
 mod template;
 mod wire;
@@ -106,8 +114,13 @@ pub fn files(spec_text: &str, spec: &Spec) -> Result<Files, String> {
             json::canonical(&action_doc::document(spec, a)?),
         );
     }
+    files.insert(
+        postman::PATH.into(),
+        json::canonical(&postman::collection(spec)),
+    );
     files.insert("README.md".into(), readme::readme(spec));
     files.extend(fuzz::files(spec));
+    files.extend(lint::files(spec));
     Ok(files)
 }
 

@@ -158,7 +158,8 @@ fn operation(d: Dialect, spec: &Spec, g: &Group, actions: &[&Action]) -> Result<
         );
     }
 
-    let mut responses = answers::refusals(d, spec, false);
+    // The refusals' examples show a query of the group's first action.
+    let mut responses = answers::refusals(d, spec, actions[0], false);
     responses.insert(
         "200".into(),
         json!({

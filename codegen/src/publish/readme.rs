@@ -81,6 +81,8 @@ fn values(spec: &Spec) -> Vec<(&'static str, String)> {
         ("title", spec.title.clone()),
         ("action", action.clone()),
         ("db", spec.common.database.wire.clone()),
+        ("key", spec.common.key.wire.clone()),
+        ("base_url", spec.base_url.clone()),
         (
             "db_default",
             spec.common.database.default.clone().unwrap_or_default(),

@@ -774,7 +774,16 @@ fn every_refusal_has_its_own_status_with_the_error_body() {
                 "{here} {status}"
             );
             if header.is_object() {
-                assert_eq!(header["schema"]["type"], "integer", "{here}");
+                // Seconds or an HTTP date, as RFC 9110 defines the header.
+                let types: Vec<&Value> = header["schema"]["oneOf"]
+                    .as_array()
+                    .map(|one_of| one_of.iter().map(|s| &s["type"]).collect())
+                    .unwrap_or_default();
+                assert_eq!(types, ["integer", "string"], "{here}");
+                assert_eq!(
+                    header["schema"]["oneOf"][1]["format"], "http-date",
+                    "{here}"
+                );
             }
         }
         let no_data = &responses[&spec.no_data.status.to_string()]["content"]["application/json"]["examples"]
@@ -896,4 +905,143 @@ fn integer_parameters_are_bounded_by_what_the_client_holds() {
         unbounded_in_spec > 0,
         "no parameter without a maximum to test"
     );
+}
+
+/// The linters' configurations shipped beside the documents: `redocly.yaml`
+/// lists every OpenAPI document published (so `redocly lint` alone lints them
+/// all), and in both files every rule turned off has its reason on the line
+/// above.
+#[test]
+fn the_lint_configurations_cover_every_document_and_give_each_rule_off_a_reason() {
+    let dir = published_dir();
+    let redocly = std::fs::read_to_string(dir.join("redocly.yaml")).unwrap();
+    let mut documents = vec!["openapi.json".to_owned(), "openapi-3.0.json".to_owned()];
+    for entry in std::fs::read_dir(dir.join("actions")).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        if name.ends_with(".openapi.json") {
+            documents.push(format!("actions/{name}"));
+        }
+    }
+    assert!(documents.len() > 3);
+    for document in &documents {
+        assert!(
+            redocly
+                .lines()
+                .any(|l| l.trim() == format!("root: {document}")),
+            "redocly.yaml does not list {document}"
+        );
+    }
+    let roots = redocly.lines().filter(|l| l.trim().starts_with("root: "));
+    assert_eq!(
+        roots.count(),
+        documents.len(),
+        "redocly.yaml lists no other file"
+    );
+    for file in ["redocly.yaml", ".spectral.yaml"] {
+        let text = std::fs::read_to_string(dir.join(file)).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        let off: Vec<usize> = (0..lines.len())
+            .filter(|&i| lines[i].trim_end().ends_with(": off"))
+            .collect();
+        assert!(!off.is_empty(), "{file}: no rule is off");
+        for i in off {
+            assert!(
+                i > 0 && lines[i - 1].trim_start().starts_with('#'),
+                "{file}: `{}` has no reason above it",
+                lines[i].trim()
+            );
+        }
+    }
+}
+
+/// The Postman collection: a folder per group and a request per action, on
+/// the action's path, the key and base URL from the collection variables;
+/// the parameters that are on make a query its action's published query
+/// schema accepts (lists joined with `|`, rules met), every other parameter of
+/// the action is there but off; each request tests the status and the envelope.
+#[test]
+fn the_postman_collection_has_a_valid_request_per_action() {
+    let collection = published("seozoom.postman_collection.json");
+    assert_eq!(
+        collection["info"]["schema"],
+        "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"
+    );
+    let variables: Vec<&str> = collection["variable"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["key"].as_str().unwrap())
+        .collect();
+    assert_eq!(variables, ["baseUrl", "apiKey"]);
+    let spec = seozoom_codegen::load_str("spec.toml", &common::spec_text()).unwrap();
+    let mut requests = 0;
+    for folder in collection["item"].as_array().unwrap() {
+        let group = folder["name"].as_str().unwrap();
+        for item in folder["item"].as_array().unwrap() {
+            let action = item["name"].as_str().unwrap();
+            let here = format!("{group} {action}");
+            let a = spec
+                .actions
+                .iter()
+                .find(|a| a.group == group && a.wire == action)
+                .unwrap_or_else(|| panic!("{here}: no such action"));
+            let url = &item["request"]["url"];
+            assert_eq!(url["host"], json!(["{{baseUrl}}"]), "{here}");
+            let path: Vec<&str> = url["path"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| s.as_str().unwrap())
+                .collect();
+            assert_eq!(format!("/{}", path.join("/")), a.path, "{here}");
+            let schema = published(&format!("schemas/queries/{group}.{action}.schema.json"));
+            let members = schema["properties"].as_object().unwrap();
+            let mut on = serde_json::Map::new();
+            let mut names = Vec::new();
+            for entry in url["query"].as_array().unwrap() {
+                let (key, value) = (
+                    entry["key"].as_str().unwrap(),
+                    entry["value"].as_str().unwrap(),
+                );
+                names.push(key.to_owned());
+                let enabled = entry.get("disabled") != Some(&json!(true));
+                if key == spec.common.key.wire {
+                    assert_eq!((value, enabled), ("{{apiKey}}", true), "{here}");
+                    continue;
+                }
+                if key == spec.common.action.wire {
+                    assert_eq!((value, enabled), (action, true), "{here}");
+                    continue;
+                }
+                let member = members
+                    .get(key)
+                    .unwrap_or_else(|| panic!("{here}: `{key}` is no parameter of the action"));
+                if !enabled {
+                    continue;
+                }
+                let typed = match member["type"].as_str() {
+                    Some("array") => json!(value.split(spec.list_separator).collect::<Vec<_>>()),
+                    Some("integer") => json!(value.parse::<i64>().unwrap()),
+                    _ => json!(value),
+                };
+                on.insert(key.to_owned(), typed);
+            }
+            for p in &a.params {
+                assert!(names.contains(&p.wire), "{here}: `{}` left out", p.wire);
+                if p.list && p.required {
+                    let values = on[&p.wire].as_array().unwrap().len();
+                    assert!(values > 1, "{here}: `{}` shows a list of {values}", p.wire);
+                }
+            }
+            let found = errors(&validator(&schema), &Value::Object(on.clone()));
+            assert!(found.is_empty(), "{here}: {on:?}: {found:?}");
+            let exec = item["event"][0]["script"]["exec"].as_array().unwrap();
+            let script: Vec<&str> = exec.iter().map(|l| l.as_str().unwrap()).collect();
+            let script = script.join("\n");
+            assert!(script.contains("to.have.status(200)"), "{here}");
+            assert!(script.contains(&spec.envelope.units_used.wire), "{here}");
+            requests += 1;
+        }
+    }
+    assert_eq!(requests, spec.actions.len());
 }

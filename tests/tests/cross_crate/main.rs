@@ -16,4 +16,6 @@ mod regeneration;
 mod requests;
 
 #[cfg(feature = "sandbox")]
+mod published_refusals;
+#[cfg(feature = "sandbox")]
 mod published_sandbox;

@@ -21,7 +21,7 @@ use seozoom::request::Request;
 use seozoom::sandbox::Sandbox;
 use serde_json::Value;
 
-fn published(relative: &str) -> Value {
+pub(super) fn published(relative: &str) -> Value {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../spec/published")
         .join(relative);
@@ -77,7 +77,7 @@ fn meet_rules(op: &'static Operation, request: &mut Request) {
 }
 
 /// The requests made for one operation.
-fn requests(op: &'static Operation) -> Vec<Request> {
+pub(super) fn requests(op: &'static Operation) -> Vec<Request> {
     let base = || {
         let mut request = Request::new(op, None);
         for param in op.params.iter().filter(|p| p.required) {
