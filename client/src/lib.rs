@@ -515,7 +515,7 @@ pub mod types {
 
     pub use crate::by_key::ByKey;
     pub use crate::date::{Date, DateError, DateTime, Time};
-    pub use crate::envelope::RawRow;
+    pub use crate::envelope::{RawRow, Unreported};
     pub use crate::generated::types::*;
     pub use crate::record::UnknownMembers;
     pub use crate::serp::{Serp, SerpResult};

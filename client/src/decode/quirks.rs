@@ -12,7 +12,7 @@ use serde::Serializer;
 use serde::de::{self, Deserializer, Visitor};
 
 /// Largest magnitude below which every integer is exactly representable in `f64`.
-const F64_EXACT: f64 = 9_007_199_254_740_992.0;
+pub(crate) const F64_EXACT: f64 = 9_007_199_254_740_992.0;
 
 struct IntegerVisitor;
 

@@ -289,6 +289,29 @@ pub fn restart() {
     });
 }
 
+/// Note again what an inner [`watch`] gathered, in the running watch (a
+/// decode begun again after it, which [`restart`] would have forgotten).
+pub(crate) fn replay(seen: Vec<Seen>) {
+    SEEN.with(|list| {
+        let mut list = list.borrow_mut();
+        let Some(list) = list.as_mut() else {
+            return;
+        };
+        for one in seen {
+            match list
+                .iter_mut()
+                .find(|s| s.kind == one.kind && s.member == one.member && s.record == one.record)
+            {
+                Some(known) => {
+                    known.count += one.count;
+                    known.types = known.types.union(one.types);
+                }
+                None => list.push(one),
+            }
+        }
+    });
+}
+
 /// Run `decode` without gathering what it notes (a trial decode whose
 /// values are decoded again).
 pub fn unwatched<T>(decode: impl FnOnce() -> T) -> T {

@@ -41,6 +41,14 @@ impl UnknownMembers {
     pub(crate) fn insert(&mut self, wire: String, value: Value) {
         self.0.get_or_insert_with(Box::default).insert(wire, value);
     }
+
+    /// Keep every member of `other` (a later one of the same name replaces
+    /// one kept).
+    pub(crate) fn extend(&mut self, other: UnknownMembers) {
+        for (wire, value) in other.0.into_iter().flat_map(|members| *members) {
+            self.insert(wire, value);
+        }
+    }
 }
 
 impl<'a> IntoIterator for &'a UnknownMembers {

@@ -647,7 +647,7 @@ async fn bodies_echoing_the_key_are_scrubbed_in_every_error() {
         Reply::json(200, &format!(r#"{{"ResultRows":0,"x":"{ECHO}"}}"#)),
         Reply::json(
             200,
-            &format!(r#"{{"ResultRows":"{ECHO}","UnitsUsed":0,"UnitsRemaining":0,"response":[]}}"#),
+            &format!(r#"{{"ResultRows":0,"UnitsUsed":0,"UnitsRemaining":0,"response":"{ECHO}"}}"#),
         ),
         Reply::new(500, "text/plain", format!("{ECHO}\u{0}\u{7f}")),
     ];
@@ -902,7 +902,7 @@ async fn decode_errors_are_not_retried() {
         Reply::json(200, r#"{"ResultRows":0,"UnitsUsed":0,"UnitsRemaining":5}"#),
         Reply::json(
             200,
-            r#"{"ResultRows":0,"UnitsUsed":0,"UnitsRemaining":5,"response":{"not":"a list"}}"#,
+            r#"{"ResultRows":0,"UnitsUsed":0,"UnitsRemaining":5,"response":"not a list"}"#,
         ),
         Reply::json(
             200,

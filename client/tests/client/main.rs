@@ -14,6 +14,7 @@ mod support;
 
 mod absurd;
 mod accounting;
+mod envelope_drift;
 mod faults;
 mod golden;
 mod lenient;

@@ -338,7 +338,7 @@ impl Client {
         let RowExtras { hold, drift } = row;
         let op = prepared.op;
         let now = now_ms();
-        let balance = (!envelope.no_data).then_some(envelope.units_remaining);
+        let balance = envelope.balance();
         let entry = LedgerEntry {
             at_ms: now,
             group: op.group.to_owned(),
@@ -346,7 +346,7 @@ impl Client {
             db: prepared.database.clone(),
             items: items_of(request),
             rows: envelope.result_rows,
-            units_used: envelope.units_used,
+            units_used: crate::client::accounting::row_units(envelope.charge()),
             balance,
             cache_hit: false,
             units_saved: 0,
