@@ -21,6 +21,7 @@ use serde::de::{DeserializeOwned, DeserializeSeed};
 use serde_json::Value;
 
 pub use envelope_seed::EnvelopeSeed;
+pub(crate) use kept_value::Kept;
 
 use crate::drift::seen;
 use crate::envelope::{Envelope, RawRow};

@@ -211,6 +211,20 @@ impl Found<'_> {
         })
     }
 
+    /// The value as it was sent (a kept array or object whole; one only
+    /// seen, and a missing member, as `null`).
+    pub(crate) fn as_sent(self) -> Value {
+        match self {
+            Found::Null | Found::Nothing | Found::Array | Found::Object => Value::Null,
+            Found::Bool(b) => b.into(),
+            Found::Int(n) => n.into(),
+            Found::Uint(n) => n.into(),
+            Found::Float(x) => x.into(),
+            Found::Text(text) => text.into(),
+            Found::Value(value) => value.clone(),
+        }
+    }
+
     /// The value as JSON text, cut to [`EXAMPLE_LEN`] characters.
     pub(crate) fn example_text(self) -> String {
         self.example()

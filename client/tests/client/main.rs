@@ -21,6 +21,7 @@ mod lenient;
 mod operations;
 mod properties_decode;
 mod properties_drift;
+mod values_as_sent;
 
 #[cfg(feature = "sandbox")]
 mod bulk;
