@@ -95,7 +95,11 @@ impl<T: Merge> Answers<T> {
                 response: T::merge(self.parts, order),
                 raw_rows: self.raw_rows,
                 extras: self.extras,
-                unreported: self.unreported,
+                unreported: crate::envelope::Unreported {
+                    // No answer reported a balance: the one shown is the last known.
+                    units_remaining: self.latest.is_none(),
+                    ..self.unreported
+                },
                 no_data: false,
                 fetched_at: self.fetched_at,
             },
