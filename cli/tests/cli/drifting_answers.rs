@@ -268,3 +268,27 @@ fn a_paged_job_whose_counts_are_strings_prints_every_row() {
     assert_eq!(text.lines().count(), 3, "{text}");
     assert_eq!(units_in_ledger(&server, &dir), json!(30));
 }
+
+#[test]
+fn a_stored_answer_this_build_cannot_read_is_not_bought_again_unless_refreshed() {
+    let server = Server::json(
+        r#"{"ResultRows":1,"UnitsUsed":10,"UnitsRemaining":90,"response":"mutuo: 1 keyword"}"#,
+    );
+    let dir = TempDir::new("unreadable");
+    let mut args = METRICS.to_vec();
+    args.truncate(6);
+    let first = seozoom_at(&server.base_url(), &dir.store(), &args);
+    first.expect_code(1).expect_no_key();
+    assert!(first.stderr.contains("charged: 10 units"), "{}", first.stderr);
+
+    let again = seozoom_at(&server.base_url(), &dir.store(), &args);
+    again.expect_code(1).expect_no_key();
+    assert_eq!(server.seen().len(), 1, "bought again: {}", again.stderr);
+    assert!(again.stderr.contains("`--refresh`"), "{}", again.stderr);
+    assert!(again.stderr.contains("nothing was sent"), "{}", again.stderr);
+
+    let mut refreshed = vec!["--refresh"];
+    refreshed.extend_from_slice(&args);
+    seozoom_at(&server.base_url(), &dir.store(), &refreshed).expect_code(1);
+    assert_eq!(server.seen().len(), 2, "sent again on purpose");
+}

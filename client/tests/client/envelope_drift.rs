@@ -209,3 +209,53 @@ async fn a_response_object_whose_members_are_not_rows_is_kept_raw_whole() {
         .unwrap();
     assert_eq!(server.requests(), 1);
 }
+
+#[tokio::test]
+async fn a_stored_answer_this_build_cannot_read_is_not_bought_again_unless_refreshed() {
+    use seozoom::error::{Charge, ErrorKind};
+
+    // A response no build of this spec reads: paid for, kept in the store.
+    let figures = r#""ResultRows":1,"UnitsUsed":10,"UnitsRemaining":90,"#;
+    let server = Server::json(body(figures, r#""mutuo: 1 keyword""#)).await;
+    let store = Store::memory();
+    let client = server.builder().store(store.clone()).build().unwrap();
+    let first = client
+        .keywords()
+        .metrics(["mutuo"])
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(first.charged(), Charge::Units(10));
+
+    let again = client
+        .keywords()
+        .metrics(["mutuo"])
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(server.requests(), 1, "nothing was sent");
+    assert!(
+        matches!(again.kind(), ErrorKind::Decode { .. }),
+        "{again:?}"
+    );
+    assert_eq!(again.charged(), Charge::None);
+    let text = again.to_string();
+    for named in [
+        "--refresh",
+        "refresh=True",
+        "ClientBuilder::refresh(true)",
+        "nothing was sent",
+    ] {
+        assert!(text.contains(named), "{named} in {text}");
+    }
+
+    // Refreshing sends it again, on purpose.
+    let refreshing = server.builder().store(store).refresh(true).build().unwrap();
+    refreshing
+        .keywords()
+        .metrics(["mutuo"])
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(server.requests(), 2);
+}
