@@ -488,6 +488,7 @@ mod outcome;
 mod rate_limits;
 #[doc(hidden)]
 pub mod record;
+mod redact;
 pub mod request;
 mod retry;
 #[cfg(feature = "sandbox")]

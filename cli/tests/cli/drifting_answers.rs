@@ -279,13 +279,21 @@ fn a_stored_answer_this_build_cannot_read_is_not_bought_again_unless_refreshed()
     args.truncate(6);
     let first = seozoom_at(&server.base_url(), &dir.store(), &args);
     first.expect_code(1).expect_no_key();
-    assert!(first.stderr.contains("charged: 10 units"), "{}", first.stderr);
+    assert!(
+        first.stderr.contains("charged: 10 units"),
+        "{}",
+        first.stderr
+    );
 
     let again = seozoom_at(&server.base_url(), &dir.store(), &args);
     again.expect_code(1).expect_no_key();
     assert_eq!(server.seen().len(), 1, "bought again: {}", again.stderr);
     assert!(again.stderr.contains("`--refresh`"), "{}", again.stderr);
-    assert!(again.stderr.contains("nothing was sent"), "{}", again.stderr);
+    assert!(
+        again.stderr.contains("nothing was sent"),
+        "{}",
+        again.stderr
+    );
 
     let mut refreshed = vec!["--refresh"];
     refreshed.extend_from_slice(&args);

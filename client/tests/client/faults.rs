@@ -715,6 +715,31 @@ async fn a_key_that_needs_encoding_is_scrubbed_in_both_forms() {
     assert!(!format!("{client:?}").contains(key));
 }
 
+/// A key that is a short word is replaced where it is the key (the query's
+/// value, a whole JSON string), not wherever the word occurs.
+#[tokio::test]
+async fn a_key_that_is_a_word_is_replaced_only_where_it_is_the_key() {
+    let server = Server::script([Reply::json(
+        400,
+        &format!(r#"{{"message":"a test request: {ECHO}","key":"test"}}"#),
+    )])
+    .await;
+    let client = server
+        .builder()
+        .api_key("test")
+        .retry(RetryPolicy::none())
+        .build()
+        .unwrap();
+    let err = metrics(&client).await.unwrap_err();
+    let ErrorKind::Service { message, body, .. } = err.kind() else {
+        panic!("{err:?}");
+    };
+    let message = message.as_deref().unwrap_or_default();
+    assert!(message.starts_with("a test request: api_key=<redacted>&"), "{message}");
+    assert!(body.contains(r#""key":"<redacted>""#), "{body}");
+    assert!(!body.contains("api_key=test"), "{body}");
+}
+
 #[tokio::test]
 async fn client_builder_and_request_debug_do_not_show_the_key() {
     let server = Server::script([empty(0, 0)]).await;
