@@ -735,7 +735,10 @@ async fn a_key_that_is_a_word_is_replaced_only_where_it_is_the_key() {
         panic!("{err:?}");
     };
     let message = message.as_deref().unwrap_or_default();
-    assert!(message.starts_with("a test request: api_key=<redacted>&"), "{message}");
+    assert!(
+        message.starts_with("a test request: api_key=<redacted>&"),
+        "{message}"
+    );
     assert!(body.contains(r#""key":"<redacted>""#), "{body}");
     assert!(!body.contains("api_key=test"), "{body}");
 }
