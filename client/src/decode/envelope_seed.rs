@@ -19,12 +19,11 @@ use std::marker::PhantomData;
 use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 
-use super::kept_value::Kept;
 use super::quirks;
 use crate::drift::seen::{DriftKind, Found, note};
 use crate::envelope::Envelope;
 use crate::operation_table::Service;
-use crate::record::UnknownMembers;
+use crate::record::{Kept, UnknownMembers};
 
 /// The record name drift of the envelope itself is noted under (the drift
 /// report's "the envelope").

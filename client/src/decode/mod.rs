@@ -9,7 +9,6 @@
 //! object, or the "no data" answer.
 
 mod envelope_seed;
-mod kept_value;
 mod lenient_envelope;
 #[doc(hidden)]
 pub mod quirks;
@@ -21,7 +20,6 @@ use serde::de::{DeserializeOwned, DeserializeSeed};
 use serde_json::Value;
 
 pub use envelope_seed::EnvelopeSeed;
-pub(crate) use kept_value::Kept;
 
 use crate::drift::seen;
 use crate::envelope::{Envelope, RawRow};

@@ -14,7 +14,7 @@ use std::fmt;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
-use crate::decode::Kept;
+use super::kept_value::Kept;
 use crate::drift::seen::{DriftKind, Found, JsonType, note};
 
 /// Where a value is read: the spec's record name and the member's wire name.

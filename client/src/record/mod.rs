@@ -16,6 +16,7 @@
 //! unreadable; errors are then serde's own (`missing field`), tracked to
 //! their path as the derive's.
 
+mod kept_value;
 pub mod lenient;
 mod unknown;
 mod write;
@@ -27,6 +28,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
 use serde_json::Value;
 
 use crate::drift::seen::{DriftKind, Found, note};
+pub(crate) use kept_value::Kept;
 pub use lenient::{Kind, Lenient, Place, Read};
 pub use unknown::UnknownMembers;
 pub use write::Writer;
