@@ -142,10 +142,22 @@ fn lines(layout: Payload, value: &Value, extra: &[String]) -> Vec<Vec<String>> {
 
 /// One line per inner record of the record's list fields (their `i`-th records
 /// side by side when there are several), and one line when they are all empty;
-/// the `extra` members (which the spec does not know) last.
-fn record_lines(record: &RecordInfo, value: &Value, extra: &[String]) -> Vec<Vec<String>> {
+/// the `extra` members (which the spec does not know) last. A row kept raw
+/// that is no such record (not an object, or none of its members) is one
+/// line holding its JSON in the first column: printed as sent, never as an
+/// empty line.
+fn record_lines(record: &'static RecordInfo, value: &Value, extra: &[String]) -> Vec<Vec<String>> {
     if value.is_null() {
         return Vec::new();
+    }
+    let a_record = value
+        .as_object()
+        .is_some_and(|members| record.fields.iter().any(|f| members.contains_key(f.wire)));
+    if !a_record {
+        let width = columns(Payload::Record(record)).len() + extra.len();
+        let mut line = vec![String::new(); width.max(1)];
+        line[0] = value.to_string();
+        return vec![line];
     }
     enum Part {
         Cell(String),
@@ -362,6 +374,22 @@ mod tests {
         assert_eq!(rows.lines[1][..3], ["a.it", "2", "y"]);
         assert_eq!(rows.lines[2][0], "b.it");
         assert!(rows.lines[2][1..].iter().all(String::is_empty));
+    }
+
+    #[test]
+    fn a_row_kept_raw_is_one_line_holding_its_json() {
+        let op = op("urls", "metrics");
+        let response = json!(["temporarily unavailable", {"odd": 1}, 7]);
+        let rows = rows(op, &response);
+        let firsts: Vec<&str> = rows.lines.iter().map(|line| line[0].as_str()).collect();
+        assert_eq!(
+            firsts,
+            [r#""temporarily unavailable""#, r#"{"odd":1}"#, "7"]
+        );
+        for line in &rows.lines {
+            assert_eq!(line.len(), rows.header.len());
+            assert!(line[1..].iter().all(String::is_empty));
+        }
     }
 
     #[test]

@@ -488,6 +488,7 @@ mod outcome;
 mod rate_limits;
 #[doc(hidden)]
 pub mod record;
+mod redact;
 pub mod request;
 mod retry;
 #[cfg(feature = "sandbox")]
@@ -515,7 +516,7 @@ pub mod types {
 
     pub use crate::by_key::ByKey;
     pub use crate::date::{Date, DateError, DateTime, Time};
-    pub use crate::envelope::RawRow;
+    pub use crate::envelope::{RawRow, Unreported};
     pub use crate::generated::types::*;
     pub use crate::record::UnknownMembers;
     pub use crate::serp::{Serp, SerpResult};

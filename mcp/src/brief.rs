@@ -88,12 +88,28 @@ fn summary(tool: &str, structured: &Value) -> String {
     if structured.get(envelope::NO_DATA) == Some(&Value::Bool(true)) {
         text.push_str(" No data found.");
     }
+    // Rows that could not be typed are in the structured content as sent.
+    if let Some(raw) = structured
+        .get(seozoom::types::RawRow::MEMBER)
+        .and_then(Value::as_array)
+        .filter(|raw| !raw.is_empty())
+    {
+        let _ = write!(
+            text,
+            " {} kept raw, as the service sent {} (`{}`).",
+            count(raw.len() as u64, "row", "rows"),
+            if raw.len() == 1 { "it" } else { "them" },
+            seozoom::types::RawRow::MEMBER,
+        );
+    }
     if let Some(used) = number(SERVICE.envelope_units_used) {
         let _ = write!(text, " Charged {}", count(used, "unit", "units"));
         if let Some(left) = number(SERVICE.envelope_units_remaining) {
             let _ = write!(text, "; {left} left");
         }
         text.push('.');
+    } else if structured.get(SERVICE.envelope_units_used) == Some(&Value::Null) {
+        text.push_str(" The answer did not say what it was charged.");
     }
     if structured.get(envelope::FROM_CACHE) == Some(&Value::Bool(true)) {
         text.push_str(" From the cache (nothing sent).");
@@ -239,6 +255,19 @@ mod tests {
         assert_eq!(
             table(Shape::Map { key: "keyword" }, &map),
             "keyword\tvalue\nscarpe\t{\"1\":\"https://a\",\"2\":\"https://b\"}"
+        );
+    }
+
+    #[test]
+    fn the_summary_counts_the_rows_kept_raw_and_an_unreported_charge() {
+        let structured = json!({
+            "UnitsUsed": null, "UnitsRemaining": null, "from_cache": false, "no_data": false,
+            "raw_rows": [{"index": 0, "error": "e", "row": "temporarily unavailable"}],
+            "rows": {"start": 0, "returned": 1, "total": 1}, "more": null,
+        });
+        assert_eq!(
+            summary("t", &structured),
+            "t: 1 row. 1 row kept raw, as the service sent it (`raw_rows`). The answer did not say what it was charged."
         );
     }
 

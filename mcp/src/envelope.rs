@@ -152,14 +152,22 @@ pub fn structured(
         SERVICE.envelope_result_rows.into(),
         json!(envelope.result_rows),
     );
+    // A figure the answer did not report is `null`, as in the command
+    // line's JSON.
+    let unreported = envelope.unreported;
     content.insert(
         SERVICE.envelope_units_used.into(),
-        json!(envelope.units_used),
+        json!((!unreported.units_used).then_some(envelope.units_used)),
     );
     content.insert(
         SERVICE.envelope_units_remaining.into(),
-        json!(envelope.units_remaining),
+        json!((!unreported.units_remaining).then_some(envelope.units_remaining)),
     );
+    // The envelope's members the spec does not know, as the service sent
+    // them (a message beside the figures; the schema allows them).
+    for (name, value) in &envelope.extras {
+        content.insert(name.to_owned(), value.clone());
+    }
     content.insert(SERVICE.envelope_response.into(), response);
     content.insert(FROM_CACHE.into(), json!(cached == Cached::All));
     if let Cached::Part { items, requests } = cached {

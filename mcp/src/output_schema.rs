@@ -93,6 +93,17 @@ fn envelope_schema(response: Value) -> Map<String, Value> {
             figure.insert("description".into(), json!(description));
         }
     }
+    // A charge or a balance the answer did not report is `null`.
+    for member in [
+        SERVICE.envelope_units_used,
+        SERVICE.envelope_units_remaining,
+    ] {
+        if let Some(Value::Object(figure)) = properties.get_mut(member)
+            && figure.get(TYPE) == Some(&json!("integer"))
+        {
+            figure.insert(TYPE.into(), json!(["integer", "null"]));
+        }
+    }
     properties.insert(SERVICE.envelope_response.into(), response);
     properties.insert(
         envelope::FROM_CACHE.into(),

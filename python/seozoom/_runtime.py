@@ -49,7 +49,7 @@ class Result(Generic[T]):
       (0 when nothing was sent);
     - `units_remaining`: the account's balance after the call, as the latest
       answer reported it; `None` when the service did not say (a "No data
-      found!" answer reports no balance);
+      found!" answer reports no balance, nor does an answer without it);
     - `from_cache`: `True` exactly when nothing was sent: the store's cache
       answered the whole call;
     - `cached_items`: inputs of a batched job answered from the cache one by
@@ -60,10 +60,13 @@ class Result(Generic[T]):
       whether the answer is fresh or from the cache;
     - `raw_rows`: the rows the client could not type (what names the row was
       missing or null), as the service sent them: dicts with `index` (their
-      place in the answer), `key` (for a map), `error` and `row`.
+      place in the answer), `key` (for a map), `error` and `row`;
+    - `extras`: the members of the answer's envelope the spec does not know
+      (a message from the service beside its figures), by wire name, as sent.
 
     Each row's dict also holds the members the spec does not know, under their
-    wire names, with their JSON values.
+    wire names, with their JSON values; a field whose value did not fit its
+    type holds that value as the service sent it.
     """
 
     __slots__ = (
@@ -75,6 +78,7 @@ class Result(Generic[T]):
         "cached_requests",
         "no_data",
         "raw_rows",
+        "extras",
         "_record",
     )
 
@@ -90,6 +94,7 @@ class Result(Generic[T]):
         *,
         cached_items: int = 0,
         cached_requests: int = 0,
+        extras: Optional[Dict[str, Any]] = None,
     ) -> None:
         self.rows = rows
         self.units_used = units_used
@@ -99,6 +104,7 @@ class Result(Generic[T]):
         self.cached_requests = cached_requests
         self.no_data = no_data
         self.raw_rows: List[Dict[str, Any]] = raw_rows or []
+        self.extras: Dict[str, Any] = extras or {}
         self._record = record
 
     def __repr__(self) -> str:

@@ -375,7 +375,7 @@ fn missing_dict(py: Python<'_>, missing: &Missing) -> PyResult<(String, Py<PyAny
 }
 
 /// `seozoom._runtime.Result(rows, units_used, units_remaining, from_cache,
-/// no_data, record, raw_rows, cached_items=, cached_requests=)`, `record`
+/// no_data, record, raw_rows, cached_items=, cached_requests=, extras=)`, `record`
 /// naming the rows' `TypedDict`: the run's figures as the library counted
 /// them.
 fn result(py: Python<'_>, op: &'static Operation, outcome: Outcome) -> PyResult<Py<PyAny>> {
@@ -389,6 +389,20 @@ fn result(py: Python<'_>, op: &'static Operation, outcome: Outcome) -> PyResult<
             py.import("json")?.call_method1("loads", (text,))?
         }
     };
+    // Rare too (members of the envelope the spec does not know): as JSON.
+    let extras = match outcome.extras.is_empty() {
+        true => PyDict::new(py).into_any(),
+        false => {
+            let members: serde_json::Map<String, serde_json::Value> = outcome
+                .extras
+                .iter()
+                .map(|(name, value)| (name.to_owned(), value.clone()))
+                .collect();
+            let text = serde_json::to_string(&members)
+                .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
+            py.import("json")?.call_method1("loads", (text,))?
+        }
+    };
     let record = RECORDS
         .iter()
         .find(|r| r.name == op.response.payload)
@@ -398,6 +412,7 @@ fn result(py: Python<'_>, op: &'static Operation, outcome: Outcome) -> PyResult<
     let counts = PyDict::new(py);
     counts.set_item("cached_items", figures.cached_items)?;
     counts.set_item("cached_requests", figures.cached_requests)?;
+    counts.set_item("extras", extras)?;
     let made = class.call(
         (
             rows,

@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 use seozoom::Envelope;
 use seozoom::job::{Figures, Output, Row};
 use seozoom::operation_table::Operation;
-use seozoom::types::RawRow;
+use seozoom::types::{RawRow, UnknownMembers};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
@@ -69,6 +69,8 @@ pub struct Outcome {
     pub figures: Figures,
     /// The rows that could not be typed, kept as the service sent them.
     pub raw_rows: Vec<RawRow>,
+    /// The envelope's members the spec does not know, as sent.
+    pub extras: UnknownMembers,
 }
 
 impl Outcome {
@@ -78,10 +80,16 @@ impl Outcome {
         figures: Figures,
         body: fn(T) -> Box<dyn Response>,
     ) -> Self {
+        let mut figures = figures;
+        // A balance the answer did not report is unknown, not the last one known.
+        if envelope.unreported.units_remaining {
+            figures.units_remaining = None;
+        }
         Outcome {
             rows: envelope.response.rows(),
             figures,
             raw_rows: envelope.raw_rows,
+            extras: envelope.extras,
             body: body(envelope.response),
         }
     }
@@ -94,12 +102,14 @@ impl Outcome {
     ) -> Self {
         let mut figures = Figures::default();
         figures.units_used = envelope.units_used;
-        figures.units_remaining = (!envelope.no_data).then_some(envelope.units_remaining);
+        figures.units_remaining = (!envelope.no_data && !envelope.unreported.units_remaining)
+            .then_some(envelope.units_remaining);
         figures.no_data = envelope.no_data;
         Outcome {
             rows: count(&envelope.response),
             figures,
             raw_rows: envelope.raw_rows,
+            extras: envelope.extras,
             body: Box::new(Typed(Some(envelope.response))),
         }
     }

@@ -30,7 +30,7 @@ def test_a_decoded_body_gives_the_rows_and_units_of_the_call(sandbox: seozoom.Sa
 
 
 def test_a_body_of_another_shape_is_a_decode_error() -> None:
-    broken = b'{"response": {"keyword": "mutuo"}, "ResultRows": 1, "UnitsUsed": 1, "UnitsRemaining": 9}'
+    broken = b'{"response": "mutuo", "ResultRows": 1, "UnitsUsed": 1, "UnitsRemaining": 9}'
     with pytest.raises(seozoom.DecodeError):
         seozoom.decode("domains", "keywords", broken)
 

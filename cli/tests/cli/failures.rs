@@ -67,7 +67,7 @@ fn a_refusal_by_the_service_is_not_retried() {
 #[test]
 fn a_body_of_the_wrong_shape_exits_1() {
     let server = Server::json(
-        r#"{"ResultRows":1,"UnitsUsed":1,"UnitsRemaining":1,"response":{"domain":"example.it"}}"#,
+        r#"{"ResultRows":1,"UnitsUsed":1,"UnitsRemaining":1,"response":"example.it"}"#,
     );
     let run = call(
         &server,

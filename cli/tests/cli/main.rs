@@ -14,6 +14,7 @@ mod bulk;
 mod columns;
 mod completions;
 mod drift;
+mod drifting_answers;
 mod failures;
 mod mcp_command;
 mod operations;

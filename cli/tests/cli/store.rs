@@ -607,7 +607,7 @@ fn a_redis_killed_mid_job_fails_naming_it_and_keeps_the_rows_received() {
 }
 
 /// The binary on `store`, calling `base_url` with the test key.
-fn seozoom_at(base_url: &str, store: &str, args: &[&str]) -> Run {
+pub(crate) fn seozoom_at(base_url: &str, store: &str, args: &[&str]) -> Run {
     let mut all = vec!["--api-key", KEY, "--base-url", base_url];
     all.extend_from_slice(args);
     run_with_env(all, &[("SEOZOOM_STORE", store)])

@@ -201,9 +201,9 @@ impl Client {
                     body,
                     mut seen,
                 } => {
-                    let reported = (!figures.no_data).then_some(figures.units_remaining);
-                    reservation.settle(figures.units_used, reported);
-                    if !figures.no_data {
+                    let charge = figures.charge();
+                    reservation.settle(figures.units_used, figures.balance());
+                    if !figures.no_data && !figures.unreported.units_used {
                         let (rows, used) = (figures.result_rows, figures.units_used);
                         seen.extend(observe::charge(prepared.op, rows, used));
                     }
@@ -211,15 +211,15 @@ impl Client {
                     let row = RowExtras { hold, drift };
                     self.remember(request, prepared, (figures, body), row, freshness)
                         .await;
-                    let units_remaining = match figures.no_data {
-                        true => self.units().remaining.unwrap_or(0),
-                        false => figures.units_remaining,
+                    let units_remaining = match figures.balance() {
+                        None => self.units().remaining.unwrap_or(0),
+                        Some(reported) => reported,
                     };
                     span.record("units_used", figures.units_used);
                     span.record("units_remaining", units_remaining);
                     Accounted {
                         units_remaining,
-                        charged: earlier.plus(Charge::Units(figures.units_used)),
+                        charged: earlier.plus(charge),
                     }
                 }
                 Last::Unread {
@@ -360,7 +360,7 @@ fn ledger_row(
 
 /// A charge as a ledger row keeps it: units, 0 for none, or
 /// [`UNKNOWN_CHARGE`].
-fn row_units(charge: Charge) -> i64 {
+pub(super) fn row_units(charge: Charge) -> i64 {
     match charge {
         Charge::Units(n) => n,
         Charge::None => 0,

@@ -20,6 +20,11 @@ pub(crate) struct Answers<T> {
     answered: usize,
     /// When the oldest answer that came from the cache was fetched.
     fetched_at: Option<std::time::SystemTime>,
+    /// The envelope members the spec does not know, of every answer (a
+    /// later answer's member replaces an earlier one's of the same name).
+    extras: crate::record::UnknownMembers,
+    /// The figures some answer did not report.
+    unreported: crate::envelope::Unreported,
 }
 
 impl<T: Merge> Answers<T> {
@@ -34,6 +39,8 @@ impl<T: Merge> Answers<T> {
             latest: None,
             answered: 0,
             fetched_at: None,
+            extras: Default::default(),
+            unreported: Default::default(),
         }
     }
 
@@ -60,9 +67,13 @@ impl<T: Merge> Answers<T> {
         }
         self.rows = self.rows.saturating_add(envelope.result_rows);
         self.used = self.used.saturating_add(envelope.units_used);
-        let remaining = envelope.units_remaining;
-        self.latest = Some(self.latest.map_or(remaining, |l| l.min(remaining)));
+        if !envelope.unreported.units_remaining {
+            let remaining = envelope.units_remaining;
+            self.latest = Some(self.latest.map_or(remaining, |l| l.min(remaining)));
+        }
+        self.unreported.units_used |= envelope.unreported.units_used;
         self.raw_rows.extend(envelope.raw_rows);
+        self.extras.extend(envelope.extras);
         self.parts.push(envelope.response);
     }
 
@@ -83,6 +94,12 @@ impl<T: Merge> Answers<T> {
                 units_remaining: remaining,
                 response: T::merge(self.parts, order),
                 raw_rows: self.raw_rows,
+                extras: self.extras,
+                unreported: crate::envelope::Unreported {
+                    // No answer reported a balance: the one shown is the last known.
+                    units_remaining: self.latest.is_none(),
+                    ..self.unreported
+                },
                 no_data: false,
                 fetched_at: self.fetched_at,
             },

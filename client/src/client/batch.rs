@@ -20,6 +20,7 @@ use serde::de::DeserializeOwned;
 use super::answers::Answers;
 use super::merge::{InputOrder, Merge};
 use super::run::{Failed, Ran};
+use super::store_use::unreadable_stored;
 use super::{Bounds, Client, JobHold, Stop};
 use crate::charge::Charge;
 use crate::decode::{Decoder, decode_typed};
@@ -249,7 +250,7 @@ impl Client {
         let first = self.prepare(&first)?;
         let freshness = self.freshness(op, &first.query);
         let (rest, hits) = self.cached_items(request.clone(), freshness).await?;
-        let cached = self.decode_hits(&first, hits, &decode).await;
+        let cached = self.decode_hits(&first, hits, &decode).await?;
         let batches = rest.map_or_else(Vec::new, |rest| rest.batches());
         let total = batches.len();
         let learned = self.learned_for_budget(op).await;
@@ -386,18 +387,21 @@ impl Client {
 }
 
 impl Client {
-    /// Cached item answers decoded as the job's results (an answer that no
-    /// longer decodes is dropped: its item was not asked again, so the
-    /// merged result lacks it, as it would lack an item without data), and
-    /// recorded in the ledger as one hit.
+    /// Cached item answers decoded as the job's results, and recorded in
+    /// the ledger as one hit.
+    ///
+    /// # Errors
+    ///
+    /// An answer this build cannot read: its item is not asked again (it
+    /// was paid for), nor left out of the result unsaid.
     async fn decode_hits<T>(
         &self,
         first: &super::prepared::Prepared,
         hits: Vec<CachedAnswer>,
         decode: &impl Fn(&Operation, u16, &[u8]) -> Result<Envelope<T>, Error>,
-    ) -> Vec<Envelope<T>> {
+    ) -> Result<Vec<Envelope<T>>, Error> {
         if hits.is_empty() {
-            return Vec::new();
+            return Ok(Vec::new());
         }
         let op = first.op;
         let (items, saved) = (hits.len() as i64, hits.iter().map(|h| h.units_used).sum());
@@ -406,25 +410,22 @@ impl Client {
         let balance = hits.iter().map(|h| h.units_remaining).min().unwrap_or(0);
         let envelopes: Vec<Envelope<T>> = hits
             .into_iter()
-            .filter_map(|hit| match decode(op, 200, &hit.body) {
-                Ok(mut envelope) => {
-                    envelope.units_used = 0;
-                    envelope.units_remaining = balance;
-                    envelope.fetched_at = Some(super::store_use::time_of(hit.fetched_at_ms));
-                    envelope.no_data |= super::store_use::found_nothing(&envelope, &hit);
-                    Some(envelope)
-                }
-                Err(error) => {
-                    tracing::warn!(%error, "ignoring a cache entry that no longer decodes");
-                    None
-                }
+            .map(|hit| {
+                let mut envelope = decode(op, 200, &hit.body)
+                    .map_err(|error| self.inner.key.hide(unreadable_stored(error)))?;
+                envelope.units_used = 0;
+                envelope.units_remaining = balance;
+                envelope.unreported = Default::default();
+                envelope.fetched_at = Some(super::store_use::time_of(hit.fetched_at_ms));
+                envelope.no_data |= super::store_use::found_nothing(&envelope, &hit);
+                Ok(envelope)
             })
-            .collect();
+            .collect::<Result<_, Error>>()?;
         let rows = envelopes.iter().map(|e| e.result_rows).sum();
         tracing::debug!(items, oldest, "items answered from the cache");
         self.record_hit(op, &first.database, items, rows, saved)
             .await;
-        envelopes
+        Ok(envelopes)
     }
 }
 

@@ -217,12 +217,10 @@ impl Client {
             // A fresh answer in the cache: nothing is sent or charged.
             if let Some(answer) = self.cached_answer(&prepared, freshness).await? {
                 let decoded = decode(prepared.op, 200, &answer.body);
-                if let Some(envelope) = self
+                return self
                     .serve_cached(&request, &prepared, answer, decoded)
                     .await
-                {
-                    return Ok(envelope);
-                }
+                    .map_err(|error| self.failed(error));
             }
             if bounds.stopped() {
                 return Err(stopped(prepared.op));

@@ -87,10 +87,10 @@ impl fmt::Debug for ApiKey {
 }
 
 impl ApiKey {
-    /// `text` with the key (plain or percent-encoded) replaced.
+    /// `text` with the key (plain or percent-encoded) replaced where it is
+    /// the key ([`crate::redact`]).
     fn scrub(&self, text: &str) -> String {
-        text.replace(&self.0, REDACTED)
-            .replace(&encode_value(&self.0), REDACTED)
+        crate::redact::redact(text, &self.0, &encode_value(&self.0), REDACTED)
     }
 
     /// The error with the key hidden in every text it took from outside: what

@@ -355,7 +355,8 @@ impl Client {
             Ok(envelope) => {
                 let cached = envelope.fetched_at.is_some();
                 Ok(Ran {
-                    reported: (!envelope.no_data).then_some(envelope.units_remaining),
+                    reported: (!envelope.no_data && !envelope.unreported.units_remaining)
+                        .then_some(envelope.units_remaining),
                     requests_sent: usize::from(!cached),
                     cached_items: 0,
                     cached_requests: usize::from(cached),
@@ -442,9 +443,12 @@ impl Client {
                 }
                 None => ran.requests_sent += 1,
             }
-            if !page.no_data {
+            if !page.no_data && !page.unreported.units_remaining {
                 ran.reported = Some(page.units_remaining);
             }
+            ran.envelope.unreported.units_used |= page.unreported.units_used;
+            ran.envelope.extras.extend(page.extras);
+            ran.envelope.raw_rows.extend(page.raw_rows);
             units = units.saturating_add(page.units_used.max(0));
             rows = rows.saturating_add(page.response.rows());
             options.tell(Progress::Rows {

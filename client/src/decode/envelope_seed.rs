@@ -7,19 +7,27 @@
 //! service sends `ResultRows` before `response`, so the count is known in time
 //! to reserve once.
 //!
-//! Both read the same members the same way (unknown ones skipped, a repeated
-//! or missing one refused, the integer quirks accepted), so a body gives the
-//! same result, or the same error, either way.
+//! Both read the same members the same way (unknown ones kept as the
+//! envelope's extras and noted, a repeated or missing one refused, the integer
+//! quirks accepted), so a body gives the same result, or the same error,
+//! either way. What they refuse, the slow path reads leniently
+//! (`lenient_envelope`).
 
 use std::fmt;
 use std::marker::PhantomData;
 
 use serde::Deserialize;
-use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 
 use super::quirks;
+use crate::drift::seen::{DriftKind, Found, note};
 use crate::envelope::Envelope;
 use crate::operation_table::Service;
+use crate::record::{Kept, UnknownMembers};
+
+/// The record name drift of the envelope itself is noted under (the drift
+/// report's "the envelope").
+pub(crate) const ENVELOPE: &str = "";
 
 /// Reads an [`Envelope<T>`] whose members have `service`'s wire names.
 pub struct EnvelopeSeed<'s, T> {
@@ -115,13 +123,13 @@ impl<'de, R: Deserialize<'de>> Payload<'de> for Reserved<R> {
     }
 }
 
-/// The envelope's members; any other is skipped.
+/// The envelope's members; any other is kept by name.
 enum Member {
     ResultRows,
     UnitsUsed,
     UnitsRemaining,
     Response,
-    Other,
+    Other(String),
 }
 
 /// Names a member by `service`'s wire names.
@@ -146,7 +154,7 @@ impl Visitor<'_> for MemberName<'_> {
             n if n == service.envelope_units_used => Member::UnitsUsed,
             n if n == service.envelope_units_remaining => Member::UnitsRemaining,
             n if n == service.envelope_response => Member::Response,
-            _ => Member::Other,
+            other => Member::Other(other.to_owned()),
         })
     }
 }
@@ -219,6 +227,7 @@ impl<'de, P: Payload<'de>> Visitor<'de> for EnvelopeVisitor<'_, P> {
         let service = self.service;
         let (mut result_rows, mut units_used, mut units_remaining, mut response) =
             (None, None, None, None);
+        let mut extras = UnknownMembers::default();
         while let Some(member) = map.next_key_seed(MemberName(service))? {
             match member {
                 Member::ResultRows => {
@@ -241,18 +250,27 @@ impl<'de, P: Payload<'de>> Visitor<'de> for EnvelopeVisitor<'_, P> {
                     let value = self.payload.read(&mut map, result_rows)?;
                     once(&mut response, service.envelope_response, value)?;
                 }
-                Member::Other => {
-                    map.next_value::<IgnoredAny>()?;
+                Member::Other(name) => {
+                    let value = map.next_value_seed(Kept::TOP)?;
+                    note(
+                        ENVELOPE,
+                        &name,
+                        DriftKind::UnknownMember,
+                        Found::Value(&value),
+                    );
+                    extras.insert(name, value);
                 }
             }
         }
         let missing = |name| de::Error::missing_field(name);
-        Ok(Envelope::received(
+        let mut envelope = Envelope::received(
             result_rows.ok_or_else(|| missing(service.envelope_result_rows))?,
             units_used.ok_or_else(|| missing(service.envelope_units_used))?,
             units_remaining.ok_or_else(|| missing(service.envelope_units_remaining))?,
             response.ok_or_else(|| missing(service.envelope_response))?,
-        ))
+        );
+        envelope.extras = extras;
+        Ok(envelope)
     }
 }
 

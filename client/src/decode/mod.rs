@@ -9,6 +9,7 @@
 //! object, or the "no data" answer.
 
 mod envelope_seed;
+mod lenient_envelope;
 #[doc(hidden)]
 pub mod quirks;
 
@@ -122,27 +123,50 @@ fn decode_with<T: DeserializeOwned>(
         Some(Err(error)) => error,
         None => String::new(),
     };
-    if success && let Some(envelope) = by_row::<T>(op, body) {
-        return Ok(Decoded::Envelope(envelope));
-    }
-    // Not the documented envelope: decode again, tracking the path this time, and
-    // look at what the body is instead.
-    let typed_error = if success {
-        // Decoded once more to say where: what it notes was noted already.
-        seen::restart();
-        match parse(body) {
-            Ok(value) => match tracked(EnvelopeSeed::<T>::new(op.service), &value) {
-                Err((path, message)) => Some((field_path(&path, &message), message)),
-                // Only the text fails: what parsing erased (a member given
-                // twice) is the fault, and the text's message says where.
-                Ok(_) => Some((".".to_owned(), fast_error)),
-            },
-            Err(e) => Some((".".to_owned(), e.to_string())),
-        }
-    } else {
-        None
+    let typed_error = match success {
+        true => match lenient::<T>(op, body, fast_error) {
+            Ok(envelope) => return Ok(Decoded::Envelope(envelope)),
+            Err(error) => Some(error),
+        },
+        false => None,
     };
     judge(op, status, body, typed_error).map(|NoData| Decoded::NoData)
+}
+
+/// The slow path of a successful answer the typed decode refused: the body
+/// parsed, its envelope put in its documented form (`lenient_envelope`),
+/// then decoded with the path tracked; when that fails, row by row. The
+/// envelope, or where it failed and why (`fast_error` when only the text
+/// fails: what parsing erased, a member given twice, is the fault).
+fn lenient<T: DeserializeOwned>(
+    op: &Operation,
+    body: &[u8],
+    fast_error: String,
+) -> Result<Envelope<T>, (String, String)> {
+    // Decoded again from the start: what the typed decode noted is noted again.
+    seen::restart();
+    let value = parse(body).map_err(|e| (".".to_owned(), e.to_string()))?;
+    let (reshaped, envelope_seen) =
+        seen::watch(|| lenient_envelope::reshape(op, value.clone(), body));
+    let Some(reshaped) = reshaped else {
+        // No envelope: decoded as it is, to say where.
+        return match tracked(EnvelopeSeed::<T>::new(op.service), &value) {
+            Err((path, message)) => Err((field_path(&path, &message), message)),
+            Ok(_) => Err((".".to_owned(), fast_error)),
+        };
+    };
+    let outcome = match tracked(EnvelopeSeed::<T>::new(op.service), &reshaped.value) {
+        Ok(_) if !reshaped.changed && reshaped.extras.is_empty() => {
+            Err((".".to_owned(), fast_error))
+        }
+        Ok(envelope) => Ok(envelope),
+        Err((path, message)) => match by_row::<T>(op, &reshaped.value) {
+            Some(envelope) => Ok(envelope),
+            None => Err((field_path(&path, &message), message)),
+        },
+    };
+    seen::replay(envelope_seen);
+    outcome.map(|envelope| reshaped.finish(envelope))
 }
 
 /// An answer some of whose rows (an array's items, a map's members) cannot be
@@ -150,11 +174,11 @@ fn decode_with<T: DeserializeOwned>(
 /// kept raw. `None` when the envelope does not decode, the response has no
 /// rows, or every row decodes on its own (the typed decode then failed for
 /// another reason, which the tracked decode reports).
-fn by_row<T: DeserializeOwned>(op: &Operation, body: &[u8]) -> Option<Envelope<T>> {
+fn by_row<T: DeserializeOwned>(op: &Operation, body: &Value) -> Option<Envelope<T>> {
     if !matches!(op.response.shape, Shape::Array | Shape::Map { .. }) {
         return None;
     }
-    let envelope = untyped(op, body)?;
+    let envelope: Envelope<Value> = tracked(EnvelopeSeed::new(op.service), body).ok()?;
     // What the failed typed decode noted is noted again, row by row.
     seen::restart();
     let (response, raw_rows) = split_rows(envelope.response, &try_row::<T>)?;
@@ -229,15 +253,6 @@ fn split_rows(
 /// The body parsed as JSON.
 fn parse(body: &[u8]) -> serde_json::Result<Value> {
     serde_json::from_slice(body)
-}
-
-/// The envelope of a body whose response has rows, the rows untyped; `None`
-/// when the body is not the envelope.
-fn untyped(op: &Operation, body: &[u8]) -> Option<Envelope<Value>> {
-    let mut de = serde_json::Deserializer::from_slice(body);
-    let envelope = EnvelopeSeed::new(op.service).deserialize(&mut de).ok()?;
-    de.end().ok()?;
-    Some(envelope)
 }
 
 /// A row given back: decoded, or why not and the row.

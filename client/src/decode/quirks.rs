@@ -12,7 +12,7 @@ use serde::Serializer;
 use serde::de::{self, Deserializer, Visitor};
 
 /// Largest magnitude below which every integer is exactly representable in `f64`.
-const F64_EXACT: f64 = 9_007_199_254_740_992.0;
+pub(crate) const F64_EXACT: f64 = 9_007_199_254_740_992.0;
 
 struct IntegerVisitor;
 
@@ -291,6 +291,7 @@ pub mod kind {
     use serde::Deserialize;
     use serde::de::value::{MapAccessDeserializer, SeqAccessDeserializer};
     use serde::de::{MapAccess, SeqAccess};
+    use serde_json::Value;
 
     use super::{F64_EXACT, ListItem};
     use crate::drift::seen::{DriftKind, Found, JsonType, note};
@@ -556,12 +557,12 @@ pub mod kind {
         fn native(ty: JsonType) -> bool {
             ty == JsonType::Array
         }
-        fn seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Option<Vec<R>>, A::Error> {
+        fn seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Result<Vec<R>, Value>, A::Error> {
             let mut rows = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1024));
             while let Some(row) = seq.next_element()? {
                 rows.push(row);
             }
-            Ok(Some(rows))
+            Ok(Ok(rows))
         }
     }
 
@@ -575,11 +576,11 @@ pub mod kind {
         fn native(ty: JsonType) -> bool {
             matches!(ty, JsonType::Object | JsonType::Array)
         }
-        fn seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Option<Self::Value>, A::Error> {
-            Self::Value::deserialize(SeqAccessDeserializer::new(seq)).map(Some)
+        fn seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Result<Self::Value, Value>, A::Error> {
+            Self::Value::deserialize(SeqAccessDeserializer::new(seq)).map(Ok)
         }
-        fn map<A: MapAccess<'de>>(self, map: A) -> Result<Option<Self::Value>, A::Error> {
-            Self::Value::deserialize(MapAccessDeserializer::new(map)).map(Some)
+        fn map<A: MapAccess<'de>>(self, map: A) -> Result<Result<Self::Value, Value>, A::Error> {
+            Self::Value::deserialize(MapAccessDeserializer::new(map)).map(Ok)
         }
     }
 }

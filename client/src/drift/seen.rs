@@ -211,6 +211,20 @@ impl Found<'_> {
         })
     }
 
+    /// The value as it was sent (a kept array or object whole; one only
+    /// seen, and a missing member, as `null`).
+    pub(crate) fn as_sent(self) -> Value {
+        match self {
+            Found::Null | Found::Nothing | Found::Array | Found::Object => Value::Null,
+            Found::Bool(b) => b.into(),
+            Found::Int(n) => n.into(),
+            Found::Uint(n) => n.into(),
+            Found::Float(x) => x.into(),
+            Found::Text(text) => text.into(),
+            Found::Value(value) => value.clone(),
+        }
+    }
+
     /// The value as JSON text, cut to [`EXAMPLE_LEN`] characters.
     pub(crate) fn example_text(self) -> String {
         self.example()
@@ -285,6 +299,29 @@ pub fn restart() {
     SEEN.with(|seen| {
         if let Some(list) = seen.borrow_mut().as_mut() {
             list.clear();
+        }
+    });
+}
+
+/// Note again what an inner [`watch`] gathered, in the running watch (a
+/// decode begun again after it, which [`restart`] would have forgotten).
+pub(crate) fn replay(seen: Vec<Seen>) {
+    SEEN.with(|list| {
+        let mut list = list.borrow_mut();
+        let Some(list) = list.as_mut() else {
+            return;
+        };
+        for one in seen {
+            match list
+                .iter_mut()
+                .find(|s| s.kind == one.kind && s.member == one.member && s.record == one.record)
+            {
+                Some(known) => {
+                    known.count += one.count;
+                    known.types = known.types.union(one.types);
+                }
+                None => list.push(one),
+            }
         }
     });
 }

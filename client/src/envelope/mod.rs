@@ -10,9 +10,13 @@ mod encode;
 mod schema;
 
 mod raw_row;
+mod unreported;
 
 pub use encode::WithWireNames;
 pub use raw_row::RawRow;
+pub use unreported::Unreported;
+
+use crate::record::UnknownMembers;
 #[cfg(feature = "schemars")]
 pub use schema::envelope_schema;
 
@@ -36,6 +40,14 @@ pub struct Envelope<T> {
     /// the service sent them, each with its place in the answer and why.
     /// Empty, at no cost, when every row decoded.
     pub raw_rows: Vec<RawRow>,
+    /// The envelope's members the spec does not know (a message from the
+    /// service beside the figures, say), by wire name, as the service sent
+    /// them; noted as drift. Empty, at no cost, when there is none.
+    pub extras: UnknownMembers,
+    /// The figures the answer did not report (missing, `null` or not a
+    /// number): their fields above hold 0, or for the balance the last one
+    /// known, and the faces show them as unknown.
+    pub unreported: Unreported,
     /// `true` when the service answered "no data found" and `response` is
     /// the empty result made by the client. The service reports no units
     /// then: `result_rows` and `units_used` are 0 and `units_remaining` is the
@@ -60,6 +72,8 @@ impl<T> Envelope<T> {
             units_remaining,
             response,
             raw_rows: Vec::new(),
+            extras: UnknownMembers::default(),
+            unreported: Unreported::default(),
             no_data: true,
             fetched_at: None,
         }
@@ -78,6 +92,8 @@ impl<T> Envelope<T> {
             units_remaining,
             response,
             raw_rows: Vec::new(),
+            extras: UnknownMembers::default(),
+            unreported: Unreported::default(),
             no_data: false,
             fetched_at: None,
         }
@@ -106,6 +122,8 @@ impl<T> Envelope<T> {
             units_remaining: self.units_remaining,
             response: f(self.response),
             raw_rows: self.raw_rows,
+            extras: self.extras,
+            unreported: self.unreported,
             no_data: self.no_data,
             fetched_at: self.fetched_at,
         }

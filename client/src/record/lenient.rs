@@ -4,14 +4,17 @@
 //!
 //! Each field type is a [`Kind`]: the JSON values it accepts (its wire form,
 //! and the forms the service has been seen to use instead, such as a number
-//! sent as a string) and which of those are its own. A value of another type
-//! leaves the field empty; a value the kind accepts but that is not of its
-//! own type is read, and noted.
+//! sent as a string that reads exactly as one) and which of those are its
+//! own. A value of another type leaves the field empty and is handed back as
+//! sent, for the row to keep; a value the kind accepts but that is not of
+//! its own type is read, and noted.
 
 use std::fmt;
 
-use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::Value;
 
+use super::kept_value::Kept;
 use crate::drift::seen::{DriftKind, Found, JsonType, note};
 
 /// Where a value is read: the spec's record name and the member's wire name.
@@ -66,37 +69,37 @@ pub trait Kind<'de>: Copy {
         None
     }
 
-    /// An array; a kind that reads none skips it whole.
+    /// An array: the field's value, or (a kind that reads none) the array
+    /// as sent.
     ///
     /// # Errors
     ///
     /// A failure of the parser, or of a record of the array (the row then
     /// cannot be typed).
-    fn seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Option<Self::Value>, A::Error> {
-        while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(None)
+    fn seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Result<Self::Value, Value>, A::Error> {
+        Kept::TOP.visit_seq(seq).map(Err)
     }
 
-    /// An object; a kind that reads none skips it whole.
+    /// An object: the field's value, or (a kind that reads none) the object
+    /// as sent.
     ///
     /// # Errors
     ///
     /// A failure of the parser, or of what the object holds.
-    fn map<A: MapAccess<'de>>(self, mut map: A) -> Result<Option<Self::Value>, A::Error> {
-        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-        Ok(None)
+    fn map<A: MapAccess<'de>>(self, map: A) -> Result<Result<Self::Value, Value>, A::Error> {
+        Kept::TOP.visit_map(map).map(Err)
     }
 }
 
 /// What reading a member gave (its value, if any, is in the slot).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Read {
     /// A value, now in the slot.
     Value,
     /// `null`.
     Null,
-    /// A value the field cannot hold (noted as drift).
-    Unreadable,
+    /// A value the field cannot hold (noted as drift), as sent.
+    Unreadable(Box<Value>),
 }
 
 /// Reads one value of a [`Kind`] at a place into a field's slot, leniently.
@@ -129,9 +132,32 @@ impl<'de, K: Kind<'de>> Lenient<'_, 'de, K> {
                 *self.slot = Some(value);
                 Read::Value
             }
-            None => {
-                self.place.unexpected(found);
-                Read::Unreadable
+            None => self.unreadable(found),
+        }
+    }
+
+    /// Notes a value the field cannot hold, and hands it back as sent.
+    #[cold]
+    fn unreadable(self, found: Found<'_>) -> Read {
+        self.place.unexpected(found);
+        Read::Unreadable(Box::new(found.as_sent()))
+    }
+
+    /// What a kind made of an array or an object: its value, or the
+    /// value as sent when it reads none.
+    #[inline(always)]
+    fn made_whole(self, made: Result<K::Value, Value>, ty: JsonType) -> Read {
+        match made {
+            Ok(value) => {
+                let found = match ty {
+                    JsonType::Array => Found::Array,
+                    _ => Found::Object,
+                };
+                self.made(Some(value), found, ty)
+            }
+            Err(sent) => {
+                self.place.unexpected(Found::Value(&sent));
+                Read::Unreadable(Box::new(sent))
             }
         }
     }
@@ -206,12 +232,12 @@ impl<'de, K: Kind<'de>> Visitor<'de> for Lenient<'_, 'de, K> {
     #[inline(never)]
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
         let made = self.kind.seq(seq)?;
-        Ok(self.made(made, Found::Array, JsonType::Array))
+        Ok(self.made_whole(made, JsonType::Array))
     }
 
     #[inline(never)]
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
         let made = self.kind.map(map)?;
-        Ok(self.made(made, Found::Object, JsonType::Object))
+        Ok(self.made_whole(made, JsonType::Object))
     }
 }

@@ -16,6 +16,7 @@
 //! unreadable; errors are then serde's own (`missing field`), tracked to
 //! their path as the derive's.
 
+mod kept_value;
 pub mod lenient;
 mod unknown;
 mod write;
@@ -27,6 +28,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
 use serde_json::Value;
 
 use crate::drift::seen::{DriftKind, Found, note};
+pub(crate) use kept_value::Kept;
 pub use lenient::{Kind, Lenient, Place, Read};
 pub use unknown::UnknownMembers;
 pub use write::Writer;
@@ -158,7 +160,11 @@ impl<'de, A: MapAccess<'de>, R: Record> Fields<'de, A, R> {
         match self.map.next_value_seed(Lenient { kind, place, slot })? {
             Read::Value => {}
             Read::Null => self.nulls |= bit(self.current),
-            Read::Unreadable => self.unread |= bit(self.current),
+            Read::Unreadable(sent) => {
+                self.unread |= bit(self.current);
+                // Kept with the row, under its wire name, as sent.
+                self.unknown.insert(place.member.to_owned(), *sent);
+            }
         }
         Ok(())
     }
@@ -270,6 +276,7 @@ impl<'de, R: Record> Visitor<'de> for FieldIndex<R> {
 mod tests {
     use serde::de::{Deserializer, MapAccess};
     use serde::{Deserialize, Serialize, Serializer};
+    use serde_json::json;
 
     use super::{Fields, Record, UnknownMembers, Writer};
     use crate::decode::quirks::kind;
@@ -424,8 +431,33 @@ mod tests {
             .collect();
         assert_eq!(
             unexpected,
-            [("n", "\"12\""), ("label", "7"), ("ratio", "[...]")]
+            [("n", "\"12\""), ("label", "7"), ("ratio", "[1,2]")]
         );
+    }
+
+    #[test]
+    fn a_value_that_does_not_fit_is_kept_as_sent_and_written_in_its_place() {
+        for (ratio, n) in [
+            (json!("1,5"), json!(55.5)),
+            (json!({"a": 1}), json!("1.234")),
+            (json!(true), json!("n/a")),
+        ] {
+            let body = json!({"label": "x", "ratio": ratio, "n": 1, "other": n});
+            let decoded = Pair::deserialize(&body).unwrap();
+            assert_eq!(decoded.ratio, None);
+            assert_eq!(decoded.unknown_members.get("ratio"), Some(&ratio));
+            let written = serde_json::to_value(&decoded).unwrap();
+            assert_eq!(written, body, "every member as sent, each once");
+        }
+        // A numeric string that reads exactly as the number fills the field.
+        let (exact, inexact) = (
+            decode(r#"{"n": "12.0"}"#),
+            decode(r#"{"label": "x", "n": 7, "ratio": "14800"}"#),
+        );
+        assert_eq!(exact.map(|p| p.count), Ok(12));
+        assert_eq!(inexact.unwrap().ratio, Some(14800.0));
+        let integer = decode(r#"{"n": "1.234"}"#).unwrap_err();
+        assert!(integer.contains("another type"), "{integer}");
     }
 
     #[test]

@@ -1,12 +1,15 @@
-//! The members of a record that the spec does not know, kept by wire name
-//! with their JSON values.
+//! The members of a record that the spec does not know, or whose value does
+//! not fit their field, kept by wire name with their JSON values.
 
 use serde_json::{Map, Value};
 
-/// The members of one row that its record does not know, by wire name, with
-/// their JSON values as the service sent them ([`unknown_members`] on every
-/// record). Empty, and one null pointer in size, when there are none: a row
-/// the spec describes whole pays nothing for it.
+/// The members of one row that its record does not know, and those it knows
+/// whose value did not fit the field's type (`55.5` for an integer, `"n/a"`
+/// for a number, an object for a list: the field is then empty), by wire
+/// name, with their JSON values as the service sent them
+/// ([`unknown_members`] on every record). Empty, and one null pointer in
+/// size, when there are none: a row the spec describes whole pays nothing
+/// for it.
 ///
 /// [`unknown_members`]: crate::types::KeywordMetrics::unknown_members
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -40,6 +43,14 @@ impl UnknownMembers {
     /// Keep a member (a later one of the same name replaces it).
     pub(crate) fn insert(&mut self, wire: String, value: Value) {
         self.0.get_or_insert_with(Box::default).insert(wire, value);
+    }
+
+    /// Keep every member of `other` (a later one of the same name replaces
+    /// one kept).
+    pub(crate) fn extend(&mut self, other: UnknownMembers) {
+        for (wire, value) in other.0.into_iter().flat_map(|members| *members) {
+            self.insert(wire, value);
+        }
     }
 }
 

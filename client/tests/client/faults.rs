@@ -647,7 +647,7 @@ async fn bodies_echoing_the_key_are_scrubbed_in_every_error() {
         Reply::json(200, &format!(r#"{{"ResultRows":0,"x":"{ECHO}"}}"#)),
         Reply::json(
             200,
-            &format!(r#"{{"ResultRows":"{ECHO}","UnitsUsed":0,"UnitsRemaining":0,"response":[]}}"#),
+            &format!(r#"{{"ResultRows":0,"UnitsUsed":0,"UnitsRemaining":0,"response":"{ECHO}"}}"#),
         ),
         Reply::new(500, "text/plain", format!("{ECHO}\u{0}\u{7f}")),
     ];
@@ -713,6 +713,34 @@ async fn a_key_that_needs_encoding_is_scrubbed_in_both_forms() {
     assert_ne!(sent, key, "the key is percent-encoded on the wire");
     assert_no_secret(&err, &[key, sent]);
     assert!(!format!("{client:?}").contains(key));
+}
+
+/// A key that is a short word is replaced where it is the key (the query's
+/// value, a whole JSON string), not wherever the word occurs.
+#[tokio::test]
+async fn a_key_that_is_a_word_is_replaced_only_where_it_is_the_key() {
+    let server = Server::script([Reply::json(
+        400,
+        &format!(r#"{{"message":"a test request: {ECHO}","key":"test"}}"#),
+    )])
+    .await;
+    let client = server
+        .builder()
+        .api_key("test")
+        .retry(RetryPolicy::none())
+        .build()
+        .unwrap();
+    let err = metrics(&client).await.unwrap_err();
+    let ErrorKind::Service { message, body, .. } = err.kind() else {
+        panic!("{err:?}");
+    };
+    let message = message.as_deref().unwrap_or_default();
+    assert!(
+        message.starts_with("a test request: api_key=<redacted>&"),
+        "{message}"
+    );
+    assert!(body.contains(r#""key":"<redacted>""#), "{body}");
+    assert!(!body.contains("api_key=test"), "{body}");
 }
 
 #[tokio::test]
@@ -902,7 +930,7 @@ async fn decode_errors_are_not_retried() {
         Reply::json(200, r#"{"ResultRows":0,"UnitsUsed":0,"UnitsRemaining":5}"#),
         Reply::json(
             200,
-            r#"{"ResultRows":0,"UnitsUsed":0,"UnitsRemaining":5,"response":{"not":"a list"}}"#,
+            r#"{"ResultRows":0,"UnitsUsed":0,"UnitsRemaining":5,"response":"not a list"}"#,
         ),
         Reply::json(
             200,

@@ -14,12 +14,14 @@ mod support;
 
 mod absurd;
 mod accounting;
+mod envelope_drift;
 mod faults;
 mod golden;
 mod lenient;
 mod operations;
 mod properties_decode;
 mod properties_drift;
+mod values_as_sent;
 
 #[cfg(feature = "sandbox")]
 mod bulk;

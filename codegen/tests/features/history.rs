@@ -105,9 +105,11 @@ pub mod types {
     }
 
     impl ThingHistory {
-        /// The members of this row that the spec does not know, by wire
-        /// name, with their JSON values as sent (empty, at no cost, when
-        /// there are none). They are written back after the fields.
+        /// The members of this row that the spec does not know, and
+        /// those whose value did not fit their field (the field is then
+        /// empty), by wire name, with their JSON values as sent (empty,
+        /// at no cost, when there are none). They are written back as
+        /// sent: a field's in its place, the others after the fields.
         pub fn unknown_members(&self) -> &rt::UnknownMembers {
             &self.unknown_members
         }

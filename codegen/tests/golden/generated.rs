@@ -498,9 +498,11 @@ pub mod types {
     }
 
     impl Project {
-        /// The members of this row that the spec does not know, by wire
-        /// name, with their JSON values as sent (empty, at no cost, when
-        /// there are none). They are written back after the fields.
+        /// The members of this row that the spec does not know, and
+        /// those whose value did not fit their field (the field is then
+        /// empty), by wire name, with their JSON values as sent (empty,
+        /// at no cost, when there are none). They are written back as
+        /// sent: a field's in its place, the others after the fields.
         pub fn unknown_members(&self) -> &rt::UnknownMembers {
             &self.unknown_members
         }
@@ -895,9 +897,11 @@ pub mod types {
     }
 
     impl ProjectOverview {
-        /// The members of this row that the spec does not know, by wire
-        /// name, with their JSON values as sent (empty, at no cost, when
-        /// there are none). They are written back after the fields.
+        /// The members of this row that the spec does not know, and
+        /// those whose value did not fit their field (the field is then
+        /// empty), by wire name, with their JSON values as sent (empty,
+        /// at no cost, when there are none). They are written back as
+        /// sent: a field's in its place, the others after the fields.
         pub fn unknown_members(&self) -> &rt::UnknownMembers {
             &self.unknown_members
         }
@@ -1334,9 +1338,11 @@ pub mod types {
     }
 
     impl MonitoredKeyword {
-        /// The members of this row that the spec does not know, by wire
-        /// name, with their JSON values as sent (empty, at no cost, when
-        /// there are none). They are written back after the fields.
+        /// The members of this row that the spec does not know, and
+        /// those whose value did not fit their field (the field is then
+        /// empty), by wire name, with their JSON values as sent (empty,
+        /// at no cost, when there are none). They are written back as
+        /// sent: a field's in its place, the others after the fields.
         pub fn unknown_members(&self) -> &rt::UnknownMembers {
             &self.unknown_members
         }
@@ -1753,9 +1759,11 @@ pub mod types {
     }
 
     impl BestPage {
-        /// The members of this row that the spec does not know, by wire
-        /// name, with their JSON values as sent (empty, at no cost, when
-        /// there are none). They are written back after the fields.
+        /// The members of this row that the spec does not know, and
+        /// those whose value did not fit their field (the field is then
+        /// empty), by wire name, with their JSON values as sent (empty,
+        /// at no cost, when there are none). They are written back as
+        /// sent: a field's in its place, the others after the fields.
         pub fn unknown_members(&self) -> &rt::UnknownMembers {
             &self.unknown_members
         }
@@ -1874,9 +1882,11 @@ pub mod types {
     }
 
     impl PageWithMoreKeywords {
-        /// The members of this row that the spec does not know, by wire
-        /// name, with their JSON values as sent (empty, at no cost, when
-        /// there are none). They are written back after the fields.
+        /// The members of this row that the spec does not know, and
+        /// those whose value did not fit their field (the field is then
+        /// empty), by wire name, with their JSON values as sent (empty,
+        /// at no cost, when there are none). They are written back as
+        /// sent: a field's in its place, the others after the fields.
         pub fn unknown_members(&self) -> &rt::UnknownMembers {
             &self.unknown_members
         }
@@ -1999,9 +2009,11 @@ pub mod types {
     }
 
     impl PageWithPotential {
-        /// The members of this row that the spec does not know, by wire
-        /// name, with their JSON values as sent (empty, at no cost, when
-        /// there are none). They are written back after the fields.
+        /// The members of this row that the spec does not know, and
+        /// those whose value did not fit their field (the field is then
+        /// empty), by wire name, with their JSON values as sent (empty,
+        /// at no cost, when there are none). They are written back as
+        /// sent: a field's in its place, the others after the fields.
         pub fn unknown_members(&self) -> &rt::UnknownMembers {
             &self.unknown_members
         }
@@ -2119,9 +2131,11 @@ pub mod types {
     }
 
     impl TrafficVariationPage {
-        /// The members of this row that the spec does not know, by wire
-        /// name, with their JSON values as sent (empty, at no cost, when
-        /// there are none). They are written back after the fields.
+        /// The members of this row that the spec does not know, and
+        /// those whose value did not fit their field (the field is then
+        /// empty), by wire name, with their JSON values as sent (empty,
+        /// at no cost, when there are none). They are written back as
+        /// sent: a field's in its place, the others after the fields.
         pub fn unknown_members(&self) -> &rt::UnknownMembers {
             &self.unknown_members
         }
@@ -2317,9 +2331,11 @@ pub mod types {
     }
 
     impl DomainMetrics {
-        /// The members of this row that the spec does not know, by wire
-        /// name, with their JSON values as sent (empty, at no cost, when
-        /// there are none). They are written back after the fields.
+        /// The members of this row that the spec does not know, and
+        /// those whose value did not fit their field (the field is then
+        /// empty), by wire name, with their JSON values as sent (empty,
+        /// at no cost, when there are none). They are written back as
+        /// sent: a field's in its place, the others after the fields.
         pub fn unknown_members(&self) -> &rt::UnknownMembers {
             &self.unknown_members
         }
@@ -2622,9 +2638,11 @@ pub mod types {
     }
 
     impl Authority {
-        /// The members of this row that the spec does not know, by wire
-        /// name, with their JSON values as sent (empty, at no cost, when
-        /// there are none). They are written back after the fields.
+        /// The members of this row that the spec does not know, and
+        /// those whose value did not fit their field (the field is then
+        /// empty), by wire name, with their JSON values as sent (empty,
+        /// at no cost, when there are none). They are written back as
+        /// sent: a field's in its place, the others after the fields.
         pub fn unknown_members(&self) -> &rt::UnknownMembers {
             &self.unknown_members
         }
@@ -2777,9 +2795,11 @@ pub mod types {
     }
 
     impl Niche {
-        /// The members of this row that the spec does not know, by wire
-        /// name, with their JSON values as sent (empty, at no cost, when
-        /// there are none). They are written back after the fields.
+        /// The members of this row that the spec does not know, and
+        /// those whose value did not fit their field (the field is then
+        /// empty), by wire name, with their JSON values as sent (empty,
+        /// at no cost, when there are none). They are written back as
+        /// sent: a field's in its place, the others after the fields.
         pub fn unknown_members(&self) -> &rt::UnknownMembers {
             &self.unknown_members
         }
@@ -2921,9 +2941,11 @@ pub mod types {
     }
 
     impl DomainNiches {
-        /// The members of this row that the spec does not know, by wire
-        /// name, with their JSON values as sent (empty, at no cost, when
-        /// there are none). They are written back after the fields.
+        /// The members of this row that the spec does not know, and
+        /// those whose value did not fit their field (the field is then
+        /// empty), by wire name, with their JSON values as sent (empty,
+        /// at no cost, when there are none). They are written back as
+        /// sent: a field's in its place, the others after the fields.
         pub fn unknown_members(&self) -> &rt::UnknownMembers {
             &self.unknown_members
         }
@@ -3107,9 +3129,11 @@ pub mod types {
     }
 
     impl Competitor {
-        /// The members of this row that the spec does not know, by wire
-        /// name, with their JSON values as sent (empty, at no cost, when
-        /// there are none). They are written back after the fields.
+        /// The members of this row that the spec does not know, and
+        /// those whose value did not fit their field (the field is then
+        /// empty), by wire name, with their JSON values as sent (empty,
+        /// at no cost, when there are none). They are written back as
+        /// sent: a field's in its place, the others after the fields.
         pub fn unknown_members(&self) -> &rt::UnknownMembers {
             &self.unknown_members
         }
@@ -3364,9 +3388,11 @@ pub mod types {
     }
 
     impl DomainCompetitors {
-        /// The members of this row that the spec does not know, by wire
-        /// name, with their JSON values as sent (empty, at no cost, when
-        /// there are none). They are written back after the fields.
+        /// The members of this row that the spec does not know, and
+        /// those whose value did not fit their field (the field is then
+        /// empty), by wire name, with their JSON values as sent (empty,
+        /// at no cost, when there are none). They are written back as
+        /// sent: a field's in its place, the others after the fields.
         pub fn unknown_members(&self) -> &rt::UnknownMembers {
             &self.unknown_members
         }
@@ -3523,9 +3549,11 @@ pub mod types {
     }
 
     impl AiOverviewKeyword {
-        /// The members of this row that the spec does not know, by wire
-        /// name, with their JSON values as sent (empty, at no cost, when
-        /// there are none). They are written back after the fields.
+        /// The members of this row that the spec does not know, and
+        /// those whose value did not fit their field (the field is then
+        /// empty), by wire name, with their JSON values as sent (empty,
+        /// at no cost, when there are none). They are written back as
+        /// sent: a field's in its place, the others after the fields.
         pub fn unknown_members(&self) -> &rt::UnknownMembers {
             &self.unknown_members
         }
@@ -3857,9 +3885,11 @@ pub mod types {
     }
 
     impl DomainKeyword {
-        /// The members of this row that the spec does not know, by wire
-        /// name, with their JSON values as sent (empty, at no cost, when
-        /// there are none). They are written back after the fields.
+        /// The members of this row that the spec does not know, and
+        /// those whose value did not fit their field (the field is then
+        /// empty), by wire name, with their JSON values as sent (empty,
+        /// at no cost, when there are none). They are written back as
+        /// sent: a field's in its place, the others after the fields.
         pub fn unknown_members(&self) -> &rt::UnknownMembers {
             &self.unknown_members
         }
@@ -4330,9 +4360,11 @@ pub mod types {
     }
 
     impl UrlMetrics {
-        /// The members of this row that the spec does not know, by wire
-        /// name, with their JSON values as sent (empty, at no cost, when
-        /// there are none). They are written back after the fields.
+        /// The members of this row that the spec does not know, and
+        /// those whose value did not fit their field (the field is then
+        /// empty), by wire name, with their JSON values as sent (empty,
+        /// at no cost, when there are none). They are written back as
+        /// sent: a field's in its place, the others after the fields.
         pub fn unknown_members(&self) -> &rt::UnknownMembers {
             &self.unknown_members
         }
@@ -4634,9 +4666,11 @@ pub mod types {
     }
 
     impl UrlPageAuthority {
-        /// The members of this row that the spec does not know, by wire
-        /// name, with their JSON values as sent (empty, at no cost, when
-        /// there are none). They are written back after the fields.
+        /// The members of this row that the spec does not know, and
+        /// those whose value did not fit their field (the field is then
+        /// empty), by wire name, with their JSON values as sent (empty,
+        /// at no cost, when there are none). They are written back as
+        /// sent: a field's in its place, the others after the fields.
         pub fn unknown_members(&self) -> &rt::UnknownMembers {
             &self.unknown_members
         }
@@ -4852,9 +4886,11 @@ pub mod types {
     }
 
     impl UrlKeyword {
-        /// The members of this row that the spec does not know, by wire
-        /// name, with their JSON values as sent (empty, at no cost, when
-        /// there are none). They are written back after the fields.
+        /// The members of this row that the spec does not know, and
+        /// those whose value did not fit their field (the field is then
+        /// empty), by wire name, with their JSON values as sent (empty,
+        /// at no cost, when there are none). They are written back as
+        /// sent: a field's in its place, the others after the fields.
         pub fn unknown_members(&self) -> &rt::UnknownMembers {
             &self.unknown_members
         }
@@ -5221,9 +5257,11 @@ pub mod types {
     }
 
     impl IntentGap {
-        /// The members of this row that the spec does not know, by wire
-        /// name, with their JSON values as sent (empty, at no cost, when
-        /// there are none). They are written back after the fields.
+        /// The members of this row that the spec does not know, and
+        /// those whose value did not fit their field (the field is then
+        /// empty), by wire name, with their JSON values as sent (empty,
+        /// at no cost, when there are none). They are written back as
+        /// sent: a field's in its place, the others after the fields.
         pub fn unknown_members(&self) -> &rt::UnknownMembers {
             &self.unknown_members
         }
@@ -5459,9 +5497,11 @@ pub mod types {
     }
 
     impl KeywordMetrics {
-        /// The members of this row that the spec does not know, by wire
-        /// name, with their JSON values as sent (empty, at no cost, when
-        /// there are none). They are written back after the fields.
+        /// The members of this row that the spec does not know, and
+        /// those whose value did not fit their field (the field is then
+        /// empty), by wire name, with their JSON values as sent (empty,
+        /// at no cost, when there are none). They are written back as
+        /// sent: a field's in its place, the others after the fields.
         pub fn unknown_members(&self) -> &rt::UnknownMembers {
             &self.unknown_members
         }
@@ -5873,9 +5913,11 @@ pub mod types {
     }
 
     impl KeywordRelated {
-        /// The members of this row that the spec does not know, by wire
-        /// name, with their JSON values as sent (empty, at no cost, when
-        /// there are none). They are written back after the fields.
+        /// The members of this row that the spec does not know, and
+        /// those whose value did not fit their field (the field is then
+        /// empty), by wire name, with their JSON values as sent (empty,
+        /// at no cost, when there are none). They are written back as
+        /// sent: a field's in its place, the others after the fields.
         pub fn unknown_members(&self) -> &rt::UnknownMembers {
             &self.unknown_members
         }

@@ -10,6 +10,7 @@
 mod support;
 
 mod answers;
+mod drifting;
 mod protocol;
 mod resources;
 mod sandbox;

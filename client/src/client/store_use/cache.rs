@@ -9,7 +9,7 @@ use crate::client::prepared::{Prepared, Step};
 use crate::client::{Client, InputOrder, items};
 use crate::date::Date;
 use crate::envelope::Envelope;
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
 use crate::operation_table::{Fresh, Operation};
 use crate::request::Request;
 use crate::store::{CacheEntry, CachedAnswer, LedgerEntry, now_ms};
@@ -27,9 +27,39 @@ pub(crate) fn found_nothing<T>(envelope: &Envelope<T>, answer: &CachedAnswer) ->
     envelope.result_rows == 0 && answer.units_used == 0
 }
 
-/// A cached answer that no longer decodes (the spec changed) is a miss.
-fn ignore_undecodable(error: &Error) {
-    tracing::warn!(%error, "ignoring a cache entry that no longer decodes");
+/// The error of a stored answer this build cannot read (a store written by
+/// a build with another spec): it was paid for, so it is not bought again
+/// behind the caller's back; the error says so and how to send it again on
+/// purpose. Decoding from the store is as lenient as from the wire, so an
+/// answer that decoded once decodes again.
+pub(crate) fn unreadable_stored(error: Error) -> Error {
+    const AGAIN: &str = "this answer is in the store, paid for, and this build cannot read it \
+        (a store written by a build with another spec): nothing was sent; to buy it again on \
+        purpose, refresh: `--refresh` (command line), `refresh=True` (Python), \
+        `ClientBuilder::refresh(true)` (Rust)";
+    tracing::warn!(%error, "a stored answer does not decode: nothing sent");
+    let label = error.operation().map(str::to_owned).unwrap_or_default();
+    let error = match error.into_kind() {
+        ErrorKind::Decode {
+            path,
+            message,
+            body,
+            answer,
+        } => {
+            let message = format!("{message}; {AGAIN}");
+            Error::new(
+                label,
+                ErrorKind::Decode {
+                    path,
+                    message,
+                    body,
+                    answer,
+                },
+            )
+        }
+        other => Error::new(label, other),
+    };
+    error.with_charge(crate::charge::Charge::None)
 }
 
 /// How long the store keeps a paid answer that could not be decoded, for a
@@ -246,29 +276,28 @@ impl Client {
     }
 
     /// A cached answer as the call's result, decoded as the service's own
-    /// would be, with nothing charged; the hit is recorded in the ledger. An
-    /// answer that no longer decodes (the spec changed) is `None`: a miss.
+    /// would be, with nothing charged; the hit is recorded in the ledger.
+    ///
+    /// # Errors
+    ///
+    /// An answer this build cannot read ([`unreadable_stored`]).
     pub(crate) async fn serve_cached<T>(
         &self,
         request: &Request,
         prepared: &Prepared,
         answer: CachedAnswer,
         decoded: Result<Envelope<T>, Error>,
-    ) -> Option<Envelope<T>> {
-        let mut envelope = match decoded {
-            Ok(envelope) => envelope,
-            Err(error) => {
-                ignore_undecodable(&error);
-                return None;
-            }
-        };
+    ) -> Result<Envelope<T>, Error> {
+        let mut envelope = decoded.map_err(unreadable_stored)?;
         envelope.no_data |= found_nothing(&envelope, &answer);
+        // Nothing charged now, and the balance is the one last reported.
         envelope.units_used = 0;
         envelope.units_remaining = answer.units_remaining;
+        envelope.unreported = Default::default();
         envelope.fetched_at = Some(time_of(answer.fetched_at_ms));
         self.record_cached_hit(request, prepared, answer, envelope.result_rows)
             .await;
-        Some(envelope)
+        Ok(envelope)
     }
 
     /// A cached answer served with `rows` rows, in the ledger (and, delivered
@@ -338,7 +367,7 @@ impl Client {
         let RowExtras { hold, drift } = row;
         let op = prepared.op;
         let now = now_ms();
-        let balance = (!envelope.no_data).then_some(envelope.units_remaining);
+        let balance = envelope.balance();
         let entry = LedgerEntry {
             at_ms: now,
             group: op.group.to_owned(),
@@ -346,7 +375,7 @@ impl Client {
             db: prepared.database.clone(),
             items: items_of(request),
             rows: envelope.result_rows,
-            units_used: envelope.units_used,
+            units_used: crate::client::accounting::row_units(envelope.charge()),
             balance,
             cache_hit: false,
             units_saved: 0,

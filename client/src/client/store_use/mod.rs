@@ -23,7 +23,7 @@ use crate::error::{Error, ErrorKind};
 use crate::request::Request;
 use crate::store::{CacheEntry, LedgerEntry, StoreError};
 
-pub(crate) use cache::{CacheFor, found_nothing};
+pub(crate) use cache::{CacheFor, found_nothing, unreadable_stored};
 pub(crate) use window::WindowHold;
 
 impl Client {
@@ -66,6 +66,23 @@ pub(crate) struct Figures {
     pub result_rows: i64,
     pub units_used: i64,
     pub units_remaining: i64,
+    pub unreported: crate::envelope::Unreported,
+}
+
+impl Figures {
+    /// The balance the answer reported: none for "no data", or when it
+    /// did not report one.
+    pub fn balance(&self) -> Option<i64> {
+        (!self.no_data && !self.unreported.units_remaining).then_some(self.units_remaining)
+    }
+
+    /// What the answer says it was charged (unknown when it did not say).
+    pub fn charge(&self) -> crate::charge::Charge {
+        match self.unreported.units_used {
+            true => crate::charge::Charge::Unknown,
+            false => crate::charge::Charge::Units(self.units_used),
+        }
+    }
 }
 
 impl<T> From<&Envelope<T>> for Figures {
@@ -75,6 +92,7 @@ impl<T> From<&Envelope<T>> for Figures {
             result_rows: envelope.result_rows,
             units_used: envelope.units_used,
             units_remaining: envelope.units_remaining,
+            unreported: envelope.unreported,
         }
     }
 }
