@@ -32,9 +32,11 @@
 //      rate window past `max_wait_s` stops there, its text naming the
 //      arguments that resume it (the last 100 keywords), and its rows held
 //      with the same `resume`;
-//   6. over --http, two sessions of one server: `usage.session` is each
-//      session's own (the second, which sent nothing, counts nothing), while
-//      the process-wide figures count the first's call.
+//   6. over --http, two sessions of one server kept apart: `usage` at the top
+//      level is each session's own (the second, which sent nothing, counts
+//      nothing; `process` counts the first's call), and the second neither
+//      lists nor reads (`more`, `resources/read`) the first's held result,
+//      whose id is unguessable.
 //
 // Exits non-zero on the first failed check.
 
@@ -238,7 +240,7 @@ async function cacheAcrossSessions(transport) {
     }
     check(usage.key.cache_hits >= 1, `usage: ${JSON.stringify(usage)}`);
     check(usage.key.last_balance?.units_remaining === paid.UnitsRemaining, `usage: ${JSON.stringify(usage)}`);
-    check(usage.session.cache_hits === 1 && usage.session.units_used === 0, `usage: ${JSON.stringify(usage)}`);
+    check(usage.cache_hits === 1 && usage.units_used === 0, `usage: ${JSON.stringify(usage)}`);
     await second.close();
     console.log(`${transport}: a repeat call in a second session came from the store (0 units); usage shows the hit and the balance`);
   } finally {
@@ -303,7 +305,7 @@ async function maxWait(transport) {
   console.log(`${transport}: max_wait_s 0.5 stopped a job at its 21st request; 2000 rows held, resume names the last 100 keywords`);
 }
 
-async function usagePerSession() {
+async function sessionsKeptApart() {
   const { child, url } = await spawnServing(["--sandbox", "--store", "none", "mcp", "--http", "127.0.0.1:0"]);
   const open = async () => {
     const client = new Client({ name: "seozoom-ci-agent", version: "1.0.0" });
@@ -312,20 +314,31 @@ async function usagePerSession() {
   };
   const a = await open();
   const b = await open();
-  const paid = await structured(a, "keywords_metrics", { keyword: ["scarpe running"] });
+  const paid = await structured(a, "keywords_metrics", { keyword: keywords("scarpe", 30) });
+  const held = paid.more?.result;
+  check(typeof held === "string" && /^r1-[0-9a-f]{32}$/.test(held), `a cut result with an unguessable id: ${JSON.stringify(paid.more)}`);
   const usageA = await structured(a, "usage", {});
   const usageB = await structured(b, "usage", {});
-  check(usageA.session.units_used === paid.UnitsUsed && usageA.session.calls === 1, `usage A: ${JSON.stringify(usageA.session)}`);
-  check(usageB.session.units_used === 0 && usageB.session.calls === 0, `usage B: ${JSON.stringify(usageB.session)}`);
-  check(usageB.units_used === paid.UnitsUsed, `process-wide: ${JSON.stringify(usageB)}`);
+  check(usageA.units_used === paid.UnitsUsed && usageA.calls === 1 && usageA.held.length === 1, `usage A: ${JSON.stringify(usageA)}`);
+  check(usageB.units_used === 0 && usageB.calls === 0 && usageB.held.length === 0, `usage B: ${JSON.stringify(usageB)}`);
+  check(usageB.process.units_used === paid.UnitsUsed, `process-wide: ${JSON.stringify(usageB.process)}`);
+  const theirs = await b.callTool({ name: "more", arguments: { result: held } });
+  check(theirs.isError === true, `B read A's rows: ${JSON.stringify(theirs).slice(0, 200)}`);
+  let refused = false;
+  try {
+    await b.readResource({ uri: `seozoom://held/${held}` });
+  } catch (error) {
+    refused = error.code === -32002;
+  }
+  check(refused, "B read A's held resource");
   await a.close();
   await b.close();
   child.kill();
-  console.log("http: usage.session is each session's own; the process-wide figures count every session");
+  console.log("http: each session's usage is its own; another session's held result reads as unknown");
 }
 
 try {
-  await usagePerSession();
+  await sessionsKeptApart();
   for (const transport of ["stdio", "http"]) {
     await maxWait(transport);
     await cancelStopsSpending(transport);

@@ -37,8 +37,9 @@ use super::tool_names::{ARG_FIELDS, ARG_MAX_WAIT_S, ESTIMATE, MORE, USAGE};
 use super::tools::Kind;
 use super::{call, fixture_answer, own, protocol, resources, trace};
 
-/// The server of one MCP session; clones share the process's state (the
-/// client, its budget, the held results) and the session's log level.
+/// The server of one MCP session; clones share its state (the held results,
+/// the log level); [`Server::for_new_session`] shares only the process's (the
+/// client and its budget, the tools).
 #[derive(Debug, Clone)]
 pub struct Server {
     session: Arc<Session>,
@@ -58,11 +59,11 @@ impl Server {
         }
     }
 
-    /// A server for another MCP session (over HTTP): the same state, a log
-    /// level of its own.
+    /// A server for another MCP session (over HTTP): the same client and
+    /// tools; its own held results, spending and log level.
     pub fn for_new_session(&self) -> Server {
         Server {
-            session: Arc::clone(&self.session),
+            session: Arc::new(self.session.for_another_session()),
             spent: Arc::default(),
             level: Arc::default(),
         }
