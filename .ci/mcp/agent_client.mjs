@@ -17,8 +17,10 @@
 //   2. edge inputs, each followed by a `ping` that still answers: a
 //      70,000-character keyword and a number in a keyword list (tool errors
 //      naming `keyword`), and over HTTP a body that is not JSON (-32700);
-//      The held result's `resume` is the call's arguments with exactly the
-//      keywords not answered; called, it sends exactly the missing requests.
+//      The held result's `resume` is a handle (`{resume: ID}`) and the
+//      resource `seozoom://held/ID/missing` the keywords not answered; called
+//      with the handle, the tool sends exactly the missing requests; `usage`
+//      stays under 4 KB.
 //   3. a call, then the same call in a second session on one SQLite store:
 //      from_cache true and 0 units, and `usage` shows the key's cache hit and
 //      the balance last reported;
@@ -29,9 +31,10 @@
 //      list changed, and `resources/read` of the link gives all 50 rows with
 //      every column; `more` hands out the next ones with the two columns;
 //   5. `max_wait_s`: a 21-request job whose last request would wait for the
-//      rate window past `max_wait_s` stops there, its text naming the
-//      arguments that resume it (the last 100 keywords), and its rows held
-//      with the same `resume`;
+//      rate window past `max_wait_s` stops there in an answer under 4 KB whose
+//      `resume` is a handle, its text naming it and a larger `max_wait_s`,
+//      its rows held with the same handle; called with the handle and a
+//      longer bound, the tool sends exactly the last 100 keywords;
 //   6. over --http, two sessions of one server kept apart: `usage` at the top
 //      level is each session's own (the second, which sent nothing, counts
 //      nothing; `process` counts the first's call), and the second neither
@@ -179,7 +182,10 @@ async function cancelStopsSpending(transport) {
   check(usage.units_used === filler.UnitsUsed + stopped.units, `usage units: ${JSON.stringify(usage)}`);
   // Resume with exactly the missing part.
   const missing = keywords("kw", 3000).slice(sent * 100);
-  check(JSON.stringify(stopped.resume) === JSON.stringify({ keyword: missing }), `resume: ${JSON.stringify(stopped.resume).slice(0, 200)}`);
+  check(JSON.stringify(stopped.resume) === JSON.stringify({ resume: stopped.result }) && stopped.missing === missing.length, `resume: ${JSON.stringify(stopped).slice(0, 300)}`);
+  const listed = JSON.parse((await client.readResource({ uri: `seozoom://held/${stopped.result}/missing` })).contents[0].text);
+  check(JSON.stringify(listed.arguments) === JSON.stringify({ keyword: missing }), `missing: ${JSON.stringify(listed).slice(0, 200)}`);
+  check(JSON.stringify(usage).length < 4096, `usage is small: ${JSON.stringify(usage).length} bytes`);
   const resumed = await structured(client, "keywords_metrics", stopped.resume);
   check(resumed.rows.total === missing.length, `resumed: ${JSON.stringify(resumed.rows)}`);
   check((await sandbox.requests()) - 18 - sent === 30 - sent, "the resume sent exactly the missing requests");
@@ -297,12 +303,23 @@ async function maxWait(transport) {
   );
   const text = result.content.map((c) => c.text ?? "").join("\n");
   check(result.isError === true && text.includes("The job stopped part-way"), `max_wait_s: ${text.slice(0, 300)}`);
-  const resume = { keyword: all.slice(2000), max_wait_s: 0.5 };
-  check(text.includes(`call \`keywords_metrics\` with ${JSON.stringify(resume)}`), `no resume in: ${text.slice(0, 400)}`);
+  check(JSON.stringify(result).length < 4096, `a small answer: ${JSON.stringify(result).length} bytes`);
+  const handle = result.structuredContent?.resume;
+  check(typeof handle?.resume === "string" && result.structuredContent.missing === 100, `resume: ${JSON.stringify(result.structuredContent)}`);
+  check(text.includes(`call \`keywords_metrics\` with ${JSON.stringify(handle)}`) && text.includes("larger `max_wait_s`"), `no handle in: ${text.slice(0, 400)}`);
   const held = (await structured(client, "more", {})).held.find((h) => h.complete === false);
-  check(held && held.items === 2000 && JSON.stringify(held.resume) === JSON.stringify(resume), `held: ${JSON.stringify(held).slice(0, 200)}`);
+  check(held && held.items === 2000 && JSON.stringify(held.resume) === JSON.stringify(handle), `held: ${JSON.stringify(held).slice(0, 200)}`);
+  // Going on by the handle, with a bound long enough for the rate window:
+  // exactly the 100 keywords missing are sent.
+  const resumed = await client.callTool(
+    { name: "keywords_metrics", arguments: { ...handle, max_wait_s: 30 } },
+    undefined,
+    { timeout: 120_000 },
+  );
+  check(!resumed.isError && resumed.structuredContent.rows.total === 100, `resumed: ${JSON.stringify(resumed).slice(0, 300)}`);
+  check(resumed.structuredContent.response[0].keyword === all[2000], `resumed from: ${JSON.stringify(resumed.structuredContent.response[0])}`);
   await close();
-  console.log(`${transport}: max_wait_s 0.5 stopped a job at its 21st request; 2000 rows held, resume names the last 100 keywords`);
+  console.log(`${transport}: max_wait_s 0.5 stopped a job at its 21st request; 2000 rows held; its handle sent exactly the last 100 keywords`);
 }
 
 async function sessionsKeptApart() {

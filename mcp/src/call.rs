@@ -29,6 +29,13 @@ pub async fn operation(
     reporter: &Arc<Reporter>,
     stop: &Stop,
 ) -> CallToolResult {
+    // A stopped job's handle stands for its arguments for the missing part.
+    let resumed = match stopped::resumed(session, tool, arguments) {
+        None => None,
+        Some(Ok(resumed)) => Some(resumed),
+        Some(Err(invalid)) => return failure(&Error::from(invalid)),
+    };
+    let arguments = resumed.as_ref().or(arguments);
     let read = args::request(op, arguments, &session.database).and_then(|request| {
         let max_rows = args::max_rows(op, arguments)?;
         let max_wait = args::max_wait(op, arguments)?;

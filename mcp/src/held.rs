@@ -34,8 +34,10 @@ pub struct HeldResult {
     pub response: Arc<Value>,
     /// For what a stopped job received: the call's arguments that ask for
     /// exactly the part it did not get (the inputs not answered, or the
-    /// offset where its rows stop).
-    pub resume: Option<Value>,
+    /// offset where its rows stop), which a call with its handle sends; and
+    /// how many inputs or rows that is. Never shown whole in an answer: a
+    /// resource gives it.
+    pub resume: Option<(Value, usize)>,
     /// The columns the call asked for (`fields`): `more` hands out rows cut
     /// to them; a resource read has every column.
     pub fields: Option<Fields>,

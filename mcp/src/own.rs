@@ -180,8 +180,11 @@ fn held_line(id: &str, held: &HeldResult) -> Value {
         "units": held.units,
         "complete": held.complete,
     });
-    if let Some(resume) = &held.resume {
-        line[RESUME] = resume.clone();
+    // The handle, never the arguments it stands for: a list of a thousand
+    // missing inputs would flood the context (a resource gives it).
+    if let Some((_, missing)) = &held.resume {
+        line["missing"] = json!(missing);
+        line[RESUME] = json!({ RESUME: id });
     }
     line
 }

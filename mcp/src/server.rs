@@ -33,7 +33,7 @@ use tracing::instrument::WithSubscriber;
 use super::report::Reporter;
 use super::session::Session;
 use super::spent::Spent;
-use super::tool_names::{ARG_FIELDS, ARG_MAX_WAIT_S, ESTIMATE, MORE, USAGE};
+use super::tool_names::{ARG_FIELDS, ARG_MAX_WAIT_S, ESTIMATE, MORE, RESUME, USAGE};
 use super::tools::Kind;
 use super::{call, fixture_answer, own, protocol, resources, trace};
 
@@ -122,8 +122,8 @@ impl ServerHandler for Server {
                  `rows` (start, returned, total) and `more`. Results are cut to {} items; `{MORE}` gives the rest without charge, \
                  and with no arguments lists what is held. A long list is a batched job, and `max_rows` pages a paged tool's rows: \
                  with a progressToken either reports progress after each request (naming waits for the rate window); a cancel \
-                 stops it before its next request, and the rows it paid for are held for `{MORE}`, with `resume`: the arguments \
-                 that ask for exactly the missing part. Every tool whose rows are records takes `{ARG_FIELDS}` (the columns to return, \
+                 stops it before its next request, and the rows it paid for are held for `{MORE}`; its answer's `resume` \
+                 (`{{\"{RESUME}\": HANDLE}}`: call the same tool with it, and only `{ARG_MAX_WAIT_S}` and `{ARG_FIELDS}` beside it) sends exactly the missing part. Every tool whose rows are records takes `{ARG_FIELDS}` (the columns to return, \
                  by the output schema's row names; `{MORE}` keeps them); every operation's tool takes `{ARG_MAX_WAIT_S}` (the most \
                  seconds the call may wait, at most the server's --max-wait; a longer wait stops it, keeping what came). \
                  The text content is a summary and the rows as a tab-separated table; held rows are also a resource (resource_link).",

@@ -265,7 +265,7 @@ fn usage_tool() -> Tool {
             ),
             (
                 HELD,
-                json!({TYPE: "array", "description": "This session's results held for `more` (result, tool, items, units, complete: false for what a stopped or failed job received, with `resume`: the tool's arguments for exactly the missing part)."}),
+                json!({TYPE: "array", "description": "This session's results held for `more` (result, tool, items, units, complete: false for what a stopped or failed job received, with `missing`: how many inputs or rows it lacks, and `resume`: the arguments that go on with it, a handle)."}),
             ),
         ],
         &[
@@ -320,7 +320,7 @@ fn more_tool(max_rows: usize) -> Tool {
             (envelope::MORE, more_schema()),
             (
                 HELD,
-                json!({TYPE: "array", "description": "With no arguments: the results held (result, tool, items, units, complete; `resume` for a stopped job: the tool's arguments for exactly the missing part)."}),
+                json!({TYPE: "array", "description": "With no arguments: the results held (result, tool, items, units, complete; for a stopped job `missing`, how many inputs or rows it lacks, and `resume`, the arguments that go on with it, a handle)."}),
             ),
         ],
         &[],

@@ -128,9 +128,13 @@ fn tools_list_has_one_tool_per_operation_built_from_the_table() {
             params.insert("max_rows");
         }
         params.insert("max_wait_s");
+        // A job that can stop part-way (batched or paged) can be resumed.
+        if op.batch_param().is_some() || op.paging().is_some() {
+            params.insert("resume");
+        }
         assert_eq!(
             properties, params,
-            "{name}: one property per parameter and db, fields for a row tool, max_rows for a paged one"
+            "{name}: one property per parameter and db, fields for a row tool, max_rows for a paged one, resume for a job"
         );
         let required: BTreeSet<&str> = input["required"]
             .as_array()
@@ -1072,11 +1076,27 @@ fn a_cancelled_job_sends_nothing_more_and_holds_what_it_paid_for() {
     std::thread::sleep(window);
     assert_eq!(sandbox.requests() - 18, sent);
 
-    // The held result says how to resume: the same tool's arguments with
-    // exactly the keywords not answered, in input order.
+    // The held result says how to resume: a handle, and how many inputs it
+    // lacks; the resource gives exactly the keywords not answered, in input
+    // order; `usage` stays small.
+    let id = stopped["result"].as_str().expect("an id").to_owned();
     let resume = stopped["resume"].clone();
     let missing = &keywords("kw", job)[sent as usize * 100..];
-    assert_eq!(resume, json!({"keyword": missing}), "resume: {stopped}");
+    assert_eq!(resume, json!({"resume": id}), "resume: {stopped}");
+    assert_eq!(stopped["missing"], json!(missing.len()), "{stopped}");
+    let listed = mcp.request(
+        "resources/read",
+        json!({"uri": format!("seozoom://held/{id}/missing")}),
+    );
+    let listed: Value = serde_json::from_str(
+        listed["result"]["contents"][0]["text"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{listed}")),
+    )
+    .expect("JSON");
+    assert_eq!(listed["arguments"], json!({"keyword": missing}), "{listed}");
+    let usage = mcp.call("usage", json!({}));
+    assert!(usage.to_string().len() < 4096, "usage is small: {usage}");
     let resumed = mcp.structured("keywords_metrics", resume);
     assert_eq!(
         resumed["rows"]["total"],
@@ -1224,15 +1244,33 @@ fn max_wait_s_stops_a_call_and_the_servers_max_wait_bounds_it() {
     let keywords: Vec<String> = (0..2_100).map(|i| format!("attesa {i}")).collect();
     // 21 requests of 100: the 21st waits for a 6 s window.
     let mut mcp = Mcp::start(&["--sandbox", "--rate-window", "6", "mcp"]);
-    let text = mcp.error(
+    let stopped = mcp.call(
         "keywords_metrics",
         json!({"keyword": keywords, "max_wait_s": 0.5}),
     );
-    let missing = json!({"keyword": keywords[2_000..], "max_wait_s": 0.5});
+    assert_eq!(stopped["isError"], true, "{stopped}");
     assert!(
-        text.contains(&format!("call `keywords_metrics` with {missing}")),
+        stopped.to_string().len() < 4096,
+        "a small answer: {stopped}"
+    );
+    let handle = &stopped["structuredContent"]["resume"];
+    assert!(handle["resume"].is_string(), "{stopped}");
+    assert_eq!(stopped["structuredContent"]["missing"], 100, "{stopped}");
+    let text = stopped["content"][0]["text"].as_str().unwrap_or_default();
+    assert!(
+        text.contains(&format!("call `keywords_metrics` with {handle}"))
+            && text.contains("100 inputs")
+            && text.contains("larger `max_wait_s`"),
         "{text}"
     );
+    // The handle stands for the job's arguments: another beside it, or the
+    // handle given to another tool, is refused before sending.
+    let mut beside = handle.clone();
+    beside["keyword"] = json!(["x"]);
+    let refused = mcp.error("keywords_metrics", beside);
+    assert!(refused.contains("`keyword`") && refused.contains("beside"), "{refused}");
+    let elsewhere = mcp.error("keywords_serp", handle.clone());
+    assert!(elsewhere.contains("no stopped job of `keywords_serp`"), "{elsewhere}");
     let bad = mcp.error(
         "keywords_metrics",
         json!({"keyword": ["x"], "max_wait_s": -1}),
