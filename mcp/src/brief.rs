@@ -89,12 +89,22 @@ fn summary(tool: &str, structured: &Value) -> String {
         text.push_str(" No data found.");
     }
     if let Some(used) = number(SERVICE.envelope_units_used) {
-        let _ = write!(text, " Charged {}", count(used, "unit", "units"));
+        let _ = write!(
+            text,
+            " This call was charged {}",
+            count(used, "unit", "units")
+        );
+        text.push_str(&budget_left(&structured[envelope::BUDGET]));
         if let Some(left) = number(SERVICE.envelope_units_remaining) {
-            let _ = write!(text, "; {left} left");
+            let _ = write!(
+                text,
+                "; the account has {} left",
+                count(left, "unit", "units")
+            );
         }
         text.push('.');
     }
+    text.push_str(&budget_cut(&structured[envelope::BUDGET]));
     if structured.get(envelope::FROM_CACHE) == Some(&Value::Bool(true)) {
         text.push_str(" From the cache (nothing sent).");
     } else if let Some(items) = number(envelope::CACHED_ITEMS) {
@@ -120,6 +130,32 @@ fn summary(tool: &str, structured: &Value) -> String {
         );
     }
     text
+}
+
+/// What is left of the server's budget, in words a model cannot take for the
+/// account's balance; empty without a budget.
+fn budget_left(budget: &Value) -> String {
+    let figure = |member: &str| budget.get(member).and_then(Value::as_u64);
+    match (figure("left"), figure("units")) {
+        (Some(left), Some(units)) => format!(
+            "; {} of this server's budget of {units} left",
+            count(left, "unit", "units")
+        ),
+        _ => String::new(),
+    }
+}
+
+/// A row cap `--fit-budget` cut, said so that a model does not take the
+/// rows for all there are; empty when none was cut.
+fn budget_cut(budget: &Value) -> String {
+    let figure = |member: &str| budget.get(member).and_then(Value::as_u64);
+    match (figure("rows_asked"), figure("rows_allowed")) {
+        (Some(asked), Some(allowed)) => format!(
+            " The budget allowed {} of the {asked} asked for (--fit-budget cut the row cap): there may be more rows than these.",
+            count(allowed, "row", "rows")
+        ),
+        _ => String::new(),
+    }
 }
 
 /// The rows of `response` as a table: a header line of column names, then a
@@ -250,7 +286,7 @@ mod tests {
         });
         assert_eq!(
             summary("t", &structured),
-            "t: 1 row. Charged 1 unit; 99 left."
+            "t: 1 row. This call was charged 1 unit; the account has 99 units left."
         );
         let held = json!({
             "UnitsUsed": 0, "UnitsRemaining": 99, "from_cache": true, "no_data": false,
@@ -259,7 +295,9 @@ mod tests {
         });
         let text = summary("t", &held);
         assert!(
-            text.starts_with("t: 100 rows (1-20 shown). Charged 0 units; 99 left. From the cache"),
+            text.starts_with(
+                "t: 100 rows (1-20 shown). This call was charged 0 units; the account has 99 units left. From the cache"
+            ),
             "{text}"
         );
         assert!(text.contains("80 more held as result `r1`"), "{text}");

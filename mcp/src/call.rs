@@ -6,12 +6,12 @@
 //! or the budget left. A job that stops part-way keeps the rows it paid for
 //! (`stopped.rs` tells it and holds them for the `more` tool).
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use rmcp::model::{CallToolResult, Resource};
-use seozoom::job::{RunOptions, Stop};
+use seozoom::job::{FittedRows, Progress, RunOptions, Stop};
 use seozoom::{Error, operation_table::Operation};
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 
 use super::envelope::Cached;
 use super::failure::failure;
@@ -46,10 +46,20 @@ pub async fn operation(
         Err(invalid) => return failure(&Error::from(invalid)),
     };
     let progress = Arc::clone(reporter);
+    // A row cap the budget cut (`--fit-budget`), for the answer to say so.
+    let fitted: Arc<Mutex<Option<FittedRows>>> = Arc::default();
+    let seen = Arc::clone(&fitted);
     let mut options = RunOptions::new()
         .stop(stop.clone())
         .fit_budget(session.fit_budget)
-        .on_progress(move |step| progress.progress(step));
+        .on_progress(move |step| {
+            if let Progress::Fitted(rows) = step
+                && rows.is_cut()
+            {
+                *seen.lock().unwrap_or_else(PoisonError::into_inner) = Some(rows);
+            }
+            progress.progress(step);
+        });
     if let Some(max_rows) = max_rows {
         options = options.max_rows(max_rows);
     }
@@ -80,7 +90,7 @@ pub async fn operation(
         (false, items, requests) => Cached::Part { items, requests },
     };
     reporter.spent(&figures);
-    let (structured, held) = envelope::structured(
+    let (mut structured, held) = envelope::structured(
         op,
         tool,
         outcome.envelope,
@@ -89,7 +99,25 @@ pub async fn operation(
         &session.held,
         fields.as_ref(),
     );
+    let fitted = *fitted.lock().unwrap_or_else(PoisonError::into_inner);
+    if let (Some(budget), Some(content)) = (budget(session, fitted), structured.as_object_mut()) {
+        content.insert(envelope::BUDGET.into(), budget);
+    }
     brief::result(tool, op.response.shape, structured, link(session, held))
+}
+
+/// The answer's `budget` member when the server has a budget: its units and
+/// what is left of them after this call, and, when `--fit-budget` cut the
+/// row cap, the rows asked for and the rows the budget allowed.
+fn budget(session: &Session, fitted: Option<FittedRows>) -> Option<Value> {
+    let limit = session.client.budget()?;
+    let left = (limit - session.client.units().used).max(0);
+    let mut budget = json!({"units": limit, "left": left});
+    if let Some(fitted) = fitted {
+        budget["rows_asked"] = json!(fitted.asked);
+        budget["rows_allowed"] = json!(fitted.rows);
+    }
+    Some(budget)
 }
 
 /// The `resource_link` of the result held as `id`.

@@ -1135,6 +1135,45 @@ fn a_paged_tool_pages_up_to_its_row_cap() {
     mcp.finish();
 }
 
+/// With a budget, an answer's text says what this call cost and what is
+/// left of the budget, apart from the account's balance; a row cap that
+/// `--fit-budget` cut says how many rows were asked for and how many the
+/// budget allowed, so that a model does not take them for all there are.
+#[test]
+fn the_text_names_the_budget_and_a_cut_by_fit_budget() {
+    let sandbox = support::start_sandbox(seozoom::sandbox::Sandbox::builder().paged_rows(1_000));
+    let base_url = sandbox.base_url();
+    let mut mcp = Mcp::start(&[
+        "--base-url",
+        &base_url,
+        "--budget",
+        "500",
+        "--fit-budget",
+        "mcp",
+    ]);
+    let answer = mcp.call(
+        "domains_keywords",
+        json!({"domain": "example.it", "type": "best", "limit": 100, "max_rows": 300}),
+    );
+    let content = &answer["structuredContent"];
+    let allowed = content["budget"]["rows_allowed"].as_u64().expect("a cut");
+    assert!(allowed < 300, "{content}");
+    assert_eq!(content["budget"]["rows_asked"], 300, "{content}");
+    assert_eq!(content["rows"]["total"], allowed, "{content}");
+    let used = content["UnitsUsed"].as_i64().expect("units");
+    assert_eq!(content["budget"]["left"], 500 - used, "{content}");
+    let text = answer["content"][0]["text"].as_str().expect("a text");
+    for piece in [
+        format!("This call was charged {used} units"),
+        format!("{} units of this server's budget of 500 left", 500 - used),
+        "the account has".to_owned(),
+        format!("The budget allowed {allowed} rows of the 300 asked for"),
+    ] {
+        assert!(text.contains(&piece), "{piece:?} in: {text}");
+    }
+    mcp.finish();
+}
+
 /// `--max-wait` bounds the session's waits as it bounds a command's: a wait
 /// for the rate window longer than it is not begun (issue 30: the server
 /// waited out the window whatever the flag said), and the rows received are
@@ -1268,9 +1307,15 @@ fn max_wait_s_stops_a_call_and_the_servers_max_wait_bounds_it() {
     let mut beside = handle.clone();
     beside["keyword"] = json!(["x"]);
     let refused = mcp.error("keywords_metrics", beside);
-    assert!(refused.contains("`keyword`") && refused.contains("beside"), "{refused}");
+    assert!(
+        refused.contains("`keyword`") && refused.contains("beside"),
+        "{refused}"
+    );
     let elsewhere = mcp.error("keywords_serp", handle.clone());
-    assert!(elsewhere.contains("no stopped job of `keywords_serp`"), "{elsewhere}");
+    assert!(
+        elsewhere.contains("no stopped job of `keywords_serp`"),
+        "{elsewhere}"
+    );
     let bad = mcp.error(
         "keywords_metrics",
         json!({"keyword": ["x"], "max_wait_s": -1}),
