@@ -39,7 +39,7 @@
 //      level is each session's own (the second, which sent nothing, counts
 //      nothing; `process` counts the first's call), and the second neither
 //      lists nor reads (`more`, `resources/read`) the first's held result,
-//      whose id is unguessable.
+//      whose id is unguessable; and a prompt listed and filled in.
 //
 // Exits non-zero on the first failed check.
 
@@ -348,10 +348,16 @@ async function sessionsKeptApart() {
     refused = error.code === -32002;
   }
   check(refused, "B read A's held resource");
+  // A prompt: a workflow with the budget in mind, filled in.
+  const prompts = await a.listPrompts();
+  check(prompts.prompts.some((p) => p.name === "keyword_research_for_domain"), `prompts: ${JSON.stringify(prompts)}`);
+  const prompt = await a.getPrompt({ name: "keyword_research_for_domain", arguments: { domain: "example.it", budget: "2000" } });
+  const words = prompt.messages[0].content.text;
+  check(words.includes("example.it") && words.includes("at most 2000 units") && words.includes("`estimate`"), `prompt: ${words}`);
   await a.close();
   await b.close();
   child.kill();
-  console.log("http: each session's usage is its own; another session's held result reads as unknown");
+  console.log("http: each session's usage is its own; another session's held result reads as unknown; a prompt filled in");
 }
 
 try {

@@ -35,7 +35,7 @@ use super::session::Session;
 use super::spent::Spent;
 use super::tool_names::{ARG_FIELDS, ARG_MAX_WAIT_S, ESTIMATE, MORE, RESUME, USAGE};
 use super::tools::Kind;
-use super::{call, fixture_answer, own, protocol, resources, trace};
+use super::{call, fixture_answer, own, prompts, protocol, resources, trace};
 
 /// The server of one MCP session; clones share its state (the held results,
 /// the log level); [`Server::for_new_session`] shares only the process's (the
@@ -106,6 +106,7 @@ impl ServerHandler for Server {
                 .enable_logging()
                 .enable_resources()
                 .enable_resources_list_changed()
+                .enable_prompts()
                 .build(),
         )
             .with_server_info(
@@ -200,18 +201,19 @@ impl ServerHandler for Server {
 
     async fn list_prompts(
         &self,
-        _request: Option<PaginatedRequestParams>,
+        request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, McpError> {
-        Err(protocol::not_found("prompts/list"))
+        protocol::no_cursor("prompts/list", request.as_ref())?;
+        Ok(ListPromptsResult::with_all_items(prompts::list()))
     }
 
     async fn get_prompt(
         &self,
-        _request: GetPromptRequestParams,
+        request: GetPromptRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, McpError> {
-        Err(protocol::not_found("prompts/get"))
+        prompts::get(&request.name, request.arguments.as_ref()).map(Into::into)
     }
 
     async fn subscribe(

@@ -86,7 +86,6 @@ fn every_method_not_found_names_the_method() {
         "completion/complete",
         "resources/subscribe",
         "tasks/get",
-        "prompts/list",
     ] {
         let answer = mcp.request(method, json!({"ref": {}, "argument": {}, "uri": "x"}));
         assert_eq!(
@@ -125,5 +124,45 @@ fn a_request_before_initialize_is_told_to_initialize() {
     assert_eq!(init["result"]["serverInfo"]["name"], "seozoom", "{init}");
     mcp.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
     assert!(!mcp.tools().is_empty());
+    mcp.finish();
+}
+
+/// `prompts/list` gives workflows with the budget in mind; `prompts/get`
+/// fills one in with its arguments, and refuses a missing one or an unknown
+/// prompt with -32602.
+#[test]
+fn prompts_encode_a_workflow_with_the_budget() {
+    let mut mcp = Mcp::start(&["--sandbox", "mcp"]);
+    let listed = mcp.request("prompts/list", json!({}));
+    let prompts = listed["result"]["prompts"].as_array().expect("prompts");
+    let names: Vec<&str> = prompts.iter().filter_map(|p| p["name"].as_str()).collect();
+    assert!(names.contains(&"keyword_research_for_domain"), "{listed}");
+    let got = mcp.request(
+        "prompts/get",
+        json!({"name": "keyword_research_for_domain", "arguments": {"domain": "example.it", "min_search_volume": "500", "budget": "2000"}}),
+    );
+    let text = got["result"]["messages"][0]["content"]["text"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{got}"));
+    for piece in [
+        "example.it",
+        "at least 500",
+        "at most 2000 units",
+        "`estimate`",
+        "`fields`",
+        "`more`",
+        "`usage`",
+    ] {
+        assert!(text.contains(piece), "{piece:?} in: {text}");
+    }
+    let missing = mcp.request(
+        "prompts/get",
+        json!({"name": "keyword_research_for_domain", "arguments": {}}),
+    );
+    assert!(error(&missing, -32602).contains("`domain`"), "{missing}");
+    let unknown = mcp.request("prompts/get", json!({"name": "nope"}));
+    assert!(error(&unknown, -32602).contains("nope"), "{unknown}");
+    let bad = mcp.request("prompts/list", json!({"cursor": "x"}));
+    error(&bad, -32602);
     mcp.finish();
 }
