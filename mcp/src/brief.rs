@@ -85,6 +85,7 @@ fn summary(tool: &str, structured: &Value) -> String {
         let _ = write!(text, " ({shown})");
     }
     text.push('.');
+    text.push_str(&kept_raw(structured));
     if structured.get(envelope::NO_DATA) == Some(&Value::Bool(true)) {
         text.push_str(" No data found.");
     }
@@ -130,6 +131,30 @@ fn summary(tool: &str, structured: &Value) -> String {
         );
     }
     text
+}
+
+/// The rows the client could not type, counted apart from the others, with
+/// the first one's reason: they are only in `raw_rows`, not in the table.
+fn kept_raw(structured: &Value) -> String {
+    let Some(raw) = structured
+        .get(seozoom::types::RawRow::MEMBER)
+        .and_then(Value::as_array)
+        .filter(|raw| !raw.is_empty())
+    else {
+        return String::new();
+    };
+    let why = raw[0]
+        .get("error")
+        .and_then(Value::as_str)
+        .map(|error| format!(" (the first: {error})"))
+        .unwrap_or_default();
+    format!(
+        " {} more kept raw, as the service sent {}: {} not fit the record{why}; not in the table below, but in `{}` of the structured content.",
+        count(raw.len() as u64, "row", "rows"),
+        if raw.len() == 1 { "it" } else { "them" },
+        if raw.len() == 1 { "it did" } else { "they did" },
+        seozoom::types::RawRow::MEMBER,
+    )
 }
 
 /// What is left of the server's budget, in words a model cannot take for the

@@ -1255,11 +1255,19 @@ fn what_the_spec_does_not_know_reaches_the_agent() {
     assert!(items.is_object(), "{schema}");
     assert_ne!(items["additionalProperties"], json!(false), "{items}");
 
-    let answer = mcp.structured(
+    let whole = mcp.call(
         "keywords_metrics",
         json!({"keyword": ["mutuo", "prestito", "tasso"]}),
     );
+    let answer = whole["structuredContent"].clone();
     let raw = answer[RawRow::MEMBER].as_array().expect("raw rows");
+    // The text tells the row kept raw, and why, beside the typed ones.
+    let text = whole["content"][0]["text"].as_str().unwrap_or_default();
+    let error = raw[0]["error"].as_str().expect("an error");
+    assert!(
+        text.contains("2 rows.") && text.contains("1 row more kept raw") && text.contains(error),
+        "{text}"
+    );
     assert_eq!(raw.len(), 1, "{answer}");
     assert_eq!(raw[0]["index"], 0, "{answer}");
     assert!(raw[0]["row"].is_object(), "{answer}");
