@@ -39,7 +39,11 @@
 //      level is each session's own (the second, which sent nothing, counts
 //      nothing; `process` counts the first's call), and the second neither
 //      lists nor reads (`more`, `resources/read`) the first's held result,
-//      whose id is unguessable; and a prompt listed and filled in.
+//      whose id is unguessable; and a prompt listed and filled in;
+//   7. `mcp --confirm-over 100`: a 300-keyword call is refused before sending
+//      to a client without elicitation; a client with it is asked
+//      (`elicitation/create`): declined, nothing is sent or charged; accepted,
+//      the call goes.
 //
 // Exits non-zero on the first failed check.
 
@@ -50,7 +54,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { ResourceListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { ElicitRequestSchema, ResourceListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 
@@ -360,7 +364,38 @@ async function sessionsKeptApart() {
   console.log("http: each session's usage is its own; another session's held result reads as unknown; a prompt filled in");
 }
 
+async function confirmOver() {
+  const args = ["--sandbox", "--store", "none", "mcp", "--confirm-over", "100"];
+  const large = { keyword: keywords("conferma", 300) };
+  // A client without elicitation: refused before sending, the option named.
+  const plain = new Client({ name: "seozoom-ci-agent", version: "1.0.0" });
+  await plain.connect(new StdioClientTransport({ command: bin, args, stderr: "inherit" }));
+  const refused = await plain.callTool({ name: "keywords_metrics", arguments: large });
+  const refusedText = refused.content[0].text;
+  check(refused.isError && refusedText.startsWith("Not sent") && refusedText.includes("--confirm-over 100"), `no elicitation: ${refusedText}`);
+  check((await structured(plain, "usage", {})).calls === 0, "a refused call sent nothing");
+  await plain.close();
+  // A client with elicitation: asked; declined sends nothing, accepted sends.
+  const asking = new Client({ name: "seozoom-ci-agent", version: "1.0.0" }, { capabilities: { elicitation: {} } });
+  const answers = ["decline", "accept"];
+  const asked = [];
+  asking.setRequestHandler(ElicitRequestSchema, async (request) => {
+    asked.push(request.params.message);
+    return { action: answers.shift() };
+  });
+  await asking.connect(new StdioClientTransport({ command: bin, args, stderr: "inherit" }));
+  const declined = await asking.callTool({ name: "keywords_metrics", arguments: large });
+  check(declined.isError && declined.content[0].text.includes("declined") && declined.content[0].text.includes("Nothing was charged"), `declined: ${declined.content[0].text}`);
+  check((await structured(asking, "usage", {})).units_used === 0, "a declined call charged nothing");
+  const accepted = await structured(asking, "keywords_metrics", large);
+  check(accepted.rows.total === 300 && accepted.UnitsUsed > 100, `accepted: ${JSON.stringify(accepted.rows)}`);
+  check(asked.length === 2 && asked[0].includes("3 requests"), `asked: ${JSON.stringify(asked)}`);
+  await asking.close();
+  console.log(`stdio: --confirm-over 100 refused without elicitation; asked "${asked[0]}": declined sent nothing, accepted sent`);
+}
+
 try {
+  await confirmOver();
   await sessionsKeptApart();
   for (const transport of ["stdio", "http"]) {
     await maxWait(transport);

@@ -8,19 +8,22 @@
 
 use std::sync::{Arc, Mutex, PoisonError};
 
+use rmcp::RoleServer;
 use rmcp::model::{CallToolResult, Resource};
+use rmcp::service::Peer;
 use seozoom::job::{FittedRows, Progress, RunOptions, Stop};
-use seozoom::{Error, operation_table::Operation};
+use seozoom::{Error, Job, operation_table::Operation};
 use serde_json::{Map, Value, json};
 
 use super::envelope::Cached;
 use super::failure::failure;
 use super::report::Reporter;
 use super::session::Session;
-use super::{args, brief, envelope, fields, resources, stopped};
+use super::{args, brief, confirm, envelope, fields, resources, stopped};
 
 /// Call `op` (the tool `tool`) with these arguments. A batched job reports
-/// its progress to `reporter`, and sends nothing more once `stop` is given.
+/// its progress to `reporter`, and sends nothing more once `stop` is given;
+/// a call over `--confirm-over` asks the user through `peer` first.
 pub async fn operation(
     session: &Session,
     tool: &str,
@@ -28,6 +31,7 @@ pub async fn operation(
     arguments: Option<&Map<String, Value>>,
     reporter: &Arc<Reporter>,
     stop: &Stop,
+    peer: Option<&Peer<RoleServer>>,
 ) -> CallToolResult {
     // A stopped job's handle stands for its arguments for the missing part.
     let resumed = match stopped::resumed(session, tool, arguments) {
@@ -45,6 +49,13 @@ pub async fn operation(
         Ok(read) => read,
         Err(invalid) => return failure(&Error::from(invalid)),
     };
+    // Over --confirm-over, the user says yes first (or nothing is sent).
+    if session.confirm_over.is_some()
+        && let Ok(job) = Job::of(&request, max_rows)
+        && let Err(answer) = confirm::confirmed(session, tool, &request, job, peer).await
+    {
+        return answer;
+    }
     let progress = Arc::clone(reporter);
     // A row cap the budget cut (`--fit-budget`), for the answer to say so.
     let fitted: Arc<Mutex<Option<FittedRows>>> = Arc::default();

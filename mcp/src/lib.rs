@@ -29,6 +29,7 @@
 //!   row tool is asked for; `shown`: a value as a message repeats it;
 //! - `call`, `own`: answering the operations' tools and the server's own;
 //!   `stopped`: a job that stopped part-way, and going on by its handle;
+//!   `confirm`: the user's yes before a call over `--confirm-over`;
 //! - `prompts`: workflows with the budget in mind, for a host to offer;
 //! - `envelope`, `held`: the structured answer, cut to the row cap;
 //!   `brief`: its text content, a summary and the rows as a compact table;
@@ -52,6 +53,7 @@ mod args;
 mod brief;
 mod call;
 mod command;
+mod confirm;
 mod describe;
 mod ended;
 mod envelope;

@@ -24,7 +24,7 @@ use rmcp::model::{
     ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, ServerCapabilities,
     ServerConfig, SetLevelRequestParams, SubscribeRequestParams, Tool, UnsubscribeRequestParams,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{Peer, RequestContext};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use seozoom::job::Stop;
 use seozoom::operations::SERVICE;
@@ -81,12 +81,13 @@ impl Server {
         request: &CallToolRequestParams,
         reporter: &Arc<Reporter>,
         stop: &Stop,
+        peer: &Peer<RoleServer>,
     ) -> CallToolResult {
         let session = &*self.session;
         let arguments = request.arguments.as_ref();
         match kind {
             Kind::Operation(op) => {
-                call::operation(session, name, op, arguments, reporter, stop).await
+                call::operation(session, name, op, arguments, reporter, stop, Some(peer)).await
             }
             Kind::Estimate => own::estimate(session, arguments).await,
             Kind::Usage => own::usage(session, &self.spent, arguments).await,
@@ -260,9 +261,15 @@ impl ServerHandler for Server {
         let reporter = Arc::new(reporter);
         let stop = Stop::new();
         let work = async {
-            let answer =
-                AssertUnwindSafe(self.answer(&request.name, kind, &request, &reporter, &stop))
-                    .catch_unwind();
+            let answer = AssertUnwindSafe(self.answer(
+                &request.name,
+                kind,
+                &request,
+                &reporter,
+                &stop,
+                &context.peer,
+            ))
+            .catch_unwind();
             let mut answer = std::pin::pin!(answer);
             // A cancel, or the client gone: the job sends nothing more, and
             // its answer (what it received, held for `more`) is still made.

@@ -27,6 +27,9 @@ pub struct Session {
     pub max_rows: usize,
     /// Fit a paged call's row cap to the budget (`--fit-budget`).
     pub fit_budget: bool,
+    /// Ask the user before a call whose largest estimate is over this many
+    /// units (`--confirm-over`).
+    pub confirm_over: Option<i64>,
     /// Results cut to `max_rows`, for the `more` tool: this MCP session's
     /// only.
     pub held: Held,
@@ -77,6 +80,7 @@ impl Session {
             database,
             max_rows,
             fit_budget: false,
+            confirm_over: None,
             held: Held::default(),
             reads_cache: false,
             catalog: Arc::new(catalog),
@@ -94,6 +98,7 @@ impl Session {
             database: self.database.clone(),
             max_rows: self.max_rows,
             fit_budget: self.fit_budget,
+            confirm_over: self.confirm_over,
             held: Held::default(),
             reads_cache: self.reads_cache,
             catalog: Arc::clone(&self.catalog),

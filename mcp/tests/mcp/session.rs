@@ -14,7 +14,9 @@ use seozoom::operations::{OPERATIONS, SERVICE};
 use seozoom::units::{UnitParts, unit_parts};
 use seozoom_mcp::Ended;
 use serde_json::{Map, Value, json};
-use support::{KEY, Mcp, Server, envelope, expected_query, sample_params, sample_response};
+use support::{
+    KEY, Mcp, Server, envelope, expected_query, options, sample_params, sample_response,
+};
 
 /// The server's own tools.
 const OWN_TOOLS: [&str; 3] = ["estimate", "usage", "more"];
@@ -1346,4 +1348,81 @@ fn max_wait_s_stops_a_call_and_the_servers_max_wait_bounds_it() {
     );
     assert!(text.contains("The job stopped part-way"), "{text}");
     bounded.finish();
+}
+
+/// `--confirm-over UNITS`: a call whose estimate may pass UNITS asks the
+/// user through `elicitation/create` when the client declared elicitation;
+/// declined, nothing is sent or charged and the answer says so; accepted, it
+/// is sent. A client without elicitation gets it refused before sending,
+/// with the estimate and the option named. A call within UNITS asks nothing.
+#[test]
+fn confirm_over_asks_before_a_large_spend() {
+    let server = Server::json(envelope(&json!([])));
+    let base_url = server.base_url();
+    let args = [
+        "--base-url",
+        base_url.as_str(),
+        "mcp",
+        "--confirm-over",
+        "100",
+    ];
+    let large = json!({"keyword": (0..300).map(|i| format!("k {i}")).collect::<Vec<_>>()});
+
+    let mut plain = Mcp::start(&args);
+    let refused = plain.error("keywords_metrics", large.clone());
+    assert!(
+        refused.starts_with("Not sent")
+            && refused.contains("--confirm-over 100")
+            && refused.contains("elicitation"),
+        "{refused}"
+    );
+    assert_eq!(server.seen(), [], "a refused call sends nothing");
+    plain.finish();
+
+    let mut asking = Mcp::serve(options(&args));
+    let init = asking.request(
+        "initialize",
+        json!({
+            "protocolVersion": "2025-06-18",
+            "capabilities": {"elicitation": {}},
+            "clientInfo": {"name": "asking", "version": "0"},
+        }),
+    );
+    assert!(init["result"].is_object(), "{init}");
+    asking.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    for (action, sent) in [("decline", 0), ("cancel", 0), ("accept", 3)] {
+        let id = asking.send_request(
+            "tools/call",
+            json!({"name": "keywords_metrics", "arguments": large}),
+        );
+        let answer = loop {
+            let message = asking.next_message();
+            if message["method"] == "elicitation/create" {
+                let text = message["params"]["message"].as_str().unwrap_or_default();
+                assert!(
+                    text.contains("3 requests") && text.contains("--confirm-over 100"),
+                    "{text}"
+                );
+                asking.send(
+                    &json!({"jsonrpc": "2.0", "id": message["id"], "result": {"action": action}}),
+                );
+            } else if message["id"] == json!(id) {
+                break message["result"].clone();
+            }
+        };
+        assert_eq!(server.seen().len(), sent, "{action}: {answer}");
+        if sent == 0 {
+            let text = answer["content"][0]["text"].as_str().unwrap_or_default();
+            assert_eq!(answer["isError"], true, "{answer}");
+            assert!(
+                text.contains("Not sent") && text.contains("Nothing was charged"),
+                "{text}"
+            );
+        } else {
+            assert_ne!(answer["isError"], true, "{answer}");
+        }
+    }
+    // Within the units, nothing is asked.
+    asking.structured("keywords_metrics", json!({"keyword": ["one"]}));
+    asking.finish();
 }
