@@ -206,7 +206,11 @@ impl ServerHandler for Server {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, McpError> {
         protocol::no_cursor("prompts/list", request.as_ref())?;
-        Ok(ListPromptsResult::with_all_items(prompts::list()))
+        let mut listed = prompts::list();
+        if self.session.catalog.fixture {
+            listed.extend(super::fixture::prompts());
+        }
+        Ok(ListPromptsResult::with_all_items(listed))
     }
 
     async fn get_prompt(
@@ -214,7 +218,13 @@ impl ServerHandler for Server {
         request: GetPromptRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, McpError> {
-        prompts::get(&request.name, request.arguments.as_ref()).map(Into::into)
+        let arguments = request.arguments.as_ref();
+        if self.session.catalog.fixture
+            && let Some(prompt) = super::fixture::prompt(&request.name, arguments)
+        {
+            return Ok(prompt.into());
+        }
+        prompts::get(&request.name, arguments).map(Into::into)
     }
 
     async fn subscribe(
