@@ -132,7 +132,7 @@ pub async fn serve(server: Server, addr: SocketAddr) -> Ended {
         .layer(axum::middleware::from_fn(foreign_origin));
     println!("http://{local}{PATH}");
     eprintln!(
-        "mcp: serving streamable HTTP on http://{local}{PATH}; the budget covers every session of this process (`usage` gives each session its own figures beside it). Stop with Ctrl-C."
+        "mcp: serving streamable HTTP on http://{local}{PATH}; the budget covers every session of this process; each session's `usage` and held results are its own. Stop with Ctrl-C."
     );
     match axum::serve(listener, router).await {
         Ok(()) => Ended::Normally,
