@@ -355,7 +355,7 @@ async function sessionsKeptApart() {
   // A prompt: a workflow with the budget in mind, filled in.
   const prompts = await a.listPrompts();
   check(prompts.prompts.some((p) => p.name === "keyword_research_for_domain"), `prompts: ${JSON.stringify(prompts)}`);
-  const prompt = await a.getPrompt({ name: "keyword_research_for_domain", arguments: { domain: "example.it", budget: "2000" } });
+  const prompt = await a.getPrompt({ name: "keyword_research_for_domain", arguments: { site: "example.it", budget: "2000" } });
   const words = prompt.messages[0].content.text;
   check(words.includes("example.it") && words.includes("at most 2000 units") && words.includes("`estimate`"), `prompt: ${words}`);
   await a.close();

@@ -39,8 +39,8 @@ pub fn list() -> Vec<Prompt> {
             KEYWORDS,
             Some("The keywords a domain ranks for, at or above a search volume, fetched within a budget."),
             Some(vec![
-                PromptArgument::new("domain")
-                    .with_description("The domain, such as example.com")
+                PromptArgument::new("site")
+                    .with_description("The site's domain, such as example.com")
                     .with_required(true),
                 PromptArgument::new("min_search_volume")
                     .with_description("The least monthly search volume of a keyword kept (a whole number; default 100)")
@@ -102,7 +102,7 @@ pub fn get(name: &str, arguments: Option<&JsonObject>) -> Result<GetPromptResult
             "Keyword research for a domain",
             format!(
                 "Find the keywords the domain {} ranks for with a monthly search volume of at least {}. Use the tool whose description says it lists a domain's keywords; keep the keyword, its search volume and the domain's position.",
-                required("domain")?,
+                required("site")?,
                 whole("min_search_volume", 100)?
             ),
         ),

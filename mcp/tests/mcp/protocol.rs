@@ -139,7 +139,7 @@ fn prompts_encode_a_workflow_with_the_budget() {
     assert!(names.contains(&"keyword_research_for_domain"), "{listed}");
     let got = mcp.request(
         "prompts/get",
-        json!({"name": "keyword_research_for_domain", "arguments": {"domain": "example.it", "min_search_volume": "500", "budget": "2000"}}),
+        json!({"name": "keyword_research_for_domain", "arguments": {"site": "example.it", "min_search_volume": "500", "budget": "2000"}}),
     );
     let text = got["result"]["messages"][0]["content"]["text"]
         .as_str()
@@ -159,7 +159,7 @@ fn prompts_encode_a_workflow_with_the_budget() {
         "prompts/get",
         json!({"name": "keyword_research_for_domain", "arguments": {}}),
     );
-    assert!(error(&missing, -32602).contains("`domain`"), "{missing}");
+    assert!(error(&missing, -32602).contains("`site`"), "{missing}");
     let unknown = mcp.request("prompts/get", json!({"name": "nope"}));
     assert!(error(&unknown, -32602).contains("nope"), "{unknown}");
     let bad = mcp.request("prompts/list", json!({"cursor": "x"}));
