@@ -17,8 +17,10 @@
 //   2. edge inputs, each followed by a `ping` that still answers: a
 //      70,000-character keyword and a number in a keyword list (tool errors
 //      naming `keyword`), and over HTTP a body that is not JSON (-32700);
-//      The held result's `resume` is the call's arguments with exactly the
-//      keywords not answered; called, it sends exactly the missing requests.
+//      The held result's `resume` is a handle (`{resume: ID}`) and the
+//      resource `seozoom://held/ID/missing` the keywords not answered; called
+//      with the handle, the tool sends exactly the missing requests; `usage`
+//      stays under 4 KB.
 //   3. a call, then the same call in a second session on one SQLite store:
 //      from_cache true and 0 units, and `usage` shows the key's cache hit and
 //      the balance last reported;
@@ -29,12 +31,19 @@
 //      list changed, and `resources/read` of the link gives all 50 rows with
 //      every column; `more` hands out the next ones with the two columns;
 //   5. `max_wait_s`: a 21-request job whose last request would wait for the
-//      rate window past `max_wait_s` stops there, its text naming the
-//      arguments that resume it (the last 100 keywords), and its rows held
-//      with the same `resume`;
-//   6. over --http, two sessions of one server: `usage.session` is each
-//      session's own (the second, which sent nothing, counts nothing), while
-//      the process-wide figures count the first's call.
+//      rate window past `max_wait_s` stops there in an answer under 4 KB whose
+//      `resume` is a handle, its text naming it and a larger `max_wait_s`,
+//      its rows held with the same handle; called with the handle and a
+//      longer bound, the tool sends exactly the last 100 keywords;
+//   6. over --http, two sessions of one server kept apart: `usage` at the top
+//      level is each session's own (the second, which sent nothing, counts
+//      nothing; `process` counts the first's call), and the second neither
+//      lists nor reads (`more`, `resources/read`) the first's held result,
+//      whose id is unguessable; and a prompt listed and filled in;
+//   7. `mcp --confirm-over 100`: a 300-keyword call is refused before sending
+//      to a client without elicitation; a client with it is asked
+//      (`elicitation/create`): declined, nothing is sent or charged; accepted,
+//      the call goes.
 //
 // Exits non-zero on the first failed check.
 
@@ -45,7 +54,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { ResourceListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { ElicitRequestSchema, ResourceListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 
@@ -177,7 +186,10 @@ async function cancelStopsSpending(transport) {
   check(usage.units_used === filler.UnitsUsed + stopped.units, `usage units: ${JSON.stringify(usage)}`);
   // Resume with exactly the missing part.
   const missing = keywords("kw", 3000).slice(sent * 100);
-  check(JSON.stringify(stopped.resume) === JSON.stringify({ keyword: missing }), `resume: ${JSON.stringify(stopped.resume).slice(0, 200)}`);
+  check(JSON.stringify(stopped.resume) === JSON.stringify({ resume: stopped.result }) && stopped.missing === missing.length, `resume: ${JSON.stringify(stopped).slice(0, 300)}`);
+  const listed = JSON.parse((await client.readResource({ uri: `seozoom://held/${stopped.result}/missing` })).contents[0].text);
+  check(JSON.stringify(listed.arguments) === JSON.stringify({ keyword: missing }), `missing: ${JSON.stringify(listed).slice(0, 200)}`);
+  check(JSON.stringify(usage).length < 4096, `usage is small: ${JSON.stringify(usage).length} bytes`);
   const resumed = await structured(client, "keywords_metrics", stopped.resume);
   check(resumed.rows.total === missing.length, `resumed: ${JSON.stringify(resumed.rows)}`);
   check((await sandbox.requests()) - 18 - sent === 30 - sent, "the resume sent exactly the missing requests");
@@ -238,7 +250,7 @@ async function cacheAcrossSessions(transport) {
     }
     check(usage.key.cache_hits >= 1, `usage: ${JSON.stringify(usage)}`);
     check(usage.key.last_balance?.units_remaining === paid.UnitsRemaining, `usage: ${JSON.stringify(usage)}`);
-    check(usage.session.cache_hits === 1 && usage.session.units_used === 0, `usage: ${JSON.stringify(usage)}`);
+    check(usage.cache_hits === 1 && usage.units_used === 0, `usage: ${JSON.stringify(usage)}`);
     await second.close();
     console.log(`${transport}: a repeat call in a second session came from the store (0 units); usage shows the hit and the balance`);
   } finally {
@@ -295,15 +307,26 @@ async function maxWait(transport) {
   );
   const text = result.content.map((c) => c.text ?? "").join("\n");
   check(result.isError === true && text.includes("The job stopped part-way"), `max_wait_s: ${text.slice(0, 300)}`);
-  const resume = { keyword: all.slice(2000), max_wait_s: 0.5 };
-  check(text.includes(`call \`keywords_metrics\` with ${JSON.stringify(resume)}`), `no resume in: ${text.slice(0, 400)}`);
+  check(JSON.stringify(result).length < 4096, `a small answer: ${JSON.stringify(result).length} bytes`);
+  const handle = result.structuredContent?.resume;
+  check(typeof handle?.resume === "string" && result.structuredContent.missing === 100, `resume: ${JSON.stringify(result.structuredContent)}`);
+  check(text.includes(`call \`keywords_metrics\` with ${JSON.stringify(handle)}`) && text.includes("larger `max_wait_s`"), `no handle in: ${text.slice(0, 400)}`);
   const held = (await structured(client, "more", {})).held.find((h) => h.complete === false);
-  check(held && held.items === 2000 && JSON.stringify(held.resume) === JSON.stringify(resume), `held: ${JSON.stringify(held).slice(0, 200)}`);
+  check(held && held.items === 2000 && JSON.stringify(held.resume) === JSON.stringify(handle), `held: ${JSON.stringify(held).slice(0, 200)}`);
+  // Going on by the handle, with a bound long enough for the rate window:
+  // exactly the 100 keywords missing are sent.
+  const resumed = await client.callTool(
+    { name: "keywords_metrics", arguments: { ...handle, max_wait_s: 30 } },
+    undefined,
+    { timeout: 120_000 },
+  );
+  check(!resumed.isError && resumed.structuredContent.rows.total === 100, `resumed: ${JSON.stringify(resumed).slice(0, 300)}`);
+  check(resumed.structuredContent.response[0].keyword === all[2000], `resumed from: ${JSON.stringify(resumed.structuredContent.response[0])}`);
   await close();
-  console.log(`${transport}: max_wait_s 0.5 stopped a job at its 21st request; 2000 rows held, resume names the last 100 keywords`);
+  console.log(`${transport}: max_wait_s 0.5 stopped a job at its 21st request; 2000 rows held; its handle sent exactly the last 100 keywords`);
 }
 
-async function usagePerSession() {
+async function sessionsKeptApart() {
   const { child, url } = await spawnServing(["--sandbox", "--store", "none", "mcp", "--http", "127.0.0.1:0"]);
   const open = async () => {
     const client = new Client({ name: "seozoom-ci-agent", version: "1.0.0" });
@@ -312,20 +335,68 @@ async function usagePerSession() {
   };
   const a = await open();
   const b = await open();
-  const paid = await structured(a, "keywords_metrics", { keyword: ["scarpe running"] });
+  const paid = await structured(a, "keywords_metrics", { keyword: keywords("scarpe", 30) });
+  const held = paid.more?.result;
+  check(typeof held === "string" && /^r1-[0-9a-f]{32}$/.test(held), `a cut result with an unguessable id: ${JSON.stringify(paid.more)}`);
   const usageA = await structured(a, "usage", {});
   const usageB = await structured(b, "usage", {});
-  check(usageA.session.units_used === paid.UnitsUsed && usageA.session.calls === 1, `usage A: ${JSON.stringify(usageA.session)}`);
-  check(usageB.session.units_used === 0 && usageB.session.calls === 0, `usage B: ${JSON.stringify(usageB.session)}`);
-  check(usageB.units_used === paid.UnitsUsed, `process-wide: ${JSON.stringify(usageB)}`);
+  check(usageA.units_used === paid.UnitsUsed && usageA.calls === 1 && usageA.held.length === 1, `usage A: ${JSON.stringify(usageA)}`);
+  check(usageB.units_used === 0 && usageB.calls === 0 && usageB.held.length === 0, `usage B: ${JSON.stringify(usageB)}`);
+  check(usageB.process.units_used === paid.UnitsUsed, `process-wide: ${JSON.stringify(usageB.process)}`);
+  const theirs = await b.callTool({ name: "more", arguments: { result: held } });
+  check(theirs.isError === true, `B read A's rows: ${JSON.stringify(theirs).slice(0, 200)}`);
+  let refused = false;
+  try {
+    await b.readResource({ uri: `seozoom://held/${held}` });
+  } catch (error) {
+    refused = error.code === -32002;
+  }
+  check(refused, "B read A's held resource");
+  // A prompt: a workflow with the budget in mind, filled in.
+  const prompts = await a.listPrompts();
+  check(prompts.prompts.some((p) => p.name === "keyword_research_for_domain"), `prompts: ${JSON.stringify(prompts)}`);
+  const prompt = await a.getPrompt({ name: "keyword_research_for_domain", arguments: { site: "example.it", budget: "2000" } });
+  const words = prompt.messages[0].content.text;
+  check(words.includes("example.it") && words.includes("at most 2000 units") && words.includes("`estimate`"), `prompt: ${words}`);
   await a.close();
   await b.close();
   child.kill();
-  console.log("http: usage.session is each session's own; the process-wide figures count every session");
+  console.log("http: each session's usage is its own; another session's held result reads as unknown; a prompt filled in");
+}
+
+async function confirmOver() {
+  const args = ["--sandbox", "--store", "none", "mcp", "--confirm-over", "100"];
+  const large = { keyword: keywords("conferma", 300) };
+  // A client without elicitation: refused before sending, the option named.
+  const plain = new Client({ name: "seozoom-ci-agent", version: "1.0.0" });
+  await plain.connect(new StdioClientTransport({ command: bin, args, stderr: "inherit" }));
+  const refused = await plain.callTool({ name: "keywords_metrics", arguments: large });
+  const refusedText = refused.content[0].text;
+  check(refused.isError && refusedText.startsWith("Not sent") && refusedText.includes("--confirm-over 100"), `no elicitation: ${refusedText}`);
+  check((await structured(plain, "usage", {})).calls === 0, "a refused call sent nothing");
+  await plain.close();
+  // A client with elicitation: asked; declined sends nothing, accepted sends.
+  const asking = new Client({ name: "seozoom-ci-agent", version: "1.0.0" }, { capabilities: { elicitation: {} } });
+  const answers = ["decline", "accept"];
+  const asked = [];
+  asking.setRequestHandler(ElicitRequestSchema, async (request) => {
+    asked.push(request.params.message);
+    return { action: answers.shift() };
+  });
+  await asking.connect(new StdioClientTransport({ command: bin, args, stderr: "inherit" }));
+  const declined = await asking.callTool({ name: "keywords_metrics", arguments: large });
+  check(declined.isError && declined.content[0].text.includes("declined") && declined.content[0].text.includes("Nothing was charged"), `declined: ${declined.content[0].text}`);
+  check((await structured(asking, "usage", {})).units_used === 0, "a declined call charged nothing");
+  const accepted = await structured(asking, "keywords_metrics", large);
+  check(accepted.rows.total === 300 && accepted.UnitsUsed > 100, `accepted: ${JSON.stringify(accepted.rows)}`);
+  check(asked.length === 2 && asked[0].includes("3 requests"), `asked: ${JSON.stringify(asked)}`);
+  await asking.close();
+  console.log(`stdio: --confirm-over 100 refused without elicitation; asked "${asked[0]}": declined sent nothing, accepted sent`);
 }
 
 try {
-  await usagePerSession();
+  await confirmOver();
+  await sessionsKeptApart();
   for (const transport of ["stdio", "http"]) {
     await maxWait(transport);
     await cancelStopsSpending(transport);

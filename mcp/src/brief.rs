@@ -85,6 +85,7 @@ fn summary(tool: &str, structured: &Value) -> String {
         let _ = write!(text, " ({shown})");
     }
     text.push('.');
+    text.push_str(&kept_raw(structured));
     if structured.get(envelope::NO_DATA) == Some(&Value::Bool(true)) {
         text.push_str(" No data found.");
     }
@@ -103,14 +104,24 @@ fn summary(tool: &str, structured: &Value) -> String {
         );
     }
     if let Some(used) = number(SERVICE.envelope_units_used) {
-        let _ = write!(text, " Charged {}", count(used, "unit", "units"));
+        let _ = write!(
+            text,
+            " This call was charged {}",
+            count(used, "unit", "units")
+        );
+        text.push_str(&budget_left(&structured[envelope::BUDGET]));
         if let Some(left) = number(SERVICE.envelope_units_remaining) {
-            let _ = write!(text, "; {left} left");
+            let _ = write!(
+                text,
+                "; the account has {} left",
+                count(left, "unit", "units")
+            );
         }
         text.push('.');
     } else if structured.get(SERVICE.envelope_units_used) == Some(&Value::Null) {
         text.push_str(" The answer did not say what it was charged.");
     }
+    text.push_str(&budget_cut(&structured[envelope::BUDGET]));
     if structured.get(envelope::FROM_CACHE) == Some(&Value::Bool(true)) {
         text.push_str(" From the cache (nothing sent).");
     } else if let Some(items) = number(envelope::CACHED_ITEMS) {
@@ -136,6 +147,56 @@ fn summary(tool: &str, structured: &Value) -> String {
         );
     }
     text
+}
+
+/// The rows the client could not type, counted apart from the others, with
+/// the first one's reason: they are only in `raw_rows`, not in the table.
+fn kept_raw(structured: &Value) -> String {
+    let Some(raw) = structured
+        .get(seozoom::types::RawRow::MEMBER)
+        .and_then(Value::as_array)
+        .filter(|raw| !raw.is_empty())
+    else {
+        return String::new();
+    };
+    let why = raw[0]
+        .get("error")
+        .and_then(Value::as_str)
+        .map(|error| format!(" (the first: {error})"))
+        .unwrap_or_default();
+    format!(
+        " {} more kept raw, as the service sent {}: {} not fit the record{why}; not in the table below, but in `{}` of the structured content.",
+        count(raw.len() as u64, "row", "rows"),
+        if raw.len() == 1 { "it" } else { "them" },
+        if raw.len() == 1 { "it did" } else { "they did" },
+        seozoom::types::RawRow::MEMBER,
+    )
+}
+
+/// What is left of the server's budget, in words a model cannot take for the
+/// account's balance; empty without a budget.
+fn budget_left(budget: &Value) -> String {
+    let figure = |member: &str| budget.get(member).and_then(Value::as_u64);
+    match (figure("left"), figure("units")) {
+        (Some(left), Some(units)) => format!(
+            "; {} of this server's budget of {units} left",
+            count(left, "unit", "units")
+        ),
+        _ => String::new(),
+    }
+}
+
+/// A row cap `--fit-budget` cut, said so that a model does not take the
+/// rows for all there are; empty when none was cut.
+fn budget_cut(budget: &Value) -> String {
+    let figure = |member: &str| budget.get(member).and_then(Value::as_u64);
+    match (figure("rows_asked"), figure("rows_allowed")) {
+        (Some(asked), Some(allowed)) => format!(
+            " The budget allowed {} of the {asked} asked for (--fit-budget cut the row cap): there may be more rows than these.",
+            count(allowed, "row", "rows")
+        ),
+        _ => String::new(),
+    }
 }
 
 /// The rows of `response` as a table: a header line of column names, then a
@@ -279,7 +340,7 @@ mod tests {
         });
         assert_eq!(
             summary("t", &structured),
-            "t: 1 row. Charged 1 unit; 99 left."
+            "t: 1 row. This call was charged 1 unit; the account has 99 units left."
         );
         let held = json!({
             "UnitsUsed": 0, "UnitsRemaining": 99, "from_cache": true, "no_data": false,
@@ -288,7 +349,9 @@ mod tests {
         });
         let text = summary("t", &held);
         assert!(
-            text.starts_with("t: 100 rows (1-20 shown). Charged 0 units; 99 left. From the cache"),
+            text.starts_with(
+                "t: 100 rows (1-20 shown). This call was charged 0 units; the account has 99 units left. From the cache"
+            ),
             "{text}"
         );
         assert!(text.contains("80 more held as result `r1`"), "{text}");

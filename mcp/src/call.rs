@@ -6,21 +6,24 @@
 //! or the budget left. A job that stops part-way keeps the rows it paid for
 //! (`stopped.rs` tells it and holds them for the `more` tool).
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
+use rmcp::RoleServer;
 use rmcp::model::{CallToolResult, Resource};
-use seozoom::job::{RunOptions, Stop};
-use seozoom::{Error, operation_table::Operation};
-use serde_json::{Map, Value};
+use rmcp::service::Peer;
+use seozoom::job::{FittedRows, Progress, RunOptions, Stop};
+use seozoom::{Error, Job, operation_table::Operation};
+use serde_json::{Map, Value, json};
 
 use super::envelope::Cached;
 use super::failure::failure;
 use super::report::Reporter;
 use super::session::Session;
-use super::{args, brief, envelope, fields, resources, stopped};
+use super::{args, brief, confirm, envelope, fields, resources, stopped};
 
 /// Call `op` (the tool `tool`) with these arguments. A batched job reports
-/// its progress to `reporter`, and sends nothing more once `stop` is given.
+/// its progress to `reporter`, and sends nothing more once `stop` is given;
+/// a call over `--confirm-over` asks the user through `peer` first.
 pub async fn operation(
     session: &Session,
     tool: &str,
@@ -28,7 +31,15 @@ pub async fn operation(
     arguments: Option<&Map<String, Value>>,
     reporter: &Arc<Reporter>,
     stop: &Stop,
+    peer: Option<&Peer<RoleServer>>,
 ) -> CallToolResult {
+    // A stopped job's handle stands for its arguments for the missing part.
+    let resumed = match stopped::resumed(session, tool, arguments) {
+        None => None,
+        Some(Ok(resumed)) => Some(resumed),
+        Some(Err(invalid)) => return failure(&Error::from(invalid)),
+    };
+    let arguments = resumed.as_ref().or(arguments);
     let read = args::request(op, arguments, &session.database).and_then(|request| {
         let max_rows = args::max_rows(op, arguments)?;
         let max_wait = args::max_wait(op, arguments)?;
@@ -38,11 +49,28 @@ pub async fn operation(
         Ok(read) => read,
         Err(invalid) => return failure(&Error::from(invalid)),
     };
+    // Over --confirm-over, the user says yes first (or nothing is sent).
+    if session.confirm_over.is_some()
+        && let Ok(job) = Job::of(&request, max_rows)
+        && let Err(answer) = confirm::confirmed(session, tool, &request, job, peer).await
+    {
+        return answer;
+    }
     let progress = Arc::clone(reporter);
+    // A row cap the budget cut (`--fit-budget`), for the answer to say so.
+    let fitted: Arc<Mutex<Option<FittedRows>>> = Arc::default();
+    let seen = Arc::clone(&fitted);
     let mut options = RunOptions::new()
         .stop(stop.clone())
         .fit_budget(session.fit_budget)
-        .on_progress(move |step| progress.progress(step));
+        .on_progress(move |step| {
+            if let Progress::Fitted(rows) = step
+                && rows.is_cut()
+            {
+                *seen.lock().unwrap_or_else(PoisonError::into_inner) = Some(rows);
+            }
+            progress.progress(step);
+        });
     if let Some(max_rows) = max_rows {
         options = options.max_rows(max_rows);
     }
@@ -73,7 +101,7 @@ pub async fn operation(
         (false, items, requests) => Cached::Part { items, requests },
     };
     reporter.spent(&figures);
-    let (structured, held) = envelope::structured(
+    let (mut structured, held) = envelope::structured(
         op,
         tool,
         outcome.envelope,
@@ -82,7 +110,25 @@ pub async fn operation(
         &session.held,
         fields.as_ref(),
     );
+    let fitted = *fitted.lock().unwrap_or_else(PoisonError::into_inner);
+    if let (Some(budget), Some(content)) = (budget(session, fitted), structured.as_object_mut()) {
+        content.insert(envelope::BUDGET.into(), budget);
+    }
     brief::result(tool, op.response.shape, structured, link(session, held))
+}
+
+/// The answer's `budget` member when the server has a budget: its units and
+/// what is left of them after this call, and, when `--fit-budget` cut the
+/// row cap, the rows asked for and the rows the budget allowed.
+fn budget(session: &Session, fitted: Option<FittedRows>) -> Option<Value> {
+    let limit = session.client.budget()?;
+    let left = (limit - session.client.units().used).max(0);
+    let mut budget = json!({"units": limit, "left": left});
+    if let Some(fitted) = fitted {
+        budget["rows_asked"] = json!(fitted.asked);
+        budget["rows_allowed"] = json!(fitted.rows);
+    }
+    Some(budget)
 }
 
 /// The `resource_link` of the result held as `id`.

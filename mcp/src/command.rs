@@ -27,6 +27,7 @@ pub const DEFAULT_MAX_RESULT_ROWS: usize = 20;
 /// never meet a parameter's wire name).
 const HTTP: &str = "mcp:http";
 const MAX_RESULT_ROWS: &str = "mcp:max-result-rows";
+const CONFIRM_OVER: &str = "mcp:confirm-over";
 const TOOLS: &str = "mcp:tools";
 const CONFORMANCE_FIXTURE: &str = "mcp:conformance-fixture";
 
@@ -92,6 +93,9 @@ pub struct Options {
     /// The operations' tools exposed (`--tools`): names and groups; `None`
     /// for all.
     pub tools: Option<Vec<String>>,
+    /// Ask the user before a call whose largest estimate is over this many
+    /// units (`--confirm-over`).
+    pub confirm_over: Option<i64>,
     /// List the conformance suite's test tools too (`--conformance-fixture`,
     /// hidden; only with `sandbox`).
     pub conformance_fixture: bool,
@@ -140,6 +144,13 @@ pub fn subcommand() -> clap::Command {
                 .value_parser(value_parser!(u64).range(1..))
                 .default_value(DEFAULT_MAX_RESULT_ROWS.to_string())
                 .help("The most rows of a result put in one tool answer; the rest is held for the `more` tool"),
+        )
+        .arg(
+            Arg::new(CONFIRM_OVER)
+                .long("confirm-over")
+                .value_name("UNITS")
+                .value_parser(value_parser!(u64).range(0..=i64::MAX as u64))
+                .help("Ask the user (MCP elicitation) before sending a call whose estimate may pass UNITS units; a client that cannot ask gets such a call refused before sending"),
         )
         .arg(
             // Hidden: for the MCP conformance suite in CI, never for agents.
@@ -220,8 +231,12 @@ pub fn read(sub: &ArgMatches, settings: Settings) -> Result<Options, (ErrorKind,
         .map_or(DEFAULT_MAX_RESULT_ROWS, |&n| {
             usize::try_from(n).unwrap_or(usize::MAX)
         });
+    let confirm_over = sub
+        .get_one::<u64>(CONFIRM_OVER)
+        .map(|&units| i64::try_from(units).unwrap_or(i64::MAX));
     Ok(Options {
         settings,
+        confirm_over,
         max_result_rows,
         http,
         tools,

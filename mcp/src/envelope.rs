@@ -41,6 +41,9 @@ pub const TOTAL: &str = "total";
 pub const RESULT: &str = "result";
 /// How to get more, in words.
 pub const HINT: &str = "hint";
+/// The server's budget, when it has one: its units, what is left after the
+/// call, and a row cap `--fit-budget` cut (an operation tool's answer).
+pub const BUDGET: &str = "budget";
 /// The tool a held result came from (in the `more` tool's answer).
 pub const TOOL: &str = "tool";
 

@@ -13,10 +13,13 @@
 //! runs a batched job of three requests, whose progress reaches the agent as
 //! any job's does. The others check what the protocol carries (a text, an
 //! error result, a JSON Schema 2020-12 input schema kept whole), and are
-//! answered as the suite asks. What each tool does is in [`super::fixture_answer`], so that
+//! answered as the suite asks; so are its test resources and prompts. What each tool does is in [`super::fixture_answer`], so that
 //! the catalogue of tools, which lists these, does not depend on a session.
 
-use rmcp::model::{Resource, ResourceContents, ResourceTemplate, Tool, ToolAnnotations};
+use rmcp::model::{
+    ContentBlock, GetPromptResult, JsonObject, Prompt, PromptArgument, PromptMessage, Resource,
+    ResourceContents, ResourceTemplate, Role, Tool, ToolAnnotations,
+};
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
 
@@ -176,3 +179,72 @@ pub fn read_resource(uri: &str) -> Option<Vec<ResourceContents>> {
     };
     Some(vec![contents])
 }
+
+/// The suite's test prompts (scenarios `prompts-get-simple`,
+/// `prompts-get-with-args`, `prompts-get-embedded-resource`,
+/// `prompts-get-with-image`), as listed.
+pub fn prompts() -> Vec<Prompt> {
+    let argument = |name: &str| {
+        PromptArgument::new(name)
+            .with_description(format!("Conformance fixture: {name}"))
+            .with_required(true)
+    };
+    let prompt = |name: &str, arguments: Option<Vec<PromptArgument>>| {
+        Prompt::new(name, Some("Conformance fixture (sandbox only)"), arguments)
+    };
+    vec![
+        prompt(SIMPLE_PROMPT, None),
+        prompt(
+            ARGUMENTS_PROMPT,
+            Some(vec![argument("arg1"), argument("arg2")]),
+        ),
+        prompt(RESOURCE_PROMPT, Some(vec![argument("resourceUri")])),
+        prompt(IMAGE_PROMPT, None),
+    ]
+}
+
+/// The suite's test prompt `name` filled in with `arguments`, if it is one.
+pub fn prompt(name: &str, arguments: Option<&JsonObject>) -> Option<GetPromptResult> {
+    let argument = |key: &str| {
+        arguments
+            .and_then(|a| a.get(key))
+            .and_then(|v| v.as_str())
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let message = |content: ContentBlock| PromptMessage::new(Role::User, content);
+    let messages = match name {
+        SIMPLE_PROMPT => vec![message(ContentBlock::text(
+            "This is a simple prompt for testing.",
+        ))],
+        ARGUMENTS_PROMPT => vec![message(ContentBlock::text(format!(
+            "Prompt with arguments: arg1='{}', arg2='{}'",
+            argument("arg1"),
+            argument("arg2")
+        )))],
+        RESOURCE_PROMPT => {
+            let uri = argument("resourceUri");
+            vec![
+                message(ContentBlock::embedded_text(
+                    uri.clone(),
+                    "Embedded resource content for testing.",
+                )),
+                message(ContentBlock::text(format!(
+                    "Please process the embedded resource {uri}."
+                ))),
+            ]
+        }
+        IMAGE_PROMPT => vec![
+            message(ContentBlock::image(PNG_BASE64, "image/png")),
+            message(ContentBlock::text("Please analyze the image above.")),
+        ],
+        _ => return None,
+    };
+    Some(GetPromptResult::new(messages))
+}
+
+/// The suite's test prompts' names.
+const SIMPLE_PROMPT: &str = "test_simple_prompt";
+const ARGUMENTS_PROMPT: &str = "test_prompt_with_arguments";
+const RESOURCE_PROMPT: &str = "test_prompt_with_embedded_resource";
+const IMAGE_PROMPT: &str = "test_prompt_with_image";

@@ -54,7 +54,7 @@ async fn progress(session: &Session, reporter: &Arc<Reporter>, stop: &Stop) -> C
         .map(|i| Value::String(format!("conformance {i}")))
         .collect();
     arguments.insert(list.to_owned(), Value::Array(values));
-    let result = call::operation(session, &name, op, Some(&arguments), reporter, stop).await;
+    let result = call::operation(session, &name, op, Some(&arguments), reporter, stop, None).await;
     if result.is_error == Some(true) {
         return result;
     }
@@ -73,7 +73,8 @@ async fn logging(session: &Session, reporter: &Arc<Reporter>, stop: &Stop) -> Ca
     let arguments = example_arguments(op);
     let mut from_cache = 0;
     for _ in 0..=REPEATS {
-        let result = call::operation(session, &name, op, Some(&arguments), reporter, stop).await;
+        let result =
+            call::operation(session, &name, op, Some(&arguments), reporter, stop, None).await;
         if result.is_error == Some(true) {
             return result;
         }

@@ -3,6 +3,9 @@
 //!
 //! Only the latest few are kept, so that a long session's memory stays
 //! bounded; an agent that comes back for an older one is told to call again.
+//! Each MCP session holds its own (over HTTP one process serves many), and an
+//! id carries 122 random bits, so that no client reads what another holds by
+//! guessing its id.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -31,8 +34,10 @@ pub struct HeldResult {
     pub response: Arc<Value>,
     /// For what a stopped job received: the call's arguments that ask for
     /// exactly the part it did not get (the inputs not answered, or the
-    /// offset where its rows stop).
-    pub resume: Option<Value>,
+    /// offset where its rows stop), which a call with its handle sends; and
+    /// how many inputs or rows that is. Never shown whole in an answer: a
+    /// resource gives it.
+    pub resume: Option<(Value, usize)>,
     /// The columns the call asked for (`fields`): `more` hands out rows cut
     /// to them; a resource read has every column.
     pub fields: Option<Fields>,
@@ -54,13 +59,14 @@ struct Inner {
 }
 
 impl Held {
-    /// Hold a result; its id.
+    /// Hold a result; its id: the count of results given (for a reader to
+    /// tell their order) and a random part (so that it cannot be guessed).
     pub fn hold(&self, result: HeldResult) -> String {
         // A panic elsewhere while the lock was held leaves the list as it was
         // between two whole updates, so it is still usable.
         let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
         inner.issued += 1;
-        let id = format!("r{}", inner.issued);
+        let id = format!("r{}-{}", inner.issued, uuid::Uuid::new_v4().simple());
         if inner.results.len() == KEPT {
             inner.results.pop_front();
         }
@@ -120,5 +126,18 @@ mod tests {
             assert_eq!(*held.get(id).expect("kept").response, Value::from(n as i64));
         }
         assert!(held.get("r999").is_none());
+    }
+
+    #[test]
+    fn an_id_is_not_its_neighbours_with_another_number() {
+        let held = Held::default();
+        let first = held.hold(result(1));
+        let second = held.hold(result(2));
+        let (_, first_random) = first.split_once('-').expect("a random part");
+        let (_, second_random) = second.split_once('-').expect("a random part");
+        assert_eq!(first_random.len(), 32, "{first}");
+        assert_ne!(first_random, second_random);
+        assert!(held.get(&format!("r2-{first_random}")).is_none());
+        assert!(held.get("r1").is_none(), "the count alone reads nothing");
     }
 }

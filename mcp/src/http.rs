@@ -28,7 +28,8 @@ const MAX_BODY: usize = 16 << 20;
 /// A POST whose body is not JSON gets a JSON-RPC parse error (-32700, `id`
 /// null) with HTTP 400, as on stdio; `rmcp` would answer 415 with plain text,
 /// which a JSON-RPC client cannot read. A request before `initialize` is
-/// told so, in JSON-RPC, as on stdio.
+/// told so (a `ping` answered), and one `rmcp` cannot read or of a method
+/// not served is answered with its id, in JSON-RPC, as on stdio.
 async fn parse_error(request: Request, next: Next) -> Response {
     if request.method() != Method::POST {
         return next.run(request).await;
@@ -44,12 +45,18 @@ async fn parse_error(request: Request, next: Next) -> Response {
         Err(error) => return reply(format!("Parse error: {error}")),
     };
     // A request that names no session, other than `initialize`: `rmcp`
-    // would answer "Session ID is required" in plain text.
-    if !parts.headers.contains_key(SESSION_HEADER)
-        && let Some(answer) = protocol::before_initialize(&message)
-    {
+    // would answer "Session ID is required" in plain text. A request it
+    // cannot read would get an error without its id, and a method not
+    // served its bare name.
+    let initialized = parts.headers.contains_key(SESSION_HEADER);
+    if let Some(answer) = protocol::answered_here(&message, initialized) {
+        let status = if answer.get("error").is_some() {
+            StatusCode::BAD_REQUEST
+        } else {
+            StatusCode::OK
+        };
         return (
-            StatusCode::BAD_REQUEST,
+            status,
             [(header::CONTENT_TYPE, "application/json")],
             answer.to_string(),
         )
@@ -125,7 +132,7 @@ pub async fn serve(server: Server, addr: SocketAddr) -> Ended {
         .layer(axum::middleware::from_fn(foreign_origin));
     println!("http://{local}{PATH}");
     eprintln!(
-        "mcp: serving streamable HTTP on http://{local}{PATH}; the budget covers every session of this process (`usage` gives each session its own figures beside it). Stop with Ctrl-C."
+        "mcp: serving streamable HTTP on http://{local}{PATH}; the budget covers every session of this process; each session's `usage` and held results are its own. Stop with Ctrl-C."
     );
     match axum::serve(listener, router).await {
         Ok(()) => Ended::Normally,

@@ -30,7 +30,7 @@ use serde_json::{Map, Value, json};
 use super::agent_schema::trim;
 use super::json_schema::TYPE;
 use super::shared_schemas;
-use super::tool_names::{ARG_FIELDS, ARG_MAX_ROWS, ARG_MAX_WAIT_S};
+use super::tool_names::{ARG_FIELDS, ARG_MAX_ROWS, ARG_MAX_WAIT_S, RESUME};
 
 /// The `inputSchema` of `op`'s tool: one property per parameter the caller
 /// gives, and the database, whose default is `default_database`.
@@ -54,6 +54,11 @@ pub fn input_schema(op: &Operation, default_database: &str) -> Map<String, Value
     }
     if let Some(paging) = op.paging() {
         properties.insert(ARG_MAX_ROWS.to_owned(), max_rows_schema(&paging));
+    }
+    // A job that can stop part-way goes on by its handle (said once, in the
+    // server's instructions).
+    if op.batch_param().is_some() || op.paging().is_some() {
+        properties.insert(RESUME.to_owned(), json!({TYPE: "string"}));
     }
     // Said once, in the server's instructions: the tool list is paid for in
     // tokens by every session.

@@ -28,6 +28,9 @@
 //! - `args`: a call's JSON arguments to a request; `fields`: the columns a
 //!   row tool is asked for; `shown`: a value as a message repeats it;
 //! - `call`, `own`: answering the operations' tools and the server's own;
+//!   `stopped`: a job that stopped part-way, and going on by its handle;
+//!   `confirm`: the user's yes before a call over `--confirm-over`;
+//! - `prompts`: workflows with the budget in mind, for a host to offer;
 //! - `envelope`, `held`: the structured answer, cut to the row cap;
 //!   `brief`: its text content, a summary and the rows as a compact table;
 //! - `resources`: held results, the cost table and the spec, for a host to
@@ -50,6 +53,7 @@ mod args;
 mod brief;
 mod call;
 mod command;
+mod confirm;
 mod describe;
 mod ended;
 mod envelope;
@@ -65,6 +69,7 @@ mod jsonrpc;
 mod origin;
 mod output_schema;
 mod own;
+mod prompts;
 mod protocol;
 mod report;
 mod resources;

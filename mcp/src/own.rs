@@ -107,9 +107,9 @@ pub async fn estimate(session: &Session, arguments: Option<&Map<String, Value>>)
     CallToolResult::structured(answer)
 }
 
-/// `usage`: what the session has spent, and its budget; what the store's
-/// ledger holds for the key (every process and session on it); and the
-/// results held for `more`.
+/// `usage`: what this MCP session has spent; the budget (the process's) and
+/// what the process spent; what the store's ledger holds for the key (every
+/// process and session on it); and this session's results held for `more`.
 pub async fn usage(
     session: &Session,
     spent: &Spent,
@@ -145,17 +145,19 @@ pub async fn usage(
         .into_iter()
         .map(|(id, held)| held_line(&id, &held))
         .collect();
+    // The top level is this MCP session's own; the process's (every session
+    // it serves over HTTP, one client) and the key's are named so.
     CallToolResult::structured(json!({
-        "units_used": units.used,
-        "calls": units.calls,
+        "units_used": own.units_used,
+        "calls": own.calls,
+        "cache_hits": own.cache_hits,
+        "cached_items": own.cached_items,
         "units_remaining": units.remaining.or(balance.map(|b| b.units_remaining)),
         "budget": budget,
         "budget_left": budget_left,
-        "session": {
-            "calls": own.calls,
-            "units_used": own.units_used,
-            "cache_hits": own.cache_hits,
-            "cached_items": own.cached_items,
+        "process": {
+            "units_used": units.used,
+            "calls": units.calls,
         },
         "key": {
             "store": client.store().name(),
@@ -178,8 +180,11 @@ fn held_line(id: &str, held: &HeldResult) -> Value {
         "units": held.units,
         "complete": held.complete,
     });
-    if let Some(resume) = &held.resume {
-        line[RESUME] = resume.clone();
+    // The handle, never the arguments it stands for: a list of a thousand
+    // missing inputs would flood the context (a resource gives it).
+    if let Some((_, missing)) = &held.resume {
+        line["missing"] = json!(missing);
+        line[RESUME] = json!({ RESUME: id });
     }
     line
 }

@@ -44,6 +44,15 @@ pub fn held_uri(id: &str) -> String {
     format!("{HELD_PREFIX}{id}")
 }
 
+/// The URI of what the stopped job held as `id` is missing: the arguments
+/// its handle stands for, whole (the inputs not answered).
+pub fn missing_uri(id: &str) -> String {
+    format!("{HELD_PREFIX}{id}{MISSING_SUFFIX}")
+}
+
+/// The end of a stopped job's missing part's URI.
+const MISSING_SUFFIX: &str = "/missing";
+
 /// A held result as a resource (also the `resource_link` of an answer that
 /// holds rows): its URI, name, what it is and its size.
 pub fn held_resource(id: &str, held: &HeldResult) -> Resource {
@@ -105,6 +114,10 @@ pub fn templates(session: &Session) -> Vec<ResourceTemplate> {
             .with_title("A held result")
             .with_description("A result cut to the row cap, or what a stopped job received, whole (ids as `more` and `usage` list them)")
             .with_mime_type(JSON),
+        ResourceTemplate::new(format!("{HELD_PREFIX}{{id}}{MISSING_SUFFIX}"), "missing")
+            .with_title("What a stopped job is missing")
+            .with_description("The arguments a stopped job's handle stands for, whole: the inputs not answered, or where its rows stop")
+            .with_mime_type(JSON),
     ];
     if session.catalog.fixture {
         templates.extend(super::fixture::resource_templates());
@@ -126,7 +139,22 @@ pub fn read(session: &Session, uri: &str) -> Result<Vec<ResourceContents>, McpEr
         _ => {}
     }
     if let Some(id) = uri.strip_prefix(HELD_PREFIX) {
-        return match session.held.get(id) {
+        let (id, missing) = match id.strip_suffix(MISSING_SUFFIX) {
+            Some(id) => (id, true),
+            None => (id, false),
+        };
+        let held = session
+            .held
+            .get(id)
+            .filter(|held| !missing || held.resume.is_some());
+        return match held {
+            Some(held) if missing => {
+                let (arguments, count) = held.resume.unwrap_or_default();
+                Ok(json_text(
+                    json!({"tool": held.tool, "missing": count, "arguments": arguments})
+                        .to_string(),
+                ))
+            }
             Some(held) => Ok(json_text(held.response.to_string())),
             None => Err(McpError::resource_not_found(
                 format!(

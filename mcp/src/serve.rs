@@ -113,6 +113,7 @@ async fn start(options: Options) -> Result<(Server, Option<Sandbox>), Ended> {
         settings.log_level,
     );
     session.fit_budget = settings.fit_budget;
+    session.confirm_over = options.confirm_over;
     session.reads_cache = reads_cache;
     Ok((Server::new(session), sandbox))
 }

@@ -18,13 +18,13 @@ use std::sync::{Arc, Mutex, PoisonError};
 use futures_util::FutureExt;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
-    ContentBlock, CustomRequest, CustomResult, Implementation, InitializeResult,
-    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, LoggingLevel,
-    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
-    ServerCapabilities, ServerConfig, SetLevelRequestParams, SubscribeRequestParams, Tool,
-    UnsubscribeRequestParams,
+    ContentBlock, CustomRequest, CustomResult, GetPromptRequestParams, GetPromptResponse,
+    Implementation, InitializeResult, ListPromptsResult, ListResourceTemplatesResult,
+    ListResourcesResult, ListToolsResult, LoggingLevel, PaginatedRequestParams,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, ServerCapabilities,
+    ServerConfig, SetLevelRequestParams, SubscribeRequestParams, Tool, UnsubscribeRequestParams,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{Peer, RequestContext};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use seozoom::job::Stop;
 use seozoom::operations::SERVICE;
@@ -33,12 +33,13 @@ use tracing::instrument::WithSubscriber;
 use super::report::Reporter;
 use super::session::Session;
 use super::spent::Spent;
-use super::tool_names::{ARG_FIELDS, ARG_MAX_WAIT_S, ESTIMATE, MORE, USAGE};
+use super::tool_names::{ARG_FIELDS, ARG_MAX_WAIT_S, ESTIMATE, MORE, RESUME, USAGE};
 use super::tools::Kind;
-use super::{call, fixture_answer, own, protocol, resources, trace};
+use super::{call, fixture_answer, own, prompts, protocol, resources, trace};
 
-/// The server of one MCP session; clones share the process's state (the
-/// client, its budget, the held results) and the session's log level.
+/// The server of one MCP session; clones share its state (the held results,
+/// the log level); [`Server::for_new_session`] shares only the process's (the
+/// client and its budget, the tools).
 #[derive(Debug, Clone)]
 pub struct Server {
     session: Arc<Session>,
@@ -58,11 +59,11 @@ impl Server {
         }
     }
 
-    /// A server for another MCP session (over HTTP): the same state, a log
-    /// level of its own.
+    /// A server for another MCP session (over HTTP): the same client and
+    /// tools; its own held results, spending and log level.
     pub fn for_new_session(&self) -> Server {
         Server {
-            session: Arc::clone(&self.session),
+            session: Arc::new(self.session.for_another_session()),
             spent: Arc::default(),
             level: Arc::default(),
         }
@@ -80,12 +81,13 @@ impl Server {
         request: &CallToolRequestParams,
         reporter: &Arc<Reporter>,
         stop: &Stop,
+        peer: &Peer<RoleServer>,
     ) -> CallToolResult {
         let session = &*self.session;
         let arguments = request.arguments.as_ref();
         match kind {
             Kind::Operation(op) => {
-                call::operation(session, name, op, arguments, reporter, stop).await
+                call::operation(session, name, op, arguments, reporter, stop, Some(peer)).await
             }
             Kind::Estimate => own::estimate(session, arguments).await,
             Kind::Usage => own::usage(session, &self.spent, arguments).await,
@@ -105,6 +107,7 @@ impl ServerHandler for Server {
                 .enable_logging()
                 .enable_resources()
                 .enable_resources_list_changed()
+                .enable_prompts()
                 .build(),
         )
             .with_server_info(
@@ -121,8 +124,8 @@ impl ServerHandler for Server {
                  `rows` (start, returned, total) and `more`. Results are cut to {} items; `{MORE}` gives the rest without charge, \
                  and with no arguments lists what is held. A long list is a batched job, and `max_rows` pages a paged tool's rows: \
                  with a progressToken either reports progress after each request (naming waits for the rate window); a cancel \
-                 stops it before its next request, and the rows it paid for are held for `{MORE}`, with `resume`: the arguments \
-                 that ask for exactly the missing part. Every tool whose rows are records takes `{ARG_FIELDS}` (the columns to return, \
+                 stops it before its next request, and the rows it paid for are held for `{MORE}`; its answer's `resume` \
+                 (`{{\"{RESUME}\": HANDLE}}`: call the same tool with it, and only `{ARG_MAX_WAIT_S}` and `{ARG_FIELDS}` beside it) sends exactly the missing part. Every tool whose rows are records takes `{ARG_FIELDS}` (the columns to return, \
                  by the output schema's row names; `{MORE}` keeps them); every operation's tool takes `{ARG_MAX_WAIT_S}` (the most \
                  seconds the call may wait, at most the server's --max-wait; a longer wait stops it, keeping what came). \
                  The text content is a summary and the rows as a tab-separated table; held rows are also a resource (resource_link).",
@@ -132,9 +135,10 @@ impl ServerHandler for Server {
 
     async fn list_tools(
         &self,
-        _request: Option<PaginatedRequestParams>,
+        request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
+        protocol::no_cursor("tools/list", request.as_ref())?;
         Ok(ListToolsResult::with_all_items(
             self.session.catalog.tools.clone(),
         ))
@@ -142,9 +146,10 @@ impl ServerHandler for Server {
 
     async fn list_resources(
         &self,
-        _request: Option<PaginatedRequestParams>,
+        request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, McpError> {
+        protocol::no_cursor("resources/list", request.as_ref())?;
         Ok(ListResourcesResult::with_all_items(resources::list(
             &self.session,
         )))
@@ -152,9 +157,10 @@ impl ServerHandler for Server {
 
     async fn list_resource_templates(
         &self,
-        _request: Option<PaginatedRequestParams>,
+        request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, McpError> {
+        protocol::no_cursor("resources/templates/list", request.as_ref())?;
         Ok(ListResourceTemplatesResult::with_all_items(
             resources::templates(&self.session),
         ))
@@ -192,6 +198,33 @@ impl ServerHandler for Server {
         _context: RequestContext<RoleServer>,
     ) -> Result<CompleteResult, McpError> {
         Err(protocol::not_found("completion/complete"))
+    }
+
+    async fn list_prompts(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, McpError> {
+        protocol::no_cursor("prompts/list", request.as_ref())?;
+        let mut listed = prompts::list();
+        if self.session.catalog.fixture {
+            listed.extend(super::fixture::prompts());
+        }
+        Ok(ListPromptsResult::with_all_items(listed))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, McpError> {
+        let arguments = request.arguments.as_ref();
+        if self.session.catalog.fixture
+            && let Some(prompt) = super::fixture::prompt(&request.name, arguments)
+        {
+            return Ok(prompt.into());
+        }
+        prompts::get(&request.name, arguments).map(Into::into)
     }
 
     async fn subscribe(
@@ -238,9 +271,15 @@ impl ServerHandler for Server {
         let reporter = Arc::new(reporter);
         let stop = Stop::new();
         let work = async {
-            let answer =
-                AssertUnwindSafe(self.answer(&request.name, kind, &request, &reporter, &stop))
-                    .catch_unwind();
+            let answer = AssertUnwindSafe(self.answer(
+                &request.name,
+                kind,
+                &request,
+                &reporter,
+                &stop,
+                &context.peer,
+            ))
+            .catch_unwind();
             let mut answer = std::pin::pin!(answer);
             // A cancel, or the client gone: the job sends nothing more, and
             // its answer (what it received, held for `more`) is still made.

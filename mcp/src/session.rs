@@ -1,6 +1,9 @@
 //! What a session holds: the client (its units ledger and budget are the
-//! session's), the default database, the row cap, the held results and the
-//! tools; and the last guard on the key, which no answer may carry.
+//! process's), the default database, the row cap, the held results (each MCP
+//! session's own) and the tools; and the last guard on the key, which no
+//! answer may carry.
+
+use std::sync::Arc;
 
 use rmcp::model::{CallToolResult, ContentBlock};
 use seozoom::Client;
@@ -24,14 +27,18 @@ pub struct Session {
     pub max_rows: usize,
     /// Fit a paged call's row cap to the budget (`--fit-budget`).
     pub fit_budget: bool,
-    /// Results cut to `max_rows`, for the `more` tool.
+    /// Ask the user before a call whose largest estimate is over this many
+    /// units (`--confirm-over`).
+    pub confirm_over: Option<i64>,
+    /// Results cut to `max_rows`, for the `more` tool: this MCP session's
+    /// only.
     pub held: Held,
     /// Whether what the service answered is kept in a cache this session
     /// reads (a store other than `none`, without `--refresh`): then the
     /// answered part of a stopped job comes free when the whole is sent again.
     pub reads_cache: bool,
-    /// The tools.
-    pub catalog: Catalog,
+    /// The tools, the same for every session of the process.
+    pub catalog: Arc<Catalog>,
     /// The forms of the key that must not appear in an answer.
     secret: Secret,
     /// The level of the library's messages on stderr during a call.
@@ -39,6 +46,7 @@ pub struct Session {
 }
 
 /// The forms of the key; its `Debug` does not show them.
+#[derive(Clone)]
 struct Secret(Vec<String>);
 
 impl std::fmt::Debug for Secret {
@@ -72,11 +80,30 @@ impl Session {
             database,
             max_rows,
             fit_budget: false,
+            confirm_over: None,
             held: Held::default(),
             reads_cache: false,
-            catalog,
+            catalog: Arc::new(catalog),
             secret: Secret(secret),
             stderr_level,
+        }
+    }
+
+    /// The state of another MCP session of the same process (over HTTP):
+    /// the same client (one budget, one ledger), settings and tools, and no
+    /// held results, so that it reads none of this one's.
+    pub fn for_another_session(&self) -> Session {
+        Session {
+            client: self.client.clone(),
+            database: self.database.clone(),
+            max_rows: self.max_rows,
+            fit_budget: self.fit_budget,
+            confirm_over: self.confirm_over,
+            held: Held::default(),
+            reads_cache: self.reads_cache,
+            catalog: Arc::clone(&self.catalog),
+            secret: self.secret.clone(),
+            stderr_level: self.stderr_level,
         }
     }
 

@@ -3,7 +3,9 @@
 //! that a line that is not JSON is answered with a JSON-RPC parse error
 //! (-32700, `id` null), as JSON-RPC 2.0 asks, and the session goes on. (`rmcp`
 //! drops such a line without a word, and the client waits for an answer that
-//! never comes.) Well-formed JSON that is not a message gets -32600.
+//! never comes.) A request `rmcp` cannot read, or of a method not served, is
+//! answered with its id ([`protocol::answered_here`]); other JSON that is not
+//! a message gets -32600.
 
 use std::sync::Arc;
 
@@ -29,7 +31,7 @@ pub struct Stdio<R, W> {
     line: Vec<u8>,
     output: Arc<Mutex<W>>,
     /// Whether `initialize` was received: a request before it is answered
-    /// here, saying so ([`protocol::before_initialize`]).
+    /// here ([`protocol::answered_here`]).
     initialized: bool,
 }
 
@@ -124,16 +126,16 @@ where
                 match serde_json::from_slice::<serde_json::Value>(text) {
                     Err(error) => (PARSE_ERROR, format!("Parse error: {error}")),
                     Ok(value) => {
-                        if !self.initialized {
-                            if let Some(reply) = protocol::before_initialize(&value) {
-                                if write_line(&self.output, serde_json::to_vec(&reply))
-                                    .await
-                                    .is_err()
-                                {
-                                    return None;
-                                }
-                                continue;
+                        if let Some(reply) = protocol::answered_here(&value, self.initialized) {
+                            if write_line(&self.output, serde_json::to_vec(&reply))
+                                .await
+                                .is_err()
+                            {
+                                return None;
                             }
+                            continue;
+                        }
+                        if !self.initialized {
                             self.initialized =
                                 value.get("method").and_then(|m| m.as_str()) == Some("initialize");
                         }

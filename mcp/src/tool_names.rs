@@ -25,8 +25,11 @@ pub const ARG_FIELDS: &str = "fields";
 /// seconds (the library's `RunOptions::max_wait`), at most the server's
 /// `--max-wait`.
 pub const ARG_MAX_WAIT_S: &str = "max_wait_s";
-/// In a held result that a stopped job received: the arguments of the
-/// same tool that ask for exactly the missing part.
+/// The argument of a batched or paged operation's tool that goes on with a
+/// stopped job: the handle a stopped job's answer gives (its held result's
+/// id); the call sends exactly the part that job is missing. Also the
+/// member of a stopped job's answer, and of its line in `usage` and `more`,
+/// that gives the arguments to go on with: `{"resume": HANDLE}`.
 pub const RESUME: &str = "resume";
 /// The list of held results, in `more` (called with no arguments).
 pub const HELD: &str = "held";

@@ -229,11 +229,19 @@ fn usage_tool() -> Tool {
         &[
             (
                 "units_used",
-                json!({TYPE: "integer", "description": "Units charged to this session so far."}),
+                json!({TYPE: "integer", "description": "Units charged for this session's calls so far."}),
             ),
             (
                 "calls",
-                json!({TYPE: "integer", "description": "Requests answered so far (a batched job sends several)."}),
+                json!({TYPE: "integer", "description": "Requests this session's calls sent so far (a batched job sends several)."}),
+            ),
+            (
+                "cache_hits",
+                json!({TYPE: "integer", "description": "This session's answers that came whole from the store's cache (0 units)."}),
+            ),
+            (
+                "cached_items",
+                json!({TYPE: "integer", "description": "Inputs of this session's batched jobs answered from the cache while the rest was sent."}),
             ),
             (
                 "units_remaining",
@@ -245,11 +253,11 @@ fn usage_tool() -> Tool {
             ),
             (
                 "budget_left",
-                json!({TYPE: ["integer", "null"], "description": "Units of the budget not yet spent, or null for no budget."}),
+                json!({TYPE: ["integer", "null"], "description": "Units of the server's budget not yet spent by any of its sessions, or null for no budget."}),
             ),
             (
-                "session",
-                json!({TYPE: "object", "description": "This session's share: requests sent, units charged, answers wholly from the cache, and items of batched jobs answered from it."}),
+                "process",
+                json!({TYPE: "object", "description": "What every session of this server process spent together (over HTTP one process serves many): units_used, calls.", "properties": {"units_used": {TYPE: "integer"}, "calls": {TYPE: "integer"}}, "required": ["units_used", "calls"]}),
             ),
             (
                 "key",
@@ -257,16 +265,18 @@ fn usage_tool() -> Tool {
             ),
             (
                 HELD,
-                json!({TYPE: "array", "description": "Results held for `more` (result, tool, items, units, complete: false for what a stopped or failed job received, with `resume`: the tool's arguments for exactly the missing part)."}),
+                json!({TYPE: "array", "description": "This session's results held for `more` (result, tool, items, units, complete: false for what a stopped or failed job received, with `missing`: how many inputs or rows it lacks, and `resume`: the arguments that go on with it, a handle)."}),
             ),
         ],
         &[
             "units_used",
             "calls",
+            "cache_hits",
+            "cached_items",
             "units_remaining",
             "budget",
             "budget_left",
-            "session",
+            "process",
             "key",
             HELD,
         ],
@@ -274,7 +284,7 @@ fn usage_tool() -> Tool {
     own_tool(
         USAGE,
         "spending, cache and held results",
-        "Units this session spent and requests it sent, the budget left, the account's balance as last reported; the key's calls, cache hits, units spent and saved on the store (every session); and the results held for `more`. Free.".into(),
+        "Units this session spent, requests it sent and its cache hits; the server's budget left and what the whole server process spent (`process`); the account's balance as last reported; the key's calls, cache hits, units spent and saved on the store (`key`: every session and process); and this session's results held for `more`. Free.".into(),
         object(Map::new(), Vec::new()),
         output,
     )
@@ -310,7 +320,7 @@ fn more_tool(max_rows: usize) -> Tool {
             (envelope::MORE, more_schema()),
             (
                 HELD,
-                json!({TYPE: "array", "description": "With no arguments: the results held (result, tool, items, units, complete; `resume` for a stopped job: the tool's arguments for exactly the missing part)."}),
+                json!({TYPE: "array", "description": "With no arguments: the results held (result, tool, items, units, complete; for a stopped job `missing`, how many inputs or rows it lacks, and `resume`, the arguments that go on with it, a handle)."}),
             ),
         ],
         &[],

@@ -114,8 +114,9 @@ async def _mcp_calls(
     base_url: Optional[str],
     calls: Sequence[tuple],
     cancel_when: Optional[Callable[[], bool]] = None,
+    own: Sequence[str] = (),
 ) -> List[ToolAnswer]:
-    """Start `seozoom OPTIONS mcp`, make `calls` ((tool, arguments), ...)
+    """Start `seozoom OPTIONS mcp OWN`, make `calls` ((tool, arguments), ...)
     one after the other; the last one is cancelled once `cancel_when()`
     holds, when given. Answers in order; a cancelled call's answer is the
     result it left held for `more` (its rows), as `content`."""
@@ -124,7 +125,7 @@ async def _mcp_calls(
 
     params = sdk.StdioServerParameters(
         command=str(cli_binary()),
-        args=[*options, "mcp", "--max-result-rows", "100000"],
+        args=[*options, "mcp", "--max-result-rows", "100000", *own],
         env=env(base_url),
     )
     answers: List[ToolAnswer] = []
@@ -192,9 +193,10 @@ def mcp_calls(
     calls: Sequence[tuple],
     base_url: Optional[str] = None,
     cancel_when: Optional[Callable[[], bool]] = None,
+    own: Sequence[str] = (),
 ) -> List[ToolAnswer]:
-    """[`_mcp_calls`], run to its end."""
-    return asyncio.run(_mcp_calls(options, base_url, calls, cancel_when))
+    """[`_mcp_calls`], run to its end; `own` are options of `mcp` itself."""
+    return asyncio.run(_mcp_calls(options, base_url, calls, cancel_when, own))
 
 
 def mcp_refuses(options: Sequence[str], base_url: Optional[str] = None) -> Optional[str]:

@@ -1,6 +1,6 @@
 """The table of options x faces in cli/README.md ("Every option in every
-face") holds: every global option of the command line (and `--max-rows`)
-has a row, every cell says `honoured` or `refused`, and each cell is what the
+face") holds: every global option of the command line (and `--max-rows`,
+an option of the paged operations, and `--confirm-over`, of `mcp`) has a row, every cell says `honoured` or `refused`, and each cell is what the
 face does, measured on the real binary, the real MCP server (through the
 official MCP Python SDK) and this package. A new option without a row, a row
 without a probe here, or a cell that says what a face does not do, fails.
@@ -49,8 +49,8 @@ def claim(cell: str) -> str:
 
 
 def command_line_options() -> set:
-    """The global options `seozoom --help` lists, and `--max-rows` (an option
-    of the paged operations)."""
+    """The global options `seozoom --help` lists, `--max-rows` (an option
+    of the paged operations) and `--confirm-over` (an option of `mcp`)."""
     help_text = subprocess.run([str(cli_binary()), "--help"], capture_output=True, text=True).stdout
     section = help_text.split("Global options:", 1)[1]
     options = set(re.findall(r"^\s+(?:-\w, )?(--[a-z-]+)", section, re.MULTILINE))
@@ -58,7 +58,9 @@ def command_line_options() -> set:
         [str(cli_binary()), "domains", "keywords", "--help"], capture_output=True, text=True
     ).stdout
     assert "--max-rows" in paged
-    return options | {"--max-rows"}
+    mcp = subprocess.run([str(cli_binary()), "mcp", "--help"], capture_output=True, text=True).stdout
+    assert "--confirm-over" in mcp
+    return options | {"--max-rows", "--confirm-over"}
 
 
 def test_every_option_has_a_row_and_every_cell_a_word() -> None:
@@ -172,12 +174,16 @@ def cli_probes(sb: seozoom.Sandbox, tmp: pathlib.Path) -> Dict[str, Callable[[],
                        "--type", "best", "--limit", "10", "--max-rows", "25"], url)
         return "honoured" if json_out(ran)["ResultRows"] == 25 else "ignored"
 
+    def confirm_over() -> Probed:
+        ran = run_cli(["--confirm-over", "5", "keywords", "metrics", "--keyword", "a"], url)
+        return ("refused", ran.stderr) if ran.returncode == 2 else "ignored"
+
     return {
         "--api-key": api_key, "--base-url": base_url, "--db": db, "--format": fmt,
         "--columns": columns, "--sandbox": sandbox, "--budget": budget, "--store": store,
         "--refresh": refresh, "--store-fallback": store_fallback, "--dry-run": dry_run,
         "--rate-window": rate_window, "--max-wait": max_wait, "--fit-budget": fit_budget,
-        "--max-rows": max_rows,
+        "--max-rows": max_rows, "--confirm-over": confirm_over,
     }
 
 
@@ -254,6 +260,12 @@ def mcp_probes(sb: seozoom.Sandbox, tmp: pathlib.Path) -> Dict[str, Callable[[],
     def max_rows() -> Probed:
         return refused("--max-rows", "5")
 
+    def confirm_over() -> str:
+        before = sb.requests
+        [answer] = mcp_calls([], [one], url, own=["--confirm-over", "0"])
+        asked = answer.error is not None and "Not sent" in answer.error and "--confirm-over 0" in answer.error
+        return "honoured" if asked and sb.requests == before else "ignored"
+
     return {
         "--api-key": api_key, "--base-url": base_url, "--db": db,
         "--format": output_option("--format", "json"),
@@ -261,7 +273,7 @@ def mcp_probes(sb: seozoom.Sandbox, tmp: pathlib.Path) -> Dict[str, Callable[[],
         "--budget": budget, "--store": store, "--refresh": refresh,
         "--store-fallback": store_fallback, "--dry-run": output_option("--dry-run"),
         "--rate-window": rate_window, "--max-wait": max_wait, "--fit-budget": fit_budget,
-        "--max-rows": max_rows,
+        "--max-rows": max_rows, "--confirm-over": confirm_over,
     }
 
 
@@ -353,6 +365,7 @@ def python_probes(sb: seozoom.Sandbox, tmp: pathlib.Path) -> Dict[str, Callable[
         "--refresh": refresh, "--store-fallback": store_fallback,
         "--dry-run": refused_argument("dry_run", True), "--rate-window": rate_window,
         "--max-wait": max_wait, "--fit-budget": fit_budget, "--max-rows": max_rows,
+        "--confirm-over": refused_argument("confirm_over", 100),
     }
 
 

@@ -236,3 +236,96 @@ fn a_request_before_initialize_over_http_is_told_to_initialize() {
         "{error}"
     );
 }
+
+impl HttpServer {
+    /// A session initialized by a client named `name`: its id.
+    fn session(&self, name: &str) -> String {
+        let (status, head, body) = self.post(&[], &initialize(name));
+        assert_eq!(status, 200, "{body}");
+        let id = head
+            .lines()
+            .find_map(|line| {
+                let (header, value) = line.split_once(':')?;
+                header
+                    .eq_ignore_ascii_case("mcp-session-id")
+                    .then(|| value.trim().to_owned())
+            })
+            .unwrap_or_else(|| panic!("no session id in: {head}"));
+        let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+        self.post(&[("Mcp-Session-Id", &id)], &initialized);
+        id
+    }
+
+    /// The answer of `method` with `params` in session `id`.
+    fn request(&self, id: &str, method: &str, params: Value) -> Value {
+        let request = json!({"jsonrpc": "2.0", "id": 2, "method": method, "params": params});
+        let (_, _, body) = self.post(&[("Mcp-Session-Id", id)], &request);
+        serde_json::from_str(&body).unwrap_or_else(|e| panic!("{e}: {body}"))
+    }
+
+    /// The answer of tool `name` with `arguments` in session `id`.
+    fn call(&self, id: &str, name: &str, arguments: Value) -> Value {
+        let answer = self.request(
+            id,
+            "tools/call",
+            json!({"name": name, "arguments": arguments}),
+        );
+        answer["result"].clone()
+    }
+}
+
+/// Over `--http`, each session sees its own spending at the top of `usage`
+/// and only the results it holds: another session's held id reads as an
+/// unknown one, through `more` and `resources/read` alike.
+#[test]
+fn http_sessions_are_kept_apart() {
+    let server = HttpServer::start(&["--sandbox", "--store", "none"]);
+    let a = server.session("a");
+    let b = server.session("b");
+    let keywords: Vec<String> = (0..30).map(|n| format!("scarpe {n}")).collect();
+    let paid = server.call(&a, "keywords_metrics", json!({"keyword": keywords}));
+    let held = paid["structuredContent"]["more"]["result"]
+        .as_str()
+        .unwrap_or_else(|| panic!("a cut result: {paid}"))
+        .to_owned();
+    let units = &paid["structuredContent"]["UnitsUsed"];
+    let own = server.call(&a, "more", json!({"result": held}));
+    assert_ne!(own["isError"], true, "{own}");
+
+    let text = |answer: &Value| {
+        answer["content"][0]["text"]
+            .as_str()
+            .unwrap_or("")
+            .to_owned()
+    };
+    let theirs = server.call(&b, "more", json!({"result": held}));
+    let unknown_id = format!("r1-{}", "0".repeat(32));
+    let unknown = server.call(&b, "more", json!({"result": unknown_id}));
+    assert_eq!(theirs["isError"], true, "{theirs}");
+    assert_eq!(
+        text(&theirs).replace(&held, "ID"),
+        text(&unknown).replace(&unknown_id, "ID"),
+        "another session's id reads as an unknown one"
+    );
+    let read = server.request(
+        &b,
+        "resources/read",
+        json!({"uri": format!("seozoom://held/{held}")}),
+    );
+    assert_eq!(read["error"]["code"], -32002, "{read}");
+    let listed = server.request(&b, "resources/list", json!({}));
+    assert!(!listed.to_string().contains(&held), "{listed}");
+
+    let usage_a = &server.call(&a, "usage", json!({}))["structuredContent"];
+    let usage_b = &server.call(&b, "usage", json!({}))["structuredContent"];
+    assert_eq!(&usage_a["units_used"], units, "{usage_a}");
+    assert_eq!(
+        usage_a["held"].as_array().map(Vec::len),
+        Some(1),
+        "{usage_a}"
+    );
+    assert_eq!(usage_b["units_used"], 0, "B spent nothing: {usage_b}");
+    assert_eq!(usage_b["calls"], 0, "{usage_b}");
+    assert_eq!(usage_b["held"], json!([]), "{usage_b}");
+    assert_eq!(&usage_b["process"]["units_used"], units, "{usage_b}");
+}

@@ -129,7 +129,7 @@ fn an_answer_with_held_rows_links_the_resource_and_says_so_in_its_summary() {
     assert_eq!(link["uri"], format!("seozoom://held/{id}"), "{link}");
     let summary = content[0]["text"].as_str().expect("a text");
     assert!(
-        summary.contains("Charged ") && summary.contains("7 more held"),
+        summary.contains("charged ") && summary.contains("7 more held"),
         "{summary}"
     );
     let read = mcp.request("resources/read", json!({"uri": link["uri"]}));

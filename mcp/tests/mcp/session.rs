@@ -14,7 +14,9 @@ use seozoom::operations::{OPERATIONS, SERVICE};
 use seozoom::units::{UnitParts, unit_parts};
 use seozoom_mcp::Ended;
 use serde_json::{Map, Value, json};
-use support::{KEY, Mcp, Server, envelope, expected_query, sample_params, sample_response};
+use support::{
+    KEY, Mcp, Server, envelope, expected_query, options, sample_params, sample_response,
+};
 
 /// The server's own tools.
 const OWN_TOOLS: [&str; 3] = ["estimate", "usage", "more"];
@@ -128,9 +130,13 @@ fn tools_list_has_one_tool_per_operation_built_from_the_table() {
             params.insert("max_rows");
         }
         params.insert("max_wait_s");
+        // A job that can stop part-way (batched or paged) can be resumed.
+        if op.batch_param().is_some() || op.paging().is_some() {
+            params.insert("resume");
+        }
         assert_eq!(
             properties, params,
-            "{name}: one property per parameter and db, fields for a row tool, max_rows for a paged one"
+            "{name}: one property per parameter and db, fields for a row tool, max_rows for a paged one, resume for a job"
         );
         let required: BTreeSet<&str> = input["required"]
             .as_array()
@@ -445,7 +451,12 @@ fn a_batched_job_that_stops_part_way_keeps_the_rows_it_paid_for() {
     assert!(text.contains("`keyword` values"), "{text}");
     let held = text
         .split('`')
-        .find(|piece| piece.starts_with('r') && piece[1..].parse::<u32>().is_ok())
+        .find(|piece| {
+            piece
+                .strip_prefix('r')
+                .and_then(|id| id.split_once('-'))
+                .is_some_and(|(count, _)| count.parse::<u32>().is_ok())
+        })
         .unwrap_or_else(|| panic!("no held result in: {text}"));
     let rest = mcp.structured("more", json!({"result": held, "start": 0}));
     let rows: Vec<&str> = rest["response"]
@@ -944,8 +955,8 @@ fn a_repeat_call_in_a_second_session_comes_from_the_store() {
         "{usage}"
     );
     assert_eq!(usage["units_remaining"], paid["UnitsRemaining"], "{usage}");
-    assert_eq!(usage["session"]["cache_hits"], 1, "{usage}");
-    assert_eq!(usage["session"]["units_used"], 0, "{usage}");
+    assert_eq!(usage["cache_hits"], 1, "{usage}");
+    assert_eq!(usage["units_used"], 0, "{usage}");
     second.finish();
     std::fs::remove_dir_all(&dir).ok();
 }
@@ -1067,11 +1078,27 @@ fn a_cancelled_job_sends_nothing_more_and_holds_what_it_paid_for() {
     std::thread::sleep(window);
     assert_eq!(sandbox.requests() - 18, sent);
 
-    // The held result says how to resume: the same tool's arguments with
-    // exactly the keywords not answered, in input order.
+    // The held result says how to resume: a handle, and how many inputs it
+    // lacks; the resource gives exactly the keywords not answered, in input
+    // order; `usage` stays small.
+    let id = stopped["result"].as_str().expect("an id").to_owned();
     let resume = stopped["resume"].clone();
     let missing = &keywords("kw", job)[sent as usize * 100..];
-    assert_eq!(resume, json!({"keyword": missing}), "resume: {stopped}");
+    assert_eq!(resume, json!({"resume": id}), "resume: {stopped}");
+    assert_eq!(stopped["missing"], json!(missing.len()), "{stopped}");
+    let listed = mcp.request(
+        "resources/read",
+        json!({"uri": format!("seozoom://held/{id}/missing")}),
+    );
+    let listed: Value = serde_json::from_str(
+        listed["result"]["contents"][0]["text"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{listed}")),
+    )
+    .expect("JSON");
+    assert_eq!(listed["arguments"], json!({"keyword": missing}), "{listed}");
+    let usage = mcp.call("usage", json!({}));
+    assert!(usage.to_string().len() < 4096, "usage is small: {usage}");
     let resumed = mcp.structured("keywords_metrics", resume);
     assert_eq!(
         resumed["rows"]["total"],
@@ -1107,6 +1134,45 @@ fn a_paged_tool_pages_up_to_its_row_cap() {
     assert!(bad.contains("`max_rows` = 0"), "{bad}");
     let not_paged = mcp.error("keywords_metrics", json!({"keyword": ["a"], "max_rows": 5}));
     assert!(not_paged.contains("unknown parameter"), "{not_paged}");
+    mcp.finish();
+}
+
+/// With a budget, an answer's text says what this call cost and what is
+/// left of the budget, apart from the account's balance; a row cap that
+/// `--fit-budget` cut says how many rows were asked for and how many the
+/// budget allowed, so that a model does not take them for all there are.
+#[test]
+fn the_text_names_the_budget_and_a_cut_by_fit_budget() {
+    let sandbox = support::start_sandbox(seozoom::sandbox::Sandbox::builder().paged_rows(1_000));
+    let base_url = sandbox.base_url();
+    let mut mcp = Mcp::start(&[
+        "--base-url",
+        &base_url,
+        "--budget",
+        "500",
+        "--fit-budget",
+        "mcp",
+    ]);
+    let answer = mcp.call(
+        "domains_keywords",
+        json!({"domain": "example.it", "type": "best", "limit": 100, "max_rows": 300}),
+    );
+    let content = &answer["structuredContent"];
+    let allowed = content["budget"]["rows_allowed"].as_u64().expect("a cut");
+    assert!(allowed < 300, "{content}");
+    assert_eq!(content["budget"]["rows_asked"], 300, "{content}");
+    assert_eq!(content["rows"]["total"], allowed, "{content}");
+    let used = content["UnitsUsed"].as_i64().expect("units");
+    assert_eq!(content["budget"]["left"], 500 - used, "{content}");
+    let text = answer["content"][0]["text"].as_str().expect("a text");
+    for piece in [
+        format!("This call was charged {used} units"),
+        format!("{} units of this server's budget of 500 left", 500 - used),
+        "the account has".to_owned(),
+        format!("The budget allowed {allowed} rows of the 300 asked for"),
+    ] {
+        assert!(text.contains(&piece), "{piece:?} in: {text}");
+    }
     mcp.finish();
 }
 
@@ -1191,11 +1257,19 @@ fn what_the_spec_does_not_know_reaches_the_agent() {
     assert!(items.is_object(), "{schema}");
     assert_ne!(items["additionalProperties"], json!(false), "{items}");
 
-    let answer = mcp.structured(
+    let whole = mcp.call(
         "keywords_metrics",
         json!({"keyword": ["mutuo", "prestito", "tasso"]}),
     );
+    let answer = whole["structuredContent"].clone();
     let raw = answer[RawRow::MEMBER].as_array().expect("raw rows");
+    // The text tells the row kept raw, and why, beside the typed ones.
+    let text = whole["content"][0]["text"].as_str().unwrap_or_default();
+    let error = raw[0]["error"].as_str().expect("an error");
+    assert!(
+        text.contains("2 rows.") && text.contains("1 row more kept raw") && text.contains(error),
+        "{text}"
+    );
     assert_eq!(raw.len(), 1, "{answer}");
     assert_eq!(raw[0]["index"], 0, "{answer}");
     assert!(raw[0]["row"].is_object(), "{answer}");
@@ -1219,14 +1293,38 @@ fn max_wait_s_stops_a_call_and_the_servers_max_wait_bounds_it() {
     let keywords: Vec<String> = (0..2_100).map(|i| format!("attesa {i}")).collect();
     // 21 requests of 100: the 21st waits for a 6 s window.
     let mut mcp = Mcp::start(&["--sandbox", "--rate-window", "6", "mcp"]);
-    let text = mcp.error(
+    let stopped = mcp.call(
         "keywords_metrics",
         json!({"keyword": keywords, "max_wait_s": 0.5}),
     );
-    let missing = json!({"keyword": keywords[2_000..], "max_wait_s": 0.5});
+    assert_eq!(stopped["isError"], true, "{stopped}");
     assert!(
-        text.contains(&format!("call `keywords_metrics` with {missing}")),
+        stopped.to_string().len() < 4096,
+        "a small answer: {stopped}"
+    );
+    let handle = &stopped["structuredContent"]["resume"];
+    assert!(handle["resume"].is_string(), "{stopped}");
+    assert_eq!(stopped["structuredContent"]["missing"], 100, "{stopped}");
+    let text = stopped["content"][0]["text"].as_str().unwrap_or_default();
+    assert!(
+        text.contains(&format!("call `keywords_metrics` with {handle}"))
+            && text.contains("100 inputs")
+            && text.contains("larger `max_wait_s`"),
         "{text}"
+    );
+    // The handle stands for the job's arguments: another beside it, or the
+    // handle given to another tool, is refused before sending.
+    let mut beside = handle.clone();
+    beside["keyword"] = json!(["x"]);
+    let refused = mcp.error("keywords_metrics", beside);
+    assert!(
+        refused.contains("`keyword`") && refused.contains("beside"),
+        "{refused}"
+    );
+    let elsewhere = mcp.error("keywords_serp", handle.clone());
+    assert!(
+        elsewhere.contains("no stopped job of `keywords_serp`"),
+        "{elsewhere}"
     );
     let bad = mcp.error(
         "keywords_metrics",
@@ -1250,4 +1348,81 @@ fn max_wait_s_stops_a_call_and_the_servers_max_wait_bounds_it() {
     );
     assert!(text.contains("The job stopped part-way"), "{text}");
     bounded.finish();
+}
+
+/// `--confirm-over UNITS`: a call whose estimate may pass UNITS asks the
+/// user through `elicitation/create` when the client declared elicitation;
+/// declined, nothing is sent or charged and the answer says so; accepted, it
+/// is sent. A client without elicitation gets it refused before sending,
+/// with the estimate and the option named. A call within UNITS asks nothing.
+#[test]
+fn confirm_over_asks_before_a_large_spend() {
+    let server = Server::json(envelope(&json!([])));
+    let base_url = server.base_url();
+    let args = [
+        "--base-url",
+        base_url.as_str(),
+        "mcp",
+        "--confirm-over",
+        "100",
+    ];
+    let large = json!({"keyword": (0..300).map(|i| format!("k {i}")).collect::<Vec<_>>()});
+
+    let mut plain = Mcp::start(&args);
+    let refused = plain.error("keywords_metrics", large.clone());
+    assert!(
+        refused.starts_with("Not sent")
+            && refused.contains("--confirm-over 100")
+            && refused.contains("elicitation"),
+        "{refused}"
+    );
+    assert_eq!(server.seen(), [], "a refused call sends nothing");
+    plain.finish();
+
+    let mut asking = Mcp::serve(options(&args));
+    let init = asking.request(
+        "initialize",
+        json!({
+            "protocolVersion": "2025-06-18",
+            "capabilities": {"elicitation": {}},
+            "clientInfo": {"name": "asking", "version": "0"},
+        }),
+    );
+    assert!(init["result"].is_object(), "{init}");
+    asking.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    for (action, sent) in [("decline", 0), ("cancel", 0), ("accept", 3)] {
+        let id = asking.send_request(
+            "tools/call",
+            json!({"name": "keywords_metrics", "arguments": large}),
+        );
+        let answer = loop {
+            let message = asking.next_message();
+            if message["method"] == "elicitation/create" {
+                let text = message["params"]["message"].as_str().unwrap_or_default();
+                assert!(
+                    text.contains("3 requests") && text.contains("--confirm-over 100"),
+                    "{text}"
+                );
+                asking.send(
+                    &json!({"jsonrpc": "2.0", "id": message["id"], "result": {"action": action}}),
+                );
+            } else if message["id"] == json!(id) {
+                break message["result"].clone();
+            }
+        };
+        assert_eq!(server.seen().len(), sent, "{action}: {answer}");
+        if sent == 0 {
+            let text = answer["content"][0]["text"].as_str().unwrap_or_default();
+            assert_eq!(answer["isError"], true, "{answer}");
+            assert!(
+                text.contains("Not sent") && text.contains("Nothing was charged"),
+                "{text}"
+            );
+        } else {
+            assert_ne!(answer["isError"], true, "{answer}");
+        }
+    }
+    // Within the units, nothing is asked.
+    asking.structured("keywords_metrics", json!({"keyword": ["one"]}));
+    asking.finish();
 }
