@@ -89,20 +89,6 @@ fn summary(tool: &str, structured: &Value) -> String {
     if structured.get(envelope::NO_DATA) == Some(&Value::Bool(true)) {
         text.push_str(" No data found.");
     }
-    // Rows that could not be typed are in the structured content as sent.
-    if let Some(raw) = structured
-        .get(seozoom::types::RawRow::MEMBER)
-        .and_then(Value::as_array)
-        .filter(|raw| !raw.is_empty())
-    {
-        let _ = write!(
-            text,
-            " {} kept raw, as the service sent {} (`{}`).",
-            count(raw.len() as u64, "row", "rows"),
-            if raw.len() == 1 { "it" } else { "them" },
-            seozoom::types::RawRow::MEMBER,
-        );
-    }
     if let Some(used) = number(SERVICE.envelope_units_used) {
         let _ = write!(
             text,
@@ -328,7 +314,7 @@ mod tests {
         });
         assert_eq!(
             summary("t", &structured),
-            "t: 1 row. 1 row kept raw, as the service sent it (`raw_rows`). The answer did not say what it was charged."
+            "t: 1 row. 1 row more kept raw, as the service sent it: it did not fit the record (the first: e); not in the table below, but in `raw_rows` of the structured content. The answer did not say what it was charged."
         );
     }
 

@@ -67,7 +67,7 @@ fn a_drifting_envelope_gives_its_rows_and_its_extras_once() {
         json!(["url 2 normalised"]),
         "{content}"
     );
-    assert!(text.contains("Charged 20 units"), "{text}");
+    assert!(text.contains("This call was charged 20 units"), "{text}");
 }
 
 #[test]
@@ -94,5 +94,5 @@ fn the_text_counts_the_rows_kept_raw() {
         content["raw_rows"][0]["row"], "temporarily unavailable",
         "{content}"
     );
-    assert!(text.contains("1 row kept raw"), "{text}");
+    assert!(text.contains("1 row more kept raw"), "{text}");
 }
