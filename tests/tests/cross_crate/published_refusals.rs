@@ -7,7 +7,7 @@
 //! 403); that example must be the 403's body under its own status. A 429's
 //! `Retry-After` fits the header's published schema.
 //!
-//! `cargo test -p seozoom-tests --features sandbox --test cross_crate published_refusals::`
+//! `cargo test -p seozoom-tests --test cross_crate published_refusals::`
 
 use std::collections::BTreeMap;
 use std::time::Duration;

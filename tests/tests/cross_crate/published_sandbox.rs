@@ -11,7 +11,7 @@
 //! `DIR/GROUP.ACTION.N.json` (and `DIR/no_data/GROUP.ACTION.json`), so that other
 //! validators can check them (`.ci/publish-checks` runs check-jsonschema on them).
 //!
-//! `cargo test -p seozoom-tests --features sandbox --test cross_crate published_sandbox::`
+//! `cargo test -p seozoom-tests --test cross_crate published_sandbox::`
 
 use std::path::PathBuf;
 
