@@ -12,7 +12,7 @@
 use super::Client;
 use super::job::Job;
 use super::pages::plan_pages;
-use crate::error::{Error, ErrorKind};
+use crate::error::Error;
 use crate::operation_table::{Charged, Operation};
 use crate::request::Request;
 use crate::store::now_ms;
@@ -120,16 +120,7 @@ impl Client {
             .backend()
             .usage(&memory.scope, since)
             .await
-            .map_err(|e| {
-                let error = Error::new(
-                    op.label(),
-                    ErrorKind::Store {
-                        store: e.store,
-                        message: e.message,
-                    },
-                );
-                self.inner.key.hide(error)
-            })?;
+            .map_err(|e| self.store_error(&op.label(), e))?;
         Ok(usage
             .iter()
             .find(|u| u.group == op.group && u.action == op.action)

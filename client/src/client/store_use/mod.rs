@@ -19,7 +19,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use super::Client;
 use crate::envelope::Envelope;
-use crate::error::{Error, ErrorKind};
+use crate::error::Error;
 use crate::request::Request;
 use crate::store::{CacheEntry, LedgerEntry, StoreError};
 
@@ -28,14 +28,7 @@ pub(crate) use window::WindowHold;
 
 impl Client {
     pub(super) fn store_error(&self, what: &str, error: StoreError) -> Error {
-        let error = Error::new(
-            what,
-            ErrorKind::Store {
-                store: error.store,
-                message: error.message,
-            },
-        );
-        self.inner.key.hide(error)
+        self.inner.key.hide(error.into_call_error(what))
     }
 
     /// Record a call in the ledger; a failure is logged (the call was made).
