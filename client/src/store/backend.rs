@@ -43,7 +43,9 @@ impl StoreError {
         }
     }
 
-    /// The same failure, come from `cause`.
+    /// The same failure, come from `cause` (what the file and server stores
+    /// fail with; the memory store fails with nothing of its own).
+    #[cfg(any(feature = "sqlite", feature = "redis"))]
     pub(crate) fn caused_by(self, cause: impl std::error::Error + Send + Sync + 'static) -> Self {
         StoreError {
             source: Some(ErrorSource::new(cause)),
