@@ -36,7 +36,7 @@ impl Client {
     ///   read.
     ///
     /// Validates first, so an invalid request gives its error here; a store
-    /// that cannot be read gives [`ErrorKind::Store`].
+    /// that cannot be read gives [`ErrorKind::Store`](crate::error::ErrorKind::Store).
     ///
     /// # Errors
     ///
@@ -53,7 +53,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// As [`estimate_job`](Self::estimate_job), and [`ErrorKind::Store`] when the ledger cannot
+    /// As [`estimate_job`](Self::estimate_job), and [`ErrorKind::Store`](crate::error::ErrorKind::Store) when the ledger cannot
     /// be read.
     pub async fn estimate_job_observed(
         &self,

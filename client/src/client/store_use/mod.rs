@@ -7,7 +7,7 @@
 //! - here: the ledger rows every part writes.
 //!
 //! Store failures before a request is sent refuse the call
-//! ([`ErrorKind::Store`]); after it was answered they are logged and the
+//! ([`ErrorKind::Store`](crate::error::ErrorKind::Store)); after it was answered they are logged and the
 //! answer is returned all the same, since it was paid for.
 
 mod cache;
