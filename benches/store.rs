@@ -442,7 +442,7 @@ fn job_wanted() -> bool {
 /// `SEOZOOM_BENCH_PROFILE=miss:STORE:N` makes N calls that miss on `STORE`
 /// (`none`, `memory`, `sqlite` or `redis`), after one that warms it, and
 /// nothing else: under `valgrind --tool=callgrind`, the instructions a miss
-/// costs this process, the same on every run (BENCHMARKS.md, "The store").
+/// costs this process, the same on every run (BENCHMARKS.md, "Key-wide store").
 fn profile(spec: &str, runtime: &tokio::runtime::Runtime, sandbox: &Sandbox, stores: &Stores) {
     let mut parts = spec.split(':').skip(1);
     let name = parts.next().unwrap_or("none");

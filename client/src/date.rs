@@ -515,12 +515,8 @@ impl WireForm for DateTime {
     const EXPECTING: &'static str = "a date-time written YYYY-MM-DD HH:MM:SS";
 }
 
-/// Reads a value from its wire text; `trim` allows blanks around it (what
-/// the service's quirks decoders accept, `crate::decode::quirks`).
-struct TextVisitor<T> {
-    trim: bool,
-    ty: PhantomData<T>,
-}
+/// Reads a value from its wire text, exactly.
+struct TextVisitor<T>(PhantomData<T>);
 
 impl<T: WireForm> Visitor<'_> for TextVisitor<T> {
     type Value = T;
@@ -530,23 +526,9 @@ impl<T: WireForm> Visitor<'_> for TextVisitor<T> {
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<T, E> {
-        let text = if self.trim { v.trim() } else { v };
-        text.parse()
+        v.parse()
             .map_err(|_| E::invalid_value(de::Unexpected::Str(v), &self))
     }
-}
-
-/// Decodes a date, time or date-time from its wire text with blanks around
-/// it allowed: the quirks decoders' entry (`crate::decode::quirks`).
-pub(crate) fn deserialize_trimmed<'de, D, T>(d: D) -> Result<T, D::Error>
-where
-    D: Deserializer<'de>,
-    T: WireForm,
-{
-    d.deserialize_str(TextVisitor {
-        trim: true,
-        ty: PhantomData,
-    })
 }
 
 macro_rules! serde_as_text {
@@ -561,7 +543,7 @@ macro_rules! serde_as_text {
         /// From its wire text, exactly.
         impl<'de> Deserialize<'de> for $ty {
             fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                d.deserialize_str(TextVisitor { trim: false, ty: PhantomData })
+                d.deserialize_str(TextVisitor(PhantomData))
             }
         }
     )*};

@@ -16,8 +16,8 @@
 //!   `type: "object"` beside `properties`): an output schema says what the
 //!   server sends, and the agent never sends it. Once metrics became `null`
 //!   where the reference does not say they are always sent, every record
-//!   field said so in its `type`; this keeps the tool list within half its
-//!   size before issue 24.
+//!   field said so in its `type`; this keeps the tool list within half the
+//!   size it has with the shared schemas sent whole.
 //!
 //! Both read keywords only where a schema has them: a property named like a
 //! keyword (a record field `description`, say) is kept.

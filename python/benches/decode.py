@@ -1,5 +1,5 @@
 """Decoding 10,000 `domains keywords` rows into Python objects (BENCHMARKS.md,
-"Python").
+"Python package").
 
 One body of 10,000 rows is fetched once from a sandbox, then decoded
 repeatedly by:

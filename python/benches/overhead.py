@@ -1,5 +1,5 @@
 """Import time of `seozoom`, and the per-call overhead over the sandbox
-against `requests` (BENCHMARKS.md, "Python").
+against `requests` (BENCHMARKS.md, "Python package").
 
 A small call (`keywords metrics`, one keyword: one short row) is made many
 times over loopback by a `requests.Session` + `.json()` and by a

@@ -75,8 +75,8 @@ def keywords(prefix: str, n: int) -> List[str]:
 
 HALF = keywords("half", 200)
 MANY = keywords("many", 2_100)
-# The same inputs spelled apart (issue 31's defect 1: by exact text they were
-# asked, charged and matched back differently). Each new input is given first
+# The same inputs spelled apart (compared by exact text, they would be asked,
+# charged and matched back differently). Each new input is given first
 # as the command line's list file keeps it (a line is trimmed), so that every
 # face sends the same text.
 SAME_KEYWORDS = [

@@ -446,7 +446,10 @@ fn max_rows_is_only_a_flag_of_paged_operations() {
 fn fit_budget_takes_the_rows_the_budget_covers() {
     let sandbox = support::start_sandbox(Sandbox::builder().paged_rows(10_000));
     let figure = seozoom::operations::DOMAINS_KEYWORDS.cost.units[0];
-    assert_eq!(figure, 10, "the issue's 10 units a row");
+    assert_eq!(
+        figure, 10,
+        "the spec's 10 units a row, which the figures below assume"
+    );
     let job = ["--limit", "1000", "--max-rows", "5000"];
 
     // Without it, the job is refused whole.

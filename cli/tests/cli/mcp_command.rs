@@ -16,7 +16,8 @@ fn the_command_refuses_what_it_cannot_serve() {
     for (args, piece) in [
         (&["mcp"][..], "no API key"),
         (&["--dry-run", "--sandbox", "mcp"][..], "estimate"),
-        // Options of a command's output are refused, not ignored (issue 30).
+        // Options of a command's output are refused, not ignored: they would
+        // shape nothing, and the user should learn that.
         (
             &["--sandbox", "--columns", "keyword", "mcp"][..],
             "--columns does not apply to `mcp`",

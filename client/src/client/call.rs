@@ -17,7 +17,7 @@ use super::{Bounds, Client, JobHold, REDACTED};
 use crate::charge::{BodyUnits, read_units};
 use crate::decode::{Decoder, decode_rows, decode_typed};
 use crate::envelope::Envelope;
-use crate::error::{Error, ErrorKind};
+use crate::error::{Error, ErrorKind, ErrorSource};
 use crate::operation_table::Operation;
 use crate::request::{Request, encode_value, push_query};
 use crate::retry::{Decision, Outcome, Spent, Verdict, classify};
@@ -431,11 +431,13 @@ impl Client {
     async fn attempt(&self, op: &Operation, url: &str) -> Result<(u16, HeaderMap, Vec<u8>), Error> {
         // The key is hidden when the call returns ([`ApiKey::hide`]).
         let transport = |e: reqwest::Error| {
+            // Kept as the source without its URL, where the key is.
+            let e = e.without_url();
             let kind = ErrorKind::Transport {
                 timeout: e.is_timeout(),
-                message: error_chain(&e.without_url()),
+                message: error_chain(&e),
             };
-            Error::new(op.label(), kind)
+            Error::new(op.label(), kind).with_source(Some(ErrorSource::new(e)))
         };
         let mut response = self.inner.http.get(url).send().await.map_err(transport)?;
         let status = response.status().as_u16();

@@ -12,7 +12,7 @@
 use super::Client;
 use super::job::Job;
 use super::pages::plan_pages;
-use crate::error::{Error, ErrorKind};
+use crate::error::Error;
 use crate::operation_table::{Charged, Operation};
 use crate::request::Request;
 use crate::store::now_ms;
@@ -36,7 +36,7 @@ impl Client {
     ///   read.
     ///
     /// Validates first, so an invalid request gives its error here; a store
-    /// that cannot be read gives [`ErrorKind::Store`].
+    /// that cannot be read gives [`ErrorKind::Store`](crate::error::ErrorKind::Store).
     ///
     /// # Errors
     ///
@@ -53,7 +53,7 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// As [`estimate_job`](Self::estimate_job), and [`ErrorKind::Store`] when the ledger cannot
+    /// As [`estimate_job`](Self::estimate_job), and [`ErrorKind::Store`](crate::error::ErrorKind::Store) when the ledger cannot
     /// be read.
     pub async fn estimate_job_observed(
         &self,
@@ -120,16 +120,7 @@ impl Client {
             .backend()
             .usage(&memory.scope, since)
             .await
-            .map_err(|e| {
-                let error = Error::new(
-                    op.label(),
-                    ErrorKind::Store {
-                        store: e.store,
-                        message: e.message,
-                    },
-                );
-                self.inner.key.hide(error)
-            })?;
+            .map_err(|e| self.store_error(&op.label(), e))?;
         Ok(usage
             .iter()
             .find(|u| u.group == op.group && u.action == op.action)

@@ -6,9 +6,7 @@
 
 use std::fmt;
 use std::marker::PhantomData;
-use std::str::FromStr;
 
-use serde::Serializer;
 use serde::de::{self, Deserializer, Visitor};
 
 /// Largest magnitude below which every integer is exactly representable in `f64`.
@@ -63,203 +61,6 @@ where
         }
     }
     d.deserialize_str(Open(PhantomData))
-}
-
-/// A boolean sent as a word: `"true"`/`"false"`, `"1"`/`"0"`, `"yes"`/`"no"` (any case),
-/// or a JSON boolean; `null`, `""` and absence are `None`.
-pub mod bool_word {
-    use super::*;
-
-    struct Word;
-
-    impl<'de> Visitor<'de> for Word {
-        type Value = Option<bool>;
-
-        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str("a boolean word (true/false, 1/0, yes/no)")
-        }
-        fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
-            Ok(Some(v))
-        }
-        fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
-            match v {
-                0 => Ok(Some(false)),
-                1 => Ok(Some(true)),
-                _ => Err(E::invalid_value(de::Unexpected::Signed(v), &self)),
-            }
-        }
-        fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
-            self.visit_i64(i64::try_from(v).unwrap_or(i64::MAX))
-        }
-        fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-            let word = v.trim();
-            if word.is_empty() {
-                return Ok(None);
-            }
-            for (yes, no) in [("true", "false"), ("1", "0"), ("yes", "no")] {
-                if word.eq_ignore_ascii_case(yes) {
-                    return Ok(Some(true));
-                }
-                if word.eq_ignore_ascii_case(no) {
-                    return Ok(Some(false));
-                }
-            }
-            Err(E::invalid_value(de::Unexpected::Str(v), &self))
-        }
-        fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-        fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-            d.deserialize_any(Word)
-        }
-    }
-
-    /// Decode.
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<bool>, D::Error> {
-        d.deserialize_option(Word)
-    }
-
-    /// Encode as the service does: `"true"` / `"false"`, or `null`.
-    pub fn serialize<S: Serializer>(v: &Option<bool>, s: S) -> Result<S::Ok, S::Error> {
-        match v {
-            Some(true) => s.serialize_str("true"),
-            Some(false) => s.serialize_str("false"),
-            None => s.serialize_none(),
-        }
-    }
-}
-
-/// An integer flag, 1 or 0 (a JSON boolean is accepted too).
-pub mod flag {
-    use super::*;
-
-    /// Decode.
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
-        struct Flag;
-        impl Visitor<'_> for Flag {
-            type Value = bool;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a flag, 1 or 0")
-            }
-            fn visit_bool<E: de::Error>(self, v: bool) -> Result<bool, E> {
-                Ok(v)
-            }
-            fn visit_i64<E: de::Error>(self, v: i64) -> Result<bool, E> {
-                match v {
-                    0 => Ok(false),
-                    1 => Ok(true),
-                    _ => Err(E::invalid_value(de::Unexpected::Signed(v), &self)),
-                }
-            }
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<bool, E> {
-                self.visit_i64(i64::try_from(v).unwrap_or(i64::MAX))
-            }
-            fn visit_f64<E: de::Error>(self, v: f64) -> Result<bool, E> {
-                IntegerVisitor.visit_f64(v).and_then(|i| self.visit_i64(i))
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<bool, E> {
-                match v.trim() {
-                    "0" => Ok(false),
-                    "1" => Ok(true),
-                    _ => Err(E::invalid_value(de::Unexpected::Str(v), &self)),
-                }
-            }
-        }
-        d.deserialize_any(Flag)
-    }
-
-    /// Encode as 1 or 0.
-    pub fn serialize<S: Serializer>(v: &bool, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_i64(i64::from(*v))
-    }
-}
-
-macro_rules! civil {
-    ($(#[$doc:meta])* $module:ident, $ty:ty) => {
-        $(#[$doc])*
-        pub mod $module {
-            use super::*;
-
-            /// Decode (blanks around the text are allowed).
-            pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<$ty, D::Error> {
-                crate::date::deserialize_trimmed(d)
-            }
-
-            /// Encode in the wire format.
-            pub fn serialize<S: Serializer>(v: &$ty, s: S) -> Result<S::Ok, S::Error> {
-                s.collect_str(v)
-            }
-        }
-    };
-}
-
-civil!(
-    /// A date written `YYYY-MM-DD`.
-    date, crate::date::Date
-);
-civil!(
-    /// A date and time written `YYYY-MM-DD HH:MM:SS`.
-    datetime, crate::date::DateTime
-);
-civil!(
-    /// A time of day written `HH:MM:SS`.
-    time, crate::date::Time
-);
-
-/// A comma-separated list in one string: items trimmed, empty segments dropped,
-/// `null` and `""` read as an empty list.
-pub mod comma_list {
-    use super::*;
-
-    /// Decode.
-    pub fn deserialize<'de, D, T>(d: D) -> Result<Vec<T>, D::Error>
-    where
-        D: Deserializer<'de>,
-        T: FromStr,
-        T::Err: fmt::Display,
-    {
-        struct List<T>(PhantomData<T>);
-        impl<'de, T> Visitor<'de> for List<T>
-        where
-            T: FromStr,
-            T::Err: fmt::Display,
-        {
-            type Value = Vec<T>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a comma-separated string or null")
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Vec<T>, E> {
-                v.split(',')
-                    .map(str::trim)
-                    .filter(|item| !item.is_empty())
-                    .map(|item| item.parse().map_err(E::custom))
-                    .collect()
-            }
-            fn visit_none<E: de::Error>(self) -> Result<Vec<T>, E> {
-                Ok(Vec::new())
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<Vec<T>, E> {
-                Ok(Vec::new())
-            }
-            fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Vec<T>, D::Error> {
-                d.deserialize_str(self)
-            }
-        }
-        d.deserialize_option(List(PhantomData))
-    }
-
-    /// Encode as one comma-separated string.
-    pub fn serialize<S, T>(v: &[T], s: S) -> Result<S::Ok, S::Error>
-    where
-        S: Serializer,
-        T: fmt::Display,
-    {
-        let joined: Vec<String> = v.iter().map(ToString::to_string).collect();
-        s.serialize_str(&joined.join(","))
-    }
 }
 
 /// A comma list's item: a string, or a value of an enum of the spec.
@@ -598,7 +399,11 @@ pub mod write {
 
     impl Serialize for BoolWord<'_> {
         fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-            super::bool_word::serialize(self.0, s)
+            match self.0 {
+                Some(true) => s.serialize_str("true"),
+                Some(false) => s.serialize_str("false"),
+                None => s.serialize_none(),
+            }
         }
     }
 
@@ -607,14 +412,14 @@ pub mod write {
 
     impl Serialize for Flag<'_, bool> {
         fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-            super::flag::serialize(self.0, s)
+            s.serialize_i64(i64::from(*self.0))
         }
     }
 
     impl Serialize for Flag<'_, Option<bool>> {
         fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
             match self.0 {
-                Some(flag) => super::flag::serialize(flag, s),
+                Some(flag) => Flag(flag).serialize(s),
                 None => s.serialize_none(),
             }
         }
@@ -625,83 +430,146 @@ pub mod write {
 
     impl<T: fmt::Display> Serialize for CommaList<'_, T> {
         fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-            super::comma_list::serialize(self.0, s)
+            let joined: Vec<String> = self.0.iter().map(ToString::to_string).collect();
+            s.serialize_str(&joined.join(","))
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use serde::Deserialize;
+    use serde::de::DeserializeSeed;
+    use serde_json::{Value, json};
 
-    #[derive(Deserialize, Debug)]
-    struct Row {
-        #[serde(deserialize_with = "super::integer")]
-        n: i64,
-        #[serde(default, with = "super::bool_word")]
-        b: Option<bool>,
-        #[serde(default, with = "super::comma_list")]
-        tags: Vec<String>,
-        #[serde(with = "super::datetime")]
-        at: crate::date::DateTime,
+    use super::{kind, write};
+    use crate::drift::seen::{DriftKind, watch};
+    use crate::record::{Kind, Lenient, Place, Read};
+
+    static PLACE: Place = Place {
+        record: "row",
+        member: "field",
+    };
+
+    /// What a field of `kind` holds after reading `json` as a generated
+    /// record reads it, and whether the value was read.
+    fn read<'a, K: Kind<'a>>(kind: K, json: &'a str) -> (Option<K::Value>, Read) {
+        let mut slot = None;
+        let mut de = serde_json::Deserializer::from_str(json);
+        let seed = Lenient {
+            kind,
+            place: &PLACE,
+            slot: &mut slot,
+        };
+        let read = seed.deserialize(&mut de).expect("a JSON value");
+        (slot, read)
     }
 
-    fn row(json: &str) -> Result<Row, serde_json::Error> {
-        serde_json::from_str(json)
+    /// A value the kind cannot read: the field stays empty, and the value is
+    /// noted as drift and handed back as sent.
+    fn assert_unreadable<'a, K: Kind<'a>>(kind: K, json: &'a str)
+    where
+        K::Value: std::fmt::Debug,
+    {
+        let ((slot, read), seen) = watch(|| read(kind, json));
+        assert!(slot.is_none(), "{json}: {slot:?}");
+        let sent: Value = serde_json::from_str(json).unwrap();
+        assert_eq!(read, Read::Unreadable(Box::new(sent)), "{json}");
+        assert_eq!(seen.len(), 1, "{json}");
+        assert_eq!(seen[0].kind, DriftKind::UnexpectedType, "{json}");
     }
 
     #[test]
     fn integral_floats_are_integers() {
-        assert_eq!(
-            row(r#"{"n":12.0,"at":"2024-01-02 03:04:05"}"#).unwrap().n,
-            12
-        );
-        assert!(row(r#"{"n":12.5,"at":"2024-01-02 03:04:05"}"#).is_err());
-        assert!(row(r#"{"n":1e300,"at":"2024-01-02 03:04:05"}"#).is_err());
+        assert_eq!(read(kind::Integer, "12").0, Some(12));
+        assert_eq!(read(kind::Integer, "12.0").0, Some(12));
+        assert_unreadable(kind::Integer, "12.5");
+        assert_unreadable(kind::Integer, "1e300");
     }
 
     #[test]
     fn boolean_words() {
-        let at = r#""at":"2024-01-02 03:04:05""#;
         for (word, want) in [
             (r#""true""#, Some(true)),
             (r#""False""#, Some(false)),
             (r#""1""#, Some(true)),
-            ("null", None),
+            (r#""0""#, Some(false)),
+            (r#"" YES ""#, Some(true)),
+            (r#""no""#, Some(false)),
+            ("true", Some(true)),
+            ("0", Some(false)),
             (r#""""#, None),
         ] {
-            assert_eq!(
-                row(&format!(r#"{{"n":1,"b":{word},{at}}}"#)).unwrap().b,
-                want,
-                "{word}"
-            );
+            let (slot, read) = read(kind::BoolWord, word);
+            assert_eq!(read, Read::Value, "{word}");
+            assert_eq!(slot, Some(want), "{word}");
         }
-        assert_eq!(row(&format!(r#"{{"n":1,{at}}}"#)).unwrap().b, None);
-        assert!(row(&format!(r#"{{"n":1,"b":"maybe",{at}}}"#)).is_err());
+        // `null` leaves the field empty: the record reads it as no answer.
+        assert_eq!(read(kind::BoolWord, "null"), (None, Read::Null));
+        assert_unreadable(kind::BoolWord, r#""maybe""#);
+        assert_unreadable(kind::BoolWord, "2");
+    }
+
+    #[test]
+    fn flags_are_one_or_zero() {
+        for (flag, want) in [("1", true), ("0", false), ("1.0", true), ("true", true)] {
+            assert_eq!(read(kind::Flag, flag).0, Some(want), "{flag}");
+        }
+        assert_eq!(read(kind::Flag, r#"" 0 ""#).0, Some(false));
+        assert_unreadable(kind::Flag, "2");
+        assert_unreadable(kind::Flag, r#""yes""#);
     }
 
     #[test]
     fn comma_lists_drop_empty_segments() {
-        let r = row(r#"{"n":1,"tags":"seo,, blog ,","at":"2024-01-02 03:04:05"}"#).unwrap();
-        assert_eq!(r.tags, ["seo", "blog"]);
-        let r = row(r#"{"n":1,"tags":null,"at":"2024-01-02 03:04:05"}"#).unwrap();
-        assert!(r.tags.is_empty());
+        let tags = kind::CommaList::<String>(std::marker::PhantomData);
+        let (slot, _) = read(tags, r#""seo,, blog ,""#);
+        assert_eq!(slot.unwrap(), ["seo", "blog"]);
+        let (slot, _) = read(tags, r#""""#);
+        assert_eq!(slot, Some(Vec::new()));
+        // `null` leaves the field empty: the record reads it as no items.
+        assert_eq!(read(tags, "null"), (None, Read::Null));
     }
 
     #[test]
     fn date_times_need_the_wire_format() {
-        let r = row(r#"{"n":1,"at":"2023-10-31 23:59:01"}"#).unwrap();
-        assert_eq!(r.at.to_string(), "2023-10-31 23:59:01");
-        let r = row(r#"{"n":1,"at":" 2023-10-31 23:59:01 "}"#).unwrap();
-        assert_eq!(r.at.to_string(), "2023-10-31 23:59:01", "blanks around");
-        let err = row(r#"{"n":1,"at":"2023-02-30 10:00:00"}"#).unwrap_err();
-        assert!(
-            err.to_string().contains(
-                r#"invalid value: string "2023-02-30 10:00:00", expected a date-time written YYYY-MM-DD HH:MM:SS"#
-            ),
-            "{err}"
+        let (at, _) = read(kind::DATE_TIME, r#""2023-10-31 23:59:01""#);
+        assert_eq!(at.unwrap().to_string(), "2023-10-31 23:59:01");
+        let (at, _) = read(kind::DATE_TIME, r#"" 2023-10-31 23:59:01 ""#);
+        assert_eq!(
+            at.unwrap().to_string(),
+            "2023-10-31 23:59:01",
+            "blanks around"
         );
-        assert!(row(r#"{"n":1,"at":"2023-10-31"}"#).is_err());
-        assert!(row(r#"{"n":1,"at":20231031}"#).is_err());
+        assert_unreadable(kind::DATE_TIME, r#""2023-02-30 10:00:00""#);
+        assert_unreadable(kind::DATE_TIME, r#""2023-10-31""#);
+        assert_unreadable(kind::DATE_TIME, "20231031");
+        let (day, _) = read(kind::DATE, r#""2024-02-29""#);
+        assert_eq!(day.unwrap().to_string(), "2024-02-29");
+        let (time, _) = read(kind::TIME, r#""07:05:00""#);
+        assert_eq!(time.unwrap().to_string(), "07:05:00");
+        assert_unreadable(kind::TIME, r#""25:00:00""#);
+    }
+
+    #[test]
+    fn written_back_in_the_wire_form() {
+        let written = json!([
+            serde_json::to_value(write::BoolWord(&Some(true))).unwrap(),
+            serde_json::to_value(write::BoolWord(&Some(false))).unwrap(),
+            serde_json::to_value(write::BoolWord(&None)).unwrap(),
+            serde_json::to_value(write::Flag(&true)).unwrap(),
+            serde_json::to_value(write::Flag(&Some(false))).unwrap(),
+            serde_json::to_value(write::Flag(&None::<bool>)).unwrap(),
+            serde_json::to_value(write::CommaList(&["seo", "blog"])).unwrap(),
+        ]);
+        assert_eq!(
+            written,
+            json!(["true", "false", null, 1, 0, null, "seo,blog"])
+        );
+        // Each reads back as the value written.
+        let word = written[0].to_string();
+        assert_eq!(read(kind::BoolWord, &word).0, Some(Some(true)));
+        let list = written[6].to_string();
+        let tags = kind::CommaList::<String>(std::marker::PhantomData);
+        assert_eq!(read(tags, &list).0.unwrap(), ["seo", "blog"]);
     }
 }

@@ -2,6 +2,10 @@
 //! [`ErrorKind`] saying what went wrong, in the manner of smithy-rs's
 //! `result.rs`.
 //!
+//! An error keeps the error it came from ([`std::error::Error::source`]): a
+//! transport failure its `reqwest::Error`, an I/O or store failure its
+//! `std::io::Error`, `rusqlite::Error` or `redis::RedisError`.
+//!
 //! No error holds the API key: transport errors are stripped of their URL, and
 //! every text an error takes from outside (a response, a URL, a transport
 //! message) is scrubbed of the key in one place, `Error::map_text`, which the
@@ -9,6 +13,7 @@
 //! logged.
 
 pub(crate) mod partial;
+mod source;
 
 use std::fmt;
 use std::time::Duration;
@@ -20,6 +25,7 @@ pub use crate::charge::Charge;
 // Partial: the two types are one recursive family, so Partial lives here.
 use crate::retry::{Outcome, Verdict, classify};
 pub(crate) use partial::Partial;
+pub(crate) use source::ErrorSource;
 
 /// Longest piece of a response body kept in an error.
 pub const SNIPPET_LEN: usize = 200;
@@ -242,12 +248,21 @@ impl ConfigError {
 pub struct Error {
     // Boxed: the error stays within 128 bytes (clippy's `result_large_err`)
     // with its charge.
-    operation: Option<Box<str>>,
+    context: Box<ErrorContext>,
     kind: ErrorKind,
     /// What the call was charged, when the client knows better than the
     /// kind's default ([`Error::charged`]), packed in 8 bytes
     /// ([`Charge::pack`]).
     charge: i64,
+}
+
+/// What an error concerns and where it came from.
+struct ErrorContext {
+    /// `group action`, or a job's description; `None` for the client's
+    /// configuration.
+    operation: Option<Box<str>>,
+    /// The error this one came from, for [`std::error::Error::source`].
+    source: Option<ErrorSource>,
 }
 
 /// What went wrong, without the operation (which [`Error::operation`] gives).
@@ -436,7 +451,10 @@ impl Error {
     /// An error of `operation` (`group action`, or a job's description).
     pub(crate) fn new(operation: impl Into<String>, kind: ErrorKind) -> Self {
         Error {
-            operation: Some(operation.into().into_boxed_str()),
+            context: Box::new(ErrorContext {
+                operation: Some(operation.into().into_boxed_str()),
+                source: None,
+            }),
             kind,
             charge: Charge::NOT_SET,
         }
@@ -445,7 +463,10 @@ impl Error {
     /// An error that concerns no operation (the client's configuration).
     pub(crate) fn new_unscoped(kind: ErrorKind) -> Self {
         Error {
-            operation: None,
+            context: Box::new(ErrorContext {
+                operation: None,
+                source: None,
+            }),
             kind,
             charge: Charge::NOT_SET,
         }
@@ -454,7 +475,7 @@ impl Error {
     /// The operation the error concerns: `group action`, or a job's description
     /// for a refused job. `None` for a configuration error.
     pub fn operation(&self) -> Option<&str> {
-        self.operation.as_deref()
+        self.context.operation.as_deref()
     }
 
     /// What went wrong.
@@ -500,6 +521,12 @@ impl Error {
             }
             _ => Charge::Unknown,
         }
+    }
+
+    /// The error, with the error it came from as its source.
+    pub(crate) fn with_source(mut self, source: Option<ErrorSource>) -> Self {
+        self.context.source = source;
+        self
     }
 
     /// The error, charged `charge` (the client's own reading of the answer).
@@ -647,14 +674,16 @@ impl From<ConfigError> for Error {
 /// (`seozoom::sandbox::Sandbox::start` returns an [`std::io::Error`]), so that `?` works in a function returning
 /// [`Error`](struct@Error). It is an [`ErrorKind::Transport`] (a timeout when the I/O
 /// error is one) that concerns no operation and was charged nothing: no request
-/// was sent.
+/// was sent. The I/O error is its source.
 impl From<std::io::Error> for Error {
     fn from(error: std::io::Error) -> Self {
         let kind = ErrorKind::Transport {
             message: format!("I/O error: {error}"),
             timeout: error.kind() == std::io::ErrorKind::TimedOut,
         };
-        Error::new_unscoped(kind).with_charge(Charge::None)
+        Error::new_unscoped(kind)
+            .with_charge(Charge::None)
+            .with_source(Some(ErrorSource::new(error)))
     }
 }
 
@@ -669,7 +698,7 @@ impl From<Box<Partial>> for Error {
 impl fmt::Debug for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Error")
-            .field("operation", &self.operation)
+            .field("operation", &self.context.operation)
             .field("kind", &self.kind)
             .field("charged", &self.charged())
             .finish()
@@ -680,7 +709,7 @@ impl fmt::Debug for Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // Every kind below that names its operation is made with one.
-        let operation = self.operation.as_deref().unwrap_or("the call");
+        let operation = self.operation().unwrap_or("the call");
         match &self.kind {
             ErrorKind::InvalidInput(invalid) => write!(f, "refused before sending: {invalid}"),
             ErrorKind::InsecureUrl { url } => write!(
@@ -781,7 +810,7 @@ impl std::error::Error for Error {
         match &self.kind {
             ErrorKind::InvalidInput(invalid) => Some(invalid),
             ErrorKind::Partial(partial) => std::error::Error::source(partial.as_ref()),
-            _ => None,
+            _ => self.context.source.as_ref().map(ErrorSource::get),
         }
     }
 }
@@ -959,6 +988,14 @@ mod tests {
     fn io_errors_are_transport_errors_of_no_operation_charged_nothing() {
         let refused = std::io::Error::new(std::io::ErrorKind::AddrInUse, "port taken");
         let error = Error::from(refused);
+        let source = std::error::Error::source(&error).expect("the I/O error");
+        assert_eq!(
+            source
+                .downcast_ref::<std::io::Error>()
+                .map(std::io::Error::kind),
+            Some(std::io::ErrorKind::AddrInUse),
+            "the I/O error is the source"
+        );
         assert_eq!(error.operation(), None);
         assert_eq!(error.charged(), Charge::None);
         assert!(!error.is_refused(), "an I/O failure is not a refusal");

@@ -8,7 +8,7 @@ use futures_util::FutureExt;
 use futures_util::future::BoxFuture;
 
 use crate::drift::Observation;
-use crate::error::{ConfigError, Error};
+use crate::error::{ConfigError, Error, ErrorKind, ErrorSource};
 
 /// A store URL as it may be shown: a password (`redis://user:secret@host`)
 /// hidden.
@@ -26,11 +26,12 @@ pub(crate) fn shown_store_url(url: &str) -> String {
 }
 
 /// A store that failed: which one (its URL shown, never a password or the
-/// API key) and what it said.
+/// API key), what it said, and the error it came from (I/O, SQLite, Redis).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct StoreError {
     pub(crate) store: String,
     pub(crate) message: String,
+    pub(crate) source: Option<ErrorSource>,
 }
 
 impl StoreError {
@@ -38,16 +39,37 @@ impl StoreError {
         StoreError {
             store: store.into(),
             message: message.into(),
+            source: None,
+        }
+    }
+
+    /// The same failure, come from `cause` (what the file and server stores
+    /// fail with; the memory store fails with nothing of its own).
+    #[cfg(any(feature = "sqlite", feature = "redis"))]
+    pub(crate) fn caused_by(self, cause: impl std::error::Error + Send + Sync + 'static) -> Self {
+        StoreError {
+            source: Some(ErrorSource::new(cause)),
+            ..self
         }
     }
 
     /// As a configuration error (a store that cannot be opened).
     pub(crate) fn into_error(self) -> Error {
-        ConfigError::Store {
+        Error::from(ConfigError::Store {
             store: self.store,
             reason: self.message,
-        }
-        .into()
+        })
+        .with_source(self.source)
+    }
+
+    /// As the error of `what` (an operation, or a job), refused because the
+    /// store failed.
+    pub(crate) fn into_call_error(self, what: &str) -> Error {
+        let kind = ErrorKind::Store {
+            store: self.store,
+            message: self.message,
+        };
+        Error::new(what, kind).with_source(self.source)
     }
 }
 

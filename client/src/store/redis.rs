@@ -241,7 +241,7 @@ impl Redis {
             .client
             .get_multiplexed_async_connection_with_config(&config)
             .await
-            .map_err(|e| self.failure("connecting", &e))?;
+            .map_err(|e| self.failure("connecting", e))?;
         // Two calls may both have connected: either connection serves.
         *self.slot() = Some(connection.clone());
         Ok(connection)
@@ -278,11 +278,11 @@ impl Redis {
             if dropped(&e) || e.is_io_error() || e.is_timeout() {
                 *self.slot() = None;
             }
-            self.failure(what, &e)
+            self.failure(what, e)
         })
     }
 
-    fn failure(&self, what: &str, error: &RedisError) -> StoreError {
+    fn failure(&self, what: &str, error: RedisError) -> StoreError {
         let message = if error.is_connection_refusal()
             || error.is_io_error()
             || error.is_connection_dropped()
@@ -293,6 +293,7 @@ impl Redis {
             format!("{what}: Redis answered with an error ({error})")
         };
         StoreError::new(self.name.clone(), hidden(message, self.password.as_deref()))
+            .caused_by(error)
     }
 }
 

@@ -152,26 +152,27 @@ impl Sqlite {
                     "cannot create the directory `{}`: {e}",
                     dir.display()
                 ))
+                .caused_by(e)
             })?;
         }
         if file.is_dir() {
             return Err(error("is a directory, not a file".to_owned()));
         }
         file_access::create_private_file(&file)
-            .map_err(|e| error(format!("cannot create it: {e}")))?;
+            .map_err(|e| error(format!("cannot create it: {e}")).caused_by(e))?;
         let runner = Runner {
             name: name.clone(),
             busy_timeout,
         };
         let connect =
-            || connect(&file, busy_timeout).map_err(|e| runner.failure("cannot open it", &e));
+            || connect(&file, busy_timeout).map_err(|e| runner.failure("cannot open it", e));
         let mut writer = connect()?;
         prepare(&mut writer)
-            .map_err(|e| runner.failure("cannot use it", &e))?
+            .map_err(|e| runner.failure("cannot use it", e))?
             .map_err(error)?;
         let reader = connect()?;
         let checkpoints = Checkpoints::new(&mut writer, connect()?)
-            .map_err(|e| runner.failure("cannot open it", &e))?;
+            .map_err(|e| runner.failure("cannot open it", e))?;
         Ok(Sqlite {
             inner: Arc::new(Inner {
                 runner,

@@ -98,6 +98,8 @@ fn failed<T: std::fmt::Debug>(result: Result<T, Error>) -> Error {
             text.len(),
             &text[..200]
         );
+    }
+    for text in support::renderings(&error) {
         assert!(!text.contains(KEY), "the key leaks: {text}");
     }
     error

@@ -95,19 +95,6 @@ fn masked(text: &str, secrets: &[&str]) -> String {
         .fold(text.to_owned(), |t, s| t.replace(s, "<LEAKED>"))
 }
 
-/// Every rendering of an error: `Display`, `Debug`, alternate `Debug`, and the
-/// `Display` of each source.
-fn renderings(err: &Error) -> Vec<String> {
-    let mut all = vec![format!("{err}"), format!("{err:?}"), format!("{err:#?}")];
-    let mut source = std::error::Error::source(err);
-    while let Some(e) = source {
-        all.push(format!("{e}"));
-        all.push(format!("{e:?}"));
-        source = e.source();
-    }
-    all
-}
-
 /// The key appears in no rendering of the error.
 #[track_caller]
 fn assert_secret(err: &Error) {
@@ -116,7 +103,7 @@ fn assert_secret(err: &Error) {
 
 #[track_caller]
 fn assert_no_secret(err: &Error, secrets: &[&str]) {
-    for text in renderings(err) {
+    for text in support::renderings(err) {
         for secret in secrets {
             assert!(
                 !text.contains(secret),
@@ -560,6 +547,8 @@ async fn a_server_that_never_answers_times_out() {
         } => assert!(*timeout, "expected a timeout: {message}"),
         other => panic!("expected ErrorKind::Transport, got {other:?}"),
     }
+    let transport = support::source_of::<reqwest::Error>(&err).expect("reqwest's error");
+    assert!(transport.is_timeout(), "{transport:?}");
     assert!(elapsed >= Duration::from_millis(250), "{elapsed:?}");
     assert!(elapsed < Duration::from_secs(10), "{elapsed:?}");
     assert_eq!(server.connections(), 1);
@@ -599,6 +588,11 @@ async fn connection_refused_is_a_transport_error() {
         matches!(err.kind(), ErrorKind::Transport { timeout: false, .. }),
         "{err:?}"
     );
+    // The cause is kept: reqwest's error, which says what failed, without
+    // the URL (where the key is).
+    let transport = support::source_of::<reqwest::Error>(&err).expect("reqwest's error");
+    assert!(transport.is_connect(), "{transport:?}");
+    assert!(transport.url().is_none(), "{transport:?}");
 }
 
 #[tokio::test]
@@ -814,7 +808,7 @@ fn base_url_errors_do_not_echo_the_key() {
             .unwrap_err();
         assert!(err.is_refused(), "{}", masked(&err.to_string(), &[KEY]));
         leaks.extend(
-            renderings(&err)
+            support::renderings(&err)
                 .into_iter()
                 .take(1)
                 .filter(|text| text.contains(KEY))

@@ -1,4 +1,4 @@
-//! The property of issue 31's first defect: any list of inputs, with any cache
+//! The same input is one input wherever it appears: any list of inputs, with any cache
 //! state, gives exactly the rows of the inputs asked for, each once, in input
 //! order. Every batchable operation of the table, against the sandbox on a
 //! real SQLite store per case; the inputs are realistic values of the batch

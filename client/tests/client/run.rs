@@ -52,7 +52,7 @@ async fn a_batched_job_half_in_the_cache_says_exactly_what_was_sent() {
     assert_eq!(first.figures.units_used, first.envelope.units_used);
     assert!(first.figures.units_used > 0);
 
-    // Issue 31, defect 4: half of it cached is not "from the cache".
+    // Half of it cached is not "from the cache": a request was still sent.
     let half = c.keywords().metrics(["mutuo", "brand new kw"]).request();
     let half = c
         .run::<Vec<KeywordMetrics>>(half, none.clone())
@@ -121,7 +121,7 @@ async fn no_data_is_the_empty_result_of_every_kind_fresh_or_cached() {
     assert!(list.figures.no_data && list.envelope.response.is_empty());
     assert_eq!(
         list.figures.units_remaining, None,
-        "issue 31: never a fake 0"
+        "never a fake 0: no balance was reported"
     );
     assert_eq!(list.figures.requests_sent, 1);
 
@@ -139,7 +139,7 @@ async fn no_data_is_the_empty_result_of_every_kind_fresh_or_cached() {
     let map = c.run::<ByKey<Serp>>(map, none.clone()).await.unwrap();
     assert!(map.figures.no_data && map.envelope.response.is_empty());
 
-    // Issue 31, defect 5: the same input answered from a batch's cache is
+    // The same input answered from a batch's cache is
     // "no data" too, and the balance is the one last reported.
     let batch = c.keywords().metrics(["zzz other", "mutuo"]).request();
     c.run::<Vec<KeywordMetrics>>(batch, none.clone())

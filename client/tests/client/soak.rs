@@ -194,11 +194,7 @@ fn calls_with_faults_hold_their_bounds() {
                 Ok(envelope) if envelope.no_data => "ok, no data".to_owned(),
                 Ok(_) => "ok".to_owned(),
                 Err(error) => {
-                    let texts = [
-                        error.to_string(),
-                        format!("{error:?}"),
-                        format!("{error:#?}"),
-                    ];
+                    let texts = crate::support::renderings(error);
                     if texts.iter().any(|t| t.contains(KEY)) {
                         leaks.fetch_add(1, Ordering::SeqCst);
                     }

@@ -414,7 +414,7 @@ async fn jobs_survive_redis_closing_or_restarting_under_them() {
     assert_eq!(sandbox.requests(), 5);
 }
 
-/// A sandbox is one origin wherever it listens (issue 33): a second sandbox,
+/// A sandbox is one origin wherever it listens: a second sandbox,
 /// on another port, answers from the first one's cache, goes on from its
 /// balance (which never rises after spending), and neither touches the
 /// balance or ledger the same key has with the service.

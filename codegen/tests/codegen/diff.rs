@@ -36,7 +36,7 @@ fn report(new: &str) -> String {
     diff::render_text(&changes(&spec_text(), new), V0_1_0)
 }
 
-// --- the three edits of the issue ---------------------------------------------
+// --- three edits: a field removed, a limit narrowed, a parameter added ------
 
 /// The domain keyword record loses `ranking_url`.
 fn removed_field(text: &str) -> String {

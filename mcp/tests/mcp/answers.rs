@@ -1,4 +1,4 @@
-//! Answers sized for an agent's context window (issue 33, item 1): `fields`,
+//! Answers sized for an agent's context window: `fields`,
 //! `content` a summary and a compact table rather than a copy of the
 //! structured content, fewer rows shown by default, and a `resource_link` to
 //! what is held.
@@ -18,14 +18,14 @@ fn answer_bytes(result: &Value) -> usize {
     result["structuredContent"].to_string().len() + result["content"].to_string().len()
 }
 
-/// The answer before issue 33: every row of the 100 (the cap was 100) in
+/// The whole answer, the baseline: every row of the 100 in
 /// `structuredContent`, and the same JSON again as the one text of
-/// `content`. The structured content is unchanged in shape, so it is made
-/// again here from a server whose cap shows all 100 rows, and counted twice
-/// as it was sent. (Measured once on the binary built from the code before
-/// the issue, commit 20faf50, with the same sandbox call over stdio:
-/// `structuredContent` 47,734 bytes and `content` 54,383, 102,117 together;
-/// this reconstruction gives the same 102,117.)
+/// `content`. The structured content has the same shape, so it is made
+/// here from a server whose cap shows all 100 rows, and counted twice.
+/// (A server that answered so, the binary of commit 20faf50, sent
+/// `structuredContent` 47,734 bytes and `content` 54,383 for the same
+/// sandbox call over stdio, 102,117 together; this reconstruction gives the
+/// same 102,117.)
 fn former_bytes() -> usize {
     let mut whole = Mcp::start(&["--sandbox", "mcp", "--max-result-rows", "100"]);
     let result = whole.call("domains_keywords", hundred_rows());
@@ -51,7 +51,7 @@ fn a_default_answer_is_a_quarter_of_the_former_and_two_fields_a_tenth() {
     let narrow = mcp.call("domains_keywords", two);
     let narrow_bytes = answer_bytes(&narrow);
     eprintln!(
-        "domains_keywords, 100 rows: before issue 33 {former} bytes; default {default_bytes} ({:.1}%); two fields {narrow_bytes} ({:.1}%)",
+        "domains_keywords, 100 rows: whole {former} bytes; default {default_bytes} ({:.1}%); two fields {narrow_bytes} ({:.1}%)",
         100.0 * default_bytes as f64 / former as f64,
         100.0 * narrow_bytes as f64 / former as f64,
     );

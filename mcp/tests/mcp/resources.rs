@@ -1,4 +1,4 @@
-//! Resources (issue 33, item 2): the cost table, the published spec and the
+//! Resources: the cost table, the published spec and the
 //! held results, read by a host without passing them through the model.
 
 use seozoom::operations::OPERATIONS;

@@ -1,4 +1,4 @@
-//! `--sandbox` is one origin wherever its sandbox listens (issue 33, item 7):
+//! `--sandbox` is one origin wherever its sandbox listens:
 //! two sessions, each starting a sandbox on a port of its own, share one
 //! cache on one store, and the balance goes on from one to the next instead
 //! of rising after a spend.

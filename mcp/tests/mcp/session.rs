@@ -557,8 +557,8 @@ fn an_unknown_cost_seen_before_is_estimated_as_observed_and_sent_under_a_budget(
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// The size of `tools/list` with every tool on, before issue 24: every
-/// session paid for it in tokens.
+/// The size of `tools/list` with every tool on and the shared schemas sent
+/// whole: every session pays for the tool list in tokens.
 const TOOL_LIST_BYTES_BEFORE: usize = 118_821;
 
 #[test]
@@ -1177,9 +1177,9 @@ fn the_text_names_the_budget_and_a_cut_by_fit_budget() {
 }
 
 /// `--max-wait` bounds the session's waits as it bounds a command's: a wait
-/// for the rate window longer than it is not begun (issue 30: the server
-/// waited out the window whatever the flag said), and the rows received are
-/// held.
+/// for the rate window longer than it is not begun (a server that waited it
+/// out whatever the flag said would hold an agent past its bound), and the
+/// rows received are held.
 #[test]
 fn the_most_time_to_wait_holds_in_the_server() {
     let mut mcp = Mcp::start(&["--sandbox", "--rate-window", "30", "--max-wait", "3", "mcp"]);

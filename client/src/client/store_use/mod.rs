@@ -7,7 +7,7 @@
 //! - here: the ledger rows every part writes.
 //!
 //! Store failures before a request is sent refuse the call
-//! ([`ErrorKind::Store`]); after it was answered they are logged and the
+//! ([`ErrorKind::Store`](crate::error::ErrorKind::Store)); after it was answered they are logged and the
 //! answer is returned all the same, since it was paid for.
 
 mod cache;
@@ -19,7 +19,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use super::Client;
 use crate::envelope::Envelope;
-use crate::error::{Error, ErrorKind};
+use crate::error::Error;
 use crate::request::Request;
 use crate::store::{CacheEntry, LedgerEntry, StoreError};
 
@@ -28,14 +28,7 @@ pub(crate) use window::WindowHold;
 
 impl Client {
     pub(super) fn store_error(&self, what: &str, error: StoreError) -> Error {
-        let error = Error::new(
-            what,
-            ErrorKind::Store {
-                store: error.store,
-                message: error.message,
-            },
-        );
-        self.inner.key.hide(error)
+        self.inner.key.hide(error.into_call_error(what))
     }
 
     /// Record a call in the ledger; a failure is logged (the call was made).

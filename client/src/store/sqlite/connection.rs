@@ -94,7 +94,7 @@ impl Runner {
             match catch_unwind(AssertUnwindSafe(attempt)) {
                 Ok(Err(error)) if is_busy(&error) => {}
                 Ok(outcome) => {
-                    let outcome = outcome.map_err(|e| self.failure(what, &e));
+                    let outcome = outcome.map_err(|e| self.failure(what, e));
                     return futures_util::future::ready(outcome).boxed();
                 }
                 Err(_) => return futures_util::future::ready(Err(self.panicked(what))).boxed(),
@@ -110,7 +110,7 @@ impl Runner {
             })
             .await;
             match outcome {
-                Ok(outcome) => outcome.map_err(|e| self.failure(what, &e)),
+                Ok(outcome) => outcome.map_err(|e| self.failure(what, e)),
                 Err(_) => Err(self.panicked(what)),
             }
         }
@@ -130,11 +130,11 @@ impl Runner {
         guard
             .busy_timeout(self.busy_timeout)
             .and_then(|()| call(&mut guard))
-            .map_err(|e| self.failure(what, &e))
+            .map_err(|e| self.failure(what, e))
     }
 
     /// A SQLite failure as this store's error.
-    pub(super) fn failure(&self, what: &str, error: &rusqlite::Error) -> StoreError {
+    pub(super) fn failure(&self, what: &str, error: rusqlite::Error) -> StoreError {
         failure(&self.name, self.busy_timeout, what, error)
     }
 

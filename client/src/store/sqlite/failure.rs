@@ -13,7 +13,7 @@ pub(super) fn failure(
     name: &str,
     busy_timeout: Duration,
     what: &str,
-    error: &rusqlite::Error,
+    error: rusqlite::Error,
 ) -> StoreError {
     let code = error.sqlite_error_code();
     let message = match code {
@@ -38,5 +38,5 @@ pub(super) fn failure(
         Some(ErrorCode::DiskFull) => format!("{what}: the disk is full"),
         _ => format!("{what}: {error}"),
     };
-    StoreError::new(name.to_owned(), message)
+    StoreError::new(name.to_owned(), message).caused_by(error)
 }

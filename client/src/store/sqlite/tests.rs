@@ -42,6 +42,15 @@ fn open_error(path: &str) -> String {
     }
 }
 
+/// The error a user gets opening the store at `path`
+/// ([`Store::open`](crate::store::Store::open)).
+fn open_failure(path: &str) -> crate::Error {
+    match crate::store::Store::open(&format!("sqlite:{path}")) {
+        Ok(_) => panic!("{path} opened"),
+        Err(error) => error,
+    }
+}
+
 #[tokio::test]
 async fn sqlite_behaves_as_every_store_must() {
     let scratch = Scratch::new();
@@ -252,6 +261,15 @@ fn a_file_that_is_not_sqlite_is_refused_at_open() {
     let error = open_error(&path);
     assert!(error.contains(&path), "{error}");
     assert!(error.contains("not a SQLite file"), "{error}");
+    // SQLite's own error is the source.
+    let error = open_failure(&path);
+    let source = std::error::Error::source(&error).expect("a source");
+    let sqlite = source.downcast_ref::<rusqlite::Error>();
+    assert_eq!(
+        sqlite.and_then(rusqlite::Error::sqlite_error_code),
+        Some(rusqlite::ErrorCode::NotADatabase),
+        "{source:?}"
+    );
     assert_eq!(
         std::fs::read(&path).unwrap(),
         "shopping list: ".repeat(100).as_bytes(),
@@ -290,6 +308,13 @@ fn a_path_that_cannot_be_created_is_refused_at_open() {
     let error = open_error(&format!("{file}/store.sqlite3"));
     assert!(error.contains("cannot create the directory"), "{error}");
     assert!(error.contains(&file), "{error}");
+    // The I/O error is the source.
+    let error = open_failure(&format!("{file}/store.sqlite3"));
+    let source = std::error::Error::source(&error).expect("a source");
+    assert!(
+        source.downcast_ref::<std::io::Error>().is_some(),
+        "{source:?}"
+    );
     // A directory is not a store file.
     let error = open_error(&scratch.0.to_string_lossy());
     assert!(error.contains("is a directory"), "{error}");

@@ -17,6 +17,26 @@ pub use server::{ECHO, Reply, Seen, Server};
 /// output is a leak.
 pub const KEY: &str = "TEST-KEY-123";
 
+/// Every rendering of an error and of each error in its source chain:
+/// `Display`, `Debug` and alternate `Debug` (where a kept cause could leak
+/// what the error's own texts hide).
+pub fn renderings(error: &(dyn std::error::Error + 'static)) -> Vec<String> {
+    let mut all = Vec::new();
+    let mut next = Some(error);
+    while let Some(e) = next {
+        all.extend([format!("{e}"), format!("{e:?}"), format!("{e:#?}")]);
+        next = e.source();
+    }
+    all
+}
+
+/// The `T` in an error's source chain, if any.
+pub fn source_of<'a, T: std::error::Error + 'static>(
+    error: &'a (dyn std::error::Error + 'static),
+) -> Option<&'a T> {
+    std::iter::successors(error.source(), |e| e.source()).find_map(|e| e.downcast_ref::<T>())
+}
+
 /// The envelope figures: `(ResultRows, UnitsUsed, UnitsRemaining)`.
 pub fn units<T>(envelope: &Envelope<T>) -> (i64, i64, i64) {
     (
