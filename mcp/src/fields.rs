@@ -36,14 +36,20 @@ pub fn names(op: &Operation) -> Option<Vec<String>> {
     (!properties.is_empty()).then(|| properties.keys().cloned().collect())
 }
 
-/// The `fields` property of `op`'s `inputSchema`, when its rows are records.
-/// Bare: the names are not listed again as an `enum` (the output schema
-/// lists them) and the meaning is said once, in the server's instructions,
-/// since every session pays for the tool list in tokens; a name that is not
-/// one is refused, naming those that are.
+/// The `fields` property of `op`'s `inputSchema`, when its rows are records:
+/// each item one of the output schema's row names (an `enum`, for a model to
+/// pick from) or any other name (`anyOf` a plain string), since an answer's
+/// rows may carry members the spec does not know, which only the answer
+/// tells and [`check`] then accepts. A client that validates arguments
+/// against the schema, or a model decoding under it, must let those
+/// through: the `enum` alone would refuse them.
 pub fn schema(op: &Operation) -> Option<Value> {
-    names(op)?;
-    Some(json!({TYPE: "array", "items": {TYPE: "string"}}))
+    let names = names(op)?;
+    Some(json!({
+        TYPE: "array",
+        "items": {"anyOf": [{"enum": names}, {TYPE: "string"}]},
+        "description": "Columns to return (default: all).",
+    }))
 }
 
 /// The `fields` a call of `op` was given; `None` when not given. A name
