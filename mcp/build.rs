@@ -11,12 +11,16 @@
 //!   payload's schema: its record (or the SERP) as the client decodes it
 //!   (`View::Decoded`: what a tool's `structuredContent` holds), the records
 //!   it holds written out in place, [`DEPTH`] levels deep;
-//! - `database`: the common database parameter's schema;
+//!   Each enum parameter's schema also holds what each value means, from the
+//!   spec, as `x-seozoom-values` (`[[value, meaning], ...]`), which the server
+//!   moves into the parameter's description;
+//! - `database`: the common database parameter's schema, with its values'
+//!   meanings alike;
 //! - `envelope`: the envelope around a payload, its `response` left empty.
 
 use std::path::Path;
 
-use seozoom_codegen::model::Payload;
+use seozoom_codegen::model::{Param, Payload, Spec};
 use seozoom_codegen::schema::{self, Dialect, SERP, View, param};
 use serde_json::{Map, Value, json};
 
@@ -40,7 +44,7 @@ fn main() {
         let params: Map<String, Value> = a
             .params
             .iter()
-            .map(|p| (p.wire.clone(), param::as_array(&spec, p)))
+            .map(|p| (p.wire.clone(), with_meanings(&spec, p)))
             .collect();
         let payload = match &a.response.payload {
             Payload::Record { type_name, .. } => type_name.as_str(),
@@ -56,7 +60,7 @@ fn main() {
     }
     let schemas = json!({
         "operations": operations,
-        "database": param::as_array(&spec, &spec.common.database),
+        "database": with_meanings(&spec, &spec.common.database),
         "envelope": schema::envelope(d, View::Decoded, &spec, None, json!({})),
     });
     let out = Path::new(&std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"))
@@ -65,3 +69,19 @@ fn main() {
         panic!("cannot write {}: {error}", out.display());
     }
 }
+
+/// The schema of `p` as a caller gives it, with what each of its values means
+/// when it is an enum ([`VALUES`]).
+fn with_meanings(spec: &Spec, p: &Param) -> Value {
+    let mut schema = param::as_array(spec, p);
+    let meanings = param::value_meanings(spec, p);
+    if !meanings.is_empty()
+        && let Value::Object(members) = &mut schema
+    {
+        members.insert(VALUES.into(), json!(meanings));
+    }
+    schema
+}
+
+/// The member of a parameter's schema that holds its values' meanings.
+const VALUES: &str = "x-seozoom-values";

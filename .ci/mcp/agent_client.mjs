@@ -40,6 +40,12 @@
 //      nothing; `process` counts the first's call), and the second neither
 //      lists nor reads (`more`, `resources/read`) the first's held result,
 //      whose id is unguessable; and a prompt listed and filled in;
+//   8. schemas that teach, against a drifting sandbox (`seozoom sandbox
+//      --drift`): `fields` of `domains_keywords` has a description and lists
+//      the output schema's row names (`items.anyOf[0].enum`), `type` says
+//      what each value means; a call whose `fields` name `drift_metric` (a
+//      member the spec does not know) gets that column, and a misspelt one is
+//      refused naming the tool and the names there are;
 //   7. `mcp --confirm-over 100`: a 300-keyword call is refused before sending
 //      to a client without elicitation; a client with it is asked
 //      (`elicitation/create`): declined, nothing is sent or charged; accepted,
@@ -364,6 +370,35 @@ async function sessionsKeptApart() {
   console.log("http: each session's usage is its own; another session's held result reads as unknown; a prompt filled in");
 }
 
+async function fieldsTeach(transport) {
+  const sandbox = await spawnServing(["sandbox", "--drift", "--port", "0"]);
+  const { client, close } = await connect(transport, [
+    "--base-url", sandbox.url, "--api-key", "sandbox", "--store", "none",
+  ]);
+  try {
+    const { tools } = await client.listTools();
+    const keywordsTool = tools.find((t) => t.name === "domains_keywords");
+    const fields = keywordsTool.inputSchema.properties.fields;
+    const columns = fields?.items?.anyOf?.[0]?.enum ?? [];
+    const rowNames = Object.keys(keywordsTool.outputSchema.properties.response.items.properties);
+    check(fields?.description && JSON.stringify(columns) === JSON.stringify(rowNames), `fields: ${JSON.stringify(fields)}`);
+    check(fields.items.anyOf[1]?.type === "string", `fields takes other names: ${JSON.stringify(fields.items)}`);
+    const kind = keywordsTool.inputSchema.properties.type.description;
+    check(kind.includes("`withtraffic` ") && kind.includes("`bypage` "), `type: ${kind}`);
+    const wanted = { keyword: ["mutuo", "casa", "scarpe"], fields: ["keyword", "drift_metric"] };
+    const cut = await structured(client, "keywords_metrics", wanted);
+    check(cut.response.some((row) => typeof row.drift_metric === "number"), `drift_metric: ${JSON.stringify(cut.response)}`);
+    check(cut.response.every((row) => Object.keys(row).every((k) => wanted.fields.includes(k))), `columns: ${JSON.stringify(cut.response)}`);
+    const typo = await client.callTool({ name: "keywords_metrics", arguments: { ...wanted, fields: ["drift_metrik"] } });
+    const text = typo.content.map((c) => c.text ?? "").join("\n");
+    check(typo.isError === true && text.includes("`keywords_metrics`") && text.includes("drift_metric") && text.includes("search_volume"), `typo: ${text.slice(0, 400)}`);
+  } finally {
+    await close();
+    sandbox.child.kill();
+  }
+  console.log(`${transport}: fields lists the columns and took drift_metric, a member the spec does not know; a misspelt name refused`);
+}
+
 async function confirmOver() {
   const args = ["--sandbox", "--store", "none", "mcp", "--confirm-over", "100"];
   const large = { keyword: keywords("conferma", 300) };
@@ -403,6 +438,7 @@ try {
     await edgeInputs(transport);
     await cacheAcrossSessions(transport);
     await fieldsAndResources(transport);
+    await fieldsTeach(transport);
   }
 } finally {
   for (const child of children) child.kill();

@@ -7,7 +7,9 @@ sandbox takes any key, so the key travels as it would to the service), and:
 
   1. initializes and lists the tools: one per action of the published spec,
      named <group>_<action>, each with a description giving its cost, an input
-     and an output schema, and the read-only/open-world annotations;
+     and an output schema, and the read-only/open-world annotations; `fields`
+     lists the columns, and arguments naming a column the spec does not know
+     are valid against the input schema (a validating client sends them);
   2. calls every operation's tool with valid arguments built from its input
      schema, and validates the structured content against its output schema
      with `jsonschema` (the SDK validates it too);
@@ -135,7 +137,18 @@ async def main_session(binary, spec, received, errlog):
                 jsonschema.Draft202012Validator.check_schema(tool.input_schema)
                 jsonschema.Draft202012Validator.check_schema(tool.output_schema)
                 check("db" in tool.input_schema["properties"], f"{name}: no db")
-            print(f"1. {len(tools)} tools: one per action of the spec, and {sorted(OWN_TOOLS)}")
+                fields = tool.input_schema["properties"].get("fields")
+                if fields:
+                    # The columns listed, and a client that validates the
+                    # arguments still lets through a member the spec does not
+                    # know (an answer's rows may carry one).
+                    columns = fields["items"]["anyOf"][0]["enum"]
+                    check(fields.get("description") and columns, f"{name}: fields {fields}")
+                    arguments = {**valid_arguments(tool), "fields": [columns[0], "drift_metric"]}
+                    jsonschema.validate(arguments, tool.input_schema,
+                                        cls=jsonschema.Draft202012Validator)
+            print(f"1. {len(tools)} tools: one per action of the spec, and {sorted(OWN_TOOLS)}; "
+                  "`fields` lists the columns and takes a member the spec does not know")
 
             # 2. Every operation with valid arguments.
             for name in sorted(expected):

@@ -9,17 +9,19 @@
 use std::sync::{Arc, Mutex, PoisonError};
 
 use rmcp::RoleServer;
-use rmcp::model::{CallToolResult, Resource};
+use rmcp::model::{CallToolResult, ContentBlock, Resource};
 use rmcp::service::Peer;
+use seozoom::error::InvalidInput;
 use seozoom::job::{FittedRows, Progress, RunOptions, Stop};
 use seozoom::{Error, Job, operation_table::Operation};
 use serde_json::{Map, Value, json};
 
 use super::envelope::Cached;
 use super::failure::failure;
+use super::held::HeldResult;
 use super::report::Reporter;
 use super::session::Session;
-use super::{args, brief, confirm, envelope, fields, resources, stopped};
+use super::{args, brief, confirm, envelope, fields, resources, stopped, tool_names};
 
 /// Call `op` (the tool `tool`) with these arguments. A batched job reports
 /// its progress to `reporter`, and sends nothing more once `stop` is given;
@@ -101,6 +103,11 @@ pub async fn operation(
         (false, items, requests) => Cached::Part { items, requests },
     };
     reporter.spent(&figures);
+    if let Some(fields) = &fields
+        && let Err(invalid) = fields::check(op, tool, fields, &outcome.envelope.response)
+    {
+        return fields_refused(session, tool, op, outcome.envelope, &invalid);
+    }
     let (mut structured, held) = envelope::structured(
         op,
         tool,
@@ -115,6 +122,37 @@ pub async fn operation(
         content.insert(envelope::BUDGET.into(), budget);
     }
     brief::result(tool, op.response.shape, structured, link(session, held))
+}
+
+/// A call whose `fields` name a column its answer does not have: the error,
+/// and the answer held whole (every column), since it was paid for; `more`
+/// or the resource hands it out without sending again.
+fn fields_refused(
+    session: &Session,
+    tool: &str,
+    op: &'static Operation,
+    envelope: seozoom::Envelope<Value>,
+    invalid: &InvalidInput,
+) -> CallToolResult {
+    let units = envelope.units_used;
+    let id = session.held.hold(HeldResult {
+        tool: tool.to_owned(),
+        shape: op.response.shape,
+        units,
+        complete: true,
+        response: Arc::new(envelope.response),
+        fields: None,
+        resume: None,
+    });
+    let text = format!(
+        "{invalid}. The call was sent and charged {}: its answer is held whole as result `{id}`; `{}` with {{\"{}\": \"{id}\"}} gives its rows with every column (free).",
+        brief::count(units.max(0).unsigned_abs(), "unit", "units"),
+        tool_names::MORE,
+        envelope::RESULT,
+    );
+    let mut content = vec![ContentBlock::text(text)];
+    content.extend(link(session, Some(id)).map(ContentBlock::resource_link));
+    CallToolResult::error(content)
 }
 
 /// The answer's `budget` member when the server has a budget: its units and

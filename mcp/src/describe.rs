@@ -18,7 +18,7 @@ pub fn operation(op: &Operation) -> String {
         && let Some(max) = &param.max_items
     {
         parts.push(format!(
-            "A `{}` list longer than {} is sent as a batched job (progress is reported; a cancel stops it, and what it received is held for `{}`).",
+            "A `{}` list longer than {} is a batched job: progress is reported, a cancel stops it, what came is held for `{}`.",
             param.wire,
             max.value,
             tool_names::MORE

@@ -5,6 +5,14 @@
 //! members); a search-result list (positions to URLs) has no columns to pick.
 //! The names come from the shared payload schema, the same the output schema
 //! is made of, so nothing here names a field.
+//!
+//! A row may also carry members the spec does not know (the service moved on
+//! from its reference): the text shows them as columns, so `fields` takes
+//! them too. They can only be known from an answer, so a name outside the
+//! output schema is checked against the answer's rows ([`check`]) rather
+//! than refused before sending; one that no row carries is refused then,
+//! naming the names there are, and the answer is held whole, nothing paid
+//! for lost.
 
 use std::sync::Arc;
 
@@ -28,22 +36,30 @@ pub fn names(op: &Operation) -> Option<Vec<String>> {
     (!properties.is_empty()).then(|| properties.keys().cloned().collect())
 }
 
-/// The `fields` property of `op`'s `inputSchema`, when its rows are records.
-/// Bare: the names are not listed again as an `enum` (the output schema
-/// lists them) and the meaning is said once, in the server's instructions,
-/// since every session pays for the tool list in tokens; a name that is not
-/// one is refused, naming those that are.
+/// The `fields` property of `op`'s `inputSchema`, when its rows are records:
+/// each item one of the output schema's row names (an `enum`, for a model to
+/// pick from) or any other name (`anyOf` a plain string), since an answer's
+/// rows may carry members the spec does not know, which only the answer
+/// tells and [`check`] then accepts. A client that validates arguments
+/// against the schema, or a model decoding under it, must let those
+/// through: the `enum` alone would refuse them.
 pub fn schema(op: &Operation) -> Option<Value> {
-    names(op)?;
-    Some(json!({TYPE: "array", "items": {TYPE: "string"}}))
+    let names = names(op)?;
+    Some(json!({
+        TYPE: "array",
+        "items": {"anyOf": [{"enum": names}, {TYPE: "string"}]},
+        "description": "Columns to return (default: all).",
+    }))
 }
 
-/// The `fields` a call of `op` was given; `None` when not given.
+/// The `fields` a call of `op` was given; `None` when not given. A name
+/// outside the output schema is taken here and checked against the answer
+/// ([`check`]).
 ///
 /// # Errors
 ///
-/// A value that is not a list of the row's member names, naming the
-/// parameter, the value and the names it takes.
+/// A value that is not a list of names (or one name), or a tool whose rows
+/// are not records, naming the parameter and the value.
 pub fn read(
     op: &Operation,
     arguments: Option<&Map<String, Value>>,
@@ -74,17 +90,17 @@ pub fn read(
     }
     let mut fields = Vec::with_capacity(asked.len());
     for item in asked {
-        match item.as_str() {
-            Some(name) if names.iter().any(|n| n == name) => {
+        match item.as_str().filter(|name| !name.trim().is_empty()) {
+            Some(name) => {
                 if !fields.iter().any(|f| f == name) {
                     fields.push(name.to_owned());
                 }
             }
-            _ => {
+            None => {
                 return Err(refuse(
                     item,
                     format!(
-                        "not a field of this tool's rows; they are {}",
+                        "not a column name; the columns of this tool's rows are {}",
                         names.join(", ")
                     ),
                 ));
@@ -92,6 +108,62 @@ pub fn read(
         }
     }
     Ok(Some(fields.into()))
+}
+
+/// Checks the `fields` of a call of `op` (the tool `tool`) against its
+/// answer's `response`: each is a name of the output schema's rows or a
+/// member some row of this answer carries that the spec does not know.
+///
+/// # Errors
+///
+/// The first name that is neither, naming the tool, the value and the names
+/// it takes (the schema's, then this answer's unknown members).
+pub fn check(
+    op: &Operation,
+    tool: &str,
+    fields: &[String],
+    response: &Value,
+) -> Result<(), InvalidInput> {
+    let names = names(op).unwrap_or_default();
+    let unknown = unknown_members(op.response.shape, response, &names);
+    let Some(missing) = fields
+        .iter()
+        .find(|f| !names.contains(f) && !unknown.contains(f))
+    else {
+        return Ok(());
+    };
+    let mut accepted = names.join(", ");
+    if !unknown.is_empty() {
+        accepted.push_str("; and, in this answer's rows, members the spec does not know: ");
+        accepted.push_str(&unknown.join(", "));
+    }
+    Err(InvalidInput {
+        operation: op.label(),
+        param: ARG_FIELDS.into(),
+        value: shown(&Value::String(missing.clone())),
+        problem: format!(
+            "not a column of the rows of the tool `{tool}`, nor a member of this answer's rows; the columns are {accepted}"
+        ),
+    })
+}
+
+/// The members of `response`'s rows that are not among `names` (the spec's),
+/// in the order first seen.
+fn unknown_members(shape: Shape, response: &Value, names: &[String]) -> Vec<String> {
+    let rows: Vec<&Value> = match (shape, response) {
+        (Shape::Array, Value::Array(rows)) => rows.iter().collect(),
+        (Shape::Map { .. }, Value::Object(members)) => members.values().collect(),
+        (_, single) => vec![single],
+    };
+    let mut unknown: Vec<String> = Vec::new();
+    for row in rows {
+        for name in row.as_object().into_iter().flat_map(Map::keys) {
+            if !names.contains(name) && !unknown.contains(name) {
+                unknown.push(name.clone());
+            }
+        }
+    }
+    unknown
 }
 
 /// `response` with each row cut to `fields`, in their order.
@@ -137,7 +209,7 @@ mod tests {
     }
 
     #[test]
-    fn fields_are_read_by_the_output_schema_names_and_refused_otherwise() {
+    fn fields_are_read_as_names_and_refused_when_not_names() {
         let op = record_op();
         let names = names(op).unwrap();
         let args = json!({ARG_FIELDS: [names[1], names[0], names[1]]});
@@ -145,16 +217,36 @@ mod tests {
         assert_eq!(&fields[..], [names[1].clone(), names[0].clone()]);
         let one = json!({ARG_FIELDS: names[0]});
         assert_eq!(read(op, one.as_object()).unwrap().unwrap().len(), 1);
-        let bad = json!({ARG_FIELDS: ["no_such_field"]});
+        let bad = json!({ARG_FIELDS: [names[0], 7]});
         let error = read(op, bad.as_object()).unwrap_err();
         assert_eq!(
             (error.param.as_str(), error.value.as_str()),
-            (ARG_FIELDS, "no_such_field")
+            (ARG_FIELDS, "7")
         );
         assert!(error.problem.contains(&names[0]), "{error}");
         let empty = json!({ARG_FIELDS: []});
         assert!(read(op, empty.as_object()).is_err());
         assert!(read(op, None).unwrap().is_none());
+    }
+
+    #[test]
+    fn a_name_outside_the_schema_is_checked_against_the_answers_rows() {
+        let op = record_op();
+        let names = names(op).unwrap();
+        let rows = json!([{names[0].as_str(): 1}, {names[0].as_str(): 2, "drifted": 3}]);
+        let known: Vec<String> = vec![names[0].clone(), "drifted".into()];
+        assert!(check(op, "t_x", &known, &rows).is_ok());
+        let typo: Vec<String> = vec![names[0].clone(), "driftd".into()];
+        let error = check(op, "t_x", &typo, &rows).unwrap_err();
+        assert_eq!(
+            (error.param.as_str(), error.value.as_str()),
+            (ARG_FIELDS, "driftd")
+        );
+        for named in ["`t_x`", &names[0], &names[names.len() - 1], "drifted"] {
+            assert!(error.problem.contains(named), "{named}: {error}");
+        }
+        let without = check(op, "t_x", &typo, &json!([{names[0].as_str(): 1}])).unwrap_err();
+        assert!(!without.problem.contains("spec does not know"), "{without}");
     }
 
     #[test]

@@ -14,7 +14,12 @@
 //!   blank, no list separator), which would cost about 100 bytes per text
 //!   parameter; the validator refuses the rest with a message naming the
 //!   parameter, the value and the rule;
-//! - the database defaults to the session's database;
+//! - an enum parameter's description says what each value means, from the
+//!   spec (an `enum` lists the values alone);
+//! - the database defaults to the session's database (its `default` says
+//!   which);
+//! - `fields`, `max_rows`, `resume` and `max_wait_s`, the server's own
+//!   arguments, each with a description that says how the call uses it;
 //! - [`trim`](super::agent_schema::trim) takes off what tells an agent nothing.
 //!
 //! The schema says what the validator checks, so that a client can catch a
@@ -60,11 +65,13 @@ pub fn input_schema(op: &Operation, default_database: &str) -> Map<String, Value
     if op.batch_param().is_some() || op.paging().is_some() {
         properties.insert(RESUME.to_owned(), json!({TYPE: "string"}));
     }
-    // Said once, in the server's instructions: the tool list is paid for in
-    // tokens by every session.
     properties.insert(
         ARG_MAX_WAIT_S.to_owned(),
-        json!({TYPE: "number", "minimum": 0}),
+        json!({
+            TYPE: "number",
+            "minimum": 0,
+            "description": "Longest rate-limit wait, in seconds.",
+        }),
     );
     object(properties, required)
 }
@@ -86,13 +93,8 @@ pub fn object(properties: Map<String, Value>, required: Vec<Value>) -> Map<Strin
 /// session's by default.
 fn database_schema(default_database: &str) -> Value {
     let mut schema = shared_schemas::database();
-    schema.insert(
-        "description".into(),
-        json!(format!(
-            "{} Default: {default_database}.",
-            sentence(SERVICE.database.description)
-        )),
-    );
+    let description = with_values(sentence(SERVICE.database.description), &mut schema);
+    schema.insert("description".into(), json!(description));
     schema.insert("default".into(), json!(default_database));
     trimmed(schema)
 }
@@ -124,8 +126,32 @@ fn param_schema(op: &Operation, param: &Param) -> Value {
         value.remove("pattern");
         value.insert("minLength".into(), json!(1));
     }
-    schema.insert("description".into(), json!(describe(op, param)));
+    let description = with_values(describe(op, param), &mut schema);
+    schema.insert("description".into(), json!(description));
     trimmed(schema)
+}
+
+/// `description` followed by what each value of an enum parameter means, as
+/// `build.rs` put it in the shared schema (taken out of it here).
+fn with_values(description: String, schema: &mut Map<String, Value>) -> String {
+    let Some(Value::Array(values)) = schema.remove(shared_schemas::VALUES) else {
+        return description;
+    };
+    let meanings: Vec<String> = values
+        .iter()
+        .filter_map(|pair| {
+            let value = pair.get(0)?.as_str()?;
+            let meaning = pair.get(1)?.as_str()?;
+            Some(format!(
+                "`{value}` {}",
+                meaning.trim().trim_end_matches('.')
+            ))
+        })
+        .collect();
+    if meanings.is_empty() {
+        return description;
+    }
+    format!("{description} {}.", meanings.join("; "))
 }
 
 fn trimmed(schema: Map<String, Value>) -> Value {
@@ -146,7 +172,7 @@ fn describe(op: &Operation, param: &Param) -> String {
         && op.batch_param().is_some_and(|p| p.wire == param.wire)
     {
         parts.push(format!(
-            "At most {} per request; a longer list is a batched job of several requests (see `estimate`).",
+            "At most {} per request; a longer list is a batched job.",
             max.value
         ));
     }

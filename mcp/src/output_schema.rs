@@ -125,30 +125,17 @@ fn envelope_schema(response: Value) -> Map<String, Value> {
     schema
 }
 
-/// Which rows of the whole result `response` holds.
+/// Which rows of the whole result `response` holds. Its members (`start`,
+/// `returned`, `total`) are named once, in the server's instructions, not
+/// in each of the tools' output schemas: every session pays for the tool
+/// list in tokens.
 pub fn rows_schema() -> Value {
-    json!({
-        TYPE: "object",
-        "description": "Which items of the whole result `response` holds (array items, or object members).",
-        "properties": {
-            envelope::START: {TYPE: "integer", "minimum": 0, "description": "Position of the first item shown in the whole result."},
-            envelope::RETURNED: {TYPE: "integer", "minimum": 0, "description": "Items shown."},
-            envelope::TOTAL: {TYPE: "integer", "minimum": 0, "description": "Items in the whole result."},
-        },
-        "required": [envelope::START, envelope::RETURNED, envelope::TOTAL],
-    })
+    json!({TYPE: "object"})
 }
 
-/// How to get the rows that were cut.
+/// How to get the rows that were cut: `null`, or the `more` tool's
+/// arguments for the next items and a `hint` in words (said once, in the
+/// server's instructions, as for [`rows_schema`]).
 pub fn more_schema() -> Value {
-    json!({
-        TYPE: ["object", "null"],
-        "description": "Present when the result was cut: call the `more` tool with these arguments for the next items (no units charged). `null` when nothing is left.",
-        "properties": {
-            envelope::RESULT: {TYPE: "string", "description": "Id of the held result."},
-            envelope::START: {TYPE: "integer", "minimum": 0, "description": "Position of the next item."},
-            envelope::HINT: {TYPE: "string", "description": "The same, in words."},
-        },
-        "required": [envelope::RESULT, envelope::START],
-    })
+    json!({TYPE: ["object", "null"]})
 }

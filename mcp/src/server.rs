@@ -121,12 +121,12 @@ impl ServerHandler for Server {
                  the cache hits and the held results; a call that may go over the budget is refused before sending. \
                  A result is the service's envelope (ResultRows, UnitsUsed, UnitsRemaining, response) plus `from_cache` \
                  (true when the whole answer came from the store, 0 units; `cached_items` when only some items did), `no_data`, \
-                 `rows` (start, returned, total) and `more`. Results are cut to {} items; `{MORE}` gives the rest without charge, \
+                 `rows` (start, returned, total: which items of the whole result `response` holds) and `more` (null, or the `{MORE}` arguments for the next items: result, start, hint). Results are cut to {} items; `{MORE}` gives the rest without charge, \
                  and with no arguments lists what is held. A long list is a batched job, and `max_rows` pages a paged tool's rows: \
                  with a progressToken either reports progress after each request (naming waits for the rate window); a cancel \
                  stops it before its next request, and the rows it paid for are held for `{MORE}`; its answer's `resume` \
                  (`{{\"{RESUME}\": HANDLE}}`: call the same tool with it, and only `{ARG_MAX_WAIT_S}` and `{ARG_FIELDS}` beside it) sends exactly the missing part. Every tool whose rows are records takes `{ARG_FIELDS}` (the columns to return, \
-                 by the output schema's row names; `{MORE}` keeps them); every operation's tool takes `{ARG_MAX_WAIT_S}` (the most \
+                 by the output schema's row names, or a column an answer's table showed that the spec does not know; `{MORE}` keeps them); every operation's tool takes `{ARG_MAX_WAIT_S}` (the most \
                  seconds the call may wait, at most the server's --max-wait; a longer wait stops it, keeping what came). \
                  The text content is a summary and the rows as a tab-separated table; held rows are also a resource (resource_link).",
                 SERVICE.title, self.session.max_rows

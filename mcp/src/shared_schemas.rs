@@ -12,6 +12,10 @@ use std::sync::OnceLock;
 use seozoom::operation_table::Operation;
 use serde_json::{Map, Value};
 
+/// The member of an enum parameter's schema that holds what each value
+/// means (`[[value, meaning], ...]`), as `build.rs` writes it.
+pub const VALUES: &str = "x-seozoom-values";
+
 /// What `build.rs` wrote.
 const WRITTEN: &str = include_str!(concat!(env!("OUT_DIR"), "/tool_schemas.json"));
 

@@ -19,7 +19,8 @@ pub const ARG_ARGUMENTS: &str = "arguments";
 /// Arguments of `more` (not `limit`, which some operations take).
 pub const ARG_COUNT: &str = "count";
 /// Arguments of a row tool: the columns to return, by the output schema's
-/// names ([`super::fields`]).
+/// names or those of members an answer's rows carry that the spec does not
+/// know ([`super::fields`]).
 pub const ARG_FIELDS: &str = "fields";
 /// Arguments of every operation's tool: the most the call may wait, in
 /// seconds (the library's `RunOptions::max_wait`), at most the server's

@@ -162,7 +162,7 @@ fn estimate_tool(ops: &[&'static Operation]) -> Tool {
             (ARG_TOOL, json!({TYPE: "string"})),
             (
                 "requests",
-                json!({TYPE: "integer", "minimum": 0, "description": "Requests the call sends (more than one for a batched job)."}),
+                json!({TYPE: "integer", "minimum": 0, "description": "Requests the call sends."}),
             ),
             (
                 "min",
@@ -170,35 +170,35 @@ fn estimate_tool(ops: &[&'static Operation]) -> Tool {
             ),
             (
                 "unknown",
-                json!({TYPE: "boolean", "description": "Whether the spec gives no unit cost for (some of) the call: then `max` is null, and a session with a budget refuses the call."}),
+                json!({TYPE: "boolean", "description": "The spec gives no unit cost for (part of) the call: `max` is null, and a budget refuses the call."}),
             ),
             (
                 "max",
-                json!({TYPE: ["integer", "null"], "description": "The most the call may cost, in units; null when the cost is unknown (or a paged job has no row cap)."}),
+                json!({TYPE: ["integer", "null"], "description": "The most the call may cost; null when unknown (or a paged job has no row cap)."}),
             ),
             (
                 "budget",
-                json!({TYPE: ["integer", "null"], "description": "The server's budget (--budget: every session of this process), or null for none."}),
+                json!({TYPE: ["integer", "null"], "description": "The server's --budget (every session's), or null."}),
             ),
             (
                 "budget_left",
-                json!({TYPE: ["integer", "null"], "description": "Units of the budget not yet spent, or null for no budget."}),
+                json!({TYPE: ["integer", "null"], "description": "Units of the budget left, or null."}),
             ),
             (
                 "within_budget",
-                json!({TYPE: "boolean", "description": "Whether the call would be sent: its maximum is within what is left of the budget."}),
+                json!({TYPE: "boolean", "description": "Whether the call's maximum is within the budget left (it would be sent)."}),
             ),
             (
                 "basis",
-                json!({TYPE: "string", "enum": ["spec", "observed"], "description": "`observed` when the range is made from what the store's ledger learned of the operation's charge (`learned`: the spec gives no cost; a call may cost more), else `spec`."}),
+                json!({TYPE: "string", "enum": ["spec", "observed"], "description": "`observed`: made from what this key was charged before (`learned`; a call may cost more)."}),
             ),
             (
                 "learned",
-                json!({TYPE: ["object", "null"], "description": "The operation's charge per row the service reported for this key's recent calls (units over rows, rounded up), and the rows it was learned over; null when nothing was learned or the spec's figures hold.", "properties": {"per_row": {TYPE: "integer"}, "rows": {TYPE: "integer"}}, "required": ["per_row", "rows"]}),
+                json!({TYPE: ["object", "null"], "description": "Units per row this key was charged recently (rounded up), over how many rows; null when the spec's figures hold.", "properties": {"per_row": {TYPE: "integer"}, "rows": {TYPE: "integer"}}, "required": ["per_row", "rows"]}),
             ),
             (
                 "per_row",
-                json!({TYPE: ["object", "null"], "description": "What one row (or input item) costs, lowest and highest; null for an operation charged per call or an unknown cost.", "properties": {"low": {TYPE: "integer"}, "high": {TYPE: "integer"}}, "required": ["low", "high"]}),
+                json!({TYPE: ["object", "null"], "description": "What a row (or input) costs, lowest and highest; null when charged per call or unknown.", "properties": {"low": {TYPE: "integer"}, "high": {TYPE: "integer"}}, "required": ["low", "high"]}),
             ),
         ],
         &[
@@ -218,7 +218,7 @@ fn estimate_tool(ops: &[&'static Operation]) -> Tool {
     own_tool(
         ESTIMATE,
         "estimate a call's cost",
-        "The cost range in units of calling an operation's tool with these arguments, from the spec's figures (for a cost the spec does not know, from what this key was charged for it before, marked `observed`); nothing is sent and nothing charged. The arguments are checked as the call would check them. A batched job (a list longer than one request takes), or a paged one (`max_rows`), is estimated whole.".into(),
+        "The cost range in units of calling an operation's tool with these arguments, from the spec's figures (or, where it gives none, what this key was charged before); nothing is sent or charged. The arguments are checked as the call would; a batched or paged job is estimated whole.".into(),
         input,
         output,
     )
@@ -229,43 +229,43 @@ fn usage_tool() -> Tool {
         &[
             (
                 "units_used",
-                json!({TYPE: "integer", "description": "Units charged for this session's calls so far."}),
+                json!({TYPE: "integer", "description": "Units this session's calls were charged."}),
             ),
             (
                 "calls",
-                json!({TYPE: "integer", "description": "Requests this session's calls sent so far (a batched job sends several)."}),
+                json!({TYPE: "integer", "description": "Requests this session's calls sent."}),
             ),
             (
                 "cache_hits",
-                json!({TYPE: "integer", "description": "This session's answers that came whole from the store's cache (0 units)."}),
+                json!({TYPE: "integer", "description": "This session's answers wholly from the cache (0 units)."}),
             ),
             (
                 "cached_items",
-                json!({TYPE: "integer", "description": "Inputs of this session's batched jobs answered from the cache while the rest was sent."}),
+                json!({TYPE: "integer", "description": "Inputs of batched jobs answered from the cache, the rest sent."}),
             ),
             (
                 "units_remaining",
-                json!({TYPE: ["integer", "null"], "description": "Units left on the account, as the latest answer reported; null before any."}),
+                json!({TYPE: ["integer", "null"], "description": "Units left on the account, as last reported; null before any."}),
             ),
             (
                 "budget",
-                json!({TYPE: ["integer", "null"], "description": "The server's budget (--budget: every session of this process), or null for none."}),
+                json!({TYPE: ["integer", "null"], "description": "The server's --budget (every session's), or null."}),
             ),
             (
                 "budget_left",
-                json!({TYPE: ["integer", "null"], "description": "Units of the server's budget not yet spent by any of its sessions, or null for no budget."}),
+                json!({TYPE: ["integer", "null"], "description": "Units of the budget left (all sessions), or null."}),
             ),
             (
                 "process",
-                json!({TYPE: "object", "description": "What every session of this server process spent together (over HTTP one process serves many): units_used, calls.", "properties": {"units_used": {TYPE: "integer"}, "calls": {TYPE: "integer"}}, "required": ["units_used", "calls"]}),
+                json!({TYPE: "object", "description": "What every session of this process spent together.", "properties": {"units_used": {TYPE: "integer"}, "calls": {TYPE: "integer"}}, "required": ["units_used", "calls"]}),
             ),
             (
                 "key",
-                json!({TYPE: "object", "description": "The key's ledger on the store, across every session and process: calls, cache_hits, units_used, units_saved, last_balance ({units_remaining, at} or null)."}),
+                json!({TYPE: "object", "description": "The key's ledger on the store, every session and process: calls, cache_hits, units_used, units_saved, last_balance."}),
             ),
             (
                 HELD,
-                json!({TYPE: "array", "description": "This session's results held for `more` (result, tool, items, units, complete: false for what a stopped or failed job received, with `missing`: how many inputs or rows it lacks, and `resume`: the arguments that go on with it, a handle)."}),
+                json!({TYPE: "array", "description": "This session's results held for `more`; a stopped job's with `missing` (inputs or rows) and `resume` (its handle)."}),
             ),
         ],
         &[
@@ -284,7 +284,7 @@ fn usage_tool() -> Tool {
     own_tool(
         USAGE,
         "spending, cache and held results",
-        "Units this session spent, requests it sent and its cache hits; the server's budget left and what the whole server process spent (`process`); the account's balance as last reported; the key's calls, cache hits, units spent and saved on the store (`key`: every session and process); and this session's results held for `more`. Free.".into(),
+        "This session's units, requests and cache hits; the budget left and what the process spent; the account's balance; the key's ledger on the store; this session's held results. Free.".into(),
         object(Map::new(), Vec::new()),
         output,
     )
@@ -294,7 +294,7 @@ fn more_tool(max_rows: usize) -> Tool {
     let mut properties = Map::new();
     properties.insert(
         envelope::RESULT.into(),
-        json!({TYPE: "string", "description": "The held result's id (from a cut result's `more`, a stopped job's message, or this tool called with no arguments)."}),
+        json!({TYPE: "string", "description": "The held result's id."}),
     );
     properties.insert(
         envelope::START.into(),
@@ -320,7 +320,7 @@ fn more_tool(max_rows: usize) -> Tool {
             (envelope::MORE, more_schema()),
             (
                 HELD,
-                json!({TYPE: "array", "description": "With no arguments: the results held (result, tool, items, units, complete; for a stopped job `missing`, how many inputs or rows it lacks, and `resume`, the arguments that go on with it, a handle)."}),
+                json!({TYPE: "array", "description": "With no arguments: the results held, as `usage` lists them."}),
             ),
         ],
         &[],
@@ -329,7 +329,7 @@ fn more_tool(max_rows: usize) -> Tool {
         MORE,
         "the rest of a cut or stopped result",
         format!(
-            "Items of a held result from `start`: one cut to the row cap ({max_rows}), or what a cancelled or failed job received. Nothing is sent or charged. With no arguments: the list of held results (the latest {}).",
+            "Items of a held result from `start` (one cut to the row cap, {max_rows}, or what a stopped job received); free. With no arguments: the held results (the latest {}).",
             held::KEPT
         ),
         input,

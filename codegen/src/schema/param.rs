@@ -134,6 +134,26 @@ pub fn as_string(spec: &Spec, p: &Param) -> Value {
     value(spec, p)
 }
 
+/// What each value of an enum parameter means, as the spec says it: the
+/// values in the spec's order, each with its description; empty for a
+/// parameter of another type. For a face that states the meanings beside the
+/// values (a tool's input schema), since an `enum` lists the values alone.
+pub fn value_meanings<'a>(spec: &'a Spec, p: &Param) -> Vec<(&'a str, &'a str)> {
+    let ParamType::Enum { type_name, .. } = &p.ty else {
+        return Vec::new();
+    };
+    spec.enums
+        .iter()
+        .find(|e| &e.type_name == type_name)
+        .map(|e| {
+            e.values
+                .iter()
+                .map(|v| (v.wire.as_str(), v.description.as_str()))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// The description of a parameter, its limits spelt out with their provenance.
 pub fn description(spec: &Spec, p: &Param) -> String {
     let mut parts = vec![p.description.clone()];
@@ -165,4 +185,36 @@ pub fn description(spec: &Spec, p: &Param) -> String {
         parts.push(format!("Default `{default}`: sent when none is given."));
     }
     parts.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::value_meanings;
+
+    #[test]
+    fn an_enum_parameter_has_each_value_with_its_meaning_and_others_none() {
+        let spec = crate::load_str(seozoom_spec::FILE_NAME, seozoom_spec::TEXT)
+            .expect("the workspace's spec is valid");
+        let database = value_meanings(&spec, &spec.common.database);
+        let e = spec
+            .enums
+            .iter()
+            .find(|e| e.name == "db")
+            .expect("the database enum");
+        assert_eq!(database.len(), e.values.len());
+        for ((wire, meaning), value) in database.iter().zip(&e.values) {
+            assert_eq!(
+                (*wire, *meaning),
+                (value.wire.as_str(), value.description.as_str())
+            );
+            assert!(!meaning.is_empty(), "{wire}");
+        }
+        let text = spec
+            .actions
+            .iter()
+            .flat_map(|a| &a.params)
+            .find(|p| p.ty == crate::model::ParamType::String)
+            .expect("a text parameter");
+        assert!(value_meanings(&spec, text).is_empty());
+    }
 }

@@ -3,7 +3,8 @@
 //! `response` sent keyed, values of another type, rows kept raw): each call
 //! gives its rows as sent in `structuredContent`, says in its text how many
 //! rows were kept raw, and the same call again is answered from the store,
-//! sending nothing.
+//! sending nothing; a member the spec does not know is a column `fields`
+//! takes.
 
 use seozoom_test_support::Server;
 use serde_json::{Value, json};
@@ -95,4 +96,66 @@ fn the_text_counts_the_rows_kept_raw() {
         "{content}"
     );
     assert!(text.contains("1 row more kept raw"), "{text}");
+}
+
+/// A row member the spec does not know is a column of the text and a name
+/// `fields` takes; a name no row carries is refused after the answer, which
+/// is held whole, naming the tool, the value and the names there are.
+#[test]
+fn fields_take_a_member_the_spec_does_not_know() {
+    let body = format!(
+        r#"{{"ResultRows":2,"UnitsUsed":20,"UnitsRemaining":900,"response":[{},{}]}}"#,
+        row("mutuo", r#""drift_metric":0.5,"#),
+        row("casa", "")
+    );
+    let server = Server::json(body);
+    let url = server.base_url();
+    let mut mcp = Mcp::start(&["--base-url", &url, "mcp"]);
+    let whole = mcp.call("keywords_metrics", json!({"keyword": ["mutuo", "casa"]}));
+    let text = whole["content"][0]["text"].as_str().unwrap_or_default();
+    let header = text.lines().nth(1).unwrap_or_default();
+    assert!(header.split('\t').any(|c| c == "drift_metric"), "{text}");
+
+    let asked = json!({"keyword": ["mutuo", "casa"], "fields": ["drift_metric", "keyword"]});
+    let cut = mcp.call("keywords_metrics", asked);
+    assert_ne!(cut["isError"], true, "{cut}");
+    assert_eq!(
+        cut["structuredContent"]["response"],
+        json!([{"drift_metric": 0.5, "keyword": "mutuo"}, {"keyword": "casa"}]),
+        "{cut}"
+    );
+    let text = cut["content"][0]["text"].as_str().unwrap_or_default();
+    assert_eq!(text.lines().nth(1), Some("drift_metric\tkeyword"), "{text}");
+    assert_eq!(text.lines().nth(2), Some("0.5\tmutuo"), "{text}");
+
+    let typo = json!({"keyword": ["mutuo", "casa"], "fields": ["keyword", "drift_metrik"]});
+    let refused = mcp.call("keywords_metrics", typo);
+    assert_eq!(refused["isError"], true, "{refused}");
+    let text = refused["content"][0]["text"].as_str().unwrap_or_default();
+    for named in [
+        "`fields`",
+        "drift_metrik",
+        "`keywords_metrics`",
+        "search_volume",
+    ] {
+        assert!(text.contains(named), "{named}: {text}");
+    }
+    assert!(
+        text.contains("members the spec does not know: drift_metric"),
+        "{text}"
+    );
+    assert!(text.contains("charged 20 units"), "{text}");
+    let id = text
+        .split('`')
+        .find(|part| part.starts_with('r') && part.contains('-'))
+        .unwrap_or_else(|| panic!("a held result's id: {text}"));
+    let held = mcp.structured("more", json!({"result": id}));
+    assert_eq!(held["response"][0]["drift_metric"], 0.5, "{held}");
+    assert_eq!(held["response"][1]["search_volume"], 10, "{held}");
+    assert_eq!(
+        server.seen().len(),
+        3,
+        "each call sent once, `more` nothing"
+    );
+    mcp.finish();
 }

@@ -14,4 +14,5 @@ mod drifting;
 mod protocol;
 mod resources;
 mod sandbox;
+mod schemas;
 mod session;

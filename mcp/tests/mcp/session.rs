@@ -566,6 +566,10 @@ fn the_tool_list_is_at_most_half_its_former_size_and_keeps_limits_and_costs() {
     let mut mcp = Mcp::start(&["--sandbox", "mcp"]);
     let list = mcp.request("tools/list", json!({}));
     let bytes = mcp.received().last().expect("the answer").trim_end().len();
+    eprintln!(
+        "tools/list: {bytes} bytes, at most {}",
+        TOOL_LIST_BYTES_BEFORE / 2
+    );
     assert!(
         bytes <= TOOL_LIST_BYTES_BEFORE / 2,
         "tools/list is {bytes} bytes, over half of {TOOL_LIST_BYTES_BEFORE}"
