@@ -7,7 +7,7 @@ A fenced block right after `<!-- ci: FLOW file NAME -->` is written to DIR/NAME;
 the block after `<!-- ci: FLOW commands -->` becomes DIR/run.sh, its lines run in
 order as written. After a line that starts a server in the background
 (`... --port N &`), run.sh waits until the port answers, as a reader waits for
-the server's first line; on exit it stops what it started. Fails when the flow
+the server's first line; on exit it stops what it started and waits for it. Fails when the flow
 has no commands or more than four.
 """
 
@@ -36,7 +36,10 @@ def main(readme, flow, out):
         sys.exit(f"{readme}: no `<!-- ci: {flow} commands -->` block")
     if len(commands) > MAX_COMMANDS:
         sys.exit(f"{readme}: the {flow} walkthrough has {len(commands)} commands, more than {MAX_COMMANDS}")
-    script = ["set -euo pipefail", "trap 'kill $(jobs -p) 2>/dev/null || true' EXIT"]
+    # On exit, stop what the flow started and wait until it has gone: the next
+    # flow's server takes the same port, and a check of that port must not be
+    # answered by this one while it shuts down.
+    script = ["set -euo pipefail", "trap 'kill $(jobs -p) 2>/dev/null || true; wait' EXIT"]
     for line in commands:
         script.append(f"echo '$ '{quote(line)}")
         script.append(line)
