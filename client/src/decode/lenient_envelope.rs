@@ -28,6 +28,9 @@ pub(super) struct Reshaped {
     pub extras: UnknownMembers,
     /// The figures it did not report.
     pub unreported: Unreported,
+    /// The balance it reported, if it did (the value to decode holds 0 in
+    /// its place, since the typed decode reads an integer there).
+    pub units_remaining: Option<i64>,
     /// The whole response, kept raw when its rows could not be told.
     pub raw: Option<RawRow>,
     /// Whether anything but the extras was changed (if not, what failed the
@@ -41,6 +44,7 @@ impl Reshaped {
     pub(super) fn finish<T>(self, mut envelope: Envelope<T>) -> Envelope<T> {
         envelope.extras = self.extras;
         envelope.unreported = self.unreported;
+        envelope.units_remaining = self.units_remaining;
         envelope.raw_rows.splice(0..0, self.raw);
         envelope
     }
@@ -95,8 +99,8 @@ pub(super) fn reshape(op: &Operation, body: Value, text: &[u8]) -> Option<Reshap
         extras,
         unreported: Unreported {
             units_used: used.is_none(),
-            units_remaining: remaining.is_none(),
         },
+        units_remaining: remaining,
         raw,
         changed,
     })

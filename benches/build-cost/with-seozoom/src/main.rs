@@ -5,9 +5,9 @@ async fn main() -> Result<(), seozoom::Error> {
     let client = seozoom::Client::builder().build()?;
     let answer = client.keywords().metrics(["scarpe running"]).send().await?;
     for row in &answer.response {
-        // The metrics are `Option`s: a row may lack one (issue 32).
+        // The metrics are `Option`s: a row may lack one.
         println!("{} {:?} {:?} {:?}", row.keyword, row.search_volume, row.cpc_approx, row.keyword_difficulty);
     }
-    println!("{} units used, {} left", answer.units_used, answer.units_remaining);
+    println!("{} units used, {:?} left", answer.units_used, answer.units_remaining);
     Ok(())
 }

@@ -18,7 +18,7 @@ pub use server::{ECHO, Reply, Seen, Server};
 pub const KEY: &str = "TEST-KEY-123";
 
 /// The envelope figures: `(ResultRows, UnitsUsed, UnitsRemaining)`.
-pub fn units<T>(envelope: &Envelope<T>) -> (i64, i64, i64) {
+pub fn units<T>(envelope: &Envelope<T>) -> (i64, i64, Option<i64>) {
     (
         envelope.result_rows,
         envelope.units_used,
