@@ -4,7 +4,7 @@
 //!
 //! A paid answer is never lost to the envelope's shape: a figure missing,
 //! `null`, an integral float or a numeric string; a `response` that is `null`
-//! (an empty answer) or an object where the spec says a list (its values are
+//! (an empty answer, for a single object as for rows) or an object where the spec says a list (its values are
 //! the rows when they are objects, else the whole response is kept raw); and
 //! members the spec does not know, kept as the envelope's extras.
 
@@ -80,9 +80,11 @@ pub(super) fn reshape(op: &Operation, body: Value, text: &[u8]) -> Option<Reshap
         );
         extras.insert(name, value);
     }
-    let rows = match &response {
-        Value::Array(rows) => rows.len(),
-        Value::Object(rows) => rows.len(),
+    let rows = match (&response, op.response.shape) {
+        (Value::Array(rows), _) => rows.len(),
+        // One object is one row, none when it is empty.
+        (Value::Object(members), Shape::Single) => usize::from(!members.is_empty()),
+        (Value::Object(rows), _) => rows.len(),
         _ => 1,
     } + usize::from(raw.is_some());
     let result_rows = counted.unwrap_or(rows as i64);
@@ -112,8 +114,9 @@ fn rows_of(op: &Operation, sent: Value, text: &[u8]) -> (Value, Option<RawRow>, 
     let name = op.service.envelope_response;
     let empty = match op.response.shape {
         Shape::Array => Value::Array(Vec::new()),
-        Shape::Map { .. } => Value::Object(Map::new()),
-        Shape::Single => return (sent, None, false),
+        // One object: its empty form is an object with no members (a SERP
+        // with no positions, a record whose every field is empty).
+        Shape::Map { .. } | Shape::Single => Value::Object(Map::new()),
     };
     match (op.response.shape, sent) {
         (_, Value::Null) => {

@@ -161,6 +161,44 @@ async fn a_drifting_envelope_gives_its_rows_once_and_the_same_call_sends_nothing
 }
 
 #[tokio::test]
+async fn a_null_response_of_one_object_is_an_empty_answer_paid_for_once() {
+    let server = Server::json(
+        r#"{"ResultRows":0,"UnitsUsed":100,"UnitsRemaining":900,"response":null}"#.to_owned(),
+    )
+    .await;
+    let client = server.builder().store(Store::memory()).build().unwrap();
+    let answer = client.projects().overview(7).send().await.unwrap();
+    let fields = serde_json::to_value(&answer.response).unwrap();
+    let fields = fields.as_object().unwrap();
+    assert!(
+        !fields.is_empty() && fields.values().all(|v| v.is_null()),
+        "{fields:?}"
+    );
+    assert!(!answer.no_data, "the service answered, and charged");
+    assert_eq!(
+        (
+            answer.result_rows,
+            answer.units_used,
+            answer.units_remaining
+        ),
+        (0, 100, Some(900))
+    );
+    assert_eq!(client.usage(0).await.unwrap()[0].units_used, 100);
+
+    let again = client.projects().overview(7).send().await.unwrap();
+    assert_eq!(server.requests(), 1, "sent again");
+    assert!(again.fetched_at.is_some());
+    let report = client.drift().await.unwrap();
+    let seen: Vec<(&str, DriftKind)> = report
+        .observations()
+        .iter()
+        .filter(|o| o.kind != DriftKind::Charge)
+        .map(|o| (o.member.as_str(), o.kind))
+        .collect();
+    assert_eq!(seen, [("response", DriftKind::Null)]);
+}
+
+#[tokio::test]
 async fn members_of_the_envelope_the_spec_does_not_know_are_kept_and_recorded() {
     let figures =
         r#""ResultRows":1,"Warnings":["url 2 normalised"],"UnitsUsed":10,"UnitsRemaining":90,"#;
