@@ -100,7 +100,8 @@ mod tests {
     #[test]
     fn the_empty_envelope_has_the_api_names() {
         let overview = Operation::find("projects", "overview").unwrap();
-        let envelope = Envelope::no_data(<Value as seozoom::job::Output>::nothing(overview), 7);
+        let envelope =
+            Envelope::no_data(<Value as seozoom::job::Output>::nothing(overview), Some(7));
         assert_eq!(
             serde_json::to_value(&envelope).unwrap(),
             json!({"ResultRows": 0, "UnitsUsed": 0, "UnitsRemaining": 7, "response": null})

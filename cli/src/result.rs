@@ -51,18 +51,20 @@ pub fn print_result(
 
 /// What stderr says after a result was printed (`written`): no data, or the
 /// rows and units `(rows, units used, units remaining)` (but for JSON, whose
-/// envelope has them); the exit code.
+/// envelope has them; a balance the service did not report is "unknown");
+/// the exit code.
 pub fn summary(
     op: &'static Operation,
     format: Format,
     no_data: bool,
-    (rows, used, remaining): (impl std::fmt::Display, i64, i64),
+    (rows, used, remaining): (impl std::fmt::Display, i64, Option<i64>),
     written: std::io::Result<()>,
 ) -> u8 {
     if no_data {
         // The service reports no units with this answer.
         eprintln!("{}: no data found (not charged)", op.label());
     } else if format != Format::Json {
+        let remaining = remaining.map_or_else(|| "unknown".to_owned(), |left| left.to_string());
         eprintln!("rows: {rows}, units used: {used}, units remaining: {remaining}");
     }
     match written {

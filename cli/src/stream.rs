@@ -160,7 +160,7 @@ mod tests {
 
     /// What the collected formats print for these rows.
     fn collected(format: Format, rows: &[Value], columns: Option<&[String]>) -> String {
-        let mut envelope = Envelope::no_data(Value::Array(rows.to_vec()), 0);
+        let mut envelope = Envelope::no_data(Value::Array(rows.to_vec()), None);
         envelope.no_data = false;
         let view = View {
             columns,

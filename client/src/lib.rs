@@ -75,7 +75,11 @@
 //!     for row in &metrics.response {
 //!         println!("{}: volume {:?}, KD {:?}", row.keyword, row.search_volume, row.keyword_difficulty);
 //!     }
-//!     println!("{} units used, {} left", metrics.units_used, metrics.units_remaining);
+//!     // The balance is `None` when the answer did not report it.
+//!     match metrics.units_remaining {
+//!         Some(left) => println!("{} units used, {left} left", metrics.units_used),
+//!         None => println!("{} units used, balance unknown", metrics.units_used),
+//!     }
 //!     assert_eq!(metrics.response.len(), 2);
 //!     Ok(())
 //! }
@@ -172,7 +176,8 @@
 //!
 //! # Units, estimates and budgets
 //!
-//! Each [`Envelope`] carries `units_used` and `units_remaining`, and
+//! Each [`Envelope`] carries `units_used` and `units_remaining` (`None` when
+//! the answer did not report the balance), and
 //! [`Client::units`] the running totals of the client and its clones.
 //! [`Client::estimate`] gives a request's cost range from the spec's figures
 //! before anything is sent ([`units::Estimate`]; an operation whose cost the

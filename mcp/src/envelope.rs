@@ -164,7 +164,7 @@ pub fn structured(
     );
     content.insert(
         SERVICE.envelope_units_remaining.into(),
-        json!((!unreported.units_remaining).then_some(envelope.units_remaining)),
+        json!(envelope.units_remaining),
     );
     // The envelope's members the spec does not know, as the service sent
     // them (a message beside the figures; the schema allows them).

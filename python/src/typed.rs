@@ -82,7 +82,7 @@ impl Outcome {
     ) -> Self {
         let mut figures = figures;
         // A balance the answer did not report is unknown, not the last one known.
-        if envelope.unreported.units_remaining {
+        if !envelope.no_data && envelope.units_remaining.is_none() {
             figures.units_remaining = None;
         }
         Outcome {
@@ -102,8 +102,7 @@ impl Outcome {
     ) -> Self {
         let mut figures = Figures::default();
         figures.units_used = envelope.units_used;
-        figures.units_remaining = (!envelope.no_data && !envelope.unreported.units_remaining)
-            .then_some(envelope.units_remaining);
+        figures.units_remaining = envelope.units_remaining.filter(|_| !envelope.no_data);
         figures.no_data = envelope.no_data;
         Outcome {
             rows: count(&envelope.response),

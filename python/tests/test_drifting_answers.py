@@ -76,6 +76,7 @@ ENVELOPES = [
     ('"ResultRows":"2","UnitsUsed":20,"UnitsRemaining":900,', ROWS, ["mutuo", "casa"], 20, 900),
     ('"ResultRows":2,"UnitsUsed":"20","UnitsRemaining":900.0,', ROWS, ["mutuo", "casa"], 20, 900),
     ('"ResultRows":2,"UnitsUsed":20,', ROWS, ["mutuo", "casa"], 20, None),
+    ('"ResultRows":2,"UnitsUsed":20,"UnitsRemaining":null,', ROWS, ["mutuo", "casa"], 20, None),
     ('"UnitsUsed":20,"UnitsRemaining":900,', ROWS, ["mutuo", "casa"], 20, 900),
     ('"ResultRows":0,"UnitsUsed":20,"UnitsRemaining":900,', "null", [], 20, 900),
     ('"ResultRows":2,"UnitsUsed":20,"UnitsRemaining":900,', BY_KEY, ["mutuo", "casa"], 20, 900),

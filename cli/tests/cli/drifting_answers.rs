@@ -145,6 +145,32 @@ fn a_drifting_envelope_prints_its_rows_and_is_bought_once() {
 }
 
 #[test]
+fn a_balance_the_service_did_not_report_is_said_to_be_unknown() {
+    let body = format!(
+        r#"{{"ResultRows":1,"UnitsUsed":10,"UnitsRemaining":null,"response":[{}]}}"#,
+        row("mutuo")
+    );
+    let server = Server::json(body);
+    let dir = TempDir::new("drifting");
+    let args = [
+        "--format",
+        "csv",
+        "keywords",
+        "metrics",
+        "--keyword",
+        "mutuo",
+    ];
+    let run = seozoom_at(&server.base_url(), &dir.store(), &args);
+    run.expect_code(0).expect_no_key();
+    assert!(
+        run.stderr
+            .contains("rows: 1, units used: 10, units remaining: unknown"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
 fn a_member_of_the_envelope_the_spec_does_not_know_is_printed_and_recorded() {
     let body = format!(
         r#"{{"ResultRows":1,"Warnings":["url 2 normalised"],"UnitsUsed":10,"UnitsRemaining":90,"response":[{}]}}"#,

@@ -120,7 +120,7 @@ fn no_data_for_a_list_prints_an_empty_result() {
     run.expect_code(0).expect_no_key();
     assert_eq!(
         run.json(),
-        json!({"ResultRows": 0, "UnitsUsed": 0, "UnitsRemaining": 0, "response": []})
+        json!({"ResultRows": 0, "UnitsUsed": 0, "UnitsRemaining": null, "response": []})
     );
     assert!(run.stderr.contains("no data found"), "{}", run.stderr);
 
@@ -160,7 +160,7 @@ fn no_data_for_a_single_object_prints_an_empty_result() {
     run.expect_code(0).expect_no_key();
     assert_eq!(
         run.json(),
-        json!({"ResultRows": 0, "UnitsUsed": 0, "UnitsRemaining": 0, "response": null})
+        json!({"ResultRows": 0, "UnitsUsed": 0, "UnitsRemaining": null, "response": null})
     );
 
     let serp = call(

@@ -161,9 +161,10 @@ pub(super) enum Last<'a> {
 
 /// What a call comes to once its attempts are in the ledgers.
 pub(super) struct Accounted {
-    /// The balance to report with a decoded answer: the answer's, or for "no
-    /// data" (the service reports none) the last one known.
-    pub(super) units_remaining: i64,
+    /// The balance to report with a decoded answer: the answer's (`None`
+    /// when it did not report one), or for "no data" (the service reports
+    /// none) the last one known.
+    pub(super) units_remaining: Option<i64>,
     /// What all its attempts were charged, for its error.
     pub(super) charged: Charge,
 }
@@ -211,12 +212,14 @@ impl Client {
                     let row = RowExtras { hold, drift };
                     self.remember(request, prepared, (figures, body), row, freshness)
                         .await;
-                    let units_remaining = match figures.balance() {
-                        None => self.units().remaining.unwrap_or(0),
-                        Some(reported) => reported,
+                    let units_remaining = match figures.no_data {
+                        true => self.units().remaining,
+                        false => figures.balance(),
                     };
                     span.record("units_used", figures.units_used);
-                    span.record("units_remaining", units_remaining);
+                    if let Some(units_remaining) = units_remaining {
+                        span.record("units_remaining", units_remaining);
+                    }
                     Accounted {
                         units_remaining,
                         charged: earlier.plus(charge),
@@ -266,7 +269,7 @@ impl Client {
                     self.record_with(row, kept).await;
                     tracing::debug!(charged = %charge, "the answer was recorded though it does not decode");
                     Accounted {
-                        units_remaining: 0,
+                        units_remaining: None,
                         charged: earlier.plus(charge),
                     }
                 }
@@ -281,7 +284,7 @@ impl Client {
                         _ => Charge::Unknown,
                     };
                     Accounted {
-                        units_remaining: 0,
+                        units_remaining: None,
                         charged: earlier.plus(charge),
                     }
                 }

@@ -25,6 +25,8 @@ pub(crate) struct Answers<T> {
     extras: crate::record::UnknownMembers,
     /// The figures some answer did not report.
     unreported: crate::envelope::Unreported,
+    /// Whether some answer did not report the balance.
+    unknown_balance: bool,
 }
 
 impl<T: Merge> Answers<T> {
@@ -41,6 +43,7 @@ impl<T: Merge> Answers<T> {
             fetched_at: None,
             extras: Default::default(),
             unreported: Default::default(),
+            unknown_balance: false,
         }
     }
 
@@ -67,9 +70,10 @@ impl<T: Merge> Answers<T> {
         }
         self.rows = self.rows.saturating_add(envelope.result_rows);
         self.used = self.used.saturating_add(envelope.units_used);
-        if !envelope.unreported.units_remaining {
-            let remaining = envelope.units_remaining;
+        if let Some(remaining) = envelope.units_remaining {
             self.latest = Some(self.latest.map_or(remaining, |l| l.min(remaining)));
+        } else {
+            self.unknown_balance = true;
         }
         self.unreported.units_used |= envelope.unreported.units_used;
         self.raw_rows.extend(envelope.raw_rows);
@@ -78,14 +82,17 @@ impl<T: Merge> Answers<T> {
     }
 
     /// One envelope: the rows in input order, `result_rows` and `units_used`
-    /// summed, the lowest balance reported (else `known_remaining`, the
-    /// client's last known one); the "no data found" envelope when every answer
-    /// was that.
-    pub(crate) fn merge(self, order: &InputOrder, known_remaining: i64) -> Envelope<T> {
-        let remaining = self.latest.unwrap_or(known_remaining);
+    /// summed, the lowest balance reported (else, when no answer left it
+    /// unreported, `known_remaining`, the client's last known one); the "no
+    /// data found" envelope when every answer was that.
+    pub(crate) fn merge(self, order: &InputOrder, known_remaining: Option<i64>) -> Envelope<T> {
+        let remaining = match self.unknown_balance {
+            true => self.latest,
+            false => self.latest.or(known_remaining),
+        };
         match (self.parts.is_empty(), self.empty) {
             (true, Some(mut envelope)) => {
-                envelope.units_remaining = remaining;
+                envelope.units_remaining = self.latest.or(known_remaining);
                 envelope
             }
             _ => Envelope {
@@ -95,11 +102,7 @@ impl<T: Merge> Answers<T> {
                 response: T::merge(self.parts, order),
                 raw_rows: self.raw_rows,
                 extras: self.extras,
-                unreported: crate::envelope::Unreported {
-                    // No answer reported a balance: the one shown is the last known.
-                    units_remaining: self.latest.is_none(),
-                    ..self.unreported
-                },
+                unreported: self.unreported,
                 no_data: false,
                 fetched_at: self.fetched_at,
             },

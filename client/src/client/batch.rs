@@ -347,7 +347,7 @@ impl Client {
             }
         }
         let reported = answers.latest();
-        let known_remaining = self.units().remaining.unwrap_or(0);
+        let known_remaining = self.units().remaining;
         let anything = answers.answered() > 0;
         let received = Ran {
             envelope: answers.merge(&order, known_remaining),
@@ -407,7 +407,7 @@ impl Client {
         let (items, saved) = (hits.len() as i64, hits.iter().map(|h| h.units_used).sum());
         let oldest = hits.iter().map(|h| h.fetched_at_ms).min().unwrap_or(0);
         // The last balance reported ([`Client::cached`] put it in every hit).
-        let balance = hits.iter().map(|h| h.units_remaining).min().unwrap_or(0);
+        let balance = hits.iter().filter_map(|h| h.units_remaining).min();
         let envelopes: Vec<Envelope<T>> = hits
             .into_iter()
             .map(|hit| {

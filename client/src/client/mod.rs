@@ -133,7 +133,7 @@ struct Inner {
 /// for row in &metrics.response {
 ///     println!("{}: {:?}", row.keyword, row.search_volume);
 /// }
-/// println!("units used {}, remaining {}", metrics.units_used, metrics.units_remaining);
+/// println!("units used {}, remaining {:?}", metrics.units_used, metrics.units_remaining);
 /// # Ok(()) }
 /// ```
 #[derive(Clone)]

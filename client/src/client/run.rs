@@ -355,8 +355,7 @@ impl Client {
             Ok(envelope) => {
                 let cached = envelope.fetched_at.is_some();
                 Ok(Ran {
-                    reported: (!envelope.no_data && !envelope.unreported.units_remaining)
-                        .then_some(envelope.units_remaining),
+                    reported: envelope.units_remaining.filter(|_| !envelope.no_data),
                     requests_sent: usize::from(!cached),
                     cached_items: 0,
                     cached_requests: usize::from(cached),
@@ -366,7 +365,7 @@ impl Client {
             // One object asked for, none found: the empty result. The
             // service was asked, and charged nothing.
             Err(error) if matches!(error.kind(), ErrorKind::NoData) => {
-                let known = self.units().remaining.unwrap_or(0);
+                let known = self.units().remaining;
                 Ok(Ran {
                     envelope: Envelope::no_data(T::nothing(op), known),
                     reported: None,
@@ -420,13 +419,14 @@ impl Client {
         );
         let mut kept = Vec::new();
         let mut ran = Ran {
-            envelope: Envelope::no_data(T::nothing(op), 0),
+            envelope: Envelope::no_data(T::nothing(op), None),
             reported: None,
             requests_sent: 0,
             cached_items: 0,
             cached_requests: 0,
         };
         let (mut rows, mut units, mut failure) = (0usize, 0i64, None);
+        let mut unknown_balance = false;
         while let Some(page) = pager.next_page().await {
             let page = match page {
                 Ok(page) => page,
@@ -443,8 +443,10 @@ impl Client {
                 }
                 None => ran.requests_sent += 1,
             }
-            if !page.no_data && !page.unreported.units_remaining {
-                ran.reported = Some(page.units_remaining);
+            match page.units_remaining {
+                _ if page.no_data => {}
+                Some(balance) => ran.reported = Some(balance),
+                None => unknown_balance = true,
             }
             ran.envelope.unreported.units_used |= page.unreported.units_used;
             ran.envelope.extras.extend(page.extras);
@@ -481,7 +483,12 @@ impl Client {
         }
         ran.envelope.result_rows = i64::try_from(rows).unwrap_or(i64::MAX);
         ran.envelope.units_used = units;
-        ran.envelope.units_remaining = ran.reported.or(self.units().remaining).unwrap_or_default();
+        // A page that did not report the balance leaves it unknown unless a
+        // later one did; a job that asked nothing new has the last one known.
+        ran.envelope.units_remaining = match unknown_balance {
+            true => ran.reported,
+            false => ran.reported.or(self.units().remaining),
+        };
         // Nothing found and nothing paid: "no data found", or no page at all.
         ran.envelope.no_data = rows == 0 && units == 0;
         if !kept.is_empty() {

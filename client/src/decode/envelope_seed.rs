@@ -266,7 +266,7 @@ impl<'de, P: Payload<'de>> Visitor<'de> for EnvelopeVisitor<'_, P> {
         let mut envelope = Envelope::received(
             result_rows.ok_or_else(|| missing(service.envelope_result_rows))?,
             units_used.ok_or_else(|| missing(service.envelope_units_used))?,
-            units_remaining.ok_or_else(|| missing(service.envelope_units_remaining))?,
+            Some(units_remaining.ok_or_else(|| missing(service.envelope_units_remaining))?),
             response.ok_or_else(|| missing(service.envelope_response))?,
         );
         envelope.extras = extras;

@@ -4,7 +4,7 @@
 //!
 //! A paid answer is never lost to the envelope's shape: a figure missing,
 //! `null`, an integral float or a numeric string; a `response` that is `null`
-//! (an empty answer) or an object where the spec says a list (its values are
+//! (an empty answer, for a single object as for rows) or an object where the spec says a list (its values are
 //! the rows when they are objects, else the whole response is kept raw); and
 //! members the spec does not know, kept as the envelope's extras.
 
@@ -28,6 +28,9 @@ pub(super) struct Reshaped {
     pub extras: UnknownMembers,
     /// The figures it did not report.
     pub unreported: Unreported,
+    /// The balance it reported, if it did (the value to decode holds 0 in
+    /// its place, since the typed decode reads an integer there).
+    pub units_remaining: Option<i64>,
     /// The whole response, kept raw when its rows could not be told.
     pub raw: Option<RawRow>,
     /// Whether anything but the extras was changed (if not, what failed the
@@ -41,6 +44,7 @@ impl Reshaped {
     pub(super) fn finish<T>(self, mut envelope: Envelope<T>) -> Envelope<T> {
         envelope.extras = self.extras;
         envelope.unreported = self.unreported;
+        envelope.units_remaining = self.units_remaining;
         envelope.raw_rows.splice(0..0, self.raw);
         envelope
     }
@@ -76,9 +80,11 @@ pub(super) fn reshape(op: &Operation, body: Value, text: &[u8]) -> Option<Reshap
         );
         extras.insert(name, value);
     }
-    let rows = match &response {
-        Value::Array(rows) => rows.len(),
-        Value::Object(rows) => rows.len(),
+    let rows = match (&response, op.response.shape) {
+        (Value::Array(rows), _) => rows.len(),
+        // One object is one row, none when it is empty.
+        (Value::Object(members), Shape::Single) => usize::from(!members.is_empty()),
+        (Value::Object(rows), _) => rows.len(),
         _ => 1,
     } + usize::from(raw.is_some());
     let result_rows = counted.unwrap_or(rows as i64);
@@ -95,8 +101,8 @@ pub(super) fn reshape(op: &Operation, body: Value, text: &[u8]) -> Option<Reshap
         extras,
         unreported: Unreported {
             units_used: used.is_none(),
-            units_remaining: remaining.is_none(),
         },
+        units_remaining: remaining,
         raw,
         changed,
     })
@@ -108,8 +114,9 @@ fn rows_of(op: &Operation, sent: Value, text: &[u8]) -> (Value, Option<RawRow>, 
     let name = op.service.envelope_response;
     let empty = match op.response.shape {
         Shape::Array => Value::Array(Vec::new()),
-        Shape::Map { .. } => Value::Object(Map::new()),
-        Shape::Single => return (sent, None, false),
+        // One object: its empty form is an object with no members (a SERP
+        // with no positions, a record whose every field is empty).
+        Shape::Map { .. } | Shape::Single => Value::Object(Map::new()),
     };
     match (op.response.shape, sent) {
         (_, Value::Null) => {

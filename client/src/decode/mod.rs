@@ -395,7 +395,7 @@ pub fn decode_typed<T: DeserializeOwned>(
 ) -> Result<Envelope<T>, Error> {
     match decode::<T>(op, status, body)? {
         Decoded::Envelope(envelope) => Ok(envelope),
-        Decoded::NoData => empty_result::<T>(op, 0),
+        Decoded::NoData => empty_result::<T>(op, None),
     }
 }
 
@@ -417,7 +417,7 @@ pub fn decode_rows<R: DeserializeOwned>(
     };
     match decode_with(op, status, body, fast)? {
         Decoded::Envelope(envelope) => Ok(envelope),
-        Decoded::NoData => empty_result::<Vec<R>>(op, 0),
+        Decoded::NoData => empty_result::<Vec<R>>(op, None),
     }
 }
 
@@ -505,7 +505,7 @@ impl Operation {
 /// The empty result of an operation that returns a list or a map.
 pub(crate) fn empty_result<T: DeserializeOwned>(
     op: &Operation,
-    units_remaining: i64,
+    units_remaining: Option<i64>,
 ) -> Result<Envelope<T>, Error> {
     let empty = match op.response.shape {
         Shape::Array => "[]",
@@ -543,7 +543,7 @@ pub fn decode_json<T: DeserializeOwned + Serialize>(
 ) -> Result<Envelope<serde_json::Value>, Error> {
     let envelope = match decode::<T>(op, status, body)? {
         Decoded::Envelope(envelope) => envelope,
-        Decoded::NoData => empty_result::<T>(op, 0)?,
+        Decoded::NoData => empty_result::<T>(op, None)?,
     };
     let response = serde_json::to_value(&envelope.response).map_err(|e| response_error(op, &e))?;
     Ok(envelope.map(|_| response))

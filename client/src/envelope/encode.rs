@@ -22,12 +22,10 @@ impl<T: Serialize> Serialize for WithWireNames<'_, T> {
         let (e, service) = (self.envelope, self.service);
         let raw = !e.raw_rows.is_empty();
         let mut out = s.serialize_map(Some(4 + e.extras.len() + usize::from(raw)))?;
-        let reported = |figure: i64, unreported: bool| (!unreported).then_some(figure);
         out.serialize_entry(service.envelope_result_rows, &e.result_rows)?;
-        let used = reported(e.units_used, e.unreported.units_used);
+        let used = (!e.unreported.units_used).then_some(e.units_used);
         out.serialize_entry(service.envelope_units_used, &used)?;
-        let remaining = reported(e.units_remaining, e.unreported.units_remaining);
-        out.serialize_entry(service.envelope_units_remaining, &remaining)?;
+        out.serialize_entry(service.envelope_units_remaining, &e.units_remaining)?;
         for (name, value) in &e.extras {
             out.serialize_entry(name, value)?;
         }

@@ -31,8 +31,11 @@ pub struct Envelope<T> {
     pub result_rows: i64,
     /// The units the call was charged.
     pub units_used: i64,
-    /// The units left on the account after the call.
-    pub units_remaining: i64,
+    /// The units left on the account after the call, as the answer reported
+    /// them; `None` when the balance is unknown: the answer did not report it
+    /// (`UnitsRemaining` missing, `null` or not a number), or, for an answer
+    /// that reports none ("no data", from the cache), no balance was known.
+    pub units_remaining: Option<i64>,
     /// The result: every row that decoded into its record.
     pub response: T,
     /// The rows of the answer that could not be decoded into their record
@@ -45,17 +48,17 @@ pub struct Envelope<T> {
     /// them; noted as drift. Empty, at no cost, when there is none.
     pub extras: UnknownMembers,
     /// The figures the answer did not report (missing, `null` or not a
-    /// number): their fields above hold 0, or for the balance the last one
-    /// known, and the faces show them as unknown.
+    /// number) whose field above cannot say so itself: the charge, whose
+    /// field then holds 0 and which the faces show as unknown.
     pub unreported: Unreported,
     /// `true` when the service answered "no data found" and `response` is
     /// the empty result made by the client. The service reports no units
     /// then: `result_rows` and `units_used` are 0 and `units_remaining` is the
-    /// client's last known balance (0 before any call reported one).
+    /// client's last known balance (`None` before any call reported one).
     pub no_data: bool,
     /// When the answer came from the store's cache rather than from the
     /// service: when the service sent it. `units_used` is then 0 and
-    /// `units_remaining` the balance last reported. For a batched job
+    /// `units_remaining` the balance last reported (`None` if none was). For a batched job
     /// some of whose items came from the cache, the oldest such time.
     pub fetched_at: Option<std::time::SystemTime>,
 }
@@ -65,7 +68,7 @@ impl<T> Envelope<T> {
     /// or map, or `null` for a single object), no rows, no units charged,
     /// `units_remaining` as last known to the caller, and [`no_data`](Self::no_data)
     /// set.
-    pub fn no_data(response: T, units_remaining: i64) -> Self {
+    pub fn no_data(response: T, units_remaining: Option<i64>) -> Self {
         Envelope {
             result_rows: 0,
             units_used: 0,
@@ -83,7 +86,7 @@ impl<T> Envelope<T> {
     pub(crate) fn received(
         result_rows: i64,
         units_used: i64,
-        units_remaining: i64,
+        units_remaining: Option<i64>,
         response: T,
     ) -> Self {
         Envelope {

@@ -102,7 +102,7 @@ pub(super) fn envelope(
     remaining: i64,
     response: Node,
 ) -> Response {
-    let envelope = Envelope::received(rows, used, remaining, response);
+    let envelope = Envelope::received(rows, used, Some(remaining), response);
     let body = WithWireNames {
         envelope: &envelope,
         service,
@@ -136,7 +136,7 @@ mod tests {
 
     #[test]
     fn envelope_members_use_the_wire_names() {
-        let envelope = Envelope::received(1, 10, 90, Node::Arr(vec![]));
+        let envelope = Envelope::received(1, 10, Some(90), Node::Arr(vec![]));
         let body = WithWireNames {
             envelope: &envelope,
             service: &crate::operations::SERVICE,

@@ -6,7 +6,7 @@
 //! answer that was paid for but could not be decoded: kept until it can be);
 //! the key's length (u32)
 //! and bytes; when it was fetched (i64 ms since the epoch); units it cost
-//! (i64); the balance then (i64); the body's length (u32) and bytes; then
+//! (i64); the balance then (i64, `i64::MIN` when none was known); the body's length (u32) and bytes; then
 //! FNV-1a (u64) of everything before it.
 
 /// What the cache keeps of an answer.
@@ -16,8 +16,8 @@ pub(crate) struct CachedAnswer {
     pub fetched_at_ms: i64,
     /// Units the answer cost: what a hit saves.
     pub units_used: i64,
-    /// The balance the service reported with it.
-    pub units_remaining: i64,
+    /// The balance the service reported with it (`None`: not known).
+    pub units_remaining: Option<i64>,
     /// The body as the service sent it (or, for one item of a batched
     /// request, the envelope the client made of that item's rows).
     pub body: Vec<u8>,
@@ -27,6 +27,8 @@ pub(crate) struct CachedAnswer {
 }
 
 const MAGIC: &[u8; 4] = b"SZC1";
+/// The balance written for one that was not known: no account holds it.
+const UNKNOWN_BALANCE: i64 = i64::MIN;
 const MAGIC_UNDELIVERED: &[u8; 4] = b"SZU1";
 
 /// 64-bit FNV-1a: enough to tell a damaged entry (not an adversary).
@@ -48,7 +50,8 @@ impl CachedAnswer {
         push_bytes(&mut out, key.as_bytes());
         out.extend_from_slice(&self.fetched_at_ms.to_le_bytes());
         out.extend_from_slice(&self.units_used.to_le_bytes());
-        out.extend_from_slice(&self.units_remaining.to_le_bytes());
+        let balance = self.units_remaining.unwrap_or(UNKNOWN_BALANCE);
+        out.extend_from_slice(&balance.to_le_bytes());
         push_bytes(&mut out, &self.body);
         let check = fnv1a(&out);
         out.extend_from_slice(&check.to_le_bytes());
@@ -75,7 +78,7 @@ impl CachedAnswer {
         }
         let fetched_at_ms = reader.i64()?;
         let units_used = reader.i64()?;
-        let units_remaining = reader.i64()?;
+        let units_remaining = Some(reader.i64()?).filter(|&b| b != UNKNOWN_BALANCE);
         let body = reader.bytes()?.to_vec();
         if !reader.0.is_empty() {
             return Err("trailing bytes");
@@ -132,7 +135,7 @@ mod tests {
         CachedAnswer {
             fetched_at_ms: 1_700_000_000_000,
             units_used: 40,
-            units_remaining: 9_960,
+            units_remaining: Some(9_960),
             body: br#"{"ResultRows":1,"response":[]}"#.to_vec(),
             undelivered: false,
         }

@@ -66,6 +66,16 @@ fn cases() -> Vec<Case> {
             drift: &[("UnitsRemaining", DriftKind::Missing)],
         },
         Case {
+            body: body(
+                r#""ResultRows":2,"UnitsUsed":20,"UnitsRemaining":null,"#,
+                &rows,
+            ),
+            rows: both,
+            charged: Some(20),
+            balance: None,
+            drift: &[("UnitsRemaining", DriftKind::Null)],
+        },
+        Case {
             body: body(r#""UnitsUsed":20,"UnitsRemaining":900,"#, &rows),
             rows: both,
             charged: Some(20),
@@ -123,10 +133,7 @@ async fn a_drifting_envelope_gives_its_rows_once_and_the_same_call_sends_nothing
             "{}",
             case.body
         );
-        assert_eq!(answer.unreported.units_remaining, case.balance.is_none());
-        if let Some(balance) = case.balance {
-            assert_eq!(answer.units_remaining, balance, "{}", case.body);
-        }
+        assert_eq!(answer.units_remaining, case.balance, "{}", case.body);
         let usage = client.usage(0).await.unwrap();
         assert_eq!(usage[0].calls, 1, "{}", case.body);
         assert_eq!(
@@ -151,6 +158,44 @@ async fn a_drifting_envelope_gives_its_rows_once_and_the_same_call_sends_nothing
             .collect();
         assert_eq!(seen, case.drift, "{}", case.body);
     }
+}
+
+#[tokio::test]
+async fn a_null_response_of_one_object_is_an_empty_answer_paid_for_once() {
+    let server = Server::json(
+        r#"{"ResultRows":0,"UnitsUsed":100,"UnitsRemaining":900,"response":null}"#.to_owned(),
+    )
+    .await;
+    let client = server.builder().store(Store::memory()).build().unwrap();
+    let answer = client.projects().overview(7).send().await.unwrap();
+    let fields = serde_json::to_value(&answer.response).unwrap();
+    let fields = fields.as_object().unwrap();
+    assert!(
+        !fields.is_empty() && fields.values().all(|v| v.is_null()),
+        "{fields:?}"
+    );
+    assert!(!answer.no_data, "the service answered, and charged");
+    assert_eq!(
+        (
+            answer.result_rows,
+            answer.units_used,
+            answer.units_remaining
+        ),
+        (0, 100, Some(900))
+    );
+    assert_eq!(client.usage(0).await.unwrap()[0].units_used, 100);
+
+    let again = client.projects().overview(7).send().await.unwrap();
+    assert_eq!(server.requests(), 1, "sent again");
+    assert!(again.fetched_at.is_some());
+    let report = client.drift().await.unwrap();
+    let seen: Vec<(&str, DriftKind)> = report
+        .observations()
+        .iter()
+        .filter(|o| o.kind != DriftKind::Charge)
+        .map(|o| (o.member.as_str(), o.kind))
+        .collect();
+    assert_eq!(seen, [("response", DriftKind::Null)]);
 }
 
 #[tokio::test]

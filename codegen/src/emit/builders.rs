@@ -485,7 +485,7 @@ fn example(spec: &Spec, a: &Action) -> String {
         .map(|p| example_arg(spec, p))
         .collect();
     format!(
-        "# Examples\n\n```no_run\n# async fn run(client: seozoom::Client) -> Result<(), Box<dyn std::error::Error>> {{\nlet answer = client.{accessor}().{method}({args}).send().await?;\nprintln!(\"{{}} units used, {{}} left\", answer.units_used, answer.units_remaining);\n# Ok(()) }}\n```",
+        "# Examples\n\n```no_run\n# async fn run(client: seozoom::Client) -> Result<(), Box<dyn std::error::Error>> {{\nlet answer = client.{accessor}().{method}({args}).send().await?;\nprintln!(\"{{}} units used, {{:?}} left\", answer.units_used, answer.units_remaining);\n# Ok(()) }}\n```",
         method = a.rust,
         args = args.join(", "),
     )

@@ -6907,7 +6907,7 @@ pub mod builder {
     /// ```no_run
     /// # async fn run(client: seozoom::Client) -> Result<(), Box<dyn std::error::Error>> {
     /// let answer = client.projects().list().send().await?;
-    /// println!("{} units used, {} left", answer.units_used, answer.units_remaining);
+    /// println!("{} units used, {:?} left", answer.units_used, answer.units_remaining);
     /// # Ok(()) }
     /// ```
     #[derive(Debug, Clone)]
@@ -6957,7 +6957,7 @@ pub mod builder {
     /// ```no_run
     /// # async fn run(client: seozoom::Client) -> Result<(), Box<dyn std::error::Error>> {
     /// let answer = client.projects().overview(1).send().await?;
-    /// println!("{} units used, {} left", answer.units_used, answer.units_remaining);
+    /// println!("{} units used, {:?} left", answer.units_used, answer.units_remaining);
     /// # Ok(()) }
     /// ```
     #[derive(Debug, Clone)]
@@ -7013,7 +7013,7 @@ pub mod builder {
     /// ```no_run
     /// # async fn run(client: seozoom::Client) -> Result<(), Box<dyn std::error::Error>> {
     /// let answer = client.projects().keywords(1).send().await?;
-    /// println!("{} units used, {} left", answer.units_used, answer.units_remaining);
+    /// println!("{} units used, {:?} left", answer.units_used, answer.units_remaining);
     /// # Ok(()) }
     /// ```
     #[derive(Debug, Clone)]
@@ -7069,7 +7069,7 @@ pub mod builder {
     /// ```no_run
     /// # async fn run(client: seozoom::Client) -> Result<(), Box<dyn std::error::Error>> {
     /// let answer = client.projects().best_pages(1, 1).send().await?;
-    /// println!("{} units used, {} left", answer.units_used, answer.units_remaining);
+    /// println!("{} units used, {:?} left", answer.units_used, answer.units_remaining);
     /// # Ok(()) }
     /// ```
     #[derive(Debug, Clone)]
@@ -7127,7 +7127,7 @@ pub mod builder {
     /// ```no_run
     /// # async fn run(client: seozoom::Client) -> Result<(), Box<dyn std::error::Error>> {
     /// let answer = client.projects().pages_with_more_keywords(1, 1).send().await?;
-    /// println!("{} units used, {} left", answer.units_used, answer.units_remaining);
+    /// println!("{} units used, {:?} left", answer.units_used, answer.units_remaining);
     /// # Ok(()) }
     /// ```
     #[derive(Debug, Clone)]
@@ -7185,7 +7185,7 @@ pub mod builder {
     /// ```no_run
     /// # async fn run(client: seozoom::Client) -> Result<(), Box<dyn std::error::Error>> {
     /// let answer = client.projects().pages_with_potential(1, 1).send().await?;
-    /// println!("{} units used, {} left", answer.units_used, answer.units_remaining);
+    /// println!("{} units used, {:?} left", answer.units_used, answer.units_remaining);
     /// # Ok(()) }
     /// ```
     #[derive(Debug, Clone)]
@@ -7243,7 +7243,7 @@ pub mod builder {
     /// ```no_run
     /// # async fn run(client: seozoom::Client) -> Result<(), Box<dyn std::error::Error>> {
     /// let answer = client.projects().winner_pages(1, 1).send().await?;
-    /// println!("{} units used, {} left", answer.units_used, answer.units_remaining);
+    /// println!("{} units used, {:?} left", answer.units_used, answer.units_remaining);
     /// # Ok(()) }
     /// ```
     #[derive(Debug, Clone)]
@@ -7301,7 +7301,7 @@ pub mod builder {
     /// ```no_run
     /// # async fn run(client: seozoom::Client) -> Result<(), Box<dyn std::error::Error>> {
     /// let answer = client.projects().loser_pages(1, 1).send().await?;
-    /// println!("{} units used, {} left", answer.units_used, answer.units_remaining);
+    /// println!("{} units used, {:?} left", answer.units_used, answer.units_remaining);
     /// # Ok(()) }
     /// ```
     #[derive(Debug, Clone)]
@@ -7361,7 +7361,7 @@ pub mod builder {
     /// ```no_run
     /// # async fn run(client: seozoom::Client) -> Result<(), Box<dyn std::error::Error>> {
     /// let answer = client.domains().metrics(["example.com"]).send().await?;
-    /// println!("{} units used, {} left", answer.units_used, answer.units_remaining);
+    /// println!("{} units used, {:?} left", answer.units_used, answer.units_remaining);
     /// # Ok(()) }
     /// ```
     #[derive(Debug, Clone)]
@@ -7441,7 +7441,7 @@ pub mod builder {
     /// ```no_run
     /// # async fn run(client: seozoom::Client) -> Result<(), Box<dyn std::error::Error>> {
     /// let answer = client.domains().metrics_history(["example.com"], seozoom::types::Date::new(2024, 5, 31)?).send().await?;
-    /// println!("{} units used, {} left", answer.units_used, answer.units_remaining);
+    /// println!("{} units used, {:?} left", answer.units_used, answer.units_remaining);
     /// # Ok(()) }
     /// ```
     #[derive(Debug, Clone)]
@@ -7523,7 +7523,7 @@ pub mod builder {
     /// ```no_run
     /// # async fn run(client: seozoom::Client) -> Result<(), Box<dyn std::error::Error>> {
     /// let answer = client.domains().authority(["example.com"]).send().await?;
-    /// println!("{} units used, {} left", answer.units_used, answer.units_remaining);
+    /// println!("{} units used, {:?} left", answer.units_used, answer.units_remaining);
     /// # Ok(()) }
     /// ```
     #[derive(Debug, Clone)]
@@ -7603,7 +7603,7 @@ pub mod builder {
     /// ```no_run
     /// # async fn run(client: seozoom::Client) -> Result<(), Box<dyn std::error::Error>> {
     /// let answer = client.domains().niches(["example.com"], 1).send().await?;
-    /// println!("{} units used, {} left", answer.units_used, answer.units_remaining);
+    /// println!("{} units used, {:?} left", answer.units_used, answer.units_remaining);
     /// # Ok(()) }
     /// ```
     #[derive(Debug, Clone)]
@@ -7683,7 +7683,7 @@ pub mod builder {
     /// ```no_run
     /// # async fn run(client: seozoom::Client) -> Result<(), Box<dyn std::error::Error>> {
     /// let answer = client.domains().best_pages("example.com", 1).send().await?;
-    /// println!("{} units used, {} left", answer.units_used, answer.units_remaining);
+    /// println!("{} units used, {:?} left", answer.units_used, answer.units_remaining);
     /// # Ok(()) }
     /// ```
     #[derive(Debug, Clone)]
@@ -7743,7 +7743,7 @@ pub mod builder {
     /// ```no_run
     /// # async fn run(client: seozoom::Client) -> Result<(), Box<dyn std::error::Error>> {
     /// let answer = client.domains().keywords("example.com", seozoom::types::KeywordType::Best, 1).send().await?;
-    /// println!("{} units used, {} left", answer.units_used, answer.units_remaining);
+    /// println!("{} units used, {:?} left", answer.units_used, answer.units_remaining);
     /// # Ok(()) }
     /// ```
     #[derive(Debug, Clone)]
@@ -7853,7 +7853,7 @@ pub mod builder {
     /// ```no_run
     /// # async fn run(client: seozoom::Client) -> Result<(), Box<dyn std::error::Error>> {
     /// let answer = client.domains().ai_keywords("example.com", 1).send().await?;
-    /// println!("{} units used, {} left", answer.units_used, answer.units_remaining);
+    /// println!("{} units used, {:?} left", answer.units_used, answer.units_remaining);
     /// # Ok(()) }
     /// ```
     #[derive(Debug, Clone)]
@@ -7939,7 +7939,7 @@ pub mod builder {
     /// ```no_run
     /// # async fn run(client: seozoom::Client) -> Result<(), Box<dyn std::error::Error>> {
     /// let answer = client.domains().competitors(["example.com"], 1).send().await?;
-    /// println!("{} units used, {} left", answer.units_used, answer.units_remaining);
+    /// println!("{} units used, {:?} left", answer.units_used, answer.units_remaining);
     /// # Ok(()) }
     /// ```
     #[derive(Debug, Clone)]
@@ -8019,7 +8019,7 @@ pub mod builder {
     /// ```no_run
     /// # async fn run(client: seozoom::Client) -> Result<(), Box<dyn std::error::Error>> {
     /// let answer = client.urls().pza("https://www.example.com/running-shoes/").send().await?;
-    /// println!("{} units used, {} left", answer.units_used, answer.units_remaining);
+    /// println!("{} units used, {:?} left", answer.units_used, answer.units_remaining);
     /// # Ok(()) }
     /// ```
     #[derive(Debug, Clone)]
@@ -8077,7 +8077,7 @@ pub mod builder {
     /// ```no_run
     /// # async fn run(client: seozoom::Client) -> Result<(), Box<dyn std::error::Error>> {
     /// let answer = client.urls().metrics(["https://www.example.com/running-shoes/"]).send().await?;
-    /// println!("{} units used, {} left", answer.units_used, answer.units_remaining);
+    /// println!("{} units used, {:?} left", answer.units_used, answer.units_remaining);
     /// # Ok(()) }
     /// ```
     #[derive(Debug, Clone)]
@@ -8155,7 +8155,7 @@ pub mod builder {
     /// ```no_run
     /// # async fn run(client: seozoom::Client) -> Result<(), Box<dyn std::error::Error>> {
     /// let answer = client.urls().keywords("https://www.example.com/running-shoes/", 1).send().await?;
-    /// println!("{} units used, {} left", answer.units_used, answer.units_remaining);
+    /// println!("{} units used, {:?} left", answer.units_used, answer.units_remaining);
     /// # Ok(()) }
     /// ```
     #[derive(Debug, Clone)]
@@ -8213,7 +8213,7 @@ pub mod builder {
     /// ```no_run
     /// # async fn run(client: seozoom::Client) -> Result<(), Box<dyn std::error::Error>> {
     /// let answer = client.urls().intent_gap("https://www.example.com/running-shoes/", 1).send().await?;
-    /// println!("{} units used, {} left", answer.units_used, answer.units_remaining);
+    /// println!("{} units used, {:?} left", answer.units_used, answer.units_remaining);
     /// # Ok(()) }
     /// ```
     #[derive(Debug, Clone)]
@@ -8273,7 +8273,7 @@ pub mod builder {
     /// ```no_run
     /// # async fn run(client: seozoom::Client) -> Result<(), Box<dyn std::error::Error>> {
     /// let answer = client.keywords().metrics(["running shoes"]).send().await?;
-    /// println!("{} units used, {} left", answer.units_used, answer.units_remaining);
+    /// println!("{} units used, {:?} left", answer.units_used, answer.units_remaining);
     /// # Ok(()) }
     /// ```
     #[derive(Debug, Clone)]
@@ -8353,7 +8353,7 @@ pub mod builder {
     /// ```no_run
     /// # async fn run(client: seozoom::Client) -> Result<(), Box<dyn std::error::Error>> {
     /// let answer = client.keywords().serp(["running shoes"]).send().await?;
-    /// println!("{} units used, {} left", answer.units_used, answer.units_remaining);
+    /// println!("{} units used, {:?} left", answer.units_used, answer.units_remaining);
     /// # Ok(()) }
     /// ```
     #[derive(Debug, Clone)]
@@ -8451,7 +8451,7 @@ pub mod builder {
     /// ```no_run
     /// # async fn run(client: seozoom::Client) -> Result<(), Box<dyn std::error::Error>> {
     /// let answer = client.keywords().serp_history("running shoes", seozoom::types::Date::new(2024, 5, 31)?).send().await?;
-    /// println!("{} units used, {} left", answer.units_used, answer.units_remaining);
+    /// println!("{} units used, {:?} left", answer.units_used, answer.units_remaining);
     /// # Ok(()) }
     /// ```
     #[derive(Debug, Clone)]
@@ -8506,7 +8506,7 @@ pub mod builder {
     /// ```no_run
     /// # async fn run(client: seozoom::Client) -> Result<(), Box<dyn std::error::Error>> {
     /// let answer = client.keywords().related("running shoes", 1).send().await?;
-    /// println!("{} units used, {} left", answer.units_used, answer.units_remaining);
+    /// println!("{} units used, {:?} left", answer.units_used, answer.units_remaining);
     /// # Ok(()) }
     /// ```
     #[derive(Debug, Clone)]

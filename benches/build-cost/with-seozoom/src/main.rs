@@ -8,6 +8,6 @@ async fn main() -> Result<(), seozoom::Error> {
         // The metrics are `Option`s: the service leaves some out of a row.
         println!("{} {:?} {:?} {:?}", row.keyword, row.search_volume, row.cpc_approx, row.keyword_difficulty);
     }
-    println!("{} units used, {} left", answer.units_used, answer.units_remaining);
+    println!("{} units used, {:?} left", answer.units_used, answer.units_remaining);
     Ok(())
 }

@@ -144,7 +144,7 @@ impl Client {
                     }
                 };
                 let answer = CachedAnswer {
-                    units_remaining: balance.unwrap_or(answer.units_remaining),
+                    units_remaining: balance.or(answer.units_remaining),
                     ..answer
                 };
                 // An answer kept undecoded was never delivered: it is the
@@ -212,7 +212,7 @@ impl Client {
         let answer = CachedAnswer {
             fetched_at_ms: now_ms(),
             units_used,
-            units_remaining: units_remaining.or(self.units().remaining).unwrap_or(0),
+            units_remaining: units_remaining.or(self.units().remaining),
             body: body.to_vec(),
             undelivered: true,
         };
@@ -239,7 +239,7 @@ impl Client {
         item_keys: &[String],
         body: &[u8],
         fetched_at_ms: i64,
-        units_remaining: i64,
+        units_remaining: Option<i64>,
     ) -> Vec<(String, CachedAnswer)> {
         let Some(items) = items::split(self.inner.service, order, item_keys.len(), body) else {
             return Vec::new();
@@ -442,7 +442,7 @@ impl Client {
         request: &Request,
         body: &[u8],
         now: i64,
-        units_remaining: i64,
+        units_remaining: Option<i64>,
     ) -> Vec<(String, CachedAnswer)> {
         match self.item_keys(request) {
             Some((keys, order)) if keys.len() > 1 => {
@@ -514,7 +514,7 @@ mod tests {
         let answer = CachedAnswer {
             fetched_at_ms: now_ms(),
             units_used: 10,
-            units_remaining: 1,
+            units_remaining: Some(1),
             body: br#"{"ResultRows":0,"UnitsUsed":0,"UnitsRemaining":1,"response":[]}"#.to_vec(),
             undelivered: false,
         };

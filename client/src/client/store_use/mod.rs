@@ -58,7 +58,7 @@ pub(crate) struct Figures {
     pub no_data: bool,
     pub result_rows: i64,
     pub units_used: i64,
-    pub units_remaining: i64,
+    pub units_remaining: Option<i64>,
     pub unreported: crate::envelope::Unreported,
 }
 
@@ -66,7 +66,7 @@ impl Figures {
     /// The balance the answer reported: none for "no data", or when it
     /// did not report one.
     pub fn balance(&self) -> Option<i64> {
-        (!self.no_data && !self.unreported.units_remaining).then_some(self.units_remaining)
+        self.units_remaining.filter(|_| !self.no_data)
     }
 
     /// What the answer says it was charged (unknown when it did not say).

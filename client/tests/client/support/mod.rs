@@ -38,7 +38,7 @@ pub fn source_of<'a, T: std::error::Error + 'static>(
 }
 
 /// The envelope figures: `(ResultRows, UnitsUsed, UnitsRemaining)`.
-pub fn units<T>(envelope: &Envelope<T>) -> (i64, i64, i64) {
+pub fn units<T>(envelope: &Envelope<T>) -> (i64, i64, Option<i64>) {
     (
         envelope.result_rows,
         envelope.units_used,
