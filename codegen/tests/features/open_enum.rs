@@ -355,7 +355,7 @@ pub mod builder {
     /// ```no_run
     /// # async fn run(client: seozoom::Client) -> Result<(), Box<dyn std::error::Error>> {
     /// let answer = client.things().intents("Example").send().await?;
-    /// println!("{} units used, {} left", answer.units_used, answer.units_remaining);
+    /// println!("{} units used, {:?} left", answer.units_used, answer.units_remaining);
     /// # Ok(()) }
     /// ```
     #[derive(Debug, Clone)]
