@@ -6,7 +6,7 @@
 //! `common/mod.rs`), on the same bytes:
 //!
 //! - `seozoom`: the client's decode of a 2xx body (`Envelope<Vec<DomainKeyword>>`,
-//!   quirks and all), exactly as a list operation's `send()` runs it (`Client::execute_rows`);
+//!   quirks and all), exactly as a list operation's `send()` runs it (`Client::run` of one request);
 //! - `serde_json_value`: `serde_json::from_slice::<serde_json::Value>`;
 //! - `serde_json_typed`: the same struct through plain `serde_json::from_slice`;
 //! - `path_to_error`: the same struct through `serde_path_to_error` over

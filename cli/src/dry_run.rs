@@ -1,10 +1,10 @@
 //! `--dry-run`: the requests a command would send (key redacted) and what
 //! they would cost; nothing is sent or spent. With a key, the store is read
 //! (never written): the items or pages its cache answers are not requests,
-//! and cost nothing ([`Client::plan_job`]). Without one, or when the store
+//! and cost nothing ([`Client::plan`]). Without one, or when the store
 //! cannot be read, every request is listed with the spec's estimate.
 
-use seozoom::job::{Counted, JobPlan};
+use seozoom::job::{Counted, JobPlan, RunOptions};
 use seozoom::request::Request;
 use seozoom::units::Estimate;
 use seozoom::{Client, Error, Job};
@@ -37,7 +37,7 @@ pub async fn run(invocation: &Invocation) -> u8 {
 /// of those; the exit code.
 async fn batched(invocation: &Invocation, batches: &[Request]) -> u8 {
     if let Some(client) = keyed_client(invocation)
-        && let Some(plan) = plan(&client, &invocation.request, Job::Batched).await
+        && let Some(plan) = plan(&client, &invocation.request, None).await
     {
         let lines = plan
             .requests
@@ -79,7 +79,7 @@ async fn batched(invocation: &Invocation, batches: &[Request]) -> u8 {
 /// A paged job (`--max-rows`): the pages it sends at most (key redacted) and
 /// the estimate of those; the exit code.
 async fn pages(invocation: &Invocation, page_size: i64, max_rows: usize) -> u8 {
-    let max_rows = match fit_budget(invocation, page_size, max_rows).await {
+    let max_rows = match fit_budget(invocation, max_rows).await {
         Ok(max_rows) => max_rows,
         Err(error) => return report(&error),
     };
@@ -89,7 +89,7 @@ async fn pages(invocation: &Invocation, page_size: i64, max_rows: usize) -> u8 {
         max_rows: Some(max_rows),
     };
     if let Some(client) = keyed_client(invocation)
-        && let Some(plan) = plan(&client, request, job).await
+        && let Some(plan) = plan(&client, request, Some(max_rows)).await
     {
         let lines = plan
             .requests
@@ -109,9 +109,10 @@ async fn pages(invocation: &Invocation, page_size: i64, max_rows: usize) -> u8 {
             Err(error) => report(&error),
         };
     }
-    let lines = || -> Result<(Vec<String>, usize, Estimate), Error> {
+    let lines = async || -> Result<(Vec<String>, usize, Estimate), Error> {
         let client = placeholder_client(invocation)?;
-        let estimate = client.estimate_job(request, job)?;
+        let options = RunOptions::new().max_rows(max_rows);
+        let estimate = client.plan(request, &options).await?.whole;
         let mut lines = request
             .pages(page_size, max_rows)?
             .take(PAGES_SHOWN + 1)
@@ -128,7 +129,7 @@ async fn pages(invocation: &Invocation, page_size: i64, max_rows: usize) -> u8 {
         }
         Ok((lines, pages, estimate))
     };
-    match lines() {
+    match lines().await {
         Ok((mut lines, pages, estimate)) => {
             let estimate = observed_or(invocation, job, estimate).await;
             lines.push(job_summary(
@@ -145,11 +146,7 @@ async fn pages(invocation: &Invocation, page_size: i64, max_rows: usize) -> u8 {
 /// `--fit-budget` with `--budget N`: the row cap the budget covers, said as
 /// the real run says it (a budget per day or month is the store's, which a
 /// dry run does not read for it: the cap stays).
-async fn fit_budget(
-    invocation: &Invocation,
-    page_size: i64,
-    max_rows: usize,
-) -> Result<usize, Error> {
+async fn fit_budget(invocation: &Invocation, max_rows: usize) -> Result<usize, Error> {
     let budget = invocation.budget.and_then(store::Budget::for_client);
     let (true, Some(budget)) = (invocation.fit_budget, budget) else {
         return Ok(max_rows);
@@ -160,14 +157,19 @@ async fn fit_budget(
         .base_url(client.base_url())
         .budget(budget)
         .build()?;
-    let fitted = client
-        .fit_rows(&invocation.request, page_size, max_rows)
-        .await?;
-    crate::fit_budget::note(&fitted);
-    // None fits: the job goes as asked, and is refused with the reason.
-    Ok(match fitted.rows {
-        0 => max_rows,
-        rows => rows,
+    let options = RunOptions::new().max_rows(max_rows).fit_budget(true);
+    let plan = client.plan(&invocation.request, &options).await?;
+    if let Some(fitted) = &plan.fitted {
+        crate::fit_budget::note(fitted);
+    }
+    // The plan's cap: fitted, or as asked when none fits (the job is then
+    // refused with the reason).
+    Ok(match plan.job {
+        Job::Pages {
+            max_rows: Some(rows),
+            ..
+        } => rows,
+        _ => max_rows,
     })
 }
 
@@ -182,10 +184,15 @@ fn at_most(pages: usize) -> String {
     )
 }
 
-/// The job as the store's cache would leave it, or `None` (with a warning)
-/// when the store cannot be read: a dry run needs no store.
-async fn plan(client: &Client, request: &Request, job: Job) -> Option<JobPlan> {
-    match client.plan_job(request, job).await {
+/// The job (up to `max_rows` rows) as the store's cache would leave it, or
+/// `None` (with a warning) when the store cannot be read: a dry run needs no
+/// store.
+async fn plan(client: &Client, request: &Request, max_rows: Option<usize>) -> Option<JobPlan> {
+    let options = match max_rows {
+        Some(rows) => RunOptions::new().max_rows(rows),
+        None => RunOptions::new(),
+    };
+    match client.plan(request, &options).await {
         Ok(plan) => Some(plan),
         Err(error) => {
             // An invalid request is reported by the spec's path, as usual.
@@ -294,8 +301,15 @@ async fn observed_or(invocation: &Invocation, job: Job, spec: Estimate) -> Estim
         .store
         .apply(builder, None)
         .and_then(|builder| builder.build());
+    let options = match job {
+        Job::Pages {
+            max_rows: Some(rows),
+            ..
+        } => RunOptions::new().max_rows(rows),
+        _ => RunOptions::new(),
+    };
     let estimate = match client {
-        Ok(client) => client.estimate_job_observed(request, job).await,
+        Ok(client) => client.plan(request, &options).await.map(|plan| plan.whole),
         Err(error) => Err(error),
     };
     estimate.unwrap_or_else(|error| {

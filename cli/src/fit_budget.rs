@@ -1,5 +1,5 @@
 //! `--fit-budget`: what stderr says of a paged job's row cap fitted to the
-//! budget (the library fits it: [`seozoom::Client::fit_rows`]), before the
+//! budget (the library fits it: [`seozoom::job::RunOptions::fit_budget`]), before the
 //! first request; shared by a real run and a dry run.
 
 use seozoom::job::FittedRows;

@@ -1,6 +1,6 @@
 //! A paged job (`--max-rows`) printed as each page arrives (`ndjson`, `csv`):
 //! the library's runner hands each page's rows over as it comes
-//! (`Client::run_json_each`) and keeps none, so memory stays one page's
+//! (`Client::run_each`) and keeps none, so memory stays one page's
 //! however many rows. A page that fails after rows came stops the job: its
 //! rows are printed already; stderr and the exit code are those of any job
 //! that stopped part-way. A write error (a reader gone) stops the job too:
@@ -30,7 +30,7 @@ pub async fn stream<W: Write>(
     let format = writer.format();
     let mut written = Ok(());
     let result = client
-        .run_json_each(request, options, |page| {
+        .run_each(request, options, |page: Value| {
             let rows = match page {
                 Value::Array(rows) => rows,
                 Value::Null => Vec::new(),

@@ -2,11 +2,12 @@
 //! a dry run, or the library's runner through a client on the chosen store;
 //! its result printed; the exit code. What job it is (one call, batched,
 //! paged) and how it runs are the library's ([`seozoom::Job::of`],
-//! `Client::run_json`).
+//! `Client::run`).
 
 use seozoom::operation_table::Shape;
 use seozoom::operations::SERVICE;
 use seozoom::{Client, Error, Job};
+use serde_json::Value;
 
 use crate::cli::{Invocation, Target};
 use crate::error_report::report;
@@ -71,7 +72,7 @@ pub async fn operation(invocation: Invocation) -> u8 {
             return code;
         }
     }
-    let result = client.run_json(invocation.request, options).await;
+    let result = client.run::<Value>(invocation.request, options).await;
     shown.finish();
     let view = View {
         columns,

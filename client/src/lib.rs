@@ -182,7 +182,8 @@
 //! [`Client::estimate`] gives a request's cost range from the spec's figures
 //! before anything is sent ([`units::Estimate`]; an operation whose cost the
 //! reference does not print has an unknown estimate, never 0), and
-//! [`Client::estimate_job`] the range of a whole bulk job. With
+//! [`Client::plan`] what a whole job would send and cost ([`job::JobPlan`]):
+//! the same plan a run carries out. With
 //! [`ClientBuilder::budget`], a call or job whose maximum is over what is left
 //! is refused before its first request
 //! ([`OverBudget`](error::ErrorKind::OverBudget)), and so is any call whose
@@ -191,8 +192,9 @@
 //!
 #![cfg_attr(feature = "sandbox", doc = "```")]
 #![cfg_attr(not(feature = "sandbox"), doc = "```ignore")]
+//! use seozoom::job::RunOptions;
 //! use seozoom::sandbox::Sandbox;
-//! use seozoom::{Client, Job};
+//! use seozoom::Client;
 //!
 //! #[tokio::main]
 //! async fn main() -> Result<(), seozoom::Error> {
@@ -209,9 +211,9 @@
 //!     one.send().await?;
 //!
 //!     let many = client.keywords().metrics((0..150).map(|i| format!("keyword {i}")));
-//!     let job = client.estimate_job(&many.request(), Job::Batched)?;
+//!     let plan = client.plan(&many.request(), &RunOptions::new()).await?;
 //!     let refused = many.send_all().await.unwrap_err();
-//!     assert!(refused.is_refused(), "{job:?} is over what is left of 15 units");
+//!     assert!(refused.is_refused(), "{:?} is over what is left of 15 units", plan.estimate);
 //!     println!("used {} units in {} calls", client.units().used, client.units().calls);
 //!     Ok(())
 //! }
@@ -220,7 +222,7 @@
 //! # Batched and paged jobs
 //!
 //! Real jobs ask for thousands of keywords, domains or URLs. An operation with a
-//! list parameter has `send_all` ([`Client::execute_batched`]): any number of
+//! list parameter has `send_all` (a [`Client::run`] of the request): any number of
 //! values, repeats sent once, the rest split into the fewest requests (at most
 //! [`job::BATCH_CONCURRENCY`] in flight) and merged into one [`Envelope`] with the
 //! rows (or a map's keys) in input order and the units summed. What counts as
@@ -270,20 +272,28 @@
 //! }
 //! ```
 //!
-//! [`Client::plan_job`] reads the store to say what the cache already answers
-//! and what is still to send; [`Client::fit_rows`] gives the most rows a budget
-//! covers.
+//! [`Client::plan`] reads the store to say what the cache already answers
+//! and what is still to send, and, with
+//! [`RunOptions::fit_budget`](job::RunOptions::fit_budget), the most rows a
+//! budget covers.
 //!
 //! ## One way to run any job: `Client::run`
 //!
 //! [`Client::run`] takes a request and [`job::RunOptions`] and decides from
-//! the operation table what to do ([`Job::of`]): a paged job with a row cap
+//! the operation table what to do ([`Job::of_run`]): a paged job with a row cap
 //! ([`RunOptions::max_rows`](job::RunOptions::max_rows)), a batched job for an
-//! operation with a list input, one call otherwise. The options mean the
+//! operation with a list input, one call otherwise, or exactly the request
+//! given ([`RunOptions::one_request`](job::RunOptions::one_request), what a
+//! builder's `send()` runs). It plans the job ([`Client::plan`]: the cache,
+//! the estimate, the budget), carries the plan out and reduces the answers to
+//! one result. [`Client::run_each`] hands the rows over as they come, page
+//! by page for a paged job; [`Client::pages`] streams a paged job's rows. Those
+//! three are the ways to run a request. The options mean the
 //! same whatever the job: the row cap, fitting it to the budget, a
 //! [`job::Stop`], a progress callback ([`job::Progress`]) and the most a call
 //! may wait. The result type says what the operation answers (`Vec` of
-//! records, [`types::ByKey`], or `Option` for one object; [`job::TypedOutput`]);
+//! records, [`types::ByKey`], `Option` for one object, or
+//! [`serde_json::Value`] for any operation alike; [`job::Output`]);
 //! "No data found!" is its empty form, never an error. The
 //! [`job::Outcome`] holds the envelope and the run's exact
 //! [`job::Figures`]: requests sent, `from_cache` (only when nothing was
@@ -543,17 +553,17 @@ pub use generated::operations;
 
 pub mod job {
     //! Running jobs: any job through [`Client::run`](crate::Client::run)
-    //! with [`RunOptions`] (its result types: [`Output`], [`TypedOutput`]; what
-    //! it gives: [`Outcome`], [`Figures`]); a list longer than one request
-    //! takes, sent as a batched job
-    //! ([`Client::execute_batched`](crate::Client::execute_batched)); and the
-    //! rows of a paged operation as a [`Stream`]
+    //! (or [`Client::run_each`](crate::Client::run_each), its rows handed
+    //! over as they come) with [`RunOptions`] (its result types: [`Output`];
+    //! what it gives: [`Outcome`], [`Figures`]); what a run would send and
+    //! cost, before it is sent ([`Client::plan`](crate::Client::plan):
+    //! [`JobPlan`]); and the rows of a paged operation as a [`Stream`]
     //! ([`Client::pages`](crate::Client::pages)). A job that stops part-way
     //! keeps what it paid for ([`Partial`]).
 
     pub use crate::client::{
         BATCH_CONCURRENCY, Counted, FittedRows, InputOrder, Job, JobPlan, Merge, Output, Paging,
-        Progress, Row, RunOptions, Stop, TypedOutput,
+        Progress, Row, RunOptions, Stop,
     };
     pub use crate::error::partial::{Missing, Partial};
     pub use crate::outcome::{Figures, Outcome};
@@ -578,6 +588,7 @@ pub mod config {
 /// The one path generated code uses to reach the runtime.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::client::json_output;
     pub use crate::decode::quirks;
     pub use crate::decode::{Decoder, EnvelopeSeed, decode_json, decode_rows, decode_typed};
     pub use crate::envelope::WithWireNames;
@@ -591,8 +602,8 @@ pub mod __private {
         ByKey, Date, DateTime, Serp, Time, UnknownMembers, UnknownValue, WireEnum,
     };
     pub use crate::{
-        Client, ClientBuilder, Envelope, Error, job::Outcome, job::Row, job::RunOptions, job::Stop,
-        job::Stream, operation_table::Operation, request::Request,
+        Client, ClientBuilder, Envelope, Error, job::Outcome, job::Output, job::Row,
+        job::RunOptions, job::Stop, job::Stream, operation_table::Operation, request::Request,
     };
     pub use serde_json;
 }

@@ -1,5 +1,5 @@
 //! Calling an operation's tool: the arguments read into a request and run by
-//! the library's runner (`Client::run_json`: a long list as a batched job,
+//! the library's runner (`Client::run` for JSON: a long list as a batched job,
 //! under the session's budget, stopped by a cancel), the answer cut to the
 //! row cap. Every failure is a tool result with `isError`, whose text says
 //! what went wrong: a refusal names the parameter, the value and the limit,
@@ -13,7 +13,7 @@ use rmcp::model::{CallToolResult, ContentBlock, Resource};
 use rmcp::service::Peer;
 use seozoom::error::InvalidInput;
 use seozoom::job::{FittedRows, Progress, RunOptions, Stop};
-use seozoom::{Error, Job, operation_table::Operation};
+use seozoom::{Error, operation_table::Operation};
 use serde_json::{Map, Value, json};
 
 use super::envelope::Cached;
@@ -53,8 +53,7 @@ pub async fn operation(
     };
     // Over --confirm-over, the user says yes first (or nothing is sent).
     if session.confirm_over.is_some()
-        && let Ok(job) = Job::of(&request, max_rows)
-        && let Err(answer) = confirm::confirmed(session, tool, &request, job, peer).await
+        && let Err(answer) = confirm::confirmed(session, tool, &request, max_rows, peer).await
     {
         return answer;
     }
@@ -79,7 +78,7 @@ pub async fn operation(
     if let Some(max_wait) = max_wait {
         options = options.max_wait(max_wait);
     }
-    let outcome = match session.client.run_json(request, options).await {
+    let outcome = match session.client.run::<Value>(request, options).await {
         Ok(outcome) => outcome,
         Err(error) => {
             return match error.into_partial() {

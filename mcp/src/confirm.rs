@@ -11,6 +11,7 @@ use rmcp::model::{
 };
 use rmcp::service::{ElicitationMode, Peer};
 use seozoom::Job;
+use seozoom::job::RunOptions;
 use seozoom::request::Request;
 
 use super::session::Session;
@@ -18,23 +19,29 @@ use super::session::Session;
 /// The option, as the answers name it.
 const OPTION: &str = "--confirm-over";
 
-/// Whether the call of `tool` (this `request`, as this `job`) may be sent:
+/// Whether the call of `tool` (this `request`, with up to `max_rows` rows)
+/// may be sent:
 /// `Ok` when it needs no confirmation or the user gave it, else the tool
 /// result that says why it was not sent.
 pub async fn confirmed(
     session: &Session,
     tool: &str,
     request: &Request,
-    job: Job,
+    max_rows: Option<usize>,
     peer: Option<&Peer<RoleServer>>,
 ) -> Result<(), CallToolResult> {
     let Some(limit) = session.confirm_over else {
         return Ok(());
     };
-    // An estimate that fails is the run's to report: it fails the same way.
-    let Ok(estimate) = session.client.estimate_job_observed(request, job).await else {
+    let options = match max_rows {
+        Some(rows) => RunOptions::new().max_rows(rows),
+        None => RunOptions::new(),
+    };
+    // A plan that fails is the run's to report: it fails the same way.
+    let Ok(plan) = session.client.plan(request, &options).await else {
         return Ok(());
     };
+    let (job, estimate) = (plan.job, plan.whole);
     let max = estimate.max_units();
     if max.is_some_and(|max| max <= limit) {
         return Ok(());

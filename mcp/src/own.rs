@@ -2,6 +2,7 @@
 //! `usage` (the session's spending) and `more` (the rest of a cut result).
 
 use rmcp::model::CallToolResult;
+use seozoom::job::RunOptions;
 use seozoom::operations::SERVICE;
 use seozoom::{Error, Job, error::InvalidInput};
 use serde_json::{Map, Value, json};
@@ -67,14 +68,15 @@ pub async fn estimate(session: &Session, arguments: Option<&Map<String, Value>>)
         Ok(request) => request,
         Err(invalid) => return failure(&Error::from(invalid)),
     };
-    let job = args::max_rows(op, call_arguments).map_err(Error::from);
-    let job = job.and_then(|max_rows| Job::of(&request, max_rows));
-    let job = match job {
-        Ok(job) => job,
-        Err(error) => return failure(&error),
+    let options = match args::max_rows(op, call_arguments) {
+        Ok(Some(max_rows)) => RunOptions::new().max_rows(max_rows),
+        Ok(None) => RunOptions::new(),
+        Err(invalid) => return failure(&Error::from(invalid)),
     };
-    let estimate = match session.client.estimate_job_observed(&request, job).await {
-        Ok(estimate) => estimate,
+    // The whole job's cost, as if the cache answered nothing: what a call
+    // of the tool is held against the budget at most.
+    let (job, estimate) = match session.client.plan(&request, &options).await {
+        Ok(plan) => (plan.job, plan.whole),
         Err(error) => return failure(&error),
     };
     let requests = match job {

@@ -6,7 +6,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDateAccess, PyDict};
 use seozoom::error::ErrorKind;
 use seozoom::job::Row;
-use seozoom::job::{Job, Stop};
+use seozoom::job::{RunOptions, Stop};
 use seozoom::operation_table::Operation;
 use seozoom::operations::RECORDS;
 use seozoom::store::{Budget, BudgetWindow, Store};
@@ -198,11 +198,15 @@ impl Core {
         let max_rows = args::max_rows(op, max_rows)?;
         let db = args::text("db", db, false)?;
         let request = params::request(op, params, db.as_deref())?;
-        // The job the runner would run.
-        let job = Job::of(&request, max_rows).map_err(|e| errors::from_error(&e))?;
+        // The runner's plan, and the whole job's cost as if the cache
+        // answered nothing.
+        let options = match max_rows {
+            Some(rows) => RunOptions::new().max_rows(rows),
+            None => RunOptions::new(),
+        };
         let client = self.client.clone();
         let waited = wait::block_on(py, false, move |_| async move {
-            client.estimate_job_observed(&request, job).await
+            client.plan(&request, &options).await.map(|plan| plan.whole)
         })?;
         let estimate = waited.value.map_err(|e| errors::from_error(&e))?;
         Ok(rows::plain(py, &estimate)?.unbind())

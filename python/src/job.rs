@@ -7,7 +7,7 @@
 
 use futures_util::future::BoxFuture;
 use seozoom::error::ErrorKind;
-use seozoom::job::{Missing as Absent, Row, RunOptions, Stop, TypedOutput};
+use seozoom::job::{Missing as Absent, Output, Row, RunOptions, Stop};
 use seozoom::request::Request;
 use seozoom::types::ByKey;
 use seozoom::{Client, Error};
@@ -82,7 +82,7 @@ impl ResultType for Call {
 impl Call {
     /// The run, its result of type `T` boxed for Python by `body`; a job
     /// stopped part-way keeps what it received.
-    fn run<T: TypedOutput>(self, body: fn(T) -> Box<dyn Response>) -> Run {
+    fn run<T: Output>(self, body: fn(T) -> Box<dyn Response>) -> Run {
         Box::pin(async move {
             let Call(client, request, options) = self;
             let op = request.operation();

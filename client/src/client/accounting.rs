@@ -14,9 +14,8 @@
 use super::Client;
 use std::time::Instant;
 
-use super::WindowHold;
 use super::prepared::{Prepared, Step};
-use super::store_use::{CacheFor, Figures, RowExtras, items_of};
+use super::store_use::{Figures, RowExtras, items_of};
 use crate::charge::{BodyUnits, Charge};
 use crate::drift::Observation;
 use crate::drift::observe;
@@ -26,6 +25,17 @@ use crate::operation_table::Operation;
 use crate::request::Request;
 use crate::store::{LedgerEntry, now_ms};
 use crate::units::Reservation;
+
+/// What a call that got no answer was charged: nothing when it was refused,
+/// stopped or out of time before it was sent; unknown after a transport
+/// failure, which may have reached the service.
+fn unanswered_charge(error: &Error) -> Charge {
+    match error.kind() {
+        _ if error.is_refused() => Charge::None,
+        ErrorKind::WaitedTooLong { .. } => Charge::None,
+        _ => Charge::Unknown,
+    }
+}
 
 /// What a ledger row says of a charge that cannot be read: stores count it as
 /// a call of 0 units (they count no negative charge).
@@ -127,14 +137,12 @@ impl Drop for Attempts {
 
 /// A call admitted and about to be sent: what it holds until it ends.
 pub(super) struct Sending<'a> {
-    /// When the call began (its cache lookup included), for its latency.
+    /// When the call began, for its latency.
     pub(super) started: Instant,
     /// Its maximum, reserved in the ledger; released when this is dropped.
     pub(super) reservation: Reservation<'a>,
-    /// Its own hold on the store's budget window, when it is not a job's call.
-    pub(super) own_hold: Option<WindowHold>,
-    /// The window hold its ledger row shrinks: its own or its job's, and the
-    /// units it holds for this call.
+    /// The window hold its ledger row shrinks (its job's), and the units it
+    /// holds for this call.
     pub(super) hold: Option<(String, i64)>,
 }
 
@@ -172,8 +180,7 @@ pub(super) struct Accounted {
 impl Client {
     /// The one place a call's attempts reach the ledgers, once the call has
     /// ended: the attempts tried again, then the last, whose answer is
-    /// cached; its reservation settled and the call's own hold on the budget
-    /// window released (its units counted in the ledger now).
+    /// cached; its reservation settled (its units counted in the ledger now).
     #[inline(never)]
     pub(super) fn account<'a>(
         &'a self,
@@ -182,10 +189,8 @@ impl Client {
         prepared: &'a Prepared,
         mut attempts: Attempts,
         last: Last<'a>,
-        freshness: CacheFor,
     ) -> Step<'a, Accounted> {
         Box::pin(async move {
-            let span = tracing::Span::current();
             let earlier = attempts.charged();
             for row in attempts.take_rows() {
                 self.record(row).await;
@@ -193,43 +198,20 @@ impl Client {
             let Sending {
                 started,
                 reservation,
-                own_hold,
                 hold,
             } = sending;
-            let accounted = match last {
+            let (units_remaining, charge) = match last {
                 Last::Decoded {
                     figures,
                     body,
-                    mut seen,
+                    seen,
                 } => {
-                    let charge = figures.charge();
                     reservation.settle(figures.units_used, figures.balance());
-                    if !figures.no_data && !figures.unreported.units_used {
-                        let (rows, used) = (figures.result_rows, figures.units_used);
-                        seen.extend(observe::charge(prepared.op, rows, used));
-                    }
-                    let drift = self.drift_of(prepared, figures.result_rows, seen);
-                    let row = RowExtras { hold, drift };
-                    self.remember(request, prepared, (figures, body), row, freshness)
-                        .await;
-                    let units_remaining = match figures.no_data {
-                        true => self.units().remaining,
-                        false => figures.balance(),
-                    };
-                    span.record("units_used", figures.units_used);
-                    if let Some(units_remaining) = units_remaining {
-                        span.record("units_remaining", units_remaining);
-                    }
-                    Accounted {
-                        units_remaining,
-                        charged: earlier.plus(charge),
-                    }
+                    let answer = (figures, body, seen);
+                    let remaining = self.account_decoded(request, prepared, answer, hold).await;
+                    (remaining, figures.charge())
                 }
-                Last::Unread {
-                    body,
-                    error,
-                    mut seen,
-                } => {
+                Last::Unread { body, error, seen } => {
                     let units = self.body_units(&body);
                     // "No data found!" for a single object: the service charges none.
                     let charge = match error.kind() {
@@ -241,60 +223,94 @@ impl Client {
                         _ => 0,
                     };
                     reservation.settle(used, units.remaining);
-                    span.record("units_used", used);
-                    let items = items_of(request);
-                    let (op, db) = (prepared.op, &prepared.database);
-                    let mut row = ledger_row(op, db, items, charge, units.remaining, hold);
-                    if let ErrorKind::Service {
-                        status, message, ..
-                    }
-                    | ErrorKind::OutOfUnits {
-                        status, message, ..
-                    } = error.kind()
-                    {
-                        seen.extend(observe::status(op, *status, message.as_deref()));
-                    }
-                    let rows = match seen.is_empty() {
-                        true => 0,
-                        false => self.result_rows_of(&body),
-                    };
-                    row.drift = self.drift_of(prepared, rows, seen);
-                    // A paid answer that does not decode at all is kept (in
-                    // the same write), until a client built from a fixed
-                    // spec decodes it.
-                    let kept = match error.answer() {
-                        Some(_) => self.kept_undecoded(prepared, &body, used, units.remaining),
-                        None => Vec::new(),
-                    };
-                    self.record_with(row, kept).await;
-                    tracing::debug!(charged = %charge, "the answer was recorded though it does not decode");
-                    Accounted {
-                        units_remaining: None,
-                        charged: earlier.plus(charge),
-                    }
+                    let unread = (body, error, seen);
+                    self.account_unread(request, prepared, unread, (charge, units), hold)
+                        .await;
+                    (None, charge)
                 }
                 Last::Unanswered { error } => {
                     drop(reservation);
-                    // Refused, stopped or out of time before it was sent:
-                    // only the attempts before it; a transport failure may
-                    // have reached the service.
-                    let charge = match error.kind() {
-                        _ if error.is_refused() => Charge::None,
-                        ErrorKind::WaitedTooLong { .. } => Charge::None,
-                        _ => Charge::Unknown,
-                    };
-                    Accounted {
-                        units_remaining: None,
-                        charged: earlier.plus(charge),
-                    }
+                    (None, unanswered_charge(error))
                 }
             };
-            if let Some(own_hold) = &own_hold {
-                own_hold.release().await;
+            tracing::Span::current().record("latency_ms", started.elapsed().as_millis() as u64);
+            Accounted {
+                units_remaining,
+                charged: earlier.plus(charge),
             }
-            span.record("latency_ms", started.elapsed().as_millis() as u64);
-            accounted
         })
+    }
+
+    /// A decoded answer's ledger row and cache entries; the balance to
+    /// report with it.
+    async fn account_decoded(
+        &self,
+        request: &Request,
+        prepared: &Prepared,
+        (figures, body, mut seen): (Figures, Vec<u8>, Vec<Seen>),
+        hold: Option<(String, i64)>,
+    ) -> Option<i64> {
+        if !figures.no_data && !figures.unreported.units_used {
+            let (rows, used) = (figures.result_rows, figures.units_used);
+            seen.extend(observe::charge(prepared.op, rows, used));
+        }
+        let drift = self.drift_of(prepared, figures.result_rows, seen);
+        let row = RowExtras { hold, drift };
+        let freshness = self.freshness(prepared.op, &prepared.query);
+        self.remember(request, prepared, (figures, body), row, freshness)
+            .await;
+        let units_remaining = match figures.no_data {
+            true => self.units().remaining,
+            false => figures.balance(),
+        };
+        let span = tracing::Span::current();
+        span.record("units_used", figures.units_used);
+        if let Some(units_remaining) = units_remaining {
+            span.record("units_remaining", units_remaining);
+        }
+        units_remaining
+    }
+
+    /// An answer that does not decode into the result: its ledger row, with
+    /// the drift it shows, and, when it was paid for, the answer kept.
+    async fn account_unread(
+        &self,
+        request: &Request,
+        prepared: &Prepared,
+        (body, error, mut seen): (Vec<u8>, &Error, Vec<Seen>),
+        (charge, units): (Charge, BodyUnits),
+        hold: Option<(String, i64)>,
+    ) {
+        let used = match charge {
+            Charge::Units(n) => n,
+            _ => 0,
+        };
+        tracing::Span::current().record("units_used", used);
+        let items = items_of(request);
+        let (op, db) = (prepared.op, &prepared.database);
+        let mut row = ledger_row(op, db, items, charge, units.remaining, hold);
+        if let ErrorKind::Service {
+            status, message, ..
+        }
+        | ErrorKind::OutOfUnits {
+            status, message, ..
+        } = error.kind()
+        {
+            seen.extend(observe::status(op, *status, message.as_deref()));
+        }
+        let rows = match seen.is_empty() {
+            true => 0,
+            false => self.result_rows_of(&body),
+        };
+        row.drift = self.drift_of(prepared, rows, seen);
+        // A paid answer that does not decode at all is kept (in the same
+        // write), until a client built from a fixed spec decodes it.
+        let kept = match error.answer() {
+            Some(_) => self.kept_undecoded(prepared, &body, used, units.remaining),
+            None => Vec::new(),
+        };
+        self.record_with(row, kept).await;
+        tracing::debug!(charged = %charge, "the answer was recorded though it does not decode");
     }
 }
 

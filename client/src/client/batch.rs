@@ -11,26 +11,24 @@
 //! result ([`Merge`]): rows back in input order, matched by their key field by
 //! the same rule. Nothing here names an action.
 
-use std::future::Future;
 use std::sync::Arc;
 
 use futures_util::stream::{FuturesUnordered, StreamExt};
-use serde::de::DeserializeOwned;
 
 use super::answers::Answers;
-use super::merge::{InputOrder, Merge};
-use super::run::{Failed, Ran};
+use super::merge::InputOrder;
+use super::output::Output;
+use super::plan::{Kind, Plan, Planned};
+use super::reduce::{Failed, Ran, Stopped, Tally};
+use super::run_options::{Progress, RunOptions};
 use super::store_use::unreadable_stored;
-use super::{Bounds, Client, JobHold, Stop};
-use crate::charge::Charge;
-use crate::decode::{Decoder, decode_typed};
+use super::{Client, JobHold};
 use crate::envelope::Envelope;
 use crate::error::partial::Missing;
 use crate::error::{Error, ErrorKind};
 use crate::operation_table::{Operation, Param, RecordInfo};
 use crate::request::Request;
 use crate::store::CachedAnswer;
-use crate::units::Estimate;
 
 /// Requests of one batched job in flight at once. Each request also waits for
 /// its operation's rate-limit slot, so this only bounds the parallelism within
@@ -90,213 +88,74 @@ impl Request {
     }
 }
 
+/// The answers of a job's requests as they came, each in its request's
+/// slot, and the failures, each with its request's index.
+struct Sent<T> {
+    slots: Vec<Option<Envelope<T>>>,
+    failures: Vec<(usize, Error)>,
+}
+
 impl Client {
-    /// Send a request of any size as a batched job and merge the results into
-    /// one typed result `T` (`Vec` of a record, or [`ByKey`](crate::types::ByKey)).
-    ///
-    /// The inputs of the operation's batch parameter are deduplicated and split
-    /// into the fewest requests ([`Request::batches`]); every request is
-    /// validated and the whole job's maximum estimate held against the budget
-    /// from before the first is sent until the job ends ([`ErrorKind::OverBudget`]
-    /// when it does not fit: nothing sent). Requests go
-    /// under the rate limits, at most [`BATCH_CONCURRENCY`] at once. The merged
-    /// envelope has the rows in input order (matched back by their key field:
-    /// the service may reorder them), `result_rows` and `units_used` summed over
-    /// the requests and `units_remaining` the latest balance reported (the lowest
-    /// of the answers: requests in flight together may be charged in any order); a batch
-    /// answered "no data found" adds nothing, and `no_data` is set only when
-    /// every batch was.
-    ///
-    /// The first failing request stops the job: nothing more is sent, and the
-    /// requests already in flight are awaited (the service may have charged
-    /// them). When some requests were answered, the error is
-    /// [`ErrorKind::Partial`]: it holds their merged result (rows in input order,
-    /// units summed), the inputs without an answer and the error that stopped
-    /// the job. When none was, it is that error itself. Under
-    /// [`RateLimitMode::Refuse`](crate::config::RateLimitMode::Refuse), a job that needs
-    /// more requests than the operation has slots left stops at the first one
-    /// refused.
-    ///
-    /// # Errors
-    ///
-    /// Refused before the first request (nothing sent, nothing charged) when any batch breaks a
-    /// limit of the spec, or the whole job's maximum cost does not fit the budget;
-    /// [`ErrorKind::Partial`] when the job stops after some requests were answered; otherwise
-    /// the error of its one failed request, as [`execute`](Self::execute) gives it.
-    pub async fn execute_batched<T: DeserializeOwned + Merge + Send + Sync + 'static>(
+    /// A job that is not paged, carried out as `plan` says: the items the
+    /// cache answers decoded, the requests sent (or answered whole from the
+    /// cache) at most [`BATCH_CONCURRENCY`] at once under `job`'s hold, and
+    /// what they came to merged in input order.
+    pub(super) async fn run_requests<T: Output>(
         &self,
-        request: Request,
-    ) -> Result<Envelope<T>, Error> {
-        self.execute_batched_with(request, |_, _| {}).await
-    }
-
-    /// Like [`execute_batched`](Self::execute_batched), calling
-    /// `on_batch(done, total)` as each request of the job is answered (`done`
-    /// counts them, whatever their order), for a progress display.
-    ///
-    /// # Errors
-    ///
-    /// As [`execute_batched`](Self::execute_batched).
-    pub async fn execute_batched_with<T: DeserializeOwned + Merge + Send + Sync + 'static>(
-        &self,
-        request: Request,
-        on_batch: impl FnMut(usize, usize) + Send,
-    ) -> Result<Envelope<T>, Error> {
-        self.batched(request, on_batch, None, decode_typed::<T>, |batch, job| {
-            self.execute_in::<T>(batch, job)
-        })
-        .await
-    }
-
-    /// Like [`execute_batched_with`](Self::execute_batched_with), until
-    /// `stop` is given, as
-    /// [`execute_json_batched_until`](Self::execute_json_batched_until) stops:
-    /// no request is sent after it (one waiting for its rate-limit slot or a
-    /// retry is not sent), those in flight finish, and what was received is
-    /// [`ErrorKind::Partial`] with the cause [`ErrorKind::Stopped`].
-    ///
-    /// # Errors
-    ///
-    /// As [`execute_batched`](Self::execute_batched), and
-    /// [`ErrorKind::Stopped`] or [`ErrorKind::Partial`] once stopped.
-    pub async fn execute_batched_until<T: DeserializeOwned + Merge + Send + Sync + 'static>(
-        &self,
-        request: Request,
-        on_batch: impl FnMut(usize, usize) + Send,
-        stop: &Stop,
-    ) -> Result<Envelope<T>, Error> {
-        self.batched(
-            request,
-            on_batch,
-            Some(stop),
-            decode_typed::<T>,
-            |batch, job| self.execute_in::<T>(batch, job),
-        )
-        .await
-    }
-
-    /// [`execute_batched_with`](Self::execute_batched_with) decoded by
-    /// `decode`, until `stop` if given. `Client::execute_json_batched` and
-    /// `Client::execute_json_batched_until` (generated) hand it the table's
-    /// decoder of every operation.
-    #[doc(hidden)]
-    pub async fn execute_batched_decoded<T: Merge + Send + Sync + 'static>(
-        &self,
-        request: Request,
-        on_batch: impl FnMut(usize, usize) + Send,
-        stop: Option<&Stop>,
-        decode: Decoder<T>,
-    ) -> Result<Envelope<T>, Error> {
-        self.batched(request, on_batch, stop, decode, |batch, job| {
-            self.execute_decoded_in(batch, decode, job)
-        })
-        .await
-    }
-
-    /// A batched job's envelope, or the error (or [`ErrorKind::Partial`])
-    /// that ended it.
-    async fn batched<T, F>(
-        &self,
-        request: Request,
-        on_batch: impl FnMut(usize, usize) + Send,
-        stop: Option<&Stop>,
-        decode: impl Fn(&Operation, u16, &[u8]) -> Result<Envelope<T>, Error>,
-        send: impl Fn(Request, Arc<JobHold>) -> F,
-    ) -> Result<Envelope<T>, Error>
-    where
-        T: Merge + Send + Sync + 'static,
-        F: Future<Output = Result<Envelope<T>, Error>>,
-    {
-        let op = request.operation();
-        let bounds = Bounds::stop(stop);
-        match self
-            .run_batched(request, on_batch, bounds, decode, send)
-            .await
-        {
-            Ok(ran) => Ok(ran.envelope),
-            Err(failed) => Err(self.failure(op.label(), failed)),
-        }
-    }
-
-    /// A batched job, kept to the caller's `bounds`: what its requests came
-    /// to, or what it received before it stopped part-way.
-    pub(super) async fn run_batched<T, F>(
-        &self,
-        request: Request,
-        mut on_batch: impl FnMut(usize, usize) + Send,
-        bounds: Bounds,
-        decode: impl Fn(&Operation, u16, &[u8]) -> Result<Envelope<T>, Error>,
-        send: impl Fn(Request, Arc<JobHold>) -> F,
-    ) -> Result<Ran<T>, Failed<T>>
-    where
-        T: Merge + Send + Sync + 'static,
-        F: Future<Output = Result<Envelope<T>, Error>>,
-    {
-        let op = request.operation();
-        // Rows are merged in the order of every input, cached or not.
-        let order = match op.batch_param() {
-            Some(param) => {
-                let inputs = param.distinct(request.get(param.wire).unwrap_or_default());
-                InputOrder::new(param, &inputs, op.key_field(self.inner.records))
-            }
-            None => InputOrder::default(),
+        op: &'static Operation,
+        plan: Plan,
+        job: Arc<JobHold>,
+        options: &RunOptions,
+    ) -> Result<Ran<T>, Failed<T>> {
+        let Plan { database, kind, .. } = plan;
+        let Kind::Requests {
+            order,
+            item_hits,
+            requests,
+        } = kind
+        else {
+            return Ok(Ran::nothing(T::nothing(op)));
         };
-        // The items the cache answers fresh are not asked again.
-        let first = request
-            .batches()
-            .into_iter()
-            .next()
-            .unwrap_or_else(|| request.clone());
-        let first = self.prepare(&first)?;
-        let freshness = self.freshness(op, &first.query);
-        let (rest, hits) = self.cached_items(request.clone(), freshness).await?;
-        let cached = self.decode_hits(&first, hits, &decode).await?;
-        let batches = rest.map_or_else(Vec::new, |rest| rest.batches());
-        let total = batches.len();
-        let learned = self.learned_for_budget(op).await;
-        // A request of one item the cache answers is answered by its call's
-        // own lookup, for nothing: the budget counts what will be sent, as
-        // [`Client::plan_job`] does.
-        let answered_by_cache = match (total, cached.is_empty()) {
-            (1, true) if self.budgeted() => {
-                let only = self.prepare(&batches[0])?;
-                self.cached_answer(&only, freshness).await?.is_some()
-            }
-            _ => false,
-        };
-        let estimate = match answered_by_cache {
-            true => Estimate::ZERO,
-            false => batches.iter().try_fold(Estimate::ZERO, |sum, batch| {
-                Ok::<_, Error>(sum.plus(self.estimate_with(batch, learned)?))
-            })?,
-        };
-        let what = match total {
-            1 => op.label(),
-            n => format!("{} ({n} requests)", op.label()),
-        };
-        // Held until the job ends, when this is dropped.
-        let job = self.hold_job(&what, estimate, learned, bounds).await?;
-        let stopped = || job.bounds().stopped();
+        let cached = self.decode_hits::<T>(op, &database, item_hits).await?;
+        let inputs: Vec<Request> = requests.iter().map(|p| p.request.clone()).collect();
+        let sent = self.send_requests::<T>(requests, &job, options).await;
+        // Every request has ended and is recorded: the job's hold goes.
+        job.release_window().await;
+        self.merge_sent(op, &order, cached, sent, &inputs)
+    }
 
-        // Each batch's answer, kept in its slot: they come in any order, and
-        // are merged in batch order.
-        let mut slots: Vec<Option<Envelope<T>>> = Vec::with_capacity(total);
-        slots.resize_with(total, || None);
-        let mut queue = batches.iter().cloned().enumerate();
+    /// The requests of a job sent, at most [`BATCH_CONCURRENCY`] at once,
+    /// until one fails or the job is stopped.
+    async fn send_requests<T: Output>(
+        &self,
+        requests: Vec<Planned>,
+        job: &Arc<JobHold>,
+        options: &RunOptions,
+    ) -> Sent<T> {
+        let total = requests.len();
+        let decode = T::decoder();
+        let mut sent = Sent {
+            slots: std::iter::repeat_with(|| None).take(total).collect(),
+            failures: Vec::new(),
+        };
+        let mut queue = requests.into_iter().enumerate();
         let mut in_flight = FuturesUnordered::new();
-        let mut failures: Vec<(usize, Error)> = Vec::new();
         let mut answered = 0;
         loop {
             // After a failure nothing more is started; the requests already in
             // flight are awaited, since the service may have charged them.
             // Once stopped, likewise; a request in flight that has not gone
             // out yet sees the signal and ends without being sent.
-            while failures.is_empty() && !stopped() && in_flight.len() < BATCH_CONCURRENCY {
-                let Some((index, batch)) = queue.next() else {
+            while sent.failures.is_empty()
+                && !job.bounds().stopped()
+                && in_flight.len() < BATCH_CONCURRENCY
+            {
+                let Some((index, Planned { request, hit })) = queue.next() else {
                     break;
                 };
-                let answer = send(batch, Arc::clone(&job));
-                in_flight.push(async move { (index, answer.await) });
+                let op = request.operation();
+                let answer = self.answer(request, hit, decode, job);
+                in_flight.push(async move { (index, one_result::<T>(self, op, answer.await)) });
             }
             let Some((index, result)) = in_flight.next().await else {
                 break;
@@ -304,16 +163,35 @@ impl Client {
             match result {
                 Ok(envelope) => {
                     answered += 1;
-                    on_batch(answered, total);
-                    if let Some(slot) = slots.get_mut(index) {
+                    options.tell(Progress::Requests {
+                        done: answered,
+                        total,
+                    });
+                    if let Some(slot) = sent.slots.get_mut(index) {
                         *slot = Some(envelope);
                     }
                 }
-                Err(error) => failures.push((index, error)),
+                Err(error) => sent.failures.push((index, error)),
             }
         }
-        // Every request has ended and is recorded: the job's hold goes.
-        job.release_window().await;
+        sent
+    }
+
+    /// What a job's requests came to, merged in input order with the items
+    /// the cache answered; the first failure in input order, when one
+    /// failed, with what was received.
+    fn merge_sent<T: Output>(
+        &self,
+        op: &'static Operation,
+        order: &InputOrder,
+        cached: Vec<Envelope<T>>,
+        sent: Sent<T>,
+        inputs: &[Request],
+    ) -> Result<Ran<T>, Failed<T>> {
+        let Sent {
+            slots,
+            mut failures,
+        } = sent;
         // Stopped with nothing failed: the requests never started are missing
         // all the same, and the stop is why.
         if failures.is_empty()
@@ -321,40 +199,32 @@ impl Client {
         {
             failures.push((index, Error::new(op.label(), ErrorKind::Stopped)));
         }
-        // A failed request was sent unless nothing was charged for it (it
-        // was refused, or stopped before it went out).
-        let failed_sent = failures
-            .iter()
-            .filter(|(_, error)| error.charged() != Charge::None)
-            .count();
-        let cached_items = cached.len();
-        let mut answers = Answers::new(total + cached.len());
+        let mut tally = Tally {
+            cached_items: cached.len(),
+            ..Tally::default()
+        };
+        for (_, error) in &failures {
+            tally.failed(error);
+        }
+        let mut answers = Answers::new(slots.len() + cached.len());
         for envelope in cached {
             answers.add(envelope);
         }
-        let (mut sent, mut cached_requests) = (failed_sent, 0);
         let mut unanswered = Vec::new();
         for (index, slot) in slots.into_iter().enumerate() {
             match slot {
                 Some(envelope) => {
-                    match envelope.fetched_at {
-                        Some(_) => cached_requests += 1,
-                        None => sent += 1,
-                    }
+                    tally.answered(&envelope);
                     answers.add(envelope);
                 }
                 None => unanswered.push(index),
             }
         }
-        let reported = answers.latest();
-        let known_remaining = self.units().remaining;
         let anything = answers.answered() > 0;
         let received = Ran {
-            envelope: answers.merge(&order, known_remaining),
-            reported,
-            requests_sent: sent,
-            cached_items,
-            cached_requests,
+            reported: answers.latest(),
+            envelope: answers.merge(order, self.units().remaining),
+            tally,
         };
         // The error that stopped the job is the first failure in input order.
         failures.sort_by_key(|(index, _)| *index);
@@ -364,29 +234,14 @@ impl Client {
         if !anything {
             return Err(Failed::Error(cause));
         }
-        // The inputs without an answer, in input order: the batches are.
-        let param = op.batch_param().map_or("", |p| p.wire);
-        let values = unanswered
-            .iter()
-            .filter_map(|&i| batches.get(i)?.get(param))
-            .flatten()
-            .cloned()
-            .collect();
-        let missing = Missing::Inputs {
-            param,
-            values,
-            requests: unanswered.len(),
-        };
-        Err(Failed::Part {
+        Err(Failed::Part(Box::new(Stopped {
             received,
-            missing,
-            requests: total,
+            missing: missing_inputs(op, &unanswered, inputs),
+            requests: inputs.len(),
             cause,
-        })
+        })))
     }
-}
 
-impl Client {
     /// Cached item answers decoded as the job's results, and recorded in
     /// the ledger as one hit.
     ///
@@ -394,16 +249,16 @@ impl Client {
     ///
     /// An answer this build cannot read: its item is not asked again (it
     /// was paid for), nor left out of the result unsaid.
-    async fn decode_hits<T>(
+    async fn decode_hits<T: Output>(
         &self,
-        first: &super::prepared::Prepared,
+        op: &'static Operation,
+        database: &str,
         hits: Vec<CachedAnswer>,
-        decode: &impl Fn(&Operation, u16, &[u8]) -> Result<Envelope<T>, Error>,
     ) -> Result<Vec<Envelope<T>>, Error> {
         if hits.is_empty() {
             return Ok(Vec::new());
         }
-        let op = first.op;
+        let decode = T::decoder();
         let (items, saved) = (hits.len() as i64, hits.iter().map(|h| h.units_used).sum());
         let oldest = hits.iter().map(|h| h.fetched_at_ms).min().unwrap_or(0);
         // The last balance reported ([`Client::cached`] put it in every hit).
@@ -412,7 +267,8 @@ impl Client {
             .into_iter()
             .map(|hit| {
                 let mut envelope = decode(op, 200, &hit.body)
-                    .map_err(|error| self.inner.key.hide(unreadable_stored(error)))?;
+                    .map_err(|error| self.inner.key.hide(unreadable_stored(error)))?
+                    .map(T::from_answer);
                 envelope.units_used = 0;
                 envelope.units_remaining = balance;
                 envelope.unreported = Default::default();
@@ -423,9 +279,42 @@ impl Client {
             .collect::<Result<_, Error>>()?;
         let rows = envelopes.iter().map(|e| e.result_rows).sum();
         tracing::debug!(items, oldest, "items answered from the cache");
-        self.record_hit(op, &first.database, items, rows, saved)
-            .await;
+        self.record_hit(op, database, items, rows, saved).await;
         Ok(envelopes)
+    }
+}
+
+/// One request's result as the job's: its answer made the result type, and
+/// "no data found" for one object the empty result (the service was asked,
+/// and charged nothing).
+fn one_result<T: Output>(
+    client: &Client,
+    op: &'static Operation,
+    answer: Result<Envelope<T::Answer>, Error>,
+) -> Result<Envelope<T>, Error> {
+    match answer {
+        Ok(envelope) => Ok(envelope.map(T::from_answer)),
+        Err(error) if matches!(error.kind(), ErrorKind::NoData) => {
+            Ok(Envelope::no_data(T::nothing(op), client.units().remaining))
+        }
+        Err(error) => Err(error),
+    }
+}
+
+/// The inputs of the requests without an answer, in input order (the
+/// requests are).
+fn missing_inputs(op: &Operation, unanswered: &[usize], requests: &[Request]) -> Missing {
+    let param = op.batch_param().map_or("", |p| p.wire);
+    let values = unanswered
+        .iter()
+        .filter_map(|&i| requests.get(i)?.get(param))
+        .flatten()
+        .cloned()
+        .collect();
+    Missing::Inputs {
+        param,
+        values,
+        requests: unanswered.len(),
     }
 }
 

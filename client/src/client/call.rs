@@ -1,13 +1,11 @@
-//! One call: a generic request validated, priced against the budget, sent
-//! under the rate limits with retries, and decoded into a typed result. Every
-//! entry point (the generated builders' `send`, batched and paged jobs) ends
-//! here.
+//! One request of a job carried out: answered from the cache when the plan
+//! found it there, else sent under the rate limits with retries, accounted
+//! for and decoded. Every run's requests end here.
 
 use std::sync::Arc;
 use std::time::Instant;
 
 use reqwest::header::HeaderMap;
-use serde::de::DeserializeOwned;
 use tracing::Instrument;
 
 use super::accounting::{Attempts, Last, Sending};
@@ -15,12 +13,13 @@ use super::prepared::{Prepared, Step};
 use super::store_use::items_of;
 use super::{Bounds, Client, JobHold, REDACTED};
 use crate::charge::{BodyUnits, read_units};
-use crate::decode::{Decoder, decode_rows, decode_typed};
+use crate::decode::Decoder;
 use crate::envelope::Envelope;
 use crate::error::{Error, ErrorKind, ErrorSource};
 use crate::operation_table::Operation;
 use crate::request::{Request, encode_value, push_query};
 use crate::retry::{Decision, Outcome, Spent, Verdict, classify};
+use crate::store::CachedAnswer;
 use crate::units::{Estimate, Ledger, estimate, estimate_learned};
 use crate::wait::{Cause, Waits};
 
@@ -28,7 +27,7 @@ impl Client {
     /// The cost range of a request, from the spec's figures, without sending it.
     /// Validates first, so an invalid request gives its error here. For an
     /// operation whose cost the spec leaves open, what the store's ledger
-    /// learned of it is in [`estimate_observed`](Self::estimate_observed).
+    /// learned of it is in the [`plan`](Self::plan) of its run.
     ///
     /// # Errors
     ///
@@ -98,199 +97,120 @@ impl Client {
         })
     }
 
-    /// Validate, send and decode a request into the typed result `T`. Generated
-    /// builders call this; it is public for tools that build requests from the
-    /// operation table.
-    ///
-    /// "No data found!" gives an empty result for list and map operations
-    /// ([`Envelope::no_data`] is then `true`) and [`ErrorKind::NoData`] for operations
-    /// that return one object.
-    ///
-    /// # Errors
-    ///
-    /// Refused before sending (nothing charged, [`Error::is_refused`]): a broken limit or rule
-    /// ([`ErrorKind::InvalidInput`]), an insecure base URL, a call over the budget or of
-    /// unknown cost under one, a used-up rate limit in refuse mode, a store that fails. Failed
-    /// after sending: the service's error ([`ErrorKind::Service`], [`ErrorKind::OutOfUnits`],
-    /// [`ErrorKind::NoData`] for a single object), a transport failure after the retries, an
-    /// answer that does not decode, or waits that would pass
-    /// [`ClientBuilder::max_wait`](crate::ClientBuilder::max_wait). Each [`ErrorKind`] says
-    /// what it was charged.
-    pub async fn execute<T: DeserializeOwned>(
-        &self,
-        request: Request,
-    ) -> Result<Envelope<T>, Error> {
-        self.call(request, decode_typed::<T>, None, &Bounds::default())
-            .await
+    /// A request's fresh answer in the store's cache, if it has one: the one
+    /// place a whole request is looked up (a plan looks up each request it
+    /// plans, a paged job each page as it comes to it).
+    pub(crate) async fn look_up(&self, request: &Request) -> Result<Option<CachedAnswer>, Error> {
+        let prepared = self.prepare(request)?;
+        let freshness = self.freshness(prepared.op, &prepared.query);
+        self.cached_answer(&prepared, freshness).await
     }
 
-    /// [`execute`](Self::execute) decoded by `decode`. `Client::execute_json`
-    /// (generated) hands it the table's decoder of every operation.
-    #[doc(hidden)]
-    pub async fn execute_decoded<T>(
+    /// One request of a job, decoded by `decode`: the cache's answer when
+    /// the plan found one (nothing is sent or charged), else the call. Each
+    /// is a span `seozoom.call`.
+    pub(crate) async fn answer<A>(
         &self,
         request: Request,
-        decode: Decoder<T>,
-    ) -> Result<Envelope<T>, Error> {
-        self.call(request, decode, None, &Bounds::default()).await
-    }
-
-    /// [`execute`](Self::execute) for an operation that answers a list of rows:
-    /// the same result, decoded with the rows' `Vec` reserved from the
-    /// envelope's `ResultRows` (bounded by the body's size) rather than grown by
-    /// doubling, which keeps the peak memory of a large page near the size of
-    /// its rows. Generated builders of list operations call this.
-    ///
-    /// # Errors
-    ///
-    /// As [`execute`](Self::execute).
-    pub async fn execute_rows<R: DeserializeOwned>(
-        &self,
-        request: Request,
-    ) -> Result<Envelope<Vec<R>>, Error> {
-        self.call(request, decode_rows::<R>, None, &Bounds::default())
-            .await
-    }
-
-    /// [`execute_rows`](Self::execute_rows) for a page of a job, reserving from
-    /// its hold.
-    pub(crate) async fn execute_rows_in<R: DeserializeOwned>(
-        &self,
-        request: Request,
-        job: Arc<JobHold>,
-    ) -> Result<Envelope<Vec<R>>, Error> {
-        self.call(request, decode_rows::<R>, Some(&job), job.bounds())
-            .await
-    }
-
-    /// [`execute`](Self::execute) for a call of a job, reserving from its hold.
-    pub(crate) async fn execute_in<T: DeserializeOwned>(
-        &self,
-        request: Request,
-        job: Arc<JobHold>,
-    ) -> Result<Envelope<T>, Error> {
-        self.call(request, decode_typed::<T>, Some(&job), job.bounds())
-            .await
-    }
-
-    /// [`execute_decoded`](Self::execute_decoded) for a call of a job,
-    /// reserving from its hold.
-    pub(crate) async fn execute_decoded_in<T>(
-        &self,
-        request: Request,
-        decode: Decoder<T>,
-        job: Arc<JobHold>,
-    ) -> Result<Envelope<T>, Error> {
-        self.call(request, decode, Some(&job), job.bounds()).await
-    }
-
-    /// [`execute_decoded`](Self::execute_decoded) for a call on its own that
-    /// keeps to its caller's `bounds` (a run of one request).
-    pub(crate) async fn execute_bounded<T>(
-        &self,
-        request: Request,
-        decode: Decoder<T>,
-        bounds: &Bounds,
-    ) -> Result<Envelope<T>, Error> {
-        self.call(request, decode, None, bounds).await
-    }
-
-    /// One call, decoded by `decode`, of a job (`job`) or on its own, kept to
-    /// its caller's `bounds`: nothing is sent once the stop is given, and no
-    /// wait is longer than the bound.
-    ///
-    /// Only the decoding depends on `T`; every other step is a [`Step`],
-    /// compiled once in this crate rather than once per result type in every
-    /// crate that makes a call.
-    async fn call<T>(
-        &self,
-        request: Request,
-        decode: impl Fn(&Operation, u16, &[u8]) -> Result<Envelope<T>, Error>,
-        job: Option<&JobHold>,
-        bounds: &Bounds,
-    ) -> Result<Envelope<T>, Error> {
+        hit: Option<CachedAnswer>,
+        decode: Decoder<A>,
+        job: &JobHold,
+    ) -> Result<Envelope<A>, Error> {
         let prepared = self.prepare(&request)?;
         let span = call_span(&prepared);
         async {
-            let started = Instant::now();
-            let freshness = self.freshness(prepared.op, &prepared.query);
-            // A fresh answer in the cache: nothing is sent or charged.
-            if let Some(answer) = self.cached_answer(&prepared, freshness).await? {
-                let decoded = decode(prepared.op, 200, &answer.body);
-                return self
-                    .serve_cached(&request, &prepared, answer, decoded)
-                    .await
-                    .map_err(|error| self.failed(error));
-            }
-            if bounds.stopped() {
-                return Err(stopped(prepared.op));
-            }
-            let sending = self.start_sending(&prepared, job, started).await?;
-            let mut attempts = Attempts::new(self, &prepared, items_of(&request));
-            let (result, body, seen) = match self.send(&prepared, bounds, &mut attempts).await {
-                Ok((status, body)) => {
-                    tracing::Span::current().record("status", status);
-                    // What the decode meets that the spec does not say.
-                    let (decoded, seen) =
-                        crate::drift::seen::watch(|| decode(prepared.op, status, &body));
-                    (decoded, Some(body), seen)
-                }
-                Err(error) => (Err(error), None, Vec::new()),
+            let Some(hit) = hit else {
+                return self.call(&request, &prepared, decode, job).await;
             };
-            let last = match (&result, body) {
-                (Ok(envelope), body) => Last::Decoded {
-                    figures: envelope.into(),
-                    body: body.unwrap_or_default(),
-                    seen,
-                },
-                (Err(error), Some(body)) => Last::Unread { body, error, seen },
-                (Err(error), None) => Last::Unanswered { error },
-            };
-            let accounted = self
-                .account(sending, &request, &prepared, attempts, last, freshness)
-                .await;
-            match result {
-                Ok(mut envelope) => {
-                    envelope.units_remaining = accounted.units_remaining;
-                    Ok(envelope)
-                }
-                Err(error) => Err(self.failed(error.with_charge(accounted.charged))),
-            }
+            let decoded = decode(prepared.op, 200, &hit.body);
+            self.serve_cached(&request, &prepared, hit, decoded)
+                .await
+                .map_err(|error| self.failed(error))
         }
         .instrument(span)
         .await
     }
 
-    /// The budget's part before a call is sent: the call admitted against the
-    /// budget, its maximum reserved in the ledger and, for a call on its own,
-    /// held in the store's budget window.
+    /// A request refused before it was sent (its job did not fit the
+    /// budget): told in a span of its own, as a call is.
+    pub(crate) fn refused(&self, request: &Request, error: Error) -> Error {
+        if let Ok(prepared) = self.prepare(request) {
+            let _call = call_span(&prepared).entered();
+            tracing::debug!(%error, "refused before it was sent");
+        }
+        error
+    }
+
+    /// One call of a job, decoded by `decode`, kept to the job's bounds:
+    /// nothing is sent once the stop is given, and no wait is longer than
+    /// the bound. The job's plan has looked up the cache and its hold has
+    /// admitted it against the budget.
+    ///
+    /// Only the decoding depends on `A`; every other step is a [`Step`],
+    /// compiled once in this crate rather than once per result type in every
+    /// crate that makes a call.
+    async fn call<A>(
+        &self,
+        request: &Request,
+        prepared: &Prepared,
+        decode: Decoder<A>,
+        job: &JobHold,
+    ) -> Result<Envelope<A>, Error> {
+        let bounds = job.bounds();
+        if bounds.stopped() {
+            return Err(stopped(prepared.op));
+        }
+        let sending = self.start_sending(prepared, job).await?;
+        let mut attempts = Attempts::new(self, prepared, items_of(request));
+        let (result, body, seen) = match self.send(prepared, bounds, &mut attempts).await {
+            Ok((status, body)) => {
+                tracing::Span::current().record("status", status);
+                // What the decode meets that the spec does not say.
+                let (decoded, seen) =
+                    crate::drift::seen::watch(|| decode(prepared.op, status, &body));
+                (decoded, Some(body), seen)
+            }
+            Err(error) => (Err(error), None, Vec::new()),
+        };
+        let last = match (&result, body) {
+            (Ok(envelope), body) => Last::Decoded {
+                figures: envelope.into(),
+                body: body.unwrap_or_default(),
+                seen,
+            },
+            (Err(error), Some(body)) => Last::Unread { body, error, seen },
+            (Err(error), None) => Last::Unanswered { error },
+        };
+        let accounted = self
+            .account(sending, request, prepared, attempts, last)
+            .await;
+        match result {
+            Ok(mut envelope) => {
+                envelope.units_remaining = accounted.units_remaining;
+                Ok(envelope)
+            }
+            Err(error) => Err(self.failed(error.with_charge(accounted.charged))),
+        }
+    }
+
+    /// The budget's part before a call is sent: its maximum reserved from
+    /// its job's hold in the ledger (the job was admitted whole).
     #[inline(never)]
     fn start_sending<'a>(
         &'a self,
         prepared: &'a Prepared,
-        job: Option<&'a JobHold>,
-        started: Instant,
+        job: &'a JobHold,
     ) -> Step<'a, Result<Sending<'a>, Error>> {
         Box::pin(async move {
-            let estimate = self.budget_estimate(prepared, job).await;
+            let started = Instant::now();
+            let estimate = self.budget_estimate(prepared, job);
             let label = prepared.op.label();
             let ledger = &self.inner.ledger;
-            ledger.admit(&label, estimate)?;
-            let reservation = ledger.reserve_in(job.map(JobHold::budget), &label, estimate.max)?;
-            // The budget window: the job's hold covers its calls; a call on its
-            // own holds its maximum until it is recorded.
-            let own_hold = match job.and_then(JobHold::window_id) {
-                Some(_) => None,
-                None => self.hold_window(&label, estimate).await?,
-            };
-            let hold = job
-                .and_then(JobHold::window_id)
-                .or(own_hold.as_ref().map(|h| h.id.as_str()))
-                .map(|id| (id.to_owned(), estimate.max));
+            let reservation = ledger.reserve_in(Some(job.budget()), &label, estimate.max)?;
+            let hold = job.window_id().map(|id| (id.to_owned(), estimate.max));
             Ok(Sending {
                 started,
                 reservation,
-                own_hold,
                 hold,
             })
         })
@@ -314,17 +234,13 @@ impl Client {
         error
     }
 
-    /// The estimate the budget checks see: the spec's, or for an unknown cost
-    /// under a budget, the one made from what the ledger learned (a job's call
-    /// with the figure its job was admitted with).
-    async fn budget_estimate(&self, prepared: &Prepared, job: Option<&JobHold>) -> Estimate {
-        let learned = match job {
-            Some(job) => job.learned(),
-            None => self.learned_for_budget(prepared.op).await,
-        };
-        match learned {
+    /// The estimate a call reserves: the spec's, or for an unknown cost
+    /// under a budget, the one made from what the ledger had learned when its
+    /// job was planned.
+    fn budget_estimate(&self, prepared: &Prepared, job: &JobHold) -> Estimate {
+        match job.learned() {
             None => prepared.estimate,
-            Some(_) => estimate_learned(
+            learned => estimate_learned(
                 prepared.op,
                 &prepared.query,
                 self.inner.service.list_separator,

@@ -1,12 +1,14 @@
 //! A paged job fitted to the budget: as many rows as the budget's worst case
-//! covers, instead of a refusal of the whole job ([`Client::fit_rows`]).
+//! covers, instead of a refusal of the whole job
+//! ([`RunOptions::fit_budget`](super::RunOptions::fit_budget)); part of the
+//! plan ([`Client::plan`]).
 
 use super::Client;
 use super::pages::plan_pages;
 use crate::error::Error;
 use crate::request::Request;
 use crate::store::now_ms;
-use crate::units::Estimate;
+use crate::units::{Estimate, Learned};
 
 /// How many rows of a paged job the budget covers at worst.
 ///
@@ -16,12 +18,14 @@ use crate::units::Estimate;
 /// budget covers at worst, rather than refused:
 ///
 /// ```
+/// use seozoom::job::RunOptions;
 /// use seozoom::types::KeywordType;
 ///
 /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
 /// let client = seozoom::Client::builder().api_key("YOUR-KEY").budget(20).build()?;
 /// let request = client.domains().keywords("example.it", KeywordType::Best, 100).request();
-/// let fitted = client.fit_rows(&request, 100, 10_000).await?;
+/// let options = RunOptions::new().max_rows(10_000).fit_budget(true);
+/// let fitted = client.plan(&request, &options).await?.fitted.unwrap();
 /// assert!(fitted.is_cut() && fitted.rows < 10_000);
 /// assert_eq!(fitted.budget_left, Some(20));
 /// assert!(fitted.estimate.max <= 20);
@@ -52,34 +56,22 @@ impl FittedRows {
 
 impl Client {
     /// The most rows of a paged job of `page_size` rows a page, up to
-    /// `max_rows`, whose maximum estimate fits what is left of the budget:
-    /// the client's own ([`budget`](crate::ClientBuilder::budget)) and the
-    /// store's per day or month ([`budget_per`](crate::ClientBuilder::budget_per),
+    /// `max_rows`, whose maximum estimate (with `learned`) fits what is left
+    /// of the budget: the client's own ([`budget`](crate::ClientBuilder::budget))
+    /// and the store's per day or month ([`budget_per`](crate::ClientBuilder::budget_per),
     /// counted from the ledger; jobs running elsewhere may hold some of it,
     /// and the job is still admitted against the window when it starts).
-    /// Page with [`rows`](FittedRows::rows) as the row cap to take as many
-    /// rows as the budget covers instead of having the job refused whole.
-    /// Without a budget every row asked fits. Nothing is sent.
-    ///
-    /// An operation whose cost is unknown fits no row under a budget: its
-    /// [`ErrorKind::UnknownCost`](crate::error::ErrorKind::UnknownCost) is
-    /// returned.
-    ///
-    /// # Errors
-    ///
-    /// [`ErrorKind::InvalidInput`](crate::error::ErrorKind::InvalidInput) when a page of the
-    /// job breaks a limit of the spec,
-    /// [`ErrorKind::UnknownCost`](crate::error::ErrorKind::UnknownCost) as above, and
-    /// [`ErrorKind::Store`](crate::error::ErrorKind::Store) when a budget per day or month
-    /// cannot be read from the store.
-    pub async fn fit_rows(
+    /// Without a budget every row asked fits. An operation whose cost is
+    /// unknown fits no row under a budget: its
+    /// [`ErrorKind::UnknownCost`](crate::error::ErrorKind::UnknownCost).
+    pub(super) async fn fit(
         &self,
         request: &Request,
         page_size: i64,
         max_rows: usize,
+        learned: Option<Learned>,
     ) -> Result<FittedRows, Error> {
         let op = request.operation();
-        let learned = self.learned_for_budget(op).await;
         let estimate = |rows: usize| -> Result<Estimate, Error> {
             let plan = plan_pages(request, page_size, Some(rows))?;
             self.estimate_pages(request, &plan, learned)

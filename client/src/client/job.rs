@@ -1,17 +1,16 @@
-//! Bulk jobs as a whole: what one costs before it is sent
-//! ([`Client::estimate_job`]), and its holds while it runs: on the client's
-//! budget, on the store's budget window, and the bounds its caller set (the
-//! signal to stop, the most a call may wait).
+//! Jobs as a whole: what kind a run is ([`Job`]), and its holds while it
+//! runs: on the client's budget, on the store's budget window, and the
+//! bounds its caller set (the signal to stop, the most a call may wait).
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use super::{Client, Stop, WindowHold};
 use crate::error::Error;
-use crate::request::Request;
 use crate::units::{BudgetHold, Estimate, Learned};
 
-/// A bulk job whose whole cost [`Client::estimate_job`] gives.
+/// What kind of job a run is ([`Job::of_run`]): what it sends, and what its
+/// plan ([`Client::plan`]) counts.
 ///
 /// # Examples
 ///
@@ -19,28 +18,35 @@ use crate::units::{BudgetHold, Estimate, Learned};
 /// what a thousand rows of a paged operation cost, before anything is sent:
 ///
 /// ```
-/// use seozoom::job::Job;
+/// use seozoom::job::{Job, RunOptions};
 /// use seozoom::types::KeywordType;
 ///
+/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
 /// let client = seozoom::Client::new("YOUR-KEY")?;
 /// let keywords = client.keywords().metrics((0..250).map(|i| format!("keyword {i}")));
-/// let batched = client.estimate_job(&keywords.request(), Job::Batched)?;
+/// let batched = client.plan(&keywords.request(), &RunOptions::new()).await?;
+/// assert_eq!((batched.job, batched.request_count), (Job::Batched, 3));
 /// let one = client.estimate(&client.keywords().metrics(["mutuo casa"]).request())?;
-/// assert!(batched.max > one.max);
+/// assert!(batched.whole.max > one.max);
 ///
 /// let rows = client.domains().keywords("example.it", KeywordType::Best, 100);
-/// let paged = Job::Pages { page_size: 100, max_rows: Some(1_000) };
-/// let pages = client.estimate_job(&rows.request(), paged)?;
-/// println!("{} to {} units for 1,000 rows", pages.min, pages.max);
+/// let paged = client.plan(&rows.request(), &RunOptions::new().max_rows(1_000)).await?;
+/// assert_eq!(paged.job, Job::Pages { page_size: 100, max_rows: Some(1_000) });
+/// println!("{} to {} units for 1,000 rows", paged.whole.min, paged.whole.max);
 /// # Ok::<(), seozoom::Error>(())
+/// # }).unwrap();
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Job {
-    /// The request's batches ([`Request::batches`]), as
-    /// [`Client::execute_batched`] sends them.
+    /// Exactly the request given, as one request
+    /// ([`RunOptions::one_request`](super::RunOptions::one_request)).
+    One,
+    /// The request's batches ([`Request::batches`](crate::request::Request::batches)), as a run sends them
+    /// (one request for an operation that does not batch).
     Batched,
-    /// The pages [`Client::pages`] fetches with this page size and row cap.
+    /// The pages a run with a row cap fetches, or [`Client::pages`], with
+    /// this page size and row cap.
     Pages {
         /// Rows per request (the limit parameter of every page but a last,
         /// smaller one).
@@ -51,22 +57,6 @@ pub enum Job {
 }
 
 impl Client {
-    /// The whole cost range of a bulk job, from the spec's figures, before
-    /// anything is sent: the sum of the estimates of its batches, or of its
-    /// pages. Every request of the job is validated first, so an invalid one
-    /// gives its error here.
-    ///
-    /// A paged job without a row cap has no finite maximum: its `max` is
-    /// `i64::MAX`.
-    ///
-    /// # Errors
-    ///
-    /// [`ErrorKind::InvalidInput`](crate::error::ErrorKind::InvalidInput) when a request of the
-    /// job breaks a limit of the spec, or the operation does not batch or page as asked.
-    pub fn estimate_job(&self, request: &Request, job: Job) -> Result<Estimate, Error> {
-        self.estimate_job_with(request, job, None)
-    }
-
     /// Hold a job's maximum estimate against the budget until the job ends, or
     /// refuse the job when it exceeds what is left. The job's requests reserve
     /// from the hold, so other calls and jobs on this client and its clones
@@ -109,14 +99,6 @@ pub(crate) struct Bounds {
 }
 
 impl Bounds {
-    /// Bounds that only stop.
-    pub(crate) fn stop(stop: Option<&Stop>) -> Bounds {
-        Bounds {
-            stop: stop.cloned(),
-            max_wait: None,
-        }
-    }
-
     /// Whether the caller has stopped.
     pub(crate) fn stopped(&self) -> bool {
         self.stop.as_ref().is_some_and(Stop::is_stopped)

@@ -3,11 +3,20 @@
 //! the charge per row the service reported for it before
 //! ([`crate::units::estimate_learned`] decides what the figure may change).
 //!
-//! The ledger is async and estimation is not, so the refinement is its own
-//! step: [`Client::estimate_observed`] for tools, and, before the budget
-//! checks, in the call and job paths. Only when it can matter is the ledger
-//! read: in those paths, for an unknown cost under a budget (two figures keep
-//! the spec's range as the bound, so the checks would not change).
+//! The ledger is async and estimation is not, so the refinement is a step of
+//! the plan ([`Client::plan`]): for an estimate, whenever the ledger can tell
+//! what the spec does not; for a run, only when it can matter, for an unknown
+//! cost under a budget (two figures keep the spec's range as the bound, so
+//! the checks would not change).
+//!
+//! What the ledger learned, over the last [`LEARNED_OVER_DAYS`] days for this
+//! key: an operation whose cost the spec does not know, once the ledger has
+//! seen it return rows, is estimated `0..=charge per row x most rows`, marked
+//! [`Basis::Observed`](crate::units::Basis::Observed) and no longer `unknown`
+//! (a budget can admit it); an operation printed with two figures keeps the
+//! spec's range, which bounds every reading of them, and reports the learned
+//! figure in [`Estimate::learned`]; any other operation's estimate is the
+//! spec's, and the store is not read.
 
 use super::Client;
 use super::job::Job;
@@ -21,49 +30,6 @@ use crate::units::{Estimate, LEARNED_OVER_DAYS, Learned, estimate_learned, learn
 const DAY_MS: i64 = 86_400_000;
 
 impl Client {
-    /// The cost range of a request, like [`estimate`](Self::estimate), with
-    /// what the store's ledger learned of the operation's charge per row over
-    /// the last [`LEARNED_OVER_DAYS`] days, for this key:
-    ///
-    /// - an operation whose cost the spec does not know, once the ledger has
-    ///   seen it return rows, is estimated `0..=charge per row x most rows`,
-    ///   marked [`Basis::Observed`](crate::units::Basis::Observed) and no
-    ///   longer `unknown` (a budget can admit it, and does, in the call);
-    /// - an operation printed with two figures keeps the spec's range, which
-    ///   bounds every reading of them, and reports the learned figure in
-    ///   [`Estimate::learned`];
-    /// - any other operation's estimate is the spec's, and the store is not
-    ///   read.
-    ///
-    /// Validates first, so an invalid request gives its error here; a store
-    /// that cannot be read gives [`ErrorKind::Store`](crate::error::ErrorKind::Store).
-    ///
-    /// # Errors
-    ///
-    /// As said above: an invalid request, or a store that cannot be read.
-    pub async fn estimate_observed(&self, request: &Request) -> Result<Estimate, Error> {
-        let learned = self.learned(request.operation()).await?;
-        self.estimate_with(request, learned)
-    }
-
-    /// The whole cost range of a bulk job, like
-    /// [`estimate_job`](Self::estimate_job), with what the ledger learned of
-    /// the operation's charge, as [`estimate_observed`](Self::estimate_observed)
-    /// uses it. The ledger is read once for the whole job.
-    ///
-    /// # Errors
-    ///
-    /// As [`estimate_job`](Self::estimate_job), and [`ErrorKind::Store`](crate::error::ErrorKind::Store) when the ledger cannot
-    /// be read.
-    pub async fn estimate_job_observed(
-        &self,
-        request: &Request,
-        job: Job,
-    ) -> Result<Estimate, Error> {
-        let learned = self.learned(request.operation()).await?;
-        self.estimate_job_with(request, job, learned)
-    }
-
     /// A job's estimate given a learned figure.
     pub(super) fn estimate_job_with(
         &self,
@@ -72,6 +38,7 @@ impl Client {
         learned: Option<Learned>,
     ) -> Result<Estimate, Error> {
         match job {
+            Job::One => self.estimate_with(request, learned),
             Job::Batched => request
                 .batches()
                 .iter()

@@ -8,15 +8,20 @@
 //!   found);
 //! - one object, `Option<T>` (`None` when nothing is found);
 //! - JSON, [`serde_json::Value`], for tools that handle every operation
-//!   alike: its decoder is the operation table's
-//!   ([`Client::run_json`](super::Client::run_json), generated).
+//!   alike: each answer decoded as the operation's typed result and
+//!   re-encoded with the API's field names. Its implementation is generated
+//!   beside the table's decoder of every operation, which it uses, and calls
+//!   [`json`] for the rest.
 
 use serde::de::DeserializeOwned;
 
 use super::merge::{InputOrder, Merge, Row};
 use crate::by_key::ByKey;
 use crate::decode::{Decoder, decode_rows, decode_typed};
-use crate::operation_table::{Operation, SERP_PAYLOAD, Shape};
+use crate::envelope::Envelope;
+use crate::error::{Error, ErrorKind};
+use crate::operation_table::Operation;
+use crate::outcome::Outcome;
 
 /// A run's result type: a list of records, a map keyed by input, one object
 /// (`Option`) or JSON. It says what one answer decodes to, what "no data
@@ -24,8 +29,7 @@ use crate::operation_table::{Operation, SERP_PAYLOAD, Shape};
 /// ([`Merge`]).
 ///
 /// Implemented for `Vec<R>`, [`ByKey<V>`], `Option<T>` and
-/// [`serde_json::Value`]; [`TypedOutput`] adds the decoder for the first
-/// three.
+/// [`serde_json::Value`].
 pub trait Output: Merge + Send + Sync + Sized + 'static {
     /// What one answer of the operation decodes to: the result itself, or
     /// the one object of an `Option`.
@@ -46,12 +50,7 @@ pub trait Output: Merge + Send + Sync + Sized + 'static {
     /// The result cut to its first `rows` rows (the last page of a paged
     /// job, cut to the row cap); results that are not lists are kept whole.
     fn truncate(&mut self, rows: usize);
-}
 
-/// A typed [`Output`]: the result types whose decoder the crate knows (the
-/// operation's records), so that [`Client::run`](super::Client::run) takes
-/// the type alone.
-pub trait TypedOutput: Output {
     /// The decoder of one answer.
     fn decoder() -> Decoder<Self::Answer>;
 }
@@ -74,9 +73,7 @@ impl<R: Row + DeserializeOwned + Send + Sync + 'static> Output for Vec<R> {
     fn truncate(&mut self, rows: usize) {
         Vec::truncate(self, rows);
     }
-}
 
-impl<R: Row + DeserializeOwned + Send + Sync + 'static> TypedOutput for Vec<R> {
     fn decoder() -> Decoder<Vec<R>> {
         decode_rows::<R>
     }
@@ -98,9 +95,7 @@ impl<V: DeserializeOwned + Send + Sync + 'static> Output for ByKey<V> {
     }
 
     fn truncate(&mut self, _: usize) {}
-}
 
-impl<V: DeserializeOwned + Send + Sync + 'static> TypedOutput for ByKey<V> {
     fn decoder() -> Decoder<ByKey<V>> {
         decode_typed::<ByKey<V>>
     }
@@ -130,27 +125,26 @@ impl<T: DeserializeOwned + Send + Sync + 'static> Output for Option<T> {
     }
 
     fn truncate(&mut self, _: usize) {}
-}
 
-impl<T: DeserializeOwned + Send + Sync + 'static> TypedOutput for Option<T> {
     fn decoder() -> Decoder<T> {
         decode_typed::<T>
     }
 }
 
-impl Output for serde_json::Value {
-    type Answer = serde_json::Value;
+/// What [`Output`] for [`serde_json::Value`] does besides decoding: its
+/// decoder is the generated table's (`operations::decode_json`), so the
+/// implementation is generated with it, and calls these.
+pub mod json {
+    use serde_json::Value;
 
-    fn from_answer(answer: serde_json::Value) -> Self {
-        answer
-    }
+    use crate::operation_table::{Operation, SERP_PAYLOAD, Shape};
 
-    fn nothing(op: &Operation) -> Self {
-        use serde_json::Value;
+    /// The empty result of `op`: `[]`, `{}` or `null` by the operation's
+    /// shape (a SERP, a map of positions, is `{}`).
+    pub fn nothing(op: &Operation) -> Value {
         match op.response.shape {
             Shape::Array => Value::Array(Vec::new()),
             Shape::Map { .. } => Value::Object(serde_json::Map::new()),
-            // A SERP is a map of positions: its empty form is an empty map.
             Shape::Single if op.response.payload == SERP_PAYLOAD => {
                 Value::Object(serde_json::Map::new())
             }
@@ -158,9 +152,10 @@ impl Output for serde_json::Value {
         }
     }
 
-    fn rows(&self) -> usize {
-        use serde_json::Value;
-        match self {
+    /// Rows in a JSON result: an array's items, an object's members, one
+    /// other value, none for `null`.
+    pub fn rows(result: &Value) -> usize {
+        match result {
             Value::Array(items) => items.len(),
             Value::Object(members) => members.len(),
             Value::Null => 0,
@@ -168,9 +163,47 @@ impl Output for serde_json::Value {
         }
     }
 
-    fn truncate(&mut self, rows: usize) {
-        if let serde_json::Value::Array(items) = self {
+    /// An array cut to its first `rows` items; other results kept whole.
+    pub fn truncate(result: &mut Value, rows: usize) {
+        if let Value::Array(items) = result {
             items.truncate(rows);
         }
+    }
+}
+
+impl<T> Outcome<Option<T>> {
+    /// The one object a run of `op` found, in its envelope; what a
+    /// generated builder's `send()` gives.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::NoData`] when it found none (the service answered "No
+    /// data found!"; nothing was charged).
+    pub fn found(self, op: &Operation) -> Result<Envelope<T>, Error> {
+        let Envelope {
+            response,
+            result_rows,
+            units_used,
+            units_remaining,
+            raw_rows,
+            extras,
+            unreported,
+            no_data,
+            fetched_at,
+        } = self.envelope;
+        let Some(response) = response else {
+            return Err(Error::new(op.label(), ErrorKind::NoData));
+        };
+        Ok(Envelope {
+            response,
+            result_rows,
+            units_used,
+            units_remaining,
+            raw_rows,
+            extras,
+            unreported,
+            no_data,
+            fetched_at,
+        })
     }
 }

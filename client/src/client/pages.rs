@@ -14,7 +14,6 @@ use std::sync::Arc;
 use futures_core::Stream;
 use futures_util::future::BoxFuture;
 use futures_util::stream::{self, StreamExt};
-use serde::de::DeserializeOwned;
 
 use super::{Bounds, Client, JobHold};
 use crate::decode::Decoder;
@@ -108,6 +107,16 @@ impl PagePlan {
         self.start
     }
 
+    /// Rows a full page asks for.
+    pub(super) fn page_size(&self) -> i64 {
+        self.page_size
+    }
+
+    /// The row cap, if there is one.
+    pub(super) fn max_rows(&self) -> Option<usize> {
+        self.max_rows
+    }
+
     /// The limit of the next page after `fetched` rows; 0 when the job is done.
     fn next_limit(&self, fetched: usize) -> i64 {
         let left = self.max_rows.map_or(i64::MAX, |cap| {
@@ -134,144 +143,40 @@ fn page_counts(page_size: i64, cap: usize) -> (u64, i64) {
 }
 
 impl Client {
-    /// The rows of a paged operation ([`Operation::paging`]) as a stream, page by
-    /// page: each request asks for `page_size` rows (fewer for a last page that
-    /// reaches `max_rows`) from where the previous page ended, starting at the
-    /// request's own offset (its default when not set). The request's limit is
-    /// replaced by `page_size`. Paging stops when a page comes back short (or
-    /// "no data found"), or when `max_rows` rows have come; `None` sets no cap.
-    ///
-    /// When a rule of the operation pins the offset for this request (domains
-    /// `keywords` with `newentry`: the service does not page it), one page is
-    /// fetched.
-    ///
-    /// Before the first request, the pages are validated and the whole job's
-    /// maximum estimate ([`Job::Pages`](super::Job::Pages)) is held against the budget until the
-    /// last page (or until the stream is dropped); a job
-    /// without a row cap has no finite maximum, so under a budget it is refused.
-    /// A refusal or a failed page is the stream's last item.
-    ///
-    /// Pages are fetched one at a time (whether there is a next one depends on
-    /// the last), under the operation's rate limit.
-    ///
-    /// A row that cannot be typed is not in the stream (it is logged and its
-    /// drift recorded): [`pages_enveloped`](Self::pages_enveloped) keeps such
-    /// rows raw beside each page's typed rows.
-    pub fn pages<T>(
+    /// One page of a paged job: the cache's answer if it has one, else the
+    /// call.
+    pub(super) async fn answer_page<A>(
         &self,
-        request: Request,
-        page_size: i64,
-        max_rows: Option<usize>,
-    ) -> impl Stream<Item = Result<T, Error>> + Send + Unpin + use<T>
-    where
-        T: DeserializeOwned + Send + 'static,
-    {
-        self.pages_enveloped::<T>(request, page_size, max_rows)
-            .flat_map(|page| {
-                stream::iter(match page {
-                    Ok(page) => {
-                        if !page.raw_rows.is_empty() {
-                            tracing::warn!(
-                                rows = page.raw_rows.len(),
-                                "rows of a page could not be typed and are left out of the stream (pages_enveloped keeps them)"
-                            );
-                        }
-                        page.response.into_iter().map(Ok).collect()
-                    }
-                    Err(error) => vec![Err(error)],
-                })
-            })
-            .boxed()
+        page: Request,
+        decode: Decoder<A>,
+        job: &JobHold,
+    ) -> Result<Envelope<A>, Error> {
+        let hit = self.look_up(&page).await?;
+        self.answer(page, hit, decode, job).await
     }
 
-    /// Like [`pages`](Self::pages), a page at a time: each page's envelope,
-    /// its rows (cut to the cap) with the units that request reported, the
-    /// balance after it and whether the cache answered it, so that a caller
-    /// can total what its own job spent while other calls share the client.
-    pub fn pages_enveloped<T>(
-        &self,
-        request: Request,
-        page_size: i64,
-        max_rows: Option<usize>,
-    ) -> impl Stream<Item = Result<Envelope<Vec<T>>, Error>> + Send + Unpin + use<T>
-    where
-        T: DeserializeOwned + Send + 'static,
-    {
-        let fetch: Fetch<Vec<T>> = Arc::new(|client, page, job| {
-            Box::pin(async move { client.execute_rows_in::<T>(page, job).await })
-        });
-        let pager = self.pager(
-            request,
-            (page_size, max_rows),
-            (fetch, cut_rows::<T>),
-            Bounds::default(),
-        );
-        pager.into_stream()
-    }
-
-    /// [`pages`](Self::pages) with each page decoded by `decode` and its
-    /// `response` made rows; a row that could not be typed is in the stream as
-    /// the service sent it, in its place. `Client::pages_json` (generated)
-    /// hands it the table's decoder of every operation.
-    // Inline: compiled in the crates that stream JSON rows (the CLI), not in
-    // every user's build; the pager it builds for JSON rows is most of it.
-    #[doc(hidden)]
-    #[inline]
-    pub fn pages_decoded(
-        &self,
-        request: Request,
-        page_size: i64,
-        max_rows: Option<usize>,
-        decode: Decoder<serde_json::Value>,
-    ) -> impl Stream<Item = Result<serde_json::Value, Error>> + Send + Unpin + use<> {
-        let fetch: Fetch<Vec<serde_json::Value>> = Arc::new(move |client, page, job| {
-            Box::pin(async move {
-                let mut envelope = client.execute_decoded_in(page, decode, job).await?;
-                let response = envelope.response_as_sent().into_owned();
-                envelope.raw_rows.clear();
-                Ok(envelope.map(|_| match response {
-                    serde_json::Value::Array(rows) => rows,
-                    serde_json::Value::Null => Vec::new(),
-                    other => vec![other],
-                }))
-            })
-        });
-        let pager = self.pager(
-            request,
-            (page_size, max_rows),
-            (fetch, cut_rows::<serde_json::Value>),
-            Bounds::default(),
-        );
-        pager
-            .into_stream()
-            .flat_map(|page| {
-                stream::iter(match page {
-                    Ok(page) => page.response.into_iter().map(Ok).collect(),
-                    Err(error) => vec![Err(error)],
-                })
-            })
-            .boxed()
-    }
-
-    /// The pager of a paged job: each page fetched by `fetch` and cut to the
-    /// cap by `cut`, its calls kept to `bounds`.
+    /// The pager of a paged job already planned and holding its budget:
+    /// each page fetched by `fetch` and cut to the cap by `cut`.
     pub(super) fn pager<P: Send + 'static>(
         &self,
         request: Request,
-        (page_size, max_rows): (i64, Option<usize>),
+        (plan, job): (PagePlan, Arc<JobHold>),
         (fetch, cut): (Fetch<P>, Cut<P>),
-        bounds: Bounds,
     ) -> Pager<P> {
+        let bounds = job.bounds().clone();
+        let offset = plan.start;
         Pager {
             client: self.clone(),
             request,
-            page_size,
-            max_rows,
-            state: PagerState::Start,
+            state: PagerState::Next {
+                plan,
+                offset,
+                fetched: 0,
+            },
             fetch,
             cut,
             bounds,
-            job: None,
+            job: Some(job),
         }
     }
 
@@ -327,7 +232,7 @@ pub(super) type Fetch<P> = Arc<
 pub(super) type Cut<P> = fn(&mut P, usize) -> usize;
 
 /// A page of rows cut to its first `rows`.
-fn cut_rows<T>(page: &mut Vec<T>, rows: usize) -> usize {
+pub(super) fn cut_rows<T>(page: &mut Vec<T>, rows: usize) -> usize {
     page.truncate(rows);
     page.len()
 }
@@ -335,8 +240,6 @@ fn cut_rows<T>(page: &mut Vec<T>, rows: usize) -> usize {
 /// Where a paged job stands.
 #[derive(Debug)]
 enum PagerState {
-    /// Not planned yet.
-    Start,
     /// Fetching: the next offset and the rows so far.
     Next {
         plan: PagePlan,
@@ -352,14 +255,12 @@ enum PagerState {
 pub(super) struct Pager<P> {
     client: Client,
     request: Request,
-    page_size: i64,
-    max_rows: Option<usize>,
     state: PagerState,
     fetch: Fetch<P>,
     cut: Cut<P>,
     /// What the caller bounds the job's calls by.
     bounds: Bounds,
-    /// The job's hold against the budget, from its start until its last page.
+    /// The job's hold against the budget, until its last page.
     job: Option<Arc<JobHold>>,
 }
 
@@ -375,14 +276,6 @@ impl<P: Send + 'static> Pager<P> {
                 offset,
                 fetched,
             } => (plan, offset, fetched),
-            PagerState::Start => match self.start().await {
-                Ok((plan, job)) => {
-                    self.job = Some(job);
-                    let start = plan.start;
-                    (plan, start, 0)
-                }
-                Err(error) => return Some(Err(error)),
-            },
         };
         let limit = plan.next_limit(fetched);
         if limit == 0 {
@@ -439,37 +332,14 @@ impl<P: Send + 'static> Pager<P> {
     }
 
     /// The pages as a stream, each page's envelope or the error that ends it.
-    fn into_stream(self) -> impl Stream<Item = Result<Envelope<P>, Error>> + Send + Unpin + use<P> {
+    pub(super) fn into_stream(
+        self,
+    ) -> impl Stream<Item = Result<Envelope<P>, Error>> + Send + Unpin + use<P> {
         stream::unfold(self, |mut pager| async move {
             let page = pager.next_page().await?;
             Some((page, pager))
         })
         .boxed()
-    }
-
-    /// Plan the job, validate it and hold its cost against the budget.
-    async fn start(&self) -> Result<(PagePlan, Arc<JobHold>), Error> {
-        let plan = plan_pages(&self.request, self.page_size, self.max_rows)?;
-        let op = self.request.operation();
-        let learned = self.client.learned_for_budget(op).await;
-        // Under a budget, the pages the cache answers cost nothing: the hold
-        // is what a dry run estimates ([`Client::plan_job`]).
-        let estimate = match self.client.budgeted() && self.max_rows.is_some() {
-            true => {
-                let plan =
-                    self.client
-                        .plan_pages(&self.request, self.page_size, self.max_rows, learned);
-                plan.await?.estimate
-            }
-            false => self.client.estimate_pages(&self.request, &plan, learned)?,
-        };
-        let what = op.label();
-        let bounds = self.bounds.clone();
-        let job = self
-            .client
-            .hold_job(&what, estimate, learned, bounds)
-            .await?;
-        Ok((plan, job))
     }
 }
 

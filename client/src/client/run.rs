@@ -1,61 +1,26 @@
-//! The one way to run a job: [`Client::run`]. The operation table says
-//! which kind it is ([`Job::of`]): a paged job when a row cap is given, a
-//! batched job for an operation with a batch parameter, one call otherwise.
-//! Whatever the kind, "no data found" is an empty result, a job that stops
-//! part-way keeps what it paid for ([`Partial`]), and the outcome carries the
-//! run's exact figures ([`Figures`]).
+//! The way to run a job: [`Client::run`] (or [`Client::run_each`], the rows
+//! handed over as they come). The operation table says which kind it is
+//! ([`Job::of_run`]): a paged job when a row cap is given, a batched job for
+//! an operation with a batch parameter, one call otherwise. Whatever the
+//! kind, a run is three steps: the plan ([`Client::plan`]: what to send, what
+//! the cache answers, the estimate), carried out under one hold on the budget
+//! (`batch` for requests, `paged_run` for pages), then reduced to one result
+//! (`reduce`). "No data found" is an empty result, a job that stops part-way
+//! keeps what it paid for ([`Partial`](crate::job::Partial)), and the outcome
+//! carries the run's exact figures ([`Figures`](crate::job::Figures)).
 
 use std::ops::ControlFlow;
-use std::sync::Arc;
 
+use super::Client;
 use super::job::Job;
-use super::output::{Output, TypedOutput};
-use super::pages::{Cut, Fetch, plan_pages};
+use super::output::Output;
+use super::pages::plan_pages;
+use super::plan::{Kind, Purpose};
 use super::run_options::{Progress, RunOptions};
-use super::{Bounds, Client, InputOrder};
-use crate::charge::Charge;
-use crate::decode::Decoder;
-use crate::envelope::Envelope;
-use crate::error::partial::{Missing, Partial};
-use crate::error::{Error, ErrorKind, InvalidInput};
+use crate::error::{Error, InvalidInput};
 use crate::operation_table::Service;
-use crate::outcome::{Figures, Outcome};
+use crate::outcome::Outcome;
 use crate::request::Request;
-
-/// What a job's requests came to, before its figures are made.
-pub(crate) struct Ran<T> {
-    /// The result, merged.
-    pub(crate) envelope: Envelope<T>,
-    /// The latest balance an answer of the job reported (a "no data" answer
-    /// reports none).
-    pub(crate) reported: Option<i64>,
-    /// Requests that reached the service.
-    pub(crate) requests_sent: usize,
-    /// Inputs answered from the cache item by item.
-    pub(crate) cached_items: usize,
-    /// Requests answered whole from the cache.
-    pub(crate) cached_requests: usize,
-}
-
-/// A job that did not end with its whole result.
-pub(crate) enum Failed<T> {
-    /// Nothing received: the error itself.
-    Error(Error),
-    /// Stopped part-way: what was received, what is missing, the job's
-    /// requests in all, and why.
-    Part {
-        received: Ran<T>,
-        missing: Missing,
-        requests: usize,
-        cause: Error,
-    },
-}
-
-impl<T> From<Error> for Failed<T> {
-    fn from(error: Error) -> Self {
-        Failed::Error(error)
-    }
-}
 
 /// What a run keeps when its rows are handed over: nothing.
 type Keep<T> = fn(T) -> ControlFlow<()>;
@@ -70,7 +35,7 @@ impl Job {
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidInput`] (parameter `max_rows`) when a cap is given
+    /// [`ErrorKind::InvalidInput`](crate::error::ErrorKind::InvalidInput) (parameter `max_rows`) when a cap is given
     /// for an operation that does not page, or the request's limit is not a
     /// whole number (or is not given and the table states no most rows a
     /// request returns).
@@ -131,6 +96,27 @@ impl Job {
         })
     }
 
+    /// The job a run of `request` with `options` is: [`Job::One`] when it
+    /// asks for [`RunOptions::one_request`], else as [`Job::of`] says.
+    ///
+    /// # Errors
+    ///
+    /// As [`Job::of`], and [`ErrorKind::InvalidInput`](crate::error::ErrorKind::InvalidInput) (parameter
+    /// `max_rows`) when one request is asked for with a row cap.
+    pub fn of_run(request: &Request, options: &RunOptions) -> Result<Job, Error> {
+        match (options.one_request, options.max_rows) {
+            (false, rows) => Job::of(request, rows),
+            (true, None) => Ok(Job::One),
+            (true, Some(rows)) => Err(InvalidInput {
+                operation: request.operation().label(),
+                param: "max_rows".into(),
+                value: rows.to_string(),
+                problem: "one request is asked for, and one request does not page".into(),
+            }
+            .into()),
+        }
+    }
+
     /// Check the requests this job of `request` sends against the spec
     /// (`service`'s rules, `default_database` when the request names none),
     /// without a client: every batch of a batched job, or the full page and
@@ -163,6 +149,9 @@ impl Job {
                     last.validate(service, default_database)?;
                 }
             }
+            Job::One => {
+                request.validate(service, default_database)?;
+            }
             _ => {
                 for batch in request.batches() {
                     batch.validate(service, default_database)?;
@@ -175,22 +164,24 @@ impl Job {
 
 impl Client {
     /// Run any job and give its typed result: one call, a batched job or a
-    /// paged job, as the operation table says ([`Job::of`]), with the
+    /// paged job, as the operation table says ([`Job::of_run`]), with the
     /// caller's [`RunOptions`] (the most rows, fitting to the budget, a stop
     /// signal, a progress callback, the most time to wait).
     ///
-    /// - **One call** for an operation without a batch parameter.
+    /// - **One call** for an operation without a batch parameter, or exactly
+    ///   the request given with [`RunOptions::one_request`].
     /// - **A batched job** for one with a batch parameter: the inputs without
     ///   repeats, those the cache answers item by item not asked again, the
-    ///   rest in the fewest requests, merged in input order
-    ///   ([`Client::execute_batched`]).
+    ///   rest in the fewest requests (at most
+    ///   [`BATCH_CONCURRENCY`](super::BATCH_CONCURRENCY) in flight), merged
+    ///   in input order.
     /// - **A paged job** with [`RunOptions::max_rows`]: pages one after
     ///   another until a short page or the cap ([`Client::pages`]).
     ///
     /// The result type says what the operation answers: `Vec<R>` of records,
-    /// [`ByKey<V>`](crate::types::ByKey), or `Option<T>` for one object
-    /// ([`TypedOutput`]). "No data found!" is the empty result (an empty list
-    /// or map, `None`) with [`Figures::no_data`] set, whatever the kind of
+    /// [`ByKey<V>`](crate::types::ByKey), `Option<T>` for one object, or
+    /// [`serde_json::Value`] for any operation alike ([`Output`]). "No data found!" is the empty result (an empty list
+    /// or map, `None`) with [`Figures::no_data`](crate::job::Figures::no_data) set, whatever the kind of
     /// job and whether the answer is fresh or from the cache. Every request
     /// is validated and the whole job's maximum cost held against the budget
     /// before the first is sent.
@@ -201,13 +192,15 @@ impl Client {
     /// or rule (including a row cap for an operation that does not page), a
     /// job over the budget, a used-up rate limit in refuse mode, a store that
     /// fails, or a stop given before the first request
-    /// ([`ErrorKind::Stopped`]). After some requests were answered, a job
-    /// that fails or is stopped is [`ErrorKind::Partial`]: the rows received
-    /// with the run's figures ([`Partial::into_outcome`]), what is missing
-    /// ([`Missing::Inputs`] or [`Missing::Rows`]) and the cause. Otherwise
-    /// the error of the one failed request, as [`execute`](Self::execute)
-    /// gives it (a wait past [`RunOptions::max_wait`] is
-    /// [`ErrorKind::WaitedTooLong`]).
+    /// ([`ErrorKind::Stopped`](crate::error::ErrorKind::Stopped)). After some requests were answered, a job
+    /// that fails or is stopped is [`ErrorKind::Partial`](crate::error::ErrorKind::Partial): the rows received
+    /// with the run's figures ([`Partial::into_outcome`](crate::job::Partial::into_outcome)), what is missing
+    /// ([`Missing::Inputs`](crate::job::Missing::Inputs) or [`Missing::Rows`](crate::job::Missing::Rows)) and the cause. Otherwise
+    /// the error of the one failed request: the service's
+    /// ([`ErrorKind::Service`](crate::error::ErrorKind::Service), [`ErrorKind::OutOfUnits`](crate::error::ErrorKind::OutOfUnits)), a transport
+    /// failure after the retries, an answer that does not decode, or a wait
+    /// past [`RunOptions::max_wait`] ([`ErrorKind::WaitedTooLong`](crate::error::ErrorKind::WaitedTooLong)). Each
+    /// error says what it was charged ([`Error::charged`]).
     ///
     /// # Examples
     ///
@@ -245,322 +238,64 @@ impl Client {
     /// assert!(none.figures.no_data && none.envelope.response.is_empty());
     /// # Ok(()) }
     /// ```
-    pub async fn run<T: TypedOutput>(
+    pub async fn run<T: Output>(
         &self,
         request: Request,
         options: RunOptions,
     ) -> Result<Outcome<T>, Error> {
-        self.run_decoded(request, options, T::decoder()).await
+        self.run_into(request, &options, None::<Keep<T>>).await
     }
 
-    /// [`run`](Self::run) with each answer decoded by `decode`.
-    /// `Client::run_json` (generated) hands it the table's decoder of every
-    /// operation.
+    /// [`run`](Self::run) with the rows handed to `each` as they come
+    /// instead of kept: each page of a paged job (so that memory stays one
+    /// page's), the whole result of any other job. The outcome's response is
+    /// then empty; its figures are the run's. When `each` breaks, the run
+    /// stops as if its stop were given.
     ///
     /// # Errors
     ///
     /// As [`run`](Self::run).
-    #[doc(hidden)]
-    pub async fn run_decoded<T: Output>(
+    pub async fn run_each<T: Output>(
         &self,
         request: Request,
         options: RunOptions,
-        decode: Decoder<T::Answer>,
-    ) -> Result<Outcome<T>, Error> {
-        self.run_into(request, &options, decode, None::<Keep<T>>)
-            .await
-    }
-
-    /// [`run_decoded`](Self::run_decoded) with the rows handed to `each` as
-    /// they come instead of kept: each page of a paged job (so that memory
-    /// stays one page's), the whole result of any other job. The outcome's
-    /// response is then empty; its figures are the run's. When `each`
-    /// breaks, the run stops as if its stop were given. `Client::run_json_each`
-    /// (generated) hands it the table's decoder.
-    ///
-    /// # Errors
-    ///
-    /// As [`run`](Self::run).
-    #[doc(hidden)]
-    pub async fn run_decoded_each<T: Output>(
-        &self,
-        request: Request,
-        options: RunOptions,
-        decode: Decoder<T::Answer>,
         each: impl FnMut(T) -> ControlFlow<()>,
     ) -> Result<Outcome<T>, Error> {
-        self.run_into(request, &options, decode, Some(each)).await
+        self.run_into(request, &options, Some(each)).await
     }
 
     /// A run whose rows are kept, or handed to `sink` (page by page for a
-    /// paged job).
+    /// paged job): planned, carried out, reduced to its outcome.
     async fn run_into<T: Output, S: FnMut(T) -> ControlFlow<()>>(
         &self,
         request: Request,
         options: &RunOptions,
-        decode: Decoder<T::Answer>,
         mut sink: Option<S>,
     ) -> Result<Outcome<T>, Error> {
         let op = request.operation();
-        let job = Job::of(&request, options.max_rows)?;
-        let ran = match job {
-            Job::Pages {
-                page_size,
-                max_rows,
-            } => {
-                let max_rows = max_rows.unwrap_or(usize::MAX);
+        let plan = self.plan_run(&request, options, Purpose::Run).await?;
+        if let Some(fitted) = plan.fitted {
+            options.tell(Progress::Fitted(fitted));
+        }
+        let hold = match self.hold(op, &plan, options.bounds()).await {
+            Ok(hold) => hold,
+            Err(error) => return Err(self.refused(&request, error)),
+        };
+        let ran = match plan.kind {
+            Kind::Pages { .. } => {
                 // The pages go to the sink as they come.
                 let sink = sink.take();
-                self.run_pages(request, options, (page_size, max_rows), decode, sink)
-                    .await
+                self.run_pages(request, plan, hold, options, sink).await
             }
-            _ if op.batch_param().is_some() => {
-                self.run_batched(
-                    request,
-                    |done, total| options.tell(Progress::Requests { done, total }),
-                    options.bounds(),
-                    |op, status, body| decode(op, status, body).map(|e| e.map(T::from_answer)),
-                    |batch, job| async move {
-                        let answer = self.execute_decoded_in(batch, decode, job).await;
-                        answer.map(|e| e.map(T::from_answer))
-                    },
-                )
-                .await
-            }
-            _ => self.run_single(request, &options.bounds(), decode).await,
+            Kind::Requests { .. } => self.run_requests(op, plan, hold, options).await,
         };
-        match ran {
-            Ok(ran) => {
-                let mut outcome = self.outcome(ran);
-                // A job that is not paged hands its whole result at once.
-                if let Some(mut sink) = sink {
-                    let whole = std::mem::replace(&mut outcome.envelope.response, T::nothing(op));
-                    let _ = sink(whole);
-                }
-                Ok(outcome)
-            }
-            Err(failed) => Err(self.failure(op.label(), failed)),
+        let mut outcome = self.reduce(op.label(), ran)?;
+        // A job that is not paged hands its whole result at once.
+        if let Some(mut sink) = sink {
+            let whole = std::mem::replace(&mut outcome.envelope.response, T::nothing(op));
+            let _ = sink(whole);
         }
-    }
-
-    /// One call, "no data found" for one object made the empty result.
-    async fn run_single<T: Output>(
-        &self,
-        request: Request,
-        bounds: &Bounds,
-        decode: Decoder<T::Answer>,
-    ) -> Result<Ran<T>, Failed<T>> {
-        let op = request.operation();
-        match self.execute_bounded(request, decode, bounds).await {
-            Ok(envelope) => {
-                let cached = envelope.fetched_at.is_some();
-                Ok(Ran {
-                    reported: envelope.units_remaining.filter(|_| !envelope.no_data),
-                    requests_sent: usize::from(!cached),
-                    cached_items: 0,
-                    cached_requests: usize::from(cached),
-                    envelope: envelope.map(T::from_answer),
-                })
-            }
-            // One object asked for, none found: the empty result. The
-            // service was asked, and charged nothing.
-            Err(error) if matches!(error.kind(), ErrorKind::NoData) => {
-                let known = self.units().remaining;
-                Ok(Ran {
-                    envelope: Envelope::no_data(T::nothing(op), known),
-                    reported: None,
-                    requests_sent: 1,
-                    cached_items: 0,
-                    cached_requests: 0,
-                })
-            }
-            Err(error) => Err(Failed::Error(error)),
-        }
-    }
-
-    /// A paged job: pages one after another until a short page, the cap, a
-    /// failure or the stop; each page kept, or handed to `sink`.
-    async fn run_pages<T: Output>(
-        &self,
-        request: Request,
-        options: &RunOptions,
-        (page_size, asked): (i64, usize),
-        decode: Decoder<T::Answer>,
-        mut sink: Option<impl FnMut(T) -> ControlFlow<()>>,
-    ) -> Result<Ran<T>, Failed<T>> {
-        let op = request.operation();
-        let mut max_rows = asked;
-        if options.fit_budget {
-            let fitted = self.fit_rows(&request, page_size, asked).await?;
-            options.tell(Progress::Fitted(fitted));
-            // None fits: the job goes as asked, and is refused with the reason.
-            if fitted.rows > 0 {
-                max_rows = fitted.rows;
-            }
-        }
-        let start = plan_pages(&request, page_size, Some(max_rows))
-            .map_err(Error::from)?
-            .start();
-        let fetch: Fetch<T> = Arc::new(move |client, page, job| {
-            Box::pin(async move {
-                let answer = client.execute_decoded_in(page, decode, job).await;
-                answer.map(|e| e.map(T::from_answer))
-            })
-        });
-        let cut: Cut<T> = |page, rows| {
-            page.truncate(rows);
-            page.rows()
-        };
-        let mut pager = self.pager(
-            request,
-            (page_size, Some(max_rows)),
-            (fetch, cut),
-            options.bounds(),
-        );
-        let mut kept = Vec::new();
-        let mut ran = Ran {
-            envelope: Envelope::no_data(T::nothing(op), None),
-            reported: None,
-            requests_sent: 0,
-            cached_items: 0,
-            cached_requests: 0,
-        };
-        let (mut rows, mut units, mut failure) = (0usize, 0i64, None);
-        let mut unknown_balance = false;
-        while let Some(page) = pager.next_page().await {
-            let page = match page {
-                Ok(page) => page,
-                Err(error) => {
-                    failure = Some(error);
-                    break;
-                }
-            };
-            match page.fetched_at {
-                Some(at) => {
-                    ran.cached_requests += 1;
-                    let oldest = ran.envelope.fetched_at.map_or(at, |old| old.min(at));
-                    ran.envelope.fetched_at = Some(oldest);
-                }
-                None => ran.requests_sent += 1,
-            }
-            match page.units_remaining {
-                _ if page.no_data => {}
-                Some(balance) => ran.reported = Some(balance),
-                None => unknown_balance = true,
-            }
-            ran.envelope.unreported.units_used |= page.unreported.units_used;
-            ran.envelope.extras.extend(page.extras);
-            ran.envelope.raw_rows.extend(page.raw_rows);
-            units = units.saturating_add(page.units_used.max(0));
-            rows = rows.saturating_add(page.response.rows());
-            options.tell(Progress::Rows {
-                done: rows,
-                max: max_rows,
-            });
-            let broke = match sink.as_mut() {
-                Some(sink) => sink(page.response).is_break(),
-                None => {
-                    kept.push(page.response);
-                    false
-                }
-            };
-            if broke && pager.has_more() {
-                // The caller will take no more: stopped, as by its stop.
-                failure = Some(Error::new(op.label(), ErrorKind::Stopped));
-                break;
-            }
-        }
-        // The job has ended (its holds are given back) before it is reported.
-        pager.end().await;
-        let answered = ran.requests_sent + ran.cached_requests;
-        // A failed page was sent unless nothing was charged for it (refused,
-        // or stopped before it went out).
-        if failure
-            .as_ref()
-            .is_some_and(|e| e.charged() != Charge::None)
-        {
-            ran.requests_sent += 1;
-        }
-        ran.envelope.result_rows = i64::try_from(rows).unwrap_or(i64::MAX);
-        ran.envelope.units_used = units;
-        // A page that did not report the balance leaves it unknown unless a
-        // later one did; a job that asked nothing new has the last one known.
-        ran.envelope.units_remaining = match unknown_balance {
-            true => ran.reported,
-            false => ran.reported.or(self.units().remaining),
-        };
-        // Nothing found and nothing paid: "no data found", or no page at all.
-        ran.envelope.no_data = rows == 0 && units == 0;
-        if !kept.is_empty() {
-            ran.envelope.response = T::merge(kept, &InputOrder::default());
-        }
-        let Some(cause) = failure else {
-            return Ok(ran);
-        };
-        if answered == 0 {
-            return Err(Failed::Error(cause));
-        }
-        let size = usize::try_from(page_size.max(1)).unwrap_or(usize::MAX);
-        let left = max_rows.saturating_sub(rows);
-        let pages = left.div_ceil(size);
-        let missing = Missing::Rows {
-            param: op.paging().map_or("", |p| p.offset.wire),
-            // Every page before was full: the next starts after them.
-            offset: start.saturating_add(i64::try_from(rows).unwrap_or(i64::MAX)),
-            rows: left,
-            pages,
-        };
-        // Interrupted or failed, the result is no "no data": rows may follow.
-        ran.envelope.no_data = false;
-        Err(Failed::Part {
-            received: ran,
-            missing,
-            requests: answered + pages,
-            cause,
-        })
-    }
-
-    /// A job's figures, from what its requests came to.
-    pub(crate) fn outcome<T>(&self, ran: Ran<T>) -> Outcome<T> {
-        let Ran {
-            envelope,
-            reported,
-            requests_sent,
-            cached_items,
-            cached_requests,
-        } = ran;
-        let figures = Figures {
-            requests_sent,
-            from_cache: requests_sent == 0 && cached_items + cached_requests > 0,
-            cached_items,
-            cached_requests,
-            units_used: envelope.units_used,
-            units_remaining: reported.or(self.units().remaining),
-            no_data: envelope.no_data,
-        };
-        Outcome { envelope, figures }
-    }
-
-    /// The error of a job that did not end with its whole result: its own,
-    /// or [`ErrorKind::Partial`] with what it received.
-    pub(crate) fn failure<T: Send + Sync + 'static>(
-        &self,
-        operation: String,
-        failed: Failed<T>,
-    ) -> Error {
-        match failed {
-            Failed::Error(error) => error,
-            Failed::Part {
-                received,
-                missing,
-                requests,
-                cause,
-            } => {
-                let received = self.outcome(received);
-                let partial = Partial::new(operation.clone(), received, requests, missing, cause);
-                Error::new(operation, ErrorKind::Partial(Box::new(partial)))
-            }
-        }
+        Ok(outcome)
     }
 }
 

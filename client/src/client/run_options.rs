@@ -37,6 +37,7 @@ use crate::stop::Stop;
 pub struct RunOptions {
     pub(super) max_rows: Option<usize>,
     pub(super) fit_budget: bool,
+    pub(super) one_request: bool,
     stop: Option<Stop>,
     max_wait: Option<Duration>,
     progress: Option<Arc<dyn Fn(Progress) + Send + Sync>>,
@@ -47,6 +48,7 @@ impl fmt::Debug for RunOptions {
         f.debug_struct("RunOptions")
             .field("max_rows", &self.max_rows)
             .field("fit_budget", &self.fit_budget)
+            .field("one_request", &self.one_request)
             .field("stop", &self.stop)
             .field("max_wait", &self.max_wait)
             .field("progress", &self.progress.is_some())
@@ -70,8 +72,20 @@ impl RunOptions {
         self
     }
 
+    /// Exactly the request given, as one request: neither batched nor paged.
+    /// A list longer than one request takes is refused (the parameter, the
+    /// value and the limit) rather than split, and its values are sent as
+    /// given, repeats and all; the rows come as the service sent them. What
+    /// a generated builder's `send()` runs.
+    pub fn one_request() -> Self {
+        RunOptions {
+            one_request: true,
+            ..RunOptions::default()
+        }
+    }
+
     /// With a budget and a row cap: cut the row cap to what the budget
-    /// covers at worst ([`Client::fit_rows`](super::Client::fit_rows)),
+    /// covers at worst ([`JobPlan::fitted`](super::JobPlan::fitted)),
     /// told as [`Progress::Fitted`] before the first request, instead of
     /// refusing the whole job. Without a row cap it changes nothing.
     pub fn fit_budget(mut self, fit: bool) -> Self {

@@ -379,11 +379,9 @@ fn judge(
     }
 }
 
-/// The typed result of a body received with `status`, as [`Client::execute`]
+/// The typed result of a body received with `status`, as a call of a run
 /// gives it: the envelope, or for "no data found" the empty result (list and map
 /// operations) or [`ErrorKind::NoData`].
-///
-/// [`Client::execute`]: crate::Client::execute
 ///
 /// # Errors
 ///

@@ -10,6 +10,7 @@ use std::future::Future;
 use std::time::{Duration, Instant};
 
 use seozoom::error::ErrorKind;
+use seozoom::job::RunOptions;
 use seozoom::{
     Client, Envelope, Error, config::RateLimitMode, config::RetryPolicy, types::KeywordMetrics,
 };
@@ -81,7 +82,8 @@ async fn metrics(client: &Client) -> Result<Envelope<Vec<KeywordMetrics>>, Error
 /// The same call decoded as JSON, as the command line does.
 async fn metrics_json(client: &Client) -> Result<Envelope<serde_json::Value>, Error> {
     let request = client.keywords().metrics(["mutuo"]).request();
-    bounded(client.execute_json(request)).await
+    let run = client.run::<serde_json::Value>(request, RunOptions::one_request());
+    bounded(async { run.await.map(|outcome| outcome.envelope) }).await
 }
 
 /// The error of a call that must fail: bounded in size, without the key.

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use seozoom::config::RetryPolicy;
 use seozoom::error::{Charge, ErrorKind};
-use seozoom::job::Stop;
+use seozoom::job::{RunOptions, Stop};
 use seozoom::store::Store;
 use seozoom::types::KeywordMetrics;
 use seozoom::{Client, Envelope, Error};
@@ -119,7 +119,7 @@ async fn a_retry_cut_short_by_a_stop_counts_the_attempt_once() {
     });
     let request = client.keywords().metrics(["mutuo"]).request();
     let error = client
-        .execute_batched_until::<Vec<KeywordMetrics>>(request, |_, _| {}, &stop)
+        .run::<Vec<KeywordMetrics>>(request, RunOptions::new().stop(stop))
         .await
         .unwrap_err();
     assert_eq!(server.requests(), 1, "nothing sent after the stop");

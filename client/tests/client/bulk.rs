@@ -6,8 +6,10 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use crate::support;
 use futures_util::{FutureExt, StreamExt};
 use seozoom::error::ErrorKind;
+use seozoom::job::RunOptions;
 use seozoom::sandbox::Sandbox;
 use seozoom::{
     Client, Job, config::RetryPolicy, request::Request, types::KeywordType, units::Estimate,
@@ -68,7 +70,9 @@ async fn keywords_in_three_requests_in_input_order_units_summed() {
     let inputs = keywords_with_repeats();
     let builder = c.keywords().metrics(inputs.clone());
 
-    let estimate = c.estimate_job(&builder.request(), Job::Batched).unwrap();
+    let estimate = support::whole_estimate(&c, &builder.request(), Job::Batched)
+        .await
+        .unwrap();
     let result = builder.send_all().await.unwrap();
 
     assert_eq!(
@@ -279,7 +283,9 @@ async fn the_batched_estimate_is_the_sum_of_its_requests() {
         .iter()
         .map(|b| c.estimate(b).unwrap())
         .fold(Estimate::ZERO, Estimate::plus);
-    let job = c.estimate_job(&request, Job::Batched).unwrap();
+    let job = support::whole_estimate(&c, &request, Job::Batched)
+        .await
+        .unwrap();
     assert_eq!(job, sum);
     let figure = request.operation().cost.units[0];
     assert_eq!(job.max, 250 * figure);
@@ -294,7 +300,9 @@ async fn a_batched_job_over_budget_sends_nothing() {
     let sandbox = Sandbox::start().await.unwrap();
     let probe = client(&sandbox);
     let request = probe.keywords().metrics(keywords()).request();
-    let job = probe.estimate_job(&request, Job::Batched).unwrap();
+    let job = support::whole_estimate(&probe, &request, Job::Batched)
+        .await
+        .unwrap();
     let one = probe.estimate(&request.batches()[0]).unwrap();
     // Enough for any one request, not for the job.
     let c = client_of(&sandbox.base_url(), Some(job.max - 1));
@@ -328,7 +336,10 @@ async fn a_running_job_holds_its_estimate_against_calls_on_clones() {
     let sandbox = Sandbox::start().await.unwrap();
     let probe = client(&sandbox);
     let request = probe.keywords().metrics(keywords()).request();
-    let job_max = probe.estimate_job(&request, Job::Batched).unwrap().max;
+    let job_max = support::whole_estimate(&probe, &request, Job::Batched)
+        .await
+        .unwrap()
+        .max;
     let extra = probe.keywords().metrics(["extra"]).request();
     let one = probe.estimate(&extra).unwrap().max;
     // The job fits, and so would the extra call on its own, but not both.
@@ -376,7 +387,10 @@ async fn a_job_frees_what_it_held_and_did_not_spend() {
         page_size: 100,
         max_rows: Some(1_000),
     };
-    let held = probe.estimate_job(&request, job).unwrap().max;
+    let held = support::whole_estimate(&probe, &request, job)
+        .await
+        .unwrap()
+        .max;
     let c = client_of(&sandbox.base_url(), Some(held));
     let rows: Vec<_> = c
         .pages::<seozoom::types::DomainKeyword>(request.clone(), 100, Some(1_000))
@@ -389,7 +403,7 @@ async fn a_job_frees_what_it_held_and_did_not_spend() {
     let rest = held - spent;
     let fits = c.estimate(&request).unwrap().max;
     assert!(fits <= rest);
-    c.execute::<Vec<seozoom::types::DomainKeyword>>(request.clone())
+    c.run::<Vec<seozoom::types::DomainKeyword>>(request.clone(), RunOptions::one_request())
         .await
         .unwrap();
 
@@ -403,7 +417,7 @@ async fn a_job_frees_what_it_held_and_did_not_spend() {
     let left = held - after_one_page;
     let per_row = seozoom::operations::DOMAINS_KEYWORDS.cost.units[0];
     last.one("limit", &(left / per_row));
-    c.execute::<Vec<seozoom::types::DomainKeyword>>(last)
+    c.run::<Vec<seozoom::types::DomainKeyword>>(last, RunOptions::one_request())
         .await
         .unwrap();
 }
@@ -459,11 +473,14 @@ async fn json_pages_are_the_typed_rows_with_the_apis_field_names() {
         .map(Result::unwrap)
         .collect()
         .await;
-    let json: Vec<serde_json::Value> = c
-        .pages_json(request, 10, Some(25))
-        .map(Result::unwrap)
-        .collect()
-        .await;
+    let mut paged = request;
+    paged.one("limit", &10);
+    let json = c
+        .run::<serde_json::Value>(paged, RunOptions::new().max_rows(25))
+        .await
+        .unwrap()
+        .into_response();
+    let json = json.as_array().cloned().unwrap_or_default();
     assert_eq!(sandbox.requests(), 6, "3 pages each");
     assert_eq!(json.len(), 25);
     assert_eq!(
@@ -539,7 +556,10 @@ async fn newentry_is_one_page() {
         max_rows: Some(50),
     };
     assert_eq!(
-        c.estimate_job(&request, job).unwrap().max,
+        support::whole_estimate(&c, &request, job)
+            .await
+            .unwrap()
+            .max,
         10 * 10,
         "one page of 10 rows at 10 units"
     );
@@ -573,12 +593,13 @@ async fn the_paged_estimate_is_the_sum_of_its_pages() {
         page_size: 10,
         max_rows: Some(25),
     };
-    assert_eq!(c.estimate_job(&base, job).unwrap(), sum);
+    assert_eq!(support::whole_estimate(&c, &base, job).await.unwrap(), sum);
     let uncapped = Job::Pages {
         page_size: 10,
         max_rows: None,
     };
-    assert_eq!(c.estimate_job(&base, uncapped).unwrap().max, i64::MAX);
+    let uncapped = support::whole_estimate(&c, &base, uncapped).await;
+    assert_eq!(uncapped.unwrap().max, i64::MAX);
     // A page size outside the limit's range is refused like any request, whatever
     // the cap.
     for page_size in [10_001, 0, -3] {
@@ -586,7 +607,7 @@ async fn the_paged_estimate_is_the_sum_of_its_pages() {
             page_size,
             max_rows: Some(25),
         };
-        let err = c.estimate_job(&base, job).unwrap_err();
+        let err = support::whole_estimate(&c, &base, job).await.unwrap_err();
         assert!(
             matches!(err.kind(), ErrorKind::InvalidInput(i) if i.param == "limit"),
             "{err:?}"
@@ -668,7 +689,8 @@ fn jobs_are_send() {
     fn spawnable<T: Send + 'static>(_: &T) {}
     let c = client_of("http://127.0.0.1:9", None);
     send(&c.keywords().metrics(["a"]).send_all());
-    send(&c.execute_json_batched(c.keywords().metrics(["a"]).request(), |_, _| {}));
+    let metrics = c.keywords().metrics(["a"]).request();
+    send(&c.run::<serde_json::Value>(metrics, RunOptions::new()));
     spawnable(
         &c.domains()
             .keywords("example.it", KeywordType::Best, 1)
@@ -678,8 +700,7 @@ fn jobs_are_send() {
         .domains()
         .keywords("example.it", KeywordType::Best, 1)
         .request();
-    spawnable(&c.pages_json(request.clone(), 10, None));
     let options = seozoom::job::RunOptions::new().max_rows(10);
-    send(&c.run_json(request.clone(), options.clone()));
+    send(&c.run::<serde_json::Value>(request.clone(), options.clone()));
     send(&c.run::<Vec<seozoom::types::DomainKeyword>>(request, options));
 }

@@ -5,6 +5,7 @@
 //! printed with two figures keeps the spec's range as its bound.
 
 use seozoom::error::ErrorKind;
+use seozoom::job::RunOptions;
 use seozoom::sandbox::Sandbox;
 use seozoom::store::{BudgetWindow, Store};
 use seozoom::units::{Basis, Estimate, Learned};
@@ -43,7 +44,7 @@ async fn an_unknown_cost_is_estimated_from_what_was_observed_and_admitted_under_
     let request = free.keywords().related("scarpe nuove", 10).request();
 
     // Nothing seen yet: unknown, as the spec says.
-    let before = free.estimate_observed(&request).await.unwrap();
+    let before = observed_estimate(&free, &request).await;
     assert!(before.unknown, "{before:?}");
     assert_eq!(before.learned, None);
 
@@ -51,7 +52,7 @@ async fn an_unknown_cost_is_estimated_from_what_was_observed_and_admitted_under_
     assert!(units > 0, "the sandbox charges for rows");
     let per_row = (units + 14) / 15;
 
-    let observed = free.estimate_observed(&request).await.unwrap();
+    let observed = observed_estimate(&free, &request).await;
     assert!(!observed.unknown, "{observed:?}");
     assert_eq!(observed.basis, Basis::Observed);
     assert_eq!(observed.learned, Some(Learned { per_row, rows: 15 }));
@@ -86,7 +87,11 @@ async fn an_unknown_cost_is_estimated_from_what_was_observed_and_admitted_under_
 
     // A batched job's hold uses the observed estimate too.
     let job = budgeted.keywords().related("scarpe vecchie", 4).request();
-    let envelope = budgeted.execute_json_batched(job, |_, _| {}).await.unwrap();
+    let envelope = budgeted
+        .run::<serde_json::Value>(job, RunOptions::new())
+        .await
+        .unwrap()
+        .envelope;
     assert_eq!(envelope.result_rows, 4);
 
     // A budget under the observed maximum refuses it as over the budget, not
@@ -164,7 +169,7 @@ async fn a_store_that_has_not_seen_an_unknown_cost_refuses_it_under_a_budget() {
         .build()
         .unwrap();
     let request = other_key.keywords().related("scarpe", 5).request();
-    assert!(other_key.estimate_observed(&request).await.unwrap().unknown);
+    assert!(observed_estimate(&other_key, &request).await.unknown);
 }
 
 #[tokio::test]
@@ -177,7 +182,7 @@ async fn two_figures_keep_the_spec_range_as_the_bound_and_report_the_observed_ch
         .intent_gap("https://www.example.it/scarpe/", 5)
         .request();
     let spec = client.estimate(&request).unwrap();
-    assert_eq!(client.estimate_observed(&request).await.unwrap(), spec);
+    assert_eq!(observed_estimate(&client, &request).await, spec);
 
     let answer = client
         .urls()
@@ -187,7 +192,7 @@ async fn two_figures_keep_the_spec_range_as_the_bound_and_report_the_observed_ch
         .unwrap();
     assert!(answer.result_rows > 0);
 
-    let observed = client.estimate_observed(&request).await.unwrap();
+    let observed = observed_estimate(&client, &request).await;
     assert_eq!((observed.min, observed.max), (spec.min, spec.max));
     assert_eq!(observed.basis, Basis::Spec);
     let learned = observed.learned.expect("the charge was learned");
@@ -205,6 +210,13 @@ async fn two_figures_keep_the_spec_range_as_the_bound_and_report_the_observed_ch
     // A one-figure operation learns nothing: the store is not consulted.
     let authority = client.domains().authority(["a.it"]).request();
     client.domains().authority(["b.it"]).send().await.unwrap();
-    let estimate = client.estimate_observed(&authority).await.unwrap();
+    let estimate = observed_estimate(&client, &authority).await;
     assert_eq!(estimate, client.estimate(&authority).unwrap());
+}
+
+/// A request's estimate with what the ledger learned: its plan as one
+/// request.
+async fn observed_estimate(client: &Client, request: &seozoom::request::Request) -> Estimate {
+    let plan = client.plan(request, &RunOptions::one_request()).await;
+    plan.unwrap().whole
 }

@@ -7,8 +7,10 @@
 
 use crate::support;
 
-use seozoom::__private::{decode_rows, decode_typed};
+use seozoom::__private::{Decoder, decode_typed};
 use seozoom::error::{Charge, ErrorKind};
+use seozoom::job::{InputOrder, Merge, Output, RunOptions};
+use seozoom::operation_table::Operation;
 use seozoom::store::Store;
 use seozoom::types::{DateTime, KeywordMetrics};
 use serde_json::{Value, json};
@@ -158,7 +160,7 @@ async fn a_body_that_cannot_be_decoded_is_kept_and_is_the_answer_once_it_decodes
 
     // Today's client: an array is expected, a string came.
     let error = client
-        .execute_decoded(request.clone(), decode_rows::<KeywordMetrics>)
+        .run::<Vec<KeywordMetrics>>(request.clone(), RunOptions::one_request())
         .await
         .unwrap_err();
     assert!(
@@ -176,13 +178,14 @@ async fn a_body_that_cannot_be_decoded_is_kept_and_is_the_answer_once_it_decodes
     // A client whose decoder reads that shape (the spec fixed, the client
     // rebuilt) gets the same answer from the store, sending nothing.
     let later = client
-        .execute_decoded(request, decode_typed::<Value>)
+        .run::<AnyShape>(request, RunOptions::one_request())
         .await
-        .expect("the kept answer decodes now");
+        .expect("the kept answer decodes now")
+        .envelope;
     assert_eq!(server.requests(), 1, "nothing was sent");
     assert_eq!(later.units_used, 0);
     assert!(later.fetched_at.is_some());
-    assert_eq!(later.response, "mutuo: 1 keyword");
+    assert_eq!(later.response.0, "mutuo: 1 keyword");
     let usage = client.usage(0).await.unwrap();
     assert_eq!(
         (usage[0].calls, usage[0].cache_hits, usage[0].units_saved),
@@ -298,4 +301,37 @@ async fn drift_is_recorded_per_origin_and_operation_and_summed() {
         "{patch}"
     );
     assert!(patch.contains("# - a charge that differs"), "{patch}");
+}
+
+/// A result that reads whatever JSON the service sent: what a client built
+/// from a spec that knows the shape decodes.
+#[derive(Debug)]
+struct AnyShape(Value);
+
+impl Merge for AnyShape {
+    fn merge(parts: Vec<Self>, _: &InputOrder) -> Self {
+        parts.into_iter().next().unwrap_or(AnyShape(Value::Null))
+    }
+}
+
+impl Output for AnyShape {
+    type Answer = Value;
+
+    fn from_answer(answer: Value) -> Self {
+        AnyShape(answer)
+    }
+
+    fn nothing(_: &Operation) -> Self {
+        AnyShape(Value::Null)
+    }
+
+    fn rows(&self) -> usize {
+        1
+    }
+
+    fn truncate(&mut self, _: usize) {}
+
+    fn decoder() -> Decoder<Value> {
+        decode_typed::<Value>
+    }
 }

@@ -3,8 +3,10 @@
 //! stream that fails has delivered the rows before the failure. Real HTTP over
 //! loopback, against a sandbox that fails the requests carrying a given input.
 
+use crate::support;
 use futures_util::StreamExt;
 use seozoom::error::ErrorKind;
+use seozoom::job::{Progress, RunOptions};
 use seozoom::sandbox::{Fault, FaultPlan, Sandbox};
 use seozoom::{
     Client, config::RateLimitMode, config::RetryPolicy, types::KeywordMetrics, types::KeywordType,
@@ -217,7 +219,7 @@ async fn a_transport_failure_is_partial_too_and_the_json_job_keeps_json() {
     let request = client.keywords().metrics(inputs.clone()).request();
 
     let error = client
-        .execute_json_batched(request, |_, _| {})
+        .run::<serde_json::Value>(request, RunOptions::new())
         .await
         .unwrap_err();
 
@@ -294,8 +296,8 @@ async fn a_stopped_job_sends_nothing_more_and_keeps_what_it_received() {
     let inputs: Vec<String> = (0..3_000).map(|i| format!("kw {i}")).collect();
     request.set("keyword", inputs.clone());
     // A budget that the whole job fills: while its hold stands, nothing else fits.
-    let whole = client(&sandbox)
-        .estimate_job(&request, seozoom::Job::Batched)
+    let whole = support::whole_estimate(&client(&sandbox), &request, seozoom::Job::Batched)
+        .await
         .unwrap()
         .max;
     let client = Client::builder()
@@ -307,17 +309,16 @@ async fn a_stopped_job_sends_nothing_more_and_keeps_what_it_received() {
         .unwrap();
     let stop = seozoom::job::Stop::new();
     let signal = stop.clone();
+    let options = RunOptions::new().stop(stop).on_progress(move |progress| {
+        if let Progress::Requests { done, total } = progress {
+            assert_eq!(total, 30);
+            if done == 2 {
+                signal.stop();
+            }
+        }
+    });
     let error = client
-        .execute_json_batched_until(
-            request,
-            |done, total| {
-                assert_eq!(total, 30);
-                if done == 2 {
-                    signal.stop();
-                }
-            },
-            &stop,
-        )
+        .run::<serde_json::Value>(request, options)
         .await
         .unwrap_err();
     let sent = sandbox.requests();
@@ -339,5 +340,8 @@ async fn a_stopped_job_sends_nothing_more_and_keeps_what_it_received() {
     assert_eq!(client.units().calls, sent);
     let mut more = seozoom::request::Request::new(op, None);
     more.set("keyword", (0..100).map(|i| format!("other {i}")).collect());
-    client.execute_json(more).await.unwrap();
+    client
+        .run::<serde_json::Value>(more, RunOptions::one_request())
+        .await
+        .unwrap();
 }

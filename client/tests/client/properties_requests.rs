@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use seozoom::error::ErrorKind;
+use seozoom::job::RunOptions;
 use seozoom::operation_table::{Operation, Param, ParamKind};
 use seozoom::operations::SERVICE;
 use seozoom::sandbox::Sandbox;
@@ -356,7 +357,10 @@ fn the_estimate_is_never_below_what_the_sandbox_charges() {
                     .build()
                     .unwrap();
                 let estimate = client.estimate(&request);
-                let outcome = client.execute_json(request.clone()).await;
+                let outcome = client
+                    .run::<serde_json::Value>(request.clone(), RunOptions::one_request())
+                    .await
+                    .map(|outcome| outcome.envelope);
                 let charged = Sandbox::STARTING_UNITS - sandbox.units_remaining();
                 (estimate, charged, outcome.map(|e| e.units_used))
             });

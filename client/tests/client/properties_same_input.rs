@@ -171,14 +171,17 @@ fn any_inputs_with_any_cache_give_exactly_the_rows_asked_for_each_once() {
                         .is_none_or(|m| values.len() as i64 <= m.value);
                     let _ = match batched | !fits {
                         true => client
-                            .run_json(request, RunOptions::new())
+                            .run::<Value>(request, RunOptions::new())
                             .await
                             .map(|_| ()),
-                        false => client.execute_json(request).await.map(|_| ()),
+                        false => client
+                            .run::<Value>(request, RunOptions::one_request())
+                            .await
+                            .map(|_| ()),
                     };
                 }
                 client
-                    .run_json(with(&case.asked), RunOptions::new())
+                    .run::<Value>(with(&case.asked), RunOptions::new())
                     .await
                     .map(|outcome| outcome.into_response())
             });

@@ -11,6 +11,7 @@ use std::ops::ControlFlow;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use crate::support;
 use seozoom::config::RetryPolicy;
 use seozoom::error::ErrorKind;
 use seozoom::job::{Missing, Progress, RunOptions, Stop};
@@ -413,10 +414,14 @@ async fn pages_handed_over_as_they_come_and_a_break_stops_the_job() {
     let mut pages = Vec::new();
     let options = RunOptions::new().max_rows(45);
     let ran = c
-        .run_json_each(rows.request(), options.clone(), |page| {
-            pages.push(page.as_array().map_or(0, Vec::len));
-            ControlFlow::Continue(())
-        })
+        .run_each(
+            rows.request(),
+            options.clone(),
+            |page: serde_json::Value| {
+                pages.push(page.as_array().map_or(0, Vec::len));
+                ControlFlow::Continue(())
+            },
+        )
         .await
         .unwrap();
     assert_eq!(pages, [10, 10, 10, 10, 5]);
@@ -428,7 +433,7 @@ async fn pages_handed_over_as_they_come_and_a_break_stops_the_job() {
     let mut taken = 0;
     let other = c.domains().keywords("other.it", KeywordType::Best, 10);
     let error = c
-        .run_json_each(other.request(), options, |_| {
+        .run_each(other.request(), options, |_: serde_json::Value| {
             taken += 1;
             match taken {
                 2 => ControlFlow::Break(()),
@@ -455,8 +460,8 @@ async fn a_row_cap_on_an_operation_that_does_not_page_is_refused() {
     assert_eq!(sandbox.requests(), 0);
 }
 
-#[test]
-fn estimates_and_usage_serialize_in_one_form() {
+#[tokio::test]
+async fn estimates_and_usage_serialize_in_one_form() {
     let unknown = serde_json::to_value(seozoom::units::Estimate::UNKNOWN).unwrap();
     assert_eq!(
         unknown,
@@ -467,13 +472,11 @@ fn estimates_and_usage_serialize_in_one_form() {
     );
     let c = Client::new("k").unwrap();
     let rows = c.domains().keywords("example.it", KeywordType::Best, 100);
-    let unbounded = c.estimate_job(
-        &rows.request(),
-        Job::Pages {
-            page_size: 100,
-            max_rows: None,
-        },
-    );
+    let uncapped = Job::Pages {
+        page_size: 100,
+        max_rows: None,
+    };
+    let unbounded = support::whole_estimate(&c, &rows.request(), uncapped).await;
     let unbounded = serde_json::to_value(unbounded.unwrap()).unwrap();
     assert_eq!(unbounded["max"], serde_json::Value::Null, "no i64::MAX");
     assert_eq!(unbounded["unknown"], false);

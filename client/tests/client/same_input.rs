@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use crate::store::client_on;
 
-use seozoom::job::Job;
+use seozoom::job::RunOptions;
 use seozoom::operation_table::Operation;
 use seozoom::sandbox::Sandbox;
 use seozoom::store::Store;
@@ -153,7 +153,7 @@ async fn the_estimate_counts_the_same_input_once() {
         .keywords()
         .metrics(strings(&["Mutuo", " mutuo", "MUTUO "]))
         .request();
-    let plan = client.plan_job(&request, Job::Batched).await.unwrap();
+    let plan = client.plan(&request, &RunOptions::new()).await.unwrap();
     let per_keyword = Operation::find("keywords", "metrics").unwrap().cost.units[0];
     assert_eq!((plan.total, plan.to_send), (1, 1));
     assert_eq!(plan.estimate.max, per_keyword);

@@ -5,6 +5,7 @@
 use std::collections::BTreeSet;
 
 use seozoom::error::ErrorKind;
+use seozoom::job::RunOptions;
 use seozoom::operation_table::{Charged, Operation, Param, ParamKind};
 use seozoom::operations::{OPERATIONS, SERVICE};
 use seozoom::sandbox::Sandbox;
@@ -267,9 +268,10 @@ async fn every_operation_of_the_table_answers_generically() {
     let mut spent = 0;
     for op in OPERATIONS {
         let envelope = c
-            .execute_json(minimal_request(op))
+            .run::<serde_json::Value>(minimal_request(op), RunOptions::one_request())
             .await
-            .unwrap_or_else(|e| panic!("{}: {e}", op.label()));
+            .unwrap_or_else(|e| panic!("{}: {e}", op.label()))
+            .envelope;
         assert!(!envelope.no_data, "{}", op.label());
         assert!(envelope.result_rows >= 1, "{}", op.label());
         assert_eq!(

@@ -29,6 +29,7 @@ use std::time::{Duration, Instant};
 use futures_util::StreamExt;
 use proptest::strategy::{Strategy, ValueTree};
 use seozoom::error::ErrorKind;
+use seozoom::job::RunOptions;
 use seozoom::operation_table::ParamKind;
 use seozoom::operations::SERVICE;
 use seozoom::sandbox::{FaultPlan, Sandbox};
@@ -179,7 +180,10 @@ fn calls_with_faults_hold_their_bounds() {
                 let client = &client;
                 async move {
                     let began = Instant::now();
-                    let result = client.execute_json(request).await;
+                    let result = client
+                        .run::<serde_json::Value>(request, RunOptions::one_request())
+                        .await
+                        .map(|outcome| outcome.envelope);
                     (began.elapsed(), result)
                 }
             })

@@ -302,8 +302,8 @@ async fn a_budget_per_day_on_no_store_refuses_with_a_clear_error() {
 /// job holds, and a run answered wholly from the cache knows the balance.
 #[tokio::test]
 async fn a_job_plan_counts_what_the_cache_answers_and_spends_nothing() {
-    use seozoom::Job;
     use seozoom::job::Counted;
+    use seozoom::job::RunOptions;
     let sandbox = Sandbox::start().await.unwrap();
     let store = Store::memory();
     let first = client_on(&sandbox, &store);
@@ -316,7 +316,7 @@ async fn a_job_plan_counts_what_the_cache_answers_and_spends_nothing() {
 
     let other = client_on(&sandbox, &store);
     let request = other.keywords().metrics(["a", "b"]).request();
-    let plan = other.plan_job(&request, Job::Batched).await.unwrap();
+    let plan = other.plan(&request, &RunOptions::new()).await.unwrap();
     assert_eq!(plan.counted, Counted::Items);
     assert_eq!((plan.total, plan.cached, plan.to_send), (2, 2, 0));
     assert_eq!(plan.request_count, 0);
@@ -329,7 +329,7 @@ async fn a_job_plan_counts_what_the_cache_answers_and_spends_nothing() {
     assert_eq!(sandbox.requests(), 1, "a plan sends nothing");
 
     let three = other.keywords().metrics(["a", "b", "c"]).request();
-    let plan = other.plan_job(&three, Job::Batched).await.unwrap();
+    let plan = other.plan(&three, &RunOptions::new()).await.unwrap();
     assert_eq!((plan.total, plan.cached, plan.to_send), (3, 2, 1));
     assert_eq!(plan.request_count, 1);
     assert_eq!(plan.requests[0].get("keyword").unwrap(), ["c"]);

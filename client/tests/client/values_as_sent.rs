@@ -5,6 +5,7 @@
 
 use crate::support;
 
+use seozoom::job::RunOptions;
 use seozoom::store::Store;
 use serde_json::{Value, json};
 use support::Server;
@@ -71,7 +72,11 @@ async fn a_nested_list_sent_as_an_object_is_kept_as_sent() {
     let written: Value = serde_json::to_value(row).unwrap();
     assert_eq!(written["competitor"], json!({"domain": "odd.it", "za": 12}));
     let request = client.domains().competitors(["example.it"], 1).request();
-    let json = client.execute_json(request).await.unwrap();
+    let json = client
+        .run::<Value>(request, RunOptions::one_request())
+        .await
+        .unwrap()
+        .envelope;
     assert_eq!(server.requests(), 1);
     assert_eq!(json.response[0]["competitor"]["domain"], "odd.it");
 }

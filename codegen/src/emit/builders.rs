@@ -68,8 +68,37 @@ pub fn client_ext(spec: &Spec, options: &Options) -> TokenStream {
         .map(|(docs, sig, body)| quote!(#docs pub #sig { #body }));
     let db = database_type(spec);
     let db_doc = doc(&[&spec.common.database.description]);
-    let json_calls = json_calls();
     quote! {
+        /// Any operation's result as JSON: each answer decoded as the
+        /// operation's typed result and re-encoded with the API's field names,
+        /// by the table's decoder of every operation. Inline, so that those
+        /// decoders are compiled only in a crate that runs a job for JSON (a
+        /// command line), never in every user's build.
+        impl rt::Output for rt::serde_json::Value {
+            type Answer = rt::serde_json::Value;
+
+            fn from_answer(answer: rt::serde_json::Value) -> Self {
+                answer
+            }
+
+            fn nothing(op: &rt::Operation) -> Self {
+                rt::json_output::nothing(op)
+            }
+
+            fn rows(&self) -> usize {
+                rt::json_output::rows(self)
+            }
+
+            fn truncate(&mut self, rows: usize) {
+                rt::json_output::truncate(self, rows);
+            }
+
+            #[inline]
+            fn decoder() -> rt::Decoder<rt::serde_json::Value> {
+                operations::decode_json
+            }
+        }
+
         impl rt::Client {
             /// A client with default settings and this key.
             ///
@@ -95,8 +124,6 @@ pub fn client_ext(spec: &Spec, options: &Options) -> TokenStream {
             pub fn builder() -> rt::ClientBuilder {
                 rt::ClientBuilder::for_api(&operations::API)
             }
-
-            #json_calls
 
             #(#accessors)*
         }
@@ -391,7 +418,7 @@ fn send_all(a: &Action, output: &TokenStream) -> Option<TokenStream> {
             "Send any number of `{}` values as one batched job: {repeated} are one input, sent once (as first given), the rest split into the fewest requests of at most {max} values, sent under the rate limit, and {merged}; `result_rows` and `units_used` are summed over the requests.",
             param.wire
         ),
-        "Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::execute_batched`](rt::Client::execute_batched).",
+        "Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::run`](rt::Client::run), which this runs with default options.",
         SEND_ERRORS,
         "A job that fails after some of its requests were answered gives a partial error ([`Error::into_partial`](rt::Error::into_partial)): the rows received, the values to send again and the cause.",
     ]);
@@ -402,7 +429,11 @@ fn send_all(a: &Action, output: &TokenStream) -> Option<TokenStream> {
             Output = ::core::result::Result<rt::Envelope<#output>, rt::Error>,
         > + ::core::marker::Send + 'static {
             let request = self.request();
-            async move { self.client.execute_batched(request).await }
+            async move {
+                let options = rt::RunOptions::new();
+                let outcome = self.client.run::<#output>(request, options).await?;
+                ::core::result::Result::Ok(outcome.envelope)
+            }
         }
     })
 }
@@ -566,10 +597,19 @@ pub fn builder(spec: &Spec, a: &Action) -> TokenStream {
         &format!("Validate, send and decode. {}", a.response.description),
         SEND_ERRORS,
     ]);
-    // A list of rows is decoded with its `Vec` reserved from `ResultRows`.
-    let execute = match a.response.shape {
-        Shape::Array => quote!(execute_rows),
-        _ => quote!(execute),
+    // One request as given; one object that is not found is
+    // `ErrorKind::NoData`, as a call of it is.
+    let send_body = match a.response.shape {
+        Shape::Single => quote! {
+            let options = rt::RunOptions::one_request();
+            let outcome = self.client.run::<::core::option::Option<#output>>(request, options).await?;
+            outcome.found(&operations::#operation)
+        },
+        _ => quote! {
+            let options = rt::RunOptions::one_request();
+            let outcome = self.client.run::<#output>(request, options).await?;
+            ::core::result::Result::Ok(outcome.envelope)
+        },
     };
     let send_all = send_all(a, &output);
     let pages = pages(a);
@@ -599,130 +639,10 @@ pub fn builder(spec: &Spec, a: &Action) -> TokenStream {
                 Output = ::core::result::Result<rt::Envelope<#output>, rt::Error>,
             > + ::core::marker::Send + 'static {
                 let request = self.request();
-                async move { self.client.#execute(request).await }
+                async move { #send_body }
             }
             #send_all
             #pages
-        }
-    }
-}
-
-/// The calls of any operation with its result as JSON: the runtime's generic
-/// calls, handed the table's decoder of every operation. Inline, so that those
-/// decoders are compiled only in a crate that calls them (a command line).
-fn json_calls() -> TokenStream {
-    quote! {
-        /// Like [`execute`](Self::execute), for any operation: the body is decoded as
-        /// the operation's typed result and its `response` re-encoded as JSON with the
-        /// API's field names.
-        ///
-        /// # Errors
-        ///
-        /// As [`execute`](Self::execute).
-        #[inline]
-        pub async fn execute_json(
-            &self,
-            request: rt::Request,
-        ) -> ::core::result::Result<rt::Envelope<rt::serde_json::Value>, rt::Error> {
-            self.execute_decoded(request, operations::decode_json).await
-        }
-
-        /// Like [`execute_batched_with`](Self::execute_batched_with), for any
-        /// operation: each batch is decoded as with
-        /// [`execute_json`](Self::execute_json) and the `response`s merged as JSON
-        /// (arrays in input order by the key field's member, objects joined).
-        ///
-        /// # Errors
-        ///
-        /// As [`execute_batched`](Self::execute_batched).
-        #[inline]
-        pub async fn execute_json_batched(
-            &self,
-            request: rt::Request,
-            on_batch: impl FnMut(usize, usize) + Send,
-        ) -> ::core::result::Result<rt::Envelope<rt::serde_json::Value>, rt::Error> {
-            self.execute_batched_decoded(request, on_batch, None, operations::decode_json)
-                .await
-        }
-
-        /// Like [`execute_json_batched`](Self::execute_json_batched), until `stop`
-        /// is given: from then on the job sends no further request (one waiting
-        /// for its rate-limit slot or a retry is not sent), lets the requests in
-        /// flight finish, and gives what it received as
-        /// [`ErrorKind::Partial`](crate::error::ErrorKind::Partial)
-        /// with the cause [`ErrorKind::Stopped`](crate::error::ErrorKind::Stopped)
-        /// (that error itself when nothing was received). The requests not sent
-        /// are not charged, and the budget the job held for them is given back.
-        ///
-        /// # Errors
-        ///
-        /// As [`execute_json_batched`](Self::execute_json_batched), and
-        /// [`ErrorKind::Stopped`](crate::error::ErrorKind::Stopped) or
-        /// [`ErrorKind::Partial`](crate::error::ErrorKind::Partial) once stopped.
-        #[inline]
-        pub async fn execute_json_batched_until(
-            &self,
-            request: rt::Request,
-            on_batch: impl FnMut(usize, usize) + Send,
-            stop: &rt::Stop,
-        ) -> ::core::result::Result<rt::Envelope<rt::serde_json::Value>, rt::Error> {
-            self.execute_batched_decoded(request, on_batch, Some(stop), operations::decode_json)
-                .await
-        }
-
-        /// Like [`run`](Self::run), for any operation: each answer is decoded as
-        /// the operation's typed result, as with [`execute_json`](Self::execute_json),
-        /// and the result re-encoded as JSON with the API's field names (`[]`,
-        /// `{}` or `null` when nothing is found).
-        ///
-        /// # Errors
-        ///
-        /// As [`run`](Self::run).
-        #[inline]
-        pub async fn run_json(
-            &self,
-            request: rt::Request,
-            options: rt::RunOptions,
-        ) -> ::core::result::Result<rt::Outcome<rt::serde_json::Value>, rt::Error> {
-            self.run_decoded(request, options, operations::decode_json)
-                .await
-        }
-
-        /// Like [`run_json`](Self::run_json), with the rows handed to `each` as
-        /// they come rather than kept: each page of a paged job as it arrives
-        /// (memory stays one page's), the whole result of any other job. The
-        /// outcome's response is then empty; its figures are the run's. When
-        /// `each` breaks, the run stops as if its stop were given.
-        ///
-        /// # Errors
-        ///
-        /// As [`run`](Self::run).
-        #[inline]
-        pub async fn run_json_each(
-            &self,
-            request: rt::Request,
-            options: rt::RunOptions,
-            each: impl FnMut(rt::serde_json::Value) -> ::core::ops::ControlFlow<()>,
-        ) -> ::core::result::Result<rt::Outcome<rt::serde_json::Value>, rt::Error> {
-            self.run_decoded_each(request, options, operations::decode_json, each)
-                .await
-        }
-
-        /// Like [`pages`](Self::pages), for any paged operation: each row is decoded
-        /// as the operation's typed record, as with
-        /// [`execute_json`](Self::execute_json), and re-encoded as JSON with the
-        /// API's field names.
-        #[inline]
-        pub fn pages_json(
-            &self,
-            request: rt::Request,
-            page_size: i64,
-            max_rows: ::core::option::Option<usize>,
-        ) -> impl rt::Stream<Item = ::core::result::Result<rt::serde_json::Value, rt::Error>>
-               + Send
-               + Unpin
-               + use<> {
-            self.pages_decoded(request, page_size, max_rows, operations::decode_json)
         }
     }
 }

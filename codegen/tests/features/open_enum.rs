@@ -398,7 +398,14 @@ pub mod builder {
             >,
         > + ::core::marker::Send + 'static {
             let request = self.request();
-            async move { self.client.execute_rows(request).await }
+            async move {
+                let options = rt::RunOptions::one_request();
+                let outcome = self
+                    .client
+                    .run::<::std::vec::Vec<types::Thing>>(request, options)
+                    .await?;
+                ::core::result::Result::Ok(outcome.envelope)
+            }
         }
     }
 }

@@ -423,7 +423,14 @@ pub mod builder {
             >,
         > + ::core::marker::Send + 'static {
             let request = self.request();
-            async move { self.client.execute_rows(request).await }
+            async move {
+                let options = rt::RunOptions::one_request();
+                let outcome = self
+                    .client
+                    .run::<::std::vec::Vec<types::ThingRow>>(request, options)
+                    .await?;
+                ::core::result::Result::Ok(outcome.envelope)
+            }
         }
 
         /// Stream the rows page by page. Each request asks for `page_size` rows (this builder's `limit` is replaced; a last page asks only for what `max_rows` still allows), the first from this builder's `offset` (`0` when not set), each next one from where the previous ended. Paging stops when a page comes back short or `max_rows` rows have come (`None`: no cap).

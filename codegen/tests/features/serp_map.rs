@@ -182,12 +182,19 @@ pub mod builder {
             Output = ::core::result::Result<rt::Envelope<rt::ByKey<rt::Serp>>, rt::Error>,
         > + ::core::marker::Send + 'static {
             let request = self.request();
-            async move { self.client.execute(request).await }
+            async move {
+                let options = rt::RunOptions::one_request();
+                let outcome = self
+                    .client
+                    .run::<rt::ByKey<rt::Serp>>(request, options)
+                    .await?;
+                ::core::result::Result::Ok(outcome.envelope)
+            }
         }
 
         /// Send any number of `keyword` values as one batched job: values that differ only in surrounding spaces or letter case are one input, sent once (as first given), the rest split into the fewest requests of at most 100 values, sent under the rate limit, and merged into one map; `result_rows` and `units_used` are summed over the requests.
         ///
-        /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::execute_batched`](rt::Client::execute_batched).
+        /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::run`](rt::Client::run), which this runs with default options.
         ///
         /// # Errors
         ///
@@ -201,7 +208,14 @@ pub mod builder {
             Output = ::core::result::Result<rt::Envelope<rt::ByKey<rt::Serp>>, rt::Error>,
         > + ::core::marker::Send + 'static {
             let request = self.request();
-            async move { self.client.execute_batched(request).await }
+            async move {
+                let options = rt::RunOptions::new();
+                let outcome = self
+                    .client
+                    .run::<rt::ByKey<rt::Serp>>(request, options)
+                    .await?;
+                ::core::result::Result::Ok(outcome.envelope)
+            }
         }
     }
 }

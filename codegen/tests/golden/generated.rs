@@ -6194,6 +6194,36 @@ pub mod builder {
     use crate::__private as rt;
     use super::{operations, types};
 
+    /// Any operation's result as JSON: each answer decoded as the
+    /// operation's typed result and re-encoded with the API's field names,
+    /// by the table's decoder of every operation. Inline, so that those
+    /// decoders are compiled only in a crate that runs a job for JSON (a
+    /// command line), never in every user's build.
+    impl rt::Output for rt::serde_json::Value {
+        type Answer = rt::serde_json::Value;
+
+        fn from_answer(answer: rt::serde_json::Value) -> Self {
+            answer
+        }
+
+        fn nothing(op: &rt::Operation) -> Self {
+            rt::json_output::nothing(op)
+        }
+
+        fn rows(&self) -> usize {
+            rt::json_output::rows(self)
+        }
+
+        fn truncate(&mut self, rows: usize) {
+            rt::json_output::truncate(self, rows);
+        }
+
+        #[inline]
+        fn decoder() -> rt::Decoder<rt::serde_json::Value> {
+            operations::decode_json
+        }
+    }
+
     impl rt::Client {
         /// A client with default settings and this key.
         ///
@@ -6220,126 +6250,6 @@ pub mod builder {
         /// A builder for the other settings.
         pub fn builder() -> rt::ClientBuilder {
             rt::ClientBuilder::for_api(&operations::API)
-        }
-
-        /// Like [`execute`](Self::execute), for any operation: the body is decoded as
-        /// the operation's typed result and its `response` re-encoded as JSON with the
-        /// API's field names.
-        ///
-        /// # Errors
-        ///
-        /// As [`execute`](Self::execute).
-        #[inline]
-        pub async fn execute_json(
-            &self,
-            request: rt::Request,
-        ) -> ::core::result::Result<rt::Envelope<rt::serde_json::Value>, rt::Error> {
-            self.execute_decoded(request, operations::decode_json).await
-        }
-
-        /// Like [`execute_batched_with`](Self::execute_batched_with), for any
-        /// operation: each batch is decoded as with
-        /// [`execute_json`](Self::execute_json) and the `response`s merged as JSON
-        /// (arrays in input order by the key field's member, objects joined).
-        ///
-        /// # Errors
-        ///
-        /// As [`execute_batched`](Self::execute_batched).
-        #[inline]
-        pub async fn execute_json_batched(
-            &self,
-            request: rt::Request,
-            on_batch: impl FnMut(usize, usize) + Send,
-        ) -> ::core::result::Result<rt::Envelope<rt::serde_json::Value>, rt::Error> {
-            self.execute_batched_decoded(
-                    request,
-                    on_batch,
-                    None,
-                    operations::decode_json,
-                )
-                .await
-        }
-
-        /// Like [`execute_json_batched`](Self::execute_json_batched), until `stop`
-        /// is given: from then on the job sends no further request (one waiting
-        /// for its rate-limit slot or a retry is not sent), lets the requests in
-        /// flight finish, and gives what it received as
-        /// [`ErrorKind::Partial`](crate::error::ErrorKind::Partial)
-        /// with the cause [`ErrorKind::Stopped`](crate::error::ErrorKind::Stopped)
-        /// (that error itself when nothing was received). The requests not sent
-        /// are not charged, and the budget the job held for them is given back.
-        ///
-        /// # Errors
-        ///
-        /// As [`execute_json_batched`](Self::execute_json_batched), and
-        /// [`ErrorKind::Stopped`](crate::error::ErrorKind::Stopped) or
-        /// [`ErrorKind::Partial`](crate::error::ErrorKind::Partial) once stopped.
-        #[inline]
-        pub async fn execute_json_batched_until(
-            &self,
-            request: rt::Request,
-            on_batch: impl FnMut(usize, usize) + Send,
-            stop: &rt::Stop,
-        ) -> ::core::result::Result<rt::Envelope<rt::serde_json::Value>, rt::Error> {
-            self.execute_batched_decoded(
-                    request,
-                    on_batch,
-                    Some(stop),
-                    operations::decode_json,
-                )
-                .await
-        }
-
-        /// Like [`run`](Self::run), for any operation: each answer is decoded as
-        /// the operation's typed result, as with [`execute_json`](Self::execute_json),
-        /// and the result re-encoded as JSON with the API's field names (`[]`,
-        /// `{}` or `null` when nothing is found).
-        ///
-        /// # Errors
-        ///
-        /// As [`run`](Self::run).
-        #[inline]
-        pub async fn run_json(
-            &self,
-            request: rt::Request,
-            options: rt::RunOptions,
-        ) -> ::core::result::Result<rt::Outcome<rt::serde_json::Value>, rt::Error> {
-            self.run_decoded(request, options, operations::decode_json).await
-        }
-
-        /// Like [`run_json`](Self::run_json), with the rows handed to `each` as
-        /// they come rather than kept: each page of a paged job as it arrives
-        /// (memory stays one page's), the whole result of any other job. The
-        /// outcome's response is then empty; its figures are the run's. When
-        /// `each` breaks, the run stops as if its stop were given.
-        ///
-        /// # Errors
-        ///
-        /// As [`run`](Self::run).
-        #[inline]
-        pub async fn run_json_each(
-            &self,
-            request: rt::Request,
-            options: rt::RunOptions,
-            each: impl FnMut(rt::serde_json::Value) -> ::core::ops::ControlFlow<()>,
-        ) -> ::core::result::Result<rt::Outcome<rt::serde_json::Value>, rt::Error> {
-            self.run_decoded_each(request, options, operations::decode_json, each).await
-        }
-
-        /// Like [`pages`](Self::pages), for any paged operation: each row is decoded
-        /// as the operation's typed record, as with
-        /// [`execute_json`](Self::execute_json), and re-encoded as JSON with the
-        /// API's field names.
-        #[inline]
-        pub fn pages_json(
-            &self,
-            request: rt::Request,
-            page_size: i64,
-            max_rows: ::core::option::Option<usize>,
-        ) -> impl rt::Stream<
-            Item = ::core::result::Result<rt::serde_json::Value, rt::Error>,
-        > + Send + Unpin + use<> {
-            self.pages_decoded(request, page_size, max_rows, operations::decode_json)
         }
 
         /// The caller's projects: list, overview, monitored keywords, and page rankings of the project's domain.
@@ -6944,7 +6854,14 @@ pub mod builder {
             >,
         > + ::core::marker::Send + 'static {
             let request = self.request();
-            async move { self.client.execute_rows(request).await }
+            async move {
+                let options = rt::RunOptions::one_request();
+                let outcome = self
+                    .client
+                    .run::<::std::vec::Vec<types::Project>>(request, options)
+                    .await?;
+                ::core::result::Result::Ok(outcome.envelope)
+            }
         }
     }
 
@@ -7000,7 +6917,16 @@ pub mod builder {
             >,
         > + ::core::marker::Send + 'static {
             let request = self.request();
-            async move { self.client.execute(request).await }
+            async move {
+                let options = rt::RunOptions::one_request();
+                let outcome = self
+                    .client
+                    .run::<
+                        ::core::option::Option<types::ProjectOverview>,
+                    >(request, options)
+                    .await?;
+                outcome.found(&operations::PROJECTS_OVERVIEW)
+            }
         }
     }
 
@@ -7056,7 +6982,14 @@ pub mod builder {
             >,
         > + ::core::marker::Send + 'static {
             let request = self.request();
-            async move { self.client.execute_rows(request).await }
+            async move {
+                let options = rt::RunOptions::one_request();
+                let outcome = self
+                    .client
+                    .run::<::std::vec::Vec<types::MonitoredKeyword>>(request, options)
+                    .await?;
+                ::core::result::Result::Ok(outcome.envelope)
+            }
         }
     }
 
@@ -7114,7 +7047,14 @@ pub mod builder {
             >,
         > + ::core::marker::Send + 'static {
             let request = self.request();
-            async move { self.client.execute_rows(request).await }
+            async move {
+                let options = rt::RunOptions::one_request();
+                let outcome = self
+                    .client
+                    .run::<::std::vec::Vec<types::BestPage>>(request, options)
+                    .await?;
+                ::core::result::Result::Ok(outcome.envelope)
+            }
         }
     }
 
@@ -7172,7 +7112,16 @@ pub mod builder {
             >,
         > + ::core::marker::Send + 'static {
             let request = self.request();
-            async move { self.client.execute_rows(request).await }
+            async move {
+                let options = rt::RunOptions::one_request();
+                let outcome = self
+                    .client
+                    .run::<
+                        ::std::vec::Vec<types::PageWithMoreKeywords>,
+                    >(request, options)
+                    .await?;
+                ::core::result::Result::Ok(outcome.envelope)
+            }
         }
     }
 
@@ -7230,7 +7179,14 @@ pub mod builder {
             >,
         > + ::core::marker::Send + 'static {
             let request = self.request();
-            async move { self.client.execute_rows(request).await }
+            async move {
+                let options = rt::RunOptions::one_request();
+                let outcome = self
+                    .client
+                    .run::<::std::vec::Vec<types::PageWithPotential>>(request, options)
+                    .await?;
+                ::core::result::Result::Ok(outcome.envelope)
+            }
         }
     }
 
@@ -7288,7 +7244,16 @@ pub mod builder {
             >,
         > + ::core::marker::Send + 'static {
             let request = self.request();
-            async move { self.client.execute_rows(request).await }
+            async move {
+                let options = rt::RunOptions::one_request();
+                let outcome = self
+                    .client
+                    .run::<
+                        ::std::vec::Vec<types::TrafficVariationPage>,
+                    >(request, options)
+                    .await?;
+                ::core::result::Result::Ok(outcome.envelope)
+            }
         }
     }
 
@@ -7346,7 +7311,16 @@ pub mod builder {
             >,
         > + ::core::marker::Send + 'static {
             let request = self.request();
-            async move { self.client.execute_rows(request).await }
+            async move {
+                let options = rt::RunOptions::one_request();
+                let outcome = self
+                    .client
+                    .run::<
+                        ::std::vec::Vec<types::TrafficVariationPage>,
+                    >(request, options)
+                    .await?;
+                ::core::result::Result::Ok(outcome.envelope)
+            }
         }
     }
 
@@ -7404,12 +7378,19 @@ pub mod builder {
             >,
         > + ::core::marker::Send + 'static {
             let request = self.request();
-            async move { self.client.execute_rows(request).await }
+            async move {
+                let options = rt::RunOptions::one_request();
+                let outcome = self
+                    .client
+                    .run::<::std::vec::Vec<types::DomainMetrics>>(request, options)
+                    .await?;
+                ::core::result::Result::Ok(outcome.envelope)
+            }
         }
 
         /// Send any number of `domain` values as one batched job: values that differ only in surrounding spaces, letter case, a leading `www.` or a trailing `/` are one input, sent once (as first given), the rest split into the fewest requests of at most 50 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
         ///
-        /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::execute_batched`](rt::Client::execute_batched).
+        /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::run`](rt::Client::run), which this runs with default options.
         ///
         /// # Errors
         ///
@@ -7426,7 +7407,14 @@ pub mod builder {
             >,
         > + ::core::marker::Send + 'static {
             let request = self.request();
-            async move { self.client.execute_batched(request).await }
+            async move {
+                let options = rt::RunOptions::new();
+                let outcome = self
+                    .client
+                    .run::<::std::vec::Vec<types::DomainMetrics>>(request, options)
+                    .await?;
+                ::core::result::Result::Ok(outcome.envelope)
+            }
         }
     }
 
@@ -7486,12 +7474,19 @@ pub mod builder {
             >,
         > + ::core::marker::Send + 'static {
             let request = self.request();
-            async move { self.client.execute_rows(request).await }
+            async move {
+                let options = rt::RunOptions::one_request();
+                let outcome = self
+                    .client
+                    .run::<::std::vec::Vec<types::DomainMetrics>>(request, options)
+                    .await?;
+                ::core::result::Result::Ok(outcome.envelope)
+            }
         }
 
         /// Send any number of `domain` values as one batched job: values that differ only in surrounding spaces, letter case, a leading `www.` or a trailing `/` are one input, sent once (as first given), the rest split into the fewest requests of at most 50 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
         ///
-        /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::execute_batched`](rt::Client::execute_batched).
+        /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::run`](rt::Client::run), which this runs with default options.
         ///
         /// # Errors
         ///
@@ -7508,7 +7503,14 @@ pub mod builder {
             >,
         > + ::core::marker::Send + 'static {
             let request = self.request();
-            async move { self.client.execute_batched(request).await }
+            async move {
+                let options = rt::RunOptions::new();
+                let outcome = self
+                    .client
+                    .run::<::std::vec::Vec<types::DomainMetrics>>(request, options)
+                    .await?;
+                ::core::result::Result::Ok(outcome.envelope)
+            }
         }
     }
 
@@ -7566,12 +7568,19 @@ pub mod builder {
             >,
         > + ::core::marker::Send + 'static {
             let request = self.request();
-            async move { self.client.execute_rows(request).await }
+            async move {
+                let options = rt::RunOptions::one_request();
+                let outcome = self
+                    .client
+                    .run::<::std::vec::Vec<types::Authority>>(request, options)
+                    .await?;
+                ::core::result::Result::Ok(outcome.envelope)
+            }
         }
 
         /// Send any number of `domain` values as one batched job: values that differ only in surrounding spaces, letter case, a leading `www.` or a trailing `/` are one input, sent once (as first given), the rest split into the fewest requests of at most 100 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
         ///
-        /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::execute_batched`](rt::Client::execute_batched).
+        /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::run`](rt::Client::run), which this runs with default options.
         ///
         /// # Errors
         ///
@@ -7588,7 +7597,14 @@ pub mod builder {
             >,
         > + ::core::marker::Send + 'static {
             let request = self.request();
-            async move { self.client.execute_batched(request).await }
+            async move {
+                let options = rt::RunOptions::new();
+                let outcome = self
+                    .client
+                    .run::<::std::vec::Vec<types::Authority>>(request, options)
+                    .await?;
+                ::core::result::Result::Ok(outcome.envelope)
+            }
         }
     }
 
@@ -7648,12 +7664,19 @@ pub mod builder {
             >,
         > + ::core::marker::Send + 'static {
             let request = self.request();
-            async move { self.client.execute_rows(request).await }
+            async move {
+                let options = rt::RunOptions::one_request();
+                let outcome = self
+                    .client
+                    .run::<::std::vec::Vec<types::DomainNiches>>(request, options)
+                    .await?;
+                ::core::result::Result::Ok(outcome.envelope)
+            }
         }
 
         /// Send any number of `domain` values as one batched job: values that differ only in surrounding spaces, letter case, a leading `www.` or a trailing `/` are one input, sent once (as first given), the rest split into the fewest requests of at most 10 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
         ///
-        /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::execute_batched`](rt::Client::execute_batched).
+        /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::run`](rt::Client::run), which this runs with default options.
         ///
         /// # Errors
         ///
@@ -7670,7 +7693,14 @@ pub mod builder {
             >,
         > + ::core::marker::Send + 'static {
             let request = self.request();
-            async move { self.client.execute_batched(request).await }
+            async move {
+                let options = rt::RunOptions::new();
+                let outcome = self
+                    .client
+                    .run::<::std::vec::Vec<types::DomainNiches>>(request, options)
+                    .await?;
+                ::core::result::Result::Ok(outcome.envelope)
+            }
         }
     }
 
@@ -7728,7 +7758,14 @@ pub mod builder {
             >,
         > + ::core::marker::Send + 'static {
             let request = self.request();
-            async move { self.client.execute_rows(request).await }
+            async move {
+                let options = rt::RunOptions::one_request();
+                let outcome = self
+                    .client
+                    .run::<::std::vec::Vec<types::BestPage>>(request, options)
+                    .await?;
+                ::core::result::Result::Ok(outcome.envelope)
+            }
         }
     }
 
@@ -7822,7 +7859,14 @@ pub mod builder {
             >,
         > + ::core::marker::Send + 'static {
             let request = self.request();
-            async move { self.client.execute_rows(request).await }
+            async move {
+                let options = rt::RunOptions::one_request();
+                let outcome = self
+                    .client
+                    .run::<::std::vec::Vec<types::DomainKeyword>>(request, options)
+                    .await?;
+                ::core::result::Result::Ok(outcome.envelope)
+            }
         }
 
         /// Stream the rows page by page. Each request asks for `page_size` rows (this builder's `limit` is replaced; a last page asks only for what `max_rows` still allows), the first from this builder's `offset` (`0` when not set), each next one from where the previous ended. Paging stops when a page comes back short or `max_rows` rows have come (`None`: no cap).
@@ -7910,7 +7954,14 @@ pub mod builder {
             >,
         > + ::core::marker::Send + 'static {
             let request = self.request();
-            async move { self.client.execute_rows(request).await }
+            async move {
+                let options = rt::RunOptions::one_request();
+                let outcome = self
+                    .client
+                    .run::<::std::vec::Vec<types::AiOverviewKeyword>>(request, options)
+                    .await?;
+                ::core::result::Result::Ok(outcome.envelope)
+            }
         }
 
         /// Stream the rows page by page. Each request asks for `page_size` rows (this builder's `limit` is replaced; a last page asks only for what `max_rows` still allows), the first from this builder's `offset` (`0` when not set), each next one from where the previous ended. Paging stops when a page comes back short or `max_rows` rows have come (`None`: no cap).
@@ -7984,12 +8035,19 @@ pub mod builder {
             >,
         > + ::core::marker::Send + 'static {
             let request = self.request();
-            async move { self.client.execute_rows(request).await }
+            async move {
+                let options = rt::RunOptions::one_request();
+                let outcome = self
+                    .client
+                    .run::<::std::vec::Vec<types::DomainCompetitors>>(request, options)
+                    .await?;
+                ::core::result::Result::Ok(outcome.envelope)
+            }
         }
 
         /// Send any number of `domain` values as one batched job: values that differ only in surrounding spaces, letter case, a leading `www.` or a trailing `/` are one input, sent once (as first given), the rest split into the fewest requests of at most 10 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
         ///
-        /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::execute_batched`](rt::Client::execute_batched).
+        /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::run`](rt::Client::run), which this runs with default options.
         ///
         /// # Errors
         ///
@@ -8006,7 +8064,14 @@ pub mod builder {
             >,
         > + ::core::marker::Send + 'static {
             let request = self.request();
-            async move { self.client.execute_batched(request).await }
+            async move {
+                let options = rt::RunOptions::new();
+                let outcome = self
+                    .client
+                    .run::<::std::vec::Vec<types::DomainCompetitors>>(request, options)
+                    .await?;
+                ::core::result::Result::Ok(outcome.envelope)
+            }
         }
     }
 
@@ -8062,7 +8127,14 @@ pub mod builder {
             >,
         > + ::core::marker::Send + 'static {
             let request = self.request();
-            async move { self.client.execute_rows(request).await }
+            async move {
+                let options = rt::RunOptions::one_request();
+                let outcome = self
+                    .client
+                    .run::<::std::vec::Vec<types::UrlPageAuthority>>(request, options)
+                    .await?;
+                ::core::result::Result::Ok(outcome.envelope)
+            }
         }
     }
 
@@ -8120,12 +8192,19 @@ pub mod builder {
             >,
         > + ::core::marker::Send + 'static {
             let request = self.request();
-            async move { self.client.execute_rows(request).await }
+            async move {
+                let options = rt::RunOptions::one_request();
+                let outcome = self
+                    .client
+                    .run::<::std::vec::Vec<types::UrlMetrics>>(request, options)
+                    .await?;
+                ::core::result::Result::Ok(outcome.envelope)
+            }
         }
 
         /// Send any number of `url` values as one batched job: values that differ only in surrounding spaces or the letter case of the scheme and host are one input, sent once (as first given), the rest split into the fewest requests of at most 30 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
         ///
-        /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::execute_batched`](rt::Client::execute_batched).
+        /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::run`](rt::Client::run), which this runs with default options.
         ///
         /// # Errors
         ///
@@ -8142,7 +8221,14 @@ pub mod builder {
             >,
         > + ::core::marker::Send + 'static {
             let request = self.request();
-            async move { self.client.execute_batched(request).await }
+            async move {
+                let options = rt::RunOptions::new();
+                let outcome = self
+                    .client
+                    .run::<::std::vec::Vec<types::UrlMetrics>>(request, options)
+                    .await?;
+                ::core::result::Result::Ok(outcome.envelope)
+            }
         }
     }
 
@@ -8200,7 +8286,14 @@ pub mod builder {
             >,
         > + ::core::marker::Send + 'static {
             let request = self.request();
-            async move { self.client.execute_rows(request).await }
+            async move {
+                let options = rt::RunOptions::one_request();
+                let outcome = self
+                    .client
+                    .run::<::std::vec::Vec<types::UrlKeyword>>(request, options)
+                    .await?;
+                ::core::result::Result::Ok(outcome.envelope)
+            }
         }
     }
 
@@ -8258,7 +8351,14 @@ pub mod builder {
             >,
         > + ::core::marker::Send + 'static {
             let request = self.request();
-            async move { self.client.execute_rows(request).await }
+            async move {
+                let options = rt::RunOptions::one_request();
+                let outcome = self
+                    .client
+                    .run::<::std::vec::Vec<types::IntentGap>>(request, options)
+                    .await?;
+                ::core::result::Result::Ok(outcome.envelope)
+            }
         }
     }
 
@@ -8316,12 +8416,19 @@ pub mod builder {
             >,
         > + ::core::marker::Send + 'static {
             let request = self.request();
-            async move { self.client.execute_rows(request).await }
+            async move {
+                let options = rt::RunOptions::one_request();
+                let outcome = self
+                    .client
+                    .run::<::std::vec::Vec<types::KeywordMetrics>>(request, options)
+                    .await?;
+                ::core::result::Result::Ok(outcome.envelope)
+            }
         }
 
         /// Send any number of `keyword` values as one batched job: values that differ only in surrounding spaces or letter case are one input, sent once (as first given), the rest split into the fewest requests of at most 100 values, sent under the rate limit, and merged into one result with the rows in input order (matched by their key field); `result_rows` and `units_used` are summed over the requests.
         ///
-        /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::execute_batched`](rt::Client::execute_batched).
+        /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::run`](rt::Client::run), which this runs with default options.
         ///
         /// # Errors
         ///
@@ -8338,7 +8445,14 @@ pub mod builder {
             >,
         > + ::core::marker::Send + 'static {
             let request = self.request();
-            async move { self.client.execute_batched(request).await }
+            async move {
+                let options = rt::RunOptions::new();
+                let outcome = self
+                    .client
+                    .run::<::std::vec::Vec<types::KeywordMetrics>>(request, options)
+                    .await?;
+                ::core::result::Result::Ok(outcome.envelope)
+            }
         }
     }
 
@@ -8419,12 +8533,19 @@ pub mod builder {
             Output = ::core::result::Result<rt::Envelope<rt::ByKey<rt::Serp>>, rt::Error>,
         > + ::core::marker::Send + 'static {
             let request = self.request();
-            async move { self.client.execute(request).await }
+            async move {
+                let options = rt::RunOptions::one_request();
+                let outcome = self
+                    .client
+                    .run::<rt::ByKey<rt::Serp>>(request, options)
+                    .await?;
+                ::core::result::Result::Ok(outcome.envelope)
+            }
         }
 
         /// Send any number of `keyword` values as one batched job: values that differ only in surrounding spaces or letter case are one input, sent once (as first given), the rest split into the fewest requests of at most 100 values, sent under the rate limit, and merged into one map; `result_rows` and `units_used` are summed over the requests.
         ///
-        /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::execute_batched`](rt::Client::execute_batched).
+        /// Every request is validated and the whole job's maximum cost checked against the budget before the first is sent. See [`Client::run`](rt::Client::run), which this runs with default options.
         ///
         /// # Errors
         ///
@@ -8438,7 +8559,14 @@ pub mod builder {
             Output = ::core::result::Result<rt::Envelope<rt::ByKey<rt::Serp>>, rt::Error>,
         > + ::core::marker::Send + 'static {
             let request = self.request();
-            async move { self.client.execute_batched(request).await }
+            async move {
+                let options = rt::RunOptions::new();
+                let outcome = self
+                    .client
+                    .run::<rt::ByKey<rt::Serp>>(request, options)
+                    .await?;
+                ::core::result::Result::Ok(outcome.envelope)
+            }
         }
     }
 
@@ -8493,7 +8621,14 @@ pub mod builder {
             Output = ::core::result::Result<rt::Envelope<rt::Serp>, rt::Error>,
         > + ::core::marker::Send + 'static {
             let request = self.request();
-            async move { self.client.execute(request).await }
+            async move {
+                let options = rt::RunOptions::one_request();
+                let outcome = self
+                    .client
+                    .run::<::core::option::Option<rt::Serp>>(request, options)
+                    .await?;
+                outcome.found(&operations::KEYWORDS_SERP_HISTORY)
+            }
         }
     }
 
@@ -8551,7 +8686,14 @@ pub mod builder {
             >,
         > + ::core::marker::Send + 'static {
             let request = self.request();
-            async move { self.client.execute_rows(request).await }
+            async move {
+                let options = rt::RunOptions::one_request();
+                let outcome = self
+                    .client
+                    .run::<::std::vec::Vec<types::KeywordRelated>>(request, options)
+                    .await?;
+                ::core::result::Result::Ok(outcome.envelope)
+            }
         }
     }
 }

@@ -251,7 +251,9 @@ async fn the_client_sends_every_list_joined_never_as_repeated_keys() {
         let request = requests(op).swap_remove(0);
         let list = op.params.iter().find(|p| p.list).unwrap();
         assert!(request.get(list.wire).is_some_and(|v| v.len() > 1));
-        let answer = client.execute::<Value>(request).await;
+        let answer = client
+            .run::<Value>(request, seozoom::job::RunOptions::one_request())
+            .await;
         assert!(answer.is_ok(), "{}: {answer:?}", op.label());
         lists += 1;
     }

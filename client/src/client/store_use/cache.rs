@@ -497,6 +497,10 @@ mod tests {
     use crate::sandbox::Sandbox;
     use crate::store::Store;
 
+    fn one() -> crate::client::RunOptions {
+        crate::client::RunOptions::one_request()
+    }
+
     /// A damaged entry, or one written under another key (a foreign one), is
     /// never returned: the call is sent.
     #[tokio::test]
@@ -528,12 +532,16 @@ mod tests {
                 .cache_put(scope, vec![(key.clone(), bytes, None)])
                 .await
                 .unwrap();
-            let envelope = client.execute_json(request.clone()).await.unwrap();
+            let envelope = client
+                .run::<serde_json::Value>(request.clone(), one())
+                .await;
+            let envelope = envelope.unwrap().envelope;
             assert_eq!(envelope.fetched_at, None, "entry {n} was returned");
             assert_eq!(sandbox.requests(), n as u64 + 1);
         }
         // And the answer it then fetched is a hit.
-        let hit = client.execute_json(request).await.unwrap();
+        let hit = client.run::<serde_json::Value>(request, one()).await;
+        let hit = hit.unwrap().envelope;
         assert!(hit.fetched_at.is_some());
         assert_eq!(sandbox.requests(), 2);
     }

@@ -23,7 +23,7 @@ use crate::error::Error;
 use crate::request::Request;
 use crate::store::{CacheEntry, LedgerEntry, StoreError};
 
-pub(crate) use cache::{CacheFor, found_nothing, unreadable_stored};
+pub(crate) use cache::{found_nothing, unreadable_stored};
 pub(crate) use window::WindowHold;
 
 impl Client {

@@ -45,3 +45,29 @@ pub fn units<T>(envelope: &Envelope<T>) -> (i64, i64, Option<i64>) {
         envelope.units_remaining,
     )
 }
+
+/// What a whole job of `request` costs, as if the cache answered nothing:
+/// the plan's `whole`. A paged job's page size is the request's limit; one
+/// without a row cap is planned with the largest.
+pub async fn whole_estimate(
+    client: &seozoom::Client,
+    request: &seozoom::request::Request,
+    job: seozoom::Job,
+) -> Result<seozoom::units::Estimate, seozoom::Error> {
+    use seozoom::job::RunOptions;
+    let mut request = request.clone();
+    let options = match job {
+        seozoom::Job::Pages {
+            page_size,
+            max_rows,
+        } => {
+            let paging = request.operation().paging();
+            if let Some(paging) = paging {
+                request.one(paging.limit.wire, &page_size);
+            }
+            RunOptions::new().max_rows(max_rows.unwrap_or(usize::MAX))
+        }
+        _ => RunOptions::new(),
+    };
+    Ok(client.plan(&request, &options).await?.whole)
+}
