@@ -552,11 +552,12 @@ pub mod job {
     //! keeps what it paid for ([`Partial`]).
 
     pub use crate::client::{
-        BATCH_CONCURRENCY, Counted, FittedRows, InputOrder, Job, JobPlan, Merge, Output, Paging,
-        Progress, Row, RunOptions, Stop, TypedOutput,
+        BATCH_CONCURRENCY, CacheHit, Counted, FittedRows, InputOrder, Job, JobPlan, Merge, Output,
+        Paging, Progress, Retry, Row, RunOptions, Stop, TypedOutput, Wait, Waited,
     };
     pub use crate::error::partial::{Missing, Partial};
     pub use crate::outcome::{Figures, Outcome};
+    pub use crate::wait::WaitCause;
     pub use futures_core::Stream;
     /// `next()` and the other combinators of a [`Stream`], re-exported so
     /// that reading [`Client::pages`](crate::Client::pages) needs no other

@@ -1,6 +1,9 @@
 //! A call's waits: for a rate-limit slot, a `Retry-After`, a 429's rate
-//! window, a backoff. Each is told through `tracing` as it starts and when it
-//! ends, and all of a call's waits together are bounded
+//! window, a backoff. Each is told to the run's progress callback as it
+//! starts and when it ends ([`Progress::Waiting`](crate::job::Progress::Waiting),
+//! [`Progress::Waited`](crate::job::Progress::Waited): what the command line
+//! and the MCP server announce), and logged through `tracing`; all of a
+//! call's waits together are bounded
 //! ([`ClientBuilder::max_wait`](crate::ClientBuilder::max_wait), or a run's
 //! [`RunOptions::max_wait`](crate::job::RunOptions::max_wait)): a wait that
 //! would pass the bound is not begun, and the call stops with
@@ -8,9 +11,11 @@
 //! caller's [`Stop`] is given: the call then stops with
 //! [`ErrorKind::Stopped`], sending nothing more.
 //!
-//! # The events
+//! # The log events
 //!
-//! Target [`WAIT_TARGET`] (`seozoom::wait`), level `INFO`, for every wait
+//! Logs for a program that has no progress callback (a call sent with
+//! [`Client::execute`](crate::Client::execute) or a generated builder's
+//! `send`) or reads its logs: target [`WAIT_TARGET`] (`seozoom::wait`), level `INFO`, for every wait
 //! longer than [`ANNOUNCED_WAIT`] (2 s); shorter ones are `DEBUG` events of
 //! the call's span as before. Fields:
 //!
@@ -30,8 +35,8 @@
 
 use std::time::Duration;
 
+use crate::client::{Progress, Tell, Wait, Waited};
 use crate::error::{Error, ErrorKind};
-use crate::shown_duration::shown;
 use crate::stop::Stop;
 
 /// The `tracing` target of wait events.
@@ -40,9 +45,10 @@ pub const WAIT_TARGET: &str = "seozoom::wait";
 /// Waits longer than this are told as `INFO` events of [`WAIT_TARGET`].
 pub const ANNOUNCED_WAIT: Duration = Duration::from_secs(2);
 
-/// Why a call waits.
+/// Why a call waits ([`Progress::Waiting`](crate::job::Progress::Waiting)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Cause {
+#[non_exhaustive]
+pub enum WaitCause {
     /// For a slot of the spec's requests-per-minute figure.
     RateLimit,
     /// For the service's `Retry-After`.
@@ -53,23 +59,25 @@ pub(crate) enum Cause {
     Backoff,
 }
 
-impl Cause {
-    fn name(self) -> &'static str {
+impl WaitCause {
+    /// Its name in the log events (`rate_limit`, `retry_after`,
+    /// `rate_window`, `backoff`).
+    pub fn name(self) -> &'static str {
         match self {
-            Cause::RateLimit => "rate_limit",
-            Cause::RetryAfter => "retry_after",
-            Cause::RateWindow => "rate_window",
-            Cause::Backoff => "backoff",
+            WaitCause::RateLimit => "rate_limit",
+            WaitCause::RetryAfter => "retry_after",
+            WaitCause::RateWindow => "rate_window",
+            WaitCause::Backoff => "backoff",
         }
     }
 
-    /// What is waited for, for people.
-    fn waited_for(self) -> &'static str {
+    /// What is waited for, for people (`the service's rate window`).
+    pub fn waited_for(self) -> &'static str {
         match self {
-            Cause::RateLimit => "a rate-limit slot",
-            Cause::RetryAfter => "the time the service asked for",
-            Cause::RateWindow => "the service's rate window",
-            Cause::Backoff => "a backoff before trying again",
+            WaitCause::RateLimit => "a rate-limit slot",
+            WaitCause::RetryAfter => "the time the service asked for",
+            WaitCause::RateWindow => "the service's rate window",
+            WaitCause::Backoff => "a backoff before trying again",
         }
     }
 }
@@ -82,29 +90,32 @@ pub(crate) struct Waits {
     max: Duration,
     waited: Duration,
     stop: Option<Stop>,
+    tell: Tell,
 }
 
 impl Waits {
-    /// No waits yet for a call of `operation`, bounded by `max` in all, and
-    /// ended by `stop` when it is given.
-    pub(crate) fn new(operation: String, max: Duration, stop: Option<Stop>) -> Self {
+    /// No waits yet for a call of `operation`, bounded by `max` in all,
+    /// ended by `stop` when it is given, and told to `tell`.
+    pub(crate) fn new(operation: String, max: Duration, stop: Option<Stop>, tell: Tell) -> Self {
         Waits {
             operation,
             max,
             waited: Duration::ZERO,
             stop,
+            tell,
         }
     }
 
     /// Wait `wait` for `cause` (`reason` says why, for people) before
-    /// attempt `attempt`: told as it starts and ends when it is long,
-    /// refused when it would take the call's waits past the bound, and cut
+    /// attempt `attempt`: told to the progress callback as it starts and
+    /// ends (unless it is no wait at all), logged as it starts and ends when
+    /// it is long, refused when it would take the call's waits past the bound, and cut
     /// short by the caller's stop ([`ErrorKind::Stopped`], also when the stop
     /// was given before the wait).
     pub(crate) async fn wait(
         &mut self,
         wait: Duration,
-        cause: Cause,
+        cause: WaitCause,
         reason: &str,
         attempt: u32,
     ) -> Result<(), Error> {
@@ -120,12 +131,22 @@ impl Waits {
             };
             return Err(Error::new(self.operation.clone(), kind));
         }
-        let line = format!(
-            "{}: waiting {} for {} ({reason}) before attempt {attempt}",
-            self.operation,
-            shown(wait),
-            cause.waited_for()
-        );
+        // One event for the progress callback and the log's line alike.
+        let starts = Progress::Waiting(Wait {
+            operation: self.operation.clone(),
+            cause,
+            wait,
+            attempt,
+            reason: reason.to_owned(),
+            waited_before: self.waited,
+            max_wait: self.max,
+        });
+        let line = starts.to_string();
+        // A wait of no time is no wait: not told.
+        let told = !wait.is_zero();
+        if told {
+            self.tell.tell(|| starts);
+        }
         let announced = wait > ANNOUNCED_WAIT;
         let (wait_ms, waited_ms, max_wait_ms) = (
             wait.as_millis() as u64,
@@ -163,15 +184,17 @@ impl Waits {
         };
         // `slept`: how long the wait ran before the stop cut it short, if it did.
         self.waited = self.waited.saturating_add(slept.unwrap_or(wait));
+        let ends = Progress::Waited(Waited {
+            operation: self.operation.clone(),
+            cause,
+            waited: slept.unwrap_or(wait),
+            stopped: slept.is_some(),
+        });
+        let line = ends.to_string();
+        if told {
+            self.tell.tell(|| ends);
+        }
         if announced {
-            let line = match slept {
-                Some(cut) => format!(
-                    "{}: stopped waiting after {} (the caller stopped the call)",
-                    self.operation,
-                    shown(cut)
-                ),
-                None => format!("{}: waited {}", self.operation, shown(wait)),
-            };
             tracing::info!(
                 target: WAIT_TARGET,
                 event = "end",
@@ -198,13 +221,28 @@ mod tests {
 
     #[tokio::test]
     async fn a_wait_past_the_bound_is_refused_and_named() {
-        let mut waits = Waits::new("keywords metrics".into(), Duration::from_millis(90), None);
+        let mut waits = Waits::new(
+            "keywords metrics".into(),
+            Duration::from_millis(90),
+            None,
+            Tell::default(),
+        );
         waits
-            .wait(Duration::from_millis(60), Cause::RateWindow, "HTTP 429", 2)
+            .wait(
+                Duration::from_millis(60),
+                WaitCause::RateWindow,
+                "HTTP 429",
+                2,
+            )
             .await
             .unwrap();
         let error = waits
-            .wait(Duration::from_millis(60), Cause::RateWindow, "HTTP 429", 3)
+            .wait(
+                Duration::from_millis(60),
+                WaitCause::RateWindow,
+                "HTTP 429",
+                3,
+            )
             .await
             .unwrap_err();
         let text = error.to_string();
@@ -223,9 +261,15 @@ mod tests {
             "keywords metrics".into(),
             Duration::from_secs(600),
             Some(stop.clone()),
+            Tell::default(),
         );
         let started = std::time::Instant::now();
-        let waiting = waits.wait(Duration::from_secs(60), Cause::RetryAfter, "HTTP 429", 2);
+        let waiting = waits.wait(
+            Duration::from_secs(60),
+            WaitCause::RetryAfter,
+            "HTTP 429",
+            2,
+        );
         let (waited, ()) = tokio::join!(waiting, async {
             tokio::time::sleep(Duration::from_millis(50)).await;
             stop.stop();
@@ -233,7 +277,7 @@ mod tests {
         let error = waited.unwrap_err();
         assert!(matches!(error.kind(), ErrorKind::Stopped), "{error}");
         assert!(started.elapsed() < Duration::from_secs(5));
-        let again = waits.wait(Duration::from_millis(1), Cause::Backoff, "HTTP 500", 3);
+        let again = waits.wait(Duration::from_millis(1), WaitCause::Backoff, "HTTP 500", 3);
         assert!(matches!(
             again.await.unwrap_err().kind(),
             ErrorKind::Stopped

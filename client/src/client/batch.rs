@@ -250,7 +250,9 @@ impl Client {
         let first = self.prepare(&first)?;
         let freshness = self.freshness(op, &first.query);
         let (rest, hits) = self.cached_items(request.clone(), freshness).await?;
-        let cached = self.decode_hits(&first, hits, &decode).await?;
+        let cached = self
+            .decode_hits(&first, hits, &decode, &bounds.tell)
+            .await?;
         let batches = rest.map_or_else(Vec::new, |rest| rest.batches());
         let total = batches.len();
         let learned = self.learned_for_budget(op).await;
@@ -387,8 +389,8 @@ impl Client {
 }
 
 impl Client {
-    /// Cached item answers decoded as the job's results, and recorded in
-    /// the ledger as one hit.
+    /// Cached item answers decoded as the job's results, recorded in the
+    /// ledger as one hit and told to the caller's progress callback (`tell`).
     ///
     /// # Errors
     ///
@@ -399,6 +401,7 @@ impl Client {
         first: &super::prepared::Prepared,
         hits: Vec<CachedAnswer>,
         decode: &impl Fn(&Operation, u16, &[u8]) -> Result<Envelope<T>, Error>,
+        tell: &super::Tell,
     ) -> Result<Vec<Envelope<T>>, Error> {
         if hits.is_empty() {
             return Ok(Vec::new());
@@ -423,6 +426,8 @@ impl Client {
             .collect::<Result<_, Error>>()?;
         let rows = envelopes.iter().map(|e| e.result_rows).sum();
         tracing::debug!(items, oldest, "items answered from the cache");
+        let fetched_at = super::store_use::time_of(oldest);
+        tell.cached(op, 0, envelopes.len(), fetched_at);
         self.record_hit(op, &first.database, items, rows, saved)
             .await;
         Ok(envelopes)

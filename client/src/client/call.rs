@@ -22,7 +22,7 @@ use crate::operation_table::Operation;
 use crate::request::{Request, encode_value, push_query};
 use crate::retry::{Decision, Outcome, Spent, Verdict, classify};
 use crate::units::{Estimate, Ledger, estimate, estimate_learned};
-use crate::wait::{Cause, Waits};
+use crate::wait::{WaitCause, Waits};
 
 impl Client {
     /// The cost range of a request, from the spec's figures, without sending it.
@@ -218,7 +218,7 @@ impl Client {
             if let Some(answer) = self.cached_answer(&prepared, freshness).await? {
                 let decoded = decode(prepared.op, 200, &answer.body);
                 return self
-                    .serve_cached(&request, &prepared, answer, decoded)
+                    .serve_cached(&request, &prepared, answer, decoded, &bounds.tell)
                     .await
                     .map_err(|error| self.failed(error));
             }
@@ -363,7 +363,8 @@ impl Client {
             let mut attempt = 0;
             let mut spent = Spent::new(self.inner.rate_limits.window());
             let max_wait = bounds.max_wait(self.inner.max_wait);
-            let mut waits = Waits::new(op.label(), max_wait, bounds.stop.clone());
+            let (stop, tell) = (bounds.stop.clone(), bounds.tell.clone());
+            let mut waits = Waits::new(op.label(), max_wait, stop, tell);
             loop {
                 attempt += 1;
                 let slot = match self.take_slot(op, &mut waits, attempt).await {
@@ -415,6 +416,7 @@ impl Client {
                         );
                         let answered = result.as_ref().ok().map(|(_, body)| self.body_units(body));
                         attempts.retried(answered);
+                        bounds.tell.retrying(op, attempt + 1, &reason, delay);
                         previous = Some(result);
                         // Past the bound, or stopped by the caller: the
                         // call ends here, sending nothing more (the attempts
@@ -449,7 +451,7 @@ impl Client {
 
 /// Why a call waits after an attempt came to `outcome`: its cause, and the
 /// reason for people (`HTTP 429 with an unreadable Retry-After (soon)`).
-fn why_wait(outcome: &Outcome<'_>) -> (Cause, String) {
+fn why_wait(outcome: &Outcome<'_>) -> (WaitCause, String) {
     let asked = |headers: &HeaderMap| {
         headers.get(reqwest::header::RETRY_AFTER).map(|v| {
             String::from_utf8_lossy(v.as_bytes())
@@ -463,7 +465,7 @@ fn why_wait(outcome: &Outcome<'_>) -> (Cause, String) {
             Verdict::WindowFull { asked: Some(_) } | Verdict::Retryable { asked: Some(_) },
             Outcome::Answered { status, headers },
         ) => (
-            Cause::RetryAfter,
+            WaitCause::RetryAfter,
             format!(
                 "HTTP {status}, Retry-After: {}",
                 asked(headers).unwrap_or_default()
@@ -474,11 +476,11 @@ fn why_wait(outcome: &Outcome<'_>) -> (Cause, String) {
                 Some(text) => format!("HTTP {status} with an unreadable Retry-After ({text})"),
                 None => format!("HTTP {status} without Retry-After"),
             };
-            (Cause::RateWindow, reason)
+            (WaitCause::RateWindow, reason)
         }
-        (_, Outcome::Answered { status, .. }) => (Cause::Backoff, format!("HTTP {status}")),
-        (_, Outcome::Failed { timeout: true }) => (Cause::Backoff, "a timeout".to_owned()),
-        (_, Outcome::Failed { .. }) => (Cause::Backoff, "a transport failure".to_owned()),
+        (_, Outcome::Answered { status, .. }) => (WaitCause::Backoff, format!("HTTP {status}")),
+        (_, Outcome::Failed { timeout: true }) => (WaitCause::Backoff, "a timeout".to_owned()),
+        (_, Outcome::Failed { .. }) => (WaitCause::Backoff, "a transport failure".to_owned()),
     }
 }
 

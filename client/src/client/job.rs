@@ -6,7 +6,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::{Client, Stop, WindowHold};
+use super::{Client, Stop, Tell, WindowHold};
 use crate::error::Error;
 use crate::request::Request;
 use crate::units::{BudgetHold, Estimate, Learned};
@@ -99,13 +99,16 @@ impl Client {
 
 /// What a caller bounds a call or job by: the signal that stops it, and the
 /// most one of its calls may wait (at most the client's
-/// [`max_wait`](crate::ClientBuilder::max_wait)).
+/// [`max_wait`](crate::ClientBuilder::max_wait)); and what its calls tell
+/// their waits, retries and cache hits to.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Bounds {
     /// The caller's signal to send nothing more, if it gave one.
     pub(crate) stop: Option<Stop>,
     /// The most a call may wait, if less than the client's.
     pub(crate) max_wait: Option<Duration>,
+    /// The caller's progress callback, if it gave one.
+    pub(crate) tell: Tell,
 }
 
 impl Bounds {
@@ -113,7 +116,7 @@ impl Bounds {
     pub(crate) fn stop(stop: Option<&Stop>) -> Bounds {
         Bounds {
             stop: stop.cloned(),
-            max_wait: None,
+            ..Bounds::default()
         }
     }
 

@@ -7,6 +7,8 @@
 //!   client's ledger and the store's in one place once the call has ended;
 //! - `run` (with `run_options` and `output`): the one way to run any job,
 //!   single, batched or paged, as the operation table says;
+//! - `progress`: what a run's progress callback is told, and the handle its
+//!   calls tell their waits, retries and cache hits through;
 //! - `batch` (with `merge`): a request of any size as a batched job;
 //! - `pages`: the rows of a paged operation, page by page;
 //! - `job`: a bulk job's cost, its hold on the budget and its caller's bounds;
@@ -32,6 +34,7 @@ mod output;
 mod pages;
 mod plan;
 mod prepared;
+mod progress;
 mod run;
 mod run_options;
 mod store_use;
@@ -50,7 +53,9 @@ pub use merge::{InputOrder, Merge, Row};
 pub use output::{Output, TypedOutput};
 pub use pages::Paging;
 pub use plan::{Counted, JobPlan};
-pub use run_options::{Progress, RunOptions};
+pub(crate) use progress::Tell;
+pub use progress::{CacheHit, Progress, Retry, Wait, Waited};
+pub use run_options::RunOptions;
 pub(crate) use store_use::WindowHold;
 
 use crate::error::{ConfigError, Error, ErrorKind};
