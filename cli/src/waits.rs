@@ -41,7 +41,9 @@ impl Announcer {
             (Progress::Waiting(wait), false) if wait.wait > ANNOUNCED_WAIT => {
                 writeln!(stderr, "{progress}")
             }
-            (Progress::Waited(_), true) => write!(stderr, "\r\x1b[2K"),
+            (Progress::Waited(waited), true) if waited.wait > ANNOUNCED_WAIT => {
+                write!(stderr, "\r\x1b[2K")
+            }
             _ => return,
         };
         let _ = stderr.flush();

@@ -127,10 +127,15 @@
 //! [`RetryPolicy::max_rate_limited_windows`](config::RetryPolicy::max_rate_limited_windows)
 //! windows. Every wait of a call (rate-limit slots, `Retry-After`s, 429
 //! windows, backoffs) counts against [`ClientBuilder::max_wait`] (5 minutes by
-//! default); one that would pass it is not begun. A wait longer than 2 s is
-//! told through `tracing` as it starts and ends (target [`wait::WAIT_TARGET`],
-//! level `INFO`), and each call runs in a `seozoom.call` span with the
-//! operation, status, attempts, units and latency. The key is in none of them.
+//! default); one that would pass it is not begun. A run's progress callback
+//! ([`RunOptions::on_progress`](job::RunOptions::on_progress)) is told every
+//! wait as it starts and ends (its [`job::WaitCause`], its length, the attempt
+//! after it), every retry and every cache hit, each a [`job::Progress`] whose
+//! `Display` is the line people read; the command line and the MCP server
+//! announce from these. The `tracing` events are the log: a wait longer than
+//! 2 s is an `INFO` event of target [`wait::WAIT_TARGET`] as it starts and
+//! ends, and each call runs in a `seozoom.call` span with the operation,
+//! status, attempts, units and latency. The key is in none of them.
 //!
 //! # Limits refused before sending
 //!
@@ -281,8 +286,8 @@
 //! ([`RunOptions::max_rows`](job::RunOptions::max_rows)), a batched job for an
 //! operation with a list input, one call otherwise. The options mean the
 //! same whatever the job: the row cap, fitting it to the budget, a
-//! [`job::Stop`], a progress callback ([`job::Progress`]) and the most a call
-//! may wait. The result type says what the operation answers (`Vec` of
+//! [`job::Stop`], a progress callback ([`job::Progress`]: how far the job is,
+//! and every wait, retry and cache hit) and the most a call may wait. The result type says what the operation answers (`Vec` of
 //! records, [`types::ByKey`], or `Option` for one object; [`job::TypedOutput`]);
 //! "No data found!" is its empty form, never an error. The
 //! [`job::Outcome`] holds the envelope and the run's exact

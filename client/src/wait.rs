@@ -187,6 +187,7 @@ impl Waits {
         let ends = Progress::Waited(Waited {
             operation: self.operation.clone(),
             cause,
+            wait,
             waited: slept.unwrap_or(wait),
             stopped: slept.is_some(),
         });

@@ -147,6 +147,8 @@ pub struct Waited {
     pub operation: String,
     /// What was waited for.
     pub cause: WaitCause,
+    /// How long the wait was to be (as [`Wait::wait`] said).
+    pub wait: Duration,
     /// How long it was waited: the whole wait, or until the stop.
     pub waited: Duration,
     /// Whether the caller's stop cut it short (the call then ends, sending
@@ -298,6 +300,7 @@ mod tests {
         let stopped = Progress::Waited(Waited {
             operation: "keywords metrics".into(),
             cause: WaitCause::Backoff,
+            wait: Duration::from_secs(2),
             waited: Duration::from_millis(1_500),
             stopped: true,
         });
