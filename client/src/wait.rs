@@ -1,7 +1,7 @@
 //! A call's waits: for a rate-limit slot, a `Retry-After`, a 429's rate
 //! window, a backoff. Each is told to the run's progress callback as it
-//! starts and when it ends ([`Progress::Waiting`](crate::job::Progress::Waiting),
-//! [`Progress::Waited`](crate::job::Progress::Waited): what the command line
+//! starts and when it ends ([`Progress::Waiting`],
+//! [`Progress::Waited`]: what the command line
 //! and the MCP server announce), and logged through `tracing`; all of a
 //! call's waits together are bounded
 //! ([`ClientBuilder::max_wait`](crate::ClientBuilder::max_wait), or a run's
@@ -45,7 +45,7 @@ pub const WAIT_TARGET: &str = "seozoom::wait";
 /// Waits longer than this are told as `INFO` events of [`WAIT_TARGET`].
 pub const ANNOUNCED_WAIT: Duration = Duration::from_secs(2);
 
-/// Why a call waits ([`Progress::Waiting`](crate::job::Progress::Waiting)).
+/// Why a call waits ([`Progress::Waiting`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum WaitCause {
