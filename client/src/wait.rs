@@ -35,7 +35,7 @@
 
 use std::time::Duration;
 
-use crate::client::{Progress, Tell, Wait, Waited};
+use crate::client::{Bounds, Progress, Tell, Wait, Waited};
 use crate::error::{Error, ErrorKind};
 use crate::stop::Stop;
 
@@ -95,14 +95,15 @@ pub(crate) struct Waits {
 
 impl Waits {
     /// No waits yet for a call of `operation`, bounded by `max` in all,
-    /// ended by `stop` when it is given, and told to `tell`.
-    pub(crate) fn new(operation: String, max: Duration, stop: Option<Stop>, tell: Tell) -> Self {
+    /// ended by its caller's stop when it is given, and told to its caller's
+    /// progress callback (both in `bounds`).
+    pub(crate) fn new(operation: String, max: Duration, bounds: &Bounds) -> Self {
         Waits {
             operation,
             max,
             waited: Duration::ZERO,
-            stop,
-            tell,
+            stop: bounds.stop.clone(),
+            tell: bounds.tell.clone(),
         }
     }
 
@@ -225,8 +226,7 @@ mod tests {
         let mut waits = Waits::new(
             "keywords metrics".into(),
             Duration::from_millis(90),
-            None,
-            Tell::default(),
+            &Bounds::default(),
         );
         waits
             .wait(
@@ -261,8 +261,7 @@ mod tests {
         let mut waits = Waits::new(
             "keywords metrics".into(),
             Duration::from_secs(600),
-            Some(stop.clone()),
-            Tell::default(),
+            &Bounds::stop(Some(&stop)),
         );
         let started = std::time::Instant::now();
         let waiting = waits.wait(

@@ -22,7 +22,7 @@ use crate::operation_table::Operation;
 use crate::request::{Request, encode_value, push_query};
 use crate::retry::{Decision, Outcome, Spent, Verdict, classify};
 use crate::units::{Estimate, Ledger, estimate, estimate_learned};
-use crate::wait::{WaitCause, Waits};
+use crate::wait::{WaitCause as Cause, Waits};
 
 impl Client {
     /// The cost range of a request, from the spec's figures, without sending it.
@@ -363,8 +363,7 @@ impl Client {
             let mut attempt = 0;
             let mut spent = Spent::new(self.inner.rate_limits.window());
             let max_wait = bounds.max_wait(self.inner.max_wait);
-            let (stop, tell) = (bounds.stop.clone(), bounds.tell.clone());
-            let mut waits = Waits::new(op.label(), max_wait, stop, tell);
+            let mut waits = Waits::new(op.label(), max_wait, bounds);
             loop {
                 attempt += 1;
                 let slot = match self.take_slot(op, &mut waits, attempt).await {
@@ -451,7 +450,7 @@ impl Client {
 
 /// Why a call waits after an attempt came to `outcome`: its cause, and the
 /// reason for people (`HTTP 429 with an unreadable Retry-After (soon)`).
-fn why_wait(outcome: &Outcome<'_>) -> (WaitCause, String) {
+fn why_wait(outcome: &Outcome<'_>) -> (Cause, String) {
     let asked = |headers: &HeaderMap| {
         headers.get(reqwest::header::RETRY_AFTER).map(|v| {
             String::from_utf8_lossy(v.as_bytes())
@@ -465,7 +464,7 @@ fn why_wait(outcome: &Outcome<'_>) -> (WaitCause, String) {
             Verdict::WindowFull { asked: Some(_) } | Verdict::Retryable { asked: Some(_) },
             Outcome::Answered { status, headers },
         ) => (
-            WaitCause::RetryAfter,
+            Cause::RetryAfter,
             format!(
                 "HTTP {status}, Retry-After: {}",
                 asked(headers).unwrap_or_default()
@@ -476,11 +475,11 @@ fn why_wait(outcome: &Outcome<'_>) -> (WaitCause, String) {
                 Some(text) => format!("HTTP {status} with an unreadable Retry-After ({text})"),
                 None => format!("HTTP {status} without Retry-After"),
             };
-            (WaitCause::RateWindow, reason)
+            (Cause::RateWindow, reason)
         }
-        (_, Outcome::Answered { status, .. }) => (WaitCause::Backoff, format!("HTTP {status}")),
-        (_, Outcome::Failed { timeout: true }) => (WaitCause::Backoff, "a timeout".to_owned()),
-        (_, Outcome::Failed { .. }) => (WaitCause::Backoff, "a transport failure".to_owned()),
+        (_, Outcome::Answered { status, .. }) => (Cause::Backoff, format!("HTTP {status}")),
+        (_, Outcome::Failed { timeout: true }) => (Cause::Backoff, "a timeout".to_owned()),
+        (_, Outcome::Failed { .. }) => (Cause::Backoff, "a transport failure".to_owned()),
     }
 }
 

@@ -296,11 +296,11 @@ impl Client {
         envelope.units_used = 0;
         envelope.units_remaining = answer.units_remaining;
         envelope.unreported = Default::default();
-        envelope.fetched_at = Some(time_of(answer.fetched_at_ms));
-        let (items, fetched_at) = (items_of(request), time_of(answer.fetched_at_ms));
+        let fetched_at = time_of(answer.fetched_at_ms);
+        envelope.fetched_at = Some(fetched_at);
         self.record_cached_hit(request, prepared, answer, envelope.result_rows)
             .await;
-        let items = usize::try_from(items).unwrap_or(0);
+        let items = usize::try_from(items_of(request)).unwrap_or(0);
         tell.cached(prepared.op, 1, items, fetched_at);
         Ok(envelope)
     }
