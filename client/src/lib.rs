@@ -558,11 +558,11 @@ pub mod job {
 
     pub use crate::client::{
         BATCH_CONCURRENCY, CacheHit, Counted, FittedRows, InputOrder, Job, JobPlan, Merge, Output,
-        Paging, Progress, Retry, Row, RunOptions, Stop, TypedOutput, Wait, Waited,
+        Paging, Progress, Retry, Row, RunOptions, Stop, TypedOutput,
     };
     pub use crate::error::partial::{Missing, Partial};
     pub use crate::outcome::{Figures, Outcome};
-    pub use crate::wait::WaitCause;
+    pub use crate::wait::{Wait, WaitCause, Waited};
     pub use futures_core::Stream;
     /// `next()` and the other combinators of a [`Stream`], re-exported so
     /// that reading [`Client::pages`](crate::Client::pages) needs no other

@@ -1,7 +1,7 @@
 //! A call's waits: for a rate-limit slot, a `Retry-After`, a 429's rate
 //! window, a backoff. Each is told to the run's progress callback as it
-//! starts and when it ends ([`Progress::Waiting`],
-//! [`Progress::Waited`]: what the command line
+//! starts and when it ends ([`Progress::Waiting`](crate::job::Progress::Waiting),
+//! [`Progress::Waited`](crate::job::Progress::Waited): what the command line
 //! and the MCP server announce), and logged through `tracing`; all of a
 //! call's waits together are bounded
 //! ([`ClientBuilder::max_wait`](crate::ClientBuilder::max_wait), or a run's
@@ -33,10 +33,11 @@
 //! The message is one line that says it all:
 //! `keywords metrics: waiting 60 s for the service's rate window (HTTP 429 with an unreadable Retry-After (soon)) before attempt 2`.
 
+use std::sync::Arc;
 use std::time::Duration;
 
-use crate::client::{Bounds, Progress, Tell, Wait, Waited};
 use crate::error::{Error, ErrorKind};
+use crate::shown_duration::shown;
 use crate::stop::Stop;
 
 /// The `tracing` target of wait events.
@@ -45,7 +46,7 @@ pub const WAIT_TARGET: &str = "seozoom::wait";
 /// Waits longer than this are told as `INFO` events of [`WAIT_TARGET`].
 pub const ANNOUNCED_WAIT: Duration = Duration::from_secs(2);
 
-/// Why a call waits ([`Progress::Waiting`]).
+/// Why a call waits ([`Wait::cause`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum WaitCause {
@@ -82,28 +83,112 @@ impl WaitCause {
     }
 }
 
+/// A wait that begins, as a run's progress callback is told it
+/// ([`Progress::Waiting`](crate::job::Progress::Waiting)).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Wait {
+    /// The operation's label (`keywords metrics`).
+    pub operation: String,
+    /// What is waited for.
+    pub cause: WaitCause,
+    /// How long the wait is.
+    pub wait: Duration,
+    /// The attempt that comes after the wait (1 is the first).
+    pub attempt: u32,
+    /// Why, for people: `20 requests a minute`, `HTTP 429, Retry-After: 60`,
+    /// `HTTP 429 without Retry-After`, `HTTP 500`, `a timeout`.
+    pub reason: String,
+    /// The call's waits before this one.
+    pub waited_before: Duration,
+    /// The bound on all of the call's waits.
+    pub max_wait: Duration,
+}
+
+/// A wait that is over, as a run's progress callback is told it
+/// ([`Progress::Waited`](crate::job::Progress::Waited)).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Waited {
+    /// The operation's label (`keywords metrics`).
+    pub operation: String,
+    /// What was waited for.
+    pub cause: WaitCause,
+    /// How long the wait was to be (as [`Wait::wait`] said).
+    pub wait: Duration,
+    /// How long it was waited: the whole wait, or until the stop.
+    pub waited: Duration,
+    /// Whether the caller's stop cut it short (the call then ends, sending
+    /// nothing more).
+    pub stopped: bool,
+}
+
+impl Wait {
+    /// The line people read, naming the operation `operation`:
+    /// `keywords metrics: waiting 60 s for the service's rate window (HTTP 429
+    /// without Retry-After) before attempt 2`.
+    pub(crate) fn line_naming(&self, operation: &str) -> String {
+        format!(
+            "{operation}: waiting {} for {} ({}) before attempt {}",
+            shown(self.wait),
+            self.cause.waited_for(),
+            self.reason,
+            self.attempt
+        )
+    }
+}
+
+impl Waited {
+    /// The line people read, naming the operation `operation`:
+    /// `keywords metrics: waited 60 s`.
+    pub(crate) fn line_naming(&self, operation: &str) -> String {
+        match self.stopped {
+            true => format!(
+                "{operation}: stopped waiting after {} (the caller stopped the call)",
+                shown(self.waited)
+            ),
+            false => format!("{operation}: waited {}", shown(self.waited)),
+        }
+    }
+}
+
+/// What a call's waits tell its caller's progress callback.
+pub(crate) enum WaitTold {
+    /// A wait begins.
+    Begins(Wait),
+    /// A wait is over.
+    Over(Waited),
+}
+
+/// The callback a call's waits are told to.
+pub(crate) type OnWait = Arc<dyn Fn(WaitTold) + Send + Sync>;
+
 /// The waits of one call, against its bound, ended early by its caller's
-/// stop.
-#[derive(Debug)]
+/// stop, told to its caller's progress callback.
 pub(crate) struct Waits {
     operation: String,
     max: Duration,
     waited: Duration,
     stop: Option<Stop>,
-    tell: Tell,
+    on_wait: Option<OnWait>,
 }
 
 impl Waits {
     /// No waits yet for a call of `operation`, bounded by `max` in all,
-    /// ended by its caller's stop when it is given, and told to its caller's
-    /// progress callback (both in `bounds`).
-    pub(crate) fn new(operation: String, max: Duration, bounds: &Bounds) -> Self {
+    /// ended by `stop` when it is given, and told to `on_wait` when there is
+    /// one.
+    pub(crate) fn new(
+        operation: String,
+        max: Duration,
+        stop: Option<Stop>,
+        on_wait: Option<OnWait>,
+    ) -> Self {
         Waits {
             operation,
             max,
             waited: Duration::ZERO,
-            stop: bounds.stop.clone(),
-            tell: bounds.tell.clone(),
+            stop,
+            on_wait,
         }
     }
 
@@ -133,7 +218,7 @@ impl Waits {
             return Err(Error::new(self.operation.clone(), kind));
         }
         // One event for the progress callback and the log's line alike.
-        let starts = Progress::Waiting(Wait {
+        let starts = Wait {
             operation: self.operation.clone(),
             cause,
             wait,
@@ -141,12 +226,12 @@ impl Waits {
             reason: reason.to_owned(),
             waited_before: self.waited,
             max_wait: self.max,
-        });
-        let line = starts.to_string();
+        };
+        let line = starts.line_naming(&self.operation);
         // A wait of no time is no wait: not told.
-        let told = !wait.is_zero();
-        if told {
-            self.tell.tell(|| starts);
+        let on_wait = self.on_wait.clone().filter(|_| !wait.is_zero());
+        if let Some(on_wait) = &on_wait {
+            on_wait(WaitTold::Begins(starts));
         }
         let announced = wait > ANNOUNCED_WAIT;
         let (wait_ms, waited_ms, max_wait_ms) = (
@@ -185,16 +270,16 @@ impl Waits {
         };
         // `slept`: how long the wait ran before the stop cut it short, if it did.
         self.waited = self.waited.saturating_add(slept.unwrap_or(wait));
-        let ends = Progress::Waited(Waited {
+        let ends = Waited {
             operation: self.operation.clone(),
             cause,
             wait,
             waited: slept.unwrap_or(wait),
             stopped: slept.is_some(),
-        });
-        let line = ends.to_string();
-        if told {
-            self.tell.tell(|| ends);
+        };
+        let line = ends.line_naming(&self.operation);
+        if let Some(on_wait) = on_wait {
+            on_wait(WaitTold::Over(ends));
         }
         if announced {
             tracing::info!(
@@ -226,7 +311,8 @@ mod tests {
         let mut waits = Waits::new(
             "keywords metrics".into(),
             Duration::from_millis(90),
-            &Bounds::default(),
+            None,
+            None,
         );
         waits
             .wait(
@@ -261,7 +347,8 @@ mod tests {
         let mut waits = Waits::new(
             "keywords metrics".into(),
             Duration::from_secs(600),
-            &Bounds::stop(Some(&stop)),
+            Some(stop.clone()),
+            None,
         );
         let started = std::time::Instant::now();
         let waiting = waits.wait(

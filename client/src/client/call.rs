@@ -22,7 +22,7 @@ use crate::operation_table::Operation;
 use crate::request::{Request, encode_value, push_query};
 use crate::retry::{Decision, Outcome, Spent, Verdict, classify};
 use crate::units::{Estimate, Ledger, estimate, estimate_learned};
-use crate::wait::{WaitCause as Cause, Waits};
+use crate::wait::WaitCause as Cause;
 
 impl Client {
     /// The cost range of a request, from the spec's figures, without sending it.
@@ -363,7 +363,7 @@ impl Client {
             let mut attempt = 0;
             let mut spent = Spent::new(self.inner.rate_limits.window());
             let max_wait = bounds.max_wait(self.inner.max_wait);
-            let mut waits = Waits::new(op.label(), max_wait, bounds);
+            let mut waits = bounds.waits(op.label(), max_wait);
             loop {
                 attempt += 1;
                 let slot = match self.take_slot(op, &mut waits, attempt).await {

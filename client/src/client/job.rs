@@ -10,6 +10,7 @@ use super::{Client, Stop, Tell, WindowHold};
 use crate::error::Error;
 use crate::request::Request;
 use crate::units::{BudgetHold, Estimate, Learned};
+use crate::wait::Waits;
 
 /// A bulk job whose whole cost [`Client::estimate_job`] gives.
 ///
@@ -123,6 +124,13 @@ impl Bounds {
     /// Whether the caller has stopped.
     pub(crate) fn stopped(&self) -> bool {
         self.stop.as_ref().is_some_and(Stop::is_stopped)
+    }
+
+    /// No waits yet for a call of `operation`, bounded by `max` in all (the
+    /// shorter of the client's bound and this one: [`Bounds::max_wait`]),
+    /// ended by the caller's stop, told to its progress callback.
+    pub(crate) fn waits(&self, operation: String, max: Duration) -> Waits {
+        Waits::new(operation, max, self.stop.clone(), self.tell.on_wait())
     }
 
     /// The bound on a call's waits, given the client's.

@@ -26,6 +26,7 @@ mod answers;
 mod batch;
 mod call;
 mod fit;
+mod fitted_rows;
 mod items;
 mod job;
 mod learned;
@@ -46,7 +47,7 @@ use std::time::Duration;
 
 pub use crate::stop::Stop;
 pub use batch::BATCH_CONCURRENCY;
-pub use fit::FittedRows;
+pub use fitted_rows::FittedRows;
 pub use job::Job;
 pub(crate) use job::{Bounds, JobHold};
 pub use merge::{InputOrder, Merge, Row};
@@ -54,7 +55,7 @@ pub use output::{Output, TypedOutput};
 pub use pages::Paging;
 pub use plan::{Counted, JobPlan};
 pub(crate) use progress::Tell;
-pub use progress::{CacheHit, Progress, Retry, Wait, Waited};
+pub use progress::{CacheHit, Progress, Retry};
 pub use run_options::RunOptions;
 pub(crate) use store_use::WindowHold;
 

@@ -8,10 +8,10 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
-use super::fit::FittedRows;
+use super::fitted_rows::FittedRows;
 use crate::operation_table::Operation;
 use crate::shown_duration::shown;
-use crate::wait::WaitCause;
+use crate::wait::{OnWait, Wait, WaitTold, Waited};
 
 /// How a run goes, as its [`RunOptions::on_progress`](super::RunOptions::on_progress)
 /// callback is told.
@@ -68,20 +68,8 @@ impl Progress {
             ),
             Progress::Requests { done, total } => format!("{done} of {total} requests done"),
             Progress::Rows { done, max } => format!("{done} of {max} rows done"),
-            Progress::Waiting(wait) => format!(
-                "{operation}: waiting {} for {} ({}) before attempt {}",
-                shown(wait.wait),
-                wait.cause.waited_for(),
-                wait.reason,
-                wait.attempt
-            ),
-            Progress::Waited(waited) if waited.stopped => format!(
-                "{operation}: stopped waiting after {} (the caller stopped the call)",
-                shown(waited.waited)
-            ),
-            Progress::Waited(waited) => {
-                format!("{operation}: waited {}", shown(waited.waited))
-            }
+            Progress::Waiting(wait) => wait.line_naming(operation),
+            Progress::Waited(waited) => waited.line_naming(operation),
             Progress::Retrying(retry) => format!(
                 "{operation}: retrying in {} (attempt {} failed: {})",
                 shown(retry.delay),
@@ -116,44 +104,6 @@ impl fmt::Display for Progress {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.line_naming(self.operation().unwrap_or_default()))
     }
-}
-
-/// A wait that begins ([`Progress::Waiting`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct Wait {
-    /// The operation's label (`keywords metrics`).
-    pub operation: String,
-    /// What is waited for.
-    pub cause: WaitCause,
-    /// How long the wait is.
-    pub wait: Duration,
-    /// The attempt that comes after the wait (1 is the first).
-    pub attempt: u32,
-    /// Why, for people: `20 requests a minute`, `HTTP 429, Retry-After: 60`,
-    /// `HTTP 429 without Retry-After`, `HTTP 500`, `a timeout`.
-    pub reason: String,
-    /// The call's waits before this one.
-    pub waited_before: Duration,
-    /// The bound on all of the call's waits.
-    pub max_wait: Duration,
-}
-
-/// A wait that is over ([`Progress::Waited`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct Waited {
-    /// The operation's label (`keywords metrics`).
-    pub operation: String,
-    /// What was waited for.
-    pub cause: WaitCause,
-    /// How long the wait was to be (as [`Wait::wait`] said).
-    pub wait: Duration,
-    /// How long it was waited: the whole wait, or until the stop.
-    pub waited: Duration,
-    /// Whether the caller's stop cut it short (the call then ends, sending
-    /// nothing more).
-    pub stopped: bool,
 }
 
 /// An attempt tried again ([`Progress::Retrying`]).
@@ -238,6 +188,18 @@ impl Tell {
         });
     }
 
+    /// What a call's waits tell ([`Waits`](crate::wait::Waits)): this
+    /// callback, if there is one, told each as a [`Progress`].
+    pub(crate) fn on_wait(&self) -> Option<OnWait> {
+        let callback = self.0.clone()?;
+        Some(Arc::new(move |told| {
+            callback(match told {
+                WaitTold::Begins(wait) => Progress::Waiting(wait),
+                WaitTold::Over(waited) => Progress::Waited(waited),
+            });
+        }))
+    }
+
     /// `requests` whole requests or `items` items of `op` answered from the
     /// cache, the oldest fetched at `fetched_at`.
     pub(crate) fn cached(
@@ -261,6 +223,7 @@ impl Tell {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::wait::WaitCause;
 
     #[test]
     fn each_event_reads_as_one_line_naming_its_operation() {
