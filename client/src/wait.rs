@@ -43,7 +43,8 @@ use crate::stop::Stop;
 /// The `tracing` target of wait events.
 pub const WAIT_TARGET: &str = "seozoom::wait";
 
-/// Waits longer than this are told as `INFO` events of [`WAIT_TARGET`].
+/// Waits longer than this are logged as `INFO` events of [`WAIT_TARGET`], and
+/// shown on stderr by the command line.
 pub const ANNOUNCED_WAIT: Duration = Duration::from_secs(2);
 
 /// Why a call waits ([`Wait::cause`]).
