@@ -1,17 +1,13 @@
 //! What the library logs, on stderr: its warnings by default, more or none
-//! with `SEOZOOM_LOG`, and its long waits as they start.
-
-use crate::waits;
+//! with `SEOZOOM_LOG`. Its long waits are told from the run's progress
+//! events ([`crate::waits::Announcer`]), whatever the level.
 
 /// The library's warnings (a store falling back, a cache entry ignored) on
 /// stderr; `SEOZOOM_LOG=info` or `debug` shows more, `off` none.
-///
-/// Long waits (the library's `seozoom::wait` events) are told on stderr as
-/// they start, whatever the level ([`waits::Announcer`]).
 pub fn init() {
+    use tracing_subscriber::Layer as _;
     use tracing_subscriber::layer::SubscriberExt as _;
     use tracing_subscriber::util::SubscriberInitExt as _;
-    use tracing_subscriber::{Layer as _, filter};
     let level = stderr_log_level();
     let log = tracing_subscriber::fmt::layer()
         .with_writer(std::io::stderr)
@@ -19,14 +15,8 @@ pub fn init() {
         .with_target(false)
         .with_ansi(false)
         .with_filter(level);
-    let waits = waits::Announcer::new().with_filter(filter::filter_fn(|meta| {
-        meta.target() == seozoom::wait::WAIT_TARGET
-    }));
     // Once per process: a host that runs the command line twice keeps the first.
-    let _ = tracing_subscriber::registry()
-        .with(log)
-        .with(waits)
-        .try_init();
+    let _ = tracing_subscriber::registry().with(log).try_init();
 }
 
 /// The level of the library's messages on stderr: `SEOZOOM_LOG`, else warnings.

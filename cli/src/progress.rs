@@ -1,7 +1,8 @@
 //! How a run goes, on stderr: a progress bar of a long job (the requests of a
-//! batched job, the rows of a paged one) when stderr is a terminal, and the
-//! note of a row cap fitted to the budget, from the library's progress
-//! events ([`seozoom::job::Progress`]).
+//! batched job, the rows of a paged one) when stderr is a terminal, the note
+//! of a row cap fitted to the budget, and its long waits
+//! ([`crate::waits::Announcer`]), from the library's progress events
+//! ([`seozoom::job::Progress`]).
 
 use std::io::IsTerminal;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -11,6 +12,8 @@ use seozoom::job::{Progress, RunOptions};
 /// What a run shows as it goes; clones share the bar.
 #[derive(Clone, Default)]
 pub struct Shown {
+    /// What tells the long waits.
+    waits: crate::waits::Announcer,
     /// The bar, once the first event said how long the job is (`None`
     /// inside when there is none to show).
     bar: Arc<Mutex<Option<Option<indicatif::ProgressBar>>>>,
@@ -41,7 +44,7 @@ impl Shown {
             Progress::Fitted(fitted) => crate::fit_budget::note(&fitted),
             Progress::Requests { done, total } => self.at(done, total, "requests"),
             Progress::Rows { done, max } => self.at(done, max, "rows"),
-            _ => {}
+            other => self.waits.show(&other),
         }
     }
 

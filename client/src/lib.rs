@@ -127,10 +127,15 @@
 //! [`RetryPolicy::max_rate_limited_windows`](config::RetryPolicy::max_rate_limited_windows)
 //! windows. Every wait of a call (rate-limit slots, `Retry-After`s, 429
 //! windows, backoffs) counts against [`ClientBuilder::max_wait`] (5 minutes by
-//! default); one that would pass it is not begun. A wait longer than 2 s is
-//! told through `tracing` as it starts and ends (target [`wait::WAIT_TARGET`],
-//! level `INFO`), and each call runs in a `seozoom.call` span with the
-//! operation, status, attempts, units and latency. The key is in none of them.
+//! default); one that would pass it is not begun. A run's progress callback
+//! ([`RunOptions::on_progress`](job::RunOptions::on_progress)) is told every
+//! wait as it starts and ends (its [`job::WaitCause`], its length, the attempt
+//! after it), every retry and every cache hit, each a [`job::Progress`] whose
+//! `Display` is the line people read; the command line and the MCP server
+//! announce from these. The `tracing` events are the log: a wait longer than
+//! 2 s is an `INFO` event of target [`wait::WAIT_TARGET`] as it starts and
+//! ends, and each call runs in a `seozoom.call` span with the operation,
+//! status, attempts, units and latency. The key is in none of them.
 //!
 //! # Limits refused before sending
 //!
@@ -290,10 +295,11 @@
 //! by page for a paged job; [`Client::pages`] streams a paged job's rows. Those
 //! three are the ways to run a request. The options mean the
 //! same whatever the job: the row cap, fitting it to the budget, a
-//! [`job::Stop`], a progress callback ([`job::Progress`]) and the most a call
-//! may wait. The result type says what the operation answers (`Vec` of
-//! records, [`types::ByKey`], `Option` for one object, or
-//! [`serde_json::Value`] for any operation alike; [`job::Output`]);
+//! [`job::Stop`], a progress callback ([`job::Progress`]: how far the job is,
+//! and every wait, retry and cache hit) and the most a call may wait. The
+//! result type says what the operation answers (`Vec` of records,
+//! [`types::ByKey`], `Option` for one object, or [`serde_json::Value`] for
+//! any operation alike; [`job::Output`]);
 //! "No data found!" is its empty form, never an error. The
 //! [`job::Outcome`] holds the envelope and the run's exact
 //! [`job::Figures`]: requests sent, `from_cache` (only when nothing was
@@ -562,11 +568,12 @@ pub mod job {
     //! keeps what it paid for ([`Partial`]).
 
     pub use crate::client::{
-        BATCH_CONCURRENCY, Counted, FittedRows, InputOrder, Job, JobPlan, Merge, Output, Paging,
-        Progress, Row, RunOptions, Stop,
+        BATCH_CONCURRENCY, CacheHit, Counted, FittedRows, InputOrder, Job, JobPlan, Merge, Output,
+        Paging, Progress, Retry, Row, RunOptions, Stop,
     };
     pub use crate::error::partial::{Missing, Partial};
     pub use crate::outcome::{Figures, Outcome};
+    pub use crate::wait::{Wait, WaitCause, Waited};
     pub use futures_core::Stream;
     /// `next()` and the other combinators of a [`Stream`], re-exported so
     /// that reading [`Client::pages`](crate::Client::pages) needs no other

@@ -25,7 +25,7 @@ use tokio::time::Instant;
 
 use crate::error::{Error, ErrorKind};
 use crate::operation_table::Operation;
-use crate::wait::{Cause, Waits};
+use crate::wait::{WaitCause, Waits};
 
 /// What the client does when an operation's requests-per-minute figure is used up.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -180,7 +180,9 @@ impl RateLimits {
                 ));
             }
             let reason = format!("{} requests a minute", window.figure);
-            waits.wait(wait, Cause::RateLimit, &reason, attempt).await?;
+            waits
+                .wait(wait, WaitCause::RateLimit, &reason, attempt)
+                .await?;
         }
     }
 }

@@ -2,9 +2,13 @@
 
 use std::time::Duration;
 
-/// `60 s`, `2.5 s`, `250 ms`.
+/// `60 s`, `2.5 s`, `250 ms`; less than a millisecond, but not nothing, is
+/// `1 ms`, so that a wait is never said to be of no time.
 pub(crate) fn shown(duration: Duration) -> String {
-    let ms = duration.as_millis();
+    let ms = match duration.as_millis() {
+        0 if !duration.is_zero() => 1,
+        ms => ms,
+    };
     match ms {
         0..1_000 => format!("{ms} ms"),
         _ if ms.is_multiple_of(1_000) => format!("{} s", ms / 1_000),
@@ -21,5 +25,7 @@ mod tests {
         assert_eq!(shown(Duration::from_millis(250)), "250 ms");
         assert_eq!(shown(Duration::from_secs(60)), "60 s");
         assert_eq!(shown(Duration::from_millis(2_500)), "2.5 s");
+        assert_eq!(shown(Duration::from_micros(400)), "1 ms");
+        assert_eq!(shown(Duration::ZERO), "0 ms");
     }
 }

@@ -1,6 +1,9 @@
 //! A call's waits: for a rate-limit slot, a `Retry-After`, a 429's rate
-//! window, a backoff. Each is told through `tracing` as it starts and when it
-//! ends, and all of a call's waits together are bounded
+//! window, a backoff. Each is told to the run's progress callback as it
+//! starts and when it ends ([`Progress::Waiting`](crate::job::Progress::Waiting),
+//! [`Progress::Waited`](crate::job::Progress::Waited): what the command line
+//! and the MCP server announce), and logged through `tracing`; all of a
+//! call's waits together are bounded
 //! ([`ClientBuilder::max_wait`](crate::ClientBuilder::max_wait), or a run's
 //! [`RunOptions::max_wait`](crate::job::RunOptions::max_wait)): a wait that
 //! would pass the bound is not begun, and the call stops with
@@ -8,9 +11,11 @@
 //! caller's [`Stop`] is given: the call then stops with
 //! [`ErrorKind::Stopped`], sending nothing more.
 //!
-//! # The events
+//! # The log events
 //!
-//! Target [`WAIT_TARGET`] (`seozoom::wait`), level `INFO`, for every wait
+//! Logs for a program that has no progress callback (a call sent with
+//! [`Client::execute`](crate::Client::execute) or a generated builder's
+//! `send`) or reads its logs: target [`WAIT_TARGET`] (`seozoom::wait`), level `INFO`, for every wait
 //! longer than [`ANNOUNCED_WAIT`] (2 s); shorter ones are `DEBUG` events of
 //! the call's span as before. Fields:
 //!
@@ -28,6 +33,7 @@
 //! The message is one line that says it all:
 //! `keywords metrics: waiting 60 s for the service's rate window (HTTP 429 with an unreadable Retry-After (soon)) before attempt 2`.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::error::{Error, ErrorKind};
@@ -37,12 +43,14 @@ use crate::stop::Stop;
 /// The `tracing` target of wait events.
 pub const WAIT_TARGET: &str = "seozoom::wait";
 
-/// Waits longer than this are told as `INFO` events of [`WAIT_TARGET`].
+/// Waits longer than this are logged as `INFO` events of [`WAIT_TARGET`], and
+/// shown on stderr by the command line.
 pub const ANNOUNCED_WAIT: Duration = Duration::from_secs(2);
 
-/// Why a call waits.
+/// Why a call waits ([`Wait::cause`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Cause {
+#[non_exhaustive]
+pub enum WaitCause {
     /// For a slot of the spec's requests-per-minute figure.
     RateLimit,
     /// For the service's `Retry-After`.
@@ -53,58 +61,148 @@ pub(crate) enum Cause {
     Backoff,
 }
 
-impl Cause {
-    fn name(self) -> &'static str {
+impl WaitCause {
+    /// Its name in the log events (`rate_limit`, `retry_after`,
+    /// `rate_window`, `backoff`).
+    pub fn name(self) -> &'static str {
         match self {
-            Cause::RateLimit => "rate_limit",
-            Cause::RetryAfter => "retry_after",
-            Cause::RateWindow => "rate_window",
-            Cause::Backoff => "backoff",
+            WaitCause::RateLimit => "rate_limit",
+            WaitCause::RetryAfter => "retry_after",
+            WaitCause::RateWindow => "rate_window",
+            WaitCause::Backoff => "backoff",
         }
     }
 
-    /// What is waited for, for people.
-    fn waited_for(self) -> &'static str {
+    /// What is waited for, for people (`the service's rate window`).
+    pub fn waited_for(self) -> &'static str {
         match self {
-            Cause::RateLimit => "a rate-limit slot",
-            Cause::RetryAfter => "the time the service asked for",
-            Cause::RateWindow => "the service's rate window",
-            Cause::Backoff => "a backoff before trying again",
+            WaitCause::RateLimit => "a rate-limit slot",
+            WaitCause::RetryAfter => "the time the service asked for",
+            WaitCause::RateWindow => "the service's rate window",
+            WaitCause::Backoff => "a backoff before trying again",
         }
     }
 }
 
+/// A wait that begins, as a run's progress callback is told it
+/// ([`Progress::Waiting`](crate::job::Progress::Waiting)).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Wait {
+    /// The operation's label (`keywords metrics`).
+    pub operation: String,
+    /// What is waited for.
+    pub cause: WaitCause,
+    /// How long the wait is.
+    pub wait: Duration,
+    /// The attempt that comes after the wait (1 is the first).
+    pub attempt: u32,
+    /// Why, for people: `20 requests a minute`, `HTTP 429, Retry-After: 60`,
+    /// `HTTP 429 without Retry-After`, `HTTP 500`, `a timeout`.
+    pub reason: String,
+    /// The call's waits before this one.
+    pub waited_before: Duration,
+    /// The bound on all of the call's waits.
+    pub max_wait: Duration,
+}
+
+/// A wait that is over, as a run's progress callback is told it
+/// ([`Progress::Waited`](crate::job::Progress::Waited)).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Waited {
+    /// The operation's label (`keywords metrics`).
+    pub operation: String,
+    /// What was waited for.
+    pub cause: WaitCause,
+    /// How long the wait was to be (as [`Wait::wait`] said).
+    pub wait: Duration,
+    /// How long it was waited: the whole wait, or until the stop.
+    pub waited: Duration,
+    /// Whether the caller's stop cut it short (the call then ends, sending
+    /// nothing more).
+    pub stopped: bool,
+}
+
+impl Wait {
+    /// The line people read, naming the operation `operation`:
+    /// `keywords metrics: waiting 60 s for the service's rate window (HTTP 429
+    /// without Retry-After) before attempt 2`.
+    pub(crate) fn line_naming(&self, operation: &str) -> String {
+        format!(
+            "{operation}: waiting {} for {} ({}) before attempt {}",
+            shown(self.wait),
+            self.cause.waited_for(),
+            self.reason,
+            self.attempt
+        )
+    }
+}
+
+impl Waited {
+    /// The line people read, naming the operation `operation`:
+    /// `keywords metrics: waited 60 s`.
+    pub(crate) fn line_naming(&self, operation: &str) -> String {
+        match self.stopped {
+            true => format!(
+                "{operation}: stopped waiting after {} (the caller stopped the call)",
+                shown(self.waited)
+            ),
+            false => format!("{operation}: waited {}", shown(self.waited)),
+        }
+    }
+}
+
+/// What a call's waits tell its caller's progress callback.
+pub(crate) enum WaitTold {
+    /// A wait begins.
+    Begins(Wait),
+    /// A wait is over.
+    Over(Waited),
+}
+
+/// The callback a call's waits are told to.
+pub(crate) type OnWait = Arc<dyn Fn(WaitTold) + Send + Sync>;
+
 /// The waits of one call, against its bound, ended early by its caller's
-/// stop.
-#[derive(Debug)]
+/// stop, told to its caller's progress callback.
 pub(crate) struct Waits {
     operation: String,
     max: Duration,
     waited: Duration,
     stop: Option<Stop>,
+    on_wait: Option<OnWait>,
 }
 
 impl Waits {
-    /// No waits yet for a call of `operation`, bounded by `max` in all, and
-    /// ended by `stop` when it is given.
-    pub(crate) fn new(operation: String, max: Duration, stop: Option<Stop>) -> Self {
+    /// No waits yet for a call of `operation`, bounded by `max` in all,
+    /// ended by `stop` when it is given, and told to `on_wait` when there is
+    /// one.
+    pub(crate) fn new(
+        operation: String,
+        max: Duration,
+        stop: Option<Stop>,
+        on_wait: Option<OnWait>,
+    ) -> Self {
         Waits {
             operation,
             max,
             waited: Duration::ZERO,
             stop,
+            on_wait,
         }
     }
 
     /// Wait `wait` for `cause` (`reason` says why, for people) before
-    /// attempt `attempt`: told as it starts and ends when it is long,
-    /// refused when it would take the call's waits past the bound, and cut
+    /// attempt `attempt`: told to the progress callback as it starts and
+    /// ends (unless it is no wait at all), logged as it starts and ends when
+    /// it is long, refused when it would take the call's waits past the bound, and cut
     /// short by the caller's stop ([`ErrorKind::Stopped`], also when the stop
     /// was given before the wait).
     pub(crate) async fn wait(
         &mut self,
         wait: Duration,
-        cause: Cause,
+        cause: WaitCause,
         reason: &str,
         attempt: u32,
     ) -> Result<(), Error> {
@@ -120,12 +218,22 @@ impl Waits {
             };
             return Err(Error::new(self.operation.clone(), kind));
         }
-        let line = format!(
-            "{}: waiting {} for {} ({reason}) before attempt {attempt}",
-            self.operation,
-            shown(wait),
-            cause.waited_for()
-        );
+        // One event for the progress callback and the log's line alike.
+        let starts = Wait {
+            operation: self.operation.clone(),
+            cause,
+            wait,
+            attempt,
+            reason: reason.to_owned(),
+            waited_before: self.waited,
+            max_wait: self.max,
+        };
+        let line = starts.line_naming(&self.operation);
+        // A wait of no time is no wait: not told.
+        let on_wait = self.on_wait.clone().filter(|_| !wait.is_zero());
+        if let Some(on_wait) = &on_wait {
+            on_wait(WaitTold::Begins(starts));
+        }
         let announced = wait > ANNOUNCED_WAIT;
         let (wait_ms, waited_ms, max_wait_ms) = (
             wait.as_millis() as u64,
@@ -163,15 +271,18 @@ impl Waits {
         };
         // `slept`: how long the wait ran before the stop cut it short, if it did.
         self.waited = self.waited.saturating_add(slept.unwrap_or(wait));
+        let ends = Waited {
+            operation: self.operation.clone(),
+            cause,
+            wait,
+            waited: slept.unwrap_or(wait),
+            stopped: slept.is_some(),
+        };
+        let line = ends.line_naming(&self.operation);
+        if let Some(on_wait) = on_wait {
+            on_wait(WaitTold::Over(ends));
+        }
         if announced {
-            let line = match slept {
-                Some(cut) => format!(
-                    "{}: stopped waiting after {} (the caller stopped the call)",
-                    self.operation,
-                    shown(cut)
-                ),
-                None => format!("{}: waited {}", self.operation, shown(wait)),
-            };
             tracing::info!(
                 target: WAIT_TARGET,
                 event = "end",
@@ -198,13 +309,28 @@ mod tests {
 
     #[tokio::test]
     async fn a_wait_past_the_bound_is_refused_and_named() {
-        let mut waits = Waits::new("keywords metrics".into(), Duration::from_millis(90), None);
+        let mut waits = Waits::new(
+            "keywords metrics".into(),
+            Duration::from_millis(90),
+            None,
+            None,
+        );
         waits
-            .wait(Duration::from_millis(60), Cause::RateWindow, "HTTP 429", 2)
+            .wait(
+                Duration::from_millis(60),
+                WaitCause::RateWindow,
+                "HTTP 429",
+                2,
+            )
             .await
             .unwrap();
         let error = waits
-            .wait(Duration::from_millis(60), Cause::RateWindow, "HTTP 429", 3)
+            .wait(
+                Duration::from_millis(60),
+                WaitCause::RateWindow,
+                "HTTP 429",
+                3,
+            )
             .await
             .unwrap_err();
         let text = error.to_string();
@@ -223,9 +349,15 @@ mod tests {
             "keywords metrics".into(),
             Duration::from_secs(600),
             Some(stop.clone()),
+            None,
         );
         let started = std::time::Instant::now();
-        let waiting = waits.wait(Duration::from_secs(60), Cause::RetryAfter, "HTTP 429", 2);
+        let waiting = waits.wait(
+            Duration::from_secs(60),
+            WaitCause::RetryAfter,
+            "HTTP 429",
+            2,
+        );
         let (waited, ()) = tokio::join!(waiting, async {
             tokio::time::sleep(Duration::from_millis(50)).await;
             stop.stop();
@@ -233,7 +365,7 @@ mod tests {
         let error = waited.unwrap_err();
         assert!(matches!(error.kind(), ErrorKind::Stopped), "{error}");
         assert!(started.elapsed() < Duration::from_secs(5));
-        let again = waits.wait(Duration::from_millis(1), Cause::Backoff, "HTTP 500", 3);
+        let again = waits.wait(Duration::from_millis(1), WaitCause::Backoff, "HTTP 500", 3);
         assert!(matches!(
             again.await.unwrap_err().kind(),
             ErrorKind::Stopped

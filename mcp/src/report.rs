@@ -1,7 +1,9 @@
-//! What one tool call tells the agent while it runs: `notifications/progress`
-//! after each request of a batched job (when the call carries a
-//! `progressToken`), and log messages (retries, waits, cache hits) at or above
-//! the level the client set with `logging/setLevel`.
+//! What one tool call tells the agent while it runs, from the job's progress
+//! events ([`Progress`]): `notifications/progress` after each request of a
+//! batched job (when the call carries a `progressToken`), and log messages
+//! (waits, retries, cache hits, and the library's warnings from
+//! [`super::trace`]) at or above the level the client set with
+//! `logging/setLevel`.
 //!
 //! Notifications are queued from synchronous code (the job's progress
 //! callback, the tracing layer of [`super::trace`]) and sent by
@@ -18,7 +20,7 @@ use rmcp::model::{
     LoggingLevel, LoggingMessageNotificationParam, ProgressNotificationParam, ProgressToken,
 };
 use rmcp::{Peer, RoleServer};
-use seozoom::job::Progress;
+use seozoom::job::{Progress, WaitCause};
 use serde_json::json;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
@@ -97,17 +99,24 @@ impl Reporter {
 
     /// How the job goes: a progress notification after each request of a
     /// batched job (or page of a paged one), naming a wait for the rate
-    /// window that is under way; a row cap fitted to the budget is logged.
+    /// window that is under way; a row cap fitted to the budget, a wait and
+    /// a cache hit logged at info, a retry at warning, each as the library
+    /// says it, named by the tool called. A backoff is told by the retry
+    /// before it, with its delay, not again as a wait.
     pub fn progress(&self, progress: Progress) {
-        let (done, total, what) = match progress {
-            Progress::Requests { done, total } => (done, total, "requests"),
-            Progress::Rows { done, max } => (done, max, "rows"),
-            Progress::Fitted(fitted) => {
-                let text = format!(
-                    "the row cap is {} of the {} rows asked: what the budget covers at worst ({} units)",
-                    fitted.rows, fitted.asked, fitted.estimate.max
-                );
-                return self.log(LoggingLevel::Info, text);
+        let (done, total, what) = match &progress {
+            Progress::Requests { done, total } => (*done, *total, "requests"),
+            Progress::Rows { done, max } => (*done, *max, "rows"),
+            Progress::Waiting(wait) if wait.cause == WaitCause::Backoff => return,
+            Progress::Waiting(wait) => {
+                self.wait_under_way(wait.wait);
+                return self.log(LoggingLevel::Info, progress.line_naming(&self.tool));
+            }
+            Progress::Retrying(_) => {
+                return self.log(LoggingLevel::Warning, progress.line_naming(&self.tool));
+            }
+            Progress::Fitted(_) | Progress::Cached(_) => {
+                return self.log(LoggingLevel::Info, progress.line_naming(&self.tool));
             }
             _ => return,
         };
@@ -126,45 +135,13 @@ impl Reporter {
         &self.tool
     }
 
-    /// The job waits `wait` for a rate-limit slot of `operation`; a wait of
-    /// nothing is not one, and is not told.
-    pub fn waiting(&self, operation: &str, wait: Duration) {
-        if wait.is_zero() {
-            return;
-        }
+    /// The job waits `wait` (not a backoff): the progress notifications
+    /// name it until it is over.
+    fn wait_under_way(&self, wait: Duration) {
         *self
             .waiting_until
             .lock()
             .unwrap_or_else(PoisonError::into_inner) = Some(Instant::now() + wait);
-        self.log(
-            LoggingLevel::Info,
-            format!(
-                "{operation}: waiting {} for the rate window (the per-minute figure is reached)",
-                seconds(wait)
-            ),
-        );
-    }
-
-    /// `items` inputs of the call were answered from the cache (`None`: the
-    /// whole call was).
-    pub fn cache_hit(&self, operation: &str, items: Option<usize>) {
-        match items {
-            Some(items) => {
-                self.log(
-                    LoggingLevel::Info,
-                    format!(
-                        "{operation}: {} answered from the cache, not charged",
-                        super::brief::count(items as u64, "input", "inputs")
-                    ),
-                );
-            }
-            None => {
-                self.log(
-                    LoggingLevel::Info,
-                    format!("{operation}: answered from the cache, not charged"),
-                );
-            }
-        }
     }
 
     /// A log message at `level`, sent when the client asked for that level
@@ -282,7 +259,7 @@ mod tests {
         });
         // The wait begins after the request was answered, before the
         // notification is sent: it is named.
-        reporter.waiting("keywords metrics", Duration::from_millis(37_200));
+        reporter.wait_under_way(Duration::from_millis(37_200));
         let Ok(Note::Progress(token, done, total, what)) = receiver.queue.try_recv() else {
             panic!("no progress");
         };

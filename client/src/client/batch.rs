@@ -19,8 +19,9 @@ use super::answers::Answers;
 use super::merge::InputOrder;
 use super::output::Output;
 use super::plan::{Kind, Plan, Planned};
+use super::progress::Progress;
 use super::reduce::{Failed, Ran, Stopped, Tally};
-use super::run_options::{Progress, RunOptions};
+use super::run_options::RunOptions;
 use super::store_use::unreadable_stored;
 use super::{Client, JobHold};
 use crate::envelope::Envelope;
@@ -116,7 +117,10 @@ impl Client {
         else {
             return Ok(Ran::nothing(T::nothing(op)));
         };
-        let cached = self.decode_hits::<T>(op, &database, item_hits).await?;
+        let tell = &job.bounds().tell;
+        let cached = self
+            .decode_hits::<T>(op, &database, item_hits, tell)
+            .await?;
         let inputs: Vec<Request> = requests.iter().map(|p| p.request.clone()).collect();
         let sent = self.send_requests::<T>(requests, &job, options).await;
         // Every request has ended and is recorded: the job's hold goes.
@@ -242,8 +246,8 @@ impl Client {
         })))
     }
 
-    /// Cached item answers decoded as the job's results, and recorded in
-    /// the ledger as one hit.
+    /// Cached item answers decoded as the job's results, recorded in the
+    /// ledger as one hit and told to the caller's progress callback (`tell`).
     ///
     /// # Errors
     ///
@@ -254,6 +258,7 @@ impl Client {
         op: &'static Operation,
         database: &str,
         hits: Vec<CachedAnswer>,
+        tell: &super::Tell,
     ) -> Result<Vec<Envelope<T>>, Error> {
         if hits.is_empty() {
             return Ok(Vec::new());
@@ -279,6 +284,8 @@ impl Client {
             .collect::<Result<_, Error>>()?;
         let rows = envelopes.iter().map(|e| e.result_rows).sum();
         tracing::debug!(items, oldest, "items answered from the cache");
+        let fetched_at = super::store_use::time_of(oldest);
+        tell.cached(op, 0, envelopes.len(), fetched_at);
         self.record_hit(op, database, items, rows, saved).await;
         Ok(envelopes)
     }

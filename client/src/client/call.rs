@@ -21,7 +21,7 @@ use crate::request::{Request, encode_value, push_query};
 use crate::retry::{Decision, Outcome, Spent, Verdict, classify};
 use crate::store::CachedAnswer;
 use crate::units::{Estimate, Ledger, estimate, estimate_learned};
-use crate::wait::{Cause, Waits};
+use crate::wait::WaitCause as Cause;
 
 impl Client {
     /// The cost range of a request, from the spec's figures, without sending it.
@@ -123,7 +123,7 @@ impl Client {
                 return self.call(&request, &prepared, decode, job).await;
             };
             let decoded = decode(prepared.op, 200, &hit.body);
-            self.serve_cached(&request, &prepared, hit, decoded)
+            self.serve_cached(&request, &prepared, hit, decoded, &job.bounds().tell)
                 .await
                 .map_err(|error| self.failed(error))
         }
@@ -279,7 +279,7 @@ impl Client {
             let mut attempt = 0;
             let mut spent = Spent::new(self.inner.rate_limits.window());
             let max_wait = bounds.max_wait(self.inner.max_wait);
-            let mut waits = Waits::new(op.label(), max_wait, bounds.stop.clone());
+            let mut waits = bounds.waits(op.label(), max_wait);
             loop {
                 attempt += 1;
                 let slot = match self.take_slot(op, &mut waits, attempt).await {
@@ -331,6 +331,7 @@ impl Client {
                         );
                         let answered = result.as_ref().ok().map(|(_, body)| self.body_units(body));
                         attempts.retried(answered);
+                        bounds.tell.retrying(op, attempt + 1, &reason, delay);
                         previous = Some(result);
                         // Past the bound, or stopped by the caller: the
                         // call ends here, sending nothing more (the attempts

@@ -5,9 +5,10 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::{Client, Stop, WindowHold};
+use super::{Client, Stop, Tell, WindowHold};
 use crate::error::Error;
 use crate::units::{BudgetHold, Estimate, Learned};
+use crate::wait::Waits;
 
 /// What kind of job a run is ([`Job::of_run`]): what it sends, and what its
 /// plan ([`Client::plan`]) counts.
@@ -89,19 +90,29 @@ impl Client {
 
 /// What a caller bounds a call or job by: the signal that stops it, and the
 /// most one of its calls may wait (at most the client's
-/// [`max_wait`](crate::ClientBuilder::max_wait)).
+/// [`max_wait`](crate::ClientBuilder::max_wait)); and what its calls tell
+/// their waits, retries and cache hits to.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Bounds {
     /// The caller's signal to send nothing more, if it gave one.
     pub(crate) stop: Option<Stop>,
     /// The most a call may wait, if less than the client's.
     pub(crate) max_wait: Option<Duration>,
+    /// The caller's progress callback, if it gave one.
+    pub(crate) tell: Tell,
 }
 
 impl Bounds {
     /// Whether the caller has stopped.
     pub(crate) fn stopped(&self) -> bool {
         self.stop.as_ref().is_some_and(Stop::is_stopped)
+    }
+
+    /// No waits yet for a call of `operation`, bounded by `max` in all (the
+    /// shorter of the client's bound and this one: [`Bounds::max_wait`]),
+    /// ended by the caller's stop, told to its progress callback.
+    pub(crate) fn waits(&self, operation: String, max: Duration) -> Waits {
+        Waits::new(operation, max, self.stop.clone(), self.tell.on_wait())
     }
 
     /// The bound on a call's waits, given the client's.

@@ -1,18 +1,23 @@
 //! `Client`: the struct, its configuration ([`ClientBuilder`]) and the key.
 //!
-//! What a client does is grouped by concern, one file each:
-//! - `call`: one call, from a generic request to a typed result, with
-//!   validation, the budget, rate limits and retries;
-//! - `accounting`: what a call's attempts were charged, written to the
-//!   client's ledger and the store's in one place once the call has ended;
-//! - `run` (with `run_options` and `output`): the one way to run any job,
-//!   single, batched or paged, as the operation table says;
-//! - `batch` (with `merge`): a request of any size as a batched job;
-//! - `pages`: the rows of a paged operation, page by page;
-//! - `job`: a bulk job's cost, its hold on the budget and its caller's bounds;
-//! - `learned`: estimates refined by the charge per row the ledger learned;
-//! - `store_use` (with `items`): the call's use of the store: cache, ledger,
-//!   budget windows and shared rate limits.
+//! What a client does is grouped by concern, one file each. A run is three
+//! steps (CONTRIBUTING.md, "Follow one call"):
+//! - `run` (with `run_options`, `progress` and `output`): the entry points,
+//!   [`Client::run`] and [`Client::run_each`], and what kind of job a run is;
+//! - `plan` (with `fit`, `fitted_rows` and `learned`): what a job sends, what
+//!   the cache answers and what it costs, and its one hold on the budget;
+//! - `batch` (with `answers`, `merge`, `items`) and `paged_run` (with
+//!   `pages`): the plan carried out, requests or pages; `page_stream`: a
+//!   paged job's rows as a stream ([`Client::pages`]);
+//! - `call`: one request of a job, from the cache or sent under the rate
+//!   limits with retries; `accounting`: what its attempts were charged,
+//!   written to the ledgers in one place once it has ended;
+//! - `reduce`: the answers made one result with its figures, or what a job
+//!   that stopped part-way received;
+//! - `job`: the kind of job and its holds while it runs (budget, window, the
+//!   caller's bounds);
+//! - `store_use`: the store's part: cache, ledger, budget windows and shared
+//!   rate limits.
 //!
 //! The API key travels in the query string, so it is kept in a type whose `Debug`
 //! is redacted, transport errors are stripped of their URL, every error is
@@ -24,6 +29,7 @@ mod answers;
 mod batch;
 mod call;
 mod fit;
+mod fitted_rows;
 mod items;
 mod job;
 mod learned;
@@ -34,6 +40,7 @@ mod paged_run;
 mod pages;
 mod plan;
 mod prepared;
+mod progress;
 mod reduce;
 mod run;
 mod run_options;
@@ -46,7 +53,7 @@ use std::time::Duration;
 
 pub use crate::stop::Stop;
 pub use batch::BATCH_CONCURRENCY;
-pub use fit::FittedRows;
+pub use fitted_rows::FittedRows;
 pub use job::Job;
 pub(crate) use job::{Bounds, JobHold};
 pub use merge::{InputOrder, Merge, Row};
@@ -55,7 +62,9 @@ pub use output::Output;
 pub use output::json as json_output;
 pub use pages::Paging;
 pub use plan::{Counted, JobPlan};
-pub use run_options::{Progress, RunOptions};
+pub(crate) use progress::Tell;
+pub use progress::{CacheHit, Progress, Retry};
+pub use run_options::RunOptions;
 pub(crate) use store_use::WindowHold;
 
 use crate::error::{ConfigError, Error, ErrorKind};

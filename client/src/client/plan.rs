@@ -5,7 +5,7 @@
 //! what that costs. A run carries the plan out ([`super::run`]); a dry run
 //! or an estimate is the same plan, not carried out.
 
-use super::fit::FittedRows;
+use super::fitted_rows::FittedRows;
 use super::job::Job;
 use super::merge::InputOrder;
 use super::pages::{PagePlan, plan_pages};

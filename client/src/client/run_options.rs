@@ -1,13 +1,12 @@
 //! How a caller runs a job ([`RunOptions`]): the most rows, fitting to the
-//! budget, a stop signal, a progress callback and the most time to wait;
-//! and what the progress callback is told ([`Progress`]).
+//! budget, a stop signal, a progress callback ([`Progress`]) and the most
+//! time to wait.
 
 use std::fmt;
-use std::sync::Arc;
 use std::time::Duration;
 
-use super::fit::FittedRows;
 use super::job::Bounds;
+use super::progress::{Progress, Tell};
 use crate::stop::Stop;
 
 /// The options of one run of [`Client::run`](super::Client::run): each
@@ -40,7 +39,7 @@ pub struct RunOptions {
     pub(super) one_request: bool,
     stop: Option<Stop>,
     max_wait: Option<Duration>,
-    progress: Option<Arc<dyn Fn(Progress) + Send + Sync>>,
+    progress: Tell,
 }
 
 impl fmt::Debug for RunOptions {
@@ -51,7 +50,7 @@ impl fmt::Debug for RunOptions {
             .field("one_request", &self.one_request)
             .field("stop", &self.stop)
             .field("max_wait", &self.max_wait)
-            .field("progress", &self.progress.is_some())
+            .field("progress", &self.progress)
             .finish()
     }
 }
@@ -115,10 +114,11 @@ impl RunOptions {
         self
     }
 
-    /// A callback told how the run goes ([`Progress`]), from the task that
-    /// runs it: keep it quick.
+    /// A callback told how the run goes ([`Progress`]): how far the job is,
+    /// and every wait, retry and cache hit of its calls. Called from the
+    /// task that runs the job: keep it quick.
     pub fn on_progress(mut self, progress: impl Fn(Progress) + Send + Sync + 'static) -> Self {
-        self.progress = Some(Arc::new(progress));
+        self.progress = Tell::new(progress);
         self
     }
 
@@ -127,39 +127,12 @@ impl RunOptions {
         Bounds {
             stop: self.stop.clone(),
             max_wait: self.max_wait,
+            tell: self.progress.clone(),
         }
     }
 
     /// Tell the progress callback, if there is one.
     pub(crate) fn tell(&self, progress: Progress) {
-        if let Some(callback) = &self.progress {
-            callback(progress);
-        }
+        self.progress.tell(|| progress);
     }
-}
-
-/// How a run goes, as its [`RunOptions::on_progress`] callback is told.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Progress {
-    /// The row cap was fitted to the budget ([`RunOptions::fit_budget`]),
-    /// before the first request: the job fetches up to `fitted.rows` rows
-    /// (when none fits, the job goes as asked and is refused over the
-    /// budget).
-    Fitted(FittedRows),
-    /// `done` of a batched job's `total` requests answered (whatever their
-    /// order), by the service or whole from the cache.
-    Requests {
-        /// Requests answered so far.
-        done: usize,
-        /// Requests the job sends in all.
-        total: usize,
-    },
-    /// A paged job's page came: `done` rows so far, of at most `max`.
-    Rows {
-        /// Rows received so far.
-        done: usize,
-        /// The row cap.
-        max: usize,
-    },
 }

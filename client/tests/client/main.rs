@@ -19,6 +19,7 @@ mod faults;
 mod golden;
 mod lenient;
 mod operations;
+mod progress;
 mod properties_decode;
 mod properties_drift;
 mod values_as_sent;

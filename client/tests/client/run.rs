@@ -395,7 +395,7 @@ async fn a_paged_job_fitted_to_the_budget_says_so_before_its_first_request() {
     let ran = c.run::<Vec<DomainKeyword>>(rows.request(), options.clone());
     let ran = ran.await.unwrap();
     let progress = progress.lock().unwrap().clone();
-    let Some(Progress::Fitted(fit)) = progress.first().copied() else {
+    let Some(Progress::Fitted(fit)) = progress.first().cloned() else {
         panic!("the fit is told first: {progress:?}");
     };
     assert!(fit.is_cut() && fit.rows < 1_000 && fit.rows > 0, "{fit:?}");

@@ -721,18 +721,21 @@ fn logging_is_declared_and_its_level_can_be_set() {
     assert_eq!(part["from_cache"], false, "{part}");
     assert_eq!(part["cached_items"], 1, "{part}");
     assert!(part["UnitsUsed"].as_i64() > Some(0), "{part}");
-    let logged = mcp
-        .received()
-        .iter()
-        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
-        .any(|m| {
-            m["method"] == "notifications/message"
-                && m["params"]["data"]
-                    .as_str()
-                    .unwrap_or_default()
-                    .contains("from the cache")
-        });
-    assert!(logged, "{:?}", mcp.received());
+    // Each hit told as the library says it, named by the tool called.
+    let logged = log_messages(&mcp);
+    let told = |line: &str| {
+        logged
+            .iter()
+            .any(|(level, text)| level == "info" && text == line)
+    };
+    assert!(
+        told("keywords_metrics: answered from the cache, not charged"),
+        "{logged:?}"
+    );
+    assert!(
+        told("keywords_metrics: 1 input answered from the cache, not charged"),
+        "{logged:?}"
+    );
     mcp.finish();
 }
 
@@ -799,7 +802,8 @@ fn log_messages(mcp: &Mcp) -> Vec<(String, String)> {
         .collect()
 }
 
-/// Waits for a rate-limit slot are told to the agent at info, and only once
+/// Waits for a rate-limit slot are told to the agent at info, as the library
+/// says them (how long, what for, why, before which attempt), and only once
 /// it set a level that low. The per-minute figure of `keywords_metrics` (20)
 /// applies over 3 s here (long enough that 20 requests fit in it on a busy
 /// machine), so a job of 21 requests waits for its last slot:
@@ -826,7 +830,8 @@ fn rate_slot_waits_are_logged_to_the_agent_at_the_level_it_set() {
     let waits: Vec<&(String, String)> = logged
         .iter()
         .filter(|(_, text)| {
-            text.contains("keywords_metrics: waiting") && text.contains("rate window")
+            text.starts_with("keywords_metrics: waiting ")
+                && text.contains(" for a rate-limit slot (20 requests a minute) before attempt 1")
         })
         .collect();
     assert!(!waits.is_empty(), "no wait told: {logged:?}");

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use super::{Figures, RowExtras, items_of, time_of};
 use crate::client::prepared::{Prepared, Step};
-use crate::client::{Client, InputOrder, items};
+use crate::client::{Client, InputOrder, Tell, items};
 use crate::date::Date;
 use crate::envelope::Envelope;
 use crate::error::{Error, ErrorKind};
@@ -276,7 +276,8 @@ impl Client {
     }
 
     /// A cached answer as the call's result, decoded as the service's own
-    /// would be, with nothing charged; the hit is recorded in the ledger.
+    /// would be, with nothing charged; the hit is recorded in the ledger and
+    /// told to the caller's progress callback (`tell`).
     ///
     /// # Errors
     ///
@@ -287,6 +288,7 @@ impl Client {
         prepared: &Prepared,
         answer: CachedAnswer,
         decoded: Result<Envelope<T>, Error>,
+        tell: &Tell,
     ) -> Result<Envelope<T>, Error> {
         let mut envelope = decoded.map_err(unreadable_stored)?;
         envelope.no_data |= found_nothing(&envelope, &answer);
@@ -294,9 +296,12 @@ impl Client {
         envelope.units_used = 0;
         envelope.units_remaining = answer.units_remaining;
         envelope.unreported = Default::default();
-        envelope.fetched_at = Some(time_of(answer.fetched_at_ms));
+        let fetched_at = time_of(answer.fetched_at_ms);
+        envelope.fetched_at = Some(fetched_at);
         self.record_cached_hit(request, prepared, answer, envelope.result_rows)
             .await;
+        let items = usize::try_from(items_of(request)).unwrap_or(0);
+        tell.cached(prepared.op, 1, items, fetched_at);
         Ok(envelope)
     }
 

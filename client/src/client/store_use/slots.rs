@@ -7,7 +7,7 @@ use crate::client::Client;
 use crate::error::{Error, ErrorKind};
 use crate::operation_table::Operation;
 use crate::rate_limits::{RateLimitMode, Slot};
-use crate::wait::{Cause, Waits};
+use crate::wait::{WaitCause, Waits};
 
 impl Client {
     /// Take a rate-limit slot: shared by every process on the store, when the
@@ -60,7 +60,9 @@ impl Client {
                 ));
             }
             let reason = format!("{figure} requests a minute, shared by the store's processes");
-            waits.wait(wait, Cause::RateLimit, &reason, attempt).await?;
+            waits
+                .wait(wait, WaitCause::RateLimit, &reason, attempt)
+                .await?;
         }
     }
 
