@@ -160,13 +160,25 @@ impl<'de, A: MapAccess<'de>, R: Record> Fields<'de, A, R> {
         match self.map.next_value_seed(Lenient { kind, place, slot })? {
             Read::Value => {}
             Read::Null => self.nulls |= bit(self.current),
-            Read::Unreadable(sent) => {
-                self.unread |= bit(self.current);
-                // Kept with the row, under its wire name, as sent.
-                self.unknown.insert(place.member.to_owned(), *sent);
-            }
+            Read::Unreadable(sent) => self.keep_unreadable(place, sent),
         }
         Ok(())
+    }
+
+    /// Keeps a value the current field cannot hold with the row, under its
+    /// wire name, as sent. Out of line: the rare case's map insertion would
+    /// otherwise make [`Fields::read`] too large to inline into a record's
+    /// loop over its keys, a call per value on every row.
+    #[cold]
+    #[inline(never)]
+    #[expect(
+        clippy::boxed_local,
+        reason = "unboxed here, not in `read`: the move out of the box and its free there \
+                  kept `read` from being inlined (BENCHMARKS.md)"
+    )]
+    fn keep_unreadable(&mut self, place: &Place, sent: Box<Value>) {
+        self.unread |= bit(self.current);
+        self.unknown.insert(place.member.to_owned(), *sent);
     }
 
     /// The value of the field at `index`, which the spec says is always
