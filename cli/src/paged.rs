@@ -20,7 +20,7 @@ use crate::stream::RowWriter;
 
 /// Run the paged job of `request`, printing each page's rows with `writer`
 /// as it comes, then what a collected result says on stderr; the exit code.
-pub async fn stream<W: Write>(
+pub async fn stream<W: Write + Send>(
     client: &Client,
     request: Request,
     options: RunOptions,

@@ -2,7 +2,7 @@
 //! into one envelope: the whole result of a job that succeeded, or the part
 //! that was paid for of one that failed ([`crate::job::Partial`]).
 
-use super::merge::{InputOrder, Merge};
+use super::merge::InputOrder;
 use crate::envelope::Envelope;
 
 /// The answered requests of one job, in batch order.
@@ -29,7 +29,7 @@ pub(crate) struct Answers<T> {
     unknown_balance: bool,
 }
 
-impl<T: Merge> Answers<T> {
+impl<T> Answers<T> {
     /// Room for the answers of `requests` requests.
     pub(crate) fn new(requests: usize) -> Self {
         Answers {
@@ -85,7 +85,12 @@ impl<T: Merge> Answers<T> {
     /// summed, the lowest balance reported (else, when no answer left it
     /// unreported, `known_remaining`, the client's last known one); the "no
     /// data found" envelope when every answer was that.
-    pub(crate) fn merge(self, order: &InputOrder, known_remaining: Option<i64>) -> Envelope<T> {
+    pub(crate) fn merge(
+        self,
+        order: &InputOrder,
+        known_remaining: Option<i64>,
+        join: fn(Vec<T>, &InputOrder) -> T,
+    ) -> Envelope<T> {
         let remaining = match self.unknown_balance {
             true => self.latest,
             false => self.latest.or(known_remaining),
@@ -99,7 +104,7 @@ impl<T: Merge> Answers<T> {
                 result_rows: self.rows,
                 units_used: self.used,
                 units_remaining: remaining,
-                response: T::merge(self.parts, order),
+                response: join(self.parts, order),
                 raw_rows: self.raw_rows,
                 extras: self.extras,
                 unreported: self.unreported,

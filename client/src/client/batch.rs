@@ -17,13 +17,14 @@ use futures_util::stream::{FuturesUnordered, StreamExt};
 
 use super::answers::Answers;
 use super::merge::InputOrder;
-use super::output::Output;
+use super::output::{Erased, Part};
 use super::plan::{Kind, Plan, Planned};
 use super::progress::Progress;
 use super::reduce::{Failed, Ran, Stopped, Tally};
 use super::run_options::RunOptions;
 use super::store_use::unreadable_stored;
 use super::{Client, JobHold};
+use crate::decode::Decoder;
 use crate::envelope::Envelope;
 use crate::error::partial::Missing;
 use crate::error::{Error, ErrorKind};
@@ -97,17 +98,34 @@ struct Sent<T> {
 }
 
 impl Client {
+    /// One request's result as the job's, and "no data found" for one object
+    /// the empty result (`nothing`): the service was asked, and charged
+    /// nothing.
+    fn one_result(
+        &self,
+        op: &'static Operation,
+        answer: Result<Envelope<Part>, Error>,
+        nothing: fn(&Operation) -> Part,
+    ) -> Result<Envelope<Part>, Error> {
+        match answer {
+            Err(error) if matches!(error.kind(), ErrorKind::NoData) => {
+                Ok(Envelope::no_data(nothing(op), self.units().remaining))
+            }
+            answer => answer,
+        }
+    }
+
     /// A job that is not paged, carried out as `plan` says: the items the
     /// cache answers decoded, the requests sent (or answered whole from the
     /// cache) at most [`BATCH_CONCURRENCY`] at once under `job`'s hold, and
     /// what they came to merged in input order.
-    pub(super) async fn run_requests<T: Output>(
+    pub(super) async fn run_requests(
         &self,
         op: &'static Operation,
         plan: Plan,
-        job: Arc<JobHold>,
-        options: &RunOptions,
-    ) -> Result<Ran<T>, Failed<T>> {
+        (job, options): (Arc<JobHold>, &RunOptions),
+        erased: Erased,
+    ) -> Result<Ran<Part>, Failed<Part>> {
         let Plan { database, kind, .. } = plan;
         let Kind::Requests {
             order,
@@ -115,29 +133,28 @@ impl Client {
             requests,
         } = kind
         else {
-            return Ok(Ran::nothing(T::nothing(op)));
+            return Ok(Ran::nothing((erased.nothing)(op)));
         };
         let tell = &job.bounds().tell;
-        let cached = self
-            .decode_hits::<T>(op, &database, item_hits, tell)
-            .await?;
+        let hits = (item_hits, erased.decode);
+        let cached = self.decode_hits(op, &database, hits, tell).await?;
         let inputs: Vec<Request> = requests.iter().map(|p| p.request.clone()).collect();
-        let sent = self.send_requests::<T>(requests, &job, options).await;
+        let sent = self.send_requests(requests, &job, options, erased).await;
         // Every request has ended and is recorded: the job's hold goes.
         job.release_window().await;
-        self.merge_sent(op, &order, cached, sent, &inputs)
+        self.merge_sent(op, (&order, erased), cached, sent, &inputs)
     }
 
     /// The requests of a job sent, at most [`BATCH_CONCURRENCY`] at once,
     /// until one fails or the job is stopped.
-    async fn send_requests<T: Output>(
+    async fn send_requests(
         &self,
         requests: Vec<Planned>,
         job: &Arc<JobHold>,
         options: &RunOptions,
-    ) -> Sent<T> {
+        erased: Erased,
+    ) -> Sent<Part> {
         let total = requests.len();
-        let decode = T::decoder();
         let mut sent = Sent {
             slots: std::iter::repeat_with(|| None).take(total).collect(),
             failures: Vec::new(),
@@ -158,8 +175,9 @@ impl Client {
                     break;
                 };
                 let op = request.operation();
-                let answer = self.answer(request, hit, decode, job);
-                in_flight.push(async move { (index, one_result::<T>(self, op, answer.await)) });
+                let answer = self.answer(request, hit, erased.decode, job);
+                let nothing = erased.nothing;
+                in_flight.push(async move { (index, self.one_result(op, answer.await, nothing)) });
             }
             let Some((index, result)) = in_flight.next().await else {
                 break;
@@ -184,14 +202,14 @@ impl Client {
     /// What a job's requests came to, merged in input order with the items
     /// the cache answered; the first failure in input order, when one
     /// failed, with what was received.
-    fn merge_sent<T: Output>(
+    fn merge_sent(
         &self,
         op: &'static Operation,
-        order: &InputOrder,
-        cached: Vec<Envelope<T>>,
-        sent: Sent<T>,
+        (order, erased): (&InputOrder, Erased),
+        cached: Vec<Envelope<Part>>,
+        sent: Sent<Part>,
         inputs: &[Request],
-    ) -> Result<Ran<T>, Failed<T>> {
+    ) -> Result<Ran<Part>, Failed<Part>> {
         let Sent {
             slots,
             mut failures,
@@ -227,7 +245,7 @@ impl Client {
         let anything = answers.answered() > 0;
         let received = Ran {
             reported: answers.latest(),
-            envelope: answers.merge(order, self.units().remaining),
+            envelope: answers.merge(order, self.units().remaining, erased.merge),
             tally,
         };
         // The error that stopped the job is the first failure in input order.
@@ -253,27 +271,25 @@ impl Client {
     ///
     /// An answer this build cannot read: its item is not asked again (it
     /// was paid for), nor left out of the result unsaid.
-    async fn decode_hits<T: Output>(
+    async fn decode_hits(
         &self,
         op: &'static Operation,
         database: &str,
-        hits: Vec<CachedAnswer>,
+        (hits, decode): (Vec<CachedAnswer>, Decoder<Part>),
         tell: &super::Tell,
-    ) -> Result<Vec<Envelope<T>>, Error> {
+    ) -> Result<Vec<Envelope<Part>>, Error> {
         if hits.is_empty() {
             return Ok(Vec::new());
         }
-        let decode = T::decoder();
         let (items, saved) = (hits.len() as i64, hits.iter().map(|h| h.units_used).sum());
         let oldest = hits.iter().map(|h| h.fetched_at_ms).min().unwrap_or(0);
         // The last balance reported ([`Client::cached`] put it in every hit).
         let balance = hits.iter().filter_map(|h| h.units_remaining).min();
-        let envelopes: Vec<Envelope<T>> = hits
+        let envelopes: Vec<Envelope<Part>> = hits
             .into_iter()
             .map(|hit| {
                 let mut envelope = decode(op, 200, &hit.body)
-                    .map_err(|error| self.inner.key.hide(unreadable_stored(error)))?
-                    .map(T::from_answer);
+                    .map_err(|error| self.inner.key.hide(unreadable_stored(error)))?;
                 envelope.units_used = 0;
                 envelope.units_remaining = balance;
                 envelope.unreported = Default::default();
@@ -288,23 +304,6 @@ impl Client {
         tell.cached(op, 0, envelopes.len(), fetched_at);
         self.record_hit(op, database, items, rows, saved).await;
         Ok(envelopes)
-    }
-}
-
-/// One request's result as the job's: its answer made the result type, and
-/// "no data found" for one object the empty result (the service was asked,
-/// and charged nothing).
-fn one_result<T: Output>(
-    client: &Client,
-    op: &'static Operation,
-    answer: Result<Envelope<T::Answer>, Error>,
-) -> Result<Envelope<T>, Error> {
-    match answer {
-        Ok(envelope) => Ok(envelope.map(T::from_answer)),
-        Err(error) if matches!(error.kind(), ErrorKind::NoData) => {
-            Ok(Envelope::no_data(T::nothing(op), client.units().remaining))
-        }
-        Err(error) => Err(error),
     }
 }
 

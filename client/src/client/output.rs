@@ -13,6 +13,8 @@
 //!   beside the table's decoder of every operation, which it uses, and calls
 //!   [`json`] for the rest.
 
+use std::any::Any;
+
 use serde::de::DeserializeOwned;
 
 use super::merge::{InputOrder, Merge, Row};
@@ -129,6 +131,66 @@ impl<T: DeserializeOwned + Send + Sync + 'static> Output for Option<T> {
     fn decoder() -> Decoder<T> {
         decode_typed::<T>
     }
+}
+
+/// A result of a job under way, its type erased: what the job machinery
+/// (plan, requests, pages, calls) works on, so that it is compiled once, in
+/// this crate, whatever the result type; a run's typed shell
+/// ([`Client::run`](super::Client::run)) gives it its type back.
+pub(crate) type Part = Box<dyn Any + Send + Sync>;
+
+/// What the job machinery needs of a result type, as plain functions: the
+/// only code of a run compiled per result type.
+#[derive(Clone, Copy)]
+pub(crate) struct Erased {
+    /// One answer decoded, as the result of that answer.
+    pub(crate) decode: Decoder<Part>,
+    /// The empty result ("no data found").
+    pub(crate) nothing: fn(&Operation) -> Part,
+    /// Rows in a result.
+    pub(crate) rows: fn(&Part) -> usize,
+    /// A result cut to its first rows.
+    pub(crate) truncate: fn(&mut Part, usize),
+    /// The results of a job's requests joined.
+    pub(crate) merge: fn(Vec<Part>, &InputOrder) -> Part,
+}
+
+impl Erased {
+    /// The functions of `T`.
+    pub(crate) fn of<T: Output>() -> Erased {
+        Erased {
+            decode: decode_part::<T>,
+            nothing: |op| Box::new(T::nothing(op)),
+            rows: |part| part.downcast_ref::<T>().map_or(0, T::rows),
+            truncate: |part, rows| {
+                if let Some(result) = part.downcast_mut::<T>() {
+                    result.truncate(rows);
+                }
+            },
+            merge: |parts, order| {
+                let parts = parts.into_iter().filter_map(|p| p.downcast::<T>().ok());
+                Box::new(T::merge(parts.map(|p| *p).collect(), order))
+            },
+        }
+    }
+}
+
+/// One answer decoded by `T`'s decoder, as the result of that answer.
+fn decode_part<T: Output>(
+    op: &Operation,
+    status: u16,
+    body: &[u8],
+) -> Result<Envelope<Part>, Error> {
+    let envelope = (T::decoder())(op, status, body)?;
+    Ok(envelope.map(|answer| Box::new(T::from_answer(answer)) as Part))
+}
+
+/// A result given its type back. Every part of a run of `T` is a `T` (the
+/// run's [`Erased`] made them); should one not be, the empty result stands
+/// in rather than a panic.
+pub(crate) fn typed<T: Output>(part: Part, op: &Operation) -> T {
+    part.downcast::<T>()
+        .map_or_else(|_| T::nothing(op), |result| *result)
 }
 
 /// What [`Output`] for [`serde_json::Value`] does besides decoding: its

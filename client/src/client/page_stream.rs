@@ -9,7 +9,7 @@ use futures_util::stream::{self, StreamExt};
 use serde::de::DeserializeOwned;
 
 use super::job::Job;
-use super::pages::{Fetch, Pager, cut_rows};
+use super::pages::{Cut, Fetch, Pager, cut_rows};
 use super::plan::{Kind, Purpose};
 use super::{Bounds, Client};
 use crate::decode::decode_rows;
@@ -93,6 +93,7 @@ impl Client {
         let fetch: Fetch<Vec<T>> = Arc::new(|client, page, job| {
             Box::pin(async move { client.answer_page(page, decode_rows::<T>, &job).await })
         });
-        Ok(self.pager(request, (pages, hold), (fetch, cut_rows::<T>)))
+        let cut: Cut<Vec<T>> = Arc::new(cut_rows::<T>);
+        Ok(self.pager(request, (pages, hold), (fetch, cut)))
     }
 }

@@ -6,7 +6,7 @@ use std::ops::ControlFlow;
 use std::sync::Arc;
 
 use super::merge::InputOrder;
-use super::output::Output;
+use super::output::{Erased, Part};
 use super::pages::{Cut, Fetch};
 use super::plan::{Kind, Plan};
 use super::progress::Progress;
@@ -19,20 +19,25 @@ use crate::error::{Error, ErrorKind};
 use crate::operation_table::Operation;
 use crate::request::Request;
 
+/// A run's sink: the rows handed over as they come.
+pub(super) type Sink<'a> = &'a mut (dyn FnMut(Part) -> ControlFlow<()> + Send);
+
 /// The pages of a paged job received so far, added up.
-struct Pages<T> {
-    ran: Ran<T>,
-    kept: Vec<T>,
+struct Pages {
+    erased: Erased,
+    ran: Ran<Part>,
+    kept: Vec<Part>,
     rows: usize,
     units: i64,
     /// Whether some page did not report the balance.
     unknown_balance: bool,
 }
 
-impl<T: Output> Pages<T> {
-    fn new(op: &Operation) -> Self {
+impl Pages {
+    fn new(op: &Operation, erased: Erased) -> Self {
         Pages {
-            ran: Ran::nothing(T::nothing(op)),
+            erased,
+            ran: Ran::nothing((erased.nothing)(op)),
             kept: Vec::new(),
             rows: 0,
             units: 0,
@@ -42,11 +47,7 @@ impl<T: Output> Pages<T> {
 
     /// One more page, its rows kept or handed to `sink`; whether the sink
     /// will take no more.
-    fn add(
-        &mut self,
-        page: Envelope<T>,
-        sink: Option<&mut impl FnMut(T) -> ControlFlow<()>>,
-    ) -> bool {
+    fn add(&mut self, page: Envelope<Part>, sink: Option<&mut Sink<'_>>) -> bool {
         self.ran.tally.answered(&page);
         let envelope = &mut self.ran.envelope;
         if let Some(at) = page.fetched_at {
@@ -61,7 +62,7 @@ impl<T: Output> Pages<T> {
         envelope.extras.extend(page.extras);
         envelope.raw_rows.extend(page.raw_rows);
         self.units = self.units.saturating_add(page.units_used.max(0));
-        self.rows = self.rows.saturating_add(page.response.rows());
+        self.rows = self.rows.saturating_add((self.erased.rows)(&page.response));
         match sink {
             Some(sink) => sink(page.response).is_break(),
             None => {
@@ -74,7 +75,7 @@ impl<T: Output> Pages<T> {
     /// The pages as one result: rows joined, units summed, the latest
     /// balance (a page that did not report it leaves it unknown unless a
     /// later one did; a job that asked nothing new has the last one known).
-    fn finish(mut self, known_balance: Option<i64>) -> Ran<T> {
+    fn finish(mut self, known_balance: Option<i64>) -> Ran<Part> {
         let envelope = &mut self.ran.envelope;
         envelope.result_rows = i64::try_from(self.rows).unwrap_or(i64::MAX);
         envelope.units_used = self.units;
@@ -85,7 +86,7 @@ impl<T: Output> Pages<T> {
         // Nothing found and nothing paid: "no data found", or no page at all.
         envelope.no_data = self.rows == 0 && self.units == 0;
         if !self.kept.is_empty() {
-            envelope.response = T::merge(self.kept, &InputOrder::default());
+            envelope.response = (self.erased.merge)(self.kept, &InputOrder::default());
         }
         self.ran
     }
@@ -94,33 +95,29 @@ impl<T: Output> Pages<T> {
 impl Client {
     /// A paged job carried out: its pages fetched under `hold` until a short
     /// page, the cap, a failure or the stop, each kept or handed to `sink`.
-    pub(super) async fn run_pages<T: Output>(
+    pub(super) async fn run_pages(
         &self,
-        request: Request,
-        plan: Plan,
-        hold: Arc<JobHold>,
-        options: &RunOptions,
-        mut sink: Option<impl FnMut(T) -> ControlFlow<()>>,
-    ) -> Result<Ran<T>, Failed<T>> {
+        (request, plan): (Request, Plan),
+        (hold, options): (Arc<JobHold>, &RunOptions),
+        erased: Erased,
+        mut sink: Option<Sink<'_>>,
+    ) -> Result<Ran<Part>, Failed<Part>> {
         let op = request.operation();
         let Kind::Pages { pages: plan, .. } = plan.kind else {
-            return Ok(Ran::nothing(T::nothing(op)));
+            return Ok(Ran::nothing((erased.nothing)(op)));
         };
         let (start, page_size) = (plan.start(), plan.page_size());
         let max_rows = plan.max_rows().unwrap_or(usize::MAX);
-        let decode = T::decoder();
-        let fetch: Fetch<T> = Arc::new(move |client, page, job| {
-            Box::pin(async move {
-                let answer = client.answer_page(page, decode, &job).await;
-                answer.map(|e| e.map(T::from_answer))
-            })
+        let decode = erased.decode;
+        let fetch: Fetch<Part> = Arc::new(move |client, page, job| {
+            Box::pin(async move { client.answer_page(page, decode, &job).await })
         });
-        let cut: Cut<T> = |page, rows| {
-            page.truncate(rows);
-            page.rows()
-        };
+        let cut: Cut<Part> = Arc::new(move |page, rows| {
+            (erased.truncate)(page, rows);
+            (erased.rows)(page)
+        });
         let mut pager = self.pager(request, (plan, hold), (fetch, cut));
-        let mut pages = Pages::new(op);
+        let mut pages = Pages::new(op, erased);
         let mut failure = None;
         while let Some(page) = pager.next_page().await {
             let page = match page {
@@ -151,13 +148,13 @@ impl Client {
 /// A paged job's result; or, when it failed or was stopped, what it
 /// received with the rows still missing (every page before was full: the
 /// next starts after them), or the error alone when nothing was answered.
-fn stopped_part_way<T: Output>(
+fn stopped_part_way(
     op: &Operation,
-    mut pages: Pages<T>,
+    mut pages: Pages,
     failure: Option<Error>,
     (start, page_size, max_rows): (i64, i64, usize),
     known_balance: Option<i64>,
-) -> Result<Ran<T>, Failed<T>> {
+) -> Result<Ran<Part>, Failed<Part>> {
     let answered = pages.ran.tally.requests_answered();
     if let Some(error) = &failure {
         pages.ran.tally.failed(error);

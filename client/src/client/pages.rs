@@ -229,7 +229,7 @@ pub(super) type Fetch<P> = Arc<
 
 /// How a page is cut to its first rows (the last page, to the cap): the rows
 /// it keeps.
-pub(super) type Cut<P> = fn(&mut P, usize) -> usize;
+pub(super) type Cut<P> = Arc<dyn Fn(&mut P, usize) -> usize + Send + Sync>;
 
 /// A page of rows cut to its first `rows`.
 pub(super) fn cut_rows<T>(page: &mut Vec<T>, rows: usize) -> usize {
@@ -300,7 +300,7 @@ impl<P: Send + 'static> Pager<P> {
         // page and the cap.
         let raw = envelope.raw_rows.len();
         let asked = usize::try_from(limit).unwrap_or(usize::MAX);
-        let rows = (self.cut)(&mut envelope.response, asked.saturating_sub(raw)) + raw;
+        let rows = (*self.cut)(&mut envelope.response, asked.saturating_sub(raw)) + raw;
         let fetched = fetched + rows;
         let more = rows >= asked && !plan.single && plan.next_limit(fetched) > 0;
         if more {

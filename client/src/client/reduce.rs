@@ -5,10 +5,12 @@
 //! kind of job.
 
 use super::Client;
+use super::output::{Output, Part, typed};
 use crate::charge::Charge;
 use crate::envelope::Envelope;
 use crate::error::partial::{Missing, Partial};
 use crate::error::{Error, ErrorKind};
+use crate::operation_table::Operation;
 use crate::outcome::{Figures, Outcome};
 
 /// What a run's requests came to, counted as they end.
@@ -56,6 +58,17 @@ pub(crate) struct Ran<T> {
     pub(crate) tally: Tally,
 }
 
+impl Ran<Part> {
+    /// The result given its type back.
+    fn typed<T: Output>(self, op: &Operation) -> Ran<T> {
+        Ran {
+            envelope: self.envelope.map(|part| typed::<T>(part, op)),
+            reported: self.reported,
+            tally: self.tally,
+        }
+    }
+}
+
 impl<T> Ran<T> {
     /// A job that asked nothing and received nothing.
     pub(crate) fn nothing(response: T) -> Self {
@@ -93,12 +106,13 @@ impl<T> From<Error> for Failed<T> {
 impl Client {
     /// A job's result and figures, or the error that ended it
     /// ([`ErrorKind::Partial`] with what it received).
-    pub(crate) fn reduce<T: Send + Sync + 'static>(
+    pub(crate) fn reduce<T: Output>(
         &self,
-        operation: String,
-        ran: Result<Ran<T>, Failed<T>>,
+        op: &'static Operation,
+        ran: Result<Ran<Part>, Failed<Part>>,
     ) -> Result<Outcome<T>, Error> {
-        match ran {
+        let operation = op.label();
+        match ran.map(|ran| ran.typed(op)) {
             Ok(ran) => Ok(self.outcome(ran)),
             Err(Failed::Error(error)) => Err(error),
             Err(Failed::Part(stopped)) => {
@@ -108,7 +122,7 @@ impl Client {
                     requests,
                     cause,
                 } = *stopped;
-                let received = self.outcome(received);
+                let received = self.outcome(received.typed::<T>(op));
                 let partial = Partial::new(operation.clone(), received, requests, missing, cause);
                 Err(Error::new(operation, ErrorKind::Partial(Box::new(partial))))
             }

@@ -13,18 +13,17 @@ use std::ops::ControlFlow;
 
 use super::Client;
 use super::job::Job;
-use super::output::Output;
+use super::output::{Erased, Output, Part, typed};
+use super::paged_run::Sink;
 use super::pages::plan_pages;
 use super::plan::{Kind, Purpose};
 use super::progress::Progress;
+use super::reduce::{Failed, Ran};
 use super::run_options::RunOptions;
 use crate::error::{Error, InvalidInput};
 use crate::operation_table::Service;
 use crate::outcome::Outcome;
 use crate::request::Request;
-
-/// What a run keeps when its rows are handed over: nothing.
-type Keep<T> = fn(T) -> ControlFlow<()>;
 
 impl Job {
     /// The job a run of `request` is, with a row cap of `max_rows`: the
@@ -244,7 +243,9 @@ impl Client {
         request: Request,
         options: RunOptions,
     ) -> Result<Outcome<T>, Error> {
-        self.run_into(request, &options, None::<Keep<T>>).await
+        let op = request.operation();
+        let ran = self.run_erased(request, &options, Erased::of::<T>(), None);
+        self.reduce(op, ran.await)
     }
 
     /// [`run`](Self::run) with the rows handed to `each` as they come
@@ -260,19 +261,24 @@ impl Client {
         &self,
         request: Request,
         options: RunOptions,
-        each: impl FnMut(T) -> ControlFlow<()>,
+        mut each: impl FnMut(T) -> ControlFlow<()> + Send,
     ) -> Result<Outcome<T>, Error> {
-        self.run_into(request, &options, Some(each)).await
+        let op = request.operation();
+        let mut sink = |part: Part| each(typed::<T>(part, op));
+        let ran = self.run_erased(request, &options, Erased::of::<T>(), Some(&mut sink));
+        self.reduce(op, ran.await)
     }
 
-    /// A run whose rows are kept, or handed to `sink` (page by page for a
-    /// paged job): planned, carried out, reduced to its outcome.
-    async fn run_into<T: Output, S: FnMut(T) -> ControlFlow<()>>(
+    /// A run, whatever its result type: planned, held against the budget,
+    /// carried out; its rows kept, or handed to `sink` (page by page for a
+    /// paged job, whole for any other).
+    async fn run_erased(
         &self,
         request: Request,
         options: &RunOptions,
-        mut sink: Option<S>,
-    ) -> Result<Outcome<T>, Error> {
+        erased: Erased,
+        sink: Option<Sink<'_>>,
+    ) -> Result<Ran<Part>, Failed<Part>> {
         let op = request.operation();
         let plan = self.plan_run(&request, options, Purpose::Run).await?;
         if let Some(fitted) = plan.fitted {
@@ -280,87 +286,20 @@ impl Client {
         }
         let hold = match self.hold(op, &plan, options.bounds()).await {
             Ok(hold) => hold,
-            Err(error) => return Err(self.refused(&request, error)),
+            Err(error) => return Err(self.refused(&request, error).into()),
         };
-        let ran = match plan.kind {
-            Kind::Pages { .. } => {
-                // The pages go to the sink as they come.
-                let sink = sink.take();
-                self.run_pages(request, plan, hold, options, sink).await
-            }
-            Kind::Requests { .. } => self.run_requests(op, plan, hold, options).await,
-        };
-        let mut outcome = self.reduce(op.label(), ran)?;
+        if let Kind::Pages { .. } = plan.kind {
+            // The pages go to the sink as they come.
+            let job = (hold, options);
+            return self.run_pages((request, plan), job, erased, sink).await;
+        }
+        let mut ran = self.run_requests(op, plan, (hold, options), erased).await?;
         // A job that is not paged hands its whole result at once.
-        if let Some(mut sink) = sink {
-            let whole = std::mem::replace(&mut outcome.envelope.response, T::nothing(op));
+        if let Some(sink) = sink {
+            let nothing = (erased.nothing)(op);
+            let whole = std::mem::replace(&mut ran.envelope.response, nothing);
             let _ = sink(whole);
         }
-        Ok(outcome)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::operation_table::Operation;
-
-    fn op(group: &str, action: &str) -> &'static Operation {
-        Operation::find(group, action).unwrap()
-    }
-
-    #[test]
-    fn the_table_says_which_job_a_run_is() {
-        let keywords = op("domains", "keywords");
-        let mut paged = Request::new(keywords, None);
-        paged.one("domain", &"example.it".to_owned());
-        assert_eq!(
-            Job::of(&paged, Some(10)).unwrap(),
-            Job::Pages {
-                page_size: 10_000,
-                max_rows: Some(10)
-            },
-            "without a limit, the most rows one request returns"
-        );
-        paged.one("limit", &50i64);
-        assert_eq!(
-            Job::of(&paged, Some(10)).unwrap(),
-            Job::Pages {
-                page_size: 50,
-                max_rows: Some(10)
-            }
-        );
-        assert_eq!(Job::of(&paged, None).unwrap(), Job::Batched);
-        paged.set("limit", vec!["fifty".into()]);
-        let error = Job::of(&paged, Some(10)).unwrap_err();
-        assert!(error.to_string().contains("`limit`"), "{error}");
-        let not_paged = Request::new(op("keywords", "metrics"), None);
-        let error = Job::of(&not_paged, Some(10)).unwrap_err();
-        assert!(error.is_refused());
-        assert!(
-            error
-                .to_string()
-                .contains("`max_rows` = 10: this operation does not page"),
-            "{error}"
-        );
-    }
-
-    #[test]
-    fn a_paged_job_without_a_page_size_asks_for_the_most_rows_a_request_returns() {
-        use crate::operation_table::Counts;
-        let paged: Vec<_> = crate::operations::OPERATIONS
-            .iter()
-            .filter(|op| op.paging().is_some())
-            .collect();
-        assert!(!paged.is_empty());
-        for op in paged {
-            let request = Request::new(op, None);
-            let Job::Pages { page_size, .. } = Job::of(&request, Some(1)).unwrap() else {
-                panic!("{} pages", op.label());
-            };
-            // The cost's per-request figure is the rows a request returns.
-            assert_eq!(op.cost.per_request_counts, Counts::Rows, "{}", op.label());
-            assert_eq!(page_size, op.cost.per_request.value, "{}", op.label());
-        }
+        Ok(ran)
     }
 }
