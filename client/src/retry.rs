@@ -30,7 +30,7 @@ const TOO_MANY_REQUESTS: u16 = 429;
 
 /// What one attempt came to, as far as the retry decision needs to know.
 #[derive(Debug, Clone, Copy)]
-pub(crate) enum Outcome<'a> {
+pub(crate) enum Attempted<'a> {
     /// The service answered (any status, success included).
     Answered {
         /// HTTP status.
@@ -78,20 +78,20 @@ pub(crate) enum Decision {
 }
 
 /// Whether an attempt's outcome is worth another attempt.
-pub(crate) fn classify(outcome: &Outcome<'_>) -> Verdict {
+pub(crate) fn classify(outcome: &Attempted<'_>) -> Verdict {
     match *outcome {
-        Outcome::Failed { .. } => Verdict::Retryable { asked: None },
-        Outcome::Answered { status, headers } if status == TOO_MANY_REQUESTS => {
+        Attempted::Failed { .. } => Verdict::Retryable { asked: None },
+        Attempted::Answered { status, headers } if status == TOO_MANY_REQUESTS => {
             Verdict::WindowFull {
                 asked: retry_after(headers),
             }
         }
-        Outcome::Answered { status, headers } if RETRYABLE_STATUSES.contains(&status) => {
+        Attempted::Answered { status, headers } if RETRYABLE_STATUSES.contains(&status) => {
             Verdict::Retryable {
                 asked: retry_after(headers),
             }
         }
-        Outcome::Answered { .. } => Verdict::Final,
+        Attempted::Answered { .. } => Verdict::Final,
     }
 }
 
@@ -179,7 +179,7 @@ impl RetryPolicy {
     /// retries have `spent` (updated here): accept it as the call's result,
     /// try again after a delay, or stop with it because the bounds are
     /// reached or the service asks for a longer wait than the policy allows.
-    pub(crate) fn decide(&self, spent: &mut Spent, outcome: &Outcome<'_>) -> Decision {
+    pub(crate) fn decide(&self, spent: &mut Spent, outcome: &Attempted<'_>) -> Decision {
         match classify(outcome) {
             Verdict::Final => Decision::Accept,
             Verdict::Retryable { asked } => {
@@ -344,8 +344,8 @@ mod tests {
         assert_eq!(retry_after(&headers), None);
     }
 
-    fn answered(status: u16, headers: &HeaderMap) -> Outcome<'_> {
-        Outcome::Answered { status, headers }
+    fn answered(status: u16, headers: &HeaderMap) -> Attempted<'_> {
+        Attempted::Answered { status, headers }
     }
 
     #[test]
@@ -371,7 +371,7 @@ mod tests {
         }
         for timeout in [false, true] {
             assert_eq!(
-                classify(&Outcome::Failed { timeout }),
+                classify(&Attempted::Failed { timeout }),
                 Verdict::Retryable { asked: None },
                 "timeout {timeout}"
             );
@@ -421,7 +421,7 @@ mod tests {
     fn retries_stop_when_attempts_are_used_or_the_wait_is_too_long() {
         let none = HeaderMap::new();
         let policy = RetryPolicy::default();
-        let failed = Outcome::Failed { timeout: true };
+        let failed = Attempted::Failed { timeout: true };
         let mut spent = Spent::new(MINUTE);
         assert!(
             matches!(policy.decide(&mut spent, &failed), Decision::RetryAfter(d) if d <= policy.initial_backoff)
@@ -464,7 +464,7 @@ mod tests {
             );
         }
         // The failures still have all their attempts.
-        let failed = Outcome::Failed { timeout: false };
+        let failed = Attempted::Failed { timeout: false };
         assert!(matches!(
             policy.decide(&mut spent, &failed),
             Decision::RetryAfter(_)

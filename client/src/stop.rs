@@ -34,11 +34,11 @@ use tokio::sync::Notify;
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct Stop {
-    inner: Arc<Inner>,
+    inner: Arc<StopState>,
 }
 
 #[derive(Debug, Default)]
-struct Inner {
+struct StopState {
     stopped: AtomicBool,
     notify: Notify,
 }

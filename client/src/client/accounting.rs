@@ -15,7 +15,7 @@ use super::Client;
 use std::time::Instant;
 
 use super::prepared::{Prepared, Step};
-use super::store_use::{Figures, RowExtras, items_of};
+use super::store_use::{AnswerFigures, RowExtras, items_of};
 use crate::charge::{BodyUnits, Charge};
 use crate::drift::Observation;
 use crate::drift::observe;
@@ -151,7 +151,7 @@ pub(super) enum Last<'a> {
     /// Answered and decoded: its figures, its body for the cache, and what
     /// its decode met that the spec does not say.
     Decoded {
-        figures: Figures,
+        figures: AnswerFigures,
         body: Vec<u8>,
         seen: Vec<Seen>,
     },
@@ -247,7 +247,7 @@ impl Client {
         &self,
         request: &Request,
         prepared: &Prepared,
-        (figures, body, mut seen): (Figures, Vec<u8>, Vec<Seen>),
+        (figures, body, mut seen): (AnswerFigures, Vec<u8>, Vec<Seen>),
         hold: Option<(String, i64)>,
     ) -> Option<i64> {
         if !figures.no_data && !figures.unreported.units_used {

@@ -18,7 +18,7 @@ use futures_util::stream::{FuturesUnordered, StreamExt};
 use super::answers::Answers;
 use super::merge::InputOrder;
 use super::output::{Erased, Part};
-use super::plan::{Kind, Plan, Planned};
+use super::plan::{Plan, Planned, Sends};
 use super::progress::Progress;
 use super::reduce::{Failed, Ran, Stopped, Tally};
 use super::run_options::RunOptions;
@@ -92,7 +92,7 @@ impl Request {
 
 /// The answers of a job's requests as they came, each in its request's
 /// slot, and the failures, each with its request's index.
-struct Sent<T> {
+struct Answered<T> {
     slots: Vec<Option<Envelope<T>>>,
     failures: Vec<(usize, Error)>,
 }
@@ -127,7 +127,7 @@ impl Client {
         erased: Erased,
     ) -> Result<Ran<Part>, Failed<Part>> {
         let Plan { database, kind, .. } = plan;
-        let Kind::Requests {
+        let Sends::Requests {
             order,
             item_hits,
             requests,
@@ -153,9 +153,9 @@ impl Client {
         job: &Arc<JobHold>,
         options: &RunOptions,
         erased: Erased,
-    ) -> Sent<Part> {
+    ) -> Answered<Part> {
         let total = requests.len();
-        let mut sent = Sent {
+        let mut sent = Answered {
             slots: std::iter::repeat_with(|| None).take(total).collect(),
             failures: Vec::new(),
         };
@@ -207,10 +207,10 @@ impl Client {
         op: &'static Operation,
         (order, erased): (&InputOrder, Erased),
         cached: Vec<Envelope<Part>>,
-        sent: Sent<Part>,
+        sent: Answered<Part>,
         inputs: &[Request],
     ) -> Result<Ran<Part>, Failed<Part>> {
-        let Sent {
+        let Answered {
             slots,
             mut failures,
         } = sent;

@@ -18,7 +18,7 @@ use crate::envelope::Envelope;
 use crate::error::{Error, ErrorKind, ErrorSource};
 use crate::operation_table::Operation;
 use crate::request::{Request, encode_value, push_query};
-use crate::retry::{Decision, Outcome, Spent, Verdict, classify};
+use crate::retry::{Attempted, Decision, Spent, Verdict, classify};
 use crate::store::CachedAnswer;
 use crate::units::{Estimate, Ledger, estimate, estimate_learned};
 use crate::wait::WaitCause as Cause;
@@ -270,12 +270,12 @@ impl Client {
         prepared: &'a Prepared,
         bounds: &'a Bounds,
         attempts: &'a mut Attempts,
-    ) -> Step<'a, Sent> {
+    ) -> Step<'a, LastAttempt> {
         Box::pin(async move {
             let op = prepared.op;
             // The answer of the attempt last tried again: the call's, should
             // its retry be refused a rate-limit slot.
-            let mut previous: Option<Sent> = None;
+            let mut previous: Option<LastAttempt> = None;
             let mut attempt = 0;
             let mut spent = Spent::new(self.inner.rate_limits.window());
             let max_wait = bounds.max_wait(self.inner.max_wait);
@@ -304,19 +304,19 @@ impl Client {
                 // The answer is in: the slot counts a window from now.
                 self.settle_slot(op, slot).await;
                 let outcome = match &attempted {
-                    Ok((status, headers, _)) => Outcome::Answered {
+                    Ok((status, headers, _)) => Attempted::Answered {
                         status: *status,
                         headers,
                     },
                     Err(error) => match error.kind() {
                         ErrorKind::Transport { timeout, .. } => {
-                            Outcome::Failed { timeout: *timeout }
+                            Attempted::Failed { timeout: *timeout }
                         }
                         _ => return attempted.map(|(status, _, body)| (status, body)),
                     },
                 };
                 let decision = self.inner.retry.decide(&mut spent, &outcome);
-                let timed_out = matches!(outcome, Outcome::Failed { timeout: true });
+                let timed_out = matches!(outcome, Attempted::Failed { timeout: true });
                 let (cause, reason) = why_wait(&outcome);
                 let result = attempted.map(|(status, _, body)| (status, body));
                 match decision {
@@ -366,7 +366,7 @@ impl Client {
 
 /// Why a call waits after an attempt came to `outcome`: its cause, and the
 /// reason for people (`HTTP 429 with an unreadable Retry-After (soon)`).
-fn why_wait(outcome: &Outcome<'_>) -> (Cause, String) {
+fn why_wait(outcome: &Attempted<'_>) -> (Cause, String) {
     let asked = |headers: &HeaderMap| {
         headers.get(reqwest::header::RETRY_AFTER).map(|v| {
             String::from_utf8_lossy(v.as_bytes())
@@ -378,7 +378,7 @@ fn why_wait(outcome: &Outcome<'_>) -> (Cause, String) {
     match (classify(outcome), outcome) {
         (
             Verdict::WindowFull { asked: Some(_) } | Verdict::Retryable { asked: Some(_) },
-            Outcome::Answered { status, headers },
+            Attempted::Answered { status, headers },
         ) => (
             Cause::RetryAfter,
             format!(
@@ -386,23 +386,23 @@ fn why_wait(outcome: &Outcome<'_>) -> (Cause, String) {
                 asked(headers).unwrap_or_default()
             ),
         ),
-        (Verdict::WindowFull { asked: None }, Outcome::Answered { status, headers }) => {
+        (Verdict::WindowFull { asked: None }, Attempted::Answered { status, headers }) => {
             let reason = match asked(headers) {
                 Some(text) => format!("HTTP {status} with an unreadable Retry-After ({text})"),
                 None => format!("HTTP {status} without Retry-After"),
             };
             (Cause::RateWindow, reason)
         }
-        (_, Outcome::Answered { status, .. }) => (Cause::Backoff, format!("HTTP {status}")),
-        (_, Outcome::Failed { timeout: true }) => (Cause::Backoff, "a timeout".to_owned()),
-        (_, Outcome::Failed { .. }) => (Cause::Backoff, "a transport failure".to_owned()),
+        (_, Attempted::Answered { status, .. }) => (Cause::Backoff, format!("HTTP {status}")),
+        (_, Attempted::Failed { timeout: true }) => (Cause::Backoff, "a timeout".to_owned()),
+        (_, Attempted::Failed { .. }) => (Cause::Backoff, "a transport failure".to_owned()),
     }
 }
 
 /// The end of a call whose retry is refused a rate-limit slot: the answer of
 /// the attempt last tried again, which is the call's last after all, or
 /// `why` when there was none.
-fn not_sent(previous: Option<Sent>, attempts: &mut Attempts, why: Error) -> Sent {
+fn not_sent(previous: Option<LastAttempt>, attempts: &mut Attempts, why: Error) -> LastAttempt {
     match previous {
         Some(answer) => {
             attempts.not_retried();
@@ -433,7 +433,7 @@ fn call_span(prepared: &Prepared) -> tracing::Span {
 }
 
 /// The last attempt's status and body, or why there is none.
-type Sent = Result<(u16, Vec<u8>), Error>;
+type LastAttempt = Result<(u16, Vec<u8>), Error>;
 
 /// The most a body's `Content-Length` may reserve up front (64 MiB); a longer
 /// body still arrives whole, growing the buffer as it comes.

@@ -116,7 +116,7 @@ impl ApiKey {
 
 /// What clones of a client share. The spec's tables are handed to the
 /// client here, once; the runtime reads them from the client.
-struct Inner {
+struct ClientInner {
     service: &'static Service,
     records: &'static [RecordInfo],
     http: reqwest::Client,
@@ -132,7 +132,7 @@ struct Inner {
     /// The bound on all of a call's waits.
     max_wait: Duration,
     ledger: Arc<Ledger>,
-    memory: store_use::settings::Memory,
+    memory: store_use::settings::StoreUse,
 }
 
 /// A client of the SEOZoom API v2. Cheap to clone: clones share the connection
@@ -152,7 +152,7 @@ struct Inner {
 /// ```
 #[derive(Clone)]
 pub struct Client {
-    inner: Arc<Inner>,
+    inner: Arc<ClientInner>,
 }
 
 impl fmt::Debug for Client {
@@ -420,7 +420,7 @@ impl ClientBuilder {
                 let message = e.without_url().to_string();
                 key.hide(ConfigError::Http { message }.into())
             })?;
-        let memory = store_use::settings::Memory {
+        let memory = store_use::settings::StoreUse {
             scope: scope_of(&self.store, self.stand_in.as_deref(), &key),
             store: self.store,
             refresh: self.refresh,
@@ -430,7 +430,7 @@ impl ClientBuilder {
             in_flight: self.connect_timeout.saturating_add(self.timeout),
         };
         Ok(Client {
-            inner: Arc::new(Inner {
+            inner: Arc::new(ClientInner {
                 service,
                 records: self.api.records,
                 http,

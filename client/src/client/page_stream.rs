@@ -10,7 +10,7 @@ use serde::de::DeserializeOwned;
 
 use super::job::Job;
 use super::pages::{Cut, Fetch, Pager, cut_rows};
-use super::plan::{Kind, Purpose};
+use super::plan::{Purpose, Sends};
 use super::{Bounds, Client};
 use crate::decode::decode_rows;
 use crate::error::{Error, ErrorKind};
@@ -86,7 +86,7 @@ impl Client {
         let learned = self.learned_for_budget(op).await;
         let plan = self.plan_job(&request, job, learned, Purpose::Run).await?;
         let hold = self.hold(op, &plan, Bounds::default()).await?;
-        let Kind::Pages { pages, .. } = plan.kind else {
+        let Sends::Pages { pages, .. } = plan.kind else {
             // A job of pages is planned as pages: not reached.
             return Err(Error::new(op.label(), ErrorKind::Stopped));
         };

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use super::merge::InputOrder;
 use super::output::{Erased, Part};
 use super::pages::{Cut, Fetch};
-use super::plan::{Kind, Plan};
+use super::plan::{Plan, Sends};
 use super::progress::Progress;
 use super::reduce::{Failed, Ran, Stopped};
 use super::run_options::RunOptions;
@@ -103,7 +103,7 @@ impl Client {
         mut sink: Option<Sink<'_>>,
     ) -> Result<Ran<Part>, Failed<Part>> {
         let op = request.operation();
-        let Kind::Pages { pages: plan, .. } = plan.kind else {
+        let Sends::Pages { pages: plan, .. } = plan.kind else {
             return Ok(Ran::nothing((erased.nothing)(op)));
         };
         let (start, page_size) = (plan.start(), plan.page_size());

@@ -107,11 +107,11 @@ pub(super) struct Plan {
     /// What the requests still to send cost.
     pub(super) estimate: Estimate,
     /// What the job sends.
-    pub(super) kind: Kind,
+    pub(super) kind: Sends,
 }
 
 /// What a planned job sends.
-pub(super) enum Kind {
+pub(super) enum Sends {
     /// A job that is not paged.
     Requests {
         /// The order of a batched job's inputs, cached or not: how rows
@@ -219,7 +219,7 @@ impl Client {
                     learned,
                     database: self.prepare(&first)?.database,
                     estimate,
-                    kind: Kind::Pages {
+                    kind: Sends::Pages {
                         pages,
                         to_send: looked_up,
                     },
@@ -239,7 +239,7 @@ impl Client {
         bounds: Bounds,
     ) -> Result<Arc<JobHold>, Error> {
         let what = match &plan.kind {
-            Kind::Requests { requests, .. } if requests.len() > 1 => {
+            Sends::Requests { requests, .. } if requests.len() > 1 => {
                 format!("{} ({} requests)", op.label(), requests.len())
             }
             _ => op.label(),
@@ -333,7 +333,7 @@ impl Client {
             learned,
             database,
             estimate,
-            kind: Kind::Requests {
+            kind: Sends::Requests {
                 order,
                 item_hits,
                 requests,
@@ -419,7 +419,7 @@ fn summary(request: &Request, plan: Plan, whole: Estimate) -> JobPlan {
         ..
     } = plan;
     let (counted, total, cached, requests, request_count) = match kind {
-        Kind::Requests {
+        Sends::Requests {
             item_hits,
             requests,
             ..
@@ -429,8 +429,8 @@ fn summary(request: &Request, plan: Plan, whole: Estimate) -> JobPlan {
             (Counted::Items, total, cached, requests, count)
         }
         // Not looked up: a paged job without a row cap.
-        Kind::Pages { to_send: None, .. } => (Counted::Pages, 0, 0, Vec::new(), 0),
-        Kind::Pages {
+        Sends::Pages { to_send: None, .. } => (Counted::Pages, 0, 0, Vec::new(), 0),
+        Sends::Pages {
             to_send: Some(to_send),
             ..
         } => {

@@ -16,7 +16,7 @@ use super::job::Job;
 use super::output::{Erased, Output, Part, typed};
 use super::paged_run::Sink;
 use super::pages::plan_pages;
-use super::plan::{Kind, Purpose};
+use super::plan::{Purpose, Sends};
 use super::progress::Progress;
 use super::reduce::{Failed, Ran};
 use super::run_options::RunOptions;
@@ -288,7 +288,7 @@ impl Client {
             Ok(hold) => hold,
             Err(error) => return Err(self.refused(&request, error).into()),
         };
-        if let Kind::Pages { .. } = plan.kind {
+        if let Sends::Pages { .. } = plan.kind {
             // The pages go to the sink as they come.
             let job = (hold, options);
             return self.run_pages((request, plan), job, erased, sink).await;

@@ -124,7 +124,7 @@ impl<'de, R: Deserialize<'de>> Payload<'de> for Reserved<R> {
 }
 
 /// The envelope's members; any other is kept by name.
-enum Member {
+enum EnvelopeMember {
     ResultRows,
     UnitsUsed,
     UnitsRemaining,
@@ -136,33 +136,33 @@ enum Member {
 struct MemberName<'s>(&'s Service);
 
 impl<'de> DeserializeSeed<'de> for MemberName<'_> {
-    type Value = Member;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Member, D::Error> {
+    type Value = EnvelopeMember;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<EnvelopeMember, D::Error> {
         d.deserialize_identifier(self)
     }
 }
 
 impl Visitor<'_> for MemberName<'_> {
-    type Value = Member;
+    type Value = EnvelopeMember;
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a member name")
     }
-    fn visit_str<E: de::Error>(self, name: &str) -> Result<Member, E> {
+    fn visit_str<E: de::Error>(self, name: &str) -> Result<EnvelopeMember, E> {
         let service = self.0;
         Ok(match name {
-            n if n == service.envelope_result_rows => Member::ResultRows,
-            n if n == service.envelope_units_used => Member::UnitsUsed,
-            n if n == service.envelope_units_remaining => Member::UnitsRemaining,
-            n if n == service.envelope_response => Member::Response,
-            other => Member::Other(other.to_owned()),
+            n if n == service.envelope_result_rows => EnvelopeMember::ResultRows,
+            n if n == service.envelope_units_used => EnvelopeMember::UnitsUsed,
+            n if n == service.envelope_units_remaining => EnvelopeMember::UnitsRemaining,
+            n if n == service.envelope_response => EnvelopeMember::Response,
+            other => EnvelopeMember::Other(other.to_owned()),
         })
     }
 }
 
 /// An integer member, with the integer quirks of the records.
-struct Integer;
+struct IntegerMember;
 
-impl<'de> DeserializeSeed<'de> for Integer {
+impl<'de> DeserializeSeed<'de> for IntegerMember {
     type Value = i64;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<i64, D::Error> {
         quirks::integer(d)
@@ -230,27 +230,27 @@ impl<'de, P: Payload<'de>> Visitor<'de> for EnvelopeVisitor<'_, P> {
         let mut extras = UnknownMembers::default();
         while let Some(member) = map.next_key_seed(MemberName(service))? {
             match member {
-                Member::ResultRows => {
-                    let value = map.next_value_seed(Integer)?;
+                EnvelopeMember::ResultRows => {
+                    let value = map.next_value_seed(IntegerMember)?;
                     once(&mut result_rows, service.envelope_result_rows, value)?;
                 }
-                Member::UnitsUsed => {
-                    let value = map.next_value_seed(Integer)?;
+                EnvelopeMember::UnitsUsed => {
+                    let value = map.next_value_seed(IntegerMember)?;
                     once(&mut units_used, service.envelope_units_used, value)?;
                 }
-                Member::UnitsRemaining => {
-                    let value = map.next_value_seed(Integer)?;
+                EnvelopeMember::UnitsRemaining => {
+                    let value = map.next_value_seed(IntegerMember)?;
                     once(
                         &mut units_remaining,
                         service.envelope_units_remaining,
                         value,
                     )?;
                 }
-                Member::Response => {
+                EnvelopeMember::Response => {
                     let value = self.payload.read(&mut map, result_rows)?;
                     once(&mut response, service.envelope_response, value)?;
                 }
-                Member::Other(name) => {
+                EnvelopeMember::Other(name) => {
                     let value = map.next_value_seed(Kept::TOP)?;
                     note(
                         ENVELOPE,
@@ -288,14 +288,14 @@ mod tests {
 
     /// A record with the quirks the record decoders handle.
     #[derive(Debug, PartialEq, serde::Deserialize)]
-    struct Row {
+    struct QuirkRow {
         #[serde(deserialize_with = "crate::decode::quirks::integer")]
         n: i64,
         s: String,
     }
 
     /// The envelope of any result type, with the `Vec` grown as serde grows it.
-    fn derived(text: &str) -> Option<Envelope<Vec<Row>>> {
+    fn derived(text: &str) -> Option<Envelope<Vec<QuirkRow>>> {
         let mut de = serde_json::Deserializer::from_str(text);
         let envelope = EnvelopeSeed::new(&SERVICE).deserialize(&mut de).ok()?;
         de.end().ok()?;
@@ -314,7 +314,7 @@ mod tests {
             r#"{"ResultRows":-3,"UnitsUsed":0,"UnitsRemaining":1,"response":[]}"#,
         ];
         for body in bodies {
-            let ours = decode::<Row>(body).expect(body);
+            let ours = decode::<QuirkRow>(body).expect(body);
             assert_eq!(Some(&ours), derived(body).as_ref(), "{body}");
             assert_eq!(ours.response.capacity(), ours.response.len(), "{body}");
         }
@@ -334,7 +334,7 @@ mod tests {
             r#"[]"#,
         ];
         for body in bodies {
-            assert!(decode::<Row>(body).is_none(), "{body}");
+            assert!(decode::<QuirkRow>(body).is_none(), "{body}");
             assert!(derived(body).is_none(), "{body}");
         }
     }
@@ -348,7 +348,7 @@ mod tests {
             r#"{{"ResultRows":1000,"UnitsUsed":0,"UnitsRemaining":1,"response":[{}]}}"#,
             rows.join(",")
         );
-        let envelope = decode::<Row>(&body).unwrap();
+        let envelope = decode::<QuirkRow>(&body).unwrap();
         assert_eq!(envelope.response.len(), 1000);
         // Grown by doubling it would have room for 1024.
         assert_eq!(envelope.response.capacity(), 1000);

@@ -198,23 +198,23 @@ fn exact_count(text: &str) -> Option<i64> {
 /// The values of the object under `name` in `text`, in the order sent.
 fn in_order(text: &[u8], name: &str) -> Option<Vec<Value>> {
     let mut de = serde_json::Deserializer::from_slice(text);
-    Member(name).deserialize(&mut de).ok().flatten()
+    MemberValues(name).deserialize(&mut de).ok().flatten()
 }
 
 /// The values, in order, of the object under one member of an object.
-struct Member<'a>(&'a str);
+struct MemberValues<'a>(&'a str);
 
 /// The values of an object, in order.
 struct Values;
 
-impl<'de> DeserializeSeed<'de> for Member<'_> {
+impl<'de> DeserializeSeed<'de> for MemberValues<'_> {
     type Value = Option<Vec<Value>>;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
         d.deserialize_map(self)
     }
 }
 
-impl<'de> Visitor<'de> for Member<'_> {
+impl<'de> Visitor<'de> for MemberValues<'_> {
     type Value = Option<Vec<Value>>;
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("an object")

@@ -369,9 +369,9 @@ pub mod kind {
 
     /// `serp`: positions to URLs (an object, or an array in position order).
     #[derive(Debug, Clone, Copy)]
-    pub struct Serp;
+    pub struct SerpPositions;
 
-    impl<'de> Kind<'de> for Serp {
+    impl<'de> Kind<'de> for SerpPositions {
         type Value = crate::serp::Serp;
         #[inline]
         fn native(ty: JsonType) -> bool {
@@ -395,9 +395,9 @@ pub mod write {
     use serde::{Serialize, Serializer};
 
     /// A boolean word: `"true"` / `"false"`, or `null`.
-    pub struct BoolWord<'a>(pub &'a Option<bool>);
+    pub struct AsBoolWord<'a>(pub &'a Option<bool>);
 
-    impl Serialize for BoolWord<'_> {
+    impl Serialize for AsBoolWord<'_> {
         fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
             match self.0 {
                 Some(true) => s.serialize_str("true"),
@@ -408,27 +408,27 @@ pub mod write {
     }
 
     /// A flag: 1 or 0 (`null` for an absent one).
-    pub struct Flag<'a, T>(pub &'a T);
+    pub struct AsFlag<'a, T>(pub &'a T);
 
-    impl Serialize for Flag<'_, bool> {
+    impl Serialize for AsFlag<'_, bool> {
         fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
             s.serialize_i64(i64::from(*self.0))
         }
     }
 
-    impl Serialize for Flag<'_, Option<bool>> {
+    impl Serialize for AsFlag<'_, Option<bool>> {
         fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
             match self.0 {
-                Some(flag) => Flag(flag).serialize(s),
+                Some(flag) => AsFlag(flag).serialize(s),
                 None => s.serialize_none(),
             }
         }
     }
 
     /// A comma list: its items joined with commas in one string.
-    pub struct CommaList<'a, T>(pub &'a [T]);
+    pub struct AsCommaList<'a, T>(pub &'a [T]);
 
-    impl<T: fmt::Display> Serialize for CommaList<'_, T> {
+    impl<T: fmt::Display> Serialize for AsCommaList<'_, T> {
         fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
             let joined: Vec<String> = self.0.iter().map(ToString::to_string).collect();
             s.serialize_str(&joined.join(","))
@@ -553,13 +553,13 @@ mod tests {
     #[test]
     fn written_back_in_the_wire_form() {
         let written = json!([
-            serde_json::to_value(write::BoolWord(&Some(true))).unwrap(),
-            serde_json::to_value(write::BoolWord(&Some(false))).unwrap(),
-            serde_json::to_value(write::BoolWord(&None)).unwrap(),
-            serde_json::to_value(write::Flag(&true)).unwrap(),
-            serde_json::to_value(write::Flag(&Some(false))).unwrap(),
-            serde_json::to_value(write::Flag(&None::<bool>)).unwrap(),
-            serde_json::to_value(write::CommaList(&["seo", "blog"])).unwrap(),
+            serde_json::to_value(write::AsBoolWord(&Some(true))).unwrap(),
+            serde_json::to_value(write::AsBoolWord(&Some(false))).unwrap(),
+            serde_json::to_value(write::AsBoolWord(&None)).unwrap(),
+            serde_json::to_value(write::AsFlag(&true)).unwrap(),
+            serde_json::to_value(write::AsFlag(&Some(false))).unwrap(),
+            serde_json::to_value(write::AsFlag(&None::<bool>)).unwrap(),
+            serde_json::to_value(write::AsCommaList(&["seo", "blog"])).unwrap(),
         ]);
         assert_eq!(
             written,

@@ -23,7 +23,7 @@ use reqwest::header::HeaderMap;
 pub use crate::charge::Charge;
 // Partial holds the error that stopped a job and an error may hold a
 // Partial: the two types are one recursive family, so Partial lives here.
-use crate::retry::{Outcome, Verdict, classify};
+use crate::retry::{Attempted, Verdict, classify};
 pub(crate) use partial::Partial;
 pub(crate) use source::ErrorSource;
 
@@ -583,8 +583,8 @@ impl Error {
         // An error keeps no headers; `Retry-After` only says when, not whether.
         let no_headers = HeaderMap::new();
         let outcome = match &self.kind {
-            ErrorKind::Transport { timeout, .. } => Outcome::Failed { timeout: *timeout },
-            ErrorKind::Service { status, .. } => Outcome::Answered {
+            ErrorKind::Transport { timeout, .. } => Attempted::Failed { timeout: *timeout },
+            ErrorKind::Service { status, .. } => Attempted::Answered {
                 status: *status,
                 headers: &no_headers,
             },

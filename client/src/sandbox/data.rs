@@ -30,7 +30,7 @@ const HUNDRED: (i64, i64) = (0, 100);
 
 /// What a valid request gives.
 #[derive(Debug, Clone, PartialEq)]
-pub(super) enum Outcome {
+pub(super) enum Generated {
     /// The `response` member and the row count it is charged by.
     Data {
         /// The payload.
@@ -57,7 +57,7 @@ enum Trend {
 /// One generated object: its seed, the input item it describes (a domain, URL
 /// or keyword, when there is one) and whether it is a top-level row.
 #[derive(Debug, Clone, Copy)]
-struct Row<'a> {
+struct GeneratedRow<'a> {
     seed: Seed,
     item: Option<&'a str>,
     top: bool,
@@ -192,8 +192,8 @@ impl<'q> Context<'q> {
     }
 
     /// The top-level rows of an array response.
-    fn rows(&self) -> Vec<Row<'q>> {
-        let top = |seed, item| Row {
+    fn rows(&self) -> Vec<GeneratedRow<'q>> {
+        let top = |seed, item| GeneratedRow {
             seed,
             item,
             top: true,
@@ -230,7 +230,7 @@ impl<'q> Context<'q> {
 
     /// The host that URL fields of a row point to: the row's input when it is
     /// a domain or URL, else the request's subject, else one made up.
-    fn site(&self, row: &Row<'_>) -> String {
+    fn site(&self, row: &GeneratedRow<'_>) -> String {
         if let Some(host) = row.item.and_then(text::host_of) {
             return host;
         }
@@ -241,7 +241,7 @@ impl<'q> Context<'q> {
         }
     }
 
-    fn payload(&self, row: Row<'_>) -> Result<Node, String> {
+    fn payload(&self, row: GeneratedRow<'_>) -> Result<Node, String> {
         // The spec's payload is a record or, when it names none, a SERP.
         match self.record_named(self.op.response.payload) {
             Some(rec) => Ok(self.record(rec, row, 0)),
@@ -249,7 +249,7 @@ impl<'q> Context<'q> {
         }
     }
 
-    fn record(&self, rec: &RecordInfo, row: Row<'_>, depth: u8) -> Node {
+    fn record(&self, rec: &RecordInfo, row: GeneratedRow<'_>, depth: u8) -> Node {
         let mut members = Vec::with_capacity(rec.fields.len());
         for field in rec.fields {
             let seed = row.seed.child(field.wire);
@@ -281,7 +281,7 @@ impl<'q> Context<'q> {
     }
 
     /// A top-level row's key field (the spec's record `key`) echoes the input.
-    fn echo(&self, rec: &RecordInfo, field: &FieldInfo, row: &Row<'_>) -> Option<String> {
+    fn echo(&self, rec: &RecordInfo, field: &FieldInfo, row: &GeneratedRow<'_>) -> Option<String> {
         if !row.top || rec.key != Some(field.wire) {
             return None;
         }
@@ -293,7 +293,7 @@ impl<'q> Context<'q> {
         }
     }
 
-    fn field(&self, field: &FieldInfo, seed: Seed, row: &Row<'_>, depth: u8) -> Node {
+    fn field(&self, field: &FieldInfo, seed: Seed, row: &GeneratedRow<'_>, depth: u8) -> Node {
         match field.kind {
             FieldKind::Integer => {
                 let n = self.integer(field, seed);
@@ -323,7 +323,7 @@ impl<'q> Context<'q> {
                     .min(self.limit.unwrap_or(i64::MAX));
                 let items = (0..count.max(0).unsigned_abs())
                     .map(|i| {
-                        let nested = Row {
+                        let nested = GeneratedRow {
                             seed: seed.nth(i),
                             item: row.item,
                             top: false,
@@ -380,7 +380,7 @@ impl<'q> Context<'q> {
         cents as f64 / 100.0
     }
 
-    fn text(&self, field: &FieldInfo, seed: Seed, row: &Row<'_>) -> String {
+    fn text(&self, field: &FieldInfo, seed: Seed, row: &GeneratedRow<'_>) -> String {
         match hint(field).0 {
             Some(ValueKind::Language) => self.lang.to_owned(),
             Some(ValueKind::SearchEngine) => text::google_ext(self.db),
@@ -462,7 +462,7 @@ const MONTHS: i64 = 12;
 /// season around a peak month, so that it reads like real seasonality instead
 /// of twelve unrelated counts. The month is the field's place among the
 /// record's fields of that kind (January first).
-fn monthly_volume(rec: &RecordInfo, field: &FieldInfo, row: &Row<'_>) -> Option<i64> {
+fn monthly_volume(rec: &RecordInfo, field: &FieldInfo, row: &GeneratedRow<'_>) -> Option<i64> {
     let is_monthly = |f: &FieldInfo| f.hint.is_some_and(|h| h.kind == ValueKind::MonthlyVolume);
     if !is_monthly(field) {
         return None;
@@ -523,7 +523,7 @@ pub(super) fn respond(
     records: &'static [RecordInfo],
     query: &[(&'static str, String)],
     paged_rows: Option<i64>,
-) -> Outcome {
+) -> Generated {
     let ctx = Context::new(op, records, query, paged_rows);
     let unknown_single = op
         .params
@@ -532,7 +532,7 @@ pub(super) fn respond(
         .filter_map(|p| ctx.value(p.wire))
         .any(text::is_unknown);
     if unknown_single {
-        return Outcome::NoData;
+        return Generated::NoData;
     }
     let result = match op.response.shape {
         Shape::Map { key } => {
@@ -540,7 +540,7 @@ pub(super) fn respond(
             let members: Result<Vec<(String, Node)>, String> = keys
                 .iter()
                 .map(|k| {
-                    let row = Row {
+                    let row = GeneratedRow {
                         seed: ctx.base.child(k),
                         item: Some(k),
                         top: true,
@@ -551,7 +551,7 @@ pub(super) fn respond(
             members.map(|m| (m.len(), Node::Obj(m)))
         }
         Shape::Single => {
-            let row = Row {
+            let row = GeneratedRow {
                 seed: ctx.base.nth(0),
                 item: ctx.subject,
                 top: true,
@@ -565,12 +565,12 @@ pub(super) fn respond(
         }
     };
     match result {
-        Ok((0, _)) => Outcome::NoData,
-        Ok((rows, response)) => Outcome::Data {
+        Ok((0, _)) => Generated::NoData,
+        Ok((rows, response)) => Generated::Data {
             response,
             rows: i64::try_from(rows).unwrap_or(i64::MAX),
         },
-        Err(message) => Outcome::Unsupported(message),
+        Err(message) => Generated::Unsupported(message),
     }
 }
 
@@ -586,7 +586,7 @@ mod tests {
         let ctx = Context::new(op, RECORDS, &[], None);
         for rec in RECORDS {
             for i in 0..20 {
-                let row = Row {
+                let row = GeneratedRow {
                     seed: Seed::root().child(rec.name).nth(i),
                     item: None,
                     top: true,
@@ -621,7 +621,7 @@ mod tests {
         };
         let rows = |offset: &str, paged_rows| match respond(op, RECORDS, &query(offset), paged_rows)
         {
-            Outcome::Data { rows, .. } => rows,
+            Generated::Data { rows, .. } => rows,
             _ => 0,
         };
         assert_eq!(rows("999990", Some(1_000_000)), 10);

@@ -164,9 +164,9 @@ use crate::error::Error;
 use crate::operation_table::Api;
 pub use drift::{EXTRA_MEMBER, UNLISTED_VALUE};
 pub use faults::{Fault, FaultPlan};
-use route::Shared;
+use route::SandboxState;
 use strict::Strict;
-use units::Balance;
+use units::Account;
 
 /// A one-shot event that any number of tasks can wait for, before or after it
 /// is raised: tokio's `Notify` wakes the tasks waiting when it is raised, and
@@ -213,7 +213,7 @@ impl Drop for RaiseOnDrop {
 /// answering whatever the caller's runtime is doing.
 pub struct Sandbox {
     addr: SocketAddr,
-    shared: Arc<Shared>,
+    shared: Arc<SandboxState>,
     shutdown: Arc<Signal>,
     stopped: Arc<Signal>,
 }
@@ -260,9 +260,9 @@ impl Sandbox {
         // With faults, connections close with a reset rather than a FIN, so
         // that an injected reset is one (see `Fault::Reset`).
         let linger_zero = faults.is_some();
-        let shared = Arc::new(Shared {
+        let shared = Arc::new(SandboxState {
             api,
-            balance: Balance::new(units),
+            balance: Account::new(units),
             requests: AtomicU64::new(0),
             faults: faults.map(|plan| faults::Injector::new(plan, api.service)),
             paged_rows,

@@ -15,12 +15,12 @@ use crate::operation_table::{Api, Operation, Shape};
 use crate::request::Request;
 
 use super::comma_lists;
-use super::data::{self, Outcome};
+use super::data::{self, Generated};
 use super::encode_quirks;
 use super::faults::Injector;
 use super::list_keys;
 use super::strict::Strict;
-use super::units::{self, Balance};
+use super::units::{self, Account};
 
 /// Message of a request without a usable key.
 pub(super) const INVALID_KEY: &str = "Invalid API key";
@@ -29,11 +29,11 @@ pub(super) const INSUFFICIENT_UNITS: &str = "Insufficient units";
 
 /// State shared by every connection of a sandbox.
 #[derive(Debug)]
-pub(super) struct Shared {
+pub(super) struct SandboxState {
     /// The API it stands in for.
     pub(super) api: &'static Api,
     /// The account balance.
-    pub(super) balance: Balance,
+    pub(super) balance: Account,
     /// HTTP requests received.
     pub(super) requests: AtomicU64,
     /// The faults it injects, if any.
@@ -47,11 +47,11 @@ pub(super) struct Shared {
 }
 
 /// Every path goes to [`handle`], which routes by the operation table.
-pub(super) fn router(shared: Arc<Shared>) -> Router {
+pub(super) fn router(shared: Arc<SandboxState>) -> Router {
     Router::new().fallback(handle).with_state(shared)
 }
 
-async fn handle(State(shared): State<Arc<Shared>>, method: Method, uri: Uri) -> Response {
+async fn handle(State(shared): State<Arc<SandboxState>>, method: Method, uri: Uri) -> Response {
     shared.requests.fetch_add(1, Ordering::SeqCst);
     let query = uri.query().unwrap_or_default();
     // Before anything else, in every mode: a list sent as repeated keys.
@@ -143,7 +143,7 @@ fn request(op: &'static Operation, pairs: &[(String, String)]) -> Request {
     request
 }
 
-fn answer(shared: &Shared, method: &Method, path: &str, raw_query: &str) -> Response {
+fn answer(shared: &SandboxState, method: &Method, path: &str, raw_query: &str) -> Response {
     if method != Method::GET {
         let mut refused = encode_quirks::error(
             StatusCode::METHOD_NOT_ALLOWED,
@@ -184,12 +184,12 @@ fn answer(shared: &Shared, method: &Method, path: &str, raw_query: &str) -> Resp
     // As the service: a list joined with commas matches nothing (`comma_lists.rs`).
     let comma_joined_list = comma_lists::comma_joined(op, &query);
     let outcome = if comma_joined_list {
-        Outcome::NoData
+        Generated::NoData
     } else {
         data::respond(op, api.records, &query, shared.paged_rows)
     };
     match outcome {
-        Outcome::Data { mut response, rows } => {
+        Generated::Data { mut response, rows } => {
             if shared.drift
                 && let Some(record) = api.records.iter().find(|r| r.name == op.response.payload)
             {
@@ -204,12 +204,12 @@ fn answer(shared: &Shared, method: &Method, path: &str, raw_query: &str) -> Resp
                 None => encode_quirks::error(StatusCode::FORBIDDEN, INSUFFICIENT_UNITS),
             }
         }
-        Outcome::NoData => {
+        Generated::NoData => {
             let status =
                 StatusCode::from_u16(service.no_data_status).unwrap_or(StatusCode::BAD_REQUEST);
             encode_quirks::error(status, service.no_data_message)
         }
-        Outcome::Unsupported(message) => {
+        Generated::Unsupported(message) => {
             encode_quirks::error(StatusCode::INTERNAL_SERVER_ERROR, &message)
         }
     }

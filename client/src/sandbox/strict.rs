@@ -26,14 +26,14 @@ const TOO_MANY_REQUESTS: &str = "Too Many Requests";
 
 /// Whose window a request counts in: a key's hash (the sandbox holds no
 /// key), the operation's group and action.
-type Counted = (u64, &'static str, &'static str);
+type CountedCall = (u64, &'static str, &'static str);
 
 /// The rolling windows of a strict sandbox.
 #[derive(Debug)]
 pub(super) struct Strict {
     window: Duration,
     /// When each request counted arrived, per key and operation, oldest first.
-    sent: Mutex<HashMap<Counted, VecDeque<Instant>>>,
+    sent: Mutex<HashMap<CountedCall, VecDeque<Instant>>>,
     /// Requests answered 429.
     refused: AtomicU64,
 }

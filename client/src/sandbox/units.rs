@@ -29,12 +29,12 @@ pub(super) fn cost(op: &Operation, rows: i64) -> i64 {
 
 /// An account balance shared by every connection of a sandbox.
 #[derive(Debug)]
-pub(super) struct Balance(AtomicI64);
+pub(super) struct Account(AtomicI64);
 
-impl Balance {
+impl Account {
     /// A balance holding `units`.
     pub(super) fn new(units: i64) -> Self {
-        Balance(AtomicI64::new(units))
+        Account(AtomicI64::new(units))
     }
 
     /// Units left.
@@ -57,11 +57,11 @@ impl Balance {
 
 #[cfg(test)]
 mod tests {
-    use super::Balance;
+    use super::Account;
 
     #[test]
     fn spends_only_what_is_covered() {
-        let balance = Balance::new(100);
+        let balance = Account::new(100);
         assert_eq!(balance.spend(60), Some(40));
         assert_eq!(balance.spend(41), None);
         assert_eq!(balance.remaining(), 40);

@@ -38,7 +38,7 @@ use rusqlite::{
     Connection, OpenFlags, OptionalExtension, Transaction, TransactionBehavior, params,
 };
 
-use self::connection::{Checkpoints, Hop, Runner, Shared};
+use self::connection::{Checkpoints, Hop, Runner, SharedConnection};
 use self::hits::{Next, PendingHits};
 use super::backend::duration_ms;
 use super::file_access;
@@ -113,15 +113,15 @@ CREATE INDEX slots_window ON slots (scope, op, until_ms);
 
 /// A SQLite store.
 pub(crate) struct Sqlite {
-    inner: Arc<Inner>,
+    inner: Arc<SqliteInner>,
 }
 
 /// The store's connections and what waits to be written; shared with the
 /// task that writes hits later.
-struct Inner {
+struct SqliteInner {
     runner: Runner,
-    writer: Shared,
-    reader: Shared,
+    writer: SharedConnection,
+    reader: SharedConnection,
     checkpoints: Checkpoints,
     hits: PendingHits,
 }
@@ -174,7 +174,7 @@ impl Sqlite {
         let checkpoints = Checkpoints::new(&mut writer, connect()?)
             .map_err(|e| runner.failure("cannot open it", e))?;
         Ok(Sqlite {
-            inner: Arc::new(Inner {
+            inner: Arc::new(SqliteInner {
                 runner,
                 writer: Arc::new(Mutex::new(writer)),
                 reader: Arc::new(Mutex::new(reader)),
@@ -239,7 +239,7 @@ impl Sqlite {
         let Ok(runtime) = tokio::runtime::Handle::try_current() else {
             return;
         };
-        let inner: Weak<Inner> = Arc::downgrade(&self.inner);
+        let inner: Weak<SqliteInner> = Arc::downgrade(&self.inner);
         runtime.spawn(async move {
             tokio::time::sleep(hits::FLUSH_AFTER).await;
             let Some(inner) = inner.upgrade() else {
@@ -253,7 +253,7 @@ impl Sqlite {
     }
 }
 
-impl Drop for Inner {
+impl Drop for SqliteInner {
     fn drop(&mut self) {
         let rows = self.hits.take();
         if rows.is_empty() {

@@ -341,9 +341,9 @@ fn record_encode(r: &Record) -> TokenStream {
         let wire = &f.wire;
         let field = format_ident!("{}", f.rust);
         let value = match &f.ty {
-            FieldType::BoolWord => quote!(&rt::quirks::write::BoolWord(&self.#field)),
-            FieldType::Flag => quote!(&rt::quirks::write::Flag(&self.#field)),
-            FieldType::CommaList(_) => quote!(&rt::quirks::write::CommaList(&self.#field)),
+            FieldType::BoolWord => quote!(&rt::quirks::write::AsBoolWord(&self.#field)),
+            FieldType::Flag => quote!(&rt::quirks::write::AsFlag(&self.#field)),
+            FieldType::CommaList(_) => quote!(&rt::quirks::write::AsCommaList(&self.#field)),
             _ => quote!(&self.#field),
         };
         quote!(out.field(#wire, #value)?;)
@@ -374,7 +374,7 @@ fn field_kind(f: &Field) -> TokenStream {
         FieldType::Date => quote!(rt::quirks::kind::DATE),
         FieldType::DateTime => quote!(rt::quirks::kind::DATE_TIME),
         FieldType::Time => quote!(rt::quirks::kind::TIME),
-        FieldType::Serp => quote!(rt::quirks::kind::Serp),
+        FieldType::Serp => quote!(rt::quirks::kind::SerpPositions),
         FieldType::CommaList(_) => quote!(rt::quirks::kind::CommaList(#phantom)),
         FieldType::List { .. } => quote!(rt::quirks::kind::List(#phantom)),
     }

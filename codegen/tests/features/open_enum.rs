@@ -286,7 +286,7 @@ pub mod types {
                 Self,
             >(serializer, &self.unknown_members)?;
             out.field("name", &self.name)?;
-            out.field("intents", &rt::quirks::write::CommaList(&self.intents))?;
+            out.field("intents", &rt::quirks::write::AsCommaList(&self.intents))?;
             out.end(&self.unknown_members)
         }
     }

@@ -750,10 +750,10 @@ pub mod types {
                 Self,
             >(serializer, &self.unknown_members)?;
             out.field("project_id", &self.project_id)?;
-            out.field("is_live", &rt::quirks::write::Flag(&self.is_live))?;
+            out.field("is_live", &rt::quirks::write::AsFlag(&self.is_live))?;
             out.field("creation_date", &self.creation_date)?;
             out.field("project_name", &self.project_name)?;
-            out.field("tags", &rt::quirks::write::CommaList(&self.tags))?;
+            out.field("tags", &rt::quirks::write::AsCommaList(&self.tags))?;
             out.field("url", &self.url)?;
             out.field("category", &self.category)?;
             out.field("ZA", &self.za)?;
@@ -1711,7 +1711,7 @@ pub mod types {
             out.field("tag", &self.tag)?;
             out.field("url", &self.url)?;
             out.field("old_url", &self.old_url)?;
-            out.field("url_changed", &rt::quirks::write::Flag(&self.url_changed))?;
+            out.field("url_changed", &rt::quirks::write::AsFlag(&self.url_changed))?;
             out.field("extimated_monthly_traffic", &self.estimated_monthly_traffic)?;
             out.end(&self.unknown_members)
         }
@@ -4221,7 +4221,7 @@ pub mod types {
             out.field("extimated_traffic", &self.estimated_traffic)?;
             out.field(
                 "search_intent",
-                &rt::quirks::write::CommaList(&self.search_intent),
+                &rt::quirks::write::AsCommaList(&self.search_intent),
             )?;
             out.end(&self.unknown_members)
         }
@@ -5212,7 +5212,7 @@ pub mod types {
             out.field("extimated_traffic", &self.estimated_traffic)?;
             out.field(
                 "search_intent",
-                &rt::quirks::write::CommaList(&self.search_intent),
+                &rt::quirks::write::AsCommaList(&self.search_intent),
             )?;
             out.end(&self.unknown_members)
         }
@@ -5804,11 +5804,11 @@ pub mod types {
             out.field("dec", &self.dec)?;
             out.field(
                 "search_intent",
-                &rt::quirks::write::CommaList(&self.search_intent),
+                &rt::quirks::write::AsCommaList(&self.search_intent),
             )?;
             out.field(
                 "has_ai_overview",
-                &rt::quirks::write::BoolWord(&self.has_ai_overview),
+                &rt::quirks::write::AsBoolWord(&self.has_ai_overview),
             )?;
             out.end(&self.unknown_members)
         }

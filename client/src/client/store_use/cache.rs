@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use super::{Figures, RowExtras, items_of, time_of};
+use super::{AnswerFigures, RowExtras, items_of, time_of};
 use crate::client::prepared::{Prepared, Step};
 use crate::client::{Client, InputOrder, Tell, items};
 use crate::date::Date;
@@ -365,7 +365,7 @@ impl Client {
         &self,
         request: &Request,
         prepared: &Prepared,
-        (envelope, body): (Figures, Vec<u8>),
+        (envelope, body): (AnswerFigures, Vec<u8>),
         row: RowExtras,
         freshness: CacheFor,
     ) {

@@ -54,7 +54,7 @@ impl Client {
 /// What the ledger and the cache keep of an envelope (not the envelope itself,
 /// whose rows need not be shareable between threads).
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Figures {
+pub(crate) struct AnswerFigures {
     pub no_data: bool,
     pub result_rows: i64,
     pub units_used: i64,
@@ -62,7 +62,7 @@ pub(crate) struct Figures {
     pub unreported: crate::envelope::Unreported,
 }
 
-impl Figures {
+impl AnswerFigures {
     /// The balance the answer reported: none for "no data", or when it
     /// did not report one.
     pub fn balance(&self) -> Option<i64> {
@@ -78,9 +78,9 @@ impl Figures {
     }
 }
 
-impl<T> From<&Envelope<T>> for Figures {
+impl<T> From<&Envelope<T>> for AnswerFigures {
     fn from(envelope: &Envelope<T>) -> Self {
-        Figures {
+        AnswerFigures {
             no_data: envelope.no_data,
             result_rows: envelope.result_rows,
             units_used: envelope.units_used,

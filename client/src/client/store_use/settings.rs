@@ -6,7 +6,7 @@ use crate::store::{BudgetWindow, Scope, Store};
 
 /// What the client's store settings are.
 #[derive(Debug, Clone)]
-pub(crate) struct Memory {
+pub(crate) struct StoreUse {
     pub store: Store,
     pub scope: Scope,
     /// Skip cache reads (answers are still cached).

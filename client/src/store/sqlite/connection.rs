@@ -28,7 +28,7 @@ use super::failure::failure;
 use crate::store::{StoreError, StoreFuture};
 
 /// A connection that calls share, one at a time.
-pub(super) type Shared = Arc<Mutex<Connection>>;
+pub(super) type SharedConnection = Arc<Mutex<Connection>>;
 
 /// How a call may run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,7 +75,7 @@ impl Runner {
     /// says what was being done, for errors.
     pub(super) fn run<'a, T, F>(
         &'a self,
-        connection: &Shared,
+        connection: &SharedConnection,
         hop: Hop,
         what: &'static str,
         call: F,
@@ -177,7 +177,7 @@ pub(super) const RESTART_AT: u32 = 8_000;
 /// SQLite when the last connection to the file closes.
 #[derive(Debug)]
 pub(super) struct Checkpoints {
-    checkpointer: Shared,
+    checkpointer: SharedConnection,
     /// Pages in the WAL after the writer's last commit.
     pages: Arc<AtomicU32>,
     /// The WAL's length when the last checkpoint began.
@@ -230,7 +230,7 @@ impl Checkpoints {
     /// passive checkpoint of the moment.
     pub(super) fn committed(
         &self,
-        writer: &Shared,
+        writer: &SharedConnection,
         busy_timeout: Duration,
     ) -> Option<tokio::task::JoinHandle<()>> {
         let pages = self.pages.load(Ordering::Relaxed);

@@ -25,11 +25,12 @@ pub(super) const FLUSH_AT: usize = 256;
 /// Hit rows not yet written, and whether a write of them is on its way.
 #[derive(Debug, Default)]
 pub(super) struct PendingHits {
-    state: Mutex<State>,
+    state: Mutex<HitRows>,
 }
 
+/// The rows waiting, and whether their write is scheduled.
 #[derive(Debug, Default)]
-struct State {
+struct HitRows {
     rows: Vec<(Scope, LedgerEntry)>,
     flush_scheduled: bool,
 }
@@ -46,7 +47,7 @@ pub(super) enum Next {
 }
 
 impl PendingHits {
-    fn state(&self) -> std::sync::MutexGuard<'_, State> {
+    fn state(&self) -> std::sync::MutexGuard<'_, HitRows> {
         self.state
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
