@@ -171,11 +171,16 @@ impl Client {
                 && !job.bounds().stopped()
                 && in_flight.len() < BATCH_CONCURRENCY
             {
-                let Some((index, Planned { request, hit })) = queue.next() else {
+                let Some((index, planned)) = queue.next() else {
                     break;
                 };
-                let op = request.operation();
-                let answer = self.answer(request, hit, erased.decode, job);
+                let Planned {
+                    request,
+                    prepared,
+                    hit,
+                } = planned;
+                let op = prepared.op;
+                let answer = self.answer((request, prepared), hit, erased.decode, job);
                 let nothing = erased.nothing;
                 in_flight.push(async move { (index, self.one_result(op, answer.await, nothing)) });
             }

@@ -20,7 +20,7 @@ use crate::operation_table::Operation;
 use crate::request::{Request, encode_value, push_query};
 use crate::retry::{Attempted, Decision, Spent, Verdict, classify};
 use crate::store::CachedAnswer;
-use crate::units::{Estimate, Ledger, estimate, estimate_learned};
+use crate::units::{Estimate, Ledger, estimate};
 use crate::wait::WaitCause as Cause;
 
 impl Client {
@@ -100,10 +100,9 @@ impl Client {
     /// A request's fresh answer in the store's cache, if it has one: the one
     /// place a whole request is looked up (a plan looks up each request it
     /// plans, a paged job each page as it comes to it).
-    pub(crate) async fn look_up(&self, request: &Request) -> Result<Option<CachedAnswer>, Error> {
-        let prepared = self.prepare(request)?;
+    pub(crate) async fn look_up(&self, prepared: &Prepared) -> Result<Option<CachedAnswer>, Error> {
         let freshness = self.freshness(prepared.op, &prepared.query);
-        self.cached_answer(&prepared, freshness).await
+        self.cached_answer(prepared, freshness).await
     }
 
     /// One request of a job, decoded by `decode`: the cache's answer when
@@ -111,12 +110,11 @@ impl Client {
     /// is a span `seozoom.call`.
     pub(crate) async fn answer<A>(
         &self,
-        request: Request,
+        (request, prepared): (Request, Prepared),
         hit: Option<CachedAnswer>,
         decode: Decoder<A>,
         job: &JobHold,
     ) -> Result<Envelope<A>, Error> {
-        let prepared = self.prepare(&request)?;
         let span = call_span(&prepared);
         async {
             let Some(hit) = hit else {
@@ -238,15 +236,7 @@ impl Client {
     /// under a budget, the one made from what the ledger had learned when its
     /// job was planned.
     fn budget_estimate(&self, prepared: &Prepared, job: &JobHold) -> Estimate {
-        match job.learned() {
-            None => prepared.estimate,
-            learned => estimate_learned(
-                prepared.op,
-                &prepared.query,
-                self.inner.service.list_separator,
-                learned,
-            ),
-        }
+        self.estimate_of(prepared, job.learned())
     }
 
     /// Send with rate limiting and retries; the status and body of the last attempt.

@@ -21,6 +21,7 @@
 use super::Client;
 use super::job::Job;
 use super::pages::plan_pages;
+use super::prepared::Prepared;
 use crate::error::Error;
 use crate::operation_table::{Charged, Operation};
 use crate::request::Request;
@@ -61,8 +62,13 @@ impl Client {
         request: &Request,
         learned: Option<Learned>,
     ) -> Result<Estimate, Error> {
-        let prepared = self.prepare(request)?;
-        Ok(match learned {
+        Ok(self.estimate_of(&self.prepare(request)?, learned))
+    }
+
+    /// A checked request's estimate given a learned figure: the spec's, or
+    /// the one `learned` makes.
+    pub(super) fn estimate_of(&self, prepared: &Prepared, learned: Option<Learned>) -> Estimate {
+        match learned {
             None => prepared.estimate,
             Some(_) => estimate_learned(
                 prepared.op,
@@ -70,7 +76,7 @@ impl Client {
                 self.inner.service.list_separator,
                 learned,
             ),
-        })
+        }
     }
 
     /// What the ledger learned of `op`'s charge per row over the last

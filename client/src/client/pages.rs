@@ -151,8 +151,9 @@ impl Client {
         decode: Decoder<A>,
         job: &JobHold,
     ) -> Result<Envelope<A>, Error> {
-        let hit = self.look_up(&page).await?;
-        self.answer(page, hit, decode, job).await
+        let prepared = self.prepare(&page)?;
+        let hit = self.look_up(&prepared).await?;
+        self.answer((page, prepared), hit, decode, job).await
     }
 
     /// The pager of a paged job already planned and holding its budget:

@@ -9,6 +9,7 @@ use super::fitted_rows::FittedRows;
 use super::job::Job;
 use super::merge::InputOrder;
 use super::pages::{PagePlan, plan_pages};
+use super::prepared::Prepared;
 use super::{Bounds, Client, JobHold, RunOptions};
 use std::sync::Arc;
 
@@ -89,9 +90,11 @@ pub struct JobPlan {
     pub fitted: Option<FittedRows>,
 }
 
-/// One request of a plan, with the cache's whole answer to it if it has one.
+/// One request of a plan, checked, with the cache's whole answer to it if it
+/// has one.
 pub(super) struct Planned {
     pub(super) request: Request,
+    pub(super) prepared: Prepared,
     pub(super) hit: Option<CachedAnswer>,
 }
 
@@ -304,28 +307,33 @@ impl Client {
         let database = prepared
             .first()
             .map_or_else(|| self.inner.database.to_owned(), |p| p.database.clone());
+        let planned: Vec<(Request, Prepared)> = batches.into_iter().zip(prepared).collect();
         let (order, rest, item_hits) = match (job, op.batch_param()) {
             (Job::Batched, Some(param)) => {
                 let inputs = param.distinct(request.get(param.wire).unwrap_or_default());
                 let order = InputOrder::new(param, &inputs, op.key_field(self.inner.records));
                 let (rest, hits) = self.cached_items(request.clone(), freshness).await?;
-                let rest = match hits.is_empty() {
-                    true => batches,
-                    false => rest.map_or_else(Vec::new, |rest| rest.batches()),
+                let rest = match (hits.is_empty(), rest) {
+                    (true, _) => planned,
+                    (false, None) => Vec::new(),
+                    (false, Some(rest)) => self.prepared(rest.batches())?,
                 };
                 (order, rest, hits)
             }
-            _ => (InputOrder::default(), batches, Vec::new()),
+            _ => (InputOrder::default(), planned, Vec::new()),
         };
         let mut requests = Vec::with_capacity(rest.len());
         let mut estimate = Estimate::ZERO;
-        for request in rest {
-            let prepared = self.prepare(&request)?;
+        for (request, prepared) in rest {
             let hit = self.cached_answer(&prepared, freshness).await?;
             if hit.is_none() {
-                estimate = estimate.plus(self.estimate_with(&request, learned)?);
+                estimate = estimate.plus(self.estimate_of(&prepared, learned));
             }
-            requests.push(Planned { request, hit });
+            requests.push(Planned {
+                request,
+                prepared,
+                hit,
+            });
         }
         Ok(Plan {
             job,
@@ -339,6 +347,17 @@ impl Client {
                 requests,
             },
         })
+    }
+
+    /// Requests, each with its check.
+    fn prepared(&self, requests: Vec<Request>) -> Result<Vec<(Request, Prepared)>, Error> {
+        requests
+            .into_iter()
+            .map(|request| {
+                let prepared = self.prepare(&request)?;
+                Ok((request, prepared))
+            })
+            .collect()
     }
 
     /// The pages of a capped paged job the cache does not answer, and what
