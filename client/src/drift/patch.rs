@@ -13,6 +13,7 @@ use super::observation::Observation;
 use super::seen::{DriftKind, JsonType};
 use crate::date::Date;
 use crate::operation_table::{FieldKind, RecordInfo};
+use crate::order::stable_order;
 
 /// The description a patch gives what it adds, for a person to complete.
 const DESCRIPTION: &str = "Not in the reference: seen from the service (`seozoom drift`).";
@@ -172,12 +173,13 @@ impl Group<'_> {
 /// compiled into every build of the crate, and each map type instantiates
 /// the whole B-tree again.
 fn groups(observations: &[Observation]) -> Vec<Group<'_>> {
-    let mut sorted: Vec<&Observation> = observations.iter().collect();
     // Stable: a group's observations are added in the order given, as the
     // first one's example and operation come first.
-    sorted.sort_by(|a, b| key(a).cmp(&key(b)));
+    let order = stable_order(observations.len(), &mut |a, b| {
+        key(&observations[a]).cmp(&key(&observations[b]))
+    });
     let mut groups: Vec<Group<'_>> = Vec::new();
-    for o in sorted {
+    for o in order.into_iter().map(|i| &observations[i]) {
         match groups.last_mut() {
             Some(last) if last.key() == key(o) => last.summed.add(o),
             _ => groups.push(Group {
@@ -346,9 +348,17 @@ pub(crate) fn patch(origin: &str, observations: &[Observation], records: &[Recor
     }
     // Stable, so that of one value met in several members the last entry
     // made is the one kept.
-    values.sort_by(|a, b| (a.table, &a.key).cmp(&(b.table, &b.key)));
+    let order = stable_order(values.len(), &mut |a, b| {
+        (values[a].table, &values[a].key).cmp(&(values[b].table, &values[b].key))
+    });
     let mut enums: Vec<Line<'_>> = Vec::with_capacity(values.len());
-    for line in values {
+    for i in order {
+        let line = &mut values[i];
+        let line = Line {
+            table: line.table,
+            key: std::mem::take(&mut line.key),
+            entry: std::mem::take(&mut line.entry),
+        };
         put(&mut enums, line);
     }
 

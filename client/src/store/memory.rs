@@ -18,6 +18,7 @@ use super::{
     StoreFuture, Usage, now_ms,
 };
 use crate::drift::{DriftKey, Observation};
+use crate::order::stable_order;
 
 const DAY_MS: i64 = 86_400_000;
 
@@ -170,28 +171,38 @@ impl Backend for Memory {
     fn usage<'a>(&'a self, scope: &'a Scope, since_ms: i64) -> StoreFuture<'a, Vec<Usage>> {
         let first_day = since_ms.div_euclid(DAY_MS);
         let state = self.lock();
-        let mut totals: BTreeMap<(String, String), Usage> = BTreeMap::new();
-        for ((s, day, group, action), usage) in &state.days {
-            if s != scope || *day < first_day {
-                continue;
+        let days: Vec<&Usage> = state
+            .days
+            .iter()
+            .filter(|((s, day, ..), _)| s == scope && *day >= first_day)
+            .map(|(_, usage)| usage)
+            .collect();
+        // Summed in operation order, not in a map keyed by operation:
+        // another B-tree type would be compiled into every build of the crate.
+        let order = stable_order(days.len(), &mut |a, b| {
+            (&days[a].group, &days[a].action).cmp(&(&days[b].group, &days[b].action))
+        });
+        let mut totals: Vec<Usage> = Vec::new();
+        for usage in order.into_iter().map(|i| days[i]) {
+            match totals.last_mut() {
+                Some(total) if total.group == usage.group && total.action == usage.action => {
+                    add_usage(total, usage);
+                }
+                _ => {
+                    let mut total = Usage {
+                        calls: 0,
+                        cache_hits: 0,
+                        units_used: 0,
+                        units_saved: 0,
+                        rows: 0,
+                        ..usage.clone()
+                    };
+                    add_usage(&mut total, usage);
+                    totals.push(total);
+                }
             }
-            let total = totals
-                .entry((group.clone(), action.clone()))
-                .or_insert_with(|| Usage {
-                    calls: 0,
-                    cache_hits: 0,
-                    units_used: 0,
-                    units_saved: 0,
-                    rows: 0,
-                    ..usage.clone()
-                });
-            total.calls += usage.calls;
-            total.cache_hits += usage.cache_hits;
-            total.units_used = total.units_used.saturating_add(usage.units_used);
-            total.units_saved = total.units_saved.saturating_add(usage.units_saved);
-            total.rows = total.rows.saturating_add(usage.rows);
         }
-        ready(totals.into_values().collect())
+        ready(totals)
     }
 
     fn last_balance<'a>(&'a self, scope: &'a Scope) -> StoreFuture<'a, Option<Balance>> {
@@ -232,6 +243,15 @@ impl Backend for Memory {
             .remove(&(scope.clone(), hold_id.to_owned()));
         ready(())
     }
+}
+
+/// `usage`'s counts added to `total`'s.
+fn add_usage(total: &mut Usage, usage: &Usage) {
+    total.calls += usage.calls;
+    total.cache_hits += usage.cache_hits;
+    total.units_used = total.units_used.saturating_add(usage.units_used);
+    total.units_saved = total.units_saved.saturating_add(usage.units_saved);
+    total.rows = total.rows.saturating_add(usage.rows);
 }
 
 /// The `none` store: remembers nothing.
