@@ -8,7 +8,7 @@
 //! its requests with the process's own limiter (`crate::rate_limits`).
 
 use futures_util::FutureExt;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::hash::{BuildHasher, RandomState};
 use std::sync::{Mutex, MutexGuard};
 
@@ -35,13 +35,15 @@ pub(crate) struct Memory {
 struct State {
     /// Entry bytes and when they may be dropped (ms; `None`: never).
     cache: HashMap<(Scope, String), (Vec<u8>, Option<i64>)>,
-    /// Totals per key, day and (group, action).
-    days: BTreeMap<(Scope, i64, String, String), Usage>,
+    /// Totals per key, day and (group, action). Hash maps here, not ordered
+    /// maps: a B-tree of each key type would be compiled into every build
+    /// of the crate; what is read back in order is sorted when read.
+    days: HashMap<(Scope, i64, String, String), Usage>,
     balance: HashMap<Scope, Balance>,
     /// Units and lease end (ms) of live holds.
     holds: HashMap<(Scope, String), (i64, i64)>,
     /// The drift observed, summed per key and thing observed.
-    drift: BTreeMap<(Scope, DriftKey), Observation>,
+    drift: HashMap<(Scope, DriftKey), Observation>,
 }
 
 impl Memory {
@@ -211,13 +213,18 @@ impl Backend for Memory {
 
     fn drift<'a>(&'a self, scope: &'a Scope) -> StoreFuture<'a, Vec<Observation>> {
         let state = self.lock();
-        let observed = state
+        let observed: Vec<&Observation> = state
             .drift
             .iter()
             .filter(|((s, _), _)| s == scope)
-            .map(|(_, observed)| observed.clone())
+            .map(|(_, observed)| observed)
             .collect();
-        ready(observed)
+        // In the order reports list them (origin, operation, record,
+        // member, kind); each is the only one of its key.
+        let order = stable_order(observed.len(), &mut |a, b| {
+            drift_order(observed[a]).cmp(&drift_order(observed[b]))
+        });
+        ready(order.into_iter().map(|i| observed[i].clone()).collect())
     }
 
     fn admit<'a>(&'a self, scope: &'a Scope, hold: Hold) -> StoreFuture<'a, Admission> {
@@ -243,6 +250,12 @@ impl Backend for Memory {
             .remove(&(scope.clone(), hold_id.to_owned()));
         ready(())
     }
+}
+
+/// What orders the drift read back: origin, group, action, record, member,
+/// kind (an [`Observation::key`] without copies).
+fn drift_order(o: &Observation) -> (&str, &str, &str, &str, &str, crate::drift::DriftKind) {
+    (&o.origin, &o.group, &o.action, &o.record, &o.member, o.kind)
 }
 
 /// `usage`'s counts added to `total`'s.
