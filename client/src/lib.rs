@@ -505,6 +505,7 @@ mod envelope;
 pub mod error;
 mod generated;
 pub mod operation_table;
+mod order;
 mod outcome;
 mod rate_limits;
 #[doc(hidden)]

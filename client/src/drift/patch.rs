@@ -7,20 +7,19 @@
 //! type, a member of the envelope) is listed in comments after it, for a
 //! person to judge.
 
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use super::observation::Observation;
 use super::seen::{DriftKind, JsonType};
 use crate::date::Date;
 use crate::operation_table::{FieldKind, RecordInfo};
+use crate::order::stable_order;
 
 /// The description a patch gives what it adds, for a person to complete.
 const DESCRIPTION: &str = "Not in the reference: seen from the service (`seozoom drift`).";
 
 /// What several observations of one thing (the same record, member and
 /// kind, from any of the operations that return the record) add up to.
-#[derive(Debug, Clone)]
 struct Summed {
     operations: Vec<String>,
     count: i64,
@@ -155,33 +154,97 @@ fn variant_name(wire: &str) -> String {
     name
 }
 
-/// What one record gets from the patch.
-#[derive(Default)]
-struct RecordPatch {
-    /// Entries of its `fields`, each one line, by wire name.
-    fields: BTreeMap<String, String>,
+/// The observations of one thing (record, member, kind), summed.
+struct Group<'a> {
+    record: &'a str,
+    member: &'a str,
+    kind: DriftKind,
+    summed: Summed,
+}
+
+impl Group<'_> {
+    fn key(&self) -> (&str, &str, DriftKind) {
+        (self.record, self.member, self.kind)
+    }
+}
+
+/// `observations` summed per record, member and kind, in that order. A
+/// sorted `Vec` rather than a map keyed by the three: the patch writer is
+/// compiled into every build of the crate, and each map type instantiates
+/// the whole B-tree again.
+fn groups(observations: &[Observation]) -> Vec<Group<'_>> {
+    // Stable: a group's observations are added in the order given, as the
+    // first one's example and operation come first.
+    let order = stable_order(observations.len(), &mut |a, b| {
+        key(&observations[a]).cmp(&key(&observations[b]))
+    });
+    let mut groups: Vec<Group<'_>> = Vec::new();
+    for o in order.into_iter().map(|i| &observations[i]) {
+        match groups.last_mut() {
+            Some(last) if last.key() == key(o) => last.summed.add(o),
+            _ => groups.push(Group {
+                record: &o.record,
+                member: &o.member,
+                kind: o.kind,
+                summed: Summed::of(o),
+            }),
+        }
+    }
+    groups
+}
+
+/// What `o` is summed by: record, member, kind.
+fn key(o: &Observation) -> (&str, &str, DriftKind) {
+    (o.record.as_str(), o.member.as_str(), o.kind)
+}
+
+/// The group of one thing, if any was observed.
+fn find<'g>(
+    groups: &'g [Group<'_>],
+    record: &str,
+    member: &str,
+    kind: DriftKind,
+) -> Option<&'g Summed> {
+    let at = groups
+        .binary_search_by(|g| g.key().cmp(&(record, member, kind)))
+        .ok()?;
+    Some(&groups[at].summed)
+}
+
+/// One line of a `[[records]]` or `[[enums]]` table: the table's name, the
+/// entry's key within it, the entry.
+struct Line<'a> {
+    table: &'a str,
+    key: String,
+    entry: String,
+}
+
+/// Adds `line`, replacing the last one when it has the same table and key
+/// (the lines come ordered by both).
+fn put<'a>(lines: &mut Vec<Line<'a>>, line: Line<'a>) {
+    match lines.last_mut() {
+        Some(last) if last.table == line.table && last.key == line.key => *last = line,
+        _ => lines.push(line),
+    }
 }
 
 /// The patch of `observations` (one origin's), against `records`; `day` is
 /// the day it is written, for its header.
 pub(crate) fn patch(origin: &str, observations: &[Observation], records: &[RecordInfo]) -> String {
-    let mut summed: BTreeMap<(String, String, DriftKind), Summed> = BTreeMap::new();
-    for o in observations {
-        let key = (o.record.clone(), o.member.clone(), o.kind);
-        summed
-            .entry(key)
-            .and_modify(|s| s.add(o))
-            .or_insert_with(|| Summed::of(o));
-    }
-    let mut records_patch: BTreeMap<String, RecordPatch> = BTreeMap::new();
-    let mut enums: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+    let groups = groups(observations);
+    // Entries of records' `fields`, ordered by record and wire name, as the
+    // groups are.
+    let mut fields: Vec<Line<'_>> = Vec::new();
+    // Entries of enums' `values`, in the order found; sorted below.
+    let mut values: Vec<Line<'_>> = Vec::new();
     let mut unpatched = Vec::new();
-    let find = |record: &str| records.iter().find(|r| r.name == record);
+    let find_record = |record: &str| records.iter().find(|r| r.name == record);
 
-    for ((record, member, kind), s) in &summed {
-        let info = find(record);
+    for group in &groups {
+        let (record, member, kind, s) = (group.record, group.member, &group.kind, &group.summed);
+        let info = find_record(record);
         let field = info.and_then(|r| r.fields.iter().find(|f| f.wire == member));
-        let place = match record.as_str() {
+        let place = match record {
             "" => "the envelope".to_owned(),
             record => format!("record `{record}`"),
         };
@@ -206,48 +269,37 @@ pub(crate) fn patch(origin: &str, observations: &[Observation], records: &[Recor
                 let rust = rust_name(member)
                     .map(|r| format!("rust = {}, ", text(&r)))
                     .unwrap_or_default();
-                let line = format!(
+                let entry = format!(
                     "{{ wire = {}, {rust}type = {}, presence = {{ {flags}source = \"observed\", note = {} }}, description = {} }}",
                     text(member),
                     text(ty),
                     text(&s.note("seen")),
                     text(DESCRIPTION)
                 );
-                records_patch
-                    .entry(record.clone())
-                    .or_default()
-                    .fields
-                    .insert(member.clone(), line);
+                put(&mut fields, Line { table: record, key: member.to_owned(), entry });
             }
             (DriftKind::Missing | DriftKind::Null, Some(_), Some(field)) => {
                 // Both kinds of one member are one entry: the presence that
                 // allows what was seen, and what it allowed before.
-                let entry = records_patch.entry(record.clone()).or_default();
-                let missing = summed.contains_key(&(record.clone(), member.clone(), DriftKind::Missing));
-                let null = summed.contains_key(&(record.clone(), member.clone(), DriftKind::Null));
+                let missing = find(&groups, record, member, DriftKind::Missing);
+                let null = find(&groups, record, member, DriftKind::Null);
                 let mut flags = String::new();
-                if field.optional || missing {
+                if field.optional || missing.is_some() {
                     flags.push_str("optional = true, ");
                 }
-                if field.nullable || null {
+                if field.nullable || null.is_some() {
                     flags.push_str("nullable = true, ");
                 }
-                let notes: Vec<String> = [DriftKind::Missing, DriftKind::Null]
+                let notes: Vec<String> = [(missing, "missing"), (null, "null")]
                     .into_iter()
-                    .filter_map(|k| {
-                        let s = summed.get(&(record.clone(), member.clone(), k))?;
-                        Some(s.note(match k {
-                            DriftKind::Missing => "missing",
-                            _ => "null",
-                        }))
-                    })
+                    .filter_map(|(s, what)| Some(s?.note(what)))
                     .collect();
-                let line = format!(
+                let entry = format!(
                     "{{ wire = {}, presence = {{ {flags}source = \"observed\", note = {} }} }}",
                     text(member),
                     text(&notes.join("; "))
                 );
-                entry.fields.insert(member.clone(), line);
+                put(&mut fields, Line { table: record, key: member.to_owned(), entry });
             }
             (DriftKind::UnlistedValue, Some(_), Some(field)) => {
                 let FieldKind::CommaList {
@@ -266,17 +318,14 @@ pub(crate) fn patch(origin: &str, observations: &[Observation], records: &[Recor
                 if value.is_empty() {
                     continue;
                 }
-                let line = format!(
+                let entry = format!(
                     "{{ wire = {}, rust = {}, description = {}, source = {{ source = \"observed\", note = {} }} }}",
                     text(&value),
                     text(&variant_name(&value)),
                     text(DESCRIPTION),
                     text(&s.note(&format!("`{member}` held it")))
                 );
-                enums
-                    .entry(enumeration.to_owned())
-                    .or_default()
-                    .insert(value, line);
+                values.push(Line { table: enumeration, key: value, entry });
             }
             (DriftKind::UnexpectedType, _, _) => unpatched.push(format!(
                 "{place}: `{member}` held a value of another JSON type than the spec's ({}); a number sent as text is read, any other is left empty",
@@ -297,6 +346,21 @@ pub(crate) fn patch(origin: &str, observations: &[Observation], records: &[Recor
             )),
         }
     }
+    // Stable, so that of one value met in several members the last entry
+    // made is the one kept.
+    let order = stable_order(values.len(), &mut |a, b| {
+        (values[a].table, &values[a].key).cmp(&(values[b].table, &values[b].key))
+    });
+    let mut enums: Vec<Line<'_>> = Vec::with_capacity(values.len());
+    for i in order {
+        let line = &mut values[i];
+        let line = Line {
+            table: line.table,
+            key: std::mem::take(&mut line.key),
+            entry: std::mem::take(&mut line.entry),
+        };
+        put(&mut enums, line);
+    }
 
     let mut out = String::new();
     let _ = writeln!(
@@ -307,28 +371,30 @@ pub(crate) fn patch(origin: &str, observations: &[Observation], records: &[Recor
          # then see its effect with `seozoom-codegen diff`, complete the descriptions,\n\
          # and regenerate (CONTRIBUTING.md, \"Regenerating after a spec change\")."
     );
-    for (record, patch) in &records_patch {
-        let _ = writeln!(out, "\n[[records]]\nname = {}\nfields = [", text(record));
-        for line in patch.fields.values() {
-            let _ = writeln!(out, "    {line},");
-        }
-        out.push_str("]\n");
-    }
-    for (enumeration, values) in &enums {
-        let _ = writeln!(out, "\n[[enums]]\nname = {}\nvalues = [", text(enumeration));
-        for line in values.values() {
-            let _ = writeln!(out, "    {line},");
-        }
-        out.push_str("]\n");
-    }
+    write_tables(&mut out, "records", "fields", &fields);
+    write_tables(&mut out, "enums", "values", &enums);
     if !unpatched.is_empty() {
         out.push_str("\n# Not patched: the spec has no place for these, or they need a person.\n");
         for line in &unpatched {
             let _ = writeln!(out, "# - {}", line.replace('\n', " "));
         }
     }
-    if records_patch.is_empty() && enums.is_empty() && unpatched.is_empty() {
+    if fields.is_empty() && enums.is_empty() && unpatched.is_empty() {
         out.push_str("\n# Nothing: the service sent what the spec says.\n");
     }
     out
+}
+
+/// `lines` as `[[KIND]]` tables, one per table name, each entry of its
+/// `list` on a line of its own.
+fn write_tables(out: &mut String, kind: &str, list: &str, lines: &[Line<'_>]) {
+    for (i, line) in lines.iter().enumerate() {
+        if i == 0 || lines[i - 1].table != line.table {
+            let _ = writeln!(out, "\n[[{kind}]]\nname = {}\n{list} = [", text(line.table));
+        }
+        let _ = writeln!(out, "    {},", line.entry);
+        if lines.get(i + 1).is_none_or(|next| next.table != line.table) {
+            out.push_str("]\n");
+        }
+    }
 }

@@ -8,7 +8,7 @@
 //! its requests with the process's own limiter (`crate::rate_limits`).
 
 use futures_util::FutureExt;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::hash::{BuildHasher, RandomState};
 use std::sync::{Mutex, MutexGuard};
 
@@ -18,6 +18,7 @@ use super::{
     StoreFuture, Usage, now_ms,
 };
 use crate::drift::{DriftKey, Observation};
+use crate::order::stable_order;
 
 const DAY_MS: i64 = 86_400_000;
 
@@ -34,13 +35,15 @@ pub(crate) struct Memory {
 struct State {
     /// Entry bytes and when they may be dropped (ms; `None`: never).
     cache: HashMap<(Scope, String), (Vec<u8>, Option<i64>)>,
-    /// Totals per key, day and (group, action).
-    days: BTreeMap<(Scope, i64, String, String), Usage>,
+    /// Totals per key, day and (group, action). Hash maps here, not ordered
+    /// maps: a B-tree of each key type would be compiled into every build
+    /// of the crate; what is read back in order is sorted when read.
+    days: HashMap<(Scope, i64, String, String), Usage>,
     balance: HashMap<Scope, Balance>,
     /// Units and lease end (ms) of live holds.
     holds: HashMap<(Scope, String), (i64, i64)>,
     /// The drift observed, summed per key and thing observed.
-    drift: BTreeMap<(Scope, DriftKey), Observation>,
+    drift: HashMap<(Scope, DriftKey), Observation>,
 }
 
 impl Memory {
@@ -170,28 +173,38 @@ impl Backend for Memory {
     fn usage<'a>(&'a self, scope: &'a Scope, since_ms: i64) -> StoreFuture<'a, Vec<Usage>> {
         let first_day = since_ms.div_euclid(DAY_MS);
         let state = self.lock();
-        let mut totals: BTreeMap<(String, String), Usage> = BTreeMap::new();
-        for ((s, day, group, action), usage) in &state.days {
-            if s != scope || *day < first_day {
-                continue;
+        let days: Vec<&Usage> = state
+            .days
+            .iter()
+            .filter(|((s, day, ..), _)| s == scope && *day >= first_day)
+            .map(|(_, usage)| usage)
+            .collect();
+        // Summed in operation order, not in a map keyed by operation:
+        // another B-tree type would be compiled into every build of the crate.
+        let order = stable_order(days.len(), &mut |a, b| {
+            (&days[a].group, &days[a].action).cmp(&(&days[b].group, &days[b].action))
+        });
+        let mut totals: Vec<Usage> = Vec::new();
+        for usage in order.into_iter().map(|i| days[i]) {
+            match totals.last_mut() {
+                Some(total) if total.group == usage.group && total.action == usage.action => {
+                    add_usage(total, usage);
+                }
+                _ => {
+                    let mut total = Usage {
+                        calls: 0,
+                        cache_hits: 0,
+                        units_used: 0,
+                        units_saved: 0,
+                        rows: 0,
+                        ..usage.clone()
+                    };
+                    add_usage(&mut total, usage);
+                    totals.push(total);
+                }
             }
-            let total = totals
-                .entry((group.clone(), action.clone()))
-                .or_insert_with(|| Usage {
-                    calls: 0,
-                    cache_hits: 0,
-                    units_used: 0,
-                    units_saved: 0,
-                    rows: 0,
-                    ..usage.clone()
-                });
-            total.calls += usage.calls;
-            total.cache_hits += usage.cache_hits;
-            total.units_used = total.units_used.saturating_add(usage.units_used);
-            total.units_saved = total.units_saved.saturating_add(usage.units_saved);
-            total.rows = total.rows.saturating_add(usage.rows);
         }
-        ready(totals.into_values().collect())
+        ready(totals)
     }
 
     fn last_balance<'a>(&'a self, scope: &'a Scope) -> StoreFuture<'a, Option<Balance>> {
@@ -200,13 +213,18 @@ impl Backend for Memory {
 
     fn drift<'a>(&'a self, scope: &'a Scope) -> StoreFuture<'a, Vec<Observation>> {
         let state = self.lock();
-        let observed = state
+        let observed: Vec<&Observation> = state
             .drift
             .iter()
             .filter(|((s, _), _)| s == scope)
-            .map(|(_, observed)| observed.clone())
+            .map(|(_, observed)| observed)
             .collect();
-        ready(observed)
+        // In the order reports list them (origin, operation, record,
+        // member, kind); each is the only one of its key.
+        let order = stable_order(observed.len(), &mut |a, b| {
+            drift_order(observed[a]).cmp(&drift_order(observed[b]))
+        });
+        ready(order.into_iter().map(|i| observed[i].clone()).collect())
     }
 
     fn admit<'a>(&'a self, scope: &'a Scope, hold: Hold) -> StoreFuture<'a, Admission> {
@@ -232,6 +250,21 @@ impl Backend for Memory {
             .remove(&(scope.clone(), hold_id.to_owned()));
         ready(())
     }
+}
+
+/// What orders the drift read back: origin, group, action, record, member,
+/// kind (an [`Observation::key`] without copies).
+fn drift_order(o: &Observation) -> (&str, &str, &str, &str, &str, crate::drift::DriftKind) {
+    (&o.origin, &o.group, &o.action, &o.record, &o.member, o.kind)
+}
+
+/// `usage`'s counts added to `total`'s.
+fn add_usage(total: &mut Usage, usage: &Usage) {
+    total.calls += usage.calls;
+    total.cache_hits += usage.cache_hits;
+    total.units_used = total.units_used.saturating_add(usage.units_used);
+    total.units_saved = total.units_saved.saturating_add(usage.units_saved);
+    total.rows = total.rows.saturating_add(usage.rows);
 }
 
 /// The `none` store: remembers nothing.
