@@ -6,6 +6,7 @@ use std::collections::{HashMap, HashSet};
 
 use crate::by_key::ByKey;
 use crate::operation_table::{Fold, Param};
+use crate::order::stable_order;
 
 /// A response record whose text fields can be read by wire name. The generator
 /// implements it for every record of the spec; batched jobs use it to match rows
@@ -58,18 +59,24 @@ impl InputOrder {
     /// `rows` reordered by the input each names (rows of one input keep their
     /// order); rows that name no input follow, in the order given.
     pub fn sort<R>(&self, rows: Vec<R>, key: impl Fn(&R) -> Option<&str>) -> Vec<R> {
+        let mut positions = Vec::with_capacity(rows.len());
         let mut matched = Vec::with_capacity(rows.len());
         let mut unmatched = Vec::new();
         for row in rows {
             match key(&row).and_then(|k| self.position(k)) {
-                Some(position) => matched.push((position, row)),
+                Some(position) => {
+                    positions.push(position);
+                    matched.push(Some(row));
+                }
                 None => unmatched.push(row),
             }
         }
-        matched.sort_by_key(|(position, _)| *position);
-        matched
+        // Sorted as positions, so that the sort is compiled once, not once
+        // per row type.
+        let order = stable_order(positions.len(), &mut |a, b| positions[a].cmp(&positions[b]));
+        order
             .into_iter()
-            .map(|(_, row)| row)
+            .filter_map(|i| matched.get_mut(i).and_then(Option::take))
             .chain(unmatched)
             .collect()
     }

@@ -17,6 +17,7 @@ use super::output::{Erased, Output, Part, typed};
 use super::paged_run::Sink;
 use super::pages::plan_pages;
 use super::plan::{Purpose, Sends};
+use super::prepared::Step;
 use super::progress::Progress;
 use super::reduce::{Failed, Ran};
 use super::run_options::RunOptions;
@@ -271,8 +272,22 @@ impl Client {
 
     /// A run, whatever its result type: planned, held against the budget,
     /// carried out; its rows kept, or handed to `sink` (page by page for a
-    /// paged job, whole for any other).
-    async fn run_erased(
+    /// paged job, whole for any other). A boxed [`Step`], built here: a
+    /// future awaited in another crate is compiled there, so the whole run
+    /// would be compiled again in every user's build.
+    #[inline(never)]
+    fn run_erased<'a>(
+        &'a self,
+        request: Request,
+        options: &'a RunOptions,
+        erased: Erased,
+        sink: Option<Sink<'a>>,
+    ) -> Step<'a, Result<Ran<Part>, Failed<Part>>> {
+        Box::pin(self.run_planned(request, options, erased, sink))
+    }
+
+    /// [`run_erased`](Self::run_erased)'s steps.
+    async fn run_planned(
         &self,
         request: Request,
         options: &RunOptions,
