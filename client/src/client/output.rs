@@ -242,30 +242,10 @@ impl<T> Outcome<Option<T>> {
     /// [`ErrorKind::NoData`] when it found none (the service answered "No
     /// data found!"; nothing was charged).
     pub fn found(self, op: &Operation) -> Result<Envelope<T>, Error> {
-        let Envelope {
-            response,
-            result_rows,
-            units_used,
-            units_remaining,
-            raw_rows,
-            extras,
-            unreported,
-            no_data,
-            fetched_at,
-        } = self.envelope;
-        let Some(response) = response else {
+        let mut envelope = self.envelope;
+        let Some(response) = envelope.response.take() else {
             return Err(Error::new(op.label(), ErrorKind::NoData));
         };
-        Ok(Envelope {
-            response,
-            result_rows,
-            units_used,
-            units_remaining,
-            raw_rows,
-            extras,
-            unreported,
-            no_data,
-            fetched_at,
-        })
+        Ok(envelope.map(|_| response))
     }
 }
