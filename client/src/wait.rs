@@ -13,11 +13,12 @@
 //!
 //! # The log events
 //!
-//! Logs for a program that has no progress callback (a call sent with
-//! [`Client::execute`](crate::Client::execute) or a generated builder's
-//! `send`) or reads its logs: target [`WAIT_TARGET`] (`seozoom::wait`), level `INFO`, for every wait
-//! longer than [`ANNOUNCED_WAIT`] (2 s); shorter ones are `DEBUG` events of
-//! the call's span as before. Fields:
+//! Logs for a program that has no progress callback (a run without
+//! [`RunOptions::on_progress`](crate::job::RunOptions::on_progress), or a
+//! generated builder's `send`) or reads its logs: target [`WAIT_TARGET`]
+//! (`seozoom::wait`), level `INFO`, for every wait longer than
+//! [`ANNOUNCED_WAIT`] (2 s); shorter ones are `DEBUG` events of the call's
+//! span. Fields:
 //!
 //! | field | type | what |
 //! |---|---|---|

@@ -17,7 +17,7 @@ use crate::error::{Error, ErrorKind};
 use crate::request::Request;
 
 impl Client {
-    /// The rows of a paged operation ([`Operation::paging`]) as a stream, page by
+    /// The rows of a paged operation ([`Operation::paging`](crate::operation_table::Operation::paging)) as a stream, page by
     /// page: each request asks for `page_size` rows (fewer for a last page that
     /// reaches `max_rows`) from where the previous page ended, starting at the
     /// request's own offset (its default when not set). The request's limit is
