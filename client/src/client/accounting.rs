@@ -14,7 +14,7 @@
 use super::Client;
 use std::time::Instant;
 
-use super::prepared::{Prepared, Step};
+use super::prepared::Prepared;
 use super::store_use::{AnswerFigures, RowExtras, items_of};
 use crate::charge::{BodyUnits, Charge};
 use crate::drift::Observation;
@@ -181,64 +181,61 @@ impl Client {
     /// The one place a call's attempts reach the ledgers, once the call has
     /// ended: the attempts tried again, then the last, whose answer is
     /// cached; its reservation settled (its units counted in the ledger now).
-    #[inline(never)]
-    pub(super) fn account<'a>(
-        &'a self,
-        sending: Sending<'a>,
-        request: &'a Request,
-        prepared: &'a Prepared,
+    pub(super) async fn account(
+        &self,
+        sending: Sending<'_>,
+        request: &Request,
+        prepared: &Prepared,
         mut attempts: Attempts,
-        last: Last<'a>,
-    ) -> Step<'a, Accounted> {
-        Box::pin(async move {
-            let earlier = attempts.charged();
-            for row in attempts.take_rows() {
-                self.record(row).await;
+        last: Last<'_>,
+    ) -> Accounted {
+        let earlier = attempts.charged();
+        for row in attempts.take_rows() {
+            self.record(row).await;
+        }
+        let Sending {
+            started,
+            reservation,
+            hold,
+        } = sending;
+        let (units_remaining, charge) = match last {
+            Last::Decoded {
+                figures,
+                body,
+                seen,
+            } => {
+                reservation.settle(figures.units_used, figures.balance());
+                let answer = (figures, body, seen);
+                let remaining = self.account_decoded(request, prepared, answer, hold).await;
+                (remaining, figures.charge())
             }
-            let Sending {
-                started,
-                reservation,
-                hold,
-            } = sending;
-            let (units_remaining, charge) = match last {
-                Last::Decoded {
-                    figures,
-                    body,
-                    seen,
-                } => {
-                    reservation.settle(figures.units_used, figures.balance());
-                    let answer = (figures, body, seen);
-                    let remaining = self.account_decoded(request, prepared, answer, hold).await;
-                    (remaining, figures.charge())
-                }
-                Last::Unread { body, error, seen } => {
-                    let units = self.body_units(&body);
-                    // "No data found!" for a single object: the service charges none.
-                    let charge = match error.kind() {
-                        ErrorKind::NoData => Charge::Units(0),
-                        _ => units.charge(),
-                    };
-                    let used = match charge {
-                        Charge::Units(n) => n,
-                        _ => 0,
-                    };
-                    reservation.settle(used, units.remaining);
-                    let unread = (body, error, seen);
-                    self.account_unread(request, prepared, unread, (charge, units), hold)
-                        .await;
-                    (None, charge)
-                }
-                Last::Unanswered { error } => {
-                    drop(reservation);
-                    (None, unanswered_charge(error))
-                }
-            };
-            tracing::Span::current().record("latency_ms", started.elapsed().as_millis() as u64);
-            Accounted {
-                units_remaining,
-                charged: earlier.plus(charge),
+            Last::Unread { body, error, seen } => {
+                let units = self.body_units(&body);
+                // "No data found!" for a single object: the service charges none.
+                let charge = match error.kind() {
+                    ErrorKind::NoData => Charge::Units(0),
+                    _ => units.charge(),
+                };
+                let used = match charge {
+                    Charge::Units(n) => n,
+                    _ => 0,
+                };
+                reservation.settle(used, units.remaining);
+                let unread = (body, error, seen);
+                self.account_unread(request, prepared, unread, (charge, units), hold)
+                    .await;
+                (None, charge)
             }
-        })
+            Last::Unanswered { error } => {
+                drop(reservation);
+                (None, unanswered_charge(error))
+            }
+        };
+        tracing::Span::current().record("latency_ms", started.elapsed().as_millis() as u64);
+        Accounted {
+            units_remaining,
+            charged: earlier.plus(charge),
+        }
     }
 
     /// A decoded answer's ledger row and cache entries; the balance to

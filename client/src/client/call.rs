@@ -9,7 +9,8 @@ use reqwest::header::HeaderMap;
 use tracing::Instrument;
 
 use super::accounting::{Attempts, Last, Sending};
-use super::prepared::{Prepared, Step};
+use super::output::Part;
+use super::prepared::Prepared;
 use super::store_use::items_of;
 use super::{Bounds, Client, JobHold, REDACTED};
 use crate::charge::{BodyUnits, read_units};
@@ -108,13 +109,13 @@ impl Client {
     /// One request of a job, decoded by `decode`: the cache's answer when
     /// the plan found one (nothing is sent or charged), else the call. Each
     /// is a span `seozoom.call`.
-    pub(crate) async fn answer<A>(
+    pub(crate) async fn answer(
         &self,
         (request, prepared): (Request, Prepared),
         hit: Option<CachedAnswer>,
-        decode: Decoder<A>,
+        decode: Decoder<Part>,
         job: &JobHold,
-    ) -> Result<Envelope<A>, Error> {
+    ) -> Result<Envelope<Part>, Error> {
         let span = call_span(&prepared);
         async {
             let Some(hit) = hit else {
@@ -143,17 +144,13 @@ impl Client {
     /// nothing is sent once the stop is given, and no wait is longer than
     /// the bound. The job's plan has looked up the cache and its hold has
     /// admitted it against the budget.
-    ///
-    /// Only the decoding depends on `A`; every other step is a [`Step`],
-    /// compiled once in this crate rather than once per result type in every
-    /// crate that makes a call.
-    async fn call<A>(
+    async fn call(
         &self,
         request: &Request,
         prepared: &Prepared,
-        decode: Decoder<A>,
+        decode: Decoder<Part>,
         job: &JobHold,
-    ) -> Result<Envelope<A>, Error> {
+    ) -> Result<Envelope<Part>, Error> {
         let bounds = job.bounds();
         if bounds.stopped() {
             return Err(stopped(prepared.op));
@@ -193,24 +190,21 @@ impl Client {
 
     /// The budget's part before a call is sent: its maximum reserved from
     /// its job's hold in the ledger (the job was admitted whole).
-    #[inline(never)]
-    fn start_sending<'a>(
+    async fn start_sending<'a>(
         &'a self,
         prepared: &'a Prepared,
         job: &'a JobHold,
-    ) -> Step<'a, Result<Sending<'a>, Error>> {
-        Box::pin(async move {
-            let started = Instant::now();
-            let estimate = self.budget_estimate(prepared, job);
-            let label = prepared.op.label();
-            let ledger = &self.inner.ledger;
-            let reservation = ledger.reserve_in(Some(job.budget()), &label, estimate.max)?;
-            let hold = job.window_id().map(|id| (id.to_owned(), estimate.max));
-            Ok(Sending {
-                started,
-                reservation,
-                hold,
-            })
+    ) -> Result<Sending<'a>, Error> {
+        let started = Instant::now();
+        let estimate = self.budget_estimate(prepared, job);
+        let label = prepared.op.label();
+        let ledger = &self.inner.ledger;
+        let reservation = ledger.reserve_in(Some(job.budget()), &label, estimate.max)?;
+        let hold = job.window_id().map(|id| (id.to_owned(), estimate.max));
+        Ok(Sending {
+            started,
+            reservation,
+            hold,
         })
     }
 
@@ -254,84 +248,79 @@ impl Client {
     /// the call ends with [`ErrorKind::Stopped`], charged what its attempts
     /// before were. Its waits together are bounded by the shorter of the
     /// client's and the caller's bound.
-    #[inline(never)]
-    fn send<'a>(
-        &'a self,
-        prepared: &'a Prepared,
-        bounds: &'a Bounds,
-        attempts: &'a mut Attempts,
-    ) -> Step<'a, LastAttempt> {
-        Box::pin(async move {
-            let op = prepared.op;
-            // The answer of the attempt last tried again: the call's, should
-            // its retry be refused a rate-limit slot.
-            let mut previous: Option<LastAttempt> = None;
-            let mut attempt = 0;
-            let mut spent = Spent::new(self.inner.rate_limits.window());
-            let max_wait = bounds.max_wait(self.inner.max_wait);
-            let mut waits = bounds.waits(op.label(), max_wait);
-            loop {
-                attempt += 1;
-                let slot = match self.take_slot(op, &mut waits, attempt).await {
-                    Ok(slot) if !bounds.stopped() => slot,
-                    Ok(slot) => {
-                        // Given as the signal came: not used, so it goes back.
-                        self.settle_slot(op, slot).await;
-                        return Err(stopped(op));
-                    }
-                    Err(ended)
-                        if matches!(
-                            ended.kind(),
-                            ErrorKind::WaitedTooLong { .. } | ErrorKind::Stopped
-                        ) =>
-                    {
-                        return Err(ended);
-                    }
-                    Err(refused) => return not_sent(previous, attempts, refused),
-                };
-                tracing::Span::current().record("attempts", attempt);
-                let attempted = self.attempt(op, &prepared.url).await;
-                // The answer is in: the slot counts a window from now.
-                self.settle_slot(op, slot).await;
-                let outcome = match &attempted {
-                    Ok((status, headers, _)) => Attempted::Answered {
-                        status: *status,
-                        headers,
-                    },
-                    Err(error) => match error.kind() {
-                        ErrorKind::Transport { timeout, .. } => {
-                            Attempted::Failed { timeout: *timeout }
-                        }
-                        _ => return attempted.map(|(status, _, body)| (status, body)),
-                    },
-                };
-                let decision = self.inner.retry.decide(&mut spent, &outcome);
-                let timed_out = matches!(outcome, Attempted::Failed { timeout: true });
-                let (cause, reason) = why_wait(&outcome);
-                let result = attempted.map(|(status, _, body)| (status, body));
-                match decision {
-                    Decision::RetryAfter(delay) => {
-                        let delay_ms = delay.as_millis() as u64;
-                        tracing::debug!(
-                            attempt,
-                            timed_out,
-                            delay_ms,
-                            reason = reason.as_str(),
-                            "retrying"
-                        );
-                        let answered = result.as_ref().ok().map(|(_, body)| self.body_units(body));
-                        attempts.retried(answered);
-                        bounds.tell.retrying(op, attempt + 1, &reason, delay);
-                        previous = Some(result);
-                        // Past the bound, or stopped by the caller: the
-                        // call ends here, sending nothing more (the attempts
-                        // before are noted).
-                        waits.wait(delay, cause, &reason, attempt + 1).await?;
-                    }
-                    Decision::Accept | Decision::Stop => return result,
+    async fn send(
+        &self,
+        prepared: &Prepared,
+        bounds: &Bounds,
+        attempts: &mut Attempts,
+    ) -> LastAttempt {
+        let op = prepared.op;
+        // The answer of the attempt last tried again: the call's, should
+        // its retry be refused a rate-limit slot.
+        let mut previous: Option<LastAttempt> = None;
+        let mut attempt = 0;
+        let mut spent = Spent::new(self.inner.rate_limits.window());
+        let max_wait = bounds.max_wait(self.inner.max_wait);
+        let mut waits = bounds.waits(op.label(), max_wait);
+        loop {
+            attempt += 1;
+            let slot = match self.take_slot(op, &mut waits, attempt).await {
+                Ok(slot) if !bounds.stopped() => slot,
+                Ok(slot) => {
+                    // Given as the signal came: not used, so it goes back.
+                    self.settle_slot(op, slot).await;
+                    return Err(stopped(op));
                 }
+                Err(ended)
+                    if matches!(
+                        ended.kind(),
+                        ErrorKind::WaitedTooLong { .. } | ErrorKind::Stopped
+                    ) =>
+                {
+                    return Err(ended);
+                }
+                Err(refused) => return not_sent(previous, attempts, refused),
+            };
+            tracing::Span::current().record("attempts", attempt);
+            let attempted = self.attempt(op, &prepared.url).await;
+            // The answer is in: the slot counts a window from now.
+            self.settle_slot(op, slot).await;
+            let outcome = match &attempted {
+                Ok((status, headers, _)) => Attempted::Answered {
+                    status: *status,
+                    headers,
+                },
+                Err(error) => match error.kind() {
+                    ErrorKind::Transport { timeout, .. } => Attempted::Failed { timeout: *timeout },
+                    _ => return attempted.map(|(status, _, body)| (status, body)),
+                },
+            };
+            let decision = self.inner.retry.decide(&mut spent, &outcome);
+            let timed_out = matches!(outcome, Attempted::Failed { timeout: true });
+            let (cause, reason) = why_wait(&outcome);
+            let result = attempted.map(|(status, _, body)| (status, body));
+            match decision {
+                Decision::RetryAfter(delay) => {
+                    let delay_ms = delay.as_millis() as u64;
+                    tracing::debug!(
+                        attempt,
+                        timed_out,
+                        delay_ms,
+                        reason = reason.as_str(),
+                        "retrying"
+                    );
+                    let answered = result.as_ref().ok().map(|(_, body)| self.body_units(body));
+                    attempts.retried(answered);
+                    bounds.tell.retrying(op, attempt + 1, &reason, delay);
+                    previous = Some(result);
+                    // Past the bound, or stopped by the caller: the
+                    // call ends here, sending nothing more (the attempts
+                    // before are noted).
+                    waits.wait(delay, cause, &reason, attempt + 1).await?;
+                }
+                Decision::Accept | Decision::Stop => return result,
             }
-        })
+        }
     }
 
     /// One attempt: status, headers and body, or a transport error without the URL.

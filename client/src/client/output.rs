@@ -137,7 +137,7 @@ impl<T: DeserializeOwned + Send + Sync + 'static> Output for Option<T> {
 /// (plan, requests, pages, calls) works on, so that it is compiled once, in
 /// this crate, whatever the result type; a run's typed shell
 /// ([`Client::run`](super::Client::run)) gives it its type back.
-pub(crate) type Part = Box<dyn Any + Send + Sync>;
+pub(crate) type Part = Box<dyn Any + Send>;
 
 /// What the job machinery needs of a result type, as plain functions: the
 /// only code of a run compiled per result type.

@@ -2,18 +2,19 @@
 //! against the budget when first polled, then its pages fetched one at a
 //! time and their rows handed out.
 
-use std::sync::Arc;
-
 use futures_core::Stream;
 use futures_util::stream::{self, StreamExt};
 use serde::de::DeserializeOwned;
 
 use super::job::Job;
-use super::pages::{Cut, Fetch, Pager, cut_rows};
+use super::output::Part;
+use super::pages::{PageFns, Pager};
 use super::plan::{Purpose, Sends};
 use super::{Bounds, Client};
 use crate::decode::decode_rows;
+use crate::envelope::Envelope;
 use crate::error::{Error, ErrorKind};
+use crate::operation_table::Operation;
 use crate::request::Request;
 
 impl Client {
@@ -54,7 +55,16 @@ impl Client {
             page_size,
             max_rows,
         };
-        stream::once(async move { client.start_pages::<T>(request, job).await })
+        let page = PageFns {
+            decode: decode_page::<T>,
+            rows: |page| page.downcast_ref::<Vec<T>>().map_or(0, Vec::len),
+            truncate: |page, rows| {
+                if let Some(page) = page.downcast_mut::<Vec<T>>() {
+                    page.truncate(rows);
+                }
+            },
+        };
+        stream::once(async move { client.start_pages(request, job, page).await })
             .flat_map(|started| match started {
                 Ok(pager) => pager.into_stream().left_stream(),
                 Err(error) => stream::iter([Err(error)]).right_stream(),
@@ -68,7 +78,8 @@ impl Client {
                                 "rows of a page could not be typed and are left out of the stream (a run keeps them)"
                             );
                         }
-                        page.response.into_iter().map(Ok).collect()
+                        let rows = page.response.downcast::<Vec<T>>();
+                        rows.map_or_else(|_| Vec::new(), |rows| rows.into_iter().map(Ok).collect())
                     }
                     Err(error) => vec![Err(error)],
                 })
@@ -78,10 +89,7 @@ impl Client {
 
     /// A stream's paged job planned, validated and held against the budget:
     /// its pager.
-    async fn start_pages<T>(&self, request: Request, job: Job) -> Result<Pager<Vec<T>>, Error>
-    where
-        T: DeserializeOwned + Send + 'static,
-    {
+    async fn start_pages(&self, request: Request, job: Job, page: PageFns) -> Result<Pager, Error> {
         let op = request.operation();
         let learned = self.learned_for_budget(op).await;
         let plan = self.plan_job(&request, job, learned, Purpose::Run).await?;
@@ -90,10 +98,16 @@ impl Client {
             // A job of pages is planned as pages: not reached.
             return Err(Error::new(op.label(), ErrorKind::Stopped));
         };
-        let fetch: Fetch<Vec<T>> = Arc::new(|client, page, job| {
-            Box::pin(async move { client.answer_page(page, decode_rows::<T>, &job).await })
-        });
-        let cut: Cut<Vec<T>> = Arc::new(cut_rows::<T>);
-        Ok(self.pager(request, (pages, hold), (fetch, cut)))
+        Ok(self.pager(request, (pages, hold), page))
     }
+}
+
+/// A page of `T` rows decoded, as a [`Part`].
+fn decode_page<T: DeserializeOwned + Send + 'static>(
+    op: &Operation,
+    status: u16,
+    body: &[u8],
+) -> Result<Envelope<Part>, Error> {
+    let envelope = decode_rows::<T>(op, status, body)?;
+    Ok(envelope.map(|rows| Box::new(rows) as Part))
 }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::merge::InputOrder;
 use super::output::{Erased, Part};
-use super::pages::{Cut, Fetch};
+use super::pages::PageFns;
 use super::plan::{Plan, Sends};
 use super::progress::Progress;
 use super::reduce::{Failed, Ran, Stopped};
@@ -108,15 +108,12 @@ impl Client {
         };
         let (start, page_size) = (plan.start(), plan.page_size());
         let max_rows = plan.max_rows().unwrap_or(usize::MAX);
-        let decode = erased.decode;
-        let fetch: Fetch<Part> = Arc::new(move |client, page, job| {
-            Box::pin(async move { client.answer_page(page, decode, &job).await })
-        });
-        let cut: Cut<Part> = Arc::new(move |page, rows| {
-            (erased.truncate)(page, rows);
-            (erased.rows)(page)
-        });
-        let mut pager = self.pager(request, (plan, hold), (fetch, cut));
+        let page = PageFns {
+            decode: erased.decode,
+            rows: erased.rows,
+            truncate: erased.truncate,
+        };
+        let mut pager = self.pager(request, (plan, hold), page);
         let mut pages = Pages::new(op, erased);
         let mut failure = None;
         while let Some(page) = pager.next_page().await {

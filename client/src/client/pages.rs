@@ -12,9 +12,9 @@
 use std::sync::Arc;
 
 use futures_core::Stream;
-use futures_util::future::BoxFuture;
 use futures_util::stream::{self, StreamExt};
 
+use super::output::Part;
 use super::{Bounds, Client, JobHold};
 use crate::decode::Decoder;
 use crate::envelope::Envelope;
@@ -145,25 +145,25 @@ fn page_counts(page_size: i64, cap: usize) -> (u64, i64) {
 impl Client {
     /// One page of a paged job: the cache's answer if it has one, else the
     /// call.
-    pub(super) async fn answer_page<A>(
+    async fn answer_page(
         &self,
         page: Request,
-        decode: Decoder<A>,
+        decode: Decoder<Part>,
         job: &JobHold,
-    ) -> Result<Envelope<A>, Error> {
+    ) -> Result<Envelope<Part>, Error> {
         let prepared = self.prepare(&page)?;
         let hit = self.look_up(&prepared).await?;
         self.answer((page, prepared), hit, decode, job).await
     }
 
     /// The pager of a paged job already planned and holding its budget:
-    /// each page fetched by `fetch` and cut to the cap by `cut`.
-    pub(super) fn pager<P: Send + 'static>(
+    /// each page read and cut to the cap by `page`.
+    pub(super) fn pager(
         &self,
         request: Request,
         (plan, job): (PagePlan, Arc<JobHold>),
-        (fetch, cut): (Fetch<P>, Cut<P>),
-    ) -> Pager<P> {
+        page: PageFns,
+    ) -> Pager {
         let bounds = job.bounds().clone();
         let offset = plan.start;
         Pager {
@@ -174,8 +174,7 @@ impl Client {
                 offset,
                 fetched: 0,
             },
-            fetch,
-            cut,
+            page,
             bounds,
             job: Some(job),
         }
@@ -221,21 +220,17 @@ impl Client {
     }
 }
 
-/// How a paged job fetches one page.
-pub(super) type Fetch<P> = Arc<
-    dyn Fn(Client, Request, Arc<JobHold>) -> BoxFuture<'static, Result<Envelope<P>, Error>>
-        + Send
-        + Sync,
->;
-
-/// How a page is cut to its first rows (the last page, to the cap): the rows
-/// it keeps.
-pub(super) type Cut<P> = Arc<dyn Fn(&mut P, usize) -> usize + Send + Sync>;
-
-/// A page of rows cut to its first `rows`.
-pub(super) fn cut_rows<T>(page: &mut Vec<T>, rows: usize) -> usize {
-    page.truncate(rows);
-    page.len()
+/// How a paged job reads its pages, their type erased ([`Part`]): so that
+/// the pager, and the calls under it, are compiled once, in this crate,
+/// whatever the rows' type.
+#[derive(Clone, Copy)]
+pub(super) struct PageFns {
+    /// One page decoded.
+    pub(super) decode: Decoder<Part>,
+    /// Rows in a page.
+    pub(super) rows: fn(&Part) -> usize,
+    /// A page cut to its first rows (the last page, to the cap).
+    pub(super) truncate: fn(&mut Part, usize),
 }
 
 /// Where a paged job stands.
@@ -253,23 +248,22 @@ enum PagerState {
 
 /// A paged job under way: its pages fetched one at a time
 /// ([`next_page`](Self::next_page)).
-pub(super) struct Pager<P> {
+pub(super) struct Pager {
     client: Client,
     request: Request,
     state: PagerState,
-    fetch: Fetch<P>,
-    cut: Cut<P>,
+    page: PageFns,
     /// What the caller bounds the job's calls by.
     bounds: Bounds,
     /// The job's hold against the budget, until its last page.
     job: Option<Arc<JobHold>>,
 }
 
-impl<P: Send + 'static> Pager<P> {
+impl Pager {
     /// The next page (or the error that ends the job); `None` once the job
     /// is done. Once the caller's stop is given, a job with pages left ends
     /// with [`ErrorKind::Stopped`] before the next page is asked for.
-    pub(super) async fn next_page(&mut self) -> Option<Result<Envelope<P>, Error>> {
+    pub(super) async fn next_page(&mut self) -> Option<Result<Envelope<Part>, Error>> {
         let (plan, offset, fetched) = match std::mem::replace(&mut self.state, PagerState::Done) {
             PagerState::Done => return None,
             PagerState::Next {
@@ -290,7 +284,8 @@ impl<P: Send + 'static> Pager<P> {
         }
         let page = plan.page(&self.request, offset, limit);
         let job = self.job.clone()?;
-        let mut envelope = match (*self.fetch)(self.client.clone(), page, job).await {
+        let answer = self.client.answer_page(page, self.page.decode, &job);
+        let mut envelope = match answer.await {
             Ok(envelope) => envelope,
             Err(error) => {
                 self.end().await;
@@ -301,7 +296,8 @@ impl<P: Send + 'static> Pager<P> {
         // page and the cap.
         let raw = envelope.raw_rows.len();
         let asked = usize::try_from(limit).unwrap_or(usize::MAX);
-        let rows = (*self.cut)(&mut envelope.response, asked.saturating_sub(raw)) + raw;
+        (self.page.truncate)(&mut envelope.response, asked.saturating_sub(raw));
+        let rows = (self.page.rows)(&envelope.response) + raw;
         let fetched = fetched + rows;
         let more = rows >= asked && !plan.single && plan.next_limit(fetched) > 0;
         if more {
@@ -335,7 +331,7 @@ impl<P: Send + 'static> Pager<P> {
     /// The pages as a stream, each page's envelope or the error that ends it.
     pub(super) fn into_stream(
         self,
-    ) -> impl Stream<Item = Result<Envelope<P>, Error>> + Send + Unpin + use<P> {
+    ) -> impl Stream<Item = Result<Envelope<Part>, Error>> + Send + Unpin {
         stream::unfold(self, |mut pager| async move {
             let page = pager.next_page().await?;
             Some((page, pager))

@@ -11,13 +11,14 @@
 
 use std::ops::ControlFlow;
 
+use futures_util::future::BoxFuture;
+
 use super::Client;
 use super::job::Job;
 use super::output::{Erased, Output, Part, typed};
 use super::paged_run::Sink;
 use super::pages::plan_pages;
 use super::plan::{Purpose, Sends};
-use super::prepared::Step;
 use super::progress::Progress;
 use super::reduce::{Failed, Ran};
 use super::run_options::RunOptions;
@@ -272,9 +273,12 @@ impl Client {
 
     /// A run, whatever its result type: planned, held against the budget,
     /// carried out; its rows kept, or handed to `sink` (page by page for a
-    /// paged job, whole for any other). A boxed [`Step`], built here: a
-    /// future awaited in another crate is compiled there, so the whole run
-    /// would be compiled again in every user's build.
+    /// paged job, whole for any other).
+    ///
+    /// Boxed behind `dyn Future`, and built by a function never inlined: an
+    /// `async fn` awaited in another crate is compiled there, so unboxed,
+    /// the whole run is compiled again into every user's binary (the
+    /// build-cost consumer's IR: 132k lines, not 72k; BENCHMARKS.md).
     #[inline(never)]
     fn run_erased<'a>(
         &'a self,
@@ -282,7 +286,7 @@ impl Client {
         options: &'a RunOptions,
         erased: Erased,
         sink: Option<Sink<'a>>,
-    ) -> Step<'a, Result<Ran<Part>, Failed<Part>>> {
+    ) -> BoxFuture<'a, Result<Ran<Part>, Failed<Part>>> {
         Box::pin(self.run_planned(request, options, erased, sink))
     }
 

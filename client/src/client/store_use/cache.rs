@@ -5,7 +5,8 @@
 use std::time::Duration;
 
 use super::{AnswerFigures, RowExtras, items_of, time_of};
-use crate::client::prepared::{Prepared, Step};
+use crate::client::output::Part;
+use crate::client::prepared::Prepared;
 use crate::client::{Client, InputOrder, Tell, items};
 use crate::date::Date;
 use crate::envelope::Envelope;
@@ -156,19 +157,16 @@ impl Client {
     }
 
     /// Record a cache hit in the ledger: `items` answered, `saved` units.
-    ///
-    /// A boxed [`Step`], as every step a call's generic code awaits.
-    #[inline(never)]
-    pub(crate) fn record_hit<'a>(
-        &'a self,
-        op: &'a Operation,
-        db: &'a str,
+    pub(crate) async fn record_hit(
+        &self,
+        op: &Operation,
+        db: &str,
         items: i64,
         rows: i64,
         saved: i64,
-    ) -> Step<'a, ()> {
+    ) {
         let entry = self.hit_entry(op, db, items, rows, saved);
-        Box::pin(self.record(entry))
+        self.record(entry).await
     }
 
     /// The ledger row of a cache hit: `items` answered, `saved` units.
@@ -260,19 +258,15 @@ impl Client {
             .collect()
     }
 
-    /// A fresh cached answer to the request, if the cache has one. A boxed
-    /// [`Step`].
-    #[inline(never)]
-    pub(crate) fn cached_answer<'a>(
-        &'a self,
-        prepared: &'a Prepared,
+    /// A fresh cached answer to the request, if the cache has one.
+    pub(crate) async fn cached_answer(
+        &self,
+        prepared: &Prepared,
         freshness: CacheFor,
-    ) -> Step<'a, Result<Option<CachedAnswer>, Error>> {
-        Box::pin(async move {
-            let keys = [prepared.cache_key.clone()];
-            let found = self.cached(&prepared.op.label(), &keys, freshness).await?;
-            Ok(found.into_iter().next().flatten())
-        })
+    ) -> Result<Option<CachedAnswer>, Error> {
+        let keys = [prepared.cache_key.clone()];
+        let found = self.cached(&prepared.op.label(), &keys, freshness).await?;
+        Ok(found.into_iter().next().flatten())
     }
 
     /// A cached answer as the call's result, decoded as the service's own
@@ -282,14 +276,14 @@ impl Client {
     /// # Errors
     ///
     /// An answer this build cannot read ([`unreadable_stored`]).
-    pub(crate) async fn serve_cached<T>(
+    pub(crate) async fn serve_cached(
         &self,
         request: &Request,
         prepared: &Prepared,
         answer: CachedAnswer,
-        decoded: Result<Envelope<T>, Error>,
+        decoded: Result<Envelope<Part>, Error>,
         tell: &Tell,
-    ) -> Result<Envelope<T>, Error> {
+    ) -> Result<Envelope<Part>, Error> {
         let mut envelope = decoded.map_err(unreadable_stored)?;
         envelope.no_data |= found_nothing(&envelope, &answer);
         // Nothing charged now, and the balance is the one last reported.
@@ -306,56 +300,52 @@ impl Client {
     }
 
     /// A cached answer served with `rows` rows, in the ledger (and, delivered
-    /// now for the first time, in the cache as delivered). A boxed [`Step`]:
-    /// it does not depend on the result type.
-    #[inline(never)]
-    fn record_cached_hit<'a>(
-        &'a self,
-        request: &'a Request,
-        prepared: &'a Prepared,
+    /// now for the first time, in the cache as delivered).
+    async fn record_cached_hit(
+        &self,
+        request: &Request,
+        prepared: &Prepared,
         answer: CachedAnswer,
         rows: i64,
-    ) -> Step<'a, ()> {
-        Box::pin(async move {
-            tracing::Span::current().record("cached", true);
-            let items = items_of(request);
-            if answer.undelivered {
-                // Delivered now: from here on it is a cached answer like any other.
-                tracing::info!(
-                    fetched_at_ms = answer.fetched_at_ms,
-                    "an answer kept because it could not be decoded decodes now: served at no cost"
-                );
-                let entry = self.hit_entry(
-                    prepared.op,
-                    &prepared.database,
-                    items,
-                    rows,
-                    answer.units_used,
-                );
-                let delivered = CachedAnswer {
-                    undelivered: false,
-                    ..answer
-                };
-                let bytes = delivered.encode(&prepared.cache_key);
-                let fresh = self
-                    .freshness(prepared.op, &prepared.query)
-                    .unwrap_or(Fresh::ForGood);
-                self.record_with(
-                    entry,
-                    vec![(prepared.cache_key.clone(), bytes, keep_for(fresh))],
-                )
-                .await;
-            } else {
-                self.record_hit(
-                    prepared.op,
-                    &prepared.database,
-                    items,
-                    rows,
-                    answer.units_used,
-                )
-                .await;
-            }
-        })
+    ) {
+        tracing::Span::current().record("cached", true);
+        let items = items_of(request);
+        if answer.undelivered {
+            // Delivered now: from here on it is a cached answer like any other.
+            tracing::info!(
+                fetched_at_ms = answer.fetched_at_ms,
+                "an answer kept because it could not be decoded decodes now: served at no cost"
+            );
+            let entry = self.hit_entry(
+                prepared.op,
+                &prepared.database,
+                items,
+                rows,
+                answer.units_used,
+            );
+            let delivered = CachedAnswer {
+                undelivered: false,
+                ..answer
+            };
+            let bytes = delivered.encode(&prepared.cache_key);
+            let fresh = self
+                .freshness(prepared.op, &prepared.query)
+                .unwrap_or(Fresh::ForGood);
+            self.record_with(
+                entry,
+                vec![(prepared.cache_key.clone(), bytes, keep_for(fresh))],
+            )
+            .await;
+        } else {
+            self.record_hit(
+                prepared.op,
+                &prepared.database,
+                items,
+                rows,
+                answer.units_used,
+            )
+            .await;
+        }
     }
 
     /// An answered call: its ledger row (shrinking its budget hold, with the
